@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { preload, SWRConfig } from "swr";
+import { apiFetch, swrConfig } from "./api";
+import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
+import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
+import { loading } from "./components/LoadingBar";
+import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./context";
+import { createI18n } from "./i18n";
+import { LAYOUTS } from "./layouts";
+import { pageDataKeys } from "./page-data";
+import type { PageError, PageState } from "./page-state";
+import { matchRoute, type RouteMatch } from "./routes";
+import { loadedScreen, loadScreen } from "./screens";
+
+type View = { location: Location; match: RouteMatch | null; error: PageError | null };
+
+const NOT_FOUND: PageError = { status: 404, message: null };
+
+function locationOf(href: string): Location {
+  const url = new URL(href, "http://app.local");
+  return { pathname: url.pathname, search: url.search, hash: url.hash };
+}
+
+function viewOf(location: Location, error: PageError | null): View {
+  const match = matchRoute(location.pathname);
+  return { location, match, error: error ?? (match ? null : NOT_FOUND) };
+}
+
+/** The whole app for one page: shared by the server renderer and the client (hydration and navigation). */
+export function App({ page, url }: { page: PageState; url: string }) {
+  const i18n = useMemo(() => createI18n(page.locale, page.messages), [page.locale, page.messages]);
+  const [view, setView] = useState<View>(() => viewOf(locationOf(url), page.error));
+  const navigation = useRef(0);
+  const scrollPending = useRef(false);
+
+  const show = useCallback(async (href: string, push: "push" | "replace" | "none") => {
+    const target = new URL(href, window.location.href);
+    if (target.origin !== window.location.origin) {
+      window.location.assign(target.href);
+      return;
+    }
+    const location: Location = { pathname: target.pathname, search: target.search, hash: target.hash };
+    const next = viewOf(location, null);
+    const id = ++navigation.current;
+    if (next.match) {
+      loading.start();
+      try {
+        const keys = pageDataKeys(next.match, new URLSearchParams(location.search), page.settings.logged_out_search_mode);
+        // Errors of the data calls show on the screen itself; only the screen's code must arrive.
+        keys.filter((k) => !k.infinite).forEach((k) => void preload(k.key, apiFetch).catch(() => undefined));
+        await loadScreen(next.match.route.screen);
+      } catch (error) {
+        if (isChunkLoadError(error) && reloadForChunkError()) return;
+        next.error = { status: 500, message: error instanceof Error ? error.message : null };
+      } finally {
+        loading.finish();
+      }
+    }
+    if (id !== navigation.current) return;
+    if (push === "push") window.history.pushState(null, "", target.href);
+    if (push === "replace") window.history.replaceState(null, "", target.href);
+    scrollPending.current = true;
+    setView(next);
+  }, [page.settings.logged_out_search_mode]);
+
+  const router: Router = useMemo(
+    () => ({
+      location: view.location,
+      match: view.match,
+      navigate: (href, options) => void show(href, options?.replace ? "replace" : "push"),
+    }),
+    [view, show],
+  );
+
+  useEffect(() => {
+    const onPopState = () => void show(window.location.href, "none");
+    const onPreloadError = (event: Event) => {
+      event.preventDefault();
+      reloadForChunkError();
+    };
+    window.addEventListener("popstate", onPopState);
+    window.addEventListener("vite:preloadError", onPreloadError);
+    return () => {
+      window.removeEventListener("popstate", onPopState);
+      window.removeEventListener("vite:preloadError", onPreloadError);
+    };
+  }, [show]);
+
+  useLayoutEffect(() => {
+    if (!scrollPending.current) return;
+    scrollPending.current = false;
+    const target = view.location.hash ? document.getElementById(decodeURIComponent(view.location.hash.slice(1))) : null;
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+  }, [view]);
+
+  const Layout = LAYOUTS[view.match?.route.layout ?? "default"];
+  const Screen = view.match && !view.error ? loadedScreen(view.match.route.screen) : undefined;
+  const query = new URLSearchParams(view.location.search);
+
+  return (
+    <PageContext.Provider value={page}>
+      <I18nContext.Provider value={i18n}>
+        <SWRConfig value={{ ...swrConfig, fallback: page.fallback }}>
+          <RouterContext.Provider value={router}>
+            <Layout>
+              <ErrorBoundary resetKey={view.location.pathname + view.location.search}>
+                {Screen && view.match ? (
+                  <Screen params={view.match.params} query={query} routeName={view.match.route.name} />
+                ) : (
+                  <ErrorPage error={view.error ?? NOT_FOUND} />
+                )}
+              </ErrorBoundary>
+            </Layout>
+          </RouterContext.Provider>
+        </SWRConfig>
+      </I18nContext.Provider>
+    </PageContext.Provider>
+  );
+}

@@ -1,0 +1,40 @@
+import { usePage, useT } from "../context";
+import { Link } from "./Link";
+
+export const FOOTER_LINKS = [
+  ["/pages/terms", "footer.terms"],
+  ["/pages/privacy", "footer.privacy"],
+  ["/pages/cookies", "footer.cookies"],
+  ["/pages/ban", "footer.access_ban"],
+  ["/pricing", "footer.pricing"],
+  ["/complaints", "footer.complaints"],
+  ["/pages/return-policy", "footer.return_policy"],
+  ["/pages/faq", "footer.faq"],
+  ["/pages/service", "footer.customer_service"],
+] as const;
+
+/** Footer links (SPEC §2), the company line and the per-locale disclaimer; the US statement for English. */
+export function Footer({ links = true }: { links?: boolean }) {
+  const { company, locale, settings } = usePage();
+  const t = useT();
+  return (
+    <footer className="footer">
+      {links && (
+        <ul className="footer__links">
+          {FOOTER_LINKS.map(([href, key]) => (
+            <li key={href}>
+              <Link href={href}>{t(key)}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="footer__disclaimer">{t("footer.disclaimer", { site: settings.name })}</p>
+      {locale === "en" && <p className="footer__us">{t("footer.us_statement")}</p>}
+      {company && (
+        <p className="footer__company">
+          © {new Date().getUTCFullYear()} {company.name} · {company.address}, {company.city}
+        </p>
+      )}
+    </footer>
+  );
+}

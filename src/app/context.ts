@@ -1,0 +1,32 @@
+import { createContext, useContext } from "react";
+import type { i18n } from "i18next";
+import type { PageState } from "./page-state";
+import type { RouteMatch } from "./routes";
+
+export const PageContext = createContext<PageState | null>(null);
+export const I18nContext = createContext<i18n | null>(null);
+
+export type Location = { pathname: string; search: string; hash: string };
+
+export type Router = {
+  location: Location;
+  match: RouteMatch | null;
+  /** Go to a path of this site without a document reload (history mode). */
+  navigate: (href: string, options?: { replace?: boolean }) => void;
+};
+
+export const RouterContext = createContext<Router | null>(null);
+
+function required<T>(value: T | null, name: string): T {
+  if (value === null) throw new Error(`${name} is not provided`);
+  return value;
+}
+
+export const usePage = () => required(useContext(PageContext), "PageContext");
+export const useSettings = () => usePage().settings;
+export const useRouter = () => required(useContext(RouterContext), "RouterContext");
+
+/** The translate function of the page's language. */
+export function useT() {
+  return required(useContext(I18nContext), "I18nContext").t;
+}

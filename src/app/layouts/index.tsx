@@ -1,0 +1,81 @@
+import type { ReactNode } from "react";
+import { EntryWarning } from "../components/EntryWarning";
+import { Footer } from "../components/Footer";
+import { LoadingBar } from "../components/LoadingBar";
+import { TopBar } from "../components/TopBar";
+import { useRouter, useSettings } from "../context";
+import type { LayoutName } from "../routes";
+
+/** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
+export const ENTRY_WARNING_COUNTRIES_LIMITED = ["NL", "DE"] as const;
+/** Routes on which no entry warning shows at all (SPEC §2 Alerts). */
+const NO_ENTRY_WARNING = new Set(["complete-signup", "reset-password", "reset-password-do"]);
+
+function Entry({ limited }: { limited?: boolean }) {
+  const { match } = useRouter();
+  if (match && NO_ENTRY_WARNING.has(match.route.name)) return null;
+  return limited ? <EntryWarning onlyCountries={ENTRY_WARNING_COUNTRIES_LIMITED} /> : <EntryWarning />;
+}
+
+/** Default: top navigation, content, footer with disclaimer (and the US statement in English), entry warning. */
+function DefaultLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="layout layout--default">
+      <LoadingBar />
+      <TopBar />
+      <main className="content" id="content">
+        {children}
+      </main>
+      <Footer />
+      <Entry />
+    </div>
+  );
+}
+
+/** Chat: the conversation fills the screen; entry warning limited to NL and DE. */
+function ChatLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="layout layout--chat">
+      <LoadingBar />
+      <main className="content content--chat">{children}</main>
+      <Entry limited />
+    </div>
+  );
+}
+
+/** Lander: a simple navbar with the logo, content, footer and disclaimer. */
+function LanderLayout({ children }: { children: ReactNode }) {
+  const settings = useSettings();
+  return (
+    <div className="layout layout--lander">
+      <LoadingBar />
+      <header className="lander-bar">
+        <a href="/" className="top-bar__brand">
+          <img src="/icons/icon.svg" alt="" width={28} height={28} />
+          <span>{settings.name}</span>
+        </a>
+      </header>
+      <main className="content">{children}</main>
+      <Footer />
+      <Entry limited />
+    </div>
+  );
+}
+
+/** Empty: content only, entry warning limited to NL and DE. */
+function EmptyLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="layout layout--empty">
+      <LoadingBar />
+      <main className="content">{children}</main>
+      <Entry limited />
+    </div>
+  );
+}
+
+export const LAYOUTS: Record<LayoutName, (props: { children: ReactNode }) => ReactNode> = {
+  default: DefaultLayout,
+  chat: ChatLayout,
+  lander: LanderLayout,
+  empty: EmptyLayout,
+};

@@ -1,0 +1,30 @@
+import type { Messages } from "./i18n";
+import type { Language } from "../shared/locales";
+import type { User } from "../shared/api";
+import type { CompanyInfo, PublicSettings } from "../shared/settings";
+
+export type SessionUser = User;
+
+/** What the server hands the client in the page: enough to hydrate without another request. */
+export type PageState = {
+  locale: Language;
+  messages: Messages;
+  settings: PublicSettings;
+  company: CompanyInfo | null;
+  /** The signed-in member, or null for a visitor. */
+  user: SessionUser | null;
+  /** swr fallback: the data of this page under the keys its hooks ask for. */
+  fallback: Record<string, unknown>;
+  /** Set when the server answered with an error page. */
+  error: PageError | null;
+  /** Whether this is a development build (shows the dev notices). */
+  development: boolean;
+};
+
+export type PageError = { status: number; message: string | null };
+
+export type ScreenProps = {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  routeName: string;
+};

@@ -1,0 +1,30 @@
+import type { ComponentType } from "react";
+import type { ScreenProps } from "../page-state";
+import type { ScreenName } from "../routes";
+
+type ScreenModule = { default: ComponentType<ScreenProps> };
+
+/** Each screen is its own chunk, so a page loads only the code it shows. */
+const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
+  home: () => import("./home/HomeScreen"),
+  members: () => import("./members/MembersScreen"),
+  member: () => import("./member/MemberScreen"),
+  placeholder: () => import("./placeholder/PlaceholderScreen"),
+  "static-page": () => import("./static-page/StaticPageScreen"),
+  "lang-config": () => import("./lang-config/LangConfigScreen"),
+};
+
+const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();
+
+/** Load a screen's code (once); render it with `loadedScreen` after this resolves. */
+export async function loadScreen(name: ScreenName): Promise<ComponentType<ScreenProps>> {
+  const cached = loaded.get(name);
+  if (cached) return cached;
+  const module = await loaders[name]();
+  loaded.set(name, module.default);
+  return module.default;
+}
+
+export function loadedScreen(name: ScreenName): ComponentType<ScreenProps> | undefined {
+  return loaded.get(name);
+}

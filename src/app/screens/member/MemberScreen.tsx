@@ -1,0 +1,118 @@
+import { useState } from "react";
+import useSWR from "swr";
+import type { ProfileResponse } from "../../../shared/api";
+import type { PROFILE_FIELDS } from "../../../shared/settings";
+import { ApiRequestError } from "../../api";
+import { ErrorPage } from "../../components/ErrorPage";
+import { Link } from "../../components/Link";
+import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
+import { Title } from "../../components/Title";
+import { useSettings, useT } from "../../context";
+import { profileKey } from "../../page-data";
+import type { ScreenProps } from "../../page-state";
+
+type Field = (typeof PROFILE_FIELDS)[number];
+
+/** A member's profile (SPEC §2): main image, thumbnails (locked ones blurred), details, related profiles. */
+export default function MemberScreen({ params }: ScreenProps) {
+  const settings = useSettings();
+  const t = useT();
+  const { data, error } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
+  const [selected, setSelected] = useState<number | null>(null);
+
+  if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
+  if (!data) return <p className="notice" aria-busy="true">{t("search.loading")}</p>;
+
+  const { profile, photos, related } = data;
+  const shown = photos.find((p) => p.id === selected) ?? photos.find((p) => p.main) ?? photos[0];
+  const visible = new Set<Field>(settings.visible_profile_fields);
+  const warning = settings.fictional_warning[settings.locale as keyof typeof settings.fictional_warning] ?? t("profile.fictional_warning");
+  const details: [Field, string, string | null][] = [
+    ["gender", t("profile.gender"), t(`search.gender_${profile.gender}`)],
+    ["sexuality", t("profile.sexuality"), t(`profile.sexualities.${profile.sexuality}`)],
+    ["date_of_birth", t("profile.age"), String(profile.age)],
+    ["relationship_status", t("profile.relationship_status"), profile.relationship_status && t(`profile.relationship_statuses.${profile.relationship_status}`)],
+    ["body_type", t("profile.body_type"), profile.body_type && t(`profile.body_types.${profile.body_type}`)],
+    ["hair_color", t("profile.hair_color"), profile.hair_color && t(`profile.hair_colors.${profile.hair_color}`)],
+    ["eye_color", t("profile.eye_color"), profile.eye_color && t(`profile.eye_colors.${profile.eye_color}`)],
+    ["tattoos", t("profile.tattoos"), profile.tattoos && t(`profile.tattoo_levels.${profile.tattoos}`)],
+    ["region", t("profile.region"), profile.region],
+    ["city", t("profile.city"), profile.city],
+  ];
+
+  return (
+    <article className="member">
+      <Title text={`${profile.name}, ${profile.age}`} />
+      <div className="member__photos">
+        <div className="member__main-photo">
+          {shown ? (
+            <img src={shown.image} alt={profile.name} width={480} height={600} className={shown.locked ? "is-locked" : undefined} />
+          ) : (
+            <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
+          )}
+          {shown?.locked && (
+            <Link href="/premium" className="lock-overlay">
+              <span aria-hidden="true">🔒</span> {t("profile.locked_photo")}
+            </Link>
+          )}
+        </div>
+        {photos.length > 1 && (
+          <ul className="member__thumbs" aria-label={t("profile.photos")}>
+            {photos.map((photo) => (
+              <li key={photo.id}>
+                <button type="button" onClick={() => setSelected(photo.id)} aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
+                  <img src={photo.thumb} alt="" width={80} height={100} loading="lazy" />
+                  {photo.locked && <span className="thumb__lock" aria-label={t("profile.locked_photo")}>🔒</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="member__info">
+        <h1>
+          {profile.name}, {profile.age} {profile.fictional && <FictionalMark />}
+        </h1>
+        <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
+        {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
+        <div className="member__actions">
+          <Link href={`/members/${profile.id}/chat`} className="button button--primary">
+            {t("profile.message")}
+          </Link>
+        </div>
+        {visible.has("about_me") && profile.about_me && (
+          <section>
+            <h2>{t("profile.about_me")}</h2>
+            <p className="member__about">{profile.about_me}</p>
+          </section>
+        )}
+        <dl className="member__details">
+          {details
+            .filter(([field, , value]) => visible.has(field) && value)
+            .map(([field, label, value]) => (
+              <div key={field}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+        </dl>
+        {visible.has("interests") && profile.interests.length > 0 && (
+          <section>
+            <h2>{t("profile.interests")}</h2>
+            <ul className="chips">
+              {profile.interests.map((i) => (
+                <li key={i.slug}>{i.name}</li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+      {related.length > 0 && (
+        <section className="member__related">
+          <h2>{t("profile.related")}</h2>
+          <ProfileGrid profiles={related} />
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,77 @@
+import useSWR from "swr";
+import useSWRInfinite from "swr/infinite";
+import type { RegionsResponse, SearchResponse } from "../../../shared/api";
+import { ApiRequestError } from "../../api";
+import { Link } from "../../components/Link";
+import { ProfileGrid } from "../../components/ProfileCard";
+import { Title } from "../../components/Title";
+import { usePage, useT } from "../../context";
+import { REGIONS_KEY, searchFilters, searchPageKey, visitorSearchAllowed } from "../../page-data";
+import type { ScreenProps } from "../../page-state";
+import { SearchForm } from "./SearchForm";
+
+/** Member search (SPEC §2, §4): filters, results added page by page, similar results when few. */
+export default function MembersScreen({ query }: ScreenProps) {
+  const { settings, user } = usePage();
+  const t = useT();
+  const filters = searchFilters(query);
+  const allowed = user !== null || visitorSearchAllowed(settings.logged_out_search_mode, 1);
+  const firstPageOnly = user === null && settings.logged_out_search_mode === "first_page";
+  const regions = useSWR<RegionsResponse>(REGIONS_KEY);
+  const search = useSWRInfinite<SearchResponse, ApiRequestError>(
+    (index, previous: SearchResponse | null) => (!allowed || (previous && !previous.has_more) ? null : searchPageKey(filters, index + 1)),
+    { revalidateFirstPage: false },
+  );
+  const pages = search.data ?? [];
+  const profiles = pages.flatMap((page) => page.profiles);
+  const similar = pages[0]?.similar ?? [];
+  const hasMore = pages.length > 0 && pages[pages.length - 1]!.has_more;
+  const loadingMore = search.isValidating && search.size > pages.length;
+
+  return (
+    <section className="members">
+      <Title text={t("search.title")} />
+      <h1>{t("search.title")}</h1>
+      <SearchForm key={query.toString()} query={query} regions={regions.data?.regions ?? []} />
+      {!allowed ? (
+        <div className="notice">
+          <p>{t("search.login_needed")}</p>
+          <Link href="/login" className="button button--primary">
+            {t("nav.login")}
+          </Link>
+        </div>
+      ) : search.error ? (
+        <p className="notice notice--error" role="alert">
+          {search.error.message}
+        </p>
+      ) : search.data === undefined ? (
+        <p className="notice" aria-busy="true">
+          {t("search.loading")}
+        </p>
+      ) : (
+        <>
+          {profiles.length === 0 ? <p className="notice">{t("search.no_results")}</p> : <ProfileGrid profiles={profiles} eagerCount={4} />}
+          {hasMore &&
+            (firstPageOnly ? (
+              <div className="notice">
+                <p>{t("search.signup_for_more")}</p>
+                <Link href="/signup" className="button button--primary">
+                  {t("nav.signup")}
+                </Link>
+              </div>
+            ) : (
+              <button type="button" className="button button--primary members__more" disabled={loadingMore} onClick={() => void search.setSize(search.size + 1)}>
+                {loadingMore ? t("search.loading") : t("search.more")}
+              </button>
+            ))}
+          {similar.length > 0 && (
+            <>
+              <h2>{t("search.similar")}</h2>
+              <ProfileGrid profiles={similar} />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Read-only API calls that pages also render from. Each entry is the one place that parses the
+ * call's query and loads its answer, used by GET /api/<name>.php and by the server renderer when it
+ * embeds a page's data, so both always give the same shape.
+ */
+import type { Context } from "hono";
+import { ProfileQuery, RegionsQuery, SearchQuery } from "../../shared/api";
+import { visitorSearchAllowed } from "../../app/page-data";
+import type { AppEnv } from "../context";
+import { AppError, invalidParameter } from "../errors";
+import { listInterests, listRegions } from "../services/catalogue";
+import { getProfile } from "../services/profiles";
+import { searchMembers } from "../services/search";
+import { parseQuery } from "./query";
+import { publicSettings, searchModeFor, selectedCountry } from "./settings";
+
+type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
+
+
+
+export const SOURCES: Record<string, Source> = {
+  "/api/search.php": async (c, params) => {
+    const query = parseQuery(SearchQuery, params);
+    const site = c.get("site");
+    if (!visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError(403, "login_required", "errors.login_to_search");
+    return searchMembers(c.get("db"), site, query, selectedCountry(c));
+  },
+  "/api/profile.php": async (c, params) => {
+    const { id } = parseQuery(ProfileQuery, params);
+    return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix);
+  },
+  "/api/regions.php": async (c, params) => {
+    const { country } = parseQuery(RegionsQuery, params);
+    const countries = c.get("site").countries;
+    if (country && !countries.includes(country)) throw invalidParameter("country");
+    return listRegions(c.get("db"), country ? [country] : countries);
+  },
+  "/api/interests.php": async (c) => listInterests(c.get("db"), c.get("locale")),
+  "/api/companyinfo.php": async (c) => {
+    const company = c.get("company");
+    if (!company) throw new AppError(404, "not_found", "errors.not_found");
+    return company;
+  },
+  "/api/settings.php": async (c, params) => publicSettings(c, params),
+};
+
+/** Load the answer of a source by its URL path and query (a swr key such as /api/profile.php?id=5). */
+export async function loadSource(c: Context<AppEnv>, key: string): Promise<unknown> {
+  const url = new URL(key, "http://internal");
+  const source = SOURCES[url.pathname];
+  if (!source) throw new AppError(404, "not_found", "errors.not_found");
+  return source(c, url.searchParams);
+}
+

@@ -1,0 +1,108 @@
+import { drizzle } from "drizzle-orm/d1";
+import { Hono, type Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { honoPath, ROUTES } from "../app/routes";
+import { isLanguage } from "../shared/locales";
+import { serveMedia } from "./api/media";
+import { loadSource, SOURCES } from "./api/sources";
+import type { AppEnv } from "./context";
+import * as schema from "./db/schema";
+import { resolveCountry } from "./edge/geo";
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, resolveLocale } from "./edge/locale";
+import { securityHeaders } from "./edge/security";
+import { loadSite, siteHost } from "./edge/site";
+import { resolveTracking } from "./edge/tracking";
+import { AppError, errorBody } from "./errors";
+import { i18nFor } from "./i18n";
+import { renderPage, renderRoute } from "./render/page";
+
+const isApi = (c: Context<AppEnv>) => c.req.path.startsWith("/api/");
+
+/** A same-site path to come back to after setting the language; anything else goes home. */
+function safeReturnPath(value: string | undefined): string {
+  return value && /^\/(?!\/)[^\\\s]*$/.test(value) ? value : "/";
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+
+  // Middleware order: request id -> security headers -> site -> country -> locale -> db -> routes.
+  app.use(requestId());
+  app.use(securityHeaders());
+  app.use(async (c, next) => {
+    const site = await loadSite(c.env.SETTINGS, siteHost(c.req.url));
+    if (!site) {
+      const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), "en");
+      const t = i18nFor(locale).t;
+      if (isApi(c)) return c.json({ error: "unknown_site", message: t("errors.unknown_site") }, 404);
+      return c.html(`<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>${t("errors.unknown_site")}</title><h1>${t("errors.unknown_site")}</h1></html>`, 404);
+    }
+    c.set("site", site.settings);
+    c.set("company", site.company);
+    await next();
+  });
+  app.use(async (c, next) => {
+    c.set(
+      "country",
+      resolveCountry({
+        environment: c.env.ENVIRONMENT,
+        cfCountry: c.req.raw.cf?.country,
+        override: c.req.header("x-dev-country") ?? c.req.query("dev_country"),
+        devCountry: c.env.DEV_COUNTRY,
+        siteCountry: c.get("site").countries[0]!,
+      }),
+    );
+    await next();
+  });
+  app.use(async (c, next) => {
+    const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), c.get("site").domain_language);
+    c.set("locale", locale);
+    c.set("t", i18nFor(locale).t);
+    c.set("trafficSource", resolveTracking(c));
+    await next();
+  });
+  app.use(async (c, next) => {
+    c.set("db", drizzle(c.env.DB, { schema }));
+    await next();
+  });
+
+  for (const path of Object.keys(SOURCES)) {
+    app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
+  }
+  app.get("/media/*", serveMedia);
+
+  // The language switcher: sets the locale cookie (365 days) and goes back to where it was used.
+  app.get("/lang-config", async (c, next) => {
+    const locale = c.req.query("locale");
+    if (locale === undefined) return next();
+    if (!isLanguage(locale)) return renderPage(c, null, { status: 404, message: null });
+    setCookie(c, LOCALE_COOKIE, locale, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
+    return c.redirect(safeReturnPath(c.req.query("return")), 302);
+  });
+
+  for (const route of ROUTES) app.get(honoPath(route), renderRoute);
+
+  app.notFound((c) => (isApi(c) ? c.json({ error: "not_found", message: c.get("t")?.("errors.not_found") ?? "Not found" }, 404) : renderPage(c, null, { status: 404, message: null })));
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      if (isApi(c)) return c.json(errorBody(c, error), error.status);
+      return renderPage(c, null, { status: error.status, message: error.status === 404 ? null : errorBody(c, error).message });
+    }
+    if (error instanceof HTTPException) {
+      const response = error.getResponse();
+      if (isApi(c)) return c.json({ error: "http_error", message: error.message || response.statusText }, response.status as 400);
+      return renderPage(c, null, { status: response.status, message: error.message || null });
+    }
+    console.error(JSON.stringify({ event: "unhandled_error", requestId: c.get("requestId"), path: c.req.path, message: error.message, stack: error.stack }));
+    const t = c.get("t");
+    if (isApi(c) || !t) return c.json({ error: "internal_error", message: t?.("errors.try_again_later") ?? "An error occured, please try again later" }, 500);
+    return renderPage(c, null, { status: 500, message: null });
+  });
+
+  return app;
+}
+
+export const app = createApp();

@@ -1,0 +1,372 @@
+/**
+ * The whole data model in D1. Migrations under migrations/ are generated from this file by
+ * drizzle-kit (`npm run db:generate`); never edit an applied migration, add a new one.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch())`;
+
+export const regions = sqliteTable(
+  "regions",
+  {
+    id: integer("id").primaryKey(),
+    country: text("country").notNull(),
+    /** ISO 3166-2 subdivision code, e.g. NL-NH. */
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [uniqueIndex("regions_code_idx").on(t.code), index("regions_country_idx").on(t.country, t.name)],
+);
+
+export const interests = sqliteTable("interests", {
+  id: integer("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  sort: integer("sort").notNull().default(0),
+});
+
+export const interestNames = sqliteTable(
+  "interest_names",
+  {
+    interestId: integer("interest_id").notNull().references(() => interests.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.interestId, t.language] }), index("interest_names_language_idx").on(t.language)],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey(),
+    email: text("email").notNull(),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash"),
+    /** active | not_confirmed | pending_deletion | disabled */
+    status: text("status").notNull().default("not_confirmed"),
+    credits: integer("credits").notNull().default(0),
+    paidUser: integer("paid_user", { mode: "boolean" }).notNull().default(false),
+    language: text("language").notNull().default("en"),
+    /** The site (domain) the member signed up on. */
+    siteDomain: text("site_domain").notNull(),
+    invisible: integer("invisible", { mode: "boolean" }).notNull().default(false),
+    signupDate: integer("signup_date").notNull().default(now),
+    termsAcceptedAt: integer("terms_accepted_at"),
+    termsVersion: text("terms_version"),
+    deletionRequestedAt: integer("deletion_requested_at"),
+    network: text("network"),
+    ref: text("ref"),
+    sub1: text("sub1"),
+    sub2: text("sub2"),
+    sub3: text("sub3"),
+    lastActiveAt: integer("last_active_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("users_email_idx").on(t.email),
+    index("users_status_idx").on(t.status, t.deletionRequestedAt),
+  ],
+);
+
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    /** male | female */
+    gender: text("gender").notNull(),
+    /** hetero | gay | lesbian | bi */
+    sexuality: text("sexuality").notNull().default("hetero"),
+    /** YYYY-MM-DD */
+    birthDate: text("birth_date").notNull(),
+    tattoos: text("tattoos"),
+    hairColor: text("hair_color"),
+    eyeColor: text("eye_color"),
+    bodyType: text("body_type"),
+    relationshipStatus: text("relationship_status"),
+    regionId: integer("region_id").references(() => regions.id),
+    city: text("city"),
+    aboutMe: text("about_me"),
+    mainPhotoId: integer("main_photo_id"),
+    /** active | disabled */
+    status: text("status").notNull().default("active"),
+    /** Demo and fictional profiles are shown with the site's fictional icon and warning. */
+    fictional: integer("fictional", { mode: "boolean" }).notNull().default(false),
+    /**
+     * 1 when the profile may appear in search: active, not invisible, not pending deletion.
+     * Kept in step by the services that change those states, so search needs one index.
+     */
+    searchable: integer("searchable").notNull().default(1),
+    lastActiveAt: integer("last_active_at").notNull().default(now),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("profiles_user_idx").on(t.userId),
+    index("profiles_search_idx").on(t.country, t.searchable, t.gender, t.lastActiveAt),
+    index("profiles_search_any_gender_idx").on(t.country, t.searchable, t.lastActiveAt),
+    index("profiles_search_region_idx").on(t.regionId, t.searchable, t.gender, t.lastActiveAt),
+  ],
+);
+
+export const profileInterests = sqliteTable(
+  "profile_interests",
+  {
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    interestId: integer("interest_id").notNull().references(() => interests.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.interestId] })],
+);
+
+export const photos = sqliteTable(
+  "photos",
+  {
+    id: integer("id").primaryKey(),
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    /** Unguessable R2 keys of the original, the thumbnail and the blurred version. */
+    key: text("key").notNull(),
+    thumbKey: text("thumb_key").notNull(),
+    blurKey: text("blur_key").notNull(),
+    /** pending | active | rejected; only active photos are public. */
+    status: text("status").notNull().default("pending"),
+    position: integer("position").notNull().default(0),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("photos_key_idx").on(t.key),
+    uniqueIndex("photos_thumb_key_idx").on(t.thumbKey),
+    uniqueIndex("photos_blur_key_idx").on(t.blurKey),
+    index("photos_profile_idx").on(t.profileId, t.position),
+  ],
+);
+
+export const likes = sqliteTable(
+  "likes",
+  {
+    likerId: integer("liker_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    likedId: integer("liked_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    isNew: integer("is_new", { mode: "boolean" }).notNull().default(true),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    primaryKey({ columns: [t.likerId, t.likedId] }),
+    index("likes_liked_idx").on(t.likedId, t.createdAt),
+    index("likes_liker_idx").on(t.likerId, t.createdAt),
+  ],
+);
+
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: integer("blocker_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    blockedId: integer("blocked_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
+);
+
+export const conversations = sqliteTable("conversations", {
+  id: integer("id").primaryKey(),
+  createdAt: integer("created_at").notNull().default(now),
+  lastMessageAt: integer("last_message_at"),
+  lastMessageId: integer("last_message_id"),
+});
+
+export const conversationMembers = sqliteTable(
+  "conversation_members",
+  {
+    conversationId: integer("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    unreadCount: integer("unread_count").notNull().default(0),
+    lastReadMessageId: integer("last_read_message_id"),
+    /** Copied from the conversation so a member's chat list is one index range. */
+    lastMessageAt: integer("last_message_at"),
+    removedAt: integer("removed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.profileId] }),
+    index("conversation_members_profile_idx").on(t.profileId, t.lastMessageAt),
+  ],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey(),
+    conversationId: integer("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    senderId: integer("sender_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    /** Chosen by the sending client, so a retried send is stored once. */
+    clientId: text("client_id").notNull(),
+    /** text | image | gift */
+    kind: text("kind").notNull(),
+    body: text("body"),
+    photoId: integer("photo_id"),
+    giftId: integer("gift_id"),
+    creditsCharged: integer("credits_charged").notNull().default(0),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("messages_client_idx").on(t.conversationId, t.senderId, t.clientId),
+    index("messages_conversation_idx").on(t.conversationId, t.id),
+  ],
+);
+
+export const creditLedger = sqliteTable(
+  "credit_ledger",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    /** signup | purchase | message | photo | gift | refund | bonus */
+    reason: text("reason").notNull(),
+    /** What the entry is about: an order id, a message id. */
+    ref: text("ref"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    discountCodeId: integer("discount_code_id"),
+    paymentMethod: text("payment_method").notNull(),
+    country: text("country").notNull(),
+    /** pending | completed | failed | cancelled */
+    status: text("status").notNull().default("pending"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("orders_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer("id").primaryKey(),
+    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    /** The provider's id: callbacks are idempotent on it. */
+    providerPaymentId: text("provider_payment_id").notNull(),
+    status: text("status").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("payments_provider_idx").on(t.provider, t.providerPaymentId),
+    index("payments_order_idx").on(t.orderId),
+  ],
+);
+
+export const discountCodes = sqliteTable(
+  "discount_codes",
+  {
+    id: integer("id").primaryKey(),
+    code: text("code").notNull(),
+    percentage: integer("percentage").notNull(),
+    minimumCents: integer("minimum_cents").notNull().default(0),
+    currency: text("currency"),
+    country: text("country"),
+    /** Set for a personal code such as the time bonus. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at"),
+    /** active | inactive */
+    status: text("status").notNull().default("active"),
+    /** once_per_user | unlimited */
+    validity: text("validity").notNull().default("once_per_user"),
+    /** JSON array of payment methods, or null for all. */
+    paymentMethods: text("payment_methods"),
+  },
+  (t) => [index("discount_codes_code_idx").on(t.code, t.country), index("discount_codes_user_idx").on(t.userId)],
+);
+
+export const discountCodeUses = sqliteTable(
+  "discount_code_uses",
+  {
+    discountCodeId: integer("discount_code_id").notNull().references(() => discountCodes.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    orderId: integer("order_id"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.discountCodeId, t.userId] })],
+);
+
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
+);
+
+export const notificationPreferences = sqliteTable(
+  "notification_preferences",
+  {
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** new_conversations | new_messages | like | unread_message_reminders | promotions | weekly_updates | news | reminders */
+    kind: text("kind").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/** Why e-mail to a member is switched off: spam complaint, bounce, unsubscribe. */
+export const notificationBlocks = sqliteTable(
+  "notification_blocks",
+  {
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** spam | bounce | unsubscribe */
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.reason] })],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const loginAttempts = sqliteTable("login_attempts", {
+  /** "user:<id>" or "ip:<address>" */
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStart: integer("window_start").notNull(),
+  blockedUntil: integer("blocked_until"),
+});
+
+export const outgoingMail = sqliteTable(
+  "outgoing_mail",
+  {
+    id: integer("id").primaryKey(),
+    toAddress: text("to_address").notNull(),
+    kind: text("kind").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    createdAt: integer("created_at").notNull().default(now),
+    sentAt: integer("sent_at"),
+    providerId: text("provider_id"),
+  },
+  (t) => [index("outgoing_mail_to_idx").on(t.toAddress, t.createdAt)],
+);

@@ -1,0 +1,12 @@
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from "../../shared/locales";
+
+export const LOCALE_COOKIE = "locale";
+export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+/** Locale of a request: the locale cookie, else the domain language's first two letters, else en. */
+export function resolveLocale(cookie: string | undefined, domainLanguage: string): Language {
+  if (isLanguage(cookie)) return cookie;
+  const fromDomain = domainLanguage.slice(0, 2).toLowerCase();
+  if (isLanguage(fromDomain)) return fromDomain;
+  return DEFAULT_LANGUAGE;
+}

@@ -1,0 +1,40 @@
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import type { AppEnv } from "../context";
+
+export const TRACKING_FIELDS = ["network", "ref", "sub1", "sub2", "sub3"] as const;
+export type Tracking = Partial<Record<(typeof TRACKING_FIELDS)[number], string>>;
+
+export const TRACKING_COOKIE = "trafficsource";
+const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;
+const VALUE = /^[\w.:~-]{1,100}$/;
+
+function fromParams(params: URLSearchParams): Tracking | null {
+  const tracking: Tracking = {};
+  for (const field of TRACKING_FIELDS) {
+    const value = params.get(field);
+    if (value && VALUE.test(value)) tracking[field] = value;
+  }
+  return tracking.network || tracking.ref ? tracking : null;
+}
+
+function fromCookie(raw: string | undefined): Tracking | null {
+  if (!raw) return null;
+  return fromParams(new URLSearchParams(raw));
+}
+
+/**
+ * The traffic source a visitor came with (network, ref, sub1-3). Taken from the page's query and
+ * kept in a cookie for 30 days, so that a later signup is credited to it and the site's
+ * logged_out_search_trafficsource mode applies.
+ */
+export function resolveTracking(c: Context<AppEnv>): Tracking | null {
+  const url = new URL(c.req.url);
+  const fresh = url.pathname.startsWith("/api/") ? null : fromParams(url.searchParams);
+  if (fresh) {
+    const value = new URLSearchParams(fresh as Record<string, string>).toString();
+    setCookie(c, TRACKING_COOKIE, value, { path: "/", maxAge: TRACKING_MAX_AGE, httpOnly: true, secure: url.protocol === "https:", sameSite: "Lax" });
+    return fresh;
+  }
+  return fromCookie(getCookie(c, TRACKING_COOKIE));
+}

@@ -1,0 +1,41 @@
+import manifest from "virtual:client-manifest";
+import type { ScreenName } from "../../app/routes";
+
+type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean; src?: string };
+export type ClientManifest = Record<string, ManifestChunk>;
+
+const ENTRY = "src/client/entry.tsx";
+const SCREEN_SOURCES: Record<ScreenName, string> = {
+  home: "src/app/screens/home/HomeScreen.tsx",
+  members: "src/app/screens/members/MembersScreen.tsx",
+  member: "src/app/screens/member/MemberScreen.tsx",
+  placeholder: "src/app/screens/placeholder/PlaceholderScreen.tsx",
+  "static-page": "src/app/screens/static-page/StaticPageScreen.tsx",
+  "lang-config": "src/app/screens/lang-config/LangConfigScreen.tsx",
+};
+
+export type PageAssets = { entry: string; styles: string[]; preloads: string[] };
+
+function collect(m: ClientManifest, key: string, files: Set<string>, styles: Set<string>) {
+  const chunk = m[key];
+  if (!chunk || files.has(`/${chunk.file}`)) return;
+  files.add(`/${chunk.file}`);
+  chunk.css?.forEach((css) => styles.add(`/${css}`));
+  chunk.imports?.forEach((imported) => collect(m, imported, files, styles));
+}
+
+/**
+ * The scripts and styles a page needs, from the client build's manifest: the entry, the current
+ * screen's chunk and their imports (preloaded so hydration waits for no extra round trip). Without
+ * a build (Vite's dev server, tests) the entry is served from source.
+ */
+export function pageAssets(screen: ScreenName | null): PageAssets {
+  if (!manifest) return { entry: `/${ENTRY}`, styles: [], preloads: [] };
+  const files = new Set<string>();
+  const styles = new Set<string>();
+  collect(manifest, ENTRY, files, styles);
+  const entry = `/${manifest[ENTRY]!.file}`;
+  if (screen) collect(manifest, SCREEN_SOURCES[screen], files, styles);
+  files.delete(entry);
+  return { entry, styles: [...styles], preloads: [...files] };
+}

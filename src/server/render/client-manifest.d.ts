@@ -1,0 +1,4 @@
+declare module "virtual:client-manifest" {
+  const manifest: import("./assets").ClientManifest | null;
+  export default manifest;
+}

@@ -1,0 +1,83 @@
+import type { Context } from "hono";
+import { App } from "../../app/App";
+import { pageDataKeys } from "../../app/page-data";
+import type { PageError, PageState } from "../../app/page-state";
+import { matchRoute, type RouteMatch } from "../../app/routes";
+import { loadScreen } from "../../app/screens";
+import { loadSource } from "../api/sources";
+import { publicSettings, searchModeFor } from "../api/settings";
+import type { AppEnv } from "../context";
+import { AppError } from "../errors";
+import { MESSAGES } from "../i18n";
+import { pageAssets } from "./assets";
+import { Document } from "./document";
+import { inlineJson, streamPage } from "./stream";
+
+function pageError(c: Context<AppEnv>, error: AppError): PageError {
+  return { status: error.status, message: error.status === 404 ? null : c.get("t")(error.messageKey, error.values) };
+}
+
+/** Render the page of the requested URL: its route, its data, or the 404 / error page. */
+export async function renderRoute(c: Context<AppEnv>): Promise<Response> {
+  const url = new URL(c.req.url);
+  const match = matchRoute(url.pathname);
+  if (!match) return renderPage(c, null, { status: 404, message: null });
+
+  const fallback: Record<string, unknown> = {};
+  try {
+    const keys = pageDataKeys(match, url.searchParams, searchModeFor(c));
+    const answers = await Promise.all(keys.map((k) => loadSource(c, k.key)));
+    keys.forEach((k, i) => (fallback[k.fallbackKey] = k.infinite ? [answers[i]] : answers[i]));
+  } catch (error) {
+    if (error instanceof AppError) return renderPage(c, match, pageError(c, error));
+    throw error;
+  }
+  return renderPage(c, match, null, fallback);
+}
+
+/** Stream the app for one page state; if even that fails, a last plain page says so. */
+export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, error: PageError | null, fallback: Record<string, unknown> = {}): Promise<Response> {
+  const screen = match && !error ? match.route.screen : null;
+  if (screen) await loadScreen(screen);
+  const locale = c.get("locale");
+  const page: PageState = {
+    locale,
+    messages: MESSAGES[locale],
+    settings: publicSettings(c),
+    company: c.get("company"),
+    user: null,
+    fallback,
+    error,
+    development: c.env.ENVIRONMENT === "development",
+  };
+  const url = new URL(c.req.url);
+  const assets = pageAssets(screen);
+  // Through c.body, so cookies and headers set earlier in the request (locale, tracking) go out too.
+  const render = async (state: PageState) => {
+    const page = await streamPage(
+      <Document lang={locale} assets={assets} nonce={c.get("secureHeadersNonce")}>
+        <App page={state} url={url.pathname + url.search + url.hash} />
+      </Document>,
+      {
+        status: state.error?.status ?? 200,
+        nonce: c.get("secureHeadersNonce"),
+        entry: assets.entry,
+        bootstrap: `window.__PAGE__=${inlineJson(state)}`,
+        userAgent: c.req.header("user-agent"),
+        requestId: c.get("requestId"),
+      },
+    );
+    return c.body(page.body, page.status as 200, page.headers);
+  };
+  try {
+    return await render(page);
+  } catch (failure) {
+    console.error(JSON.stringify({ event: "render_failed", requestId: c.get("requestId"), message: failure instanceof Error ? failure.message : String(failure) }));
+    try {
+      return await render({ ...page, fallback: {}, error: { status: 500, message: null } });
+    } catch {
+      const t = c.get("t");
+      return c.html(`<!doctype html><meta charset="utf-8"><h1>${t("errors.error_page_failed")}</h1><a href="/">${t("errors.go_back_home")}</a>`, 500);
+    }
+  }
+}

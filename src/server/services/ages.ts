@@ -1,0 +1,17 @@
+/** Birth-date bounds (YYYY-MM-DD) for an age range on a given day, for an indexable comparison. */
+export function birthDateRange(minAge: number, maxAge: number, today = new Date()): { from: string; to: string } {
+  const shift = (years: number, days = 0) => {
+    const d = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate() + days));
+    return d.toISOString().slice(0, 10);
+  };
+  // Born on or before today minus minAge years, and after today minus (maxAge + 1) years.
+  return { from: shift(maxAge + 1, 1), to: shift(minAge) };
+}
+
+/** Age in whole years on a given day. */
+export function ageOn(birthDate: string, today = new Date()): number {
+  const [y, m, d] = birthDate.split("-").map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age--;
+  return age;
+}

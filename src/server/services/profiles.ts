@@ -1,0 +1,108 @@
+import { and, asc, desc, eq, gte, lte, ne } from "drizzle-orm";
+import type { ProfilePhoto, ProfileResponse } from "../../shared/api";
+import type { Language } from "../../shared/locales";
+import type { Database } from "../context";
+import { interestNames, interests, photos, profileInterests, profiles, regions } from "../db/schema";
+import { AppError } from "../errors";
+import { birthDateRange } from "./ages";
+import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
+
+const RELATED_LIMIT = 8;
+const RELATED_AGE_SPAN = 5;
+
+export function profileNotFound(): AppError {
+  return new AppError(404, "not_found", "errors.profile_not_found");
+}
+
+/**
+ * Media paths of a profile's photos as a visitor may see them: the main photo in full, every other
+ * photo only as its blurred version with a lock (premium and owner views come with accounts).
+ */
+function visiblePhotos(rows: { id: number; key: string; thumbKey: string; blurKey: string }[], mainPhotoId: number | null, prefix: string): ProfilePhoto[] {
+  return rows.map((photo) => {
+    const main = photo.id === mainPhotoId;
+    return main
+      ? { id: photo.id, thumb: prefix + photo.thumbKey, image: prefix + photo.key, locked: false, main }
+      : { id: photo.id, thumb: prefix + photo.blurKey, image: prefix + photo.blurKey, locked: true, main };
+  });
+}
+
+/** A profile for its own page: details, photos and related profiles. Disabled profiles are not found. */
+export async function getProfile(db: Database, id: number, language: Language, mediaPrefix: string, today = new Date()): Promise<ProfileResponse> {
+  const row = await db
+    .select({
+      ...cardColumns,
+      sexuality: profiles.sexuality,
+      tattoos: profiles.tattoos,
+      hairColor: profiles.hairColor,
+      eyeColor: profiles.eyeColor,
+      bodyType: profiles.bodyType,
+      relationshipStatus: profiles.relationshipStatus,
+      regionCode: regions.code,
+      aboutMe: profiles.aboutMe,
+      mainPhotoId: profiles.mainPhotoId,
+      status: profiles.status,
+    })
+    .from(profiles)
+    .leftJoin(regions, regionJoin)
+    .leftJoin(photos, mainPhotoJoin)
+    .where(eq(profiles.id, id))
+    .get();
+  if (!row || row.status !== "active") throw profileNotFound();
+
+  const { from, to } = (() => {
+    const age = toProfileCard(row, today).age;
+    return birthDateRange(Math.max(18, age - RELATED_AGE_SPAN), age + RELATED_AGE_SPAN, today);
+  })();
+
+  const [photoRows, interestRows, relatedRows] = await db.batch([
+    db
+      .select({ id: photos.id, key: photos.key, thumbKey: photos.thumbKey, blurKey: photos.blurKey })
+      .from(photos)
+      .where(and(eq(photos.profileId, id), eq(photos.status, "active")))
+      .orderBy(asc(photos.position), asc(photos.id)),
+    db
+      .select({ slug: interests.slug, name: interestNames.name })
+      .from(profileInterests)
+      .innerJoin(interests, eq(interests.id, profileInterests.interestId))
+      .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
+      .where(eq(profileInterests.profileId, id))
+      .orderBy(asc(interests.sort)),
+    db
+      .select(cardColumns)
+      .from(profiles)
+      .leftJoin(regions, regionJoin)
+      .leftJoin(photos, mainPhotoJoin)
+      .where(
+        and(
+          eq(profiles.country, row.country),
+          eq(profiles.searchable, 1),
+          eq(profiles.gender, row.gender),
+          gte(profiles.birthDate, from),
+          lte(profiles.birthDate, to),
+          ne(profiles.id, id),
+        ),
+      )
+      .orderBy(desc(profiles.lastActiveAt))
+      .limit(RELATED_LIMIT),
+  ]);
+
+  const card = toProfileCard(row, today);
+  return {
+    profile: {
+      ...card,
+      sexuality: row.sexuality,
+      birth_date: row.birthDate,
+      tattoos: row.tattoos,
+      hair_color: row.hairColor,
+      eye_color: row.eyeColor,
+      body_type: row.bodyType,
+      relationship_status: row.relationshipStatus,
+      region_code: row.regionCode,
+      interests: interestRows,
+      about_me: row.aboutMe,
+    },
+    photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix),
+    related: relatedRows.map((r) => toProfileCard(r, today)),
+  };
+}

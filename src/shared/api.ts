@@ -1,0 +1,114 @@
+/** Shapes of the /api/*.php calls, shared by the Worker and the client. */
+import * as v from "valibot";
+
+const intString = (min: number, max: number) =>
+  v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/), v.transform(Number), v.integer(), v.minValue(min), v.maxValue(max));
+
+export const MIN_AGE = 18;
+export const MAX_AGE = 99;
+export const MAX_SEARCH_PAGE = 500;
+export const SEARCH_PAGE_SIZE = 24;
+
+export const GENDERS = ["male", "female"] as const;
+export const SEXUALITIES = ["hetero", "gay", "lesbian", "bi"] as const;
+export const BODY_TYPES = ["slim", "normal", "fat"] as const;
+export const RELATIONSHIP_STATUSES = ["single", "married", "divorced", "widowed", "living_together", "unmarried"] as const;
+export const HAIR_COLORS = ["black", "brown", "blonde", "red", "grey", "other"] as const;
+export const EYE_COLORS = ["blue", "brown", "green", "grey", "hazel"] as const;
+export const TATTOOS = ["none", "some", "many"] as const;
+
+/** Query of GET /api/search.php. Every field is optional; the site and member give defaults. */
+export const SearchQuery = v.pipe(
+  v.object({
+    gender: v.optional(v.picklist(GENDERS)),
+    country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))),
+    country_region: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/))),
+    min_age: v.optional(intString(MIN_AGE, MAX_AGE)),
+    max_age: v.optional(intString(MIN_AGE, MAX_AGE)),
+    page: v.optional(intString(1, MAX_SEARCH_PAGE)),
+  }),
+  v.forward(
+    v.check((q) => q.min_age === undefined || q.max_age === undefined || q.min_age <= q.max_age, "min_age > max_age"),
+    ["max_age"],
+  ),
+);
+export type SearchQuery = v.InferOutput<typeof SearchQuery>;
+
+export const ProfileQuery = v.object({ id: intString(1, 2_147_483_647) });
+
+export const RegionsQuery = v.object({ country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))) });
+
+export type MainImage = {
+  filename: string;
+  thumb_filename: string;
+  status: string;
+  /** Path appended to the site's media prefix (cdn_prefix). */
+  match: string;
+};
+
+export type ProfileCard = {
+  id: number;
+  name: string;
+  age: number;
+  gender: string;
+  country: string;
+  region: string | null;
+  city: string | null;
+  main_image: MainImage | null;
+  fictional: boolean;
+  last_active_at: number;
+};
+
+export type SearchResponse = {
+  profiles: ProfileCard[];
+  page: number;
+  per_page: number;
+  has_more: boolean;
+  /** Profiles close to the search when it finds few (first page only). */
+  similar: ProfileCard[];
+  query: { gender: string | null; country: string; country_region: string | null; min_age: number; max_age: number };
+};
+
+export type ProfilePhoto = {
+  id: number;
+  /** Thumbnail path, or the blurred version when the viewer may not see this photo. */
+  thumb: string;
+  /** Full-size path: the original when allowed, else the blurred version. */
+  image: string;
+  locked: boolean;
+  main: boolean;
+};
+
+export type ProfileDetail = ProfileCard & {
+  sexuality: string;
+  birth_date: string;
+  tattoos: string | null;
+  hair_color: string | null;
+  eye_color: string | null;
+  body_type: string | null;
+  relationship_status: string | null;
+  region_code: string | null;
+  interests: { slug: string; name: string }[];
+  about_me: string | null;
+};
+
+export type ProfileResponse = { profile: ProfileDetail; photos: ProfilePhoto[]; related: ProfileCard[] };
+
+export type Region = { code: string; name: string; country: string };
+export type RegionsResponse = { regions: Region[] };
+export type Interest = { slug: string; name: string };
+export type InterestsResponse = { interests: Interest[] };
+
+/** Body of every error answer: a code, a message in the user's language, and the field at fault. */
+export type ApiError = { error: string; message: string; field?: string };
+
+/** The signed-in member (SPEC §3 User), as GET /api/user.php answers it under `user`. */
+export type User = {
+  status: string;
+  credits: number;
+  paid_user: boolean;
+  language: string;
+  signup_date: number;
+  notifications_disabled: string[];
+  profile: { id: number; name: string; main_image: MainImage | null };
+};

@@ -1,0 +1,106 @@
+/**
+ * The settings of one country site (SPEC §3), kept in KV under `site:<domain>` and checked by
+ * this schema whenever they are written (scripts/site.ts, the seed) and read.
+ */
+import * as v from "valibot";
+import { LANGUAGES } from "./locales";
+
+const Language = v.picklist(LANGUAGES);
+const Country = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "a two-letter ISO country code"));
+/** A text per language; the site's language must be present. Missing languages fall back to locales/. */
+const LocalisedText = v.record(Language, v.string());
+
+/** all: open to visitors; first_page: visitors see the first page only; none: members only. */
+export const LoggedOutSearchMode = v.picklist(["all", "first_page", "none"]);
+export type LoggedOutSearchMode = v.InferOutput<typeof LoggedOutSearchMode>;
+
+export const SignupsMode = v.picklist(["all", "with_trafficsource", "invite_only"]);
+
+export const SEARCH_FIELDS = ["gender", "country", "country_region", "min_age", "max_age"] as const;
+
+export const PROFILE_FIELDS = [
+  "gender",
+  "sexuality",
+  "date_of_birth",
+  "tattoos",
+  "hair_color",
+  "eye_color",
+  "body_type",
+  "relationship_status",
+  "interests",
+  "region",
+  "city",
+  "about_me",
+] as const;
+
+export const SiteSettings = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
+  /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
+  domain_language: v.pipe(v.string(), v.regex(/^[a-z]{2}([-_][A-Za-z]{2})?$/, "a language code")),
+  /** Prefix of media URLs; a photo's match path is appended to it. */
+  cdn_prefix: v.string(),
+  niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),
+  signups: SignupsMode,
+  logged_out_search: LoggedOutSearchMode,
+  /** Used instead of logged_out_search for a visitor who came with a traffic source. */
+  logged_out_search_trafficsource: LoggedOutSearchMode,
+  minimum_message_costs: v.record(Country, v.strictObject({ costs: v.number(), currency: v.string() })),
+  support_phone: v.string(),
+  support_email: v.pipe(v.string(), v.email()),
+  push_public_key: v.string(),
+  enable_site_entry_popup: v.boolean(),
+  fictional_icon: v.string(),
+  fictional_warning: LocalisedText,
+  fictional_singular: LocalisedText,
+  fictional_plural: LocalisedText,
+  /** Countries whose members this site shows; the first is the site's own. */
+  countries: v.pipe(v.array(Country), v.minLength(1)),
+  description: LocalisedText,
+  index_title: LocalisedText,
+  visible_profile_fields: v.array(v.picklist(PROFILE_FIELDS)),
+  visible_profile_notes: v.boolean(),
+  message_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  photo_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  gift_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  signup_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Conversations a free member may start, and free messages in each. */
+  free_conversations: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  free_messages: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  search_fields: v.array(v.picklist(SEARCH_FIELDS)),
+  refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  member_resell: v.boolean(),
+  company_id: v.pipe(v.string(), v.minLength(1)),
+  mail_name: v.string(),
+});
+export type SiteSettings = v.InferOutput<typeof SiteSettings>;
+
+/** What GET /api/settings.php answers: the stored settings plus what the edge resolved. */
+export type PublicSettings = Omit<SiteSettings, never> & {
+  geoip_country: string | null;
+  geoip_selected_country: string;
+  locale: string;
+  languages: readonly string[];
+  /** The logged_out_search mode that applies to this visitor (with or without a traffic source). */
+  logged_out_search_mode: LoggedOutSearchMode;
+};
+
+export const CompanyInfo = v.strictObject({
+  name: v.string(),
+  address: v.string(),
+  kvk: v.string(),
+  city: v.string(),
+  country: Country,
+  tradenames: v.array(v.string()),
+  vat_numbers: v.array(v.string()),
+  support_phone: v.string(),
+  /** Percentage offered to keep a member who is about to delete the account. */
+  delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  /** ISO date the company was added; the terms version is this or 2023-12-01 12:00 UTC, whichever is later. */
+  added: v.pipe(v.string(), v.isoTimestamp()),
+});
+export type CompanyInfo = v.InferOutput<typeof CompanyInfo>;
+
+export const siteKey = (domain: string) => `site:${domain}`;
+export const companyKey = (id: string) => `company:${id}`;

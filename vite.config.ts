@@ -1,0 +1,23 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+import { CLIENT_OUT_DIR, clientManifest } from "./scripts/vite/client-manifest";
+
+export default defineConfig({
+  plugins: [clientManifest(), cloudflare({ persistState: { path: ".wrangler/state" } }), react()],
+  environments: {
+    client: {
+      build: {
+        outDir: CLIENT_OUT_DIR,
+        manifest: true,
+        rollupOptions: { input: "src/client/entry.tsx" },
+      },
+    },
+  },
+  builder: {
+    async buildApp(builder) {
+      await builder.build(builder.environments.client!);
+      await builder.build(builder.environments.edge_dating!);
+    },
+  },
+});
