@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { preload, SWRConfig } from "swr";
 import { apiFetch, swrConfig } from "./api";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
@@ -106,7 +106,7 @@ export function App({ page, url }: { page: PageState; url: string }) {
             <Layout>
               <ErrorBoundary resetKey={view.location.pathname + view.location.search}>
                 {Screen && view.match ? (
-                  <Screen params={view.match.params} query={query} routeName={view.match.route.name} />
+                  createElement(Screen, { params: view.match.params, query, routeName: view.match.route.name })
                 ) : (
                   <ErrorPage error={view.error ?? NOT_FOUND} />
                 )}

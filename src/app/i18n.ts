@@ -1,4 +1,4 @@
-import i18next, { type i18n } from "i18next";
+import { createInstance, type i18n } from "i18next";
 import type { Language } from "../shared/locales";
 
 export type Messages = Record<string, unknown>;
@@ -8,7 +8,7 @@ export type Messages = Record<string, unknown>;
  * ("Enter your date of birth ({min_age}+)") stand in locales/ verbatim.
  */
 export function createI18n(language: Language, messages: Messages): i18n {
-  const instance = i18next.createInstance();
+  const instance = createInstance();
   void instance.init({
     lng: language,
     fallbackLng: false,

@@ -28,6 +28,9 @@ function safeReturnPath(value: string | undefined): string {
 export function createApp() {
   const app = new Hono<AppEnv>();
 
+  // The benchmark's baseline: a bare route in front of all middleware, answered only in development.
+  app.get("/__plain", (c, next) => (c.env.ENVIRONMENT === "development" ? c.text("ok") : next()));
+
   // Middleware order: request id -> security headers -> site -> country -> locale -> db -> routes.
   app.use(requestId());
   app.use(securityHeaders());

@@ -64,7 +64,7 @@ describe("search filters", () => {
 
   it("filters by another country the site serves", async () => {
     const be = await results("?country=BE");
-    expect(ids(be).sort()).toEqual([300, 301, 302, 303, 304]);
+    expect(ids(be).toSorted()).toEqual([300, 301, 302, 303, 304]);
     expect(be.profiles[0]!.region).toBe("Antwerpen");
   });
 
@@ -76,7 +76,7 @@ describe("search filters", () => {
 
   it("filters by age, both bounds included", async () => {
     const r = await results("?gender=female&min_age=25&max_age=29");
-    expect(r.profiles.map((p) => p.age).sort()).toEqual([25, 26, 27, 28, 29]);
+    expect(r.profiles.map((p) => p.age).toSorted()).toEqual([25, 26, 27, 28, 29]);
   });
 
   it("adds similar members when a search finds few", async () => {

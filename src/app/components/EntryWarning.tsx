@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 import { usePage, useT } from "../context";
 
 export const ENTRY_SKIP_KEY = "site-entry-skip";
@@ -31,48 +31,55 @@ export function shouldShowEntryWarning(c: Conditions): boolean {
   return !c.onlyCountries || c.onlyCountries.includes(c.country);
 }
 
+// The skip timestamp lives in localStorage: read it as an external store, so the server (which has
+// none) and the first client render agree, and the warning appears right after hydration.
+const listeners = new Set<() => void>();
+function readSkip(): string | null {
+  try {
+    return localStorage.getItem(ENTRY_SKIP_KEY);
+  } catch {
+    return null;
+  }
+}
+function writeSkip(at: number) {
+  try {
+    localStorage.setItem(ENTRY_SKIP_KEY, String(at));
+  } catch {
+    // Without storage the warning simply shows again next time.
+  }
+  listeners.forEach((l) => l());
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+/** "skipped" on the server: nothing shows until the client knows. */
+const SERVER_SNAPSHOT = "server";
+
 /** The adult-content warning on entering the site; closing it stores a skip timestamp. */
 export function EntryWarning({ onlyCountries }: { onlyCountries?: readonly string[] }) {
   const { settings, user } = usePage();
   const t = useT();
-  const [open, setOpen] = useState(false);
-
-  useEffect(() => {
-    let skippedAt: string | null = null;
-    try {
-      skippedAt = localStorage.getItem(ENTRY_SKIP_KEY);
-    } catch {
-      skippedAt = null;
-    }
-    setOpen(
-      shouldShowEntryWarning({
-        enabled: settings.enable_site_entry_popup,
-        loggedIn: user !== null,
-        installedApp: isInstalledApp(),
-        country: settings.geoip_country,
-        siteCountries: settings.countries,
-        ...(onlyCountries ? { onlyCountries } : {}),
-        skippedAt,
-      }),
-    );
-  }, [settings, user, onlyCountries]);
-
+  const skippedAt = useSyncExternalStore(subscribe, readSkip, () => SERVER_SNAPSHOT);
+  const open =
+    skippedAt !== SERVER_SNAPSHOT &&
+    shouldShowEntryWarning({
+      enabled: settings.enable_site_entry_popup,
+      loggedIn: user !== null,
+      installedApp: isInstalledApp(),
+      country: settings.geoip_country,
+      siteCountries: settings.countries,
+      ...(onlyCountries ? { onlyCountries } : {}),
+      skippedAt,
+    });
   if (!open) return null;
-  const enter = () => {
-    try {
-      localStorage.setItem(ENTRY_SKIP_KEY, String(Date.now()));
-    } catch {
-      // Without storage the warning simply shows again next time.
-    }
-    setOpen(false);
-  };
   return (
     <div className="modal-backdrop">
       <div className="modal entry-warning" role="dialog" aria-modal="true" aria-labelledby="entry-warning-title">
         <h2 id="entry-warning-title">{t("entry_warning.title")}</h2>
         <p>{t("entry_warning.text", { site: settings.name })}</p>
         <div className="modal__actions">
-          <button type="button" className="button button--primary" onClick={enter} autoFocus>
+          <button type="button" className="button button--primary" onClick={() => writeSkip(Date.now())} autoFocus>
             {t("entry_warning.enter")}
           </button>
           <a className="button button--ghost" href="about:blank">

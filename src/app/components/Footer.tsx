@@ -32,7 +32,7 @@ export function Footer({ links = true }: { links?: boolean }) {
       {locale === "en" && <p className="footer__us">{t("footer.us_statement")}</p>}
       {company && (
         <p className="footer__company">
-          © {new Date().getUTCFullYear()} {company.name} · {company.address}, {company.city}
+          © {company.name} · {company.address}, {company.city}
         </p>
       )}
     </footer>

@@ -54,7 +54,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   const assets = pageAssets(screen);
   // Through c.body, so cookies and headers set earlier in the request (locale, tracking) go out too.
   const render = async (state: PageState) => {
-    const page = await streamPage(
+    const streamed = await streamPage(
       <Document lang={locale} assets={assets} nonce={c.get("secureHeadersNonce")}>
         <App page={state} url={url.pathname + url.search + url.hash} />
       </Document>,
@@ -67,7 +67,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
         requestId: c.get("requestId"),
       },
     );
-    return c.body(page.body, page.status as 200, page.headers);
+    return c.body(streamed.body, streamed.status as 200, streamed.headers);
   };
   try {
     return await render(page);

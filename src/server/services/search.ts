@@ -12,9 +12,9 @@ export const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
-type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number };
+export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number };
 
-function conditions(c: Criteria, today: Date): SQL[] {
+export function conditions(c: Criteria, today: Date): SQL[] {
   const { from, to } = birthDateRange(c.minAge, c.maxAge, today);
   const where = [eq(profiles.country, c.country), eq(profiles.searchable, 1), gte(profiles.birthDate, from), lte(profiles.birthDate, to)];
   if (c.gender) where.push(eq(profiles.gender, c.gender));
@@ -22,7 +22,8 @@ function conditions(c: Criteria, today: Date): SQL[] {
   return where;
 }
 
-function findProfiles(db: Database, where: SQL[], limit: number, offset: number) {
+/** The search query itself (exported so a test can read its query plan). */
+export function findProfiles(db: Database, where: SQL[], limit: number, offset: number) {
   return db
     .select(cardColumns)
     .from(profiles)

@@ -1,0 +1,44 @@
+/** A small closed-loop load generator over keep-alive HTTP to a local workerd: latency percentiles and throughput. */
+import { Agent, request } from "node:http";
+
+export type LoadResult = { name: string; requests: number; p50: number; p99: number; rps: number; errors: number };
+
+function once(agent: Agent, port: number, host: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request({ agent, host: "127.0.0.1", port, path, headers: { host: `${host}:${port}`, "accept-encoding": "identity" } }, (res) => {
+      res.on("data", () => undefined);
+      res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${path}: ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** Send `requests` requests with `concurrency` in flight, after a warm-up; paths are taken in turn. */
+export async function load(name: string, port: number, host: string, paths: string[], requests: number, concurrency: number): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  for (let i = 0; i < Math.min(50, requests); i++) await once(agent, port, host, paths[i % paths.length]!);
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        const path = paths[next++ % paths.length]!;
+        try {
+          latencies.push(await once(agent, port, host, path));
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  const sorted = latencies.toSorted((a, b) => a - b);
+  return { name, requests: latencies.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: latencies.length / seconds, errors };
+}

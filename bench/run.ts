@@ -1,0 +1,58 @@
+/**
+ * npm run bench: serves the built Worker in workerd with demo data and prints figures as ratios to a
+ * plain Hono route measured in the same run. Timings are for reading, never asserted.
+ *
+ *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
+ */
+import { parseArgs } from "node:util";
+import { build, seed, serve } from "../test/e2e/server";
+import { load, type LoadResult } from "./load";
+import { pageJavaScript, workerBundle } from "./sizes";
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: "string", default: "2000" },
+    concurrency: { type: "string", default: "8" },
+    profiles: { type: "string", default: "2400" },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const requests = Number(values.requests);
+const concurrency = Number(values.concurrency);
+const PORT = 8790;
+const STATE = ".tmp/bench-state";
+const HOST = "nl.localhost";
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+if (!values["no-build"]) build();
+seed(STATE, Number(values.profiles));
+const server = await serve(STATE, PORT);
+try {
+  const searches = ["", "?gender=female", "?gender=male&min_age=30&max_age=45", "?country=BE", "?gender=female&country_region=NL-NH", "?page=3"];
+  const results: LoadResult[] = [];
+  results.push(await load("plain Hono route (baseline)", PORT, HOST, ["/__plain"], requests, concurrency));
+  results.push(await load("GET /members (SSR)", PORT, HOST, searches.map((q) => `/members${q}`), requests, concurrency));
+  results.push(await load("GET /api/search.php", PORT, HOST, searches.map((q) => `/api/search.php${q}`), requests, concurrency));
+  const [base] = results as [LoadResult];
+
+  console.info(`\n${requests} requests each, ${concurrency} in flight, ${values.profiles} profiles, workerd via wrangler dev\n`);
+  console.info("target                         p50         p99         req/s     p50 ratio  p99 ratio  rps ratio  errors");
+  for (const r of results) {
+    console.info(
+      `${r.name.padEnd(30)} ${ms(r.p50).padEnd(11)} ${ms(r.p99).padEnd(11)} ${r.rps.toFixed(0).padEnd(9)} ${(r.p50 / base.p50).toFixed(2).padEnd(10)} ${(r.p99 / base.p99).toFixed(2).padEnd(10)} ${(r.rps / base.rps).toFixed(2).padEnd(10)} ${r.errors}`,
+    );
+  }
+  const ssr = results[1]!;
+  const api = results[2]!;
+  console.info(`\nSSR /members p50 = ${(ssr.p50 / base.p50).toFixed(2)}x the plain route (target within 3x)`);
+  console.info(`search API p50  = ${(api.p50 / base.p50).toFixed(2)}x the plain route (target within 2x)`);
+
+  const js = pageJavaScript("dist/client", "src/app/screens/members/MembersScreen.tsx");
+  console.info(`\n/members client JavaScript: ${kb(js.gzip)} gzip (${kb(js.raw)} raw, ${js.files.length} files; target under 120 KB gzip)`);
+  const worker = workerBundle("dist/edge_dating");
+  console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
+} finally {
+  await server.stop();
+}

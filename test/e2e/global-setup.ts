@@ -1,0 +1,20 @@
+import type { TestProject } from "vitest/node";
+import { build, seed, serve } from "./server";
+
+export const E2E_PORT = 8788;
+const STATE = ".tmp/e2e-state";
+
+/** Build the app, load fresh demo data and serve it in workerd for the browser tests. */
+export default async function setup(project: TestProject) {
+  build();
+  seed(STATE, 600);
+  const server = await serve(STATE, E2E_PORT);
+  project.provide("baseUrl", `http://nl.localhost:${E2E_PORT}`);
+  return () => server.stop();
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The built app served by workerd (wrangler dev) with its own local state, for the browser tests
+ * and the benchmarks. The state directory is separate from the one `npm start` uses.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
+
+export type Server = { port: number; stop: () => Promise<void> };
+
+/** GET a path of a demo site on this machine: *.localhost is loopback, the site comes from Host. */
+export function get(port: number, host: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, headers: { host: `${host}:${port}` } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+export function build() {
+  execFileSync("vite", ["build", "--logLevel", "warn"], { stdio: "inherit" });
+}
+
+export function seed(persistTo: string, profiles: number) {
+  execFileSync("tsx", ["scripts/seed.ts", "--reset", "--persist-to", persistTo, "--profiles", String(profiles)], { stdio: "inherit" });
+}
+
+async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const res = await get(port, "nl.localhost", "/api/settings.php");
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server on port ${port} did not come up`);
+}
+
+export async function serve(persistTo: string, port: number): Promise<Server> {
+  const child = spawn("wrangler", ["dev", "--persist-to", persistTo, "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    detached: true,
+  });
+  await waitUntilUp(port, child);
+  return {
+    port,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid!, "SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+    },
+  };
+}
