@@ -19,6 +19,8 @@ function set(next: State) {
 }
 
 export const loading = {
+  /** What the bar shows now. */
+  state: (): Readonly<State> => state,
   start() {
     active++;
     if (active > 1) return;
