@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { honoPath, ROUTES } from "../app/routes";
 import { isLanguage } from "../shared/locales";
+import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./context";
@@ -75,6 +76,7 @@ export function createApp() {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }
   app.get("/media/*", serveMedia);
+  app.get("/manifest.webmanifest", webManifest);
 
   // The language switcher: sets the locale cookie (365 days) and goes back to where it was used.
   app.get("/lang-config", async (c, next) => {

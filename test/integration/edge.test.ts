@@ -160,6 +160,14 @@ describe("company info, interests, regions", () => {
   });
 });
 
+describe("web app manifest", () => {
+  it("names the site asked for, in its language", async () => {
+    const res = await fetchWorker("http://de.test/manifest.webmanifest");
+    expect(res.headers.get("content-type")).toContain("application/manifest+json");
+    expect(await json(res)).toMatchObject({ name: "Testwave de.test", lang: "de", display: "standalone", start_url: "/members" });
+  });
+});
+
 describe("security headers", () => {
   it("sends a content security policy with a nonce that the page's scripts carry", async () => {
     const res = await fetchWorker("http://nl.test/members");
