@@ -22,7 +22,9 @@ describe("GET /api/profile.php", () => {
       { slug: "travel", name: "Reizen" },
       { slug: "cooking", name: "Koken" },
     ]);
-    expect(body.related.map((p) => p.id)).toEqual([2]);
+    expect(body.related).toHaveLength(1);
+    expect(body.related[0]).toMatchObject({ id: 2, name: "Bea", age: 32, region: "Zuid-Holland", country: "NL", fictional: true });
+    expect(body.related[0]!.main_image?.match).toBe(photoKeys(1004).key);
   });
 
   it("gives a visitor the main photo in full and every other photo only blurred, and no pending photo", async () => {

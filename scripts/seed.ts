@@ -1,0 +1,207 @@
+/**
+ * Loads demo data into the local D1, KV and R2 storage that `wrangler dev --persist-to <dir>`
+ * (and the Vite plugin's persistState) serve.
+ *
+ *   tsx scripts/seed.ts [--reset] [--persist-to <dir>] [--profiles N] [--seed N]
+ *
+ * Without --reset an already seeded database is left alone. Everything except the random R2
+ * keys is the same on every run with the same --seed (relative to today's date).
+ */
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import * as v from "valibot";
+import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../src/shared/settings";
+import { renderPool } from "./demo/images";
+import { INTERESTS } from "./demo/interests";
+import { startLoader, type Loader, type StoredObject } from "./demo/loader";
+import { planPhotos, type PlannedPhoto } from "./demo/photos";
+import { generateProfiles, type DemoProfiles } from "./demo/profiles";
+import { REGIONS } from "./demo/regions";
+import { COMPANIES, SITES } from "./demo/sites";
+import { batches, insertStatements, type Statement } from "./demo/sql";
+
+const STATEMENTS_PER_BATCH = 50;
+const OBJECTS_PER_REQUEST = 150;
+const REQUESTS_IN_FLIGHT = 4;
+
+// No network: no Request.cf download and no telemetry from wrangler.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+
+function applyMigrations(persistTo: string): void {
+  const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+  try {
+    execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo], {
+      env: { ...process.env, CI: "true" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (e) {
+    const err = e as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(err.stdout ?? "");
+    process.stderr.write(err.stderr ?? "");
+    throw new Error("applying the D1 migrations failed", { cause: e });
+  }
+}
+
+async function runBatches(loader: Loader, statements: readonly Statement[]): Promise<void> {
+  for (const batch of batches(statements, STATEMENTS_PER_BATCH)) await loader.d1(batch);
+}
+
+/**
+ * The site settings go in last, so profiles without them mean an interrupted run, which is
+ * loaded again from scratch.
+ */
+async function seedState(loader: Loader): Promise<{ profiles: number; complete: boolean }> {
+  const [rows] = await loader.d1([{ sql: "SELECT count(*) AS n FROM profiles", params: [] }]);
+  const keys = new Set(await loader.kvKeys());
+  return { profiles: Number(rows?.[0]?.n ?? 0), complete: SITES.every((s) => keys.has(siteKey(s.domain))) };
+}
+
+/** Empties every table (children before parents; not d1_migrations), every R2 object and KV key. */
+async function resetAll(loader: Loader): Promise<void> {
+  const [tableRows = [], fkRows = []] = await loader.d1([
+    {
+      sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+      params: [],
+    },
+    {
+      sql: "SELECT m.name AS child, f.\"table\" AS parent FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'",
+      params: [],
+    },
+  ]);
+  const remaining = new Set(tableRows.map((r) => String(r.name)));
+  const edges = fkRows.map((r) => ({ child: String(r.child), parent: String(r.parent) }));
+  const order: string[] = [];
+  while (remaining.size > 0) {
+    const leaf = [...remaining].find((t) => !edges.some((e) => e.parent === t && e.child !== t && remaining.has(e.child)));
+    const next = leaf ?? [...remaining][0]!;
+    order.push(next);
+    remaining.delete(next);
+  }
+  await loader.d1([
+    // A cycle in the schema would still be safe: checks wait for the end of the batch.
+    { sql: "PRAGMA defer_foreign_keys = ON", params: [] },
+    ...order.map((t) => ({ sql: `DELETE FROM "${t}"`, params: [] })),
+  ]);
+  await Promise.all([loader.r2Clear(), loader.kvClear()]);
+}
+
+async function loadSettings(loader: Loader): Promise<void> {
+  const entries = [
+    ...SITES.map((s) => ({ key: siteKey(s.domain), value: JSON.stringify(v.parse(SiteSettings, s)) })),
+    ...Object.entries(COMPANIES).map(([id, c]) => ({ key: companyKey(id), value: JSON.stringify(v.parse(CompanyInfo, c)) })),
+  ];
+  await loader.kvPut(entries);
+}
+
+async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<void> {
+  const interestNames = INTERESTS.flatMap((i) =>
+    Object.entries(i.names).map(([language, name]) => ({ interest_id: i.id, language, name })),
+  );
+  await runBatches(loader, [
+    ...insertStatements("regions", ["id", "country", "code", "name"], REGIONS),
+    ...insertStatements("interests", ["id", "slug", "sort"], INTERESTS.map((i) => ({ ...i, sort: i.id }))),
+    ...insertStatements("interest_names", ["interest_id", "language", "name"], interestNames),
+  ]);
+  await runBatches(loader, [
+    ...insertStatements(
+      "users",
+      ["id", "email", "username", "password_hash", "status", "credits", "paid_user", "language", "site_domain", "signup_date", "last_active_at"],
+      data.users,
+    ),
+    ...insertStatements(
+      "profiles",
+      [
+        "id", "user_id", "name", "country", "gender", "sexuality", "birth_date", "tattoos", "hair_color", "eye_color",
+        "body_type", "relationship_status", "region_id", "city", "about_me", "main_photo_id", "status", "fictional",
+        "searchable", "last_active_at", "created_at",
+      ],
+      data.profiles,
+    ),
+    ...insertStatements("profile_interests", ["profile_id", "interest_id"], data.profileInterests),
+    ...insertStatements(
+      "photos",
+      ["id", "profile_id", "key", "thumb_key", "blur_key", "status", "position", "width", "height", "created_at"],
+      photos.map((p) => p.row),
+    ),
+  ]);
+}
+
+/**
+ * Renders each pool portrait once, on worker threads, and sends the photos using it as soon as
+ * it is ready, so rendering overlaps with the R2 writes in workerd.
+ */
+async function uploadImages(loader: Loader, photos: readonly PlannedPhoto[], seed: number): Promise<number> {
+  const byImage = new Map<number, PlannedPhoto[]>();
+  for (const p of photos) {
+    const list = byImage.get(p.pool);
+    if (list) list.push(p);
+    else byImage.set(p.pool, [p]);
+  }
+  const inFlight: Promise<number>[] = [];
+  let pack: StoredObject[] = [];
+  let stored = 0;
+  const send = async () => {
+    if (pack.length > 0) inFlight.push(loader.r2Put(pack));
+    pack = [];
+    while (inFlight.length > REQUESTS_IN_FLIGHT) stored += await inFlight.shift()!;
+  };
+  await renderPool(seed, [...byImage.keys()].toSorted((a, b) => a - b), async (index, img) => {
+    for (const { row } of byImage.get(index) ?? []) {
+      pack.push({ key: row.key, bytes: img.original }, { key: row.thumb_key, bytes: img.thumb }, { key: row.blur_key, bytes: img.blur });
+    }
+    if (pack.length >= OBJECTS_PER_REQUEST) await send();
+  });
+  await send();
+  for (const n of await Promise.all(inFlight)) stored += n;
+  return stored;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      reset: { type: "boolean", default: false },
+      "persist-to": { type: "string", default: ".wrangler/state" },
+      profiles: { type: "string", default: "2400" },
+      seed: { type: "string", default: "1" },
+    },
+  });
+  const persistTo = values["persist-to"];
+  const count = Number(values.profiles);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(count) || count < 0) throw new Error(`--profiles must be a whole number, got ${values.profiles}`);
+  const started = performance.now();
+
+  applyMigrations(persistTo);
+  const loader = await startLoader(persistTo);
+  try {
+    const state = await seedState(loader);
+    if (state.profiles > 0 && state.complete && !values.reset) {
+      console.info(`Already seeded: ${state.profiles} profiles in ${persistTo} (use --reset to reload).`);
+      return;
+    }
+    if (values.reset || state.profiles > 0) {
+      if (!values.reset) console.info("Found an incomplete seed; loading it again.");
+      await resetAll(loader);
+    }
+
+    const data = generateProfiles(count, seed);
+    const photos = planPhotos(data.profiles, seed);
+    const [, objects] = await Promise.all([loadRows(loader, data, photos), uploadImages(loader, photos, seed)]);
+    await loadSettings(loader);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.info(
+      `Seeded ${persistTo}: ${data.profiles.length} profiles, ${photos.length} photos (${objects} R2 objects), ` +
+        `${REGIONS.length} regions, ${INTERESTS.length} interests, ${SITES.length} sites in ${seconds} s.`,
+    );
+  } finally {
+    await loader.stop();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
