@@ -23,7 +23,11 @@ async function visitor(): Promise<{ context: BrowserContext; page: Page; errors:
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
+    // A failed response is reported below with its URL; the console only says "Failed to load resource".
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
+  });
+  page.on("response", (r) => {
+    if (r.status() >= 400 && r.request().resourceType() !== "document") errors.push(`${r.status()} ${r.url()}`);
   });
   return { context, page, errors };
 }

@@ -21,8 +21,9 @@ export function get(port: number, host: string, path: string): Promise<{ status:
   });
 }
 
+/** A production build, whatever NODE_ENV the caller runs under (vitest sets "test"). */
 export function build() {
-  execFileSync("vite", ["build", "--logLevel", "warn"], { stdio: "inherit" });
+  execFileSync("vite", ["build", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
 }
 
 export function seed(persistTo: string, profiles: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LIKE_TABS, ROUTES, STATIC_PAGES } from "../../src/app/routes";
-import { BODY_TYPES, EYE_COLORS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS } from "../../src/shared/api";
+import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS } from "../../src/shared/api";
 import { COUNTRY_LANGUAGES, LANGUAGES } from "../../src/shared/locales";
 import { MESSAGES } from "../../src/server/i18n";
 
@@ -80,6 +80,8 @@ describe("locales", () => {
       ...STATIC_PAGES.flatMap((p) => [`pages.${p}.title`, `pages.${p}.intro`]),
       ...Object.keys(COUNTRY_LANGUAGES).map((c) => `countries.${c}`),
       ...["province", "state", "canton", "county", "region"].map((k) => `regions.${k}`),
+      ...GENDERS.map((v) => `profile.genders.${v}`),
+      ...GENDERS.map((v) => `search.gender_${v}`),
       ...SEXUALITIES.map((v) => `profile.sexualities.${v}`),
       ...RELATIONSHIP_STATUSES.map((v) => `profile.relationship_statuses.${v}`),
       ...BODY_TYPES.map((v) => `profile.body_types.${v}`),

@@ -5,6 +5,7 @@ import type { PROFILE_FIELDS } from "../../../shared/settings";
 import { ApiRequestError } from "../../api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
+import { LockIcon } from "../../components/LockIcon";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../context";
@@ -28,7 +29,7 @@ export default function MemberScreen({ params }: ScreenProps) {
   const visible = new Set<Field>(settings.visible_profile_fields);
   const warning = settings.fictional_warning[settings.locale as keyof typeof settings.fictional_warning] ?? t("profile.fictional_warning");
   const details: [Field, string, string | null][] = [
-    ["gender", t("profile.gender"), t(`search.gender_${profile.gender}`)],
+    ["gender", t("profile.gender"), t(`profile.genders.${profile.gender}`)],
     ["sexuality", t("profile.sexuality"), t(`profile.sexualities.${profile.sexuality}`)],
     ["date_of_birth", t("profile.age"), String(profile.age)],
     ["relationship_status", t("profile.relationship_status"), profile.relationship_status && t(`profile.relationship_statuses.${profile.relationship_status}`)],
@@ -52,7 +53,7 @@ export default function MemberScreen({ params }: ScreenProps) {
           )}
           {shown?.locked && (
             <Link href="/premium" className="lock-overlay">
-              <span aria-hidden="true">🔒</span> {t("profile.locked_photo")}
+              <LockIcon size={28} /> {t("profile.locked_photo")}
             </Link>
           )}
         </div>
@@ -62,7 +63,11 @@ export default function MemberScreen({ params }: ScreenProps) {
               <li key={photo.id}>
                 <button type="button" onClick={() => setSelected(photo.id)} aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
                   <img src={photo.thumb} alt="" width={80} height={100} loading="lazy" />
-                  {photo.locked && <span className="thumb__lock" aria-label={t("profile.locked_photo")}>🔒</span>}
+                  {photo.locked && (
+                    <span className="thumb__lock" title={t("profile.locked_photo")}>
+                      <LockIcon />
+                    </span>
+                  )}
                 </button>
               </li>
             ))}
