@@ -1,5 +1,9 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+
+// Offline: wrangler and Miniflare must not try to download request.cf data or send metrics.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
 import { clientManifest } from "./scripts/vite/client-manifest";
 
 /** Tests inside workerd: the Worker with real local D1, KV and R2; migrations applied in setup. */

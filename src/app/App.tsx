@@ -1,4 +1,5 @@
 import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { i18n } from "i18next";
 import { preload, SWRConfig } from "swr";
 import { apiFetch, swrConfig } from "./api";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
@@ -26,9 +27,12 @@ function viewOf(location: Location, error: PageError | null): View {
   return { location, match, error: error ?? (match ? null : NOT_FOUND) };
 }
 
-/** The whole app for one page: shared by the server renderer and the client (hydration and navigation). */
-export function App({ page, url }: { page: PageState; url: string }) {
-  const i18n = useMemo(() => createI18n(page.locale, page.messages), [page.locale, page.messages]);
+/**
+ * The whole app for one page: shared by the server renderer and the client (hydration and
+ * navigation). The server passes its per-isolate i18n instance; the client makes its own once.
+ */
+export function App({ page, url, i18n: given }: { page: PageState; url: string; i18n?: i18n }) {
+  const i18n = useMemo(() => given ?? createI18n(page.locale, page.messages), [given, page.locale, page.messages]);
   const [view, setView] = useState<View>(() => viewOf(locationOf(url), page.error));
   const navigation = useRef(0);
   const scrollPending = useRef(false);

@@ -8,7 +8,7 @@ import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../context";
 import { AppError } from "../errors";
-import { MESSAGES } from "../i18n";
+import { i18nFor, MESSAGES } from "../i18n";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
 import { inlineJson, streamPage } from "./stream";
@@ -56,7 +56,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   const render = async (state: PageState) => {
     const streamed = await streamPage(
       <Document lang={locale} assets={assets} nonce={c.get("secureHeadersNonce")}>
-        <App page={state} url={url.pathname + url.search + url.hash} />
+        <App page={state} url={url.pathname + url.search + url.hash} i18n={i18nFor(locale)} />
       </Document>,
       {
         status: state.error?.status ?? 200,

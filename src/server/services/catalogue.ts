@@ -4,8 +4,26 @@ import type { Language } from "../../shared/locales";
 import type { Database } from "../context";
 import { interestNames, interests, regions } from "../db/schema";
 
+/** Reference data changes with a deploy or a migration, not per request: keep it in the isolate a while. */
+const REFERENCE_TTL_MS = 5 * 60_000;
+const reference = new Map<string, { value: Promise<unknown>; expires: number }>();
+
+function cached<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+  const hit = reference.get(key);
+  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  const value = load();
+  reference.set(key, { value, expires: now + REFERENCE_TTL_MS });
+  // A failed read is not kept: the next request tries again.
+  value.catch(() => reference.delete(key));
+  return value;
+}
+
 /** Regions of the given countries, by country then name. */
-export async function listRegions(db: Database, countries: readonly string[]): Promise<RegionsResponse> {
+export function listRegions(db: Database, countries: readonly string[]): Promise<RegionsResponse> {
+  return cached(`regions:${countries.join(",")}`, () => loadRegions(db, countries));
+}
+
+async function loadRegions(db: Database, countries: readonly string[]): Promise<RegionsResponse> {
   const rows = await db
     .select({ code: regions.code, name: regions.name, country: regions.country })
     .from(regions)
@@ -15,7 +33,11 @@ export async function listRegions(db: Database, countries: readonly string[]): P
 }
 
 /** The interests list with names in one language. */
-export async function listInterests(db: Database, language: Language): Promise<InterestsResponse> {
+export function listInterests(db: Database, language: Language): Promise<InterestsResponse> {
+  return cached(`interests:${language}`, () => loadInterests(db, language));
+}
+
+async function loadInterests(db: Database, language: Language): Promise<InterestsResponse> {
   const rows = await db
     .select({ slug: interests.slug, name: interestNames.name })
     .from(interests)
