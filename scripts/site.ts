@@ -49,7 +49,10 @@ const target = values.local ? ["--local", "--persist-to", values["persist-to"]!]
 const env = values.env ? ["--env", values.env] : [];
 
 function put(key: string, value: unknown) {
-  execFileSync("wrangler", ["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...target, ...env], { stdio: "inherit" });
+  execFileSync("wrangler", ["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...target, ...env], {
+    stdio: "inherit",
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+  });
 }
 put(siteKey(site.domain), site);
 if (company) put(companyKey(site.company_id), company);
