@@ -21,6 +21,7 @@ export default defineConfig(async () => {
       include: ["test/integration/**/*.test.{ts,tsx}", "src/**/*.test.{ts,tsx}"],
       setupFiles: ["test/apply-migrations.ts"],
       maxWorkers: 2,
+      reporters: ["default", "./test/summary-reporter.ts"],
     },
   };
 });

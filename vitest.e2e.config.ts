@@ -12,5 +12,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    reporters: ["default", "./test/summary-reporter.ts"],
   },
 });
