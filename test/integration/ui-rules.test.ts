@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { isChunkLoadError } from "../../src/app/chunk-reload";
+import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from "../../src/app/chunk-reload";
 import { shouldShowEntryWarning } from "../../src/app/components/EntryWarning";
 import { errorStatus } from "../../src/app/components/ErrorPage";
 import { loading, LOADING_DURATION_MS, LOADING_HIDE_DELAY_MS, LOADING_THROTTLE_MS } from "../../src/app/components/LoadingBar";
@@ -54,6 +54,22 @@ describe("error page status (SPEC §8)", () => {
     expect(errorStatus({ response: { status: 502 } })).toBe(502);
     expect(errorStatus(new Error("boom"))).toBe(500);
     expect(errorStatus("text")).toBe(500);
+  });
+
+  it("reloads once for a chunk that failed to load, and not again within 60 s", () => {
+    const store = new Map<string, string>();
+    const reload = vi.fn();
+    vi.stubGlobal("sessionStorage", { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
+    vi.stubGlobal("window", { location: { reload } });
+    try {
+      expect(reloadForChunkError(1_000_000)).toBe(true);
+      expect(reloadForChunkError(1_000_000 + CHUNK_RELOAD_GUARD_MS - 1)).toBe(false);
+      expect(reload).toHaveBeenCalledTimes(1);
+      expect(reloadForChunkError(1_000_000 + CHUNK_RELOAD_GUARD_MS)).toBe(true);
+      expect(reload).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("recognises a chunk that failed to load", () => {
