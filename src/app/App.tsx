@@ -1,11 +1,12 @@
 import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { i18n } from "i18next";
-import { preload, SWRConfig } from "swr";
-import { apiFetch, swrConfig } from "./api";
+import { mutate, preload, SWRConfig } from "swr";
+import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
 import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./context";
+import { USER_KEY } from "./hooks/useUser";
 import { createI18n } from "./i18n";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
@@ -75,6 +76,16 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
     }),
     [view, show],
   );
+
+  useEffect(() => {
+    // The server ended the session: forget the member's data and go home as a visitor.
+    const onLogout = () => {
+      void mutate(() => true, undefined, { revalidate: false }).then(() => mutate(USER_KEY, { user: null }, { revalidate: false }));
+      void show("/", "push");
+    };
+    window.addEventListener(LOGOUT_EVENT, onLogout);
+    return () => window.removeEventListener(LOGOUT_EVENT, onLogout);
+  }, [show]);
 
   useEffect(() => {
     const onPopState = () => void show(window.location.href, "none");

@@ -99,12 +99,18 @@ export type RegionsResponse = { regions: Region[] };
 export type Interest = { slug: string; name: string };
 export type InterestsResponse = { interests: Interest[] };
 
-/** Body of every error answer: a code, a message in the user's language, and the field at fault. */
-export type ApiError = { error: string; message: string; field?: string };
+/**
+ * Body of every error answer: a code, a message in the user's language, and the field at fault.
+ * A form with several faulty fields gets each field's message in `fields`.
+ */
+export type ApiError = { error: string; message: string; field?: string; fields?: Record<string, string> };
 
 /** The signed-in member (SPEC §3 User), as GET /api/user.php answers it under `user`. */
 export type User = {
+  /** active | not_confirmed | pending_deletion */
   status: string;
+  email: string;
+  invisible: boolean;
   credits: number;
   paid_user: boolean;
   language: string;

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { usePage, useT } from "../context";
+import { useUser } from "../hooks/useUser";
 
 export const ENTRY_SKIP_KEY = "site-entry-skip";
 
@@ -58,7 +59,8 @@ const SERVER_SNAPSHOT = "server";
 
 /** The adult-content warning on entering the site; closing it stores a skip timestamp. */
 export function EntryWarning({ onlyCountries }: { onlyCountries?: readonly string[] }) {
-  const { settings, user } = usePage();
+  const { settings } = usePage();
+  const { user } = useUser();
   const t = useT();
   const skippedAt = useSyncExternalStore(subscribe, readSkip, () => SERVER_SNAPSHOT);
   const open =

@@ -2,6 +2,7 @@ import type { SessionUser } from "../page-state";
 import { usePage, useT } from "../context";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { Link } from "./Link";
+import { useUser } from "../hooks/useUser";
 
 export const CREDIT_BADGE_THRESHOLD = 10;
 
@@ -24,7 +25,8 @@ function Badge({ count, variant }: { count: number; variant: "unread" | "likes" 
 
 /** Top navigation: search, messages, likes, credits or Get Premium, language, account menu; a Login button for visitors. */
 export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: number; newLikes?: number }) {
-  const { settings, user } = usePage();
+  const { settings } = usePage();
+  const { user } = useUser();
   const t = useT();
   const credits = user ? creditBadge(user) : null;
   return (

@@ -9,10 +9,12 @@ import { usePage, useT } from "../../context";
 import { REGIONS_KEY, searchFilters, searchPageKey, visitorSearchAllowed } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { SearchForm } from "./SearchForm";
+import { useUser } from "../../hooks/useUser";
 
 /** Member search (SPEC §2, §4): filters, results added page by page, similar results when few. */
 export default function MembersScreen({ query }: ScreenProps) {
-  const { settings, user } = usePage();
+  const { settings } = usePage();
+  const { user } = useUser();
   const t = useT();
   const filters = searchFilters(query);
   const allowed = user !== null || visitorSearchAllowed(settings.logged_out_search_mode, 1);

@@ -1,0 +1,33 @@
+import useSWR, { useSWRConfig } from "swr";
+import type { User } from "../../shared/api";
+import { ApiRequestError, apiFetch } from "../api";
+import { usePage } from "../context";
+
+export const USER_KEY = "/api/user.php";
+export type UserResponse = { user: User | null };
+
+/** GET /api/user.php, where a visitor (403 authentication_required) is simply no user. */
+async function fetchUser(key: string): Promise<UserResponse> {
+  try {
+    return await apiFetch<UserResponse>(key);
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 403) return { user: null };
+    throw error;
+  }
+}
+
+/** The signed-in member (null for a visitor), starting from what the server rendered the page with. */
+export function useUser(): { user: User | null; setUser: (user: User | null) => Promise<unknown> } {
+  const page = usePage();
+  const { data, mutate } = useSWR<UserResponse>(USER_KEY, fetchUser, {
+    fallbackData: { user: page.user },
+    revalidateOnMount: false,
+  });
+  return { user: data?.user ?? null, setUser: (user) => mutate({ user }, { revalidate: false }) };
+}
+
+/** Forget everything cached for the member (after logout or deletion). */
+export function useClearCache() {
+  const { mutate } = useSWRConfig();
+  return () => mutate(() => true, undefined, { revalidate: false });
+}
