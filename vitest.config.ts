@@ -14,7 +14,7 @@ export default defineConfig(async () => {
       clientManifest(),
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, SESSION_SECRET: "a session secret used only by the tests, 48 chars" } },
       }),
     ],
     test: {

@@ -5,6 +5,8 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { honoPath, ROUTES } from "../app/routes";
 import { isLanguage } from "../shared/locales";
+import { accountRoutes } from "./api/account";
+import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { loadSource, SOURCES } from "./api/sources";
@@ -12,7 +14,9 @@ import type { AppEnv } from "./context";
 import * as schema from "./db/schema";
 import { resolveCountry } from "./edge/geo";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, resolveLocale } from "./edge/locale";
+import { requireSameOrigin } from "./auth/csrf";
 import { securityHeaders } from "./edge/security";
+import { session } from "./edge/session";
 import { loadSite, siteHost } from "./edge/site";
 import { resolveTracking } from "./edge/tracking";
 import { AppError, errorBody } from "./errors";
@@ -32,7 +36,7 @@ export function createApp() {
   // The benchmark's baseline: a bare route in front of all middleware, answered only in development.
   app.get("/__plain", (c, next) => (c.env.ENVIRONMENT === "development" ? c.text("ok") : next()));
 
-  // Middleware order: request id -> security headers -> site -> country -> locale -> db -> routes.
+  // Middleware order: request id -> security headers -> site -> country -> locale -> db -> session -> routes.
   app.use(requestId());
   app.use(securityHeaders());
   app.use(async (c, next) => {
@@ -71,12 +75,21 @@ export function createApp() {
     c.set("db", drizzle(c.env.DB, { schema }));
     await next();
   });
+  app.use(session);
+  app.use("/api/*", requireSameOrigin);
+  app.use("/api/*", async (c, next) => {
+    await next();
+    // Answers about a member must not be kept by shared caches.
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "private, no-store");
+  });
 
+  app.route("/", accountRoutes);
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }
   app.get("/media/*", serveMedia);
   app.get("/manifest.webmanifest", webManifest);
+  app.get("/dev/outbox", (c, next) => (c.env.ENVIRONMENT === "development" ? showOutbox(c) : next()));
 
   // The language switcher: sets the locale cookie (365 days) and goes back to where it was used.
   app.get("/lang-config", async (c, next) => {
@@ -97,9 +110,12 @@ export function createApp() {
       return renderPage(c, null, { status: error.status, message: error.status === 404 ? null : errorBody(c, error).message });
     }
     if (error instanceof HTTPException) {
-      const response = error.getResponse();
-      if (isApi(c)) return c.json({ error: "http_error", message: error.message || response.statusText }, response.status as 400);
-      return renderPage(c, null, { status: response.status, message: error.message || null });
+      // Hono's own refusals (a body that is not JSON, ...): the status with a message in the user's language.
+      const status = error.getResponse().status as 400;
+      const t = c.get("t");
+      const message = t ? t(status === 400 ? "errors.invalid_body" : "errors.has_occurred") : "Error";
+      if (isApi(c)) return c.json({ error: status === 400 ? "invalid_body" : "http_error", message }, status);
+      return renderPage(c, null, { status, message });
     }
     console.error(JSON.stringify({ event: "unhandled_error", requestId: c.get("requestId"), path: c.req.path, message: error.message, stack: error.stack }));
     const t = c.get("t");

@@ -3,6 +3,7 @@ import type { i18n } from "i18next";
 import type { Language } from "../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../shared/settings";
 import type * as schema from "./db/schema";
+import type { Session } from "./edge/session";
 import type { Tracking } from "./edge/tracking";
 
 export type Database = DrizzleD1Database<typeof schema>;
@@ -18,6 +19,8 @@ export type AppVariables = {
   trafficSource: Tracking | null;
   t: i18n["t"];
   db: Database;
+  /** The signed-in member, or null for a visitor. */
+  session: Session | null;
   /** Set by the security-headers middleware; the renderer puts it on its inline scripts. */
   secureHeadersNonce?: string;
 };

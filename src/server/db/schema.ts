@@ -41,6 +41,8 @@ export const users = sqliteTable(
     id: integer("id").primaryKey(),
     email: text("email").notNull(),
     username: text("username").notNull(),
+    /** The username folded for comparison (NFKC, lower case): unique, so look-alike duplicates are refused. */
+    usernameKey: text("username_key"),
     passwordHash: text("password_hash"),
     /** active | not_confirmed | pending_deletion | disabled */
     status: text("status").notNull().default("not_confirmed"),
@@ -63,6 +65,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),
+    uniqueIndex("users_username_key_idx").on(t.usernameKey),
     index("users_status_idx").on(t.status, t.deletionRequestedAt),
   ],
 );
@@ -345,6 +348,26 @@ export const sessions = sqliteTable(
     revokedAt: integer("revoked_at"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * Single-use links sent by mail: account activation, password reset, e-mail change, reactivation.
+ * Only a SHA-256 hash of the token is stored, so the table cannot be used to log in.
+ */
+export const authTokens = sqliteTable(
+  "auth_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** activation | password_reset | mail_change | reactivation */
+    kind: text("kind").notNull(),
+    /** The new address of a mail change. */
+    data: text("data"),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("auth_tokens_user_idx").on(t.userId, t.kind, t.createdAt)],
 );
 
 export const loginAttempts = sqliteTable("login_attempts", {

@@ -9,6 +9,7 @@ import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../context";
 import { AppError } from "../errors";
 import { i18nFor, MESSAGES } from "../i18n";
+import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
 import { inlineJson, streamPage } from "./stream";
@@ -45,7 +46,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
     messages: MESSAGES[locale],
     settings: publicSettings(c),
     company: c.get("company"),
-    user: null,
+    user: c.get("session") ? await getUserView(c.env.DB, c.get("session")!.userId) : null,
     fallback,
     error,
     development: c.env.ENVIRONMENT === "development",

@@ -1,0 +1,146 @@
+/** The account calls: /api/user.php, /api/signup.php, /api/logout.php and the mailed-link calls. */
+import { vValidator } from "@hono/valibot-validator";
+import { Hono, type Context } from "hono";
+import { setCookie } from "hono/cookie";
+import {
+  DeleteBody,
+  LoginBody,
+  MailChangeBody,
+  PasswordChangeBody,
+  ResetBody,
+  ResetRequestBody,
+  SignupBody,
+  TokenBody,
+  UserUpdateBody,
+} from "../../shared/account";
+import { isLanguage } from "../../shared/locales";
+import { clearSessionCookie, revokeSessions, startSession } from "../auth/session";
+import type { AppEnv } from "../context";
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
+import { requireMember } from "../edge/session";
+import { AppError, fieldError } from "../errors";
+import { mailerFor } from "../mail/mailer";
+import {
+  acceptRetentionOffer,
+  activate,
+  changePassword,
+  confirmMailChange,
+  type AccountContext,
+  logIn,
+  reactivate,
+  requestDeletion,
+  requestMailChange,
+  requestPasswordReset,
+  resendActivation,
+  resetPassword,
+  setInvisible,
+  setLanguage,
+  signUp,
+} from "../services/accounts";
+import { exportMemberData } from "../services/my-data";
+import { getUserView } from "../services/users";
+import { invalidBody } from "./body";
+import { selectedCountry } from "./settings";
+
+function accounts(c: Context<AppEnv>): AccountContext {
+  return { db: c.env.DB, mailer: mailerFor(c.env), origin: new URL(c.req.url).origin, site: c.get("site"), company: c.get("company") };
+}
+
+async function userAnswer(c: Context<AppEnv>, userId: number, status: 200 | 201 = 200) {
+  const user = await getUserView(c.env.DB, userId);
+  if (!user) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  return c.json({ user }, status);
+}
+
+/** The client's address for the login throttle (Cloudflare sets it; locally there is one client). */
+const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
+
+export const accountRoutes = new Hono<AppEnv>()
+  .get("/api/user.php", async (c) => userAnswer(c, requireMember(c).userId))
+  .post("/api/user.php", vValidator("json", LoginBody, invalidBody), async (c) => {
+    const { email, password } = c.req.valid("json");
+    const { userId } = await logIn(accounts(c), email, password, clientAddress(c));
+    await startSession(c, userId);
+    return userAnswer(c, userId);
+  })
+  .put("/api/user.php", vValidator("json", UserUpdateBody, invalidBody), async (c) => {
+    const { userId } = requireMember(c);
+    const { language, invisible } = c.req.valid("json");
+    if (language !== undefined) {
+      if (!isLanguage(language)) throw fieldError(400, "invalid_parameter", "language", "errors.invalid_parameter", { field: "language" });
+      await setLanguage(accounts(c), userId, language);
+      setCookie(c, LOCALE_COOKIE, language, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
+    }
+    if (invisible !== undefined) await setInvisible(accounts(c), userId, invisible);
+    return userAnswer(c, userId);
+  })
+  .delete("/api/user.php", vValidator("json", DeleteBody, invalidBody), async (c) => {
+    const { userId } = requireMember(c);
+    await requestDeletion(accounts(c), userId, c.req.valid("json").password);
+    clearSessionCookie(c);
+    return c.json({ ok: true });
+  })
+  .get("/api/logout.php", async (c) => {
+    const current = c.get("session");
+    if (current) await revokeSessions(c.env.DB, current.userId, current.id);
+    clearSessionCookie(c);
+    // A plain link (no script) comes back to the home page; the client's fetch gets JSON.
+    if ((c.req.header("accept") ?? "").includes("text/html")) return c.redirect("/", 302);
+    return c.json({ ok: true });
+  })
+  .post("/api/signup.php", vValidator("json", SignupBody, invalidBody), async (c) => {
+    const userId = await signUp(accounts(c), c.req.valid("json"), { language: c.get("locale"), country: selectedCountry(c), tracking: c.get("trafficSource") });
+    await startSession(c, userId);
+    return userAnswer(c, userId, 201);
+  })
+  .get("/api/activate.php", async (c) => {
+    const ok = await activate(accounts(c), c.req.query("token") ?? "");
+    return c.redirect(ok ? "/activate/done" : "/activate/error", 302);
+  })
+  .post("/api/activation-mail.php", async (c) => {
+    await resendActivation(accounts(c), requireMember(c).userId);
+    return c.json({ ok: true });
+  })
+  .post("/api/password-reset.php", vValidator("json", ResetRequestBody, invalidBody), async (c) => {
+    await requestPasswordReset(accounts(c), c.req.valid("json").email);
+    return c.json({ ok: true });
+  })
+  .put("/api/password-reset.php", vValidator("json", ResetBody, invalidBody), async (c) => {
+    const { token, password, password_repeat } = c.req.valid("json");
+    await resetPassword(accounts(c), token, password, password_repeat);
+    clearSessionCookie(c);
+    return c.json({ ok: true });
+  })
+  .post("/api/password.php", vValidator("json", PasswordChangeBody, invalidBody), async (c) => {
+    const { userId } = requireMember(c);
+    const { old_password, password, password_repeat } = c.req.valid("json");
+    await changePassword(accounts(c), userId, old_password, password, password_repeat);
+    // Every session ended with the old password; this browser carries on with a new one.
+    await startSession(c, userId);
+    return c.json({ ok: true });
+  })
+  .post("/api/mail-change.php", vValidator("json", MailChangeBody, invalidBody), async (c) => {
+    const { email, password } = c.req.valid("json");
+    await requestMailChange(accounts(c), requireMember(c).userId, email, password);
+    return c.json({ ok: true });
+  })
+  .put("/api/mail-change.php", vValidator("json", TokenBody, invalidBody), async (c) => {
+    const userId = await confirmMailChange(accounts(c), c.req.valid("json").token);
+    return userAnswer(c, userId);
+  })
+  .get("/api/reactivate.php", async (c) => {
+    const userId = await reactivate(accounts(c), c.req.query("token") ?? "");
+    if (userId === null) return c.redirect("/activate/error", 302);
+    await startSession(c, userId);
+    return c.redirect("/members", 302);
+  })
+  .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))
+  .get("/api/my-data.php", async (c) => {
+    const { userId } = requireMember(c);
+    const archive = await exportMemberData(c.env.DB, userId);
+    return c.body(JSON.stringify(archive, null, 2), 200, {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${c.get("site").name.replace(/[^\w-]+/g, "-").toLowerCase()}-data-${new Date().toISOString().slice(0, 10)}.json"`,
+      "cache-control": "private, no-store",
+    });
+  });

@@ -1,0 +1,24 @@
+import * as v from "valibot";
+import { AppError, invalidFields } from "../errors";
+
+/**
+ * The hook for `vValidator("json", Schema, invalidBody)`: a body that does not fit is a 400 naming
+ * each faulty field ("required" for a missing one), so a form can show each message where it belongs.
+ */
+export function invalidBody<S extends v.GenericSchema>(result: v.SafeParseResult<S>): void {
+  if (result.success) return;
+  const fields: Record<string, { key: string; values?: Record<string, string> }> = {};
+  for (const issue of result.issues) {
+    const field = v.getDotPath(issue);
+    if (!field) throw new AppError(400, "invalid_body", "errors.invalid_body");
+    fields[field] ??=
+      field === "terms"
+        ? { key: "validation.terms_required" }
+        : field === "gender"
+          ? { key: "validation.gender_required" }
+          : issue.input === undefined
+            ? { key: "validation.required" }
+            : { key: "errors.invalid_parameter", values: { field } };
+  }
+  throw invalidFields(fields);
+}

@@ -1,0 +1,69 @@
+/**
+ * Sessions: a jose-signed token (HS256 only) in an HttpOnly, Secure, SameSite=Lax cookie valid 30
+ * days, naming a row of the sessions table. The row is what logout, a password change and account
+ * deletion revoke, so a stolen or old cookie stops working at once.
+ */
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { jwtVerify, SignJWT } from "jose";
+import type { AppEnv } from "../context";
+import { randomToken } from "./tokens";
+
+export const SESSION_COOKIE = "session";
+export const SESSION_DAYS = 30;
+const SESSION_SECONDS = SESSION_DAYS * 24 * 60 * 60;
+const ALGORITHM = "HS256";
+const MIN_SECRET_LENGTH = 32;
+
+function key(secret: string): Uint8Array {
+  if (!secret || secret.length < MIN_SECRET_LENGTH) throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
+  return new TextEncoder().encode(secret);
+}
+
+export type SessionClaims = { sessionId: string; userId: number };
+
+/** Start a session for a member: a row, then the signed cookie. */
+export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {
+  const sessionId = randomToken(24);
+  const now = Math.floor(Date.now() / 1000);
+  await c.env.DB.prepare("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").bind(sessionId, userId, now, now + SESSION_SECONDS).run();
+  const token = await new SignJWT({ sid: sessionId })
+    .setProtectedHeader({ alg: ALGORITHM })
+    .setSubject(String(userId))
+    .setIssuedAt(now)
+    .setExpirationTime(now + SESSION_SECONDS)
+    .setAudience(new URL(c.req.url).hostname)
+    .sign(key(c.env.SESSION_SECRET));
+  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: SESSION_SECONDS });
+}
+
+/** The claims of the request's session cookie when its signature, algorithm, audience and expiry hold. */
+export async function readSessionCookie(c: Context<AppEnv>): Promise<SessionClaims | null> {
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, key(c.env.SESSION_SECRET), {
+      algorithms: [ALGORITHM],
+      audience: new URL(c.req.url).hostname,
+    });
+    const userId = Number(payload.sub);
+    if (typeof payload.sid !== "string" || !Number.isInteger(userId)) return null;
+    return { sessionId: payload.sid, userId };
+  } catch {
+    return null;
+  }
+}
+
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true, httpOnly: true, sameSite: "Lax" });
+}
+
+/** Revoke one session (logout) or all of a member's sessions (password change, deletion). */
+export async function revokeSessions(db: D1Database, userId: number, onlySessionId?: string): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  if (onlySessionId) {
+    await db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(now, onlySessionId, userId).run();
+  } else {
+    await db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId).run();
+  }
+}
