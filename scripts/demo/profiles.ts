@@ -19,6 +19,7 @@ export interface UserRow {
   id: number;
   email: string;
   username: string;
+  username_key: string;
   password_hash: null;
   status: "active";
   credits: number;
@@ -156,6 +157,7 @@ export function generateProfiles(count: number, seed = 1, nowMs = Date.now()): D
       id,
       email: `demo${id}@example.invalid`,
       username: handle,
+      username_key: handle.normalize("NFKC").toLowerCase(),
       password_hash: null,
       status: "active",
       credits: 0,

@@ -23,6 +23,7 @@ export function get(port: number, host: string, path: string): Promise<{ status:
 
 /** A production build, whatever NODE_ENV the caller runs under (vitest sets "test"). */
 export function build() {
+  execFileSync("tsx", ["scripts/dev-vars.ts"], { stdio: "inherit" });
   execFileSync("vite", ["build", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
 }
 
