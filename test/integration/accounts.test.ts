@@ -261,7 +261,7 @@ describe("cross-site requests", () => {
   it("are refused without the header or with a foreign Origin, changing nothing", async () => {
     const { browser, body } = await signUp();
     const session = `session=${browser.cookies.get("session")}`;
-    const attempts = [
+    const attempts: { headers: Record<string, string> }[] = [
       { headers: { origin: ORIGIN, cookie: session, "content-type": "application/json" } },
       { headers: { origin: "http://evil.example", "x-request-type": "client", cookie: session, "content-type": "application/json" } },
       { headers: { "x-request-type": "client", cookie: session, "content-type": "application/json" } },
