@@ -22,7 +22,7 @@ export const SOURCES: Record<string, Source> = {
   "/api/search.php": async (c, params) => {
     const query = parseQuery(SearchQuery, params);
     const site = c.get("site");
-    if (!visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError(403, "login_required", "errors.login_to_search");
+    if (!c.get("session") && !visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError(403, "login_required", "errors.login_to_search");
     return searchMembers(c.get("db"), site, query, selectedCountry(c));
   },
   "/api/profile.php": async (c, params) => {

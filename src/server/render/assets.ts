@@ -12,6 +12,15 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   placeholder: "src/app/screens/placeholder/PlaceholderScreen.tsx",
   "static-page": "src/app/screens/static-page/StaticPageScreen.tsx",
   "lang-config": "src/app/screens/lang-config/LangConfigScreen.tsx",
+  login: "src/app/screens/login/LoginScreen.tsx",
+  signup: "src/app/screens/signup/SignupScreen.tsx",
+  "complete-signup": "src/app/screens/complete-signup/CompleteSignupScreen.tsx",
+  "reset-password": "src/app/screens/reset-password/ResetPasswordScreen.tsx",
+  "reset-password-do": "src/app/screens/reset-password-do/ResetPasswordDoScreen.tsx",
+  activate: "src/app/screens/activate/ActivateScreen.tsx",
+  "mail-change-do": "src/app/screens/mail-change-do/MailChangeDoScreen.tsx",
+  "account-deleted": "src/app/screens/account-deleted/AccountDeletedScreen.tsx",
+  settings: "src/app/screens/settings/SettingsScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

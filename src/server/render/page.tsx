@@ -23,10 +23,12 @@ export async function renderRoute(c: Context<AppEnv>): Promise<Response> {
   const url = new URL(c.req.url);
   const match = matchRoute(url.pathname);
   if (!match) return renderPage(c, null, { status: 404, message: null });
+  // Members search is the logged-in home (SPEC §2).
+  if (match.route.name === "index" && c.get("session")) return c.redirect("/members", 302);
 
   const fallback: Record<string, unknown> = {};
   try {
-    const keys = pageDataKeys(match, url.searchParams, searchModeFor(c));
+    const keys = pageDataKeys(match, url.searchParams, c.get("session") ? "all" : searchModeFor(c));
     const answers = await Promise.all(keys.map((k) => loadSource(c, k.key)));
     keys.forEach((k, i) => (fallback[k.fallbackKey] = k.infinite ? [answers[i]] : answers[i]));
   } catch (error) {
