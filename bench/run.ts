@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { load, type LoadResult } from "./load";
+import { passwordCost } from "./passwords";
 import { pageJavaScript, workerBundle } from "./sizes";
 
 const { values } = parseArgs({
@@ -60,6 +61,10 @@ try {
 
   const js = pageJavaScript("dist/client", "src/app/screens/members/MembersScreen.tsx");
   console.info(`\n/members client JavaScript: ${kb(js.gzip)} gzip (${kb(js.raw)} raw, ${js.files.length} files; target under 120 KB gzip)`);
+  const cost = await passwordCost();
+  console.info(
+    `\npassword hash (Argon2id m=19 MiB t=2 p=1, WebAssembly as in the Worker): ${ms(cost.argon2)} per hash, ${(cost.argon2 / cost.pbkdf2).toFixed(2)}x PBKDF2-SHA256 at 100,000 iterations (${ms(cost.pbkdf2)})`,
+  );
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
 } finally {

@@ -4,17 +4,9 @@
  * ("$argon2id$v=19$m=19456,t=2,p=1$salt$hash"), so the parameters travel with each hash and a hash made
  * with older parameters is recognised and replaced at the next login.
  */
-import Argon2, { Argon2Type, Argon2Version } from "@phi-ag/argon2";
+import Argon2, { Argon2Type } from "@phi-ag/argon2";
 import wasm from "@phi-ag/argon2/argon2.wasm";
-
-export const PASSWORD_HASH = {
-  type: Argon2Type.Argon2id,
-  version: Argon2Version.Version13,
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-  hashLength: 32,
-} as const;
+import { PASSWORD_HASH } from "./password-params";
 
 const CURRENT_PARAMS = `$argon2id$v=19$m=${PASSWORD_HASH.memoryCost},t=${PASSWORD_HASH.timeCost},p=${PASSWORD_HASH.parallelism}$`;
 
