@@ -42,13 +42,13 @@ export class Browser {
     return response;
   }
 
-  post(path: string, json?: unknown) {
-    return this.fetch(path, { method: "POST", ...(json === undefined ? {} : { json }) });
+  post(path: string, body?: unknown) {
+    return this.fetch(path, { method: "POST", ...(body === undefined ? {} : { json: body }) });
   }
-  put(path: string, json?: unknown) {
-    return this.fetch(path, { method: "PUT", ...(json === undefined ? {} : { json }) });
+  put(path: string, body?: unknown) {
+    return this.fetch(path, { method: "PUT", ...(body === undefined ? {} : { json: body }) });
   }
-  delete(path: string, json?: unknown) {
-    return this.fetch(path, { method: "DELETE", ...(json === undefined ? {} : { json }) });
+  delete(path: string, body?: unknown) {
+    return this.fetch(path, { method: "DELETE", ...(body === undefined ? {} : { json: body }) });
   }
 }

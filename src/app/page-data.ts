@@ -53,6 +53,9 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
     }
     case "member":
       return [plain(profileKey(match.params.id!))];
+    case "signup":
+      // /members/{id}/signup names the member the visitor signs up for.
+      return match.params.id ? [plain(profileKey(match.params.id))] : [];
     default:
       return [];
   }

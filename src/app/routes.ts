@@ -11,7 +11,16 @@ export type ScreenName =
   | "member"
   | "placeholder"
   | "static-page"
-  | "lang-config";
+  | "lang-config"
+  | "login"
+  | "signup"
+  | "complete-signup"
+  | "reset-password"
+  | "reset-password-do"
+  | "activate"
+  | "mail-change-do"
+  | "account-deleted"
+  | "settings";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
 export const LANDERS = [
@@ -58,7 +67,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("likes-m-id", "/likes/m/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("members-id-chat", "/members/{id}/chat", "placeholder", "chat", { params: { id: ID } }),
   route("members-id-landing", "/members/{id}/landing", "placeholder", "lander", { params: { id: ID } }),
-  route("members-id-signup", "/members/{id}/signup", "placeholder", "empty", { params: { id: ID } }),
+  route("members-id-signup", "/members/{id}/signup", "signup", "empty", { params: { id: ID } }),
   route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "placeholder", "lander", {
     params: { id: ID, slug: SLUG },
   }),
@@ -70,16 +79,16 @@ export const ROUTES: readonly RouteDef[] = [
   route("chats", "/chats", "placeholder", "default", { membersArea: true }),
   route("chats-id", "/chats/{id}", "placeholder", "default", { params: { id: ID }, membersArea: true }),
   route("complaints", "/complaints"),
-  route("complete-signup", "/complete-signup", "placeholder", "empty"),
-  route("signup", "/signup", "placeholder", "empty"),
-  route("signup-matches", "/signup-matches", "placeholder", "empty"),
-  route("login", "/login"),
-  route("reset-password", "/reset-password"),
-  route("reset-password-do", "/reset-password/do"),
-  route("account-deleted", "/account-deleted"),
-  route("activate-done", "/activate/done"),
-  route("activate-error", "/activate/error"),
-  route("mail-change-do", "/mail-change/do"),
+  route("complete-signup", "/complete-signup", "complete-signup", "empty"),
+  route("signup", "/signup", "signup", "empty"),
+  route("signup-matches", "/signup-matches", "signup", "empty"),
+  route("login", "/login", "login"),
+  route("reset-password", "/reset-password", "reset-password"),
+  route("reset-password-do", "/reset-password/do", "reset-password-do"),
+  route("account-deleted", "/account-deleted", "account-deleted"),
+  route("activate-done", "/activate/done", "activate"),
+  route("activate-error", "/activate/error", "activate"),
+  route("mail-change-do", "/mail-change/do", "mail-change-do"),
   route("credits", "/credits"),
   route("credits-repeat-order", "/credits/repeat-order"),
   route("credits-id-paymentmethod", "/credits/{id}/{paymentmethod?}", "placeholder", "default", {
@@ -90,7 +99,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("premium", "/premium", "placeholder", "default", { membersArea: true }),
   route("pricing", "/pricing"),
   route("profile", "/profile"),
-  route("notifications", "/notifications"),
+  route("notifications", "/notifications", "settings"),
   route("lang-config", "/lang-config", "lang-config"),
   route("match-finder", "/match-finder"),
   route("swipe-game", "/swipe-game"),

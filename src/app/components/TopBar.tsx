@@ -1,8 +1,11 @@
+import type { MouseEvent } from "react";
 import type { SessionUser } from "../page-state";
-import { usePage, useT } from "../context";
+import { apiFetch } from "../api";
+import { usePage, useRouter, useT } from "../context";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { Link } from "./Link";
 import { useUser } from "../hooks/useUser";
+import { useSignOut } from "../hooks/useSignOut";
 
 export const CREDIT_BADGE_THRESHOLD = 10;
 
@@ -28,7 +31,19 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
   const { settings } = usePage();
   const { user } = useUser();
   const t = useT();
+  const { navigate } = useRouter();
+  const signOut = useSignOut();
   const credits = user ? creditBadge(user) : null;
+
+  const logout = async (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    event.currentTarget.closest("details")?.removeAttribute("open");
+    // Even if the call fails the member asked to leave: forget them here; the cookie ends with the session.
+    await apiFetch("/api/logout.php").catch(() => undefined);
+    await signOut();
+    navigate("/");
+  };
+
   return (
     <header className="top-bar">
       <nav className="top-bar__inner" aria-label={t("nav.main")}>
@@ -79,7 +94,9 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
                   <Link href="/notifications">{t("nav.settings")}</Link>
                 </li>
                 <li>
-                  <a href="/api/logout.php">{t("nav.logout")}</a>
+                  <a href="/api/logout.php" onClick={(event) => void logout(event)}>
+                    {t("nav.logout")}
+                  </a>
                 </li>
               </ul>
             </details>

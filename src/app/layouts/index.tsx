@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
+import { Alerts } from "../components/Alerts";
 import { EntryWarning } from "../components/EntryWarning";
 import { Footer } from "../components/Footer";
 import { LoadingBar } from "../components/LoadingBar";
+import { SignupModalProvider } from "../components/SignupModal";
 import { TopBar } from "../components/TopBar";
 import { useRouter, useSettings } from "../context";
 import type { LayoutName } from "../routes";
@@ -17,18 +19,24 @@ function Entry({ limited }: { limited?: boolean }) {
   return limited ? <EntryWarning onlyCountries={ENTRY_WARNING_COUNTRIES_LIMITED} /> : <EntryWarning />;
 }
 
-/** Default: top navigation, content, footer with disclaimer (and the US statement in English), entry warning. */
+/**
+ * Default: top navigation, alerts, content, footer with disclaimer (and the US statement in English),
+ * entry warning, signup modal.
+ */
 function DefaultLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="layout layout--default">
-      <LoadingBar />
-      <TopBar />
-      <main className="content" id="content">
-        {children}
-      </main>
-      <Footer />
-      <Entry />
-    </div>
+    <SignupModalProvider>
+      <div className="layout layout--default">
+        <LoadingBar />
+        <TopBar />
+        <Alerts />
+        <main className="content" id="content">
+          {children}
+        </main>
+        <Footer />
+        <Entry />
+      </div>
+    </SignupModalProvider>
   );
 }
 
@@ -62,14 +70,16 @@ function LanderLayout({ children }: { children: ReactNode }) {
   );
 }
 
-/** Empty: content only, entry warning limited to NL and DE. */
+/** Empty: content only, entry warning limited to NL and DE, signup modal. */
 function EmptyLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="layout layout--empty">
-      <LoadingBar />
-      <main className="content">{children}</main>
-      <Entry limited />
-    </div>
+    <SignupModalProvider>
+      <div className="layout layout--empty">
+        <LoadingBar />
+        <main className="content">{children}</main>
+        <Entry limited />
+      </div>
+    </SignupModalProvider>
   );
 }
 

@@ -12,6 +12,15 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   placeholder: () => import("./placeholder/PlaceholderScreen"),
   "static-page": () => import("./static-page/StaticPageScreen"),
   "lang-config": () => import("./lang-config/LangConfigScreen"),
+  login: () => import("./login/LoginScreen"),
+  signup: () => import("./signup/SignupScreen"),
+  "complete-signup": () => import("./complete-signup/CompleteSignupScreen"),
+  "reset-password": () => import("./reset-password/ResetPasswordScreen"),
+  "reset-password-do": () => import("./reset-password-do/ResetPasswordDoScreen"),
+  activate: () => import("./activate/ActivateScreen"),
+  "mail-change-do": () => import("./mail-change-do/MailChangeDoScreen"),
+  "account-deleted": () => import("./account-deleted/AccountDeletedScreen"),
+  settings: () => import("./settings/SettingsScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

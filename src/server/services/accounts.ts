@@ -98,7 +98,7 @@ async function tokensSentToday(ctx: AccountContext, userId: number, kind: TokenK
  * changes nothing unless the token is still unused and unexpired (it can read the token row by hash).
  * Both run in one batch, so two clicks on the same link cannot both succeed.
  */
-async function useToken(ctx: AccountContext, token: string, kind: TokenKind, effect: (hash: string, now: number) => D1PreparedStatement[]) {
+async function spendToken(ctx: AccountContext, token: string, kind: TokenKind, effect: (hash: string, now: number) => D1PreparedStatement[]) {
   const hash = await tokenHash(token);
   const now = nowOf(ctx);
   const row = await ctx.db
@@ -113,7 +113,7 @@ async function useToken(ctx: AccountContext, token: string, kind: TokenKind, eff
   return results[results.length - 1]!.meta.changes === 1 ? row : null;
 }
 
-/** The live-token condition the effects of useToken repeat, so they act only on an unused token. */
+/** The live-token condition the effects of spendToken repeat, so they act only on an unused token. */
 const LIVE_TOKEN = "SELECT user_id FROM auth_tokens WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2";
 
 export async function signUp(ctx: AccountContext, input: SignupBody, options: { language: Language; country: string; tracking: Tracking | null }) {
@@ -171,7 +171,7 @@ export async function signUp(ctx: AccountContext, input: SignupBody, options: { 
 
 /** Activation link: the account leaves not_confirmed. False when the link is unknown, used or expired. */
 export async function activate(ctx: AccountContext, token: string): Promise<boolean> {
-  const used = await useToken(ctx, token, "activation", (hash, now) => [
+  const used = await spendToken(ctx, token, "activation", (hash, now) => [
     ctx.db.prepare(`UPDATE users SET status = 'active' WHERE status = 'not_confirmed' AND id = (${LIVE_TOKEN})`).bind(hash, now),
   ]);
   return used !== null;
@@ -249,7 +249,7 @@ export async function resetPassword(ctx: AccountContext, token: string, password
   const problems = newPasswordProblems(password, repeat);
   if (Object.keys(problems).length) throw invalidFields(problems);
   const hash = await hashPassword(password);
-  const used = await useToken(ctx, token, "password_reset", (tokenHashValue, now) => [
+  const used = await spendToken(ctx, token, "password_reset", (tokenHashValue, now) => [
     ctx.db.prepare(`UPDATE users SET password_hash = ?3 WHERE id = (${LIVE_TOKEN})`).bind(tokenHashValue, now, hash),
     ctx.db.prepare(`UPDATE sessions SET revoked_at = ?2 WHERE revoked_at IS NULL AND user_id = (${LIVE_TOKEN})`).bind(tokenHashValue, now),
   ]);
@@ -288,7 +288,7 @@ export async function requestMailChange(ctx: AccountContext, userId: number, new
 /** Confirm the new address. Refused when the link is unknown, used, expired, or the address was taken meanwhile. */
 export async function confirmMailChange(ctx: AccountContext, token: string): Promise<number> {
   try {
-    const used = await useToken(ctx, token, "mail_change", (hash, now) => [
+    const used = await spendToken(ctx, token, "mail_change", (hash, now) => [
       ctx.db
         .prepare(`UPDATE users SET email = (SELECT data FROM auth_tokens WHERE token_hash = ?1), status = CASE status WHEN 'not_confirmed' THEN 'active' ELSE status END WHERE id = (${LIVE_TOKEN})`)
         .bind(hash, now),
@@ -336,7 +336,7 @@ export async function requestDeletion(ctx: AccountContext, userId: number, passw
 
 /** The mailed link within 14 days: the account is back as it was. */
 export async function reactivate(ctx: AccountContext, token: string): Promise<number | null> {
-  const used = await useToken(ctx, token, "reactivation", (hash, now) => [
+  const used = await spendToken(ctx, token, "reactivation", (hash, now) => [
     ctx.db
       .prepare(
         `UPDATE users SET status = CASE WHEN (SELECT data FROM auth_tokens WHERE token_hash = ?1) = 'not_confirmed' THEN 'not_confirmed' ELSE 'active' END,

@@ -7,17 +7,24 @@ import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
+import { useSignupModal } from "../../components/SignupModal";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../context";
+import { useUser } from "../../hooks/useUser";
 import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 
 type Field = (typeof PROFILE_FIELDS)[number];
 
-/** A member's profile (SPEC §2): main image, thumbnails (locked ones blurred), details, related profiles. */
+/**
+ * A member's profile (SPEC §2): main image, thumbnails (locked ones blurred), details, related
+ * profiles. A visitor who wants to message or see a locked photo gets the signup modal (SPEC §6).
+ */
 export default function MemberScreen({ params }: ScreenProps) {
   const settings = useSettings();
   const t = useT();
+  const { user } = useUser();
+  const { openSignup } = useSignupModal();
   const { data, error } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
   const [selected, setSelected] = useState<number | null>(null);
 
@@ -51,17 +58,28 @@ export default function MemberScreen({ params }: ScreenProps) {
           ) : (
             <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
           )}
-          {shown?.locked && (
-            <Link href="/premium" className="lock-overlay">
-              <LockIcon size={28} /> {t("profile.locked_photo")}
-            </Link>
-          )}
+          {shown?.locked &&
+            (user ? (
+              <Link href="/premium" className="lock-overlay">
+                <LockIcon size={28} /> {t("profile.locked_photo")}
+              </Link>
+            ) : (
+              <button type="button" className="lock-overlay" onClick={() => openSignup(t("login_needed.photos"))}>
+                <LockIcon size={28} /> {t("login_needed.photos")}
+              </button>
+            ))}
         </div>
         {photos.length > 1 && (
           <ul className="member__thumbs" aria-label={t("profile.photos")}>
             {photos.map((photo) => (
               <li key={photo.id}>
-                <button type="button" onClick={() => setSelected(photo.id)} aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setSelected(photo.id);
+                    if (photo.locked && !user) openSignup(t("login_needed.photos"));
+                  }}
+                  aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
                   <img src={photo.thumb} alt="" width={80} height={100} loading="lazy" />
                   {photo.locked && (
                     <span className="thumb__lock" title={t("profile.locked_photo")}>
@@ -81,9 +99,15 @@ export default function MemberScreen({ params }: ScreenProps) {
         <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
         <div className="member__actions">
-          <Link href={`/members/${profile.id}/chat`} className="button button--primary">
-            {t("profile.message")}
-          </Link>
+          {user ? (
+            <Link href={`/members/${profile.id}/chat`} className="button button--primary">
+              {t("profile.message")}
+            </Link>
+          ) : (
+            <button type="button" className="button button--primary" onClick={() => openSignup(t("login_needed.chat"))}>
+              {t("profile.message")}
+            </button>
+          )}
         </div>
         {visible.has("about_me") && profile.about_me && (
           <section>

@@ -1,0 +1,130 @@
+import { useCallback, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import type { TFunction } from "i18next";
+import { ApiRequestError } from "../api";
+import { useT } from "../context";
+
+/** What a form shows after a failed call: a text under each field at fault, and one for the form. */
+export type FormErrors = { fields: Record<string, string>; message: string | null };
+
+export const NO_ERRORS: FormErrors = { fields: {}, message: null };
+
+/**
+ * The server's error as the form shows it: `fields[name]` under each field the form has, else the
+ * message (under `field` when the form has that field). Anything that is not an API answer (the
+ * network is down) is the generic "try again later".
+ */
+export function formErrors(error: unknown, formFields: readonly string[], t: TFunction): FormErrors {
+  if (!(error instanceof ApiRequestError)) return { fields: {}, message: t("errors.try_again_later") };
+  const { body } = error;
+  const fields: Record<string, string> = {};
+  const elsewhere: string[] = [];
+  for (const [name, text] of Object.entries(body.fields ?? {})) {
+    if (formFields.includes(name)) fields[name] = text;
+    else elsewhere.push(text);
+  }
+  if (body.field && formFields.includes(body.field)) fields[body.field] ??= body.message;
+  const placed = Object.keys(fields).length > 0;
+  const message = elsewhere.length > 0 ? elsewhere.join(" ") : placed ? null : body.message || t("errors.has_occurred");
+  return { fields, message };
+}
+
+/**
+ * The state of a form that sends one call: whether it is busy, whether it succeeded, and its errors.
+ * `run` ignores a second submit while the first is under way.
+ */
+export function useApiForm(formFields: readonly string[]) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [succeeded, setSucceeded] = useState(false);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const fieldList = formFields.join(",");
+
+  const run = useCallback(
+    async (action: () => Promise<void>): Promise<boolean> => {
+      setBusy(true);
+      setErrors(NO_ERRORS);
+      try {
+        await action();
+        setSucceeded(true);
+        return true;
+      } catch (error) {
+        setErrors(formErrors(error, fieldList.split(","), t));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [fieldList, t],
+  );
+
+  /** Show client-side problems (field name -> text); true when there are none. */
+  const check = useCallback((problems: Record<string, string>): boolean => {
+    const ok = Object.keys(problems).length === 0;
+    if (!ok) setErrors({ fields: problems, message: null });
+    return ok;
+  }, []);
+
+  /** Forget the error of a field the member is correcting. */
+  const clearField = useCallback((name: string) => {
+    setErrors((current) => {
+      if (!(name in current.fields)) return current;
+      const fields = { ...current.fields };
+      delete fields[name];
+      return { ...current, fields };
+    });
+  }, []);
+
+  return { busy, succeeded, errors, setErrors, run, check, clearField, reset: () => setSucceeded(false) };
+}
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string | undefined; hint?: string | undefined };
+
+/** A labelled input with its hint, and the field's error text below it. */
+export function TextField({ label, error, hint, ...input }: FieldProps) {
+  const id = useId();
+  const described = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className={error ? "field field--error" : "field"}>
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <input id={id} className="field__input" aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {hint && !error && (
+        <p id={`${id}-hint`} className="field__hint">
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
+  );
+}
+
+/** The error text of one field (or group of fields), in the danger colour. */
+export function FieldError({ text, id }: { text: string | undefined; id?: string }) {
+  if (!text) return null;
+  return (
+    <p className="field__error" id={id} role="alert">
+      {text}
+    </p>
+  );
+}
+
+/** The form's own message: an error, or the text that it worked. */
+export function FormMessage({ text, tone = "error" }: { text: string | null | undefined; tone?: "error" | "success" }) {
+  if (!text) return null;
+  return (
+    <p className={`form-message form-message--${tone}`} role={tone === "error" ? "alert" : "status"}>
+      {text}
+    </p>
+  );
+}
+
+/** A narrow card holding one form page (login, reset password ...). */
+export function FormPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="form-page">
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}

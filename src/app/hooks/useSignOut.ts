@@ -1,0 +1,15 @@
+import { useSWRConfig } from "swr";
+import { USER_KEY, type UserResponse } from "./useUser";
+
+/**
+ * Forget the member on this page after the server ended the session (logout, deletion): every
+ * cached answer goes, and the user becomes a visitor. Setting the user explicitly matters: useUser
+ * would otherwise fall back to the user the page was rendered with.
+ */
+export function useSignOut() {
+  const { mutate } = useSWRConfig();
+  return async () => {
+    await mutate(() => true, undefined, { revalidate: false });
+    await mutate<UserResponse>(USER_KEY, { user: null }, { revalidate: false });
+  };
+}

@@ -1,0 +1,141 @@
+import { useState, useSyncExternalStore } from "react";
+import { Link } from "../../components/Link";
+import { LoginPrompt } from "../../components/LoginPrompt";
+import { ResendActivation } from "../../components/ResendActivation";
+import { Title } from "../../components/Title";
+import { useSettings, useT } from "../../context";
+import { useUser } from "../../hooks/useUser";
+
+/** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
+export const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
+export type SignupStep = number | "complete";
+
+export function nextStep(step: SignupStep): SignupStep {
+  if (step === "complete") return step;
+  return step + 1 < SIGNUP_STEPS.length ? step + 1 : "complete";
+}
+
+export function previousStep(step: SignupStep): SignupStep {
+  if (step === "complete") return SIGNUP_STEPS.length - 1;
+  return Math.max(0, step - 1);
+}
+
+type Push = "unknown" | "unsupported" | NotificationPermission;
+
+/** Whether the browser can ask for notifications, and what the member answered so far. */
+function pushPermission(): Push {
+  if (!("Notification" in window) || !("serviceWorker" in navigator)) return "unsupported";
+  return Notification.permission;
+}
+// Read on every render (the answer changes only when the member is asked here); unknown on the server.
+const noSubscription = () => () => undefined;
+const serverPush = (): Push => "unknown";
+
+/** The steps after signup: welcome, photo, location, personal info, about me, then push and the e-mail. */
+export default function CompleteSignupScreen() {
+  const t = useT();
+  const { user } = useUser();
+  const [step, setStep] = useState<SignupStep>(0);
+  const push = useSyncExternalStore(noSubscription, pushPermission, serverPush);
+  const [pushDone, setPushDone] = useState(false);
+
+  const title = t("routes.complete-signup");
+  if (!user) return <LoginPrompt title={title} text={t("login.prompt")} />;
+
+  const askPush = async () => {
+    try {
+      await Notification.requestPermission();
+    } catch {
+      // An old browser without the promise form: the member can still turn it on later.
+    }
+  };
+  // Only a browser that can still be asked gets the push step.
+  const showPush = step === "complete" && !pushDone && push === "default";
+
+  return (
+    <section className="form-page steps">
+      <Title text={title} />
+      <Progress step={step} />
+      {step === "complete" ? (
+        showPush ? (
+          <div className="steps__body">
+            <h1>{t("complete_signup.push.title")}</h1>
+            <p>{t("complete_signup.push.text")}</p>
+            <div className="steps__actions">
+              <button type="button" className="button button--ghost" onClick={() => setPushDone(true)}>
+                {t("complete_signup.later")}
+              </button>
+              <button type="button" className="button button--primary" onClick={() => void askPush().then(() => setPushDone(true))}>
+                {t("complete_signup.push.enable")}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className="steps__body">
+            <h1>{t("complete_signup.confirm.title")}</h1>
+            {user.status === "not_confirmed" ? (
+              <>
+                <p>{t("complete_signup.confirm.text", { email: user.email })}</p>
+                <ResendActivation />
+              </>
+            ) : (
+              <p>{t("complete_signup.confirm.done")}</p>
+            )}
+            {push === "granted" && pushDone && <p className="form-message form-message--success">{t("complete_signup.push.enabled")}</p>}
+            <div className="steps__actions">
+              <Link href="/members" className="button button--primary">
+                {t("complete_signup.to_members")}
+              </Link>
+            </div>
+          </div>
+        )
+      ) : (
+        <StepBody step={step} name={user.profile.name} onBack={() => setStep(previousStep(step))} onNext={() => setStep(nextStep(step))} />
+      )}
+    </section>
+  );
+}
+
+/** Where the member is: the five steps, done ones marked, and "Step n of 5". */
+function Progress({ step }: { step: SignupStep }) {
+  const t = useT();
+  const current = step === "complete" ? SIGNUP_STEPS.length : step;
+  return (
+    <div className="steps__progress">
+      <ol className="steps__list">
+        {SIGNUP_STEPS.map((name, i) => (
+          <li key={name} className={i < current ? "is-done" : i === current ? "is-current" : undefined} aria-current={i === current ? "step" : undefined}>
+            <span className="steps__label">{t(`complete_signup.steps.${name}`)}</span>
+          </li>
+        ))}
+      </ol>
+      {step !== "complete" && <p className="steps__count">{t("complete_signup.progress", { step: step + 1, total: SIGNUP_STEPS.length })}</p>}
+    </div>
+  );
+}
+
+/**
+ * One of steps 0 to 4. The photo, location, personal-info and about-me steps are saved through the
+ * profile API, which comes later: for now each says it can be done from the profile, and moves on.
+ */
+function StepBody({ step, name, onBack, onNext }: { step: number; name: string; onBack: () => void; onNext: () => void }) {
+  const t = useT();
+  const settings = useSettings();
+  const key = SIGNUP_STEPS[step]!;
+  return (
+    <div className="steps__body">
+      <h1>{t(`complete_signup.${key}.title`, { name, site: settings.name })}</h1>
+      <p>{t(`complete_signup.${key}.text`, { site: settings.name })}</p>
+      <div className="steps__actions">
+        {step > 0 && (
+          <button type="button" className="button button--ghost" onClick={onBack}>
+            {t("complete_signup.back")}
+          </button>
+        )}
+        <button type="button" className="button button--primary" onClick={onNext}>
+          {step === 0 ? t("complete_signup.next") : t("complete_signup.later")}
+        </button>
+      </div>
+    </div>
+  );
+}

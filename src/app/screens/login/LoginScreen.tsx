@@ -1,0 +1,90 @@
+import { useState, type FormEvent } from "react";
+import { LoginBody } from "../../../shared/account";
+import { apiSend } from "../../api";
+import { FormMessage, FormPage, TextField, useApiForm } from "../../components/Form";
+import { Link } from "../../components/Link";
+import { Title } from "../../components/Title";
+import { useRouter, useT } from "../../context";
+import { USER_KEY, useUser, type UserResponse } from "../../hooks/useUser";
+
+const FIELDS = Object.keys(LoginBody.entries);
+
+/** Log in with e-mail and password; on success the member goes to the search (the logged-in home). */
+export default function LoginScreen() {
+  const t = useT();
+  const { navigate } = useRouter();
+  const { user, setUser } = useUser();
+  const form = useApiForm(FIELDS);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.busy) return;
+    const problems: Record<string, string> = {};
+    if (!email.trim()) problems.email = t("validation.required");
+    if (!password) problems.password = t("validation.required");
+    if (!form.check(problems)) return;
+    void form.run(async () => {
+      const answer = await apiSend<UserResponse>("POST", USER_KEY, { email: email.trim(), password });
+      await setUser(answer.user);
+      navigate("/members");
+    });
+  };
+
+  const title = t("login.title");
+  if (user && !form.busy && !form.succeeded) {
+    return (
+      <FormPage title={title}>
+        <Title text={title} />
+        <p>{t("login.already", { name: user.profile.name })}</p>
+        <Link href="/members" className="button button--primary">
+          {t("nav.search_members")}
+        </Link>
+      </FormPage>
+    );
+  }
+
+  return (
+    <FormPage title={title}>
+      <Title text={title} />
+      <form className="form" onSubmit={submit} noValidate>
+        <FormMessage text={form.errors.message} />
+        <TextField
+          label={t("login.email")}
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="username"
+          value={email}
+          error={form.errors.fields.email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            form.clearField("email");
+          }}
+        />
+        <TextField
+          label={t("login.password")}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          error={form.errors.fields.password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            form.clearField("password");
+          }}
+        />
+        <p className="form__aside">
+          <Link href="/reset-password">{t("login.forgot")}</Link>
+        </p>
+        <button type="submit" className="button button--primary form__submit" disabled={form.busy || form.succeeded}>
+          {form.busy || form.succeeded ? t("login.busy") : t("login.submit")}
+        </button>
+        <p className="form__alternative">
+          {t("login.no_account")} <Link href="/signup">{t("nav.signup")}</Link>
+        </p>
+      </form>
+    </FormPage>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from "react";
+import { PASSWORD_MIN, ResetBody } from "../../../shared/account";
+import { apiSend } from "../../api";
+import { FormMessage, FormPage, TextField, useApiForm } from "../../components/Form";
+import { Link } from "../../components/Link";
+import { Title } from "../../components/Title";
+import { useT } from "../../context";
+import type { ScreenProps } from "../../page-state";
+
+const FIELDS = Object.keys(ResetBody.entries).filter((f) => f !== "token");
+
+/** The mailed reset link (?token=): a new password twice; an expired link says so and offers a new one. */
+export default function ResetPasswordDoScreen({ query }: ScreenProps) {
+  const t = useT();
+  const token = query.get("token") ?? "";
+  const form = useApiForm(FIELDS);
+  const [password, setPassword] = useState("");
+  const [repeat, setRepeat] = useState("");
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.busy) return;
+    const problems: Record<string, string> = {};
+    if (password.length < PASSWORD_MIN) problems.password = t("validation.password_too_short", { min: PASSWORD_MIN });
+    else if (password !== repeat) problems.password_repeat = t("validation.passwords_differ");
+    if (!form.check(problems)) return;
+    void form.run(() => apiSend("PUT", "/api/password-reset.php", { token, password, password_repeat: repeat }).then(() => undefined));
+  };
+
+  const title = t("reset.do_title");
+  if (!token) {
+    return (
+      <FormPage title={title}>
+        <Title text={title} />
+        <FormMessage text={t("errors.link_expired")} />
+        <Link href="/reset-password" className="button button--primary">
+          {t("reset.request_new")}
+        </Link>
+      </FormPage>
+    );
+  }
+
+  return (
+    <FormPage title={title}>
+      <Title text={title} />
+      {form.succeeded ? (
+        <>
+          <FormMessage tone="success" text={t("reset.done")} />
+          <Link href="/login" className="button button--primary">
+            {t("login.submit")}
+          </Link>
+        </>
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          {form.errors.message && (
+            <div className="form-message form-message--error" role="alert">
+              <p>{form.errors.message}</p>
+              <Link href="/reset-password">{t("reset.request_new")}</Link>
+            </div>
+          )}
+          <TextField
+            label={t("reset.password")}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            error={form.errors.fields.password}
+            hint={t("signup.password_hint", { min: PASSWORD_MIN })}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              form.clearField("password");
+            }}
+          />
+          <TextField
+            label={t("reset.password_repeat")}
+            name="password_repeat"
+            type="password"
+            autoComplete="new-password"
+            value={repeat}
+            error={form.errors.fields.password_repeat}
+            onChange={(e) => {
+              setRepeat(e.target.value);
+              form.clearField("password_repeat");
+            }}
+          />
+          <button type="submit" className="button button--primary form__submit" disabled={form.busy}>
+            {t("reset.do_submit")}
+          </button>
+        </form>
+      )}
+    </FormPage>
+  );
+}

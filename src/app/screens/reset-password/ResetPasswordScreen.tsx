@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from "react";
+import { isEmail } from "../../../shared/account";
+import { apiSend } from "../../api";
+import { FormMessage, FormPage, TextField, useApiForm } from "../../components/Form";
+import { Link } from "../../components/Link";
+import { Title } from "../../components/Title";
+import { useT } from "../../context";
+
+/** Forgot password: the member's e-mail address; the server mails a link to /reset-password/do. */
+export default function ResetPasswordScreen() {
+  const t = useT();
+  const form = useApiForm(["email"]);
+  const [email, setEmail] = useState("");
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.busy) return;
+    if (!form.check(isEmail(email.trim()) ? {} : { email: t("validation.email_invalid") })) return;
+    void form.run(() => apiSend("POST", "/api/password-reset.php", { email: email.trim() }).then(() => undefined));
+  };
+
+  const title = t("reset.title");
+  return (
+    <FormPage title={title}>
+      <Title text={title} />
+      {form.succeeded ? (
+        <>
+          <FormMessage tone="success" text={t("errors.reset_sent")} />
+          <p>{t("reset.check_spam")}</p>
+          <Link href="/login">{t("reset.back_to_login")}</Link>
+        </>
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          <p>{t("reset.text")}</p>
+          <FormMessage text={form.errors.message} />
+          <TextField
+            label={t("login.email")}
+            name="email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            value={email}
+            error={form.errors.fields.email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              form.clearField("email");
+            }}
+          />
+          <button type="submit" className="button button--primary form__submit" disabled={form.busy}>
+            {t("reset.submit")}
+          </button>
+          <p className="form__alternative">
+            <Link href="/login">{t("reset.back_to_login")}</Link>
+          </p>
+        </form>
+      )}
+    </FormPage>
+  );
+}

@@ -1,0 +1,26 @@
+import { LoginPrompt } from "../../components/LoginPrompt";
+import { Title } from "../../components/Title";
+import { useT } from "../../context";
+import { useUser } from "../../hooks/useUser";
+import { DeleteAccountSection } from "./DeleteAccountSection";
+import { InvisibleSection, MyDataSection } from "./PrivacySections";
+import { MailChangeSection, PasswordSection } from "./CredentialSections";
+
+/** Settings (route notifications, SPEC §2): e-mail, password, invisible mode, my data, delete account. */
+export default function SettingsScreen() {
+  const t = useT();
+  const { user } = useUser();
+  const title = t("settings.title");
+  if (!user) return <LoginPrompt title={title} text={t("settings.login_prompt")} />;
+  return (
+    <section className="settings">
+      <Title text={title} />
+      <h1>{title}</h1>
+      <MailChangeSection email={user.email} />
+      <PasswordSection />
+      <InvisibleSection invisible={user.invisible} />
+      <MyDataSection />
+      <DeleteAccountSection />
+    </section>
+  );
+}
