@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launch, phone } from "./browser";
 import nl from "../../locales/nl.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 
@@ -7,30 +8,13 @@ const baseUrl = inject("baseUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-/** A phone-sized visitor whose page errors and console errors are collected. */
-async function visitor(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => {
-    // A failed response is reported below with its URL; the console only says "Failed to load resource".
-    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
-  });
-  page.on("response", (r) => {
-    if (r.status() >= 400 && r.request().resourceType() !== "document") errors.push(`${r.status()} ${r.url()}`);
-  });
-  return { context, page, errors };
-}
+const visitor = () => phone(browser);
 
 const cards = (page: Page) => page.locator(".profile-grid").first().locator(".profile-card");
 

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import nl from "../../locales/nl.json" with { type: "json" };
+import { launch, phone } from "./browser";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function enterSite(page: Page) {
+  const enter = page.getByRole("button", { name: nl.entry_warning.enter });
+  if (await enter.count()) await enter.click();
+}
+
+/** Open the newest mail of a kind to an address in the outbox and follow its link. */
+async function followMailedLink(page: Page, to: string, kind: string) {
+  await page.goto(`${baseUrl}/dev/outbox?to=${encodeURIComponent(to)}`);
+  const link = page.locator(`article[data-kind="${kind}"]`).first().locator("pre a");
+  await link.click();
+}
+
+describe("an account on the Dutch site", () => {
+  it("signs up, activates from the outbox, logs out and in, deletes and reactivates", async () => {
+    const { context, page, errors } = await phone(browser);
+    const email = `e2e${Date.now()}@example.com`;
+    const password = "een goed wachtwoord";
+
+    await page.goto(`${baseUrl}/signup`);
+    await enterSite(page);
+    await page.getByLabel(nl.signup.email).fill(email);
+    await page.getByLabel(nl.signup.username, { exact: true }).fill(`e2e${Date.now() % 1_000_000}`);
+    await page.getByLabel(nl.signup.password, { exact: true }).fill(password);
+    await page.getByLabel(nl.signup.day).selectOption("14");
+    await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
+    await page.getByLabel(nl.signup.year).selectOption("1990");
+    await page.getByLabel(nl.signup.gender_female).check();
+    await page.locator('input[name="terms"]').check();
+    await page.getByRole("button", { name: nl.signup.submit }).click();
+    await page.waitForURL(/\/complete-signup$/);
+
+    // Not confirmed yet: the reminder shows in the members area.
+    await page.goto(`${baseUrl}/members`);
+    await expect.poll(() => page.locator(".alert").count()).toBe(1);
+
+    await followMailedLink(page, email, "activation");
+    await page.waitForURL(/\/activate\/done$/);
+    await expect.poll(() => page.locator("h1").textContent()).toBe(nl.activate.done_title);
+
+    // Logged in: the members home with the account menu and no reminder.
+    await page.goto(`${baseUrl}/`);
+    await page.waitForURL(/\/members$/);
+    await expect.poll(() => page.locator(".account-menu").count()).toBe(1);
+    expect(await page.locator(".alert").count()).toBe(0);
+
+    // Log out, then in again.
+    await page.locator(".account-menu summary").click();
+    await page.getByRole("link", { name: nl.nav.logout }).click();
+    await expect.poll(() => page.getByRole("link", { name: nl.nav.login }).count()).toBe(1);
+    expect((await context.cookies()).some((c) => c.name === "session")).toBe(false);
+
+    await page.goto(`${baseUrl}/login`);
+    await page.getByLabel(nl.login.email).fill(email);
+    await page.getByLabel(nl.login.password).fill("een fout wachtwoord");
+    await page.getByRole("button", { name: nl.login.submit }).click();
+    await expect.poll(() => page.getByText(nl.errors.login_failed).count()).toBe(1);
+    await page.getByLabel(nl.login.password).fill(password);
+    await page.getByRole("button", { name: nl.login.submit }).click();
+    await page.waitForURL(/\/members$/);
+    await expect.poll(() => page.locator(".account-menu").count()).toBe(1);
+
+    // Delete (past the retention offer), then keep the account with the mailed link.
+    await page.goto(`${baseUrl}/notifications`);
+    await page.getByRole("button", { name: nl.settings.delete.start }).click();
+    const decline = page.getByRole("button", { name: nl.settings.offer.decline });
+    if (await decline.count()) await decline.click();
+    await page.getByLabel(nl.settings.current_password).last().fill(password);
+    await page.getByRole("button", { name: nl.settings.delete.submit }).last().click();
+    await page.waitForURL(/\/account-deleted$/);
+    expect((await context.cookies()).some((c) => c.name === "session")).toBe(false);
+
+    await followMailedLink(page, email, "deletion");
+    await page.waitForURL(/\/members$/);
+    await expect.poll(() => page.locator(".account-menu").count()).toBe(1);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the signup modal open on Escape once the form is touched", async () => {
+    const { context, page } = await phone(browser);
+    const profile = await page.request.get(`${baseUrl}/api/search.php`).then((r) => r.json() as Promise<{ profiles: { id: number }[] }>);
+    await page.goto(`${baseUrl}/members/${profile.profiles[0]!.id}`);
+    await enterSite(page);
+    await page.getByRole("button", { name: nl.profile.message }).click();
+    const dialog = page.getByRole("dialog");
+    await expect.poll(() => dialog.count()).toBe(1);
+    expect(await dialog.textContent()).toContain(nl.login_needed.chat);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    await page.getByRole("button", { name: nl.profile.message }).click();
+    await page.getByLabel(nl.signup.email).fill("half@example.com");
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(200);
+    expect(await dialog.count()).toBe(1);
+    await context.close();
+  });
+});

@@ -1,0 +1,25 @@
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+/** Debian's Chromium, headless, kept off the network. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A phone-sized visitor whose page errors, console errors and failed sub-requests are collected. */
+export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    // A failed response is reported below with its URL; the console only says "Failed to load resource".
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
+  });
+  page.on("response", (r) => {
+    if (r.status() >= 400 && r.request().resourceType() !== "document" && r.request().resourceType() !== "fetch") errors.push(`${r.status()} ${r.url()}`);
+  });
+  return { context, page, errors };
+}
