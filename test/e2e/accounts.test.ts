@@ -46,7 +46,9 @@ describe("an account on the Dutch site", () => {
 
     // Not confirmed yet: the reminder shows in the members area.
     await page.goto(`${baseUrl}/members`);
-    await expect.poll(() => page.locator(".alert").count()).toBe(1);
+    const reminder = page.locator(".alerts .alert");
+    await expect.poll(() => reminder.count()).toBe(1);
+    expect(await reminder.textContent()).toContain(email);
 
     await followMailedLink(page, email, "activation");
     await page.waitForURL(/\/activate\/done$/);
@@ -56,12 +58,12 @@ describe("an account on the Dutch site", () => {
     await page.goto(`${baseUrl}/`);
     await page.waitForURL(/\/members$/);
     await expect.poll(() => page.locator(".account-menu").count()).toBe(1);
-    expect(await page.locator(".alert").count()).toBe(0);
+    expect(await page.locator(".alerts .alert").count()).toBe(0);
 
     // Log out, then in again.
     await page.locator(".account-menu summary").click();
     await page.getByRole("link", { name: nl.nav.logout }).click();
-    await expect.poll(() => page.getByRole("link", { name: nl.nav.login }).count()).toBe(1);
+    await expect.poll(() => page.locator(".top-bar").getByRole("link", { name: nl.nav.login }).count()).toBe(1);
     expect((await context.cookies()).some((c) => c.name === "session")).toBe(false);
 
     await page.goto(`${baseUrl}/login`);
@@ -94,9 +96,10 @@ describe("an account on the Dutch site", () => {
 
   it("keeps the signup modal open on Escape once the form is touched", async () => {
     const { context, page } = await phone(browser);
-    const profile = await page.request.get(`${baseUrl}/api/search.php`).then((r) => r.json() as Promise<{ profiles: { id: number }[] }>);
-    await page.goto(`${baseUrl}/members/${profile.profiles[0]!.id}`);
+    await page.goto(`${baseUrl}/members`);
     await enterSite(page);
+    await page.locator(".profile-card a").first().click();
+    await page.waitForURL(/\/members\/\d+$/);
     await page.getByRole("button", { name: nl.profile.message }).click();
     const dialog = page.getByRole("dialog");
     await expect.poll(() => dialog.count()).toBe(1);

@@ -103,7 +103,7 @@ describe("member search on the Dutch site", () => {
     await page.getByRole("button", { name: nl.search.clear }).click();
     await page.waitForURL(/\/members$/);
     await expect.poll(() => page.getByLabel(nl.search.min_age).inputValue()).toBe("");
-    expect(await cards(page).count()).toBe(24);
+    await expect.poll(() => cards(page).count()).toBe(24);
     expect(errors).toEqual([]);
     await context.close();
   });
