@@ -75,6 +75,10 @@ export function createApp() {
     c.set("db", drizzle(c.env.DB, { schema }));
     await next();
   });
+  // Photos and the manifest need no member: answered before the session lookup, so a page of
+  // thumbnails costs no session query per image.
+  app.get("/media/*", serveMedia);
+  app.get("/manifest.webmanifest", webManifest);
   app.use(session);
   app.use("/api/*", requireSameOrigin);
   app.use("/api/*", async (c, next) => {
@@ -87,8 +91,6 @@ export function createApp() {
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }
-  app.get("/media/*", serveMedia);
-  app.get("/manifest.webmanifest", webManifest);
   app.get("/dev/outbox", (c, next) => (c.env.ENVIRONMENT === "development" ? showOutbox(c) : next()));
 
   // The language switcher: sets the locale cookie (365 days) and goes back to where it was used.
