@@ -3,6 +3,7 @@ import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from "..
 import { shouldShowEntryWarning } from "../../src/app/components/EntryWarning";
 import { errorStatus } from "../../src/app/components/ErrorPage";
 import { loading, LOADING_DURATION_MS, LOADING_HIDE_DELAY_MS, LOADING_THROTTLE_MS } from "../../src/app/components/LoadingBar";
+import { showBackButton } from "../../src/app/components/BackButton";
 import { badgeText, creditBadge } from "../../src/app/components/TopBar";
 import { searchFilters, searchInfiniteKey, searchPageKey } from "../../src/app/page-data";
 import { ageOn, birthDateRange } from "../../src/server/services/ages";
@@ -22,6 +23,16 @@ describe("top bar badges (SPEC §2)", () => {
     expect(creditBadge({ paid_user: true, credits: 1 })).toEqual({ text: "1", tone: "warning" });
     expect(creditBadge({ paid_user: true, credits: 0 })).toEqual({ text: "0", tone: "danger" });
     expect(creditBadge({ paid_user: false, credits: 0 })).toBeNull();
+  });
+});
+
+describe("Back button (SPEC §2)", () => {
+  it("shows only in the installed app, with history, on the routes SPEC names", () => {
+    for (const route of ["members-id", "likes-type", "likes-m-id", "credits", "credits-id-paymentmethod"]) expect(showBackButton(true, 2, route), route).toBe(true);
+    expect(showBackButton(false, 2, "members-id")).toBe(false);
+    expect(showBackButton(true, 1, "members-id")).toBe(false);
+    expect(showBackButton(true, 5, "members")).toBe(false);
+    expect(showBackButton(true, 5, null)).toBe(false);
   });
 });
 

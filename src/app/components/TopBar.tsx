@@ -2,6 +2,7 @@ import type { MouseEvent } from "react";
 import type { SessionUser } from "../page-state";
 import { apiFetch } from "../api";
 import { usePage, useRouter, useT } from "../context";
+import { BackButton } from "./BackButton";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { Link } from "./Link";
 import { useUser } from "../hooks/useUser";
@@ -47,6 +48,7 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
   return (
     <header className="top-bar">
       <nav className="top-bar__inner" aria-label={t("nav.main")}>
+        <BackButton />
         <Link href={user ? "/members" : "/"} className="top-bar__brand">
           <img src="/icons/icon.svg" alt="" width={28} height={28} />
           <span>{settings.name}</span>
