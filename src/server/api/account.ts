@@ -14,6 +14,7 @@ import {
   UserUpdateBody,
 } from "../../shared/account";
 import { isLanguage } from "../../shared/locales";
+import { ProfileUpdateBody } from "../../shared/profile";
 import { clearSessionCookie, revokeSessions, startSession } from "../auth/session";
 import type { AppEnv } from "../context";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
@@ -38,6 +39,8 @@ import {
   signUp,
 } from "../services/accounts";
 import { exportMemberData } from "../services/my-data";
+import { updateOwnProfile } from "../services/own-profile";
+import { getProfile } from "../services/profiles";
 import { getUserView } from "../services/users";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
@@ -133,6 +136,10 @@ export const accountRoutes = new Hono<AppEnv>()
     if (userId === null) return c.redirect("/activate/error", 302);
     await startSession(c, userId);
     return c.redirect("/members", 302);
+  })
+  .put("/api/profile.php", vValidator("json", ProfileUpdateBody, invalidBody), async (c) => {
+    const profileId = await updateOwnProfile(c.env.DB, requireMember(c).userId, c.req.valid("json"));
+    return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix));
   })
   .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))
   .get("/api/my-data.php", async (c) => {
