@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useCallback, useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import type { TFunction } from "i18next";
 import { ApiRequestError } from "../api";
 import { useT } from "../context";
@@ -75,6 +75,31 @@ export function useApiForm(formFields: readonly string[]) {
   }, []);
 
   return { busy, succeeded, errors, setErrors, run, check, clearField, reset: () => setSucceeded(false) };
+}
+
+export type ApiForm = ReturnType<typeof useApiForm>;
+
+/**
+ * The values of a form's text fields. `bind(name)` gives a TextField its name, value and error; typing
+ * sets the value and clears that field's error. `onEdit` runs on every change (to hide a success text).
+ */
+export function useFormFields<N extends string>(form: Pick<ApiForm, "errors" | "clearField">, initial: Record<N, string>, onEdit?: () => void) {
+  const [values, setValues] = useState(initial);
+
+  const set = (name: N, value: string) => {
+    setValues((current) => ({ ...current, [name]: value }));
+    onEdit?.();
+    form.clearField(name);
+  };
+
+  const bind = (name: N) => ({
+    name,
+    value: values[name],
+    error: form.errors.fields[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(name, event.target.value),
+  });
+
+  return { values, set, reset: () => setValues(initial), bind };
 }
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string | undefined; hint?: string | undefined };

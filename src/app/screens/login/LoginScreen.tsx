@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { LoginBody } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, FormPage, TextField, useApiForm } from "../../components/Form";
+import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
 import { useRouter, useT } from "../../context";
@@ -15,8 +15,8 @@ export default function LoginScreen() {
   const { navigate } = useRouter();
   const { user, setUser } = useUser();
   const form = useApiForm(FIELDS);
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const { values, bind } = useFormFields(form, { email: "", password: "" });
+  const { email, password } = values;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -52,28 +52,16 @@ export default function LoginScreen() {
         <FormMessage text={form.errors.message} />
         <TextField
           label={t("login.email")}
-          name="email"
           type="email"
           inputMode="email"
           autoComplete="username"
-          value={email}
-          error={form.errors.fields.email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            form.clearField("email");
-          }}
+          {...bind("email")}
         />
         <TextField
           label={t("login.password")}
-          name="password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          error={form.errors.fields.password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            form.clearField("password");
-          }}
+          {...bind("password")}
         />
         <p className="form__aside">
           <Link href="/reset-password">{t("login.forgot")}</Link>

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { PASSWORD_MIN, ResetBody } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, FormPage, TextField, useApiForm } from "../../components/Form";
+import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
 import { useT } from "../../context";
@@ -14,17 +14,17 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
   const t = useT();
   const token = query.get("token") ?? "";
   const form = useApiForm(FIELDS);
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
+  const { values, bind } = useFormFields(form, { password: "", password_repeat: "" });
+  const { password, password_repeat } = values;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.busy) return;
     const problems: Record<string, string> = {};
     if (password.length < PASSWORD_MIN) problems.password = t("validation.password_too_short", { min: PASSWORD_MIN });
-    else if (password !== repeat) problems.password_repeat = t("validation.passwords_differ");
+    else if (password !== password_repeat) problems.password_repeat = t("validation.passwords_differ");
     if (!form.check(problems)) return;
-    void form.run(() => apiSend("PUT", "/api/password-reset.php", { token, password, password_repeat: repeat }).then(() => undefined));
+    void form.run(() => apiSend("PUT", "/api/password-reset.php", { token, password, password_repeat }).then(() => undefined));
   };
 
   const title = t("reset.do_title");
@@ -60,28 +60,16 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
           )}
           <TextField
             label={t("reset.password")}
-            name="password"
             type="password"
             autoComplete="new-password"
-            value={password}
-            error={form.errors.fields.password}
             hint={t("signup.password_hint", { min: PASSWORD_MIN })}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              form.clearField("password");
-            }}
+            {...bind("password")}
           />
           <TextField
             label={t("reset.password_repeat")}
-            name="password_repeat"
             type="password"
             autoComplete="new-password"
-            value={repeat}
-            error={form.errors.fields.password_repeat}
-            onChange={(e) => {
-              setRepeat(e.target.value);
-              form.clearField("password_repeat");
-            }}
+            {...bind("password_repeat")}
           />
           <button type="submit" className="button button--primary form__submit" disabled={form.busy}>
             {t("reset.do_submit")}

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { isEmail } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, FormPage, TextField, useApiForm } from "../../components/Form";
+import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
 import { useT } from "../../context";
@@ -10,13 +10,14 @@ import { useT } from "../../context";
 export default function ResetPasswordScreen() {
   const t = useT();
   const form = useApiForm(["email"]);
-  const [email, setEmail] = useState("");
+  const { values, bind } = useFormFields(form, { email: "" });
+  const email = values.email.trim();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.busy) return;
-    if (!form.check(isEmail(email.trim()) ? {} : { email: t("validation.email_invalid") })) return;
-    void form.run(() => apiSend("POST", "/api/password-reset.php", { email: email.trim() }).then(() => undefined));
+    if (!form.check(isEmail(email) ? {} : { email: t("validation.email_invalid") })) return;
+    void form.run(() => apiSend("POST", "/api/password-reset.php", { email }).then(() => undefined));
   };
 
   const title = t("reset.title");
@@ -35,16 +36,10 @@ export default function ResetPasswordScreen() {
           <FormMessage text={form.errors.message} />
           <TextField
             label={t("login.email")}
-            name="email"
             type="email"
             inputMode="email"
             autoComplete="email"
-            value={email}
-            error={form.errors.fields.email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              form.clearField("email");
-            }}
+            {...bind("email")}
           />
           <button type="submit" className="button button--primary form__submit" disabled={form.busy}>
             {t("reset.submit")}

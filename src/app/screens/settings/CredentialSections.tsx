@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { isEmail, MailChangeBody, PASSWORD_MIN, PasswordChangeBody } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, TextField, useApiForm } from "../../components/Form";
+import { FormMessage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { useT } from "../../context";
 
 const MAIL_FIELDS = Object.keys(MailChangeBody.entries);
@@ -11,14 +11,14 @@ const PASSWORD_FIELDS = Object.keys(PasswordChangeBody.entries);
 export function MailChangeSection({ email: current }: { email: string }) {
   const t = useT();
   const form = useApiForm(MAIL_FIELDS);
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const { values, reset, bind } = useFormFields(form, { email: "", password: "" });
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.busy) return;
-    const address = email.trim();
+    const { password } = values;
+    const address = values.email.trim();
     const problems: Record<string, string> = {};
     if (!isEmail(address)) problems.email = t("validation.email_invalid");
     else if (address.toLowerCase() === current.toLowerCase()) problems.email = t("validation.email_same");
@@ -27,8 +27,7 @@ export function MailChangeSection({ email: current }: { email: string }) {
     void form.run(async () => {
       await apiSend("POST", "/api/mail-change.php", { email: address, password });
       setSentTo(address);
-      setEmail("");
-      setPassword("");
+      reset();
     });
   };
 
@@ -41,28 +40,16 @@ export function MailChangeSection({ email: current }: { email: string }) {
         <FormMessage text={form.errors.message} />
         <TextField
           label={t("settings.email.new")}
-          name="email"
           type="email"
           inputMode="email"
           autoComplete="email"
-          value={email}
-          error={form.errors.fields.email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            form.clearField("email");
-          }}
+          {...bind("email")}
         />
         <TextField
           label={t("settings.current_password")}
-          name="password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          error={form.errors.fields.password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            form.clearField("password");
-          }}
+          {...bind("password")}
         />
         <button type="submit" className="button button--primary" disabled={form.busy}>
           {t("settings.email.submit")}
@@ -76,14 +63,8 @@ export function MailChangeSection({ email: current }: { email: string }) {
 export function PasswordSection() {
   const t = useT();
   const form = useApiForm(PASSWORD_FIELDS);
-  const [values, setValues] = useState({ old_password: "", password: "", password_repeat: "" });
   const [changed, setChanged] = useState(false);
-
-  const set = (name: keyof typeof values, value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setChanged(false);
-    form.clearField(name);
-  };
+  const { values, reset, bind } = useFormFields(form, { old_password: "", password: "", password_repeat: "" }, () => setChanged(false));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -95,7 +76,7 @@ export function PasswordSection() {
     if (!form.check(problems)) return;
     void form.run(async () => {
       await apiSend("POST", "/api/password.php", values);
-      setValues({ old_password: "", password: "", password_repeat: "" });
+      reset();
       setChanged(true);
     });
   };
@@ -108,31 +89,22 @@ export function PasswordSection() {
         <FormMessage text={form.errors.message} />
         <TextField
           label={t("settings.current_password")}
-          name="old_password"
           type="password"
           autoComplete="current-password"
-          value={values.old_password}
-          error={form.errors.fields.old_password}
-          onChange={(e) => set("old_password", e.target.value)}
+          {...bind("old_password")}
         />
         <TextField
           label={t("settings.password.new")}
-          name="password"
           type="password"
           autoComplete="new-password"
-          value={values.password}
-          error={form.errors.fields.password}
           hint={t("signup.password_hint", { min: PASSWORD_MIN })}
-          onChange={(e) => set("password", e.target.value)}
+          {...bind("password")}
         />
         <TextField
           label={t("settings.password.repeat")}
-          name="password_repeat"
           type="password"
           autoComplete="new-password"
-          value={values.password_repeat}
-          error={form.errors.fields.password_repeat}
-          onChange={(e) => set("password_repeat", e.target.value)}
+          {...bind("password_repeat")}
         />
         <button type="submit" className="button button--primary" disabled={form.busy}>
           {t("settings.password.submit")}

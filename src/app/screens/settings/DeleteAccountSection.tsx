@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { DeleteBody } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, TextField, formErrors, useApiForm } from "../../components/Form";
+import { FormMessage, TextField, formErrors, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { usePage, useRouter, useT } from "../../context";
 import { useSignOut } from "../../hooks/useSignOut";
@@ -26,8 +26,7 @@ export function DeleteAccountSection() {
   const signOut = useSignOut();
   const form = useApiForm(FIELDS);
   const [stage, setStage] = useState<Stage>("idle");
-  const [password, setPassword] = useState("");
-  const [reason, setReason] = useState("");
+  const { values, set, bind } = useFormFields(form, { password: "", reason: "" });
   const [discount, setDiscount] = useState<Discount | null>(null);
   const [offerBusy, setOfferBusy] = useState(false);
   const [offerError, setOfferError] = useState<string | null>(null);
@@ -52,9 +51,11 @@ export function DeleteAccountSection() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.busy) return;
+    const { password } = values;
+    const reason = values.reason.trim();
     if (!form.check(password ? {} : { password: t("validation.required") })) return;
     void form.run(async () => {
-      await apiSend("DELETE", "/api/user.php", { password, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+      await apiSend("DELETE", "/api/user.php", { password, ...(reason ? { reason } : {}) });
       // The next screen's code first, so this one never shows its visitor state in between.
       await loadScreen("account-deleted").catch(() => undefined);
       navigate("/account-deleted");
@@ -105,21 +106,15 @@ export function DeleteAccountSection() {
           <FormMessage text={form.errors.message} />
           <TextField
             label={t("settings.current_password")}
-            name="password"
             type="password"
             autoComplete="current-password"
-            value={password}
-            error={form.errors.fields.password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              form.clearField("password");
-            }}
+            {...bind("password")}
           />
           <div className="field">
             <label className="field__label" htmlFor="delete-reason">
               {t("settings.delete.reason")}
             </label>
-            <textarea id="delete-reason" className="field__input field__textarea" name="reason" rows={3} maxLength={REASON_MAX} value={reason} onChange={(e) => setReason(e.target.value)} />
+            <textarea id="delete-reason" className="field__input field__textarea" name="reason" rows={3} maxLength={REASON_MAX} value={values.reason} onChange={(e) => set("reason", e.target.value)} />
           </div>
           <div className="form__actions">
             <button type="submit" className="button button--danger" disabled={form.busy}>
