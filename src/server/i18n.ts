@@ -16,6 +16,18 @@ import type { Language } from "../shared/locales";
 export const MESSAGES: Record<Language, Messages> = { da, de, en, es, fi, fr, it, nb, nl, pl, sv };
 
 const instances = new Map<Language, i18n>();
+const forClients = new Map<Language, Messages>();
+
+/** The texts a page needs in the browser: all but the mail texts, which only the Worker uses. */
+export function clientMessages(language: Language): Messages {
+  let messages = forClients.get(language);
+  if (!messages) {
+    const { mail: _mail, ...rest } = MESSAGES[language] as Messages & { mail?: unknown };
+    messages = rest;
+    forClients.set(language, messages);
+  }
+  return messages;
+}
 
 /** One i18next instance per language per isolate: they are read-only once made. */
 export function i18nFor(language: Language): i18n {

@@ -56,9 +56,11 @@ describe("locale", () => {
     expect(await localeOf("nl.test", "locale=../../etc")).toBe("nl");
   });
 
-  it("renders pages in the chosen language", async () => {
-    const html = await (await fetchWorker("http://nl.test/lang-config", { headers: { cookie: "locale=de" } })).text();
-    expect(html).toContain('<html lang="de"');
+  it("renders pages in the chosen language, with the page's texts and not the mail texts", async () => {
+    const html = await (await fetchWorker("http://nl.test/lang-config", { headers: { cookie: "locale=en" } })).text();
+    expect(html).toContain('<html lang="en"');
+    expect(html).toContain("This page could not be found");
+    expect(html).not.toContain("Confirm your e-mail address with this link");
   });
 
   it("the switcher sets the locale cookie for 365 days and goes back", async () => {

@@ -8,7 +8,7 @@ import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../context";
 import { AppError } from "../errors";
-import { i18nFor, MESSAGES } from "../i18n";
+import { clientMessages, i18nFor } from "../i18n";
 import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
@@ -45,7 +45,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   const locale = c.get("locale");
   const page: PageState = {
     locale,
-    messages: MESSAGES[locale],
+    messages: clientMessages(locale),
     settings: publicSettings(c),
     company: c.get("company"),
     user: c.get("session") ? await getUserView(c.env.DB, c.get("session")!.userId) : null,
