@@ -1,10 +1,16 @@
 import { useState, useSyncExternalStore } from "react";
+import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ResendActivation } from "../../components/ResendActivation";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../context";
 import { useUser } from "../../hooks/useUser";
+import { AboutStep } from "./AboutStep";
+import { LocationStep } from "./LocationStep";
+import { PersonalStep } from "./PersonalStep";
+import { useSignupData } from "./profile-save";
+import { StepForm } from "./StepForm";
 
 /** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
 export const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
@@ -38,6 +44,7 @@ export default function CompleteSignupScreen() {
   const [step, setStep] = useState<SignupStep>(0);
   const push = useSyncExternalStore(noSubscription, pushPermission, serverPush);
   const [pushDone, setPushDone] = useState(false);
+  const data = useSignupData(user ? user.profile.id : null);
 
   const title = t("routes.complete-signup");
   if (!user) return <LoginPrompt title={title} text={t("login.prompt")} />;
@@ -90,7 +97,7 @@ export default function CompleteSignupScreen() {
           </div>
         )
       ) : (
-        <StepBody step={step} name={user.profile.name} onBack={() => setStep(previousStep(step))} onNext={() => setStep(nextStep(step))} />
+        <StepBody step={step} name={user.profile.name} data={data} onBack={() => setStep(previousStep(step))} onNext={() => setStep(nextStep(step))} />
       )}
     </section>
   );
@@ -115,17 +122,36 @@ function Progress({ step }: { step: SignupStep }) {
 }
 
 /**
- * One of steps 0 to 4. The photo, location, personal-info and about-me steps are saved through the
- * profile API, which comes later: for now each says it can be done from the profile, and moves on.
+ * One of steps 0 to 4. The welcome and photo steps are text only (photos come with the profile
+ * screen); location, personal info and about me are forms that save through PUT /api/profile.php
+ * on "Next", once the member's profile is loaded to prefill them.
  */
-function StepBody({ step, name, onBack, onNext }: { step: number; name: string; onBack: () => void; onNext: () => void }) {
+function StepBody({ step, name, data, onBack, onNext }: { step: number; name: string; data: ReturnType<typeof useSignupData>; onBack: () => void; onNext: () => void }) {
   const t = useT();
   const settings = useSettings();
   const key = SIGNUP_STEPS[step]!;
+  const title = t(`complete_signup.${key}.title`, { name, site: settings.name });
+  const text = t(`complete_signup.${key}.text`, { site: settings.name });
+
+  if (key === "location" || key === "personal" || key === "about") {
+    const profile = data.profile.data?.profile;
+    if (!profile) {
+      return (
+        <StepForm title={title} text={text} onBack={onBack} onLater={onNext}>
+          {data.profile.error ? <FormMessage text={t("errors.try_again_later")} /> : <p aria-busy="true">{t("search.loading")}</p>}
+        </StepForm>
+      );
+    }
+    const props = { title, text, profile, onBack, onNext };
+    if (key === "location") return <LocationStep key={key} {...props} regions={data.regions.data?.regions} regionsFailed={Boolean(data.regions.error)} />;
+    if (key === "personal") return <PersonalStep key={key} {...props} interests={data.interests.data?.interests} interestsFailed={Boolean(data.interests.error)} />;
+    return <AboutStep key={key} {...props} />;
+  }
+
   return (
     <div className="steps__body">
-      <h1>{t(`complete_signup.${key}.title`, { name, site: settings.name })}</h1>
-      <p>{t(`complete_signup.${key}.text`, { site: settings.name })}</p>
+      <h1>{title}</h1>
+      <p>{text}</p>
       <div className="steps__actions">
         {step > 0 && (
           <button type="button" className="button button--ghost" onClick={onBack}>

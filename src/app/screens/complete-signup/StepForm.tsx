@@ -1,0 +1,96 @@
+import { useId, type ReactNode } from "react";
+import { FieldError, FormMessage } from "../../components/Form";
+import type { ProfileDetail } from "../../../shared/api";
+import { useT } from "../../context";
+
+/** What each profile step gets from the screen: its texts, the member's profile, and where to go. */
+export type ProfileStepProps = { title: string; text: string; profile: ProfileDetail; onBack: () => void; onNext: () => void };
+
+type Props = {
+  title: string;
+  text: string;
+  /** A save is under way: every button waits. */
+  busy?: boolean;
+  /** The form's own error (one that belongs to no field shown). */
+  message?: string | null;
+  onBack: () => void;
+  onLater: () => void;
+  /** Save and move on; without it (the data is still loading) "Next" is off. */
+  onSubmit?: (() => void) | undefined;
+  children: ReactNode;
+};
+
+/** A profile step: title, intro, its fields, then Back, Later (skip without saving) and Next (save). */
+export function StepForm({ title, text, busy = false, message, onBack, onLater, onSubmit, children }: Props) {
+  const t = useT();
+  return (
+    <div className="steps__body">
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <form
+        className="form steps__form"
+        noValidate
+        aria-busy={busy || undefined}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!busy) onSubmit?.();
+        }}
+      >
+        {children}
+        <FormMessage text={message} />
+        <div className="steps__actions steps__actions--form">
+          <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
+            {t("complete_signup.back")}
+          </button>
+          <button type="button" className="button button--ghost" onClick={onLater} disabled={busy}>
+            {t("complete_signup.later")}
+          </button>
+          <button type="submit" className="button button--primary" disabled={busy || !onSubmit}>
+            {busy ? t("complete_signup.saving") : t("complete_signup.next")}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** A labelled select with the field's error below it. */
+export function SelectField({
+  label,
+  name,
+  value,
+  error,
+  disabled,
+  onChange,
+  children,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  error: string | undefined;
+  disabled?: boolean;
+  onChange: (value: string) => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className={error ? "field field--error" : "field"}>
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="field__input field__select"
+        value={value}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {children}
+      </select>
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
+  );
+}
