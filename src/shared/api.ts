@@ -20,7 +20,8 @@ export const TATTOOS = ["none", "some", "many"] as const;
 /** Query of GET /api/search.php. Every field is optional; the site and member give defaults. */
 export const SearchQuery = v.pipe(
   v.object({
-    gender: v.optional(v.picklist(GENDERS)),
+    /** "any" asks for everyone; leaving it out lets a member's own preference decide. */
+    gender: v.optional(v.picklist([...GENDERS, "any"])),
     country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))),
     country_region: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/))),
     min_age: v.optional(intString(MIN_AGE, MAX_AGE)),
@@ -92,7 +93,13 @@ export type ProfileDetail = ProfileCard & {
   about_me: string | null;
 };
 
-export type ProfileResponse = { profile: ProfileDetail; photos: ProfilePhoto[]; related: ProfileCard[] };
+export type ProfileResponse = {
+  profile: ProfileDetail;
+  photos: ProfilePhoto[];
+  related: ProfileCard[];
+  /** How the signed-in viewer stands to this profile (absent for visitors). */
+  viewer?: { own: boolean; blocked: boolean };
+};
 
 export type Region = { code: string; name: string; country: string };
 export type RegionsResponse = { regions: Region[] };

@@ -20,3 +20,6 @@ export const ProfileUpdateBody = v.strictObject({
   city: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(CITY_MAX)))),
 });
 export type ProfileUpdateBody = v.InferOutput<typeof ProfileUpdateBody>;
+
+/** POST and DELETE /api/block.php: block or unblock a member. */
+export const BlockBody = v.object({ profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });

@@ -14,7 +14,7 @@ import {
   UserUpdateBody,
 } from "../../shared/account";
 import { isLanguage } from "../../shared/locales";
-import { ProfileUpdateBody } from "../../shared/profile";
+import { BlockBody, ProfileUpdateBody } from "../../shared/profile";
 import { clearSessionCookie, revokeSessions, startSession } from "../auth/session";
 import type { AppEnv } from "../context";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
@@ -38,6 +38,7 @@ import {
   setLanguage,
   signUp,
 } from "../services/accounts";
+import { block, unblock } from "../services/blocking";
 import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
@@ -139,7 +140,15 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .put("/api/profile.php", vValidator("json", ProfileUpdateBody, invalidBody), async (c) => {
     const profileId = await updateOwnProfile(c.env.DB, requireMember(c).userId, c.req.valid("json"));
-    return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix));
+    return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix, profileId));
+  })
+  .post("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
+    await block(c.env.DB, requireMember(c).profileId, c.req.valid("json").profile_id);
+    return c.json({ blocked: true });
+  })
+  .delete("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
+    await unblock(c.env.DB, requireMember(c).profileId, c.req.valid("json").profile_id);
+    return c.json({ blocked: false });
   })
   .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))
   .get("/api/my-data.php", async (c) => {

@@ -23,11 +23,11 @@ export const SOURCES: Record<string, Source> = {
     const query = parseQuery(SearchQuery, params);
     const site = c.get("site");
     if (!c.get("session") && !visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError(403, "login_required", "errors.login_to_search");
-    return searchMembers(c.get("db"), site, query, selectedCountry(c));
+    return searchMembers(c.get("db"), site, query, selectedCountry(c), c.get("session"));
   },
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
-    return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix);
+    return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);

@@ -3,7 +3,8 @@ import { clearSessionCookie, readSessionCookie } from "../auth/session";
 import type { AppEnv } from "../context";
 import { AppError } from "../errors";
 
-export type Session = { id: string; userId: number; status: string };
+/** The signed-in member: the session, the account's status and what search and blocking need of the profile. */
+export type Session = { id: string; userId: number; status: string; profileId: number; gender: string; sexuality: string; country: string };
 
 /**
  * The signed-in member, if the session cookie is valid and its row is live (not revoked, not expired)
@@ -14,13 +15,22 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
   const claims = await readSessionCookie(c);
   if (claims) {
     const row = await c.env.DB.prepare(
-      `SELECT u.status FROM sessions s JOIN users u ON u.id = s.user_id
+      `SELECT u.status, p.id AS profile_id, p.gender, p.sexuality, p.country
+       FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
        WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > unixepoch()`,
     )
       .bind(claims.sessionId, claims.userId)
-      .first<{ status: string }>();
+      .first<{ status: string; profile_id: number; gender: string; sexuality: string; country: string }>();
     if (row && (row.status === "active" || row.status === "not_confirmed")) {
-      c.set("session", { id: claims.sessionId, userId: claims.userId, status: row.status });
+      c.set("session", {
+        id: claims.sessionId,
+        userId: claims.userId,
+        status: row.status,
+        profileId: row.profile_id,
+        gender: row.gender,
+        sexuality: row.sexuality,
+        country: row.country,
+      });
     } else {
       clearSessionCookie(c);
     }

@@ -5,6 +5,7 @@ import type { Database } from "../context";
 import { interestNames, interests, photos, profileInterests, profiles, regions } from "../db/schema";
 import { AppError } from "../errors";
 import { birthDateRange } from "./ages";
+import { blockRelation, notBlockedWith } from "./blocking";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 
 const RELATED_LIMIT = 8;
@@ -27,8 +28,19 @@ function visiblePhotos(rows: { id: number; key: string; thumbKey: string; blurKe
   });
 }
 
-/** A profile for its own page: details, photos and related profiles. Disabled profiles are not found. */
-export async function getProfile(db: Database, id: number, language: Language, mediaPrefix: string, today = new Date()): Promise<ProfileResponse> {
+/**
+ * A profile for its own page: details, photos and related profiles. Disabled profiles are not found.
+ * A signed-in viewer whom the profile's owner blocked is refused (SPEC §6); related profiles leave out
+ * the viewer and anyone blocked either way.
+ */
+export async function getProfile(
+  db: Database,
+  id: number,
+  language: Language,
+  mediaPrefix: string,
+  viewerId: number | null = null,
+  today = new Date(),
+): Promise<ProfileResponse> {
   const row = await db
     .select({
       ...cardColumns,
@@ -49,6 +61,8 @@ export async function getProfile(db: Database, id: number, language: Language, m
     .where(eq(profiles.id, id))
     .get();
   if (!row || row.status !== "active") throw profileNotFound();
+  const relation = viewerId !== null && viewerId !== id ? await blockRelation(db, viewerId, id) : null;
+  if (relation?.blockedMe) throw new AppError(403, "blocked", "errors.blocked_by", { name: row.name });
 
   const { from, to } = (() => {
     const age = toProfileCard(row, today).age;
@@ -83,6 +97,7 @@ export async function getProfile(db: Database, id: number, language: Language, m
           gte(profiles.birthDate, from),
           lte(profiles.birthDate, to),
           ne(profiles.id, id),
+          ...(viewerId !== null ? [ne(profiles.id, viewerId), notBlockedWith(viewerId)] : []),
         ),
       )
       .orderBy(desc(profiles.lastActiveAt))
@@ -106,5 +121,6 @@ export async function getProfile(db: Database, id: number, language: Language, m
     },
     photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix),
     related: relatedRows.map((r) => toProfileCard(r, today)),
+    ...(viewerId !== null ? { viewer: { own: viewerId === id, blocked: relation?.blockedByMe ?? false } } : {}),
   };
 }

@@ -1,10 +1,11 @@
-import { and, desc, eq, gte, lte, notInArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, ne, notInArray, type SQL } from "drizzle-orm";
 import { MAX_AGE, MIN_AGE, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../context";
 import { photos, profiles, regions } from "../db/schema";
 import { invalidParameter } from "../errors";
 import { birthDateRange } from "./ages";
+import { notBlockedWith } from "./blocking";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 
 /** Fewer results than this on the first page brings in similar profiles. */
@@ -12,14 +13,26 @@ export const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
-export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number };
+export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number };
+
+/** The member searching: their profile is left out, and so is anyone either of them blocked. */
+export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
 
 export function conditions(c: Criteria, today: Date): SQL[] {
   const { from, to } = birthDateRange(c.minAge, c.maxAge, today);
   const where = [eq(profiles.country, c.country), eq(profiles.searchable, 1), gte(profiles.birthDate, from), lte(profiles.birthDate, to)];
   if (c.gender) where.push(eq(profiles.gender, c.gender));
   if (c.regionId !== undefined) where.push(eq(profiles.regionId, c.regionId));
+  if (c.viewerId !== undefined) where.push(ne(profiles.id, c.viewerId), notBlockedWith(c.viewerId));
   return where;
+}
+
+/** Whom a member looks for when they have not said: hetero the other gender, gay men, lesbian women, bi everyone. */
+export function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">): string | undefined {
+  if (searcher.sexuality === "gay") return "male";
+  if (searcher.sexuality === "lesbian") return "female";
+  if (searcher.sexuality === "bi") return undefined;
+  return searcher.gender === "male" ? "female" : "male";
 }
 
 /** The search query itself (exported so a test can read its query plan). */
@@ -45,9 +58,13 @@ export async function searchMembers(
   site: SiteSettings,
   query: SearchQuery,
   defaultCountry: string,
+  searcher: Searcher | null = null,
   today = new Date(),
 ): Promise<SearchResponse> {
-  const country = query.country ?? defaultCountry;
+  // A member's own country and preference are the defaults of their search.
+  const ownCountry = searcher && site.countries.includes(searcher.country) ? searcher.country : defaultCountry;
+  const country = query.country ?? ownCountry;
+  const gender = query.gender === "any" ? undefined : (query.gender ?? (searcher ? preferredGender(searcher) : undefined));
   if (!site.countries.includes(country)) throw invalidParameter("country");
   let regionId: number | undefined;
   if (query.country_region) {
@@ -61,10 +78,11 @@ export async function searchMembers(
   }
   const criteria: Criteria = {
     country,
-    ...(query.gender ? { gender: query.gender } : {}),
+    ...(gender ? { gender } : {}),
     ...(regionId !== undefined ? { regionId } : {}),
     minAge: query.min_age ?? MIN_AGE,
     maxAge: query.max_age ?? MAX_AGE,
+    ...(searcher ? { viewerId: searcher.profileId } : {}),
   };
   const page = query.page ?? 1;
   // One extra row tells whether another page exists without a COUNT over the whole match.
@@ -76,6 +94,7 @@ export async function searchMembers(
     const relaxed: Criteria = {
       country,
       ...(criteria.gender ? { gender: criteria.gender } : {}),
+      ...(searcher ? { viewerId: searcher.profileId } : {}),
       minAge: Math.max(MIN_AGE, criteria.minAge - SIMILAR_AGE_WIDENING),
       maxAge: Math.min(MAX_AGE, criteria.maxAge + SIMILAR_AGE_WIDENING),
     };

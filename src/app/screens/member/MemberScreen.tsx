@@ -13,6 +13,7 @@ import { useSettings, useT } from "../../context";
 import { useUser } from "../../hooks/useUser";
 import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
+import { BlockButton } from "./BlockButton";
 
 type Field = (typeof PROFILE_FIELDS)[number];
 
@@ -25,7 +26,7 @@ export default function MemberScreen({ params }: ScreenProps) {
   const t = useT();
   const { user } = useUser();
   const { openSignup } = useSignupModal();
-  const { data, error } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
+  const { data, error, mutate } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
   const [selected, setSelected] = useState<number | null>(null);
 
   if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
@@ -108,6 +109,7 @@ export default function MemberScreen({ params }: ScreenProps) {
               {t("profile.message")}
             </button>
           )}
+          {user && data.viewer && !data.viewer.own && <BlockButton data={data} mutate={mutate} />}
         </div>
         {visible.has("about_me") && profile.about_me && (
           <section>

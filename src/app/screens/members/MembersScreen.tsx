@@ -34,7 +34,7 @@ export default function MembersScreen({ query }: ScreenProps) {
     <section className="members">
       <Title text={t("search.title")} />
       <h1>{t("search.title")}</h1>
-      <SearchForm key={query.toString()} query={query} regions={regions.data?.regions ?? []} />
+      <SearchForm key={query.toString()} query={query} regions={regions.data?.regions ?? []} applied={pages[0]?.query} />
       {!allowed ? (
         <div className="notice">
           <p>{t("search.login_needed")}</p>

@@ -1,14 +1,16 @@
 import { useState, type FormEvent } from "react";
-import { GENDERS, MAX_AGE, MIN_AGE, type Region } from "../../../shared/api";
+import { GENDERS, MAX_AGE, MIN_AGE, type Region, type SearchResponse } from "../../../shared/api";
 import { regionKind } from "../../../shared/regions";
 import { useRouter, useSettings, useT } from "../../context";
+import { useUser } from "../../hooks/useUser";
 
 type Filters = { gender: string; country: string; country_region: string; min_age: string; max_age: string };
 
-function filtersFrom(query: URLSearchParams, defaultCountry: string): Filters {
+/** The filters in the URL, else what the server applied (a member's own country and preference). */
+function filtersFrom(query: URLSearchParams, applied: Applied | undefined, defaultCountry: string): Filters {
   return {
-    gender: query.get("gender") ?? "",
-    country: query.get("country") ?? defaultCountry,
+    gender: query.get("gender") ?? applied?.gender ?? "any",
+    country: query.get("country") ?? applied?.country ?? defaultCountry,
     country_region: query.get("country_region") ?? "",
     min_age: query.get("min_age") ?? "",
     max_age: query.get("max_age") ?? "",
@@ -16,11 +18,14 @@ function filtersFrom(query: URLSearchParams, defaultCountry: string): Filters {
 }
 
 /** The search filters of SPEC §2 that the site shows (search_fields); submitting searches through the URL. */
-export function SearchForm({ query, regions }: { query: URLSearchParams; regions: Region[] }) {
+type Applied = SearchResponse["query"];
+
+export function SearchForm({ query, regions, applied }: { query: URLSearchParams; regions: Region[]; applied: Applied | undefined }) {
   const settings = useSettings();
   const t = useT();
   const { navigate } = useRouter();
-  const [filters, setFilters] = useState(() => filtersFrom(query, settings.geoip_selected_country));
+  const { user } = useUser();
+  const [filters, setFilters] = useState(() => filtersFrom(query, applied, settings.geoip_selected_country));
   const shown = new Set(settings.search_fields);
   const set = (name: keyof Filters) => (event: { target: { value: string } }) =>
     setFilters((f) => ({ ...f, [name]: event.target.value, ...(name === "country" ? { country_region: "" } : {}) }));
@@ -30,11 +35,13 @@ export function SearchForm({ query, regions }: { query: URLSearchParams; regions
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
     if (params.get("country") === settings.geoip_selected_country) params.delete("country");
+    // For a visitor everyone is the default already; a member says "any" to override their preference.
+    if (!user && params.get("gender") === "any") params.delete("gender");
     const qs = params.toString();
     navigate(`/members${qs ? `?${qs}` : ""}`);
   };
   const clear = () => {
-    setFilters(filtersFrom(new URLSearchParams(), settings.geoip_selected_country));
+    setFilters(filtersFrom(new URLSearchParams(), undefined, settings.geoip_selected_country));
     navigate("/members");
   };
 
@@ -45,7 +52,7 @@ export function SearchForm({ query, regions }: { query: URLSearchParams; regions
         <label>
           <span>{t("search.gender")}</span>
           <select name="gender" value={filters.gender} onChange={set("gender")}>
-            <option value="">{t("search.gender_any")}</option>
+            <option value="any">{t("search.gender_any")}</option>
             {GENDERS.map((g) => (
               <option key={g} value={g}>
                 {t(`search.gender_${g}`)}
