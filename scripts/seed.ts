@@ -17,6 +17,7 @@ import { renderPool } from "./demo/images";
 import { INTERESTS } from "./demo/interests";
 import { startLoader, type Loader, type StoredObject } from "./demo/loader";
 import { planPhotos, type PlannedPhoto } from "./demo/photos";
+import { placeRows, placeStatements, readGeoNames } from "./demo/places";
 import { generateProfiles, type DemoProfiles } from "./demo/profiles";
 import { REGIONS } from "./demo/regions";
 import { COMPANIES, SITES } from "./demo/sites";
@@ -53,10 +54,17 @@ async function runBatches(loader: Loader, statements: readonly Statement[]): Pro
  * The site settings go in last, so profiles without them mean an interrupted run, which is
  * loaded again from scratch.
  */
-async function seedState(loader: Loader): Promise<{ profiles: number; complete: boolean }> {
-  const [rows] = await loader.d1([{ sql: "SELECT count(*) AS n FROM profiles", params: [] }]);
+async function seedState(loader: Loader): Promise<{ profiles: number; places: number; complete: boolean }> {
+  const [profileCount, placeCount] = await loader.d1([
+    { sql: "SELECT count(*) AS n FROM profiles", params: [] },
+    { sql: "SELECT count(*) AS n FROM places", params: [] },
+  ]);
   const keys = new Set(await loader.kvKeys());
-  return { profiles: Number(rows?.[0]?.n ?? 0), complete: SITES.every((s) => keys.has(siteKey(s.domain))) };
+  return {
+    profiles: Number(profileCount?.[0]?.n ?? 0),
+    places: Number(placeCount?.[0]?.n ?? 0),
+    complete: SITES.every((s) => keys.has(siteKey(s.domain))),
+  };
 }
 
 /** Empties every table (children before parents; not d1_migrations), every R2 object and KV key. */
@@ -96,7 +104,14 @@ async function loadSettings(loader: Loader): Promise<void> {
   await loader.kvPut(entries);
 }
 
-async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<void> {
+/** Real towns for the geocoder (GeoNames, CC BY 4.0); needs the regions in place. Returns how many. */
+async function loadPlaces(loader: Loader): Promise<number> {
+  const rows = placeRows(readGeoNames());
+  await runBatches(loader, placeStatements(rows));
+  return rows.length;
+}
+
+async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<number> {
   const interestNames = INTERESTS.flatMap((i) =>
     Object.entries(i.names).map(([language, name]) => ({ interest_id: i.id, language, name })),
   );
@@ -105,6 +120,7 @@ async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly Pla
     ...insertStatements("interests", ["id", "slug", "sort"], INTERESTS.map((i) => ({ ...i, sort: i.id }))),
     ...insertStatements("interest_names", ["interest_id", "language", "name"], interestNames),
   ]);
+  const places = await loadPlaces(loader);
   await runBatches(loader, [
     ...insertStatements(
       "users",
@@ -127,6 +143,7 @@ async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly Pla
       photos.map((p) => p.row),
     ),
   ]);
+  return places;
 }
 
 /**
@@ -179,7 +196,9 @@ async function main(): Promise<void> {
   try {
     const state = await seedState(loader);
     if (state.profiles > 0 && state.complete && !values.reset) {
-      console.info(`Already seeded: ${state.profiles} profiles in ${persistTo} (use --reset to reload).`);
+      // A database seeded before the places table came gets its towns without a reset.
+      const added = state.places === 0 ? await loadPlaces(loader) : 0;
+      console.info(`Already seeded: ${state.profiles} profiles in ${persistTo}${added ? `; added ${added} places` : ""} (use --reset to reload).`);
       return;
     }
     if (values.reset || state.profiles > 0) {
@@ -189,12 +208,12 @@ async function main(): Promise<void> {
 
     const data = generateProfiles(count, seed);
     const photos = planPhotos(data.profiles, seed);
-    const [, objects] = await Promise.all([loadRows(loader, data, photos), uploadImages(loader, photos, seed)]);
+    const [places, objects] = await Promise.all([loadRows(loader, data, photos), uploadImages(loader, photos, seed)]);
     await loadSettings(loader);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.info(
       `Seeded ${persistTo}: ${data.profiles.length} profiles, ${photos.length} photos (${objects} R2 objects), ` +
-        `${REGIONS.length} regions, ${INTERESTS.length} interests, ${SITES.length} sites in ${seconds} s.`,
+        `${REGIONS.length} regions, ${places} places, ${INTERESTS.length} interests, ${SITES.length} sites in ${seconds} s.`,
     );
   } finally {
     await loader.stop();

@@ -39,6 +39,16 @@ export const ProfileQuery = v.object({ id: intString(1, 2_147_483_647) });
 
 export const RegionsQuery = v.object({ country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))) });
 
+/** A decimal coordinate in degrees ("52.37", "-6.26"): no exponent, no NaN or Infinity. */
+const degrees = (limit: number) =>
+  v.pipe(v.string(), v.regex(/^-?[0-9]{1,3}(\.[0-9]{1,20})?$/), v.transform(Number), v.minValue(-limit), v.maxValue(limit));
+
+/** Query of GET /api/geocode.php: the browser's position. */
+export const GeocodeQuery = v.object({ lat: degrees(90), lon: degrees(180) });
+
+/** Answer of GET /api/geocode.php: the town only, never coordinates. */
+export type GeocodeResponse = { city: string; region: { code: string; name: string } | null; country: string };
+
 export type MainImage = {
   filename: string;
   thumb_filename: string;

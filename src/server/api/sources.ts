@@ -4,11 +4,12 @@
  * embeds a page's data, so both always give the same shape.
  */
 import type { Context } from "hono";
-import { ProfileQuery, RegionsQuery, SearchQuery } from "../../shared/api";
+import { GeocodeQuery, ProfileQuery, RegionsQuery, SearchQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../app/page-data";
 import type { AppEnv } from "../context";
 import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
+import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
 import { parseQuery } from "./query";
@@ -36,6 +37,12 @@ export const SOURCES: Record<string, Source> = {
     return listRegions(c.get("db"), country ? [country] : countries);
   },
   "/api/interests.php": async (c) => listInterests(c.get("db"), c.get("locale")),
+  "/api/geocode.php": async (c, params) => {
+    const { lat, lon } = parseQuery(GeocodeQuery, params);
+    const place = await geocode(c.get("db"), lat, lon);
+    if (!place) throw new AppError(404, "not_found", "errors.place_not_found");
+    return place;
+  },
   "/api/companyinfo.php": async (c) => {
     const company = c.get("company");
     if (!company) throw new AppError(404, "not_found", "errors.not_found");

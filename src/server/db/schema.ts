@@ -3,7 +3,7 @@
  * drizzle-kit (`npm run db:generate`); never edit an applied migration, add a new one.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(unixepoch())`;
 
@@ -17,6 +17,27 @@ export const regions = sqliteTable(
     name: text("name").notNull(),
   },
   (t) => [uniqueIndex("regions_code_idx").on(t.code), index("regions_country_idx").on(t.country, t.name)],
+);
+
+/**
+ * Real towns of the demo countries, for GET /api/geocode.php: GeoNames' populated places of 1,000
+ * people or more (data © GeoNames, CC BY 4.0), loaded by the seed. `cell` is the place's grid
+ * square (see placeCell in services/geocode.ts), so a lookup reads only the squares around a point.
+ */
+export const places = sqliteTable(
+  "places",
+  {
+    /** The GeoNames id. */
+    id: integer("id").primaryKey(),
+    country: text("country").notNull(),
+    regionId: integer("region_id").references(() => regions.id),
+    name: text("name").notNull(),
+    lat: real("lat").notNull(),
+    lon: real("lon").notNull(),
+    population: integer("population").notNull(),
+    cell: integer("cell").notNull(),
+  },
+  (t) => [index("places_cell_idx").on(t.cell, t.lat, t.lon)],
 );
 
 export const interests = sqliteTable("interests", {

@@ -1,0 +1,88 @@
+import { and, between, eq, inArray } from "drizzle-orm";
+import type { GeocodeResponse } from "../../shared/api";
+import type { Database } from "../context";
+import { places, regions } from "../db/schema";
+
+/** Grid squares of 1/CELLS_PER_DEGREE degree on each side: small enough to read few places, large enough to need few squares. */
+const CELLS_PER_DEGREE = 2;
+/** A point farther than this from every town (the sea, a mountain top) has no town. */
+export const MAX_PLACE_DISTANCE_KM = 30;
+const EARTH_RADIUS_KM = 6371;
+const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
+/** People per km² of a typical European town, to guess how far a town reaches from its centre. */
+const TOWN_DENSITY = 3000;
+const MIN_TOWN_RADIUS_KM = 1;
+
+/** The grid square of a point; the seed stores it with each place and the lookup reads the squares around a point. */
+export function placeCell(lat: number, lon: number): number {
+  // floor(lon * 2) stays within -360..359, so the two parts never overlap.
+  return Math.floor(lat * CELLS_PER_DEGREE) * 1000 + Math.floor(lon * CELLS_PER_DEGREE);
+}
+
+/** The squares that a box from south-west to north-east touches. */
+function cellsOf(south: number, west: number, north: number, east: number): number[] {
+  const cells: number[] = [];
+  for (let y = Math.floor(south * CELLS_PER_DEGREE); y <= Math.floor(north * CELLS_PER_DEGREE); y++) {
+    for (let x = Math.floor(west * CELLS_PER_DEGREE); x <= Math.floor(east * CELLS_PER_DEGREE); x++) cells.push(y * 1000 + x);
+  }
+  return cells;
+}
+
+/** Distance in km by the equirectangular approximation: exact enough within a few tens of km. */
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const x = (lon2 - lon1) * Math.cos((((lat1 + lat2) / 2) * Math.PI) / 180);
+  return Math.hypot(x, lat2 - lat1) * KM_PER_DEGREE;
+}
+
+/** How far a town of this size roughly reaches from its centre, as if it were a disc of TOWN_DENSITY. */
+function townRadiusKm(population: number): number {
+  return Math.max(MIN_TOWN_RADIUS_KM, Math.sqrt(population / (Math.PI * TOWN_DENSITY)));
+}
+
+/** Places in the box of MAX_PLACE_DISTANCE_KM around a point, read through the grid index (exported so a test can read its plan). */
+export function placesNear(db: Database, lat: number, lon: number) {
+  const dLat = MAX_PLACE_DISTANCE_KM / KM_PER_DEGREE;
+  const dLon = Math.min(180, dLat / Math.max(0.01, Math.cos((Math.min(89, Math.abs(lat)) * Math.PI) / 180)));
+  const [south, north, west, east] = [lat - dLat, lat + dLat, lon - dLon, lon + dLon];
+  return db
+    .select({
+      name: places.name,
+      country: places.country,
+      lat: places.lat,
+      lon: places.lon,
+      population: places.population,
+      regionCode: regions.code,
+      regionName: regions.name,
+    })
+    .from(places)
+    .leftJoin(regions, eq(regions.id, places.regionId))
+    .where(and(inArray(places.cell, cellsOf(south, west, north, east)), between(places.lat, south, north), between(places.lon, west, east)));
+}
+
+/**
+ * The town a point lies in (SPEC §7 GET /api/geocode.php), or null when no town is within
+ * MAX_PLACE_DISTANCE_KM. The nearest centre is not always the answer: in Amsterdam-Zuidoost the
+ * centre of Duivendrecht is closer than Amsterdam's, yet the point is in Amsterdam. So each town
+ * is taken as a disc sized by its population, and the answer is the town whose edge is nearest;
+ * when the point is inside several discs, the one it is deepest inside (relative to its size).
+ * Only the town, its region and country are answered, never coordinates.
+ */
+export async function geocode(db: Database, lat: number, lon: number): Promise<GeocodeResponse | null> {
+  const candidates = await placesNear(db, lat, lon);
+  let best: { outside: number; depth: number; place: (typeof candidates)[number] } | null = null;
+  for (const place of candidates) {
+    const distance = distanceKm(lat, lon, place.lat, place.lon);
+    if (distance > MAX_PLACE_DISTANCE_KM) continue;
+    const radius = townRadiusKm(place.population);
+    const outside = Math.max(0, distance - radius);
+    const depth = distance / radius;
+    if (!best || outside < best.outside || (outside === best.outside && depth < best.depth)) best = { outside, depth, place };
+  }
+  if (!best) return null;
+  const { place } = best;
+  return {
+    city: place.name,
+    region: place.regionCode !== null && place.regionName !== null ? { code: place.regionCode, name: place.regionName } : null,
+    country: place.country,
+  };
+}
