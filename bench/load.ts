@@ -1,7 +1,16 @@
 /** A small closed-loop load generator over keep-alive HTTP to a local workerd: latency percentiles and throughput. */
 import { Agent, request } from "node:http";
 
-export type LoadResult = { name: string; requests: number; p50: number; p99: number; rps: number; errors: number };
+export type LoadResult = {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  /** Every successful request's time in ms, ascending. */
+  latencies: number[];
+};
 
 function once(agent: Agent, port: number, host: string, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -15,12 +24,27 @@ function once(agent: Agent, port: number, host: string, path: string): Promise<n
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+export type LoadOptions = {
+  /** Unmeasured requests first (default 50). */
+  warmUp?: number;
+  /** A keep-alive agent to reuse across calls (the caller destroys it); by default one for this call. */
+  agent?: Agent;
+};
 
 /** Send `requests` requests with `concurrency` in flight, after a warm-up; paths are taken in turn. */
-export async function load(name: string, port: number, host: string, paths: string[], requests: number, concurrency: number): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  for (let i = 0; i < Math.min(50, requests); i++) await once(agent, port, host, paths[i % paths.length]!);
+export async function load(
+  name: string,
+  port: number,
+  host: string,
+  paths: string[],
+  requests: number,
+  concurrency: number,
+  { warmUp = 50, agent: shared }: LoadOptions = {},
+): Promise<LoadResult> {
+  const agent = shared ?? new Agent({ keepAlive: true, maxSockets: concurrency });
+  for (let i = 0; i < Math.min(warmUp, requests); i++) await once(agent, port, host, paths[i % paths.length]!);
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
@@ -38,7 +62,7 @@ export async function load(name: string, port: number, host: string, paths: stri
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
+  if (!shared) agent.destroy();
   const sorted = latencies.toSorted((a, b) => a - b);
-  return { name, requests: latencies.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: latencies.length / seconds, errors };
+  return { name, requests: latencies.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: latencies.length / seconds, errors, latencies: sorted };
 }

@@ -1,13 +1,16 @@
 /**
  * npm run bench: serves the built Worker in workerd with demo data and prints figures as ratios to a
- * plain Hono route measured in the same run. Timings are for reading, never asserted.
+ * plain Hono route measured in the same run, then search latency at growing member counts as ratios
+ * to the smallest (bench/search-scale.ts). Timings are for reading, never asserted.
  *
  *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
+ *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { load, type LoadResult } from "./load";
 import { passwordCost } from "./passwords";
+import { searchScale } from "./search-scale";
 import { pageJavaScript, workerBundle } from "./sizes";
 
 const { values } = parseArgs({
@@ -16,8 +19,15 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     profiles: { type: "string", default: "2400" },
     "no-build": { type: "boolean", default: false },
+    "search-sizes": { type: "string", default: "1000,10000,100000" },
+    "search-requests": { type: "string", default: "500" },
+    // Sizes are served together on consecutive ports from this one.
+    "search-port": { type: "string", default: "8791" },
+    "no-search-scale": { type: "boolean", default: false },
   },
 });
+const searchSizes = values["search-sizes"].split(",").map(Number);
+if (searchSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--search-sizes must be whole numbers, got ${values["search-sizes"]}`);
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const PORT = 8790;
@@ -70,3 +80,6 @@ try {
 } finally {
   await server.stop();
 }
+
+// Search at growing member counts, with the same build, after the server above has stopped.
+if (!values["no-search-scale"]) await searchScale(searchSizes, Number(values["search-port"]), Number(values["search-requests"]));
