@@ -46,7 +46,7 @@ describe("an account on the Dutch site", () => {
 
     // Not confirmed yet: the reminder shows in the members area.
     await page.goto(`${baseUrl}/members`);
-    const reminder = page.locator(".alerts .alert");
+    const reminder = page.locator(".alerts .alert--warning");
     await expect.poll(() => reminder.count()).toBe(1);
     expect(await reminder.textContent()).toContain(email);
 
@@ -58,7 +58,7 @@ describe("an account on the Dutch site", () => {
     await page.goto(`${baseUrl}/`);
     await page.waitForURL(/\/members$/);
     await expect.poll(() => page.locator(".account-menu").count()).toBe(1);
-    expect(await page.locator(".alerts .alert").count()).toBe(0);
+    expect(await page.locator(".alerts .alert--warning").count()).toBe(0);
 
     // Log out, then in again.
     await page.locator(".account-menu summary").click();

@@ -3,6 +3,7 @@ import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from "..
 import { shouldShowEntryWarning } from "../../src/app/components/EntryWarning";
 import { errorStatus } from "../../src/app/components/ErrorPage";
 import { loading, LOADING_DURATION_MS, LOADING_HIDE_DELAY_MS, LOADING_THROTTLE_MS } from "../../src/app/components/LoadingBar";
+import { showActivationReminder, showPhotoAlert } from "../../src/app/components/Alerts";
 import { showBackButton } from "../../src/app/components/BackButton";
 import { badgeText, creditBadge } from "../../src/app/components/TopBar";
 import { searchFilters, searchInfiniteKey, searchPageKey } from "../../src/app/page-data";
@@ -23,6 +24,25 @@ describe("top bar badges (SPEC §2)", () => {
     expect(creditBadge({ paid_user: true, credits: 1 })).toEqual({ text: "1", tone: "warning" });
     expect(creditBadge({ paid_user: true, credits: 0 })).toEqual({ text: "0", tone: "danger" });
     expect(creditBadge({ paid_user: false, credits: 0 })).toBeNull();
+  });
+});
+
+describe("alerts (SPEC §2)", () => {
+  const member = { status: "active", notifications_disabled: [] as string[], profile: { id: 1, name: "A", main_image: null } };
+
+  it("asks for a profile photo while there is no main image, until dismissed, not on the excluded routes", () => {
+    expect(showPhotoAlert(member, "members", null)).toBe(true);
+    expect(showPhotoAlert({ profile: { ...member.profile, main_image: { filename: "p", thumb_filename: "t", status: "active", match: "p" } } }, "members", null)).toBe(false);
+    expect(showPhotoAlert(member, "members", "1700000000000")).toBe(false);
+    for (const route of ["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]) expect(showPhotoAlert(member, route, null), route).toBe(false);
+    expect(showPhotoAlert(null, "members", null)).toBe(false);
+  });
+
+  it("reminds an unconfirmed member to activate, unless mail is disabled, not on signup or settings", () => {
+    expect(showActivationReminder({ ...member, status: "not_confirmed" }, "members")).toBe(true);
+    expect(showActivationReminder({ ...member, status: "not_confirmed", notifications_disabled: ["bounce"] }, "members")).toBe(false);
+    expect(showActivationReminder({ ...member, status: "not_confirmed" }, "notifications")).toBe(false);
+    expect(showActivationReminder(member, "members")).toBe(false);
   });
 });
 

@@ -1,10 +1,16 @@
+import { useSyncExternalStore } from "react";
 import type { User } from "../../shared/api";
 import { useRouter, useT } from "../context";
 import { useUser } from "../hooks/useUser";
+import { Link } from "./Link";
 import { ResendActivation } from "./ResendActivation";
 
 /** Routes on which the account-activation reminder does not show (SPEC §2 Alerts). */
 const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
+/** Routes on which the profile-photo alert does not show (SPEC §2 Alerts). */
+const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
+/** SPEC §3: the dismissal timestamp of the profile-photo alert. */
+export const PHOTO_ALERT_KEY = "hide-enrich-alert";
 
 /** SPEC §2: remind a member whose e-mail is unconfirmed, unless their mail is disabled (that alert says more). */
 export function showActivationReminder(user: Pick<User, "status" | "notifications_disabled"> | null, routeName: string | null): boolean {
@@ -12,18 +18,64 @@ export function showActivationReminder(user: Pick<User, "status" | "notification
   return routeName === null || !NO_ACTIVATION_REMINDER.has(routeName);
 }
 
+/** SPEC §2: ask for a profile photo while there is no main image, until dismissed, except on some routes. */
+export function showPhotoAlert(user: Pick<User, "profile"> | null, routeName: string | null, dismissedAt: string | null): boolean {
+  if (!user || user.profile.main_image !== null || dismissedAt) return false;
+  return routeName === null || !NO_PHOTO_ALERT.has(routeName);
+}
+
+// The dismissal lives in localStorage: an external store, "dismissed" on the server so nothing flashes.
+const listeners = new Set<() => void>();
+const SERVER = "server";
+function readDismissal(): string | null {
+  try {
+    return localStorage.getItem(PHOTO_ALERT_KEY);
+  } catch {
+    return null;
+  }
+}
+function dismiss() {
+  try {
+    localStorage.setItem(PHOTO_ALERT_KEY, String(Date.now()));
+  } catch {
+    // Without storage the alert comes back next time.
+  }
+  listeners.forEach((l) => l());
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
 /** The alerts under the top bar of the Default layout. */
 export function Alerts() {
   const { user } = useUser();
   const { match } = useRouter();
   const t = useT();
-  if (!user || !showActivationReminder(user, match?.route.name ?? null)) return null;
+  const dismissedAt = useSyncExternalStore(subscribe, readDismissal, () => SERVER);
+  const route = match?.route.name ?? null;
+  const activation = showActivationReminder(user, route);
+  const photo = dismissedAt !== SERVER && showPhotoAlert(user, route, dismissedAt);
+  if (!user || (!activation && !photo)) return null;
   return (
     <div className="alerts">
-      <div className="alert alert--warning" role="status">
-        <p>{t("alerts.activation", { email: user.email })}</p>
-        <ResendActivation className="button button--ghost button--small" />
-      </div>
+      {activation && (
+        <div className="alert alert--warning" role="status">
+          <p>{t("alerts.activation", { email: user.email })}</p>
+          <ResendActivation className="button button--ghost button--small" />
+        </div>
+      )}
+      {photo && (
+        <div className="alert alert--info" role="status">
+          <p>{t("alerts.photo")}</p>
+          <Link href="/profile#photos" className="button button--primary button--small">
+            {t("alerts.photo_add")}
+          </Link>
+          <button type="button" className="button button--ghost button--small" onClick={dismiss}>
+            {t("alerts.dismiss")}
+          </button>
+        </div>
+      )}
     </div>
   );
 }
