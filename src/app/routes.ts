@@ -20,7 +20,8 @@ export type ScreenName =
   | "activate"
   | "mail-change-do"
   | "account-deleted"
-  | "settings";
+  | "settings"
+  | "profile";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
 export const LANDERS = [
@@ -98,7 +99,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("transactions-id", "/transactions/{id?}", "placeholder", "default", { params: { id: ID } }),
   route("premium", "/premium", "placeholder", "default", { membersArea: true }),
   route("pricing", "/pricing"),
-  route("profile", "/profile"),
+  route("profile", "/profile", "profile"),
   route("notifications", "/notifications", "settings"),
   route("lang-config", "/lang-config", "lang-config"),
   route("match-finder", "/match-finder"),

@@ -21,6 +21,7 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   "mail-change-do": () => import("./mail-change-do/MailChangeDoScreen"),
   "account-deleted": () => import("./account-deleted/AccountDeletedScreen"),
   settings: () => import("./settings/SettingsScreen"),
+  profile: () => import("./profile/ProfileScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

@@ -21,6 +21,7 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   "mail-change-do": "src/app/screens/mail-change-do/MailChangeDoScreen.tsx",
   "account-deleted": "src/app/screens/account-deleted/AccountDeletedScreen.tsx",
   settings: "src/app/screens/settings/SettingsScreen.tsx",
+  profile: "src/app/screens/profile/ProfileScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

@@ -6,10 +6,11 @@ import { ResendActivation } from "../../components/ResendActivation";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../context";
 import { useUser } from "../../hooks/useUser";
-import { AboutStep } from "./AboutStep";
-import { LocationStep } from "./LocationStep";
-import { PersonalStep } from "./PersonalStep";
-import { useSignupData } from "./profile-save";
+import { AboutForm } from "../../profile-form/AboutForm";
+import type { FormFrame } from "../../profile-form/fields";
+import { LocationForm } from "../../profile-form/LocationForm";
+import { PersonalForm } from "../../profile-form/PersonalForm";
+import { useProfileFormData, type ProfileFormData } from "../../profile-form/save";
 import { StepForm } from "./StepForm";
 
 /** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
@@ -44,7 +45,7 @@ export default function CompleteSignupScreen() {
   const [step, setStep] = useState<SignupStep>(0);
   const push = useSyncExternalStore(noSubscription, pushPermission, serverPush);
   const [pushDone, setPushDone] = useState(false);
-  const data = useSignupData(user ? user.profile.id : null);
+  const data = useProfileFormData(user ? user.profile.id : null);
 
   const title = t("routes.complete-signup");
   if (!user) return <LoginPrompt title={title} text={t("login.prompt")} />;
@@ -126,7 +127,7 @@ function Progress({ step }: { step: SignupStep }) {
  * screen); location, personal info and about me are forms that save through PUT /api/profile.php
  * on "Next", once the member's profile is loaded to prefill them.
  */
-function StepBody({ step, name, data, onBack, onNext }: { step: number; name: string; data: ReturnType<typeof useSignupData>; onBack: () => void; onNext: () => void }) {
+function StepBody({ step, name, data, onBack, onNext }: { step: number; name: string; data: ProfileFormData; onBack: () => void; onNext: () => void }) {
   const t = useT();
   const settings = useSettings();
   const key = SIGNUP_STEPS[step]!;
@@ -142,10 +143,12 @@ function StepBody({ step, name, data, onBack, onNext }: { step: number; name: st
         </StepForm>
       );
     }
-    const props = { title, text, profile, onBack, onNext };
-    if (key === "location") return <LocationStep key={key} {...props} regions={data.regions.data?.regions} regionsFailed={Boolean(data.regions.error)} />;
-    if (key === "personal") return <PersonalStep key={key} {...props} interests={data.interests.data?.interests} interestsFailed={Boolean(data.interests.error)} />;
-    return <AboutStep key={key} {...props} />;
+    // "Next" saves and moves on; "Later" moves on without saving.
+    const frame: FormFrame = (form) => <StepForm title={title} text={text} onBack={onBack} onLater={onNext} {...form} />;
+    const props = { profile, frame, onSaved: onNext };
+    if (key === "location") return <LocationForm key={key} {...props} regions={data.regions.data?.regions} regionsFailed={Boolean(data.regions.error)} />;
+    if (key === "personal") return <PersonalForm key={key} {...props} interests={data.interests.data?.interests} interestsFailed={Boolean(data.interests.error)} />;
+    return <AboutForm key={key} {...props} />;
   }
 
   return (

@@ -1,10 +1,6 @@
-import { useId, type ReactNode } from "react";
-import { FieldError, FormMessage } from "../../components/Form";
-import type { ProfileDetail } from "../../../shared/api";
+import type { ReactNode } from "react";
+import { FormMessage } from "../../components/Form";
 import { useT } from "../../context";
-
-/** What each profile step gets from the screen: its texts, the member's profile, and where to go. */
-export type ProfileStepProps = { title: string; text: string; profile: ProfileDetail; onBack: () => void; onNext: () => void };
 
 type Props = {
   title: string;
@@ -50,47 +46,6 @@ export function StepForm({ title, text, busy = false, message, onBack, onLater, 
           </button>
         </div>
       </form>
-    </div>
-  );
-}
-
-/** A labelled select with the field's error below it. */
-export function SelectField({
-  label,
-  name,
-  value,
-  error,
-  disabled,
-  onChange,
-  children,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  error: string | undefined;
-  disabled?: boolean;
-  onChange: (value: string) => void;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div className={error ? "field field--error" : "field"}>
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        className="field__input field__select"
-        value={value}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {children}
-      </select>
-      <FieldError id={`${id}-error`} text={error} />
     </div>
   );
 }

@@ -1,28 +1,30 @@
 import { useRef } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import type { InterestsResponse, ProfileResponse, RegionsResponse } from "../../../shared/api";
-import type { ProfileUpdateBody } from "../../../shared/profile";
-import { ApiRequestError, apiSend } from "../../api";
-import { useApiForm } from "../../components/Form";
-import { profileKey, REGIONS_KEY } from "../../page-data";
+import type { InterestsResponse, ProfileResponse, RegionsResponse } from "../../shared/api";
+import type { ProfileUpdateBody } from "../../shared/profile";
+import { ApiRequestError, apiSend } from "../api";
+import { useApiForm } from "../components/Form";
+import { profileKey, REGIONS_KEY } from "../page-data";
 
 export const INTERESTS_KEY = "/api/interests.php";
 export const regionsKey = (country: string) => `${REGIONS_KEY}?country=${country}`;
 
-type Field = keyof ProfileUpdateBody;
+export type ProfileField = keyof ProfileUpdateBody;
 
 /**
- * What the profile steps read: the member's own profile (to prefill, and for country and gender),
- * the regions of the member's country and the interests. Loaded as soon as the screen shows, so the
- * steps that need them seldom wait.
+ * What the profile forms read: the member's own profile (to prefill, and for country and gender),
+ * the regions of the member's country and the interests. Used by the signup steps and the profile
+ * edit screen; loaded as soon as the screen shows, so the forms that need them seldom wait.
  */
-export function useSignupData(profileId: number | null) {
+export function useProfileFormData(profileId: number | null) {
   const profile = useSWR<ProfileResponse, ApiRequestError>(profileId === null ? null : profileKey(profileId));
   const country = profile.data?.profile.country;
   const regions = useSWR<RegionsResponse, ApiRequestError>(country ? regionsKey(country) : null);
   const interests = useSWR<InterestsResponse, ApiRequestError>(profileId === null ? null : INTERESTS_KEY);
   return { profile, regions, interests };
 }
+
+export type ProfileFormData = ReturnType<typeof useProfileFormData>;
 
 /** A field of a list item ("interests.3") is the list's field, so its text shows under the list. */
 const topField = (name: string) => name.split(".")[0]!;
@@ -50,16 +52,25 @@ function same(a: unknown, b: unknown): boolean {
 /** The fields of `body` whose value differs from what the profile had. */
 export function changedFields(body: ProfileUpdateBody, initial: ProfileUpdateBody): ProfileUpdateBody {
   const changed: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) if (!same(value, initial[name as Field])) changed[name] = value;
+  for (const [name, value] of Object.entries(body)) if (!same(value, initial[name as ProfileField])) changed[name] = value;
   return changed as ProfileUpdateBody;
 }
 
+/** What a profile form does after a save, and while the member edits it. */
+export type SaveCallbacks = {
+  /** The save went through (or there was nothing to send). */
+  onSaved: () => void;
+  /** The member changed a field (to hide an earlier "Saved"). */
+  onEdit?: (() => void) | undefined;
+};
+
 /**
- * The save of one step: `save(body)` sends what changed, keeps the profile cache up to date and then
- * calls `onSaved`; nothing changed moves on without a call. A second press while the first is under
- * way is ignored (a ref, so even two clicks before the next render send once).
+ * The save of one profile form: `save(body)` sends what changed, keeps the profile cache up to date
+ * and then calls `onSaved`; nothing changed calls it without a request. A second press while the
+ * first is under way is ignored (a ref, so even two clicks before the next render send once).
+ * `edit(name)` is for every change of a field: it clears that field's error and tells `onEdit`.
  */
-export function useProfileStep(fields: readonly Field[], profileId: number, initial: ProfileUpdateBody, onSaved: () => void) {
+export function useProfileSave(fields: readonly ProfileField[], profileId: number, initial: ProfileUpdateBody, { onSaved, onEdit }: SaveCallbacks) {
   const form = useApiForm(fields);
   const { mutate } = useSWRConfig();
   const sending = useRef(false);
@@ -86,5 +97,10 @@ export function useProfileStep(fields: readonly Field[], profileId: number, init
     }
   };
 
-  return { form, save };
+  const edit = (name: ProfileField) => {
+    form.clearField(name);
+    onEdit?.();
+  };
+
+  return { form, save, edit };
 }

@@ -1,26 +1,29 @@
 import { useId, useState } from "react";
-import { ABOUT_ME_MAX } from "../../../shared/profile";
-import { FieldError } from "../../components/Form";
-import { useT } from "../../context";
-import { useProfileStep } from "./profile-save";
-import { StepForm, type ProfileStepProps } from "./StepForm";
+import { ABOUT_ME_MAX } from "../../shared/profile";
+import { FieldError } from "../components/Form";
+import { useT } from "../context";
+import type { ProfileFormProps } from "./fields";
+import { useProfileSave } from "./save";
 
 const FIELDS = ["about_me"] as const;
 
-/** Step 4: a few lines about the member (up to 2000 characters, counted as they type). "Next" saves them. */
-export function AboutStep({ title, text, profile, onBack, onNext }: ProfileStepProps) {
+/** A few lines about the member (up to 2000 characters, counted as they type). */
+export function AboutForm({ profile, frame, onSaved, onEdit }: ProfileFormProps) {
   const t = useT();
   const id = useId();
   const [aboutMe, setAboutMe] = useState(profile.about_me ?? "");
-  const { form, save } = useProfileStep(FIELDS, profile.id, { about_me: profile.about_me }, onNext);
+  const { form, save, edit } = useProfileSave(FIELDS, profile.id, { about_me: profile.about_me }, { onSaved, onEdit });
   const error = form.errors.fields.about_me;
   const count = aboutMe.length;
 
   // The server counts as the textarea's maxLength does (UTF-16 units), so the count does too.
   const submit = () => void save({ about_me: aboutMe.trim() || null });
 
-  return (
-    <StepForm title={title} text={text} busy={form.busy} message={form.errors.message} onBack={onBack} onLater={onNext} onSubmit={submit}>
+  return frame({
+    busy: form.busy,
+    message: form.errors.message,
+    onSubmit: submit,
+    children: (
       <div className={error ? "field field--error" : "field"}>
         <label htmlFor={id} className="field__label">
           {t("profile.about_me")}
@@ -36,7 +39,7 @@ export function AboutStep({ title, text, profile, onBack, onNext }: ProfileStepP
           aria-describedby={`${id}-hint ${id}-count${error ? ` ${id}-error` : ""}`}
           onChange={(event) => {
             setAboutMe(event.target.value);
-            form.clearField("about_me");
+            edit("about_me");
           }}
         />
         <div className="steps__about-meta">
@@ -49,6 +52,6 @@ export function AboutStep({ title, text, profile, onBack, onNext }: ProfileStepP
         </div>
         <FieldError id={`${id}-error`} text={error} />
       </div>
-    </StepForm>
-  );
+    ),
+  });
 }

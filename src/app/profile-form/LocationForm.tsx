@@ -1,0 +1,78 @@
+import { useId, useState } from "react";
+import type { Region } from "../../shared/api";
+import { CITY_MAX, type ProfileUpdateBody } from "../../shared/profile";
+import { regionKind } from "../../shared/regions";
+import { FieldError } from "../components/Form";
+import { useT } from "../context";
+import { SelectField, type ProfileFormProps } from "./fields";
+import { useProfileSave } from "./save";
+
+const FIELDS = ["region", "city"] as const;
+
+/**
+ * The member's location: the region of their own country (named as that country names them:
+ * province, state, canton ...) and the city. Saving sends what changed.
+ */
+export function LocationForm({ profile, regions, regionsFailed, frame, onSaved, onEdit }: ProfileFormProps & { regions: Region[] | undefined; regionsFailed: boolean }) {
+  const t = useT();
+  const cityId = useId();
+  const initial: ProfileUpdateBody = { region: profile.region_code, city: profile.city };
+  const [region, setRegion] = useState(profile.region_code ?? "");
+  const [city, setCity] = useState(profile.city ?? "");
+  const { form, save, edit } = useProfileSave(FIELDS, profile.id, initial, { onSaved, onEdit });
+  const { errors } = form;
+
+  const ownRegions = regions?.filter((r) => r.country === profile.country);
+  const submit = () => void save({ region: region || null, city: city.trim() || null });
+
+  return frame({
+    busy: form.busy,
+    message: errors.message,
+    onSubmit: submit,
+    children: (
+      <>
+        {/* Without regions (none for this country, or the list failed to load) the city is still asked. */}
+        {!regionsFailed && ownRegions?.length !== 0 && (
+          <SelectField
+            label={t(`regions.${regionKind(profile.country)}`)}
+            name="region"
+            value={region}
+            error={errors.fields.region}
+            disabled={!ownRegions}
+            onChange={(value) => {
+              setRegion(value);
+              edit("region");
+            }}
+          >
+            <option value="">{ownRegions ? t("complete_signup.choose") : t("search.loading")}</option>
+            {ownRegions?.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        <div className={errors.fields.city ? "field field--error" : "field"}>
+          <label htmlFor={cityId} className="field__label">
+            {t("profile.city")}
+          </label>
+          <input
+            id={cityId}
+            name="city"
+            className="field__input"
+            autoComplete="address-level2"
+            maxLength={CITY_MAX}
+            value={city}
+            aria-invalid={errors.fields.city ? true : undefined}
+            aria-describedby={errors.fields.city ? `${cityId}-error` : undefined}
+            onChange={(event) => {
+              setCity(event.target.value);
+              edit("city");
+            }}
+          />
+          <FieldError id={`${cityId}-error`} text={errors.fields.city} />
+        </div>
+      </>
+    ),
+  });
+}
