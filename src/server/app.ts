@@ -9,6 +9,7 @@ import { accountRoutes } from "./api/account";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
+import { photoRoutes } from "./api/photos";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./context";
 import * as schema from "./db/schema";
@@ -88,6 +89,7 @@ export function createApp() {
   });
 
   app.route("/", accountRoutes);
+  app.route("/", photoRoutes);
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, lte, ne } from "drizzle-orm";
 import type { ProfilePhoto, ProfileResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
 import type { Database } from "../context";
-import { interestNames, interests, photos, profileInterests, profiles, regions } from "../db/schema";
+import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "../db/schema";
 import { AppError } from "../errors";
 import { birthDateRange } from "./ages";
 import { blockRelation, notBlockedWith } from "./blocking";
@@ -15,17 +15,33 @@ export function profileNotFound(): AppError {
   return new AppError(404, "not_found", "errors.profile_not_found");
 }
 
+/** How the viewer of a profile stands to its photos (SPEC §6). */
+export type PhotoViewer = "owner" | "premium" | "other";
+
 /**
- * Media paths of a profile's photos as a visitor may see them: the main photo in full, every other
- * photo only as its blurred version with a lock (premium and owner views come with accounts).
+ * Media paths of a profile's photos as this viewer may see them: the owner and premium members get
+ * every photo in full; anyone else the main photo in full and every other photo only as its blurred
+ * version with a lock. The answer therefore differs per viewer and is never cached publicly (API
+ * answers are `private, no-store`, pages `private, no-cache`).
  */
-function visiblePhotos(rows: { id: number; key: string; thumbKey: string; blurKey: string }[], mainPhotoId: number | null, prefix: string): ProfilePhoto[] {
+export function visiblePhotos(
+  rows: { id: number; key: string; thumbKey: string; blurKey: string }[],
+  mainPhotoId: number | null,
+  prefix: string,
+  viewer: PhotoViewer,
+): ProfilePhoto[] {
   return rows.map((photo) => {
     const main = photo.id === mainPhotoId;
-    return main
+    return main || viewer !== "other"
       ? { id: photo.id, thumb: prefix + photo.thumbKey, image: prefix + photo.key, locked: false, main }
       : { id: photo.id, thumb: prefix + photo.blurKey, image: prefix + photo.blurKey, locked: true, main };
   });
+}
+
+/** Whether the member with this profile is premium (paid_user). */
+async function isPremium(db: Database, profileId: number): Promise<boolean> {
+  const row = await db.select({ paid: users.paidUser }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.id, profileId)).get();
+  return row?.paid ?? false;
 }
 
 /**
@@ -61,7 +77,8 @@ export async function getProfile(
     .where(eq(profiles.id, id))
     .get();
   if (!row || row.status !== "active") throw profileNotFound();
-  const relation = viewerId !== null && viewerId !== id ? await blockRelation(db, viewerId, id) : null;
+  const other = viewerId !== null && viewerId !== id;
+  const [relation, premium] = other ? await Promise.all([blockRelation(db, viewerId, id), isPremium(db, viewerId)]) : [null, false];
   if (relation?.blockedMe) throw new AppError(403, "blocked", "errors.blocked_by", { name: row.name });
 
   const { from, to } = (() => {
@@ -119,7 +136,7 @@ export async function getProfile(
       interests: interestRows,
       about_me: row.aboutMe,
     },
-    photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix),
+    photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix, viewerId === id ? "owner" : premium ? "premium" : "other"),
     related: relatedRows.map((r) => toProfileCard(r, today)),
     ...(viewerId !== null ? { viewer: { own: viewerId === id, blocked: relation?.blockedByMe ?? false } } : {}),
   };
