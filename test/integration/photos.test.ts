@@ -413,6 +413,15 @@ describe("who gets which bytes (GET /media/<key>)", () => {
 });
 
 describe("GET, PUT and DELETE /api/photos.php", () => {
+  it("shows the member their own pending main photo, so the profile-photo alert goes away", async () => {
+    const m = await member();
+    const before = await json<{ user: User }>(await m.browser.fetch("/api/user.php"));
+    expect(before.user.profile.main_image).toBeNull();
+    await uploaded(m, await jpeg(picture(400, 500)));
+    const after = await json<{ user: User }>(await m.browser.fetch("/api/user.php"));
+    expect(after.user.profile.main_image).toMatchObject({ status: "pending" });
+  });
+
   it("lists the member's own photos, pending ones included", async () => {
     const m = await member();
     const a = await uploaded(m, await jpeg(picture(64, 64)));

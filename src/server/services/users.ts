@@ -1,5 +1,9 @@
-import type { User } from "../../shared/api";
-import { mainImage } from "./profile-card";
+import type { MainImage, User } from "../../shared/api";
+
+function ownMainImage(row: { photo_key: string | null; photo_thumb_key: string | null; photo_status: string | null }): MainImage | null {
+  if (!row.photo_key || !row.photo_thumb_key || !row.photo_status) return null;
+  return { filename: row.photo_key, thumb_filename: row.photo_thumb_key, status: row.photo_status, match: row.photo_key };
+}
 
 type UserRow = {
   status: string;
@@ -39,6 +43,8 @@ export async function getUserView(db: D1Database, userId: number): Promise<User 
     language: row.language,
     signup_date: row.signup_date,
     notifications_disabled: row.blocks ? row.blocks.split(",").toSorted() : [],
-    profile: { id: row.profile_id, name: row.name, main_image: mainImage(row.photo_key, row.photo_thumb_key, row.photo_status) },
+    // The member's own main photo counts while it waits for approval (its status says so): the
+    // profile-photo alert is for members who have none, not for one still pending.
+    profile: { id: row.profile_id, name: row.name, main_image: row.photo_status === "rejected" ? null : ownMainImage(row) },
   };
 }
