@@ -107,6 +107,17 @@ describe("an account on the Dutch site", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => dialog.count()).toBe(0);
 
+    for (const [button, reason] of [
+      [nl.profile.like, nl.login_needed.like],
+      [nl.profile.gift, nl.login_needed.gift],
+    ] as const) {
+      await page.getByRole("button", { name: button, exact: true }).click();
+      await expect.poll(() => dialog.count()).toBe(1);
+      expect(await dialog.textContent()).toContain(reason);
+      await page.keyboard.press("Escape");
+      await expect.poll(() => dialog.count()).toBe(0);
+    }
+
     await page.getByRole("button", { name: nl.profile.message }).click();
     await page.getByLabel(nl.signup.email).fill("half@example.com");
     await page.keyboard.press("Escape");

@@ -105,9 +105,17 @@ export default function MemberScreen({ params }: ScreenProps) {
               {t("profile.message")}
             </Link>
           ) : (
-            <button type="button" className="button button--primary" onClick={() => openSignup(t("login_needed.chat"))}>
-              {t("profile.message")}
-            </button>
+            <>
+              <button type="button" className="button button--primary" onClick={() => openSignup(t("login_needed.chat"))}>
+                {t("profile.message")}
+              </button>
+              <button type="button" className="button button--ghost" onClick={() => openSignup(t("login_needed.like"))}>
+                {t("profile.like")}
+              </button>
+              <button type="button" className="button button--ghost" onClick={() => openSignup(t("login_needed.gift"))}>
+                {t("profile.gift")}
+              </button>
+            </>
           )}
           {user && data.viewer && !data.viewer.own && <BlockButton data={data} mutate={mutate} />}
         </div>
