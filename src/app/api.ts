@@ -53,6 +53,26 @@ export async function apiSend<T>(method: "POST" | "PUT" | "DELETE", url: string,
   return data as T;
 }
 
+/**
+ * POST a multipart form (a photo upload): the same header and credentials as apiSend, the browser
+ * sets the multipart Content-Type. Throws ApiRequestError with the server's { error, message, field }.
+ */
+export async function apiSendForm<T>(url: string, form: FormData): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "X-Request-Type": "client", Accept: "application/json" },
+    credentials: "same-origin",
+    body: form,
+  });
+  const data = (await response.json().catch(() => null)) as unknown;
+  if (!response.ok) {
+    const error = (data ?? { error: "http_error", message: response.statusText }) as ApiError;
+    checkSession(url, response.status, error);
+    throw new ApiRequestError(response.status, error);
+  }
+  return data as T;
+}
+
 export const MAX_RETRIES = 5;
 export const RETRY_BASE_MS = 500;
 

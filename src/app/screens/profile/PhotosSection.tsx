@@ -1,20 +1,24 @@
 import type { ProfileDetail, ProfilePhoto } from "../../../shared/api";
+import { FormMessage } from "../../components/Form";
 import { useSettings, useT } from "../../context";
+import { OwnPhotoList } from "./OwnPhotoList";
+import { useOwnPhotos } from "./ownPhotos";
+import { PhotoUpload } from "./PhotoUpload";
 
 /**
- * The member's photos as GET /api/profile.php answers them: the main photo large, every photo as a
- * thumbnail with the main one marked.
- *
- * SLOT: photo upload and choosing the main photo (SPEC §2 profile edit) belong in this section,
- * `<section id="photos">`, under the current photos. They come with the photos API, which is being
- * built separately; until then the section only shows what is there.
+ * The member's photos (SPEC §2 profile edit): the main photo large (as GET /api/profile.php has it,
+ * until the member's own list is loaded), then the own photos from GET /api/photos.php with their
+ * status, "Make main photo" and delete, and the upload with "n of max".
  */
 export function PhotosSection({ profile, photos }: { profile: ProfileDetail; photos: ProfilePhoto[] }) {
   const t = useT();
   const settings = useSettings();
+  const own = useOwnPhotos(profile.id);
+  const list = own.photos.data;
+  const ownMain = list?.photos.find((photo) => photo.main && photo.image);
   const main = photos.find((photo) => photo.main);
   // A main photo not (yet) in the list, e.g. one still being checked, still shows as the main photo.
-  const mainSrc = main ? main.image : profile.main_image ? settings.cdn_prefix + profile.main_image.match : null;
+  const mainSrc = ownMain ? ownMain.image : main ? main.image : profile.main_image ? settings.cdn_prefix + profile.main_image.match : null;
 
   return (
     <section id="photos" className="profile-edit__section" aria-labelledby="profile-edit-photos">
@@ -28,7 +32,7 @@ export function PhotosSection({ profile, photos }: { profile: ProfileDetail; pho
           )}
           {mainSrc && <figcaption className="profile-edit__photo-badge">{t("profile_edit.photos.main")}</figcaption>}
         </figure>
-        {photos.length > 0 && (
+        {!list && photos.length > 0 && (
           <ul className="profile-edit__thumbs" aria-label={t("profile_edit.photos.title")}>
             {photos.map((photo) => (
               <li key={photo.id} className={photo.main ? "profile-edit__thumb is-main" : "profile-edit__thumb"}>
@@ -38,7 +42,23 @@ export function PhotosSection({ profile, photos }: { profile: ProfileDetail; pho
           </ul>
         )}
       </div>
-      {/* Photo upload and main-photo selection go here. */}
+      {list ? (
+        <>
+          <OwnPhotoList photos={list.photos} actions={own} />
+          <PhotoUpload used={list.photos.filter((photo) => photo.status !== "rejected").length} limit={list.limit} actions={own} />
+        </>
+      ) : own.photos.error ? (
+        <div>
+          <FormMessage text={t("errors.try_again_later")} />
+          <button type="button" className="button button--ghost profile-edit__retry" onClick={() => void own.photos.mutate()}>
+            {t("profile_edit.retry")}
+          </button>
+        </div>
+      ) : (
+        <p className="notice" aria-busy="true">
+          {t("search.loading")}
+        </p>
+      )}
     </section>
   );
 }
