@@ -16,8 +16,18 @@ const PhotoId = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** DELETE /api/photos.php */
 export const PhotoDeleteBody = v.object({ photo_id: PhotoId });
-/** PUT /api/photos.php: make this photo the main one. */
-export const PhotoMainBody = v.object({ photo_id: PhotoId, main: v.literal(true) });
+/** PUT /api/photos.php: make this photo the main one, or move it to another place in the order (0 first). */
+export const PhotoUpdateBody = v.pipe(
+  v.object({
+    photo_id: PhotoId,
+    main: v.optional(v.literal(true)),
+    position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(PREMIUM_PHOTO_LIMIT - 1))),
+  }),
+  v.forward(
+    v.check((body) => body.main !== undefined || body.position !== undefined, "main or position"),
+    ["position"],
+  ),
+);
 
 /** One of the member's own photos; paths are under the site's media prefix (null for a rejected photo). */
 export type OwnPhoto = {

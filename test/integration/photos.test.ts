@@ -456,6 +456,26 @@ describe("GET, PUT and DELETE /api/photos.php", () => {
     expect((await m.browser.put("/api/photos.php", { photo_id: b.id })).status).toBe(400);
   });
 
+  it("orders the member's photos, and the profile shows them in that order", async () => {
+    const m = await member();
+    const a = await uploaded(m, await jpeg(picture(64, 64)));
+    const b = await uploaded(m, await jpeg(picture(64, 64)));
+    const c = await uploaded(m, await jpeg(picture(64, 64)));
+    const moved = await m.browser.put("/api/photos.php", { photo_id: c.id, position: 0 });
+    expect(moved.status).toBe(200);
+    expect((await json<PhotoListResponse>(moved)).photos.map((p) => p.id)).toEqual([c.id, a.id, b.id]);
+    const later = await json<PhotoListResponse>(await m.browser.put("/api/photos.php", { photo_id: c.id, position: 9 }));
+    expect(later.photos.map((p) => p.id)).toEqual([a.id, b.id, c.id]);
+    await env.DB.prepare("UPDATE photos SET status = 'active' WHERE profile_id = ?").bind(m.profileId).run();
+    await m.browser.put("/api/photos.php", { photo_id: b.id, position: 0 });
+    const profile = await json<ProfileResponse>(await m.browser.fetch(`/api/profile.php?id=${m.profileId}`));
+    expect(profile.photos.map((p) => p.id)).toEqual([b.id, a.id, c.id]);
+    // Another member cannot move it; a position out of range is refused.
+    const other = await member();
+    expect((await other.browser.put("/api/photos.php", { photo_id: a.id, position: 0 })).status).toBe(404);
+    expect((await m.browser.put("/api/photos.php", { photo_id: a.id, position: -1 })).status).toBe(400);
+  });
+
   it("deletes a photo: its three objects, its row and the main photo choice", async () => {
     const m = await member();
     const a = await uploaded(m, await jpeg(picture(64, 64)));

@@ -10,12 +10,12 @@
 import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { PHOTO_FIELD, PhotoDeleteBody, PhotoMainBody } from "../../shared/photos";
+import { PHOTO_FIELD, PhotoDeleteBody, PhotoUpdateBody } from "../../shared/photos";
 import type { AppEnv } from "../context";
 import { requireMember } from "../edge/session";
 import { AppError } from "../errors";
 import { MAX_PHOTO_BYTES } from "../services/images";
-import { deletePhoto, listOwnPhotos, type PhotoStore, setMainPhoto, uploadPhoto } from "../services/photos";
+import { deletePhoto, listOwnPhotos, type PhotoStore, movePhoto, setMainPhoto, uploadPhoto } from "../services/photos";
 import { invalidBody } from "./body";
 
 /** Room for the multipart framing around the file. */
@@ -56,8 +56,11 @@ export const photoRoutes = new Hono<AppEnv>()
       return c.json({ photo }, 201);
     },
   )
-  .put("/api/photos.php", vValidator("json", PhotoMainBody, invalidBody), async (c) => {
-    await setMainPhoto(c.env.DB, requireMember(c).profileId, c.req.valid("json").photo_id);
+  .put("/api/photos.php", vValidator("json", PhotoUpdateBody, invalidBody), async (c) => {
+    const { profileId } = requireMember(c);
+    const { photo_id, main, position } = c.req.valid("json");
+    if (main) await setMainPhoto(c.env.DB, profileId, photo_id);
+    if (position !== undefined) await movePhoto(c.env.DB, profileId, photo_id, position);
     return ownList(c);
   })
   .delete("/api/photos.php", vValidator("json", PhotoDeleteBody, invalidBody), async (c) => {

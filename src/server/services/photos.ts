@@ -146,3 +146,17 @@ export async function setMainPhoto(db: D1Database, profileId: number, photoId: n
     .run();
   if (result.meta.changes === 0) throw notFound();
 }
+
+/**
+ * Move one of the member's photos to another place in their order (0 is first); the others keep
+ * their relative order. All positions are rewritten in one batch.
+ */
+export async function movePhoto(db: D1Database, profileId: number, photoId: number, position: number): Promise<void> {
+  const rows = await db.prepare("SELECT id FROM photos WHERE profile_id = ? ORDER BY position, id").bind(profileId).all<{ id: number }>();
+  const order = rows.results.map((r) => r.id);
+  const from = order.indexOf(photoId);
+  if (from === -1) throw notFound();
+  order.splice(from, 1);
+  order.splice(Math.min(position, order.length), 0, photoId);
+  await db.batch(order.map((id, index) => db.prepare("UPDATE photos SET position = ? WHERE id = ? AND profile_id = ?").bind(index, id, profileId)));
+}

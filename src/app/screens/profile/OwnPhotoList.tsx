@@ -21,7 +21,7 @@ export function OwnPhotoList({ photos, actions }: { photos: OwnPhoto[]; actions:
   return (
     <ul className="own-photos" aria-label={t("profile_edit.photos.yours")}>
       {photos.map((photo, index) => (
-        <OwnPhotoItem key={photo.id} photo={photo} index={index} actions={actions} />
+        <OwnPhotoItem key={photo.id} photo={photo} index={index} last={index === photos.length - 1} actions={actions} />
       ))}
     </ul>
   );
@@ -33,7 +33,7 @@ function statusText(t: ReturnType<typeof useT>, status: string) {
   return t("profile_edit.photos.status_active");
 }
 
-function OwnPhotoItem({ photo, index, actions }: { photo: OwnPhoto; index: number; actions: OwnPhotos }) {
+function OwnPhotoItem({ photo, index, last, actions }: { photo: OwnPhoto; index: number; last: boolean; actions: OwnPhotos }) {
   const t = useT();
   const errorText = useErrorText();
   const [busy, setBusy] = useState(false);
@@ -79,6 +79,16 @@ function OwnPhotoItem({ photo, index, actions }: { photo: OwnPhoto; index: numbe
             {!photo.main && photo.status !== "rejected" && (
               <button type="button" className="button button--ghost" disabled={busy} onClick={() => void run(() => actions.makeMain(photo.id))}>
                 {t("profile_edit.photos.make_main")}
+              </button>
+            )}
+            {index > 0 && (
+              <button type="button" className="button button--ghost" disabled={busy} onClick={() => void run(() => actions.move(photo.id, index - 1))}>
+                {t("profile_edit.photos.move_earlier")}
+              </button>
+            )}
+            {!last && (
+              <button type="button" className="button button--ghost" disabled={busy} onClick={() => void run(() => actions.move(photo.id, index + 1))}>
+                {t("profile_edit.photos.move_later")}
               </button>
             )}
             <button type="button" className="button button--ghost button--danger" disabled={busy} onClick={() => setConfirming(true)}>

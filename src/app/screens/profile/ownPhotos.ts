@@ -29,9 +29,10 @@ export function useOwnPhotos(profileId: number) {
     await refresh();
   };
   const makeMain = async (photoId: number) => refresh(await apiSend<PhotoListResponse>("PUT", PHOTOS_KEY, { photo_id: photoId, main: true }));
+  const move = async (photoId: number, position: number) => refresh(await apiSend<PhotoListResponse>("PUT", PHOTOS_KEY, { photo_id: photoId, position }));
   const remove = async (photoId: number) => refresh(await apiSend<PhotoListResponse>("DELETE", PHOTOS_KEY, { photo_id: photoId }));
 
-  return { photos, upload, makeMain, remove };
+  return { photos, upload, makeMain, move, remove };
 }
 
 export type OwnPhotos = ReturnType<typeof useOwnPhotos>;
