@@ -54,6 +54,19 @@ describe("a member's search", () => {
   });
 });
 
+describe("invisible mode", () => {
+  it("hides the member from everyone's search until they are visible again", async () => {
+    const shy = await member("female");
+    const seeker = await member("male");
+    expect(await searchIds(seeker.browser, "?gender=female")).toContain(shy.id);
+    await shy.browser.put("/api/user.php", { invisible: true });
+    expect(await searchIds(seeker.browser, "?gender=female")).not.toContain(shy.id);
+    expect(await searchIds(new Browser(ORIGIN), "?gender=female")).not.toContain(shy.id);
+    await shy.browser.put("/api/user.php", { invisible: false });
+    expect(await searchIds(seeker.browser, "?gender=female")).toContain(shy.id);
+  });
+});
+
 describe("blocking", () => {
   it("hides both from each other, removes their likes and the blocker's chats, and tells the blocked one", async () => {
     const a = await member("female");
