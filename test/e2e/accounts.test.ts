@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
-import { launch, phone } from "./browser";
+import { enterSite as enterShared, launch, phone } from "./browser";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -13,10 +13,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function enterSite(page: Page) {
-  const enter = page.getByRole("button", { name: nl.entry_warning.enter });
-  if (await enter.count()) await enter.click();
-}
+const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 
 /** Open the newest mail of a kind to an address in the outbox and follow its link. */
 async function followMailedLink(page: Page, to: string, kind: string) {

@@ -23,3 +23,9 @@ export async function phone(browser: Browser): Promise<{ context: BrowserContext
   });
   return { context, page, errors };
 }
+
+/** Close the site-entry warning if it shows (its button says `enter` in the page's language). */
+export async function enterSite(page: Page, enter: string) {
+  const button = page.getByRole("button", { name: enter });
+  if (await button.count()) await button.click();
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
-import { launch, phone } from "./browser";
+import { enterSite as enterShared, launch, phone } from "./browser";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -14,10 +14,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function enterSite(page: Page) {
-  const enter = page.getByRole("button", { name: nl.entry_warning.enter });
-  if (await enter.count()) await enter.click();
-}
+const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 
 /** Sign up a new (free) member on the Dutch site; the page ends on /complete-signup. */
 async function signUp(page: Page) {

@@ -1,5 +1,5 @@
 import type { ProfileDetail, ProfilePhoto } from "../../../shared/api";
-import { FormMessage } from "../../components/Form";
+import { Pending } from "../../components/Pending";
 import { useSettings, useT } from "../../context";
 import { OwnPhotoList } from "./OwnPhotoList";
 import { useOwnPhotos } from "./ownPhotos";
@@ -47,17 +47,8 @@ export function PhotosSection({ profile, photos }: { profile: ProfileDetail; pho
           <OwnPhotoList photos={list.photos} actions={own} />
           <PhotoUpload used={list.photos.filter((photo) => photo.status !== "rejected").length} limit={list.limit} actions={own} />
         </>
-      ) : own.photos.error ? (
-        <div>
-          <FormMessage text={t("errors.try_again_later")} />
-          <button type="button" className="button button--ghost profile-edit__retry" onClick={() => void own.photos.mutate()}>
-            {t("profile_edit.retry")}
-          </button>
-        </div>
       ) : (
-        <p className="notice" aria-busy="true">
-          {t("search.loading")}
-        </p>
+        <Pending failed={Boolean(own.photos.error)} retry={() => void own.photos.mutate()} />
       )}
     </section>
   );

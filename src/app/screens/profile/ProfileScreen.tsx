@@ -1,5 +1,5 @@
 import type { ProfileResponse } from "../../../shared/api";
-import { FormMessage } from "../../components/Form";
+import { Pending } from "../../components/Pending";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
@@ -45,17 +45,8 @@ export default function ProfileScreen() {
       </p>
       {answer ? (
         <Sections answer={answer} data={data} />
-      ) : data.profile.error ? (
-        <div className="profile-edit__section">
-          <FormMessage text={t("errors.try_again_later")} />
-          <button type="button" className="button button--ghost profile-edit__retry" onClick={() => void data.profile.mutate()}>
-            {t("profile_edit.retry")}
-          </button>
-        </div>
       ) : (
-        <p className="notice" aria-busy="true">
-          {t("search.loading")}
-        </p>
+        <Pending failed={Boolean(data.profile.error)} retry={() => void data.profile.mutate()} className="profile-edit__section" />
       )}
     </section>
   );

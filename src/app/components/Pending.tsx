@@ -1,0 +1,22 @@
+import { useT } from "../context";
+import { FormMessage } from "./Form";
+
+/** What a section shows until its data is there: "Loading…", or after a failure the error and a retry button. */
+export function Pending({ failed, retry, className }: { failed: boolean; retry: () => void; className?: string }) {
+  const t = useT();
+  if (!failed) {
+    return (
+      <p className="notice" aria-busy="true">
+        {t("search.loading")}
+      </p>
+    );
+  }
+  return (
+    <div className={className}>
+      <FormMessage text={t("errors.try_again_later")} />
+      <button type="button" className="button button--ghost profile-edit__retry" onClick={retry}>
+        {t("profile_edit.retry")}
+      </button>
+    </div>
+  );
+}
