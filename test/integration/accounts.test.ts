@@ -394,6 +394,10 @@ describe("deletion", () => {
     expect((await browser.fetch("/api/user.php")).status).toBe(403);
     expect((await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?").bind(user.profile.id).first<{ searchable: number }>())!.searchable).toBe(0);
 
+    // Nobody finds the profile meanwhile, not even by its id.
+    expect((await new Browser(ORIGIN).fetch(`/api/profile.php?id=${user.profile.id}`)).status).toBe(404);
+    expect((await new Browser(ORIGIN).fetch(`/members/${user.profile.id}`)).status).toBe(404);
+
     const login = await new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email: body.email, password: body.password }, headers: { cookie: "locale=en" } });
     expect(login.status).toBe(403);
     expect(await json(login)).toMatchObject({ error: "pending_deletion" });
@@ -405,6 +409,7 @@ describe("deletion", () => {
     expect((await back.fetch("/api/user.php")).status).toBe(200);
     expect((await userOf(body.email))!.status).toBe("not_confirmed");
     expect((await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?").bind(user.profile.id).first<{ searchable: number }>())!.searchable).toBe(1);
+    expect((await new Browser(ORIGIN).fetch(`/api/profile.php?id=${user.profile.id}`)).status).toBe(200);
     expect((await new Browser(ORIGIN).fetch(link)).headers.get("location")).toBe("/activate/error");
   });
 

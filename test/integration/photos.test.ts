@@ -456,6 +456,15 @@ describe("GET, PUT and DELETE /api/photos.php", () => {
     expect((await m.browser.put("/api/photos.php", { photo_id: b.id })).status).toBe(400);
   });
 
+  it("stops serving even the main photo of an account its owner deleted", async () => {
+    const m = await member();
+    const photo = await uploaded(m, await jpeg(picture(64, 64)));
+    await env.DB.prepare("UPDATE photos SET status = 'active' WHERE id = ?").bind(photo.id).run();
+    expect((await new Browser(ORIGIN).fetch(photo.image!)).status).toBe(200);
+    expect((await m.browser.delete("/api/user.php", { password: "a good password" })).status).toBe(200);
+    expect((await new Browser(ORIGIN).fetch(photo.image!)).status).toBe(404);
+  });
+
   it("orders the member's photos, and the profile shows them in that order", async () => {
     const m = await member();
     const a = await uploaded(m, await jpeg(picture(64, 64)));

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { readSessionCookie } from "../auth/session";
 import type { AppEnv } from "../context";
-import { photos, profiles } from "../db/schema";
+import { photos, profiles, users } from "../db/schema";
 
 const MEDIA_KEY = /^([ptb])\/[0-9a-f]{32}\.jpg$/;
 
@@ -62,9 +62,17 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
   const column = variant === "p" ? photos.key : variant === "t" ? photos.thumbKey : photos.blurKey;
   const photo = await c
     .get("db")
-    .select({ id: photos.id, status: photos.status, profileId: photos.profileId, mainPhotoId: profiles.mainPhotoId, profileStatus: profiles.status })
+    .select({
+      id: photos.id,
+      status: photos.status,
+      profileId: photos.profileId,
+      mainPhotoId: profiles.mainPhotoId,
+      // A deleted account's photos go with its profile: its profile counts as not active.
+      profileStatus: sql<string>`CASE WHEN ${users.status} IN ('active', 'not_confirmed') THEN ${profiles.status} ELSE 'gone' END`,
+    })
     .from(photos)
     .innerJoin(profiles, eq(profiles.id, photos.profileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
     .where(eq(column, key))
     .get();
   const allowed = photo ? await access(c, photo, variant) : null;

@@ -9,6 +9,7 @@ import { blockRelation, notBlockedWith } from "./blocking";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 
 const RELATED_LIMIT = 8;
+const LIVE_ACCOUNTS = ["active", "not_confirmed"];
 const RELATED_AGE_SPAN = 5;
 
 export function profileNotFound(): AppError {
@@ -70,13 +71,16 @@ export async function getProfile(
       aboutMe: profiles.aboutMe,
       mainPhotoId: profiles.mainPhotoId,
       status: profiles.status,
+      accountStatus: users.status,
     })
     .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
     .where(eq(profiles.id, id))
     .get();
-  if (!row || row.status !== "active") throw profileNotFound();
+  // A disabled profile, or an account its owner deleted (pending or not), is not found by anyone.
+  if (!row || row.status !== "active" || !LIVE_ACCOUNTS.includes(row.accountStatus)) throw profileNotFound();
   const other = viewerId !== null && viewerId !== id;
   const [relation, premium] = other ? await Promise.all([blockRelation(db, viewerId, id), isPremium(db, viewerId)]) : [null, false];
   if (relation?.blockedMe) throw new AppError(403, "blocked", "errors.blocked_by", { name: row.name });
