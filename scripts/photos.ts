@@ -47,7 +47,7 @@ if (command === "pending") {
     "SELECT ph.id, ph.profile_id, p.name, ph.width, ph.height, datetime(ph.created_at, 'unixepoch') AS uploaded, ph.key FROM photos ph JOIN profiles p ON p.id = ph.profile_id WHERE ph.status = 'pending' ORDER BY ph.id LIMIT 200",
   )) as [{ results: Record<string, unknown>[] }];
   if (result.results.length === 0) console.info("No photos are waiting.");
-  else console.table(result.results);
+  else for (const row of result.results) console.info(Object.values(row).join("\t"));
 } else {
   const status = command === "approve" ? "active" : "rejected";
   // Only pending photos change: an approved photo is not rejected by a typo in the ids, nor the other way.
