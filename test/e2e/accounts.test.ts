@@ -41,6 +41,11 @@ describe("an account on the Dutch site", () => {
     await page.getByRole("button", { name: nl.signup.submit }).click();
     await page.waitForURL(/\/complete-signup$/);
 
+    // The signup steps: welcome, then the photo step offers the same upload as the profile screen.
+    await page.getByRole("button", { name: nl.complete_signup.next }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe(nl.complete_signup.photo.title);
+    await expect.poll(() => page.getByText(nl.profile_edit.photos.upload).count()).toBeGreaterThan(0);
+
     // Not confirmed yet: the reminder shows in the members area.
     await page.goto(`${baseUrl}/members`);
     const reminder = page.locator(".alerts .alert--warning");

@@ -12,6 +12,7 @@ import { LocationForm } from "../../profile-form/LocationForm";
 import { PersonalForm } from "../../profile-form/PersonalForm";
 import { useProfileFormData, type ProfileFormData } from "../../profile-form/save";
 import { StepForm } from "./StepForm";
+import { PhotoStep } from "./PhotoStep";
 
 /** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
 export const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
@@ -123,9 +124,9 @@ function Progress({ step }: { step: SignupStep }) {
 }
 
 /**
- * One of steps 0 to 4. The welcome and photo steps are text only (photos come with the profile
- * screen); location, personal info and about me are forms that save through PUT /api/profile.php
- * on "Next", once the member's profile is loaded to prefill them.
+ * One of steps 0 to 4. The welcome step is text; the photo step uploads like the profile screen;
+ * location, personal info and about me are forms that save through PUT /api/profile.php on "Next",
+ * once the member's profile is loaded to prefill them.
  */
 function StepBody({ step, name, data, onBack, onNext }: { step: number; name: string; data: ProfileFormData; onBack: () => void; onNext: () => void }) {
   const t = useT();
@@ -133,6 +134,9 @@ function StepBody({ step, name, data, onBack, onNext }: { step: number; name: st
   const key = SIGNUP_STEPS[step]!;
   const title = t(`complete_signup.${key}.title`, { name, site: settings.name });
   const text = t(`complete_signup.${key}.text`, { site: settings.name });
+
+  const profileId = data.profile.data?.profile.id;
+  if (key === "photo" && profileId !== undefined) return <PhotoStep profileId={profileId} title={title} text={text} onBack={onBack} onNext={onNext} />;
 
   if (key === "location" || key === "personal" || key === "about") {
     const profile = data.profile.data?.profile;
