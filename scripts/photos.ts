@@ -8,39 +8,16 @@
  *
  * Locally (--local) it works on the state `npm start` serves (.wrangler/state, or --persist-to).
  */
-import { execFileSync } from "node:child_process";
-import { parseArgs } from "node:util";
+import { fail, operatorArgs, wrangler } from "./operator";
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    local: { type: "boolean", default: false },
-    remote: { type: "boolean", default: false },
-    env: { type: "string" },
-    "persist-to": { type: "string", default: ".wrangler/state" },
-  },
-});
-
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
-
+const { positionals, target } = operatorArgs();
 const [command, ...rest] = positionals;
 if (command !== "pending" && command !== "approve" && command !== "reject") fail("usage: photos pending | approve <id...> | reject <id...> [--local | --remote] [--env NAME]");
-if (values.local === values.remote) fail("say where: --local or --remote");
+const where = target();
 const ids = rest.map(Number);
 if (command !== "pending" && (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1))) fail("give the photo ids to change");
 
-const target = values.local ? ["--local", "--persist-to", values["persist-to"]!] : ["--remote"];
-const env = values.env ? ["--env", values.env] : [];
-
-function d1(sql: string): string {
-  return execFileSync("wrangler", ["d1", "execute", "DB", ...target, ...env, "--json", "--command", sql], {
-    encoding: "utf8",
-    env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-}
+const d1 = (sql: string) => wrangler(["d1", "execute", "DB", ...where, "--json", "--command", sql]);
 
 if (command === "pending") {
   const [result] = JSON.parse(d1(

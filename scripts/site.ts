@@ -9,28 +9,14 @@
  * The file holds { "site": SiteSettings, "company": CompanyInfo }; the company may be left out when
  * it is already in KV.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import * as v from "valibot";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../src/shared/settings";
+import { fail, operatorArgs, wrangler } from "./operator";
 
 const SiteFile = v.strictObject({ site: SiteSettings, company: v.optional(CompanyInfo) });
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
-
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    local: { type: "boolean", default: false },
-    remote: { type: "boolean", default: false },
-    env: { type: "string" },
-    "persist-to": { type: "string", default: ".wrangler/state" },
-  },
-});
+const { positionals, target } = operatorArgs();
 const [command, file] = positionals;
 if (!file || (command !== "validate" && command !== "put")) fail("usage: site validate|put <file.json> [--local|--remote] [--env NAME]");
 
@@ -44,16 +30,8 @@ if (company === undefined) console.info(`note: no company in ${file}; "${site.co
 console.info(`${file}: valid settings for ${site.domain}`);
 if (command === "validate") process.exit(0);
 
-if (values.local === values.remote) fail("say where to put it: --local or --remote");
-const target = values.local ? ["--local", "--persist-to", values["persist-to"]!] : ["--remote"];
-const env = values.env ? ["--env", values.env] : [];
-
-function put(key: string, value: unknown) {
-  execFileSync("wrangler", ["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...target, ...env], {
-    stdio: "inherit",
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-}
+const where = target();
+const put = (key: string, value: unknown) => wrangler(["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...where], { inherit: true });
 put(siteKey(site.domain), site);
 if (company) put(companyKey(site.company_id), company);
 console.info(`${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then deploy`);
