@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
-import { enterSite as enterShared, launch, phone } from "./browser";
+import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 
@@ -24,7 +17,7 @@ async function followMailedLink(page: Page, to: string, kind: string) {
 
 describe("an account on the Dutch site", () => {
   it("signs up, activates from the outbox, logs out and in, deletes and reactivates", async () => {
-    const { context, page, errors } = await phone(browser);
+    const { context, page, errors } = await phone(browser());
     const email = `e2e${Date.now()}@example.com`;
     const password = "een goed wachtwoord";
 
@@ -97,7 +90,7 @@ describe("an account on the Dutch site", () => {
   });
 
   it("keeps the signup modal open on Escape once the form is touched", async () => {
-    const { context, page } = await phone(browser);
+    const { context, page } = await phone(browser());
     await page.goto(`${baseUrl}/members`);
     await enterSite(page);
     await page.locator(".profile-card a").first().click();

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /** Debian's Chromium, headless, kept off the network. */
@@ -28,4 +29,19 @@ export async function phone(browser: Browser): Promise<{ context: BrowserContext
 export async function enterSite(page: Page, enter: string) {
   const button = page.getByRole("button", { name: enter });
   if (await button.count()) await button.click();
+}
+
+/** One Chromium for a test file: launched before its tests, closed after them. */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("the browser is not running");
+    return browser;
+  };
 }

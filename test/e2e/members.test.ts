@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launch, phone } from "./browser";
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { phone, sharedBrowser } from "./browser";
 import nl from "../../locales/nl.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
+const browser = sharedBrowser();
 
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const visitor = () => phone(browser);
+const visitor = () => phone(browser());
 
 const cards = (page: Page) => page.locator(".profile-grid").first().locator(".profile-card");
 

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
-import { enterSite as enterShared, launch, phone } from "./browser";
+import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 
@@ -51,7 +44,7 @@ async function jpegFile(page: Page, colour: string): Promise<Buffer> {
 
 describe("my profile on the Dutch site", () => {
   it("edits a field, uploads photos, chooses the main one, deletes one and fills the location from geolocation", async () => {
-    const { context, page, errors } = await phone(browser);
+    const { context, page, errors } = await phone(browser());
     await context.grantPermissions(["geolocation"], { origin: baseUrl });
     await context.setGeolocation({ latitude: 52.3731, longitude: 4.8922 });
     await signUp(page);

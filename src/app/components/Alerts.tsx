@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from "react";
 import type { User } from "../../shared/api";
 import { useRouter, useT } from "../context";
+import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 import { Link } from "./Link";
 import { ResendActivation } from "./ResendActivation";
@@ -24,38 +24,15 @@ export function showPhotoAlert(user: Pick<User, "profile"> | null, routeName: st
   return routeName === null || !NO_PHOTO_ALERT.has(routeName);
 }
 
-// The dismissal lives in localStorage: an external store, "dismissed" on the server so nothing flashes.
-const listeners = new Set<() => void>();
-const SERVER = "server";
-function readDismissal(): string | null {
-  try {
-    return localStorage.getItem(PHOTO_ALERT_KEY);
-  } catch {
-    return null;
-  }
-}
-function dismiss() {
-  try {
-    localStorage.setItem(PHOTO_ALERT_KEY, String(Date.now()));
-  } catch {
-    // Without storage the alert comes back next time.
-  }
-  listeners.forEach((l) => l());
-}
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
-}
-
 /** The alerts under the top bar of the Default layout. */
 export function Alerts() {
   const { user } = useUser();
   const { match } = useRouter();
   const t = useT();
-  const dismissedAt = useSyncExternalStore(subscribe, readDismissal, () => SERVER);
+  const [dismissedAt, dismiss] = useStoredTimestamp(PHOTO_ALERT_KEY);
   const route = match?.route.name ?? null;
   const activation = showActivationReminder(user, route);
-  const photo = dismissedAt !== SERVER && showPhotoAlert(user, route, dismissedAt);
+  const photo = dismissedAt !== NOT_KNOWN_YET && showPhotoAlert(user, route, dismissedAt);
   if (!user || (!activation && !photo)) return null;
   return (
     <div className="alerts">

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { useRouter, useT } from "../context";
 import { isInstalledApp } from "./EntryWarning";
+import { noSubscription } from "../hooks/useStoredTimestamp";
 
 /** SPEC §2: routes whose top bar has a Back button in the installed app. */
 export const BACK_BUTTON_ROUTES = new Set(["members-id", "likes-type", "likes-m-id", "credits", "credits-id-paymentmethod"]);
@@ -10,7 +11,6 @@ export function showBackButton(installedApp: boolean, historyLength: number, rou
   return installedApp && historyLength > 1 && routeName !== null && BACK_BUTTON_ROUTES.has(routeName);
 }
 
-const noSubscription = () => () => undefined;
 
 /** A browser tab has its own back button; the installed app has none, so it gets this one. */
 export function BackButton() {

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from "react";
 import { usePage, useT } from "../context";
+import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 
 export const ENTRY_SKIP_KEY = "site-entry-skip";
@@ -32,39 +32,14 @@ export function shouldShowEntryWarning(c: Conditions): boolean {
   return !c.onlyCountries || c.onlyCountries.includes(c.country);
 }
 
-// The skip timestamp lives in localStorage: read it as an external store, so the server (which has
-// none) and the first client render agree, and the warning appears right after hydration.
-const listeners = new Set<() => void>();
-function readSkip(): string | null {
-  try {
-    return localStorage.getItem(ENTRY_SKIP_KEY);
-  } catch {
-    return null;
-  }
-}
-function writeSkip(at: number) {
-  try {
-    localStorage.setItem(ENTRY_SKIP_KEY, String(at));
-  } catch {
-    // Without storage the warning simply shows again next time.
-  }
-  listeners.forEach((l) => l());
-}
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
-}
-/** "skipped" on the server: nothing shows until the client knows. */
-const SERVER_SNAPSHOT = "server";
-
 /** The adult-content warning on entering the site; closing it stores a skip timestamp. */
 export function EntryWarning({ onlyCountries }: { onlyCountries?: readonly string[] }) {
   const { settings } = usePage();
   const { user } = useUser();
   const t = useT();
-  const skippedAt = useSyncExternalStore(subscribe, readSkip, () => SERVER_SNAPSHOT);
+  const [skippedAt, skip] = useStoredTimestamp(ENTRY_SKIP_KEY);
   const open =
-    skippedAt !== SERVER_SNAPSHOT &&
+    skippedAt !== NOT_KNOWN_YET &&
     shouldShowEntryWarning({
       enabled: settings.enable_site_entry_popup,
       loggedIn: user !== null,
@@ -81,7 +56,7 @@ export function EntryWarning({ onlyCountries }: { onlyCountries?: readonly strin
         <h2 id="entry-warning-title">{t("entry_warning.title")}</h2>
         <p>{t("entry_warning.text", { site: settings.name })}</p>
         <div className="modal__actions">
-          <button type="button" className="button button--primary" onClick={() => writeSkip(Date.now())} autoFocus>
+          <button type="button" className="button button--primary" onClick={skip} autoFocus>
             {t("entry_warning.enter")}
           </button>
           <a className="button button--ghost" href="about:blank">

@@ -13,6 +13,7 @@ import { PersonalForm } from "../../profile-form/PersonalForm";
 import { useProfileFormData, type ProfileFormData } from "../../profile-form/save";
 import { StepForm } from "./StepForm";
 import { PhotoStep } from "./PhotoStep";
+import { noSubscription } from "../../hooks/useStoredTimestamp";
 
 /** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
 export const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
@@ -36,7 +37,6 @@ function pushPermission(): Push {
   return Notification.permission;
 }
 // Read on every render (the answer changes only when the member is asked here); unknown on the server.
-const noSubscription = () => () => undefined;
 const serverPush = (): Push => "unknown";
 
 /** The steps after signup: welcome, photo, location, personal info, about me, then push and the e-mail. */
