@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { readSessionCookie } from "../auth/session";
+import { LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
 import type { AppEnv } from "../context";
 import { photos, profiles, users } from "../db/schema";
 
@@ -22,9 +22,7 @@ async function viewerOf(c: Context<AppEnv>, ownerProfileId: number): Promise<{ p
   const row = await c.env.DB.prepare(
     `SELECT p.id AS profile_id, u.paid_user,
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?3 AND b.blocked_id = p.id) AS blocked
-     FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
-     WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > unixepoch()
-       AND u.status IN ('active', 'not_confirmed')`,
+     ${LIVE_SESSION_FROM}`,
   )
     .bind(claims.sessionId, claims.userId, ownerProfileId)
     .first<{ profile_id: number; paid_user: number; blocked: number }>();

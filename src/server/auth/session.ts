@@ -22,6 +22,14 @@ function key(secret: string): Uint8Array {
 
 export type SessionClaims = { sessionId: string; userId: number };
 
+/**
+ * The one test of a live session, for every query that trusts a cookie: the row is the cookie's,
+ * not revoked, not expired, and its account usable. Bind ?1 the session id and ?2 the user id;
+ * `s` is sessions, `u` users, `p` the member's profile.
+ */
+export const LIVE_SESSION_FROM = `FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
+  WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > unixepoch() AND u.status IN ('active', 'not_confirmed')`;
+
 /** Start a session for a member: a row, then the signed cookie. */
 export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {
   const sessionId = randomToken(24);

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { clearSessionCookie, readSessionCookie } from "../auth/session";
+import { clearSessionCookie, LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
 import type { AppEnv } from "../context";
 import { AppError } from "../errors";
 
@@ -14,14 +14,10 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("session", null);
   const claims = await readSessionCookie(c);
   if (claims) {
-    const row = await c.env.DB.prepare(
-      `SELECT u.status, p.id AS profile_id, p.gender, p.sexuality, p.country
-       FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
-       WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > unixepoch()`,
-    )
+    const row = await c.env.DB.prepare(`SELECT u.status, p.id AS profile_id, p.gender, p.sexuality, p.country ${LIVE_SESSION_FROM}`)
       .bind(claims.sessionId, claims.userId)
       .first<{ status: string; profile_id: number; gender: string; sexuality: string; country: string }>();
-    if (row && (row.status === "active" || row.status === "not_confirmed")) {
+    if (row) {
       c.set("session", {
         id: claims.sessionId,
         userId: claims.userId,
