@@ -1,6 +1,8 @@
 import { app } from "./server/app";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 
+export { ConversationRoom } from "./server/chat/conversation-room";
+
 export default {
   fetch: app.fetch,
   /** Daily clock work: erase the accounts whose 14-day deletion window has passed. */

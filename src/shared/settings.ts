@@ -3,6 +3,7 @@
  * this schema whenever they are written (scripts/site.ts, the seed) and read.
  */
 import * as v from "valibot";
+import { GIFT_SLUGS } from "./gifts";
 import { LANGUAGES } from "./locales";
 
 const Language = v.picklist(LANGUAGES);
@@ -63,6 +64,8 @@ export const SiteSettings = v.strictObject({
   message_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
   photo_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
   gift_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Prices of single gifts in credits where they differ from gift_credits; 0 takes a gift off the site. */
+  gifts: v.optional(v.record(v.picklist(GIFT_SLUGS), v.pipe(v.number(), v.integer(), v.minValue(0)))),
   signup_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
   /** Conversations a free member may start, and free messages in each. */
   free_conversations: v.pipe(v.number(), v.integer(), v.minValue(0)),

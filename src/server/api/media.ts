@@ -4,7 +4,7 @@ import { LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
 import type { AppEnv } from "../context";
 import { photos, profiles, users } from "../db/schema";
 
-const MEDIA_KEY = /^([ptb])\/[0-9a-f]{32}\.jpg$/;
+const MEDIA_KEY = /^(c?)([ptb])\/[0-9a-f]{32}\.jpg$/;
 
 /** How long a browser may keep a photo shown to one member only. */
 const PRIVATE_MAX_AGE = 3600;
@@ -55,8 +55,10 @@ async function access(c: Context<AppEnv>, photo: Photo, variant: string): Promis
  */
 export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
   const key = c.req.path.slice("/media/".length);
-  const variant = MEDIA_KEY.exec(key)?.[1];
-  if (!variant) return c.notFound();
+  const match = MEDIA_KEY.exec(key);
+  if (!match) return c.notFound();
+  const variant = match[2]!;
+  if (match[1] === "c") return (await chatPhotoAccess(c, key)) ? serveObject(c, key, "private") : notFound(c);
   const column = variant === "p" ? photos.key : variant === "t" ? photos.thumbKey : photos.blurKey;
   const photo = await c
     .get("db")
@@ -75,7 +77,35 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
     .get();
   const allowed = photo ? await access(c, photo, variant) : null;
   if (!allowed) return notFound(c);
+  return serveObject(c, key, allowed);
+}
 
+/**
+ * Whether the viewer may have this variant of a chat photo: its sender may; a member of a
+ * conversation it was sent in may have the blurred version, and the original and thumbnail only when
+ * premium (SPEC §6) and not blocked by the sender.
+ */
+async function chatPhotoAccess(c: Context<AppEnv>, key: string): Promise<boolean> {
+  const claims = await readSessionCookie(c);
+  if (!claims) return false;
+  const blurred = key.startsWith("cb/");
+  const column = blurred ? "blur_key" : key.startsWith("ct/") ? "thumb_key" : "key";
+  const row = await c.env.DB.prepare(
+    `SELECT v.profile_id, v.paid_user, cp.profile_id AS owner,
+            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = cp.profile_id AND b.blocked_id = v.profile_id) AS blocked,
+            EXISTS (SELECT 1 FROM messages m JOIN conversation_members cm ON cm.conversation_id = m.conversation_id
+                    WHERE m.photo_id = cp.id AND m.kind = 'image' AND cm.profile_id = v.profile_id) AS received
+     FROM chat_photos cp, (SELECT p.id AS profile_id, u.paid_user ${LIVE_SESSION_FROM}) v
+     WHERE cp.${column} = ?3`,
+  )
+    .bind(claims.sessionId, claims.userId, key)
+    .first<{ profile_id: number; paid_user: number; owner: number; blocked: number; received: number }>();
+  if (!row) return false;
+  if (row.owner === row.profile_id) return true;
+  return row.received === 1 && row.blocked === 0 && (blurred || row.paid_user === 1);
+}
+
+async function serveObject(c: Context<AppEnv>, key: string, allowed: "public" | "private"): Promise<Response> {
   const object = await c.env.PHOTOS.get(key);
   if (!object) return notFound(c);
   const headers = new Headers();

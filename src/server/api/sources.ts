@@ -6,7 +6,12 @@
 import type { Context } from "hono";
 import { GeocodeQuery, ProfileQuery, RegionsQuery, SearchQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../app/page-data";
+import * as v from "valibot";
+import type { GiftsResponse } from "../../shared/chat";
+import { giftImage, siteGifts } from "../../shared/gifts";
 import type { AppEnv } from "../context";
+import { listChats, loadChat, peerOf } from "../services/chats";
+import { requireChatMember } from "./chats";
 import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
@@ -16,6 +21,12 @@ import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
+
+const idParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647));
+const ChatQuery = v.union([
+  v.object({ profile: idParam, before: v.optional(idParam) }),
+  v.object({ conversation: idParam, before: v.optional(idParam) }),
+]);
 
 
 
@@ -49,7 +60,24 @@ export const SOURCES: Record<string, Source> = {
     return company;
   },
   "/api/settings.php": async (c, params) => publicSettings(c, params),
+  "/api/chats.php": async (c) => listChats(c.env.DB, requireChatMember(c).profileId),
+  "/api/chat.php": async (c, params) => {
+    const session = requireChatMember(c);
+    const query = parseQuery(ChatQuery, params);
+    const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
+    if (peer === null) throw new AppError(404, "not_found", "errors.chat_not_found", {}, "conversation");
+    return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+  },
+  "/api/gifts.php": async (c): Promise<GiftsResponse> => {
+    const t = c.get("t");
+    return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };
+  },
 };
+
+/** Sources that only answer a signed-in member. */
+const MEMBER_SOURCES = new Set(["/api/chats.php", "/api/chat.php"]);
+
+export const isMemberSource = (key: string) => MEMBER_SOURCES.has(new URL(key, "http://internal").pathname);
 
 /** Load the answer of a source by its URL path and query (a swr key such as /api/profile.php?id=5). */
 export async function loadSource(c: Context<AppEnv>, key: string): Promise<unknown> {

@@ -191,12 +191,24 @@ export const blocks = sqliteTable(
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
 );
 
-export const conversations = sqliteTable("conversations", {
-  id: integer("id").primaryKey(),
-  createdAt: integer("created_at").notNull().default(now),
-  lastMessageAt: integer("last_message_at"),
-  lastMessageId: integer("last_message_id"),
-});
+/**
+ * One conversation per pair of profiles: `profile_a` is the lower profile id, `profile_b` the higher.
+ * Created by the pair's Durable Object (server/chat/conversation-room.ts) on the first message.
+ */
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: integer("id").primaryKey(),
+    profileA: integer("profile_a"),
+    profileB: integer("profile_b"),
+    /** The profile that sent the first message. */
+    startedBy: integer("started_by"),
+    createdAt: integer("created_at").notNull().default(now),
+    lastMessageAt: integer("last_message_at"),
+    lastMessageId: integer("last_message_id"),
+  },
+  (t) => [uniqueIndex("conversations_pair_idx").on(t.profileA, t.profileB)],
+);
 
 export const conversationMembers = sqliteTable(
   "conversation_members",
@@ -208,6 +220,8 @@ export const conversationMembers = sqliteTable(
     /** Copied from the conversation so a member's chat list is one index range. */
     lastMessageAt: integer("last_message_at"),
     removedAt: integer("removed_at"),
+    /** Messages up to this id were removed for this member (DELETE /api/chat.php); history starts after it. */
+    hiddenBeforeId: integer("hidden_before_id").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.profileId] }),
@@ -226,14 +240,44 @@ export const messages = sqliteTable(
     /** text | image | gift */
     kind: text("kind").notNull(),
     body: text("body"),
+    /** The chat photo of an image message. */
     photoId: integer("photo_id"),
-    giftId: integer("gift_id"),
+    /** The gift's slug (shared/gifts.ts) of a gift message. */
+    gift: text("gift"),
     creditsCharged: integer("credits_charged").notNull().default(0),
+    /** Sent within a free member's allowance (SPEC §1: free_conversations x free_messages). */
+    free: integer("free", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
     uniqueIndex("messages_client_idx").on(t.conversationId, t.senderId, t.clientId),
     index("messages_conversation_idx").on(t.conversationId, t.id),
+    index("messages_free_idx").on(t.senderId, t.free, t.conversationId),
+  ],
+);
+
+/**
+ * Photos sent in a chat: the same three variants as profile photos (original, thumbnail, blurred)
+ * under unguessable keys with a `c` before the variant's letter. Not part of the profile; the
+ * original reaches the sender and premium members of a conversation it was sent in.
+ */
+export const chatPhotos = sqliteTable(
+  "chat_photos",
+  {
+    id: integer("id").primaryKey(),
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    thumbKey: text("thumb_key").notNull(),
+    blurKey: text("blur_key").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("chat_photos_key_idx").on(t.key),
+    uniqueIndex("chat_photos_thumb_key_idx").on(t.thumbKey),
+    uniqueIndex("chat_photos_blur_key_idx").on(t.blurKey),
+    index("chat_photos_profile_idx").on(t.profileId),
   ],
 );
 

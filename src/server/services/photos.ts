@@ -19,8 +19,8 @@ export function photoLimit(paidUser: boolean): number {
   return paidUser ? PREMIUM_PHOTO_LIMIT : FREE_PHOTO_LIMIT;
 }
 
-/** A fresh object key: the variant's prefix and 128 random bits. */
-export function newPhotoKey(variant: "p" | "t" | "b"): string {
+/** A fresh object key: the variant's prefix (with a `c` before it for chat photos) and 128 random bits. */
+export function newPhotoKey(variant: "p" | "t" | "b" | "cp" | "ct" | "cb"): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `${variant}/${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}.jpg`;
 }

@@ -1,0 +1,73 @@
+/**
+ * Chat calls (SPEC §7):
+ * - GET /api/chat-socket.php?profile=ID: the WebSocket of the conversation with that member. The
+ *   Worker authorises it (a member, this site's own page, a profile that exists and has not blocked
+ *   them) and hands it to the pair's Durable Object with who the member is.
+ * - DELETE /api/chat.php `{ conversation: { id } }` or `{ profile: { id } }`: remove for the member.
+ * - POST /api/chat-photo.php: a photo to send as an image message (multipart field `photo`).
+ * GET /api/chats.php, /api/chat.php and /api/gifts.php are read sources (api/sources.ts), so pages
+ * render from them too.
+ */
+import { vValidator } from "@hono/valibot-validator";
+import { type Context, Hono } from "hono";
+import * as v from "valibot";
+import type { AppEnv } from "../context";
+import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
+import { AppError } from "../errors";
+import { uploadChatPhoto } from "../services/chat-photos";
+import { removeChats, roomName } from "../services/chats";
+import { invalidBody } from "./body";
+import { photoUpload } from "./photo-upload";
+import { parseQuery } from "./query";
+import type { Session } from "../edge/session";
+
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
+const RemoveChatBody = v.union([v.object({ conversation: v.object({ id: Id }) }), v.object({ profile: v.object({ id: Id }) })]);
+const SocketQuery = v.object({ profile: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), Id) });
+
+/** SPEC §6: a visitor is told "You need to be logged in to chat" (and the 403 logs a stale client out). */
+export function requireChatMember(c: Context<AppEnv>): Session {
+  const session = c.get("session");
+  if (!session) throw new AppError(403, "authentication_required", "login_needed.chat");
+  return session;
+}
+
+export const chatRoutes = new Hono<AppEnv>()
+  .get("/api/chat-socket.php", async (c) => {
+    const session = requireChatMember(c);
+    // A WebSocket is not covered by the CSRF check of state-changing calls: only this site's pages may open one.
+    const origin = c.req.header("origin");
+    if (!origin || origin !== new URL(c.req.url).origin) throw new AppError(403, "csrf", "errors.csrf");
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError(426, "upgrade_required", "errors.invalid_body");
+    const { profile: peer } = parseQuery(SocketQuery, new URL(c.req.url).searchParams);
+    if (peer === session.profileId) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+    const row = await c.env.DB.prepare(
+      `SELECT p.name, (SELECT paid_user FROM users WHERE id = ?3) AS paid_user,
+              EXISTS (SELECT 1 FROM blocks WHERE blocker_id = p.id AND blocked_id = ?2) AS blocked_me
+       FROM profiles p JOIN users u ON u.id = p.user_id
+       WHERE p.id = ?1 AND p.status = 'active' AND u.status IN ('active', 'not_confirmed')`,
+    )
+      .bind(peer, session.profileId, session.userId)
+      .first<{ name: string; paid_user: number; blocked_me: number }>();
+    if (!row) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+    if (row.blocked_me) throw new AppError(403, "blocked_by", "errors.blocked_by", { name: row.name });
+
+    const member: SocketMember = { p: session.profileId, u: session.userId, l: c.get("locale"), s: c.get("site").domain, c: c.get("country"), pr: row.paid_user === 1 };
+    const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
+    const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });
+    const handshake = await stub.fetch(forwarded);
+    // The object's answer has immutable headers; the edge middleware adds its own to a copy.
+    return new Response(handshake.body, { status: handshake.status, headers: new Headers(handshake.headers), webSocket: handshake.webSocket });
+  })
+  .delete("/api/chat.php", vValidator("json", RemoveChatBody, invalidBody), async (c) => {
+    const { profileId } = requireChatMember(c);
+    const body = c.req.valid("json");
+    const removed = await removeChats(c.env.DB, profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
+    return c.json({ removed });
+  })
+  .post(
+    "/api/chat-photo.php",
+    ...photoUpload(requireChatMember, (c, bytes) =>
+      uploadChatPhoto({ db: c.env.DB, bucket: c.env.PHOTOS }, requireChatMember(c).profileId, bytes, c.get("site").cdn_prefix),
+    ),
+  );

@@ -1,0 +1,257 @@
+import { DurableObject } from "cloudflare:workers";
+import * as v from "valibot";
+import { ClientFrame, type SendFrame, type ServerFrame } from "../../shared/chat";
+import { isLanguage, type Language } from "../../shared/locales";
+import type { SiteSettings } from "../../shared/settings";
+import { loadSite } from "../edge/site";
+import { i18nFor } from "../i18n";
+import { decideSend, insufficientCredits, type Refusal, type SendRequest } from "../services/chat-rules";
+import { MESSAGE_SELECT, messageView, storeMessage, type MessageRow } from "../services/chat-messages";
+import { conversationIdOf, ensureConversation, loadSendFacts, markRead, readState } from "../services/chats";
+
+/** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
+export type SocketMember = {
+  /** profile id, user id */
+  p: number;
+  u: number;
+  /** the member's language, site domain and country */
+  l: Language;
+  s: string;
+  c: string | null;
+  /** premium when the socket opened: decides whether they see photos' originals */
+  pr: boolean;
+};
+
+/** The header by which the Worker hands the authorised member to the object. */
+export const MEMBER_HEADER = "x-chat-member";
+
+const PAIR_KEY = "pair";
+const CONVERSATION_KEY = "conversation";
+
+/**
+ * The Durable Object of one conversation (one pair of profiles), its single writer: sends are taken
+ * one at a time, checked against the rules, stored with their charge in one D1 batch, and only then
+ * acknowledged to the sender and fanned out to every open socket of both members. Sockets use the
+ * hibernation API, so an idle conversation costs nothing; everything the object needs after waking
+ * is in its storage (the pair, the conversation id), in D1 (messages, unread counts, read marks) or
+ * in each socket's attachment (who is on it).
+ */
+export class ConversationRoom extends DurableObject<Env> {
+  private pair: [number, number] | null = null;
+  private conversationId: number | null = null;
+  /** Sends and read marks run one after another, in arrival order. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.pair = ctx.storage.kv.get<[number, number]>(PAIR_KEY) ?? null;
+    this.conversationId = ctx.storage.kv.get<number>(CONVERSATION_KEY) ?? null;
+    // Keep-alive pings are answered without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** A socket upgrade forwarded by the Worker, which has checked the member and the pair. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const member = parseMember(request.headers.get(MEMBER_HEADER));
+    const peer = Number(new URL(request.url).searchParams.get("peer"));
+    if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.p) return new Response("Bad member", { status: 400 });
+    const pair: [number, number] = member.p < peer ? [member.p, peer] : [peer, member.p];
+    if (!this.pair) {
+      this.pair = pair;
+      this.ctx.storage.kv.put(PAIR_KEY, pair);
+    } else if (this.pair[0] !== pair[0] || this.pair[1] !== pair[1]) {
+      return new Response("Wrong conversation", { status: 400 });
+    }
+
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server, [`p:${member.p}`]);
+    server.serializeAttachment(member);
+    const conversationId = await this.conversation();
+    const state = conversationId === null ? { unread: 0, peerReadId: null } : await readState(this.env.DB, conversationId, member.p, peer);
+    this.send(server, { type: "ready", conversation_id: conversationId, peer_read_id: state.peerReadId, unread: state.unread });
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    const member = ws.deserializeAttachment() as SocketMember | null;
+    if (!member) return;
+    let frame: ClientFrame;
+    try {
+      frame = v.parse(ClientFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
+    } catch {
+      this.refuse(ws, member, null, { status: 400, error: "invalid_body", key: "errors.invalid_body", values: {} });
+      return;
+    }
+    switch (frame.type) {
+      case "typing":
+        this.broadcast((other) => other.p !== member.p, () => ({ type: "typing", profile_id: member.p }));
+        return;
+      case "read":
+        return this.enqueue(() => this.read(member, frame.message_id));
+      case "send":
+        return this.enqueue(async () => {
+          try {
+            await this.deliver(ws, member, frame);
+          } catch (error) {
+            // Nothing was acknowledged: the client may send the same client id again.
+            console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
+            this.refuse(ws, member, frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
+          }
+        });
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // 1005/1006 are reserved: they may not be sent back in a close frame.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // already closed
+    }
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1011, "error");
+    } catch {
+      // already closed
+    }
+  }
+
+  /** Run one step after every step before it has finished; a failing step does not stop the queue. */
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async conversation(): Promise<number | null> {
+    if (this.conversationId === null && this.pair) {
+      this.conversationId = await conversationIdOf(this.env.DB, this.pair[0], this.pair[1]);
+      if (this.conversationId !== null) this.ctx.storage.kv.put(CONVERSATION_KEY, this.conversationId);
+    }
+    return this.conversationId;
+  }
+
+  private peerOf(member: SocketMember): number {
+    const [a, b] = this.pair!;
+    return member.p === a ? b : a;
+  }
+
+  private async site(member: SocketMember): Promise<SiteSettings | null> {
+    return (await loadSite(this.env.SETTINGS, member.s))?.settings ?? null;
+  }
+
+  /**
+   * One send: rules, then the message and its charge in one batch, then the ack to the sending
+   * socket and the message to every other socket. A retried client id gets the stored message back.
+   */
+  private async deliver(ws: WebSocket, member: SocketMember, frame: SendFrame): Promise<void> {
+    const site = await this.site(member);
+    if (!site) return this.refuse(ws, member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
+    const peer = this.peerOf(member);
+    const conversationId = await this.conversation();
+    const facts = await loadSendFacts(this.env.DB, member.u, member.p, peer, conversationId);
+
+    let photoId: number | null = null;
+    if (frame.kind === "image") {
+      const photo = await this.env.DB.prepare("SELECT id FROM chat_photos WHERE id = ? AND profile_id = ?").bind(frame.photo_id, member.p).first<{ id: number }>();
+      if (!photo) return this.refuse(ws, member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} });
+      photoId = photo.id;
+    }
+    const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
+    const decision = decideSend(site, facts, request);
+    if ("refusal" in decision) {
+      // A retry of a message already stored is answered with it, even if it could not be paid again now.
+      const stored = conversationId === null ? null : await this.storedRetry(conversationId, member, frame.client_id);
+      if (stored) return this.send(ws, { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.credits });
+      return this.refuse(ws, member, frame.client_id, decision.refusal);
+    }
+
+    const id = conversationId ?? (await this.createConversation(member.p, peer));
+    const result = await storeMessage(this.env.DB, {
+      conversationId: id,
+      senderProfileId: member.p,
+      senderUserId: member.u,
+      recipientProfileId: peer,
+      clientId: frame.client_id,
+      kind: frame.kind,
+      body: frame.kind === "text" ? frame.body.trim() : null,
+      photoId,
+      gift: frame.kind === "gift" ? frame.gift : null,
+      price: decision.price,
+    });
+    if ("insufficientCredits" in result) return this.refuse(ws, member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
+    this.send(ws, { type: "ack", client_id: frame.client_id, message: this.view(result.row, member, site), credits: result.credits });
+    if (!result.stored) return;
+    console.info(JSON.stringify({ event: "chat_message", conversation: id, kind: frame.kind, credits: decision.price.credits, free: decision.price.free }));
+    for (const other of this.ctx.getWebSockets()) {
+      if (other === ws) continue;
+      const viewer = other.deserializeAttachment() as SocketMember | null;
+      if (!viewer) continue;
+      this.send(other, { type: "message", message: this.view(result.row, viewer, site) });
+      if (viewer.p === peer) this.send(other, { type: "unread", count: result.recipientUnread });
+    }
+  }
+
+  private async storedRetry(conversationId: number, member: SocketMember, clientId: string): Promise<MessageRow | null> {
+    return this.env.DB.prepare(`${MESSAGE_SELECT} WHERE m.conversation_id = ? AND m.sender_id = ? AND m.client_id = ?`)
+      .bind(conversationId, member.p, clientId)
+      .first<MessageRow>();
+  }
+
+  private async createConversation(sender: number, recipient: number): Promise<number> {
+    const id = await ensureConversation(this.env.DB, sender, recipient);
+    this.conversationId = id;
+    this.ctx.storage.kv.put(CONVERSATION_KEY, id);
+    return id;
+  }
+
+  /** The member has seen the conversation up to a message: their unread count goes down, the other member sees the mark. */
+  private async read(member: SocketMember, messageId: number): Promise<void> {
+    const conversationId = await this.conversation();
+    if (conversationId === null) return;
+    const { unread, readId } = await markRead(this.env.DB, conversationId, member.p, messageId);
+    this.broadcast(
+      () => true,
+      (viewer) => (viewer.p === member.p ? { type: "unread", count: unread } : { type: "read", profile_id: member.p, message_id: readId }),
+    );
+  }
+
+  private view(row: MessageRow, viewer: SocketMember, site: SiteSettings) {
+    return messageView(row, { profileId: viewer.p, premium: viewer.pr }, site.cdn_prefix, i18nFor(viewer.l).t);
+  }
+
+  private refuse(ws: WebSocket, member: SocketMember, clientId: string | null, refusal: Refusal): void {
+    const t = i18nFor(member.l).t;
+    this.send(ws, { type: "error", client_id: clientId, error: refusal.error, message: t(refusal.key, refusal.values) });
+  }
+
+  /** Send a frame to every socket whose member passes `to`; one failing socket never stops the others. */
+  private broadcast(to: (member: SocketMember) => boolean, frame: (member: SocketMember) => ServerFrame): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      const member = ws.deserializeAttachment() as SocketMember | null;
+      if (member && to(member)) this.send(ws, frame(member));
+    }
+  }
+
+  private send(ws: WebSocket, frame: ServerFrame): void {
+    try {
+      ws.send(JSON.stringify(frame));
+    } catch {
+      // The socket is closing; its client reconnects and reloads the newest page.
+    }
+  }
+}
+
+function parseMember(raw: string | null): SocketMember | null {
+  if (!raw) return null;
+  try {
+    const m = JSON.parse(raw) as SocketMember;
+    if (Number.isInteger(m.p) && Number.isInteger(m.u) && isLanguage(m.l) && typeof m.s === "string") return m;
+  } catch {
+    // fall through
+  }
+  return null;
+}

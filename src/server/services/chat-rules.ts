@@ -1,0 +1,115 @@
+/**
+ * The rules of sending a chat message (SPEC §1, §4, §6, §9), as one pure decision over what the
+ * conversation's object read about both members. The object applies it to every send; GET
+ * /api/chat.php applies the same rules to tell a member beforehand what writing costs and whether
+ * they may write at all.
+ */
+import type { ChatBlockedReason, MessageKind } from "../../shared/chat";
+import { siteGifts } from "../../shared/gifts";
+import type { SiteSettings } from "../../shared/settings";
+
+/** What the rules need to know about the sender, the recipient and their conversation. */
+export type SendFacts = {
+  senderStatus: string;
+  senderPaid: boolean;
+  credits: number;
+  /** Null when the recipient's account or profile no longer exists. */
+  recipient: { name: string; status: string; profileStatus: string; invisible: boolean; hasWritten: boolean } | null;
+  blockedByMe: boolean;
+  blockedMe: boolean;
+  /** Free messages the sender already sent in this conversation. */
+  freeUsedHere: number;
+  /** Conversations in which the sender has used free messages. */
+  freeConversationsUsed: number;
+};
+
+export type SendRequest = { kind: "text"; body: string } | { kind: "image" } | { kind: "gift"; gift: string };
+
+/** A refusal: the error code, the locale key of its text and the text's values. */
+export type Refusal = { status: 400 | 402 | 403 | 404; error: string; key: string; values: Record<string, string | number> };
+
+export type Price = { credits: number; free: boolean };
+
+const LIVE = new Set(["active", "not_confirmed"]);
+
+/** Why the sender cannot write to this member at all, whatever the message; null when they can. */
+export function blockedReason(facts: SendFacts): ChatBlockedReason | null {
+  const recipient = facts.recipient;
+  if (!recipient || !LIVE.has(recipient.status) || recipient.profileStatus !== "active") return "unavailable";
+  if (facts.blockedByMe) return "blocked";
+  if (facts.blockedMe) return "blocked_by";
+  // Invisible members cannot be messaged (SPEC §4), except in a conversation they wrote in themselves.
+  if (recipient.invisible && !recipient.hasWritten) return "unavailable";
+  // An unconfirmed e-mail address: the other side cannot reply until it is confirmed (SPEC §4).
+  if (recipient.status === "not_confirmed") return "not_confirmed";
+  return null;
+}
+
+const REASON_TEXT: Record<ChatBlockedReason, { status: 403 | 404; key: string }> = {
+  unavailable: { status: 404, key: "errors.chat_unavailable" },
+  blocked: { status: 403, key: "errors.chat_blocked" },
+  blocked_by: { status: 403, key: "errors.blocked_by" },
+  not_confirmed: { status: 403, key: "errors.chat_not_confirmed" },
+};
+
+/** What a text message costs this sender here: free within a free member's allowance, else message_credits. */
+export function textPrice(site: Pick<SiteSettings, "message_credits" | "free_conversations" | "free_messages">, facts: SendFacts): Price {
+  const withinAllowance =
+    !facts.senderPaid &&
+    facts.freeUsedHere < site.free_messages &&
+    (facts.freeUsedHere > 0 || facts.freeConversationsUsed < site.free_conversations);
+  return withinAllowance ? { credits: 0, free: true } : { credits: site.message_credits, free: false };
+}
+
+/** Free text messages the sender has left in this conversation. */
+export function freeMessagesLeft(site: Pick<SiteSettings, "message_credits" | "free_conversations" | "free_messages">, facts: SendFacts): number {
+  if (!textPrice(site, facts).free) return 0;
+  return site.free_messages - facts.freeUsedHere;
+}
+
+/** The price of a gift on this site, or null when the site does not sell it. */
+export function giftPrice(site: Pick<SiteSettings, "gift_credits" | "gifts">, slug: string): number | null {
+  return siteGifts(site).find((gift) => gift.slug === slug)?.credits ?? null;
+}
+
+/**
+ * Decide one send: its price, or why it is refused. Nothing is stored here; the object stores the
+ * message and its charge together, and the database refuses a charge below zero on its own.
+ */
+export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRequest): { price: Price } | { refusal: Refusal } {
+  const name = facts.recipient?.name ?? "";
+  if (!LIVE.has(facts.senderStatus)) return { refusal: { status: 403, error: "authentication_required", key: "login_needed.chat", values: {} } };
+  const reason = blockedReason(facts);
+  if (reason) {
+    const { status, key } = REASON_TEXT[reason];
+    return { refusal: { status, error: reason === "unavailable" ? "not_found" : reason, key, values: { name } } };
+  }
+  let price: Price;
+  switch (request.kind) {
+    case "text": {
+      const length = [...request.body.trim()].length;
+      if (length === 0) return { refusal: { status: 400, error: "message_empty", key: "errors.chat_empty", values: {} } };
+      if (length > site.message_length) return { refusal: { status: 400, error: "message_too_long", key: "errors.chat_too_long", values: { max: site.message_length } } };
+      price = textPrice(site, facts);
+      break;
+    }
+    case "image":
+      price = { credits: site.photo_credits, free: false };
+      break;
+    case "gift": {
+      const credits = giftPrice(site, request.gift);
+      if (credits === null) return { refusal: { status: 404, error: "gift_not_found", key: "errors.chat_gift_not_found", values: {} } };
+      price = { credits, free: false };
+      break;
+    }
+  }
+  if (price.credits > facts.credits) return { refusal: insufficientCredits(name) };
+  return { price };
+}
+
+/** SPEC §8: "You do not have enough credits to send this message to {name}". */
+export function insufficientCredits(name: string): Refusal {
+  return { status: 402, error: "insufficient_credits", key: "errors.not_enough_credits", values: { name } };
+}
+
+export const KIND_LEDGER_REASON: Record<MessageKind, string> = { text: "message", image: "photo", gift: "gift" };
