@@ -6,7 +6,8 @@ import { roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { jpeg, picture } from "../images";
-import { fetchWorker, json } from "../http";
+import type { User } from "../../src/shared/api";
+import { Browser, fetchWorker, json } from "../http";
 
 const ORIGIN = "http://chat.test";
 const MESSAGE = 5;
@@ -364,6 +365,32 @@ describe("the rules of sending", () => {
     expect(await creditsOf(anna)).toBe(100 - GIFT);
     socket.close();
     bramSocket.close();
+  });
+});
+
+describe("the message written at signup", () => {
+  it("becomes the new member's first chat message, free, waiting unread for the member it was written to", async () => {
+    const recipient = await premium(0, "Jet");
+    const visitor = new Browser(ORIGIN);
+    visitor.cookies.set("locale", "en");
+    const res = await visitor.post("/api/signup.php", {
+      email: `signup-message-${recipient.id}@example.com`,
+      username: `sm${recipient.id}x`,
+      password: "a good password",
+      date_of_birth: "1990-01-01",
+      gender: "male",
+      terms: true,
+      profile_id: recipient.id,
+      signup_message: "  Hi Jet, I liked your profile!  ",
+    });
+    expect(res.status).toBe(201);
+    const { user } = await json<{ user: User }>(res);
+    const list = await chats(recipient);
+    expect(list.chats.map((c) => [c.profile.id, c.num_unread_messages, c.last_message?.body])).toEqual([[user.profile.id, 1, "Hi Jet, I liked your profile!"]]);
+    const mine = await json<ChatResponse>(await visitor.fetch(`/api/chat.php?profile=${recipient.id}`));
+    expect(mine.messages.map((m) => [m.body, m.credits])).toEqual([["Hi Jet, I liked your profile!", 0]]);
+    // The new member's e-mail is unconfirmed: Jet is told why she cannot answer yet.
+    expect((await chat(recipient, `profile=${user.profile.id}`)).blocked_reason).toBe("not_confirmed");
   });
 });
 

@@ -21,6 +21,7 @@ import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
 import { requireMember } from "../edge/session";
 import { AppError, fieldError } from "../errors";
 import { mailerFor } from "../mail/mailer";
+import { postMessage } from "./chats";
 import {
   acceptRetentionOffer,
   activate,
@@ -59,6 +60,18 @@ async function userAnswer(c: Context<AppEnv>, userId: number, status: 200 | 201 
 /** The client's address for the login throttle (Cloudflare sets it; locally there is one client). */
 const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
+/**
+ * The message a visitor wrote to a member before signing up (/members/{id}/signup, step 0) becomes
+ * their first chat message. The account exists whatever happens to it; a refusal is logged.
+ */
+async function sendSignupMessage(c: Context<AppEnv>, userId: number, peer: number, text: string): Promise<void> {
+  const profile = await c.env.DB.prepare("SELECT id FROM profiles WHERE user_id = ?").bind(userId).first<{ id: number }>();
+  if (!profile || profile.id === peer) return;
+  const member = { p: profile.id, u: userId, l: c.get("locale"), s: c.get("site").domain, c: c.get("country"), pr: false };
+  const reply = await postMessage(c, member, peer, { type: "send", client_id: `signup-${userId}`, kind: "text", body: text });
+  if (reply.type === "error") console.warn(JSON.stringify({ event: "signup_message_refused", requestId: c.get("requestId"), error: reply.error }));
+}
+
 export const accountRoutes = new Hono<AppEnv>()
   .get("/api/user.php", async (c) => userAnswer(c, requireMember(c).userId))
   .post("/api/user.php", vValidator("json", LoginBody, invalidBody), async (c) => {
@@ -93,8 +106,10 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json({ ok: true });
   })
   .post("/api/signup.php", vValidator("json", SignupBody, invalidBody), async (c) => {
-    const userId = await signUp(accounts(c), c.req.valid("json"), { language: c.get("locale"), country: selectedCountry(c), tracking: c.get("trafficSource") });
+    const body = c.req.valid("json");
+    const userId = await signUp(accounts(c), body, { language: c.get("locale"), country: selectedCountry(c), tracking: c.get("trafficSource") });
     await startSession(c, userId);
+    if (body.profile_id && body.signup_message?.trim()) await sendSignupMessage(c, userId, body.profile_id, body.signup_message);
     return userAnswer(c, userId, 201);
   })
   .get("/api/activate.php", async (c) => {

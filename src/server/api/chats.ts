@@ -11,6 +11,7 @@
 import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
+import type { SendFrame, ServerFrame } from "../../shared/chat";
 import type { AppEnv } from "../context";
 import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
 import { AppError } from "../errors";
@@ -30,6 +31,14 @@ export function requireChatMember(c: Context<AppEnv>): Session {
   const session = c.get("session");
   if (!session) throw new AppError(403, "authentication_required", "login_needed.chat");
   return session;
+}
+
+/**
+ * Send a message for a member without a socket (the message written at signup), through the pair's
+ * object like every other send. Answers the ack or the error frame.
+ */
+export async function postMessage(c: Context<AppEnv>, member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
+  return c.env.CONVERSATIONS.getByName(roomName(member.p, peer)).post(member, peer, frame);
 }
 
 export const chatRoutes = new Hono<AppEnv>()

@@ -56,13 +56,7 @@ export class ConversationRoom extends DurableObject<Env> {
     const member = parseMember(request.headers.get(MEMBER_HEADER));
     const peer = Number(new URL(request.url).searchParams.get("peer"));
     if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.p) return new Response("Bad member", { status: 400 });
-    const pair: [number, number] = member.p < peer ? [member.p, peer] : [peer, member.p];
-    if (!this.pair) {
-      this.pair = pair;
-      this.ctx.storage.kv.put(PAIR_KEY, pair);
-    } else if (this.pair[0] !== pair[0] || this.pair[1] !== pair[1]) {
-      return new Response("Wrong conversation", { status: 400 });
-    }
+    if (!this.claimPair(member.p, peer)) return new Response("Wrong conversation", { status: 400 });
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [`p:${member.p}`]);
@@ -80,7 +74,7 @@ export class ConversationRoom extends DurableObject<Env> {
     try {
       frame = v.parse(ClientFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
     } catch {
-      this.refuse(ws, member, null, { status: 400, error: "invalid_body", key: "errors.invalid_body", values: {} });
+      this.send(ws, this.refusal(member, null, { status: 400, error: "invalid_body", key: "errors.invalid_body", values: {} }));
       return;
     }
     switch (frame.type) {
@@ -90,15 +84,7 @@ export class ConversationRoom extends DurableObject<Env> {
       case "read":
         return this.enqueue(() => this.read(member, frame.message_id));
       case "send":
-        return this.enqueue(async () => {
-          try {
-            await this.deliver(ws, member, frame);
-          } catch (error) {
-            // Nothing was acknowledged: the client may send the same client id again.
-            console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
-            this.refuse(ws, member, frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
-          }
-        });
+        return this.enqueue(async () => this.send(ws, await this.deliverSafely(ws, member, frame)));
     }
   }
 
@@ -116,6 +102,39 @@ export class ConversationRoom extends DurableObject<Env> {
       ws.close(1011, "error");
     } catch {
       // already closed
+    }
+  }
+
+  /**
+   * A send that does not come over a socket (the message written at signup): the same rules, storage
+   * and fan-out as a socket's send, answered with the ack or the error frame.
+   */
+  async post(member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
+    if (!this.claimPair(member.p, peer)) throw new Error("wrong conversation");
+    let reply: ServerFrame | undefined;
+    await this.enqueue(async () => {
+      reply = await this.deliverSafely(null, member, frame);
+    });
+    return reply!;
+  }
+
+  /** The object belongs to one pair: the first caller names it, later callers must be of it. */
+  private claimPair(profileId: number, peer: number): boolean {
+    const pair: [number, number] = profileId < peer ? [profileId, peer] : [peer, profileId];
+    if (!this.pair) {
+      this.pair = pair;
+      this.ctx.storage.kv.put(PAIR_KEY, pair);
+    }
+    return this.pair[0] === pair[0] && this.pair[1] === pair[1];
+  }
+
+  private async deliverSafely(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
+    try {
+      return await this.deliver(origin, member, frame);
+    } catch (error) {
+      // Nothing was acknowledged: the client may send the same client id again.
+      console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
+      return this.refusal(member, frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
     }
   }
 
@@ -147,9 +166,9 @@ export class ConversationRoom extends DurableObject<Env> {
    * One send: rules, then the message and its charge in one batch, then the ack to the sending
    * socket and the message to every other socket. A retried client id gets the stored message back.
    */
-  private async deliver(ws: WebSocket, member: SocketMember, frame: SendFrame): Promise<void> {
+  private async deliver(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
     const site = await this.site(member);
-    if (!site) return this.refuse(ws, member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
+    if (!site) return this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
     const peer = this.peerOf(member);
     const conversationId = await this.conversation();
     const facts = await loadSendFacts(this.env.DB, member.u, member.p, peer, conversationId);
@@ -157,7 +176,7 @@ export class ConversationRoom extends DurableObject<Env> {
     let photoId: number | null = null;
     if (frame.kind === "image") {
       const photo = await this.env.DB.prepare("SELECT id FROM chat_photos WHERE id = ? AND profile_id = ?").bind(frame.photo_id, member.p).first<{ id: number }>();
-      if (!photo) return this.refuse(ws, member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} });
+      if (!photo) return this.refusal(member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} });
       photoId = photo.id;
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
@@ -165,8 +184,8 @@ export class ConversationRoom extends DurableObject<Env> {
     if ("refusal" in decision) {
       // A retry of a message already stored is answered with it, even if it could not be paid again now.
       const stored = conversationId === null ? null : await this.storedRetry(conversationId, member, frame.client_id);
-      if (stored) return this.send(ws, { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.credits });
-      return this.refuse(ws, member, frame.client_id, decision.refusal);
+      if (stored) return { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.credits };
+      return this.refusal(member, frame.client_id, decision.refusal);
     }
 
     const id = conversationId ?? (await this.createConversation(member.p, peer));
@@ -182,17 +201,18 @@ export class ConversationRoom extends DurableObject<Env> {
       gift: frame.kind === "gift" ? frame.gift : null,
       price: decision.price,
     });
-    if ("insufficientCredits" in result) return this.refuse(ws, member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
-    this.send(ws, { type: "ack", client_id: frame.client_id, message: this.view(result.row, member, site), credits: result.credits });
-    if (!result.stored) return;
-    console.info(JSON.stringify({ event: "chat_message", conversation: id, kind: frame.kind, credits: decision.price.credits, free: decision.price.free }));
-    for (const other of this.ctx.getWebSockets()) {
-      if (other === ws) continue;
-      const viewer = other.deserializeAttachment() as SocketMember | null;
-      if (!viewer) continue;
-      this.send(other, { type: "message", message: this.view(result.row, viewer, site) });
-      if (viewer.p === peer) this.send(other, { type: "unread", count: result.recipientUnread });
+    if ("insufficientCredits" in result) return this.refusal(member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
+    if (result.stored) {
+      console.info(JSON.stringify({ event: "chat_message", conversation: id, kind: frame.kind, credits: decision.price.credits, free: decision.price.free }));
+      for (const other of this.ctx.getWebSockets()) {
+        if (other === origin) continue;
+        const viewer = other.deserializeAttachment() as SocketMember | null;
+        if (!viewer) continue;
+        this.send(other, { type: "message", message: this.view(result.row, viewer, site) });
+        if (viewer.p === peer) this.send(other, { type: "unread", count: result.recipientUnread });
+      }
     }
+    return { type: "ack", client_id: frame.client_id, message: this.view(result.row, member, site), credits: result.credits };
   }
 
   private async storedRetry(conversationId: number, member: SocketMember, clientId: string): Promise<MessageRow | null> {
@@ -223,9 +243,8 @@ export class ConversationRoom extends DurableObject<Env> {
     return messageView(row, { profileId: viewer.p, premium: viewer.pr }, site.cdn_prefix, i18nFor(viewer.l).t);
   }
 
-  private refuse(ws: WebSocket, member: SocketMember, clientId: string | null, refusal: Refusal): void {
-    const t = i18nFor(member.l).t;
-    this.send(ws, { type: "error", client_id: clientId, error: refusal.error, message: t(refusal.key, refusal.values) });
+  private refusal(member: SocketMember, clientId: string | null, refusal: Refusal): ServerFrame {
+    return { type: "error", client_id: clientId, error: refusal.error, message: i18nFor(member.l).t(refusal.key, refusal.values) };
   }
 
   /** Send a frame to every socket whose member passes `to`; one failing socket never stops the others. */
