@@ -1,13 +1,16 @@
 /**
  * npm run bench: serves the built Worker in workerd with demo data and prints figures as ratios to a
  * plain Hono route measured in the same run, then search latency at growing member counts as ratios
- * to the smallest (bench/search-scale.ts). Timings are for reading, never asserted.
+ * to the smallest (bench/search-scale.ts), and chat over the conversation's Durable Object next to a
+ * bare Durable Object echo (bench/chat.ts). Timings are for reading, never asserted.
  *
  *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
+ *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
+import { chatBench, printChat } from "./chat";
 import { load, type LoadResult } from "./load";
 import { passwordCost } from "./passwords";
 import { searchScale } from "./search-scale";
@@ -24,10 +27,18 @@ const { values } = parseArgs({
     // Sizes are served together on consecutive ports from this one.
     "search-port": { type: "string", default: "8791" },
     "no-search-scale": { type: "boolean", default: false },
+    "chat-messages": { type: "string", default: "1000" },
+    "chat-burst": { type: "string", default: "2000" },
+    // The bare Durable Object echo (bench/echo-worker.ts) is served here during the chat part.
+    "echo-port": { type: "string", default: "8794" },
+    "no-chat": { type: "boolean", default: false },
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
 if (searchSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--search-sizes must be whole numbers, got ${values["search-sizes"]}`);
+const chatMessages = Number(values["chat-messages"]);
+const chatBurst = Number(values["chat-burst"]);
+if (![chatMessages, chatBurst].every((n) => Number.isInteger(n) && n >= 1)) throw new Error("--chat-messages and --chat-burst must be whole numbers");
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const PORT = 8790;
@@ -77,6 +88,11 @@ try {
   );
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
+
+  // Chat last on this server: its two members sign up after the figures above are taken.
+  if (!values["no-chat"]) {
+    printChat(await chatBench({ port: PORT, host: HOST, persistTo: STATE, echoPort: Number(values["echo-port"]), messages: chatMessages, burst: chatBurst }));
+  }
 } finally {
   await server.stop();
 }

@@ -267,6 +267,24 @@ describe("the rules of sending", () => {
     for (const s of [toFirst, toSecond, toThird]) s.close();
   });
 
+  it("gives the last free conversation once when a free member starts two at the same moment", async () => {
+    const sender = await free();
+    const [first, second, third] = [await premium(), await premium(), await premium()];
+    const warm = await ChatSocket.open(sender, first.id);
+    const hello = clientId();
+    warm.sendText(hello, "my first conversation");
+    await warm.ack(hello);
+    const [toSecond, toThird] = [await ChatSocket.open(sender, second.id), await ChatSocket.open(sender, third.id)];
+    const [a, b] = [clientId(), clientId()];
+    toSecond.sendText(a, "which one is free?");
+    toThird.sendText(b, "which one is free?");
+    const replies = [await toSecond.reply(a), await toThird.reply(b)];
+    expect(replies.map((r) => r.type).toSorted()).toEqual(["ack", "error"]);
+    expect(replies.find((r) => r.type === "error")).toMatchObject({ error: "insufficient_credits" });
+    expect((await storedCount(sender, second)) + (await storedCount(sender, third))).toBe(1);
+    for (const s of [warm, toSecond, toThird]) s.close();
+  });
+
   it("does not let anyone reply to a member whose e-mail is unconfirmed, and says why", async () => {
     const newcomer = await chatMember(ORIGIN, { status: "not_confirmed", name: "Noor" });
     const other = await premium();
@@ -299,6 +317,10 @@ describe("the rules of sending", () => {
     const blocker = await premium(1000, "Iris");
     const blocked = await premium();
     const socket = await ChatSocket.open(blocked, blocker.id);
+    // A message before the block: the object has read (and keeps) the facts of this pair.
+    const before = clientId();
+    socket.sendText(before, "hello Iris");
+    await socket.ack(before);
     expect((await blocker.browser.post("/api/block.php", { profile_id: blocked.id })).status).toBe(200);
 
     const id = clientId();
@@ -313,7 +335,7 @@ describe("the rules of sending", () => {
     const id2 = clientId();
     fromBlocker.sendText(id2, "hello");
     expect((await fromBlocker.error(id2)).error).toBe("blocked");
-    expect(await storedCount(blocker, blocked)).toBe(0);
+    expect(await storedCount(blocker, blocked)).toBe(1);
 
     const shy = await premium(0, "Vera");
     await env.DB.prepare("UPDATE users SET invisible = 1 WHERE id = ?").bind(shy.userId).run();
@@ -343,7 +365,7 @@ describe("the rules of sending", () => {
   });
 
   it("charges gifts at the site's prices and refuses gifts the site does not sell", async () => {
-    const anna = await premium(100);
+    const anna = await premium(50);
     const bram = await premium();
     const gifts = await json<GiftsResponse>(await anna.browser.fetch("/api/gifts.php"));
     expect(gifts.gifts.find((g) => g.slug === "rose")).toEqual({ slug: "rose", name: "Rose", image: "/gifts/rose.svg", credits: GIFT });
@@ -354,15 +376,16 @@ describe("the rules of sending", () => {
     const bramSocket = await ChatSocket.open(bram, anna.id);
     const rose = clientId();
     socket.send({ type: "send", client_id: rose, kind: "gift", gift: "rose" });
-    expect(await socket.ack(rose)).toMatchObject({ credits: 100 - GIFT, message: { kind: "gift", gift: { slug: "rose", name: "Rose" }, credits: GIFT } });
+    expect(await socket.ack(rose)).toMatchObject({ credits: 50 - GIFT, message: { kind: "gift", gift: { slug: "rose", name: "Rose" }, credits: GIFT } });
     expect((await bramSocket.message()).message.gift?.slug).toBe("rose");
     const teddy = clientId();
     socket.send({ type: "send", client_id: teddy, kind: "gift", gift: "teddy" });
     expect(await socket.error(teddy)).toMatchObject({ error: "gift_not_found" });
     const ring = clientId();
     socket.send({ type: "send", client_id: ring, kind: "gift", gift: "ring" });
+    // 35 credits left, the ring costs 40 on this site.
     expect(await socket.error(ring)).toMatchObject({ error: "insufficient_credits" });
-    expect(await creditsOf(anna)).toBe(100 - GIFT);
+    expect(await creditsOf(anna)).toBe(50 - GIFT);
     socket.close();
     bramSocket.close();
   });

@@ -5,7 +5,7 @@ import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
 import { loadSite } from "../edge/site";
 import { i18nFor } from "../i18n";
-import { decideSend, insufficientCredits, type Refusal, type SendRequest } from "../services/chat-rules";
+import { decideSend, insufficientCredits, type Price, type Refusal, type SendFacts, type SendRequest } from "../services/chat-rules";
 import { MESSAGE_SELECT, messageView, storeMessage, type MessageRow } from "../services/chat-messages";
 import { conversationIdOf, ensureConversation, loadSendFacts, markRead, readState } from "../services/chats";
 
@@ -26,26 +26,31 @@ export type SocketMember = {
 export const MEMBER_HEADER = "x-chat-member";
 
 const PAIR_KEY = "pair";
-const CONVERSATION_KEY = "conversation";
+/**
+ * How long the facts read for one send may decide the next ones. The write re-checks the standing
+ * and the database the balance, so stale facts can only cause a second read, never a wrong write.
+ */
+const FACTS_TTL_MS = 30_000;
 
 /**
  * The Durable Object of one conversation (one pair of profiles), its single writer: sends are taken
  * one at a time, checked against the rules, stored with their charge in one D1 batch, and only then
  * acknowledged to the sender and fanned out to every open socket of both members. Sockets use the
  * hibernation API, so an idle conversation costs nothing; everything the object needs after waking
- * is in its storage (the pair, the conversation id), in D1 (messages, unread counts, read marks) or
+ * is in its storage (the pair), in D1 (the conversation, messages, unread counts, read marks) or
  * in each socket's attachment (who is on it).
  */
 export class ConversationRoom extends DurableObject<Env> {
   private pair: [number, number] | null = null;
   private conversationId: number | null = null;
+  /** What the rules last read about each member of the pair, and when. */
+  private facts = new Map<number, { facts: SendFacts; at: number }>();
   /** Sends and read marks run one after another, in arrival order. */
   private queue: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.pair = ctx.storage.kv.get<[number, number]>(PAIR_KEY) ?? null;
-    this.conversationId = ctx.storage.kv.get<number>(CONVERSATION_KEY) ?? null;
     // Keep-alive pings are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
@@ -147,8 +152,9 @@ export class ConversationRoom extends DurableObject<Env> {
 
   private async conversation(): Promise<number | null> {
     if (this.conversationId === null && this.pair) {
+      // Looked up in D1 (the record) after each start, never kept apart from it: a purged account
+      // takes its conversations with it.
       this.conversationId = await conversationIdOf(this.env.DB, this.pair[0], this.pair[1]);
-      if (this.conversationId !== null) this.ctx.storage.kv.put(CONVERSATION_KEY, this.conversationId);
     }
     return this.conversationId;
   }
@@ -170,9 +176,6 @@ export class ConversationRoom extends DurableObject<Env> {
     const site = await this.site(member);
     if (!site) return this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
     const peer = this.peerOf(member);
-    const conversationId = await this.conversation();
-    const facts = await loadSendFacts(this.env.DB, member.u, member.p, peer, conversationId);
-
     let photoId: number | null = null;
     if (frame.kind === "image") {
       const photo = await this.env.DB.prepare("SELECT id FROM chat_photos WHERE id = ? AND profile_id = ?").bind(frame.photo_id, member.p).first<{ id: number }>();
@@ -180,39 +183,76 @@ export class ConversationRoom extends DurableObject<Env> {
       photoId = photo.id;
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
-    const decision = decideSend(site, facts, request);
-    if ("refusal" in decision) {
-      // A retry of a message already stored is answered with it, even if it could not be paid again now.
-      const stored = conversationId === null ? null : await this.storedRetry(conversationId, member, frame.client_id);
-      if (stored) return { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.credits };
-      return this.refusal(member, frame.client_id, decision.refusal);
-    }
 
-    const id = conversationId ?? (await this.createConversation(member.p, peer));
-    const result = await storeMessage(this.env.DB, {
-      conversationId: id,
-      senderProfileId: member.p,
-      senderUserId: member.u,
-      recipientProfileId: peer,
-      clientId: frame.client_id,
-      kind: frame.kind,
-      body: frame.kind === "text" ? frame.body.trim() : null,
-      photoId,
-      gift: frame.kind === "gift" ? frame.gift : null,
-      price: decision.price,
-    });
-    if ("insufficientCredits" in result) return this.refusal(member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
-    if (result.stored) {
-      console.info(JSON.stringify({ event: "chat_message", conversation: id, kind: frame.kind, credits: decision.price.credits, free: decision.price.free }));
-      for (const other of this.ctx.getWebSockets()) {
-        if (other === origin) continue;
-        const viewer = other.deserializeAttachment() as SocketMember | null;
-        if (!viewer) continue;
-        this.send(other, { type: "message", message: this.view(result.row, viewer, site) });
-        if (viewer.p === peer) this.send(other, { type: "unread", count: result.recipientUnread });
+    // First from the facts this object read a moment ago (the write checks the standing again);
+    // a refusal is only ever given on facts read fresh.
+    for (const fresh of [false, true]) {
+      const conversationId = await this.conversation();
+      const facts = await this.factsOf(member, peer, conversationId, fresh);
+      const decision = decideSend(site, facts.value, request);
+      if ("refusal" in decision) {
+        if (!facts.fresh) continue;
+        // A retry of a message already stored is answered with it, even if it could not be paid again now.
+        const stored = conversationId === null ? null : await this.storedRetry(conversationId, member, frame.client_id);
+        if (stored) return { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.value.credits };
+        return this.refusal(member, frame.client_id, decision.refusal);
+      }
+      const id = conversationId ?? (await this.createConversation(member.p, peer));
+      const result = await storeMessage(this.env.DB, {
+        conversationId: id,
+        senderProfileId: member.p,
+        senderUserId: member.u,
+        recipientProfileId: peer,
+        clientId: frame.client_id,
+        kind: frame.kind,
+        body: frame.kind === "text" ? frame.body.trim() : null,
+        photoId,
+        gift: frame.kind === "gift" ? frame.gift : null,
+        price: decision.price,
+        allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
+      });
+      if ("insufficientCredits" in result || "standingChanged" in result) {
+        this.facts.delete(member.p);
+        if (!facts.fresh) continue;
+        return this.refusal(member, frame.client_id, insufficientCredits(facts.value.recipient?.name ?? ""));
+      }
+      if (result.stored) {
+        this.remember(member, peer, decision.price, result.credits);
+        console.info(JSON.stringify({ event: "chat_message", conversation: id, kind: frame.kind, credits: decision.price.credits, free: decision.price.free }));
+        for (const other of this.ctx.getWebSockets()) {
+          if (other === origin) continue;
+          const viewer = other.deserializeAttachment() as SocketMember | null;
+          if (!viewer) continue;
+          this.send(other, { type: "message", message: this.view(result.row, viewer, site) });
+          if (viewer.p === peer) this.send(other, { type: "unread", count: result.recipientUnread });
+        }
+      }
+      return { type: "ack", client_id: frame.client_id, message: this.view(result.row, member, site), credits: result.credits };
+    }
+    throw new Error("unreachable");
+  }
+
+  /** The send facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
+  private async factsOf(member: SocketMember, peer: number, conversationId: number | null, fresh: boolean): Promise<{ value: SendFacts; fresh: boolean }> {
+    const hit = this.facts.get(member.p);
+    if (!fresh && hit && Date.now() - hit.at < FACTS_TTL_MS) return { value: hit.facts, fresh: false };
+    const value = await loadSendFacts(this.env.DB, member.u, member.p, peer, conversationId);
+    this.facts.set(member.p, { facts: value, at: Date.now() });
+    return { value, fresh: true };
+  }
+
+  /** Keep the remembered facts in step with a stored message: the balance, the allowance used, who has written. */
+  private remember(member: SocketMember, peer: number, price: Price, credits: number): void {
+    const mine = this.facts.get(member.p)?.facts;
+    if (mine) {
+      mine.credits = credits;
+      if (price.free) {
+        if (mine.freeUsedHere === 0) mine.freeConversationsUsed++;
+        mine.freeUsedHere++;
       }
     }
-    return { type: "ack", client_id: frame.client_id, message: this.view(result.row, member, site), credits: result.credits };
+    const theirs = this.facts.get(peer)?.facts;
+    if (theirs?.recipient) theirs.recipient.hasWritten = true;
   }
 
   private async storedRetry(conversationId: number, member: SocketMember, clientId: string): Promise<MessageRow | null> {
@@ -224,7 +264,6 @@ export class ConversationRoom extends DurableObject<Env> {
   private async createConversation(sender: number, recipient: number): Promise<number> {
     const id = await ensureConversation(this.env.DB, sender, recipient);
     this.conversationId = id;
-    this.ctx.storage.kv.put(CONVERSATION_KEY, id);
     return id;
   }
 

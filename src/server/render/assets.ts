@@ -22,6 +22,8 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   "account-deleted": "src/app/screens/account-deleted/AccountDeletedScreen.tsx",
   settings: "src/app/screens/settings/SettingsScreen.tsx",
   profile: "src/app/screens/profile/ProfileScreen.tsx",
+  chats: "src/app/screens/chats/ChatsScreen.tsx",
+  chat: "src/app/screens/chats/ChatScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

@@ -72,13 +72,17 @@ export type NewMessage = {
   photoId: number | null;
   gift: string | null;
   price: Price;
+  /** The site's free allowance, re-checked in the write for a free message. */
+  allowance: { freeMessages: number; freeConversations: number };
 };
 
 export type StoreResult =
   | { stored: true; row: MessageRow; credits: number; recipientUnread: number }
   /** The same client id was stored before (a retried send): that message, charged once. */
   | { stored: false; row: MessageRow; credits: number }
-  | { insufficientCredits: true };
+  | { insufficientCredits: true }
+  /** The write's own check of the members' standing failed (a block, a status, the allowance changed): nothing stored. */
+  | { standingChanged: true };
 
 async function findByClientId(db: D1Database, message: Pick<NewMessage, "conversationId" | "senderProfileId" | "clientId">): Promise<MessageRow | null> {
   return db
@@ -92,10 +96,29 @@ async function balance(db: D1Database, userId: number): Promise<number> {
 }
 
 /**
- * Store a message with its charge in one batch (one transaction): the message row, the credits taken
- * with their ledger entry, the conversation's last message and the recipient's unread count. If the
- * balance would go below zero the database aborts the whole batch (trigger users_credits_not_negative),
- * and a client id stored before makes the insert fail: either way nothing is written twice.
+ * The members' standing, checked again inside the write (numbered parameters: ?1 conversation,
+ * ?2 sender profile, ?3 sender user, ?4 recipient profile, ?5 free, ?6 free messages, ?7 free
+ * conversations): the sender's account is live; the recipient is active, confirmed and visible (or
+ * wrote here); neither blocked the other; a free message is still within the allowance. The same
+ * rules as chat-rules.ts, so a decision made from facts read a moment earlier cannot store a message
+ * those rules would now refuse.
+ */
+const STANDING = `EXISTS (SELECT 1 FROM users WHERE id = ?3 AND status IN ('active', 'not_confirmed'))
+  AND EXISTS (SELECT 1 FROM profiles rp JOIN users ru ON ru.id = rp.user_id WHERE rp.id = ?4 AND rp.status = 'active' AND ru.status = 'active'
+              AND (ru.invisible = 0 OR EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND sender_id = ?4)))
+  AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?2 AND blocked_id = ?4) OR (blocker_id = ?4 AND blocked_id = ?2))
+  AND (?5 = 0 OR ((SELECT paid_user FROM users WHERE id = ?3) = 0
+       AND (SELECT COUNT(*) FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND free = 1) < ?6
+       AND (EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND free = 1)
+            OR (SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE sender_id = ?2 AND free = 1) < ?7)))`;
+
+/**
+ * Store a message with its charge in one batch (one transaction, one round trip): the message row
+ * (only if the members' standing still allows it), the credits taken with their ledger entry, the
+ * conversation's last message and the recipient's unread count, and the stored message read back. If
+ * the balance would go below zero the database aborts the whole batch (trigger
+ * users_credits_not_negative), and a client id stored before makes the insert fail: either way
+ * nothing is written twice.
  */
 export async function storeMessage(db: D1Database, message: NewMessage, now = Math.floor(Date.now() / 1000)): Promise<StoreResult> {
   const { conversationId: c, senderProfileId: sender, clientId } = message;
@@ -104,37 +127,55 @@ export async function storeMessage(db: D1Database, message: NewMessage, now = Ma
     db
       .prepare(
         `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, photo_id, gift, credits_charged, free, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         SELECT ?1, ?2, ?8, ?9, ?10, ?11, ?12, ?13, ?5, ?14 WHERE ${STANDING}`,
       )
-      .bind(c, sender, clientId, message.kind, message.body, message.photoId, message.gift, message.price.credits, message.price.free ? 1 : 0, now),
+      .bind(
+        c,
+        sender,
+        message.senderUserId,
+        message.recipientProfileId,
+        message.price.free ? 1 : 0,
+        message.allowance.freeMessages,
+        message.allowance.freeConversations,
+        clientId,
+        message.kind,
+        message.body,
+        message.photoId,
+        message.gift,
+        message.price.credits,
+        now,
+      ),
   ];
   if (message.price.credits > 0) {
     statements.push(
-      db.prepare("UPDATE users SET credits = credits - ? WHERE id = ?").bind(message.price.credits, message.senderUserId),
+      db.prepare(`UPDATE users SET credits = credits - ?4 WHERE id = ?5 AND EXISTS (${byClientId})`).bind(c, sender, clientId, message.price.credits, message.senderUserId),
       db
         .prepare(`INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at) SELECT ?4, ?5, ?6, 'message:' || id, ?7 FROM messages WHERE id = (${byClientId})`)
         .bind(c, sender, clientId, message.senderUserId, -message.price.credits, KIND_LEDGER_REASON[message.kind], now),
     );
   }
   statements.push(
-    db.prepare(`UPDATE conversations SET last_message_at = ?4, last_message_id = (${byClientId}) WHERE id = ?1`).bind(c, sender, clientId, now),
+    db.prepare(`UPDATE conversations SET last_message_at = ?4, last_message_id = (${byClientId}) WHERE id = ?1 AND EXISTS (${byClientId})`).bind(c, sender, clientId, now),
     // A conversation a member removed comes back with the new message; the recipient has one more unread.
     db
-      .prepare("UPDATE conversation_members SET last_message_at = ?2, removed_at = NULL, unread_count = unread_count + (profile_id = ?3) WHERE conversation_id = ?1")
-      .bind(c, now, message.recipientProfileId),
-    db.prepare(`${MESSAGE_SELECT} WHERE m.id = (SELECT id FROM messages WHERE conversation_id = ? AND sender_id = ? AND client_id = ?)`).bind(c, sender, clientId),
-    db.prepare("SELECT credits FROM users WHERE id = ?").bind(message.senderUserId),
-    db.prepare("SELECT unread_count FROM conversation_members WHERE conversation_id = ? AND profile_id = ?").bind(c, message.recipientProfileId),
+      .prepare(
+        `UPDATE conversation_members SET last_message_at = ?4, removed_at = NULL, unread_count = unread_count + (profile_id = ?5)
+         WHERE conversation_id = ?1 AND EXISTS (${byClientId})`,
+      )
+      .bind(c, sender, clientId, now, message.recipientProfileId),
+    db
+      .prepare(
+        `${MESSAGE_SELECT.replace("SELECT ", "SELECT (SELECT credits FROM users WHERE id = ?4) AS balance, (SELECT unread_count FROM conversation_members WHERE conversation_id = ?1 AND profile_id = ?5) AS recipient_unread, ")}
+         WHERE m.id = (${byClientId})`,
+      )
+      .bind(c, sender, clientId, message.senderUserId, message.recipientProfileId),
   );
   try {
     const results = await db.batch(statements);
-    const [unread, credits, row] = [results.at(-1), results.at(-2), results.at(-3)];
-    return {
-      stored: true,
-      row: row!.results[0] as MessageRow,
-      credits: (credits!.results[0] as { credits: number }).credits,
-      recipientUnread: (unread!.results[0] as { unread_count: number } | undefined)?.unread_count ?? 0,
-    };
+    const row = results.at(-1)!.results[0] as (MessageRow & { balance: number; recipient_unread: number | null }) | undefined;
+    if (!row) return { standingChanged: true };
+    const { balance: credits, recipient_unread, ...stored } = row;
+    return { stored: true, row: stored, credits, recipientUnread: recipient_unread ?? 0 };
   } catch (error) {
     const text = String(error instanceof Error ? error.message : error);
     if (text.includes("insufficient_credits")) return { insufficientCredits: true };
