@@ -13,9 +13,10 @@
  * paid and rich in the local D1 with `wrangler d1 execute`, so every message is stored and charged
  * for real. Printed, never asserted.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import type { ServerFrame } from "../src/shared/chat";
+import { localD1 } from "../test/e2e/server";
 import { percentile } from "./load";
 import { BenchSocket } from "./ws-client";
 
@@ -121,17 +122,6 @@ async function signUp(port: number, host: string, username: string, gender: "mal
   if (!cookie.includes("session=")) throw new Error("chat bench: signup set no session cookie");
   const { user } = JSON.parse(res.body) as { user: { profile: { id: number } } };
   return { profileId: user.profile.id, cookie };
-}
-
-/** SQL on the local D1 of the state the app serves (the running server sees the change). */
-function d1(persistTo: string, sql: string): Record<string, unknown>[][] {
-  const out = execFileSync("wrangler", ["d1", "execute", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo, "--json", "--command", sql], {
-    env: { ...process.env, ...WRANGLER_ENV },
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-  });
-  const results = JSON.parse(out.slice(out.indexOf("["))) as { results: Record<string, unknown>[] }[];
-  return results.map((r) => r.results);
 }
 
 /** The echo Worker under its own wrangler dev, stopped like the app's server. */
@@ -304,7 +294,7 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
   const tag = Math.random().toString(36).slice(2, 10).replace(/[^a-z0-9]/g, "x").padEnd(8, "x");
   const a = await signUp(port, host, `bencha${tag}`, "male");
   const b = await signUp(port, host, `benchb${tag}`, "female");
-  d1(persistTo, `UPDATE users SET status = 'active', credits = ${CREDITS}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${a.profileId}, ${b.profileId}))`);
+  localD1(persistTo, `UPDATE users SET status = 'active', credits = ${CREDITS}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${a.profileId}, ${b.profileId}))`);
   for (const member of [a, b]) {
     const res = await call(port, host, "GET", "/api/user.php", member.cookie);
     const { user } = JSON.parse(res.body) as { user: { status: string; credits: number; paid_user: boolean } };
@@ -369,7 +359,7 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
     chatBurst.idMismatches = chatRaw.seqs.filter((seq, i) => chatRaw.acks.get(seq)?.id !== chatRaw.ids[i]).length;
     chatBurst.charged = acks.reduce((sum, [, ack]) => sum + ack.cost, 0);
     const last = acks.toSorted(([, x], [, y]) => x.id - y.id).at(-1)?.[1];
-    const [stored] = d1(
+    const [stored] = localD1(
       persistTo,
       `SELECT COUNT(*) AS n, COALESCE(SUM(credits_charged), 0) AS charged,
               (SELECT credits FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${a.profileId})) AS credits

@@ -10,11 +10,14 @@ export default async function setup(project: TestProject) {
   seed(STATE, 600);
   const server = await serve(STATE, E2E_PORT);
   project.provide("baseUrl", `http://nl.localhost:${E2E_PORT}`);
+  project.provide("statePath", STATE);
   return () => server.stop();
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The served state's directory, for localD1. */
+    statePath: string;
   }
 }

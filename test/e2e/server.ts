@@ -27,6 +27,17 @@ export function build() {
   execFileSync("vite", ["build", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
 }
 
+/** SQL on the local D1 of a served state (the running server sees the change); the rows of each statement. */
+export function localD1(persistTo: string, sql: string): Record<string, unknown>[][] {
+  const out = execFileSync("wrangler", ["d1", "execute", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo, "--json", "--command", sql], {
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
+  const results = JSON.parse(out.slice(out.indexOf("["))) as { results: Record<string, unknown>[] }[];
+  return results.map((r) => r.results);
+}
+
 export function seed(persistTo: string, profiles: number) {
   execFileSync("tsx", ["scripts/seed.ts", "--reset", "--persist-to", persistTo, "--profiles", String(profiles)], { stdio: "inherit" });
 }

@@ -218,7 +218,6 @@ export class ConversationRoom extends DurableObject<Env> {
       }
       if (result.stored) {
         this.remember(member, peer, decision.price, result.credits);
-        console.info(JSON.stringify({ event: "chat_message", conversation: id, kind: frame.kind, credits: decision.price.credits, free: decision.price.free }));
         for (const other of this.ctx.getWebSockets()) {
           if (other === origin) continue;
           const viewer = other.deserializeAttachment() as SocketMember | null;
