@@ -1,12 +1,12 @@
 import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { i18n } from "i18next";
-import { mutate, preload, SWRConfig } from "swr";
+import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
 import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
 import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./context";
-import { USER_KEY } from "./hooks/useUser";
+import { USER_KEY, type UserResponse } from "./hooks/useUser";
 import { createI18n } from "./i18n";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
@@ -37,6 +37,8 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
   const [view, setView] = useState<View>(() => viewOf(locationOf(url), page.error));
   const navigation = useRef(0);
   const scrollPending = useRef(false);
+  // Outside its own SWRConfig, so this is the shared default cache the screens' hooks use too.
+  const { cache } = useSWRConfig();
 
   const show = useCallback(async (href: string, push: "push" | "replace" | "none") => {
     const target = new URL(href, window.location.href);
@@ -50,7 +52,10 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
     if (next.match) {
       loading.start();
       try {
-        const keys = pageDataKeys(next.match, new URLSearchParams(location.search), page.settings.logged_out_search_mode);
+        // The member as now known (they may have logged in or out since the page was rendered).
+        const known = cache.get(USER_KEY)?.data as UserResponse | undefined;
+        const member = (known ? known.user : page.user) !== null;
+        const keys = pageDataKeys(next.match, new URLSearchParams(location.search), page.settings.logged_out_search_mode, member);
         // Errors of the data calls show on the screen itself; only the screen's code must arrive.
         keys.filter((k) => !k.infinite).forEach((k) => void preload(k.key, apiFetch).catch(() => undefined));
         await loadScreen(next.match.route.screen);
@@ -66,7 +71,7 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
     if (push === "replace") window.history.replaceState(null, "", target.href);
     scrollPending.current = true;
     setView(next);
-  }, [page.settings.logged_out_search_mode]);
+  }, [page.settings.logged_out_search_mode, page.user, cache]);
 
   const router: Router = useMemo(
     () => ({

@@ -36,6 +36,21 @@ export function searchInfiniteKey(filters: URLSearchParams): string {
 
 export const profileKey = (id: string | number) => `/api/profile.php?id=${id}`;
 export const REGIONS_KEY = "/api/regions.php";
+/** GET /api/chats.php: the member's conversations (SPEC §7). */
+export const CHATS_KEY = "/api/chats.php";
+/** GET /api/gifts.php: the gifts this site sells. */
+export const GIFTS_KEY = "/api/gifts.php";
+
+/** A conversation as the chat screens name it: by the other member (/members/{id}/chat) or by its own id (/chats/{id}). */
+export type ChatRef = { profile: string | number } | { conversation: string | number };
+
+/** Key of a conversation's newest messages (GET /api/chat.php?profile=ID or ?conversation=ID). */
+export function chatKey(ref: ChatRef): string {
+  return "profile" in ref ? `/api/chat.php?profile=${ref.profile}` : `/api/chat.php?conversation=${ref.conversation}`;
+}
+
+/** Key of the page of a conversation's messages before a message: its history loads backwards page by page. */
+export const olderChatKey = (key: string, before: number) => `${key}&before=${before}`;
 
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
 
@@ -44,7 +59,11 @@ export function visitorSearchAllowed(mode: LoggedOutSearchMode, page: number): b
   return mode === "all" || (mode === "first_page" && page === 1);
 }
 
-export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMode: LoggedOutSearchMode): DataKey[] {
+/**
+ * The data a page embeds. `member` says whether someone is logged in: a visitor's chat screens show
+ * the login prompt and load nothing (the chat calls answer a visitor with 403).
+ */
+export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMode: LoggedOutSearchMode, member = true): DataKey[] {
   switch (match.route.screen) {
     case "members": {
       const filters = searchFilters(query);
@@ -53,6 +72,11 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
     }
     case "member":
       return [plain(profileKey(match.params.id!))];
+    case "chats":
+      if (!member) return [];
+      return match.params.id ? [plain(CHATS_KEY), plain(chatKey({ conversation: match.params.id }))] : [plain(CHATS_KEY)];
+    case "chat":
+      return member ? [plain(chatKey({ profile: match.params.id! }))] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];

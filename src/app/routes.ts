@@ -21,7 +21,9 @@ export type ScreenName =
   | "mail-change-do"
   | "account-deleted"
   | "settings"
-  | "profile";
+  | "profile"
+  | "chats"
+  | "chat";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
 export const LANDERS = [
@@ -66,7 +68,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("members", "/members", "members", "default", { membersArea: true }),
   route("members-id", "/members/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("likes-m-id", "/likes/m/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
-  route("members-id-chat", "/members/{id}/chat", "placeholder", "chat", { params: { id: ID } }),
+  route("members-id-chat", "/members/{id}/chat", "chat", "chat", { params: { id: ID } }),
   route("members-id-landing", "/members/{id}/landing", "placeholder", "lander", { params: { id: ID } }),
   route("members-id-signup", "/members/{id}/signup", "signup", "empty", { params: { id: ID } }),
   route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "placeholder", "lander", {
@@ -77,8 +79,8 @@ export const ROUTES: readonly RouteDef[] = [
   }),
   route("likes", "/likes", "placeholder", "default", { membersArea: true }),
   route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
-  route("chats", "/chats", "placeholder", "default", { membersArea: true }),
-  route("chats-id", "/chats/{id}", "placeholder", "default", { params: { id: ID }, membersArea: true }),
+  route("chats", "/chats", "chats", "default", { membersArea: true }),
+  route("chats-id", "/chats/{id}", "chats", "default", { params: { id: ID }, membersArea: true }),
   route("complaints", "/complaints"),
   route("complete-signup", "/complete-signup", "complete-signup", "empty"),
   route("signup", "/signup", "signup", "empty"),

@@ -1,9 +1,9 @@
 /**
  * Chat shapes shared by the Worker, the conversation's Durable Object and the client: the socket
- * protocol (one discriminated union each way, checked with valibot on arrival) and the answers of
- * the chat calls (GET /api/chats.php, GET /api/chat.php, GET /api/gifts.php).
+ * protocol (one discriminated union each way; the client's frames are checked on arrival with the
+ * valibot schema in chat-frames.ts, kept apart so the client bundle does not carry valibot) and the
+ * answers of the chat calls (GET /api/chats.php, GET /api/chat.php, GET /api/gifts.php).
  */
-import * as v from "valibot";
 import type { MainImage } from "./api";
 
 export const MESSAGE_KINDS = ["text", "image", "gift"] as const;
@@ -15,21 +15,7 @@ export const HISTORY_PAGE_SIZE = 30;
 export const TYPING_REPEAT_MS = 2500;
 export const TYPING_SHOWN_MS = 5000;
 
-/** A client's own id for a message, so a send retried after a lost answer is stored once. */
-const ClientId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/));
-const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
-
-/** What a client may send over the conversation's socket. */
-export const ClientFrame = v.variant("type", [
-  v.object({ type: v.literal("send"), client_id: ClientId, kind: v.literal("text"), body: v.pipe(v.string(), v.maxLength(20_000)) }),
-  v.object({ type: v.literal("send"), client_id: ClientId, kind: v.literal("image"), photo_id: Id }),
-  v.object({ type: v.literal("send"), client_id: ClientId, kind: v.literal("gift"), gift: v.pipe(v.string(), v.regex(/^[a-z0-9_-]{1,32}$/)) }),
-  v.object({ type: v.literal("typing") }),
-  /** The member has seen the conversation up to this message (it is on screen): clears their unread count. */
-  v.object({ type: v.literal("read"), message_id: Id }),
-]);
-export type ClientFrame = v.InferOutput<typeof ClientFrame>;
-export type SendFrame = Extract<ClientFrame, { type: "send" }>;
+export type { ClientFrame, SendFrame } from "./chat-frames";
 
 /** An image message as one viewer may see it: the original only for its sender and premium members. */
 export type ChatImage = { thumb: string; image: string; locked: boolean; width: number; height: number };

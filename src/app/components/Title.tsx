@@ -1,7 +1,9 @@
 import { useSettings } from "../context";
+import { useTitlePrefix } from "./ActivityCount";
 
-/** The document title: the page's own title and the site's name (React hoists it into <head>). */
+/** The document title: the unread count, the page's own title and the site's name (React hoists it into <head>). */
 export function Title({ text }: { text: string }) {
   const settings = useSettings();
-  return <title>{text ? `${text} | ${settings.name}` : settings.name}</title>;
+  const prefix = useTitlePrefix();
+  return <title>{prefix + (text ? `${text} | ${settings.name}` : settings.name)}</title>;
 }

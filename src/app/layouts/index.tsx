@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ActivityCount } from "../components/ActivityCount";
 import { Alerts } from "../components/Alerts";
 import { EntryWarning } from "../components/EntryWarning";
 import { Footer } from "../components/Footer";
@@ -6,6 +7,7 @@ import { LoadingBar } from "../components/LoadingBar";
 import { SignupModalProvider } from "../components/SignupModal";
 import { TopBar } from "../components/TopBar";
 import { useRouter, useSettings } from "../context";
+import { useChats } from "../hooks/useChats";
 import type { LayoutName } from "../routes";
 
 /** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
@@ -24,18 +26,21 @@ function Entry({ limited }: { limited?: boolean }) {
  * entry warning, signup modal.
  */
 function DefaultLayout({ children }: { children: ReactNode }) {
+  const { totalUnread } = useChats();
   return (
     <SignupModalProvider>
-      <div className="layout layout--default">
-        <LoadingBar />
-        <TopBar />
-        <Alerts />
-        <main className="content" id="content">
-          {children}
-        </main>
-        <Footer />
-        <Entry />
-      </div>
+      <ActivityCount>
+        <div className="layout layout--default">
+          <LoadingBar />
+          <TopBar unreadMessages={totalUnread} />
+          <Alerts />
+          <main className="content" id="content">
+            {children}
+          </main>
+          <Footer />
+          <Entry />
+        </div>
+      </ActivityCount>
     </SignupModalProvider>
   );
 }
@@ -43,11 +48,13 @@ function DefaultLayout({ children }: { children: ReactNode }) {
 /** Chat: the conversation fills the screen; entry warning limited to NL and DE. */
 function ChatLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="layout layout--chat">
-      <LoadingBar />
-      <main className="content content--chat">{children}</main>
-      <Entry limited />
-    </div>
+    <ActivityCount>
+      <div className="layout layout--chat">
+        <LoadingBar />
+        <main className="content content--chat">{children}</main>
+        <Entry limited />
+      </div>
+    </ActivityCount>
   );
 }
 

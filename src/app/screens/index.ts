@@ -22,6 +22,8 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   "account-deleted": () => import("./account-deleted/AccountDeletedScreen"),
   settings: () => import("./settings/SettingsScreen"),
   profile: () => import("./profile/ProfileScreen"),
+  chats: () => import("./chats/ChatsScreen"),
+  chat: () => import("./chats/ChatScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

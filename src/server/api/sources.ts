@@ -74,11 +74,6 @@ export const SOURCES: Record<string, Source> = {
   },
 };
 
-/** Sources that only answer a signed-in member. */
-const MEMBER_SOURCES = new Set(["/api/chats.php", "/api/chat.php"]);
-
-export const isMemberSource = (key: string) => MEMBER_SOURCES.has(new URL(key, "http://internal").pathname);
-
 /** Load the answer of a source by its URL path and query (a swr key such as /api/profile.php?id=5). */
 export async function loadSource(c: Context<AppEnv>, key: string): Promise<unknown> {
   const url = new URL(key, "http://internal");

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
-import { ClientFrame, type SendFrame, type ServerFrame } from "../../shared/chat";
+import type { SendFrame, ServerFrame } from "../../shared/chat";
+import { ClientFrame } from "../../shared/chat-frames";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
 import { loadSite } from "../edge/site";

@@ -4,7 +4,7 @@ import { pageDataKeys } from "../../app/page-data";
 import type { PageError, PageState } from "../../app/page-state";
 import { matchRoute, type RouteMatch } from "../../app/routes";
 import { loadScreen } from "../../app/screens";
-import { isMemberSource, loadSource } from "../api/sources";
+import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../context";
 import { AppError } from "../errors";
@@ -30,7 +30,7 @@ export async function renderRoute(c: Context<AppEnv>): Promise<Response> {
   try {
     const member = c.get("session") !== null;
     // A visitor's chat page renders without the member's data: the screen asks them to log in.
-    const keys = pageDataKeys(match, url.searchParams, member ? "all" : searchModeFor(c)).filter((k) => member || !isMemberSource(k.key));
+    const keys = pageDataKeys(match, url.searchParams, member ? "all" : searchModeFor(c), member);
     const answers = await Promise.all(keys.map((k) => loadSource(c, k.key)));
     keys.forEach((k, i) => (fallback[k.fallbackKey] = k.infinite ? [answers[i]] : answers[i]));
   } catch (error) {

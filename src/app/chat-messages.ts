@@ -1,0 +1,143 @@
+/**
+ * The rules of a conversation on screen, as plain functions: which messages show (history pages,
+ * live ones and own sends still under way, each once), how they group by day, what the next message
+ * costs, and how the socket waits before reconnecting.
+ */
+import type { ChatCosts, ChatGift, ChatImage, ChatMessage, ChatResponse, MessageKind, SendFrame } from "../shared/chat";
+
+/** Messages of both lists, each id once (the copy in `added` wins), oldest first. */
+export function mergeMessages(base: readonly ChatMessage[], added: readonly ChatMessage[]): ChatMessage[] {
+  if (added.length === 0) return base as ChatMessage[];
+  if (base.length === 0) return added as ChatMessage[];
+  const byId = new Map<number, ChatMessage>();
+  for (const message of base) byId.set(message.id, message);
+  for (const message of added) byId.set(message.id, message);
+  return [...byId.values()].toSorted((a, b) => a.id - b.id);
+}
+
+/** An own send the server has not stored yet: shown as "sending", or with the server's reason. */
+export type PendingMessage = {
+  frame: SendFrame;
+  error: { code: string; message: string } | null;
+  created_at: number;
+  image: ChatImage | null;
+  gift: ChatGift | null;
+};
+
+/** One row of the message list: a stored message or an own send under way. */
+export type MessageItem = {
+  key: string;
+  id: number | null;
+  clientId: string;
+  own: boolean;
+  kind: MessageKind;
+  body: string | null;
+  image: ChatImage | null;
+  gift: ChatGift | null;
+  created_at: number;
+  status: "sending" | "failed" | "sent" | "seen";
+  error: string | null;
+};
+
+/**
+ * The rows to show: stored messages oldest first, then own sends still under way. A send whose
+ * message has arrived (by history or over the socket, matched on client_id) shows once, as stored.
+ * Own messages up to the other member's read mark are "seen".
+ */
+export function messageItems(messages: readonly ChatMessage[], pending: readonly PendingMessage[], ownProfileId: number, peerReadId: number | null): MessageItem[] {
+  const stored = new Set<string>();
+  const items: MessageItem[] = messages.map((m) => {
+    const own = m.sender_id === ownProfileId;
+    if (own) stored.add(m.client_id);
+    return {
+      key: `m${m.id}`,
+      id: m.id,
+      clientId: m.client_id,
+      own,
+      kind: m.kind,
+      body: m.body,
+      image: m.image,
+      gift: m.gift,
+      created_at: m.created_at,
+      status: own && peerReadId !== null && m.id <= peerReadId ? "seen" : "sent",
+      error: null,
+    };
+  });
+  for (const p of pending) {
+    if (stored.has(p.frame.client_id)) continue;
+    items.push({
+      key: `p${p.frame.client_id}`,
+      id: null,
+      clientId: p.frame.client_id,
+      own: true,
+      kind: p.frame.kind,
+      body: p.frame.kind === "text" ? p.frame.body : null,
+      image: p.image,
+      gift: p.gift,
+      created_at: p.created_at,
+      status: p.error ? "failed" : "sending",
+      error: p.error?.message ?? null,
+    });
+  }
+  return items;
+}
+
+/** The local calendar day of a time in seconds, as YYYY-MM-DD. */
+export function dayKey(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Consecutive items of the same local day together, for the day separators. */
+export function groupByDay<T extends { created_at: number }>(items: readonly T[]): { day: string; items: T[] }[] {
+  const groups: { day: string; items: T[] }[] = [];
+  for (const item of items) {
+    const day = dayKey(item.created_at);
+    const last = groups.at(-1);
+    if (last?.day === day) last.items.push(item);
+    else groups.push({ day, items: [item] });
+  }
+  return groups;
+}
+
+/** What the next text message costs in credits: nothing while free messages are left. */
+export function nextMessageCost(costs: ChatCosts): number {
+  return costs.free_messages_left > 0 ? 0 : costs.message;
+}
+
+/** The conversation after an own message was stored: the new balance, and one free message fewer if it was free. */
+export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credits: number): ChatResponse {
+  const free = message.kind === "text" && message.credits === 0 && chat.costs.free_messages_left > 0;
+  return {
+    ...chat,
+    conversation: chat.conversation ?? { id: message.conversation_id },
+    credits,
+    costs: free ? { ...chat.costs, free_messages_left: chat.costs.free_messages_left - 1 } : chat.costs,
+  };
+}
+
+export const RECONNECT_FIRST_MS = 500;
+export const RECONNECT_MAX_MS = 10_000;
+
+/** How long to wait before reconnect attempt `attempt` (0 first): 0.5 s, 1 s, 2 s … at most 10 s. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(RECONNECT_FIRST_MS * 2 ** Math.max(0, attempt), RECONNECT_MAX_MS);
+}
+
+/** A client's own id for a send: base64url of 16 random bytes, so a retried send is stored once. */
+export function newClientId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** SPEC §3: the last-opened chat profile and its date (ms) are remembered under this key. */
+export const LAST_CHAT_KEY = "last-chat";
+
+export function rememberLastChat(profileId: number, at = Date.now()): void {
+  try {
+    localStorage.setItem(LAST_CHAT_KEY, JSON.stringify({ profile_id: profileId, at }));
+  } catch {
+    // Without storage there is nothing to remember it in.
+  }
+}

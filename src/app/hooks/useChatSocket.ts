@@ -1,0 +1,252 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type SendFrame, type ServerFrame } from "../../shared/chat";
+import { mergeMessages, reconnectDelay, type PendingMessage } from "../chat-messages";
+
+/** The server answers this literal with a pong; sent this often it keeps the connection open. */
+export const PING_INTERVAL_MS = 30_000;
+const PING = '{"type":"ping"}';
+
+type Frame<T extends ServerFrame["type"]> = Extract<ServerFrame, { type: T }>;
+
+export type ChatSocketEvents = {
+  /** Each connection, the first and every one after a drop: the caller fetches the newest history page so nothing is missed. */
+  onReady?: (frame: Frame<"ready">) => void;
+  /** An own send was stored; `frame.credits` is the balance now. */
+  onAck?: (frame: Frame<"ack">) => void;
+  /** Any stored message that reached this socket (an ack's or another socket's). */
+  onMessage?: (message: ChatMessage) => void;
+  onError?: (frame: Frame<"error">) => void;
+  /** The member's unread count in this conversation changed. */
+  onUnread?: (count: number) => void;
+};
+
+export type ChatSocket = {
+  /** Whether the socket is open now; `dropped` once it was open and closed (until it is back). */
+  connected: boolean;
+  dropped: boolean;
+  /** Messages that arrived over the socket, oldest first. */
+  live: ChatMessage[];
+  /** Own sends not stored yet, in the order they were made. */
+  pending: PendingMessage[];
+  peerTyping: boolean;
+  peerReadId: number | null;
+  conversationId: number | null;
+  send: (frame: SendFrame, preview?: { image?: ChatImage; gift?: ChatGift }) => void;
+  /** Send a refused message again, with the same client_id. */
+  retry: (clientId: string) => void;
+  discard: (clientId: string) => void;
+  /** The member is typing: tells the other side at most every TYPING_REPEAT_MS. */
+  typing: () => void;
+  /** The member has seen the conversation up to this message; `again` sends it even if it was sent before. */
+  read: (messageId: number, again?: boolean) => void;
+};
+
+type State = Pick<ChatSocket, "connected" | "dropped" | "live" | "pending" | "peerTyping" | "peerReadId" | "conversationId">;
+
+const INITIAL: State = { connected: false, dropped: false, live: [], pending: [], peerTyping: false, peerReadId: null, conversationId: null };
+
+const socketUrl = (profileId: number) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${chatSocketPath(profileId)}`;
+
+function parse(data: unknown): ServerFrame | { type: "pong" } | null {
+  if (typeof data !== "string") return null;
+  try {
+    const frame = JSON.parse(data) as { type?: unknown } | null;
+    return frame && typeof frame.type === "string" ? (frame as ServerFrame) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The conversation's socket with the member `peerId`. It reconnects with backoff (0.5 s, 1 s, 2 s …
+ * at most 10 s) whenever it closes, pings every 30 s, and re-sends every send that got no answer
+ * with its same client_id (the server stores it once). Nothing connects on the server or while
+ * `enabled` is false.
+ */
+export function useChatSocket(peerId: number, enabled: boolean, events: ChatSocketEvents): ChatSocket {
+  const [state, setState] = useState<State>(INITIAL);
+  const socketRef = useRef<WebSocket | null>(null);
+  /** Sends not answered yet, by client_id, in order: re-sent on every new connection. */
+  const outbox = useRef(new Map<string, SendFrame>());
+  const readMark = useRef({ wanted: 0, sent: 0 });
+  const lastTyping = useRef(0);
+  const eventsRef = useRef(events);
+  useEffect(() => {
+    eventsRef.current = events;
+  });
+
+  /** Frames go out only after the server's ready frame: what was queued before is sent then, once. */
+  const ready = useRef(false);
+
+  const transmit = useCallback((frame: object | string) => {
+    const socket = socketRef.current;
+    if (!ready.current || socket?.readyState !== WebSocket.OPEN) return false;
+    socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    return true;
+  }, []);
+
+  const flushRead = useCallback(
+    (again: boolean) => {
+      const mark = readMark.current;
+      if (mark.wanted === 0 || (!again && mark.wanted <= mark.sent)) return;
+      if (transmit({ type: "read", message_id: mark.wanted })) mark.sent = mark.wanted;
+    },
+    [transmit],
+  );
+
+  useEffect(() => {
+    if (!enabled) return;
+    let socket: WebSocket | null = null;
+    let attempt = 0;
+    let stopped = false;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pingTimer: ReturnType<typeof setInterval> | undefined;
+    let typingTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const handle = (frame: ServerFrame) => {
+      const on = eventsRef.current;
+      switch (frame.type) {
+        case "ready":
+          attempt = 0;
+          ready.current = true;
+          // Sends that got no answer before the drop: the same client_id, so each is stored once.
+          for (const send of outbox.current.values()) transmit(send);
+          setState((s) => ({ ...s, conversationId: frame.conversation_id ?? s.conversationId, peerReadId: Math.max(s.peerReadId ?? 0, frame.peer_read_id ?? 0) || null }));
+          on.onReady?.(frame);
+          // With a read mark to send, the count that answers it is the one that counts.
+          if (readMark.current.wanted === 0) on.onUnread?.(frame.unread);
+          flushRead(true);
+          break;
+        case "ack":
+          outbox.current.delete(frame.client_id);
+          setState((s) => ({
+            ...s,
+            conversationId: frame.message.conversation_id,
+            live: mergeMessages(s.live, [frame.message]),
+            pending: s.pending.filter((p) => p.frame.client_id !== frame.client_id),
+          }));
+          on.onAck?.(frame);
+          on.onMessage?.(frame.message);
+          break;
+        case "message": {
+          const fromPeer = frame.message.sender_id === peerId;
+          if (fromPeer) clearTimeout(typingTimer);
+          setState((s) => ({
+            ...s,
+            conversationId: frame.message.conversation_id,
+            live: mergeMessages(s.live, [frame.message]),
+            peerTyping: fromPeer ? false : s.peerTyping,
+          }));
+          on.onMessage?.(frame.message);
+          break;
+        }
+        case "error":
+          if (frame.client_id !== null) {
+            const clientId = frame.client_id;
+            outbox.current.delete(clientId);
+            setState((s) => ({
+              ...s,
+              pending: s.pending.map((p) => (p.frame.client_id === clientId ? { ...p, error: { code: frame.error, message: frame.message } } : p)),
+            }));
+          }
+          on.onError?.(frame);
+          break;
+        case "typing":
+          if (frame.profile_id !== peerId) break;
+          clearTimeout(typingTimer);
+          typingTimer = setTimeout(() => setState((s) => ({ ...s, peerTyping: false })), TYPING_SHOWN_MS);
+          setState((s) => (s.peerTyping ? s : { ...s, peerTyping: true }));
+          break;
+        case "read":
+          if (frame.profile_id === peerId) setState((s) => ((s.peerReadId ?? 0) >= frame.message_id ? s : { ...s, peerReadId: frame.message_id }));
+          break;
+        case "unread":
+          on.onUnread?.(frame.count);
+          break;
+      }
+    };
+
+    const connect = () => {
+      const current = new WebSocket(socketUrl(peerId));
+      socket = current;
+      socketRef.current = current;
+      current.addEventListener("open", () => {
+        setState((s) => ({ ...s, connected: true, dropped: false }));
+        pingTimer = setInterval(() => transmit(PING), PING_INTERVAL_MS);
+      });
+      current.addEventListener("message", (event) => {
+        const frame = parse(event.data);
+        if (frame && frame.type !== "pong") handle(frame);
+      });
+      current.addEventListener("close", () => {
+        clearInterval(pingTimer);
+        if (socketRef.current === current) {
+          socketRef.current = null;
+          ready.current = false;
+        }
+        if (stopped) return;
+        setState((s) => ({ ...s, connected: false, dropped: s.dropped || s.connected }));
+        retryTimer = setTimeout(connect, reconnectDelay(attempt++));
+      });
+    };
+
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      clearTimeout(typingTimer);
+      clearInterval(pingTimer);
+      socket?.close(1000);
+      socketRef.current = null;
+      ready.current = false;
+    };
+  }, [enabled, peerId, transmit, flushRead]);
+
+  const send = useCallback<ChatSocket["send"]>(
+    (frame, preview) => {
+      outbox.current.set(frame.client_id, frame);
+      const created_at = Math.floor(Date.now() / 1000);
+      setState((s) => ({ ...s, pending: [...s.pending, { frame, error: null, created_at, image: preview?.image ?? null, gift: preview?.gift ?? null }] }));
+      transmit(frame);
+    },
+    [transmit],
+  );
+
+  const pendingRef = useRef(state.pending);
+  useEffect(() => {
+    pendingRef.current = state.pending;
+  }, [state.pending]);
+
+  const retry = useCallback(
+    (clientId: string) => {
+      const entry = pendingRef.current.find((p) => p.frame.client_id === clientId);
+      if (!entry) return;
+      outbox.current.set(clientId, entry.frame);
+      setState((s) => ({ ...s, pending: s.pending.map((p) => (p.frame.client_id === clientId ? { ...p, error: null } : p)) }));
+      transmit(entry.frame);
+    },
+    [transmit],
+  );
+
+  const discard = useCallback((clientId: string) => {
+    outbox.current.delete(clientId);
+    setState((s) => ({ ...s, pending: s.pending.filter((p) => p.frame.client_id !== clientId) }));
+  }, []);
+
+  const typing = useCallback(() => {
+    const now = Date.now();
+    if (now - lastTyping.current < TYPING_REPEAT_MS) return;
+    if (transmit({ type: "typing" })) lastTyping.current = now;
+  }, [transmit]);
+
+  const read = useCallback(
+    (messageId: number, again = false) => {
+      const mark = readMark.current;
+      mark.wanted = Math.max(mark.wanted, messageId);
+      flushRead(again);
+    },
+    [flushRead],
+  );
+
+  return { ...state, send, retry, discard, typing, read };
+}

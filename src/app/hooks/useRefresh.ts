@@ -1,0 +1,33 @@
+import { useEffect } from "react";
+import { useSWRConfig } from "swr";
+import { CHATS_KEY } from "../page-data";
+import { USER_KEY } from "./useUser";
+
+/** SPEC §9: the first refresh comes this long after the page loads. */
+export const REFRESH_START_MS = 5_000;
+
+/** SPEC §9: how often the member and their chats are refreshed; push brings news itself, so less often with it. */
+export function refreshInterval(pushSubscribed: boolean): number {
+  return pushSubscribed ? 300_000 : 60_000;
+}
+
+/** Whether this browser gets push messages. Push is not built yet, so none does. */
+export function isPushSubscribed(): boolean {
+  return false;
+}
+
+/** Refresh the member and their chats while `active`: 5 s after load, then every interval. */
+export function useRefresh(active: boolean) {
+  const { mutate } = useSWRConfig();
+  useEffect(() => {
+    if (!active) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const refresh = () => {
+      void mutate(USER_KEY);
+      void mutate(CHATS_KEY);
+      timer = setTimeout(refresh, refreshInterval(isPushSubscribed()));
+    };
+    timer = setTimeout(refresh, REFRESH_START_MS);
+    return () => clearTimeout(timer);
+  }, [active, mutate]);
+}

@@ -1,0 +1,32 @@
+import useSWR from "swr";
+import type { Gift, GiftsResponse } from "../../../shared/chat";
+import type { ApiRequestError } from "../../api";
+import { Pending } from "../../components/Pending";
+import { useT } from "../../context";
+import { GIFTS_KEY } from "../../page-data";
+import { ChatModal } from "./ChatModal";
+
+/** The gifts this site sells (GET /api/gifts.php): image, name and price in credits; one tap sends it. */
+export function GiftPicker({ name, onPick, onClose }: { name: string; onPick: (gift: Gift) => void; onClose: () => void }) {
+  const t = useT();
+  const { data, error, mutate } = useSWR<GiftsResponse, ApiRequestError>(GIFTS_KEY);
+  return (
+    <ChatModal title={t("chat.gifts_title", { name })} onClose={onClose}>
+      {!data ? (
+        <Pending failed={error !== undefined} retry={() => void mutate()} />
+      ) : (
+        <ul className="gift-grid">
+          {data.gifts.map((gift) => (
+            <li key={gift.slug}>
+              <button type="button" className="gift-tile" onClick={() => onPick(gift)}>
+                <img src={gift.image} alt="" width={56} height={56} />
+                <span className="gift-tile__name">{gift.name}</span>
+                <span className="gift-tile__price">{t("chat.gift_price", { credits: gift.credits })}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </ChatModal>
+  );
+}
