@@ -1,15 +1,21 @@
 import { app } from "./server/app";
 import { purgeDeletedAccounts } from "./server/services/accounts";
+import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 
 export default {
   fetch: app.fetch,
-  /** Daily clock work: erase the accounts whose 14-day deletion window has passed. */
+  /** Daily clock work: erase the accounts whose 14-day deletion window has passed, and chat photos never sent. */
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
       purgeDeletedAccounts(env.DB, env.PHOTOS).then((erased) => {
         console.info(JSON.stringify({ event: "purge_deleted_accounts", erased }));
+      }),
+    );
+    ctx.waitUntil(
+      purgeUnsentChatPhotos(env.DB, env.PHOTOS).then((removed) => {
+        console.info(JSON.stringify({ event: "purge_unsent_chat_photos", removed }));
       }),
     );
   },

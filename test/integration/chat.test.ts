@@ -2,6 +2,7 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatResponse, ChatsResponse, GiftsResponse } from "../../src/shared/chat";
+import { purgeUnsentChatPhotos } from "../../src/server/services/chat-photos";
 import { roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
@@ -487,6 +488,29 @@ describe("who may see what", () => {
     expect((await sender.browser.fetch(photo.image)).status).toBe(200);
     expect((await outsider.browser.fetch(photo.image)).status).toBe(404);
     expect((await fetchWorker(ORIGIN + photo.thumb)).status).toBe(404);
+  });
+});
+
+describe("chat photos never sent", () => {
+  it("are removed by the daily clock work after a day; sent ones stay", async () => {
+    const sender = await premium();
+    const recipient = await premium();
+    const upload = async () => {
+      const form = new FormData();
+      form.set("photo", new File([await jpeg(picture(40, 40))], "p.jpg", { type: "image/jpeg" }));
+      return (await json<{ photo: { id: number; image: string } }>(await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }))).photo;
+    };
+    const [sent, unsent] = [await upload(), await upload()];
+    const socket = await ChatSocket.open(sender, recipient.id);
+    const id = clientId();
+    socket.send({ type: "send", client_id: id, kind: "image", photo_id: sent.id });
+    await socket.ack(id);
+    socket.close();
+    await env.DB.prepare("UPDATE chat_photos SET created_at = created_at - 2 * 86400 WHERE id IN (?, ?)").bind(sent.id, unsent.id).run();
+    expect(await purgeUnsentChatPhotos(env.DB, env.PHOTOS)).toBeGreaterThanOrEqual(1);
+    expect((await sender.browser.fetch(sent.image)).status).toBe(200);
+    expect((await sender.browser.fetch(unsent.image)).status).toBe(404);
+    expect(await env.PHOTOS.head(unsent.image.slice("/media/".length))).toBeNull();
   });
 });
 

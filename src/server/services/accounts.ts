@@ -379,8 +379,12 @@ export async function purgeDeletedAccounts(db: D1Database, photos: R2Bucket, now
   if (!ids.length) return 0;
   const marks = ids.map(() => "?").join(",");
   const keys = await db
-    .prepare(`SELECT ph.key, ph.thumb_key, ph.blur_key FROM photos ph JOIN profiles p ON p.id = ph.profile_id WHERE p.user_id IN (${marks})`)
-    .bind(...ids)
+    .prepare(
+      `SELECT ph.key, ph.thumb_key, ph.blur_key FROM photos ph JOIN profiles p ON p.id = ph.profile_id WHERE p.user_id IN (${marks})
+       UNION ALL
+       SELECT cp.key, cp.thumb_key, cp.blur_key FROM chat_photos cp JOIN profiles p ON p.id = cp.profile_id WHERE p.user_id IN (${marks})`,
+    )
+    .bind(...ids, ...ids)
     .all<{ key: string; thumb_key: string; blur_key: string }>();
   const objects = keys.results.flatMap((k) => [k.key, k.thumb_key, k.blur_key]);
   for (let i = 0; i < objects.length; i += 1000) await photos.delete(objects.slice(i, i + 1000));

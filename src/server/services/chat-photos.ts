@@ -31,3 +31,22 @@ export async function uploadChatPhoto(store: PhotoStore, profileId: number, byte
     throw error;
   }
 }
+
+/** A photo uploaded for a chat but not sent within this long is removed by the daily clock work. */
+export const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
+
+/** Remove chat photos that were uploaded but never sent (rows first, then their objects). Returns how many. */
+export async function purgeUnsentChatPhotos(db: D1Database, bucket: R2Bucket, now = Math.floor(Date.now() / 1000)): Promise<number> {
+  const rows = await db
+    .prepare(
+      `DELETE FROM chat_photos WHERE created_at < ?
+         AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.photo_id = chat_photos.id AND m.kind = 'image')
+       RETURNING key, thumb_key, blur_key`,
+    )
+    .bind(now - UNSENT_CHAT_PHOTO_SECONDS)
+    .all<{ key: string; thumb_key: string; blur_key: string }>();
+  const keys = rows.results.flatMap((r) => [r.key, r.thumb_key, r.blur_key]);
+  // R2 deletes at most 1,000 keys per call.
+  for (let i = 0; i < keys.length; i += 999) await bucket.delete(keys.slice(i, i + 999));
+  return rows.results.length;
+}
