@@ -205,6 +205,8 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
   const send = useCallback<ChatSocket["send"]>(
     (frame, preview) => {
       outbox.current.set(frame.client_id, frame);
+      // The message ends the other side's typing indicator: typing after it is announced at once.
+      lastTyping.current = 0;
       const created_at = Math.floor(Date.now() / 1000);
       setState((s) => ({ ...s, pending: [...s.pending, { frame, error: null, created_at, image: preview?.image ?? null, gift: preview?.gift ?? null }] }));
       transmit(frame);

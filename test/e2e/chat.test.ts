@@ -1,0 +1,116 @@
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import nl from "../../locales/nl.json" with { type: "json" };
+import type { User } from "../../src/shared/api";
+import type { GiftsResponse } from "../../src/shared/chat";
+import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
+import { localD1 } from "./server";
+
+const baseUrl = inject("baseUrl");
+const statePath = inject("statePath");
+const browser = sharedBrowser();
+const CREDITS = 100;
+
+const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
+const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+
+/** A call to the site's API from its own page (Node cannot resolve *.localhost; the browser can), with the page's cookies. */
+async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ([m, p, b]) => {
+      const res = await fetch(p, { method: m, headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: b === undefined ? null : JSON.stringify(b) });
+      return { status: res.status, body: (await res.json()) as T };
+    },
+    [method, path, body] as const,
+  );
+}
+
+/** A member signed up through the site's API in this page's browser context. */
+async function signUp(page: Page, name: string, gender: "male" | "female"): Promise<User> {
+  await page.goto(`${baseUrl}/`);
+  await enterSite(page);
+  const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
+  const res = await api<{ user: User }>(page, "POST", "/api/signup.php", {
+    email: `e2e-chat-${name}${stamp}@example.com`,
+    username: `${name}${stamp}`,
+    password: "een goed wachtwoord",
+    date_of_birth: "1990-04-14",
+    gender,
+    terms: true,
+  });
+  expect(res.status).toBe(201);
+  return res.body.user;
+}
+
+const credits = async (page: Page) => (await api<{ user: User }>(page, "GET", "/api/user.php")).body.user.credits;
+
+describe("two members chatting on the Dutch site", () => {
+  it("A writes, B sees it live with the typing indicator and the unread badge, B answers, A pays per message", async () => {
+    const a = await phone(browser());
+    const b = await phone(browser());
+    const anna = await signUp(a.page, "anna", "female");
+    const bram = await signUp(b.page, "bram", "male");
+    // Both confirmed their e-mail and bought credits (payments are a later issue): set in the served D1.
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active', credits = ${CREDITS}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`,
+    );
+    const settings = (await api<{ message_credits: number }>(a.page, "GET", "/api/settings.php")).body;
+
+    // Anna opens the chat with Bram from his profile link: no messages yet, so the ice-breaker offers first lines.
+    await a.page.goto(`${baseUrl}/members/${bram.profile.id}/chat`);
+    await enterSite(a.page);
+    const iceBreaker = a.page.getByRole("dialog");
+    await expect.poll(() => iceBreaker.count()).toBe(1);
+    await iceBreaker.getByRole("button", { name: nl.chat.ice_breaker.own }).click();
+    const annaInput = a.page.getByLabel(fill(nl.chat.message_to, { name: bram.profile.name }));
+    await annaInput.fill("Hoi Bram!");
+    await annaInput.press("Enter");
+    await expect.poll(() => a.page.locator(".message--own").filter({ hasText: "Hoi Bram!" }).count()).toBe(1);
+
+    // Bram, elsewhere on the site, has an unread message: the Messages badge and the title say so.
+    await b.page.goto(`${baseUrl}/members`);
+    await enterSite(b.page);
+    const messagesLink = b.page.locator(".top-bar").getByRole("link", { name: nl.nav.messages });
+    await expect.poll(() => messagesLink.locator(".badge--unread").textContent()).toBe("1");
+    await expect.poll(() => b.page.title()).toMatch(/^\(1\) /);
+
+    // He opens the conversation from his list; reading it clears the count.
+    await messagesLink.click();
+    await b.page.waitForURL(/\/chats$/);
+    const item = b.page.locator(".chat-item").filter({ hasText: anna.profile.name });
+    await expect.poll(() => item.locator(".chat-item__unread").textContent()).toBe("1");
+    await item.locator(".chat-item__link").click();
+    await b.page.waitForURL(/\/chats\/\d+$/);
+    await expect.poll(() => b.page.locator(".message--theirs").filter({ hasText: "Hoi Bram!" }).count()).toBe(1);
+    await expect.poll(() => b.page.title()).not.toMatch(/^\(/);
+
+    // Anna types: Bram sees it while it happens, then her message arrives without a reload.
+    await annaInput.pressSequentially("Zin in koffie?", { delay: 30 });
+    await expect.poll(() => b.page.getByText(fill(nl.chat.typing, { name: anna.profile.name })).count()).toBe(1);
+    await annaInput.press("Enter");
+    await expect.poll(() => b.page.locator(".message--theirs").filter({ hasText: "Zin in koffie?" }).count()).toBe(1);
+
+    // Bram answers; Anna sees it live, and her own messages are marked seen.
+    const bramInput = b.page.getByLabel(fill(nl.chat.message_to, { name: anna.profile.name }));
+    await bramInput.fill("Graag! Zaterdag?");
+    await bramInput.press("Enter");
+    await expect.poll(() => a.page.locator(".message--theirs").filter({ hasText: "Graag! Zaterdag?" }).count()).toBe(1);
+    await expect.poll(() => a.page.getByText(nl.chat.status.seen).count()).toBeGreaterThan(0);
+
+    // Anna sends a rose from the gift picker; Bram sees the gift arrive.
+    const gifts = (await api<GiftsResponse>(a.page, "GET", "/api/gifts.php")).body.gifts;
+    const rose = gifts.find((g) => g.slug === "rose")!;
+    await a.page.getByRole("button", { name: nl.chat.send_gift }).click();
+    await a.page.getByRole("dialog").getByRole("button", { name: new RegExp(nl.gifts.rose) }).click();
+    await expect.poll(() => b.page.locator(".message--theirs.message--gift").filter({ hasText: nl.gifts.rose }).count()).toBe(1);
+
+    // Two paid messages and a gift from Anna, one message from Bram.
+    expect(await credits(a.page)).toBe(CREDITS - 2 * settings.message_credits - rose.credits);
+    expect(await credits(b.page)).toBe(CREDITS - settings.message_credits);
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
