@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import type { Page } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
 import type { GiftsResponse } from "../../src/shared/chat";
@@ -9,7 +9,7 @@ import { localD1 } from "./server";
 const baseUrl = inject("baseUrl");
 const statePath = inject("statePath");
 const browser = sharedBrowser();
-const CREDITS = 100;
+const CREDITS = 1000;
 
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
@@ -48,6 +48,14 @@ describe("two members chatting on the Dutch site", () => {
   it("A writes, B sees it live with the typing indicator and the unread badge, B answers, A pays per message", async () => {
     const a = await phone(browser());
     const b = await phone(browser());
+    // Bram's chat sockets pass through here, so the test can cut his connection.
+    const bramRoutes: WebSocketRoute[] = [];
+    let bramOffline = false;
+    await b.context.routeWebSocket(/\/api\/chat-socket\.php/, (route) => {
+      if (bramOffline) return void route.close();
+      route.connectToServer();
+      bramRoutes.push(route);
+    });
     const anna = await signUp(a.page, "anna", "female");
     const bram = await signUp(b.page, "bram", "male");
     // Both confirmed their e-mail and bought credits (payments are a later issue): set in the served D1.
@@ -108,6 +116,25 @@ describe("two members chatting on the Dutch site", () => {
     // Two paid messages and a gift from Anna, one message from Bram.
     expect(await credits(a.page)).toBe(CREDITS - 2 * settings.message_credits - rose.credits);
     expect(await credits(b.page)).toBe(CREDITS - settings.message_credits);
+    // Bram's connection drops while Anna writes more than a page of messages: when he is back, his
+    // socket reconnects and every message is there, in order, none twice.
+    await expect.poll(() => bramRoutes.length).toBeGreaterThan(0);
+    bramOffline = true;
+    for (const route of bramRoutes.splice(0)) await route.close();
+    await expect.poll(() => b.page.getByText(nl.chat.reconnecting).count()).toBe(1);
+    for (let i = 1; i <= 35; i++) {
+      await annaInput.fill(`Bericht ${i}`);
+      await annaInput.press("Enter");
+    }
+    await expect.poll(() => a.page.locator(".message--own.is-sent, .message--own.is-seen").filter({ hasText: "Bericht 35" }).count()).toBe(1);
+    bramOffline = false;
+    await expect.poll(() => bramRoutes.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => b.page.locator(".message--theirs .message__bubble").filter({ hasText: /^Bericht 35$/ }).count(), { timeout: 15_000 }).toBe(1);
+    const received = await b.page.locator(".message--theirs.message--text .message__bubble").allTextContents();
+    const numbered = received.filter((text) => text.startsWith("Bericht "));
+    expect(numbered).toEqual(Array.from({ length: 35 }, (_, i) => `Bericht ${i + 1}`));
+    expect(received.slice(0, 2)).toEqual(["Hoi Bram!", "Zin in koffie?"]);
+
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
     await a.context.close();

@@ -20,6 +20,8 @@ import { MessageList } from "./MessageList";
 import { SendFooter } from "./SendFooter";
 
 const MIN_PANE_HEIGHT_PX = 352;
+/** After a reconnect, at most this many pages are loaded to close the gap to what was on screen. */
+const CATCH_UP_PAGES = 10;
 const PANE_MARGIN_PX = 16;
 
 type Props = {
@@ -127,8 +129,9 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
 
   const canWrite = data.blocked_reason === null;
   const socket = useChatSocket(profile.id, canWrite || data.blocked_reason === "not_confirmed", {
-    // Whatever happened while the socket was away: the newest page again (messages merge by id).
-    onReady: () => void mutate(),
+    // Whatever happened while the socket was away: the newest page again, and the pages back to
+    // what was on screen (messages merge by id), so a long absence leaves no hole.
+    onReady: () => void catchUp(),
     onAck: (frame) => {
       const current = latest.current.user;
       if (current) void setUser({ ...current, credits: frame.credits });
@@ -160,6 +163,34 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
   });
 
   useEffect(() => rememberLastChat(profile.id), [profile.id]);
+
+  const shown = useRef(messages);
+  useEffect(() => {
+    shown.current = messages;
+  });
+
+  const catchUp = async () => {
+    const before = shown.current;
+    const newestShown = before.at(-1)?.id ?? 0;
+    try {
+      const fresh = await apiFetch<ChatResponse>(dataKey);
+      let caught = fresh.messages;
+      let oldest = caught[0]?.id;
+      // Nothing on screen yet: the newest page is all there is to show.
+      let more = fresh.has_more && newestShown > 0;
+      for (let pages = 0; more && oldest !== undefined && oldest > newestShown + 1 && pages < CATCH_UP_PAGES; pages++) {
+        const page = await apiFetch<ChatResponse>(olderChatKey(dataKey, oldest));
+        caught = mergeMessages(page.messages, caught);
+        oldest = page.messages[0]?.id;
+        more = page.has_more;
+      }
+      // What was on screen stays: kept with the older pages, while the page data becomes the fresh one.
+      setOlder((current) => ({ messages: mergeMessages(mergeMessages(current?.messages ?? [], before), caught), hasMore: current ? current.hasMore : latest.current.data.has_more }));
+      await mutate(fresh, { revalidate: false });
+    } catch {
+      void mutate();
+    }
+  };
 
   const loadingOlder = useRef(false);
   const loadOlder = useCallback(async () => {
