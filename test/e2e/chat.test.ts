@@ -140,4 +140,53 @@ describe("two members chatting on the Dutch site", () => {
     await a.context.close();
     await b.context.close();
   });
+
+  it("removes a chat from the list at once; when the server refuses, says so and shows the list again", async () => {
+    const y = await phone(browser());
+    const yara = await signUp(y.page, "yara", "female");
+    const writers = [];
+    for (const name of ["xander", "zeno"]) {
+      const w = await phone(browser());
+      const member = await signUp(w.page, name, "male");
+      localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${member.profile.id}, ${yara.profile.id}))`);
+      await w.page.goto(`${baseUrl}/members/${yara.profile.id}/chat`);
+      const dialog = w.page.getByRole("dialog");
+      if (await dialog.count()) await dialog.getByRole("button", { name: nl.chat.ice_breaker.own }).click();
+      const input = w.page.getByLabel(fill(nl.chat.message_to, { name: yara.profile.name }));
+      await input.fill(`Hallo van ${name}`);
+      await input.press("Enter");
+      await expect.poll(() => w.page.locator(".message--own.is-sent").count()).toBe(1);
+      writers.push({ ...w, member });
+    }
+    const [xander, zeno] = writers as [(typeof writers)[0], (typeof writers)[0]];
+
+    await y.page.goto(`${baseUrl}/chats`);
+    const row = (name: string) => y.page.locator(".chat-item").filter({ hasText: name });
+    await expect.poll(() => y.page.locator(".chat-item").count()).toBe(2);
+
+    await row(xander.member.profile.name).getByRole("button", { name: fill(nl.chat.remove_with, { name: xander.member.profile.name }) }).click();
+    await expect.poll(() => row(xander.member.profile.name).count()).toBe(0);
+    await y.page.reload();
+    await expect.poll(() => y.page.locator(".chat-item").count()).toBe(1);
+
+    // The server fails the next removal: an alert with the error, then the list as the server has it.
+    await y.page.route("**/api/chat.php", (route) =>
+      route.request().method() === "DELETE"
+        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "internal_error", message: nl.errors.try_again_later }) })
+        : route.fallback(),
+    );
+    const alerts: string[] = [];
+    y.page.on("dialog", (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.accept();
+    });
+    await row(zeno.member.profile.name).getByRole("button", { name: fill(nl.chat.remove_with, { name: zeno.member.profile.name }) }).click();
+    await expect.poll(() => alerts).toEqual([nl.errors.try_again_later]);
+    await expect.poll(() => row(zeno.member.profile.name).count()).toBe(1);
+
+    for (const c of [y, xander, zeno]) {
+      expect(c.errors.filter((e) => !e.startsWith("500 "))).toEqual([]);
+      await c.context.close();
+    }
+  });
 });
