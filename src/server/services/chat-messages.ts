@@ -8,16 +8,10 @@ import type { ChatMessage, MessageKind } from "../../shared/chat";
 import { giftImage, isGiftSlug } from "../../shared/gifts";
 import { KIND_LEDGER_REASON, type Price } from "./chat-rules";
 
-export type MessageRow = {
-  id: number;
-  conversation_id: number;
-  sender_id: number;
-  client_id: string;
-  kind: MessageKind;
-  body: string | null;
+/** A stored message as D1 gives it, with its chat photo's keys. */
+export type MessageRow = Pick<ChatMessage, "id" | "conversation_id" | "sender_id" | "client_id" | "kind" | "body" | "created_at"> & {
   gift: string | null;
   credits_charged: number;
-  created_at: number;
   photo_key: string | null;
   photo_thumb_key: string | null;
   photo_blur_key: string | null;

@@ -9,7 +9,7 @@
  */
 import { FREE_PHOTO_LIMIT, type OwnPhoto, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";
 import { AppError } from "../errors";
-import { processPhoto } from "./images";
+import { processPhoto, type ProcessedPhoto } from "./images";
 
 export type PhotoStore = { db: D1Database; bucket: R2Bucket };
 
@@ -81,16 +81,7 @@ export async function uploadPhoto(store: PhotoStore, userId: number, profileId: 
 
   const processed = await processPhoto(bytes);
   const keys = { key: newPhotoKey("p"), thumbKey: newPhotoKey("t"), blurKey: newPhotoKey("b") };
-  const objects: [string, Uint8Array][] = [
-    [keys.key, processed.original],
-    [keys.thumbKey, processed.thumb],
-    [keys.blurKey, processed.blur],
-  ];
-  try {
-    // Every put settles before going on, so a cleanup never runs ahead of a put still under way.
-    const puts = await Promise.allSettled(objects.map(([key, body]) => store.bucket.put(key, body, { httpMetadata: { contentType: "image/jpeg" } })));
-    const failed = puts.find((p): p is PromiseRejectedResult => p.status === "rejected");
-    if (failed) throw failed.reason;
+  return storeVariants(store.bucket, processed, keys, async () => {
     const [inserted, , main] = await store.db.batch([
       store.db
         .prepare(
@@ -114,9 +105,29 @@ export async function uploadPhoto(store: PhotoStore, userId: number, profileId: 
     if (id === undefined) throw limitError(max);
     const mainPhotoId = (main?.results[0] as { main_photo_id: number | null } | undefined)?.main_photo_id ?? null;
     return ownPhoto({ id, status: "pending", key: keys.key, thumb_key: keys.thumbKey, blur_key: keys.blurKey, width: processed.width, height: processed.height }, mainPhotoId, prefix);
+  });
+}
+
+export type VariantKeys = { key: string; thumbKey: string; blurKey: string };
+
+/**
+ * Put the three variants of a processed photo under their keys, then `record` it: all of it or
+ * nothing. When a put or `record` fails, the objects already put are deleted again (every put
+ * settles first, so a cleanup never runs ahead of a put still under way).
+ */
+export async function storeVariants<T>(bucket: R2Bucket, processed: ProcessedPhoto, keys: VariantKeys, record: () => Promise<T>): Promise<T> {
+  const objects: [string, Uint8Array][] = [
+    [keys.key, processed.original],
+    [keys.thumbKey, processed.thumb],
+    [keys.blurKey, processed.blur],
+  ];
+  try {
+    const puts = await Promise.allSettled(objects.map(([key, body]) => bucket.put(key, body, { httpMetadata: { contentType: "image/jpeg" } })));
+    const failed = puts.find((p): p is PromiseRejectedResult => p.status === "rejected");
+    if (failed) throw failed.reason;
+    return await record();
   } catch (error) {
-    // Nothing of a failed upload stays: the batch wrote nothing, and the objects go again.
-    await store.bucket.delete(objects.map(([key]) => key)).catch((cleanup: unknown) => {
+    await bucket.delete(objects.map(([key]) => key)).catch((cleanup: unknown) => {
       console.error(JSON.stringify({ event: "photo_cleanup_failed", keys: objects.map(([key]) => key), message: String(cleanup) }));
     });
     throw error;
