@@ -201,6 +201,14 @@ describe("the conversation's object", () => {
     expect(await annaAgain.next((f) => f.type === "read" && f.profile_id === bram.id && f.message_id === history.messages.at(-1)!.id)).toBeTruthy();
     expect(await unreadOf(bram, anna)).toBe(0);
     expect((await chat(anna, `profile=${bram.id}`)).peer_read_id).toBe(history.messages.at(-1)!.id);
+    // A read mark past the newest message stops at it: the next message is unread, not "seen".
+    bramAgain.send({ type: "read", message_id: history.messages.at(-1)!.id + 1000 });
+    await bramAgain.next((f) => f.type === "unread");
+    const six = clientId();
+    annaAgain.sendText(six, "six");
+    await annaAgain.ack(six);
+    expect(await unreadOf(bram, anna)).toBe(1);
+    expect((await chat(anna, `profile=${bram.id}`)).peer_read_id).toBe(history.messages.at(-1)!.id);
     annaAgain.close();
     bramAgain.close();
   });

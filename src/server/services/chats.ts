@@ -235,12 +235,14 @@ export async function loadChat(db: D1Database, site: SiteSettings, t: i18n["t"],
  * back) and their unread count becomes what is left after it. Returns the count and the mark.
  */
 export async function markRead(db: D1Database, conversationId: number, profileId: number, messageId: number): Promise<{ unread: number; readId: number }> {
+  // A mark past the newest message would claim messages not yet written as seen: it stops there.
+  const mark = "MIN(?3, COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = ?1), 0))";
   const [, row] = await db.batch([
     db
       .prepare(
         `UPDATE conversation_members
-         SET last_read_message_id = MAX(COALESCE(last_read_message_id, 0), ?3),
-             unread_count = (SELECT COUNT(*) FROM messages WHERE conversation_id = ?1 AND sender_id != ?2 AND id > MAX(COALESCE(last_read_message_id, 0), ?3))
+         SET last_read_message_id = MAX(COALESCE(last_read_message_id, 0), ${mark}),
+             unread_count = (SELECT COUNT(*) FROM messages WHERE conversation_id = ?1 AND sender_id != ?2 AND id > MAX(COALESCE(last_read_message_id, 0), ${mark}))
          WHERE conversation_id = ?1 AND profile_id = ?2`,
       )
       .bind(conversationId, profileId, messageId),
