@@ -56,6 +56,15 @@ describe("two members chatting on the Dutch site", () => {
       route.connectToServer();
       bramRoutes.push(route);
     });
+    // The app icon badge: recorded here, and refused as a browser may refuse it (which must be ignored).
+    await b.context.addInitScript(() => {
+      const w = window as unknown as { appBadges: (number | null)[] };
+      w.appBadges = [];
+      Object.assign(navigator, {
+        setAppBadge: (n: number) => (w.appBadges.push(n), Promise.reject(new Error("not allowed"))),
+        clearAppBadge: () => (w.appBadges.push(null), Promise.resolve()),
+      });
+    });
     const anna = await signUp(a.page, "anna", "female");
     const bram = await signUp(b.page, "bram", "male");
     // Both confirmed their e-mail and bought credits (payments are a later issue): set in the served D1.
@@ -82,6 +91,7 @@ describe("two members chatting on the Dutch site", () => {
     const messagesLink = b.page.locator(".top-bar").getByRole("link", { name: nl.nav.messages });
     await expect.poll(() => messagesLink.locator(".badge--unread").textContent()).toBe("1");
     await expect.poll(() => b.page.title()).toMatch(/^\(1\) /);
+    await expect.poll(() => b.page.evaluate(() => (window as unknown as { appBadges: (number | null)[] }).appBadges.at(-1))).toBe(1);
 
     // He opens the conversation from his list; reading it clears the count.
     await messagesLink.click();
@@ -92,6 +102,7 @@ describe("two members chatting on the Dutch site", () => {
     await b.page.waitForURL(/\/chats\/\d+$/);
     await expect.poll(() => b.page.locator(".message--theirs").filter({ hasText: "Hoi Bram!" }).count()).toBe(1);
     await expect.poll(() => b.page.title()).not.toMatch(/^\(/);
+    await expect.poll(() => b.page.evaluate(() => (window as unknown as { appBadges: (number | null)[] }).appBadges.at(-1))).toBeNull();
 
     // Anna types: Bram sees it while it happens, then her message arrives without a reload.
     await annaInput.pressSequentially("Zin in koffie?", { delay: 30 });
