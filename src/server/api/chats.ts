@@ -20,18 +20,14 @@ import { removeChats, roomName } from "../services/chats";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { parseQuery } from "./query";
-import type { Session } from "../edge/session";
+import { requireMember, type Session } from "../edge/session";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
 const RemoveChatBody = v.union([v.object({ conversation: v.object({ id: Id }) }), v.object({ profile: v.object({ id: Id }) })]);
 const SocketQuery = v.object({ profile: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), Id) });
 
 /** SPEC §6: a visitor is told "You need to be logged in to chat" (and the 403 logs a stale client out). */
-export function requireChatMember(c: Context<AppEnv>): Session {
-  const session = c.get("session");
-  if (!session) throw new AppError(403, "authentication_required", "login_needed.chat");
-  return session;
-}
+export const requireChatMember = (c: Context<AppEnv>): Session => requireMember(c, "login_needed.chat");
 
 /**
  * Send a message for a member without a socket (the message written at signup), through the pair's

@@ -65,7 +65,7 @@ export class ConversationRoom extends DurableObject<Env> {
     if (!this.claimPair(member.p, peer)) return new Response("Wrong conversation", { status: 400 });
 
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [`p:${member.p}`]);
+    this.ctx.acceptWebSocket(server);
     server.serializeAttachment(member);
     const conversationId = await this.conversation();
     const state = conversationId === null ? { unread: 0, peerReadId: null } : await readState(this.env.DB, conversationId, member.p, peer);

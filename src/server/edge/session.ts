@@ -34,9 +34,12 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** The member making this call; a visitor gets 403 authentication_required (which logs a client out). */
-export function requireMember(c: Context<AppEnv>): Session {
+/**
+ * The member making this call; a visitor gets 403 authentication_required (which logs a client out),
+ * with the text `messageKey` where a call says what a visitor needs to log in for (SPEC §6).
+ */
+export function requireMember(c: Context<AppEnv>, messageKey = "errors.authentication_required"): Session {
   const current = c.get("session");
-  if (!current) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  if (!current) throw new AppError(403, "authentication_required", messageKey);
   return current;
 }
