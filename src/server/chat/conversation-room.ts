@@ -7,7 +7,7 @@ import type { SiteSettings } from "../../shared/settings";
 import { loadSite } from "../edge/site";
 import { i18nFor } from "../i18n";
 import { decideSend, insufficientCredits, type Price, type Refusal, type SendFacts, type SendRequest } from "../services/chat-rules";
-import { MESSAGE_SELECT, messageView, storeMessage, type MessageRow } from "../services/chat-messages";
+import { findByClientId, messageView, storeMessage, type MessageRow } from "../services/chat-messages";
 import { conversationIdOf, ensureConversation, loadSendFacts, markRead, readState } from "../services/chats";
 
 /** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
@@ -194,7 +194,7 @@ export class ConversationRoom extends DurableObject<Env> {
       if ("refusal" in decision) {
         if (!facts.fresh) continue;
         // A retry of a message already stored is answered with it, even if it could not be paid again now.
-        const stored = conversationId === null ? null : await this.storedRetry(conversationId, member, frame.client_id);
+        const stored = conversationId === null ? null : await findByClientId(this.env.DB, { conversationId, senderProfileId: member.p, clientId: frame.client_id });
         if (stored) return { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.value.credits };
         return this.refusal(member, frame.client_id, decision.refusal);
       }
@@ -253,12 +253,6 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     const theirs = this.facts.get(peer)?.facts;
     if (theirs?.recipient) theirs.recipient.hasWritten = true;
-  }
-
-  private async storedRetry(conversationId: number, member: SocketMember, clientId: string): Promise<MessageRow | null> {
-    return this.env.DB.prepare(`${MESSAGE_SELECT} WHERE m.conversation_id = ? AND m.sender_id = ? AND m.client_id = ?`)
-      .bind(conversationId, member.p, clientId)
-      .first<MessageRow>();
   }
 
   private async createConversation(sender: number, recipient: number): Promise<number> {

@@ -78,7 +78,8 @@ export type StoreResult =
   /** The write's own check of the members' standing failed (a block, a status, the allowance changed): nothing stored. */
   | { standingChanged: true };
 
-async function findByClientId(db: D1Database, message: Pick<NewMessage, "conversationId" | "senderProfileId" | "clientId">): Promise<MessageRow | null> {
+/** The message a sender stored under a client id, if any (how a retried send is answered). */
+export async function findByClientId(db: D1Database, message: Pick<NewMessage, "conversationId" | "senderProfileId" | "clientId">): Promise<MessageRow | null> {
   return db
     .prepare(`${MESSAGE_SELECT} WHERE m.conversation_id = ? AND m.sender_id = ? AND m.client_id = ?`)
     .bind(message.conversationId, message.senderProfileId, message.clientId)
