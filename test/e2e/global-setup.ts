@@ -1,7 +1,8 @@
 import type { TestProject } from "vitest/node";
 import { build, seed, serve } from "./server";
 
-export const E2E_PORT = 8788;
+/** 8788 unless E2E_PORT says otherwise (two checkouts on one machine each take their own). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 const STATE = ".tmp/e2e-state";
 
 /** Build the app, load fresh demo data and serve it in workerd for the browser tests. */
