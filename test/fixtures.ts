@@ -53,6 +53,11 @@ export function site(domain: string, overrides: Partial<SiteSettings> = {}): Sit
     member_resell: false,
     company_id: "testco",
     mail_name: "Testwave",
+    pricing: {
+      NL: { currency: "EUR", vat_rate: 21, methods: ["ideal", "creditcard", "paypal", "directdebit"], bundles: [{ id: 1, credits: 50, amount: 995 }, { id: 2, credits: 125, amount: 1995, popular: true }, { id: 3, credits: 300, amount: 3995 }] },
+      BE: { currency: "EUR", vat_rate: 21, methods: ["bancontact", "creditcard", "paypal"], bundles: [{ id: 1, credits: 50, amount: 995 }, { id: 2, credits: 125, amount: 1995, popular: true }] },
+    },
+    direct_debit: { outstanding_limit_credits: 300 },
     ...overrides,
   });
 }

@@ -19,6 +19,7 @@ import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
+import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
@@ -68,6 +69,9 @@ export const SOURCES: Record<string, Source> = {
     if (peer === null) throw new AppError(404, "not_found", "errors.chat_not_found", {}, "conversation");
     return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
   },
+  "/api/order.php": loadOrder,
+  "/api/transactions.php": loadTransactions,
+  "/api/transaction.php": loadTransaction,
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
     return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };
