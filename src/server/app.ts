@@ -96,7 +96,7 @@ export function createApp() {
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
   app.route("/", paymentRoutes);
-  app.route("/", sandboxRoutes);
+  app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }

@@ -30,6 +30,8 @@ export type OrderView = {
   created_at: number;
   refunded_credits: number;
   refunded_amount: number;
+  /** The credits were added (paid, or granted at once by direct debit). */
+  credited: boolean;
   /** Charged on a stored mandate (repeat order) rather than through a checkout. */
   recurring: boolean;
   /** The site the order was placed on. */

@@ -4,6 +4,8 @@
  *   GET /api/order.php?id= is a read source (api/sources.ts).
  * - POST /api/repeat-order.php: the last order again (on the stored mandate when there is one).
  * - POST /api/refund.php `{ order_id }`: return the unused credits of the latest purchase.
+ * - POST /api/directdebit.php (the account, `authorise: true`): texts a 6-digit code;
+ *   POST /api/directdebit-confirm.php `{ bundle_id, code }`: the order, credited at once.
  * - POST /api/payment-webhook.php (form field `id`): the provider says a payment changed; the payment
  *   is read back from the provider. Called by the provider, so it is outside the same-origin check.
  * - /sandbox/checkout/<payment>: the offline provider's checkout page (development only).
@@ -21,12 +23,17 @@ import { PAYMENT_STATUSES } from "../../shared/payments";
 import { createOrder, refundOrder, repeatOrder, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
 import { getUserView } from "../services/users";
 import type { OrderRow } from "../db/orders";
+import { DirectDebitConfirm, DirectDebitRequest } from "../../shared/direct-debit";
+import { confirmDirectDebit, requestDirectDebit } from "../services/direct-debit";
+import { smsSenderFor } from "../sms/sms";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 
 /** Orders a member may start per 15 minutes, and an address (several members behind one address). */
 export const ORDERS_PER_MEMBER = 10;
 export const ORDERS_PER_ADDRESS = 30;
+/** SMS codes an address may ask for per 15 minutes (a member has their own hourly limit). */
+export const SMS_CODES_PER_ADDRESS = 20;
 
 const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
@@ -38,7 +45,7 @@ export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() /
 async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {
   const user = await getUserView(c.env.DB, session.userId);
   if (!user) throw new AppError(403, "authentication_required", "errors.authentication_required");
-  return { userId: session.userId, language: c.get("locale"), country: selectedCountry(c), email: user.email, name: user.profile.name };
+  return { userId: session.userId, language: c.get("locale"), country: selectedCountry(c), email: user.email, name: user.profile.name, paid: user.paid_user };
 }
 
 /** Order creation is limited per member and per address; every attempt counts. */
@@ -76,14 +83,43 @@ export const paymentRoutes = new Hono<AppEnv>()
     const { order, checkoutUrl } = await repeatOrder(paymentContext(c), await buyerOf(c, session));
     return c.json(created(order, checkoutUrl), 201);
   })
+  .post("/api/directdebit.php", vValidator("json", DirectDebitRequest, invalidBody), async (c) => {
+    const session = requireMember(c);
+    const body = c.req.valid("json");
+    const key = `sms:ip:${clientAddress(c)}`;
+    if ((await blockedFor(c.env.DB, key)) > 0) throw new AppError(429, "too_many_codes", "payments.dd.too_many_codes");
+    await recordFailure(c.env.DB, key, SMS_CODES_PER_ADDRESS);
+    const ctx = paymentContext(c);
+    const sent = await requestDirectDebit(ctx, smsSenderFor(c.env, ctx.db), c.get("t"), await buyerOf(c, session), {
+      bundleId: body.bundle_id,
+      accountHolder: body.account_holder,
+      iban: body.iban,
+      street: body.street,
+      houseNumber: body.house_number,
+      postalCode: body.postal_code,
+      city: body.city,
+      mobile: body.mobile,
+    });
+    return c.json({ sent: true, ...sent });
+  })
+  .post("/api/directdebit-confirm.php", vValidator("json", DirectDebitConfirm, invalidBody), async (c) => {
+    const session = requireMember(c);
+    const body = c.req.valid("json");
+    const order = await confirmDirectDebit(paymentContext(c), await buyerOf(c, session), { bundleId: body.bundle_id, code: body.code });
+    return c.json(created(order, null), 201);
+  })
   .post("/api/refund.php", vValidator("json", RefundRequest, invalidBody), async (c) => {
     const session = requireMember(c);
     const order = await refundOrder(paymentContext(c), session.userId, c.req.valid("json").order_id);
     return c.json({ order: { id: order.id, status: order.status, refunded_credits: order.refundedCredits, refunded_amount: order.refundedCents } });
   });
 
-/** The sandbox's checkout page and its buttons; both answer 404 unless ENVIRONMENT is development. */
-export const sandboxRoutes = new Hono<AppEnv>()
+/**
+ * The sandbox's checkout page and its buttons; both answer 404 unless ENVIRONMENT is development.
+ * `deliver` hands a request to the app itself: that is how the sandbox calls the webhook.
+ */
+export const sandboxRoutes = (deliver: (request: Request, c: Context<AppEnv>) => Promise<Response>) =>
+  new Hono<AppEnv>()
   .get("/sandbox/checkout/:id", async (c, next) => {
     if (c.env.ENVIRONMENT !== "development") return next();
     const payment = await findSandboxPayment(c.get("db"), c.req.param("id"));
@@ -111,8 +147,7 @@ export const sandboxRoutes = new Hono<AppEnv>()
     if (typeof status !== "string" || !["open", "paid", "failed", "canceled", "expired"].includes(status)) throw new AppError(400, "invalid_parameter", "errors.invalid_parameter", { field: "status" }, "status");
     if (status !== "open" && (await setSandboxStatus(db, payment.id, status))) {
       // Like the provider: the webhook gets the payment's id only, and the app reads the rest back.
-      const { app } = await import("../app");
-      await app.fetch(new Request(payment.webhookUrl, { method: "POST", body: new URLSearchParams({ id: payment.id }) }), c.env, c.executionCtx);
+      await deliver(new Request(payment.webhookUrl, { method: "POST", body: new URLSearchParams({ id: payment.id }) }), c);
     }
     return c.redirect(payment.redirectUrl, 303);
   });

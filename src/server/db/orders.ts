@@ -53,25 +53,28 @@ export async function latestOrder(db: Database, userId: number): Promise<OrderRo
 }
 
 /**
- * Statements that record a payment status on its order, and when it is paid, credit the order once:
- * the ledger row, the balance and premium (paid_user), and the mark that it was credited, all
- * conditional on the order not being credited yet. Run them in one batch; the first result says
- * whether this call was the one that credited.
+ * Statements that credit an order once: the ledger row, the balance and premium (paid_user), and the
+ * mark that it was credited, all conditional on the order not being credited yet. Run them in one
+ * batch; the first result says whether this call was the one that credited.
  */
-export function orderStatusStatements(db: Database, orderId: number, status: string, now: number) {
+export function creditStatements(db: Database, orderId: number, now: number) {
   const uncredited = sql`(SELECT ${orders.credits} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
   const owner = sql`(SELECT ${orders.userId} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
+  return [
+    ledgerEntryWhere(db, sql`SELECT NULL, user_id, credits, 'purchase', 'order:' || id, ${now} FROM orders WHERE id = ${orderId} AND credited_at IS NULL`),
+    db.update(users).set({ credits: sql`${users.credits} + ${uncredited}`, paidUser: true }).where(sql`${users.id} = ${owner}`),
+    db.update(orders).set({ creditedAt: now }).where(and(eq(orders.id, orderId), isNull(orders.creditedAt))),
+  ] as const;
+}
+
+/** Statements that record a payment status on its order (only forward), crediting it when paid (see creditStatements). */
+export function orderStatusStatements(db: Database, orderId: number, status: string, now: number) {
   const setStatus = db
     .update(orders)
     .set({ status, updatedAt: now })
     .where(and(eq(orders.id, orderId), sql`${orders.status} NOT IN ('refunded', 'reversed')`, sql`${statusRankSql(orders.status)} < ${statusRankSql(sql`${status}`)}`));
   if (status !== "paid") return [setStatus] as const;
-  return [
-    ledgerEntryWhere(db, sql`SELECT NULL, user_id, credits, 'purchase', 'order:' || id, ${now} FROM orders WHERE id = ${orderId} AND credited_at IS NULL`),
-    db.update(users).set({ credits: sql`${users.credits} + ${uncredited}`, paidUser: true }).where(sql`${users.id} = ${owner}`),
-    db.update(orders).set({ creditedAt: now }).where(and(eq(orders.id, orderId), isNull(orders.creditedAt))),
-    setStatus,
-  ] as const;
+  return [...creditStatements(db, orderId, now), setStatus] as const;
 }
 
 /**

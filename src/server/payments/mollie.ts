@@ -106,6 +106,10 @@ export class MollieProvider implements PaymentProvider {
     return mandate ? { id: mandate.id, method: mandate.method } : null;
   }
 
+  async createDirectDebitMandate(customerId: string, account: { consumerName: string; iban: string }): Promise<string> {
+    return (await this.call<{ id: string }>("POST", `/customers/${customerId}/mandates`, { method: "directdebit", consumerName: account.consumerName, consumerAccount: account.iban }))!.id;
+  }
+
   async refund(paymentId: string, refund: { amount: number; currency: string; description: string; idempotencyKey: string }): Promise<Refund> {
     const answer = await this.call<{ id: string; status: string }>(
       "POST",

@@ -49,6 +49,8 @@ export interface PaymentProvider {
   createCustomer(customer: { name: string; email: string; locale: string }): Promise<string>;
   /** A valid mandate of the customer (left by a paid first payment), or null. */
   validMandate(customerId: string): Promise<{ id: string; method: string } | null>;
+  /** A direct-debit mandate for the customer's bank account, authorised by the member on our site. */
+  createDirectDebitMandate(customerId: string, account: { consumerName: string; iban: string }): Promise<string>;
   refund(paymentId: string, refund: { amount: number; currency: string; description: string; idempotencyKey: string }): Promise<Refund>;
 }
 

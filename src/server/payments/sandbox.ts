@@ -10,6 +10,8 @@ import { PaymentProviderError, type NewPayment, type PaymentProvider, type Provi
 
 const randomId = (prefix: string) => `${prefix}_sb${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 
+const DIRECT_DEBIT_MANDATE = "mdt_dd";
+
 export const sandboxCheckoutPath = (id: string) => `/sandbox/checkout/${id}`;
 
 /** The mandate a paid first payment leaves behind: derived from the payment, so it needs no table (db/payments.ts sandboxMandate). */
@@ -42,12 +44,14 @@ export class SandboxProvider implements PaymentProvider {
 
   async createPayment(payment: NewPayment): Promise<ProviderPayment> {
     const recurring = payment.sequenceType === "recurring";
-    if (recurring && (!payment.mandateId || !payment.customerId || (await sandboxMandate(this.db, payment.customerId)) !== payment.mandateId)) {
+    const directDebit = payment.mandateId?.startsWith(DIRECT_DEBIT_MANDATE) === true;
+    if (recurring && !directDebit && (!payment.mandateId || !payment.customerId || (await sandboxMandate(this.db, payment.customerId)) !== payment.mandateId)) {
       throw new PaymentProviderError("no valid mandate", 422);
     }
     const row = await insertSandboxPayment(this.db, {
       id: randomId("tr"),
-      status: recurring ? "paid" : "open",
+      // A direct debit is collected later (pending until the tester settles or reverses it); a card at once.
+      status: recurring ? (directDebit ? "pending" : "paid") : "open",
       amountCents: payment.amount,
       currency: payment.currency,
       method: payment.method,
@@ -73,6 +77,10 @@ export class SandboxProvider implements PaymentProvider {
   async validMandate(customerId: string): Promise<{ id: string; method: string } | null> {
     const mandate = await sandboxMandate(this.db, customerId);
     return mandate ? { id: mandate, method: "creditcard" } : null;
+  }
+
+  async createDirectDebitMandate(): Promise<string> {
+    return randomId(DIRECT_DEBIT_MANDATE);
   }
 
   async refund(paymentId: string, refund: { amount: number }): Promise<{ id: string; status: string }> {

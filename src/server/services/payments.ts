@@ -11,6 +11,7 @@ import type { Database } from "../context";
 import { balanceOf } from "../db/ledger";
 import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
 import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
+import { directDebitStatusStatement } from "../db/direct-debit";
 import { AppError } from "../errors";
 import { PaymentProviderError, providerLocale, type PaymentProvider, type ProviderPayment } from "../payments/provider";
 
@@ -25,7 +26,7 @@ export type PaymentContext = {
   now: number;
 };
 
-export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string };
+export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean };
 
 /** Methods whose first payment leaves a mandate, so a repeat order can be charged without a checkout. */
 const MANDATE_METHODS: readonly string[] = ["creditcard", "paypal", "ideal", "bancontact"];
@@ -46,7 +47,7 @@ function offer(ctx: PaymentContext, country: string | null, bundleId: number, me
   return { pricing, country: priceCountry, bundle, method: method as PaymentMethod };
 }
 
-function providerUnavailable(error: unknown): AppError {
+export function providerUnavailable(error: unknown): AppError {
   console.error(JSON.stringify({ event: "payment_provider_failed", message: error instanceof Error ? error.message : String(error) }));
   return new AppError(502, "payment_provider_unavailable", "payments.errors.provider_unavailable");
 }
@@ -124,7 +125,7 @@ async function placeOrder(
   return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: payment.checkoutUrl };
 }
 
-async function customerOf(ctx: PaymentContext, buyer: Buyer): Promise<string> {
+export async function customerOf(ctx: PaymentContext, buyer: Buyer): Promise<string> {
   const known = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
   if (known) return known.customerId;
   const id = await ctx.provider.createCustomer({ name: buyer.name, email: buyer.email, locale: providerLocale(buyer.language, buyer.country ?? ctx.site.countries[0]!) });
@@ -161,11 +162,23 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
   if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
     await saveMandate(ctx.db, order.userId, ctx.provider.name, actual.mandateId, actual.method);
   }
+  if (order.paymentMethod === "directdebit" && order.creditedAt !== null && ["failed", "canceled", "expired"].includes(actual.status)) {
+    await reverseDirectDebit(ctx, order);
+    return "updated";
+  }
   if (credited) {
     console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
     if (before && !before.paid) await announcePremium(ctx.env, order.userId);
   }
   return credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";
+}
+
+/** A direct debit the bank reversed: the unused credits go back and the member's direct debit is blocked. */
+async function reverseDirectDebit(ctx: PaymentContext, order: OrderRow): Promise<void> {
+  const balance = (await balanceOf(ctx.db, order.userId))?.credits ?? 0;
+  const unused = Math.min(balance, order.credits);
+  await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
+  console.info(JSON.stringify({ event: "direct_debit_reversed", order: order.id, credits_taken: unused }));
 }
 
 /**
@@ -233,6 +246,7 @@ export function orderView(order: OrderRow, payment: { providerPaymentId: string;
     method: order.paymentMethod,
     payment_id: payment?.providerPaymentId ?? null,
     recurring: payment?.sequenceType === "recurring",
+    credited: order.creditedAt !== null,
     created_at: order.createdAt,
     refunded_credits: order.refundedCredits,
     refunded_amount: order.refundedCents,

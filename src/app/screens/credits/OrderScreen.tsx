@@ -118,10 +118,10 @@ function OrderStatus({ id }: { id: string }) {
   const { mutate } = useSWRConfig();
   const { user } = useUser();
   const { data, error, mutate: retry } = useSWR<OrderResponse, ApiRequestError>(orderKey(id), {
-    refreshInterval: (latest) => (latest && isFinalOrderStatus(latest.order.status) ? 0 : 2000),
+    refreshInterval: (latest) => (latest && (latest.order.credited || isFinalOrderStatus(latest.order.status)) ? 0 : 2000),
     onSuccess: (answer) => {
       // The balance and premium badge of the top bar follow a completed payment at once.
-      if (answer.order.status === "paid") void mutate(USER_KEY);
+      if (answer.order.credited) void mutate(USER_KEY);
     },
   });
   if (!data) {
@@ -129,7 +129,7 @@ function OrderStatus({ id }: { id: string }) {
     return <Pending failed={error !== undefined} retry={() => void retry()} />;
   }
   const order: OrderView = data.order;
-  if (order.status === "paid" || order.status === "refunded") {
+  if (order.credited && order.status !== "reversed") {
     return (
       <section className="credits payment-result payment-result--completed">
         <Title text={t("payments.completed_title")} />
