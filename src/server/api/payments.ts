@@ -51,9 +51,9 @@ async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {
 /** Order creation is limited per member and per address; every attempt counts. */
 async function throttleOrders(c: Context<AppEnv>, session: Session): Promise<void> {
   const keys = [`order:user:${session.userId}`, `order:ip:${clientAddress(c)}`];
-  for (const key of keys) if ((await blockedFor(c.env.DB, key)) > 0) throw new AppError(429, "too_many_orders", "payments.errors.too_many_orders");
-  await recordFailure(c.env.DB, keys[0]!, ORDERS_PER_MEMBER);
-  await recordFailure(c.env.DB, keys[1]!, ORDERS_PER_ADDRESS);
+  const waits = await Promise.all(keys.map((key) => blockedFor(c.env.DB, key)));
+  if (waits.some((wait) => wait > 0)) throw new AppError(429, "too_many_orders", "payments.errors.too_many_orders");
+  await Promise.all([recordFailure(c.env.DB, keys[0]!, ORDERS_PER_MEMBER), recordFailure(c.env.DB, keys[1]!, ORDERS_PER_ADDRESS)]);
 }
 
 const created = (order: OrderRow, checkoutUrl: string | null): OrderCreated => ({ order: { id: order.id, status: order.status as OrderCreated["order"]["status"], checkout_url: checkoutUrl } });
@@ -73,8 +73,8 @@ export const paymentRoutes = new Hono<AppEnv>()
   .post("/api/order.php", vValidator("json", OrderRequest, invalidBody), async (c) => {
     const session = requireMember(c);
     const body = c.req.valid("json");
-    await throttleOrders(c, session);
-    const { order, checkoutUrl } = await createOrder(paymentContext(c), await buyerOf(c, session), { bundleId: body.bundle_id, method: body.method, discountCode: body.discount_code });
+    const [, buyer] = await Promise.all([throttleOrders(c, session), buyerOf(c, session)]);
+    const { order, checkoutUrl } = await createOrder(paymentContext(c), buyer, { bundleId: body.bundle_id, method: body.method, discountCode: body.discount_code });
     return c.json(created(order, checkoutUrl), 201);
   })
   .post("/api/repeat-order.php", async (c) => {
