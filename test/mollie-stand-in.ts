@@ -149,6 +149,16 @@ export function createMollieStandIn() {
       return send(res, 201, customer);
     }
     const customerMandates = /^\/v2\/customers\/([^/]+)\/mandates$/.exec(path);
+    if (customerMandates && req.method === "POST") {
+      const customerId = customerMandates[1]!;
+      if (!customers.has(customerId)) return problem(res, 404, "Not Found", "No customer exists with token");
+      if (body!["method"] !== "directdebit" || typeof body!["consumerName"] !== "string" || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(String(body!["consumerAccount"]))) {
+        return problem(res, 422, "Unprocessable Entity", "The mandate details are invalid", "consumerAccount");
+      }
+      const mandate = { resource: "mandate" as const, id: newId("mdt"), status: "valid", method: "directdebit", customerId };
+      mandates.set(customerId, [...(mandates.get(customerId) ?? []), mandate]);
+      return send(res, 201, mandate);
+    }
     if (customerMandates && req.method === "GET") {
       if (!customers.has(customerMandates[1]!)) return problem(res, 404, "Not Found", "No customer exists with token");
       const list = mandates.get(customerMandates[1]!) ?? [];

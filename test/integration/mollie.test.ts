@@ -130,6 +130,23 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(await creditsOf(member)).toBe(0);
   });
 
+  it("direct debit: a mandate for the account, then a recurring debit credited at once", async () => {
+    const member = await chatMember(ORIGIN);
+    const mobile = `+3161${String(member.userId).padStart(7, "0")}`;
+    const form = { bundle_id: 1, account_holder: "Jan Jansen", iban: "NL91 ABNA 0417 1643 00", street: "Damrak", house_number: "1", postal_code: "1012 LG", city: "Amsterdam", mobile, authorise: true };
+    expect((await call(member, "/api/directdebit.php", { method: "POST", json: form })).status).toBe(200);
+    const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC").bind(mobile).first<{ text: string }>();
+    const code = /\b(\d{6})\b/.exec(sms!.text)![1]!;
+    const res = await call(member, "/api/directdebit-confirm.php", { method: "POST", json: { bundle_id: 1, code } });
+    expect(res.status).toBe(201);
+    expect(await creditsOf(member)).toBe(50);
+    const sent = await requests();
+    const mandate = sent.filter((r) => r.method === "POST" && /\/v2\/customers\/[^/]+\/mandates$/.test(r.path)).at(-1)!;
+    expect(mandate.body).toMatchObject({ method: "directdebit", consumerName: "Jan Jansen", consumerAccount: "NL91ABNA0417164300" });
+    const debit = sent.filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
+    expect(debit.body).toMatchObject({ sequenceType: "recurring", method: "directdebit", amount: { value: "9.95" } });
+  });
+
   it("an unreachable provider refuses the order with a clear text and credits nothing", async () => {
     const member = await chatMember(ORIGIN);
     const down = { ...mollieEnv, MOLLIE_API_URL: "http://127.0.0.1:9/v2" };

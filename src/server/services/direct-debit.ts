@@ -12,6 +12,7 @@ import { insertPayment, paymentStatusStatement } from "../db/payments";
 import { announcePremium } from "../chat/premium";
 import { AppError } from "../errors";
 import type { SmsSender } from "../sms/sms";
+import { providerLocale } from "../payments/provider";
 import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, type PaymentContext } from "./payments";
 
 const PURPOSE = "directdebit";
@@ -85,7 +86,7 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
       redirectUrl: ctx.origin + returnPath(order),
       webhookUrl: ctx.origin + WEBHOOK_PATH,
       method: "directdebit",
-      locale: "en_US",
+      locale: providerLocale(buyer.language, country),
       metadata: { order_id: order.id },
       idempotencyKey: `order-${order.id}`,
       customerId,
