@@ -8,7 +8,9 @@ import { refundOrder, type PaymentContext } from "../../src/server/services/paym
 import type { OrderCreated, OrderResponse, TransactionResponse, TransactionsResponse } from "../../src/shared/payments-api";
 import type { User } from "../../src/shared/api";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
-import { putSites, site } from "../fixtures";
+import { COMPANY, putSites, site } from "../fixtures";
+import { LANGUAGES } from "../../src/shared/locales";
+import { MESSAGES } from "../../src/server/i18n";
 import { fetchWorker, json } from "../http";
 import { jpeg, picture } from "../images";
 
@@ -193,6 +195,50 @@ describe("orders through the sandbox provider", () => {
     expect(refused.status).toBe(429);
     expect((await json<{ message: string }>(refused)).message).toBe("Too many orders in a short time, please try again later");
     expect(await orderCount(buyer)).toBe(10);
+  });
+});
+
+describe("the payment pages", () => {
+  it("render in all 11 languages with the country's prices, and the receipt carries the company's details", async () => {
+    const buyer = await member();
+    const created = await order(buyer);
+    await press(buyer, created.checkout_url!, "paid");
+    for (const language of LANGUAGES) {
+      buyer.browser.cookies.set("locale", language);
+      const messages = MESSAGES[language] as unknown as { payments: Record<string, string> };
+      const price = new Intl.NumberFormat(language, { style: "currency", currency: "EUR" }).format(9.95);
+      for (const [path, text] of [
+        ["/credits", messages.payments.most_popular!],
+        ["/credits/1", messages.payments.choose_method!],
+        ["/credits/1/ideal", messages.payments.overview!],
+        [`/credits/1/ideal?order=${created.id}`, messages.payments.completed_title!],
+        ["/transactions", messages.payments.transactions!],
+        [`/transactions/${created.id}`, COMPANY.vat_numbers[0]!],
+        ["/premium", messages.payments.benefit_uploads!],
+        ["/pricing", price],
+      ] as const) {
+        const page = await buyer.browser.fetch(path);
+        expect(page.status, `${language} ${path}`).toBe(200);
+        const html = (await page.text()).replaceAll("&#x27;", "'").replaceAll("&amp;", "&").replaceAll("&quot;", '"');
+        expect(html, `${language} ${path}`).toContain(text);
+      }
+    }
+  });
+
+  it("limits order creation per address too", async () => {
+    const address = "10.9.9.9";
+    const buyers = [await member(), await member(), await member(), await member()];
+    let created = 0;
+    let refused: Response | null = null;
+    for (const buyer of buyers) {
+      for (let i = 0; i < 10 && !refused; i++) {
+        const res = await buyer.browser.fetch("/api/order.php", { method: "POST", headers: { "cf-connecting-ip": address }, json: { bundle_id: 1, method: "ideal" } });
+        if (res.status === 201) created++;
+        else refused = res;
+      }
+    }
+    expect(created).toBe(30);
+    expect(refused!.status).toBe(429);
   });
 });
 
