@@ -1,7 +1,7 @@
 import { useCallback, useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import type { TFunction } from "i18next";
 import { ApiRequestError } from "../api";
-import { useT } from "../context";
+import { useT } from "../page-context";
 
 /** What a form shows after a failed call: a text under each field at fault, and one for the form. */
 export type FormErrors = { fields: Record<string, string>; message: string | null };

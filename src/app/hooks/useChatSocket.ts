@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type SendFrame, type ServerFrame } from "../../shared/chat";
-import { mergeMessages, reconnectDelay, type PendingMessage } from "../chat-messages";
+import { mergeMessages, reconnectDelay, type PendingMessage } from "../chat-view-rules";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */
 export const PING_INTERVAL_MS = 30_000;

@@ -7,11 +7,3 @@ export function birthDateRange(minAge: number, maxAge: number, today = new Date(
   // Born on or before today minus minAge years, and after today minus (maxAge + 1) years.
   return { from: shift(maxAge + 1, 1), to: shift(minAge) };
 }
-
-/** Age in whole years on a given day. */
-export function ageOn(birthDate: string, today = new Date()): number {
-  const [y, m, d] = birthDate.split("-").map(Number) as [number, number, number];
-  let age = today.getUTCFullYear() - y;
-  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age--;
-  return age;
-}

@@ -2,12 +2,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import useSWR, { type KeyedMutator } from "swr";
 import type { ChatMessage, ChatPhotoResponse, ChatResponse, Gift } from "../../../shared/chat";
 import { ApiRequestError, apiFetch, apiSendForm } from "../../api";
-import { afterOwnMessage, mergeMessages, messageItems, newClientId, nextMessageCost, rememberLastChat } from "../../chat-messages";
+import { afterOwnMessage, mergeMessages, messageItems, newClientId, nextMessageCost, rememberLastChat } from "../../chat-view-rules";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { FictionalMark } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { usePage, useRouter, useT } from "../../context";
+import { usePage, useRouter, useT } from "../../page-context";
 import { useChatSocket } from "../../hooks/useChatSocket";
 import { useRemoveChat, useUpdateChats, withMessage, withUnread } from "../../hooks/useChats";
 import { useHydrated } from "../../hooks/useHydrated";

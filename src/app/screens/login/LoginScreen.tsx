@@ -4,7 +4,7 @@ import { apiSend } from "../../api";
 import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useRouter, useT } from "../../context";
+import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser, type UserResponse } from "../../hooks/useUser";
 
 const FIELDS = Object.keys(LoginBody.entries);

@@ -4,7 +4,7 @@ import { apiSend } from "../../api";
 import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
 const FIELDS = Object.keys(ResetBody.entries).filter((f) => f !== "token");

@@ -4,7 +4,7 @@ import { apiSend } from "../../api";
 import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 
 /** Forgot password: the member's e-mail address; the server mails a link to /reset-password/do. */
 export default function ResetPasswordScreen() {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { isEmail, MailChangeBody, PASSWORD_MIN, PasswordChangeBody } from "../../../shared/account";
 import { apiSend } from "../../api";
 import { FormMessage, TextField, useApiForm, useFormFields } from "../../components/Form";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 
 const MAIL_FIELDS = Object.keys(MailChangeBody.entries);
 const PASSWORD_FIELDS = Object.keys(PasswordChangeBody.entries);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, dateOfBirth, signupProblems, type SignupDraft } from "./account-rules";
+import { ageOn } from "../shared/ages";
+import { dateOfBirth, signupProblems, type SignupDraft } from "./signup-checks";
 import { showActivationReminder } from "./components/Alerts";
 import { formErrors } from "./components/Form";
 import { ApiRequestError } from "./api";
