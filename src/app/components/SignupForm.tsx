@@ -1,11 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import { PASSWORD_MIN, suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
+import { suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
 import { MAX_AGE, MIN_AGE } from "../../shared/ages";
 import { apiSend } from "../api";
 import { usePage, useRouter, useT } from "../page-context";
 import { useUser, type UserResponse } from "../hooks/useUser";
 import { dateOfBirth, signupProblems, type SignupDraft } from "../signup-checks";
-import { FieldError, FormMessage, TextField, useApiForm } from "./Form";
+import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from "./Form";
 import { Link } from "./Link";
 
 export const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
@@ -88,12 +88,10 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
   return (
     <form className="form signup-form" onSubmit={submit} noValidate>
       <FormMessage text={form.errors.message} />
-      <TextField
+      <CredentialField
+        kind="email"
         label={t("signup.email")}
         name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
         value={draft.email}
         error={errors.email}
         onChange={(e) => {
@@ -124,14 +122,12 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
         hint={t("signup.username_hint")}
         onChange={(e) => change("username", e.target.value)}
       />
-      <TextField
+      <CredentialField
+        kind="new-password"
         label={t("signup.password")}
         name="password"
-        type="password"
-        autoComplete="new-password"
         value={draft.password}
         error={errors.password}
-        hint={t("signup.password_hint", { min: PASSWORD_MIN })}
         onChange={(e) => change("password", e.target.value)}
       />
       <fieldset className={errors.date_of_birth ? "field field--error" : "field"}>
