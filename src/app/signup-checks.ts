@@ -7,8 +7,6 @@ import { birthDateProblem, emailProblem, passwordProblem, usernameProblem, type 
 import { MIN_AGE } from "../shared/ages";
 import type { GENDERS } from "../shared/api";
 
-export type { Problem };
-
 export type SignupDraft = {
   email: string;
   username: string;

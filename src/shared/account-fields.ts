@@ -60,7 +60,7 @@ export const DateOfBirth = (today = new Date()) =>
   );
 
 /** The first problem of `input` under `schema`, or null when it passes. */
-export function problemOf(schema: v.GenericSchema<string, unknown>, input: string): Problem | null {
+function problemOf(schema: v.GenericSchema<string, unknown>, input: string): Problem | null {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return null;
   const key = result.issues[0].message;
