@@ -3,7 +3,7 @@ import { pricePerCredit } from "../../../shared/payments";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { useRouter, useSettings, useT } from "../../context";
+import { useRouter, useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page-state";
 import { useOffer } from "./offer";

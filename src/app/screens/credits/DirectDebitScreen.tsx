@@ -7,7 +7,7 @@ import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { usePage, useRouter, useT } from "../../context";
+import { usePage, useRouter, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page-state";
 import { useOffer } from "./offer";

@@ -9,7 +9,7 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { useRouter, useT } from "../../context";
+import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
 import { orderKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";

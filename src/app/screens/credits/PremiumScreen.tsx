@@ -1,6 +1,6 @@
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { useOffer } from "./offer";
 

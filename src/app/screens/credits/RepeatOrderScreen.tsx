@@ -7,7 +7,7 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { useRouter, useT } from "../../context";
+import { useRouter, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { TRANSACTIONS_KEY } from "../../page-data";
 import { useOffer } from "./offer";

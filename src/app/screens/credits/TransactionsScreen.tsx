@@ -7,7 +7,7 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../context";
+import { usePage, useT } from "../../page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
 import { TRANSACTIONS_KEY, transactionKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";

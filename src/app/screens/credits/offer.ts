@@ -1,5 +1,5 @@
 import { formatMoney, pricingFor, type CountryPricing } from "../../../shared/payments";
-import { usePage } from "../../context";
+import { usePage } from "../../page-context";
 
 /** The price list of the visitor's country (SPEC §1) and a formatter for its money in the page's language. */
 export function useOffer(): { country: string; pricing: CountryPricing; money: (amount: number, currency?: string) => string } {
