@@ -75,6 +75,8 @@ describe("direct debit", () => {
   it("a right code grants the credits at once; wrong, reused and expired codes are refused", async () => {
     const m = await member();
     const code = await requestCode(m);
+    // In development the SMS is readable beside the mail.
+    expect(await (await fetchWorker(`${ORIGIN}/dev/outbox`)).text()).toContain(`${code} is your Testwave debit.test code`);
     const wrong = code === "000000" ? "111111" : "000000";
     await refusal(await post(m, "/api/directdebit-confirm.php", { bundle_id: 1, code: wrong }), 400, "Code invalid");
     expect(await orders(m)).toBe(0);

@@ -12,11 +12,10 @@ import { findOwnOrder, latestPaidOrder, listOrders } from "../db/orders";
 import { latestPaymentOf } from "../db/payments";
 import { requireMember } from "../edge/session";
 import { AppError } from "../errors";
-import { orderView } from "../services/payments";
+import { orderView, refundRefusal, refundUntil } from "../services/payments";
 import { parseQuery } from "./query";
 
 const IdQuery = v.object({ id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647)) });
-const DAY = 86_400;
 
 async function ownOrder(c: Context<AppEnv>, params: URLSearchParams) {
   const { userId } = requireMember(c);
@@ -41,7 +40,7 @@ export async function loadTransactions(c: Context<AppEnv>): Promise<Transactions
 export async function loadTransaction(c: Context<AppEnv>, params: URLSearchParams): Promise<TransactionResponse> {
   const { userId, order, view } = await ownOrder(c, params);
   const latest = await latestPaidOrder(c.get("db"), userId);
-  const refundUntil = order.creditedAt === null ? null : order.creditedAt + c.get("site").refund_days * DAY;
-  const refundable = latest?.id === order.id && refundUntil !== null && Date.now() / 1000 <= refundUntil && order.paymentMethod !== "directdebit" && !["refunded", "reversed"].includes(order.status);
-  return { order: view, refundable, refund_until: refundUntil };
+  const refundDays = c.get("site").refund_days;
+  const refundable = refundRefusal(order, latest?.id ?? null, refundDays, Math.floor(Date.now() / 1000)) === null;
+  return { order: view, refundable, refund_until: refundUntil(order, refundDays) };
 }

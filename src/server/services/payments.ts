@@ -202,6 +202,23 @@ export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ 
   return placeOrder(ctx, buyer, chosen, mandate);
 }
 
+/** The last moment (unix seconds) the credits of an order may be returned, or null before it is credited. */
+export function refundUntil(order: Pick<OrderRow, "creditedAt">, refundDays: number): number | null {
+  return order.creditedAt === null ? null : order.creditedAt + refundDays * DAY;
+}
+
+/**
+ * Why an order's credits cannot be returned now, or null when they can (SPEC §1): only the latest
+ * purchase, paid by a method that can be refunded, within refund_days of being credited, once.
+ */
+export function refundRefusal(order: OrderRow, latestPaidId: number | null, refundDays: number, now: number): AppError | null {
+  if (order.status === "refunded" || order.status === "reversed") return new AppError(409, "already_refunded", "payments.errors.already_refunded");
+  if (order.creditedAt === null || order.paymentMethod === "directdebit") return new AppError(409, "not_refundable", "payments.errors.not_refundable");
+  if (latestPaidId !== order.id) return new AppError(409, "refund_latest_only", "payments.errors.refund_latest_only");
+  if (now > refundUntil(order, refundDays)!) return new AppError(409, "refund_too_late", "payments.errors.refund_too_late", { days: refundDays });
+  return null;
+}
+
 /**
  * Return the unused credits of the member's latest purchase (SPEC §1: within refund_days): the
  * credits and the ledger row in one step, then the refund at the provider of the matching part of
@@ -210,11 +227,8 @@ export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ 
 export async function refundOrder(ctx: PaymentContext, userId: number, orderId: number): Promise<OrderRow> {
   const order = await findOwnOrder(ctx.db, userId, orderId);
   if (!order) throw new AppError(404, "order_not_found", "payments.errors.order_not_found");
-  const latest = await latestPaidOrder(ctx.db, userId);
-  if (order.status === "refunded" || order.status === "reversed") throw new AppError(409, "already_refunded", "payments.errors.already_refunded");
-  if (!order.creditedAt || order.paymentMethod === "directdebit") throw new AppError(409, "not_refundable", "payments.errors.not_refundable");
-  if (latest?.id !== order.id) throw new AppError(409, "refund_latest_only", "payments.errors.refund_latest_only");
-  if (ctx.now - order.creditedAt > ctx.site.refund_days * DAY) throw new AppError(409, "refund_too_late", "payments.errors.refund_too_late", { days: ctx.site.refund_days });
+  const refusal = refundRefusal(order, (await latestPaidOrder(ctx.db, userId))?.id ?? null, ctx.site.refund_days, ctx.now);
+  if (refusal) throw refusal;
   const balance = (await balanceOf(ctx.db, userId))?.credits ?? 0;
   const unused = Math.min(balance, order.credits);
   if (unused <= 0) throw new AppError(409, "credits_spent", "payments.errors.credits_spent");
