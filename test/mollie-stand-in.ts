@@ -28,6 +28,7 @@ type Payment = {
   webhookUrl: string | null;
   createdAt: string;
   amountRefunded: Amount;
+  amountChargedBack?: Amount;
   _links: Record<string, { href: string; type: string }>;
 };
 type Logged = { method: string; path: string; idempotencyKey: string | null; body: unknown };
@@ -71,6 +72,10 @@ export function createMollieStandIn() {
       if (status && req.method === "POST") {
         const payment = payments.get(status[1]!);
         if (!payment) return problem(res, 404, "Not Found", "no such payment");
+        if (body!["chargeback"] === true) {
+          payment.amountChargedBack = payment.amount;
+          return send(res, 200, payment);
+        }
         payment.status = String(body!["status"]);
         if (payment.status !== "open") delete payment._links["checkout"];
         if (payment.status === "paid" && payment.sequenceType === "first" && payment.customerId) {

@@ -130,7 +130,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(await creditsOf(member)).toBe(0);
   });
 
-  it("direct debit: a mandate for the account, then a recurring debit credited at once", async () => {
+  it("direct debit: a mandate for the account, a recurring debit credited at once, and a chargeback taking the credits back", async () => {
     const member = await chatMember(ORIGIN);
     const mobile = `+3161${String(member.userId).padStart(7, "0")}`;
     const form = { bundle_id: 1, account_holder: "Jan Jansen", iban: "NL91 ABNA 0417 1643 00", street: "Damrak", house_number: "1", postal_code: "1012 LG", city: "Amsterdam", mobile, authorise: true };
@@ -145,6 +145,21 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(mandate.body).toMatchObject({ method: "directdebit", consumerName: "Jan Jansen", consumerAccount: "NL91ABNA0417164300" });
     const debit = sent.filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
     expect(debit.body).toMatchObject({ sequenceType: "recurring", method: "directdebit", amount: { value: "9.95" } });
+
+    // The debit is collected, then the bank reverses it (a chargeback): the credits go back, direct debit is blocked.
+    const { order } = await res.json<OrderCreated>();
+    const { order: view } = await (await call(member, `/api/order.php?id=${order.id}`)).json<OrderResponse>();
+    await setStatus(view.payment_id!, "paid");
+    await webhook(view.payment_id!);
+    expect(await creditsOf(member)).toBe(50);
+    await fetch(`${standIn}/_stand-in/payments/${view.payment_id}/status`, { method: "POST", body: JSON.stringify({ chargeback: true }) });
+    for (let i = 0; i < 3; i++) await webhook(view.payment_id!);
+    expect(await creditsOf(member)).toBe(0);
+    const { order: reversed } = await (await call(member, `/api/order.php?id=${order.id}`)).json<OrderResponse>();
+    expect(reversed.status).toBe("reversed");
+    const again = await call(member, "/api/directdebit.php", { method: "POST", json: form });
+    expect(again.status).toBe(403);
+    expect((await again.json<{ message: string }>()).message).toBe("Direct debit is blocked for your account");
   });
 
   it("an unreachable provider refuses the order with a clear text and credits nothing", async () => {

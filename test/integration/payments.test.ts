@@ -223,7 +223,7 @@ describe("the payment pages", () => {
         expect(html, `${language} ${path}`).toContain(text);
       }
     }
-  });
+  }, 60_000);
 
   it("limits order creation per address too", async () => {
     const address = "10.9.9.9";
@@ -239,7 +239,7 @@ describe("the payment pages", () => {
     }
     expect(created).toBe(30);
     expect(refused!.status).toBe(429);
-  });
+  }, 60_000);
 });
 
 describe("transactions, repeat order and refunds", () => {

@@ -17,6 +17,7 @@ type MolliePayment = {
   mandateId?: string | null;
   sequenceType?: string;
   metadata?: Record<string, unknown> | null;
+  amountChargedBack?: MollieAmount;
   _links?: { checkout?: { href: string } };
 };
 
@@ -43,6 +44,7 @@ function toPayment(p: MolliePayment): ProviderPayment {
     mandateId: p.mandateId ?? null,
     sequenceType: (p.sequenceType ?? "oneoff") as SequenceType,
     metadata: p.metadata ?? null,
+    chargedBack: p.amountChargedBack !== undefined && Number(p.amountChargedBack.value) > 0,
   };
 }
 

@@ -20,6 +20,8 @@ export type ProviderPayment = {
   mandateId: string | null;
   sequenceType: SequenceType;
   metadata: Record<string, unknown> | null;
+  /** The bank took (part of) the money back after it was paid: a chargeback or a reversed debit. */
+  chargedBack: boolean;
 };
 
 export type NewPayment = {

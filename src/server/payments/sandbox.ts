@@ -30,6 +30,7 @@ function view(row: SandboxPaymentRow, origin: string): ProviderPayment {
     mandateId: row.mandateId ?? (row.sequenceType === "first" && status === "paid" ? mandateOf(row.id) : null),
     sequenceType: row.sequenceType as SequenceType,
     metadata: null,
+    chargedBack: false,
   };
 }
 

@@ -154,17 +154,20 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     console.error(JSON.stringify({ event: "payment_mismatch", payment: payment.id, provider_amount: actual.amount, provider_currency: actual.currency }));
     return "unchanged";
   }
-  if (statusRank(actual.status) <= statusRank(payment.status)) return "unchanged";
   const order = (await findOrder(ctx.db, payment.orderId))!;
+  // Money the bank took back (a failed direct debit, or a chargeback on a paid payment) takes its credits back.
+  const taken = actual.chargedBack || (order.paymentMethod === "directdebit" && ["failed", "canceled", "expired"].includes(actual.status));
+  if (taken && order.creditedAt !== null && order.status !== "reversed") {
+    await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
+    await reverseOrder(ctx, order);
+    return "updated";
+  }
+  if (statusRank(actual.status) <= statusRank(payment.status)) return "unchanged";
   const before = await balanceOf(ctx.db, order.userId);
   const results = await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now), ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now)]);
   const credited = actual.status === "paid" && results[1].meta.changes > 0;
   if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
     await saveMandate(ctx.db, order.userId, ctx.provider.name, actual.mandateId, actual.method);
-  }
-  if (order.paymentMethod === "directdebit" && order.creditedAt !== null && ["failed", "canceled", "expired"].includes(actual.status)) {
-    await reverseDirectDebit(ctx, order);
-    return "updated";
   }
   if (credited) {
     console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
@@ -173,12 +176,15 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
   return credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";
 }
 
-/** A direct debit the bank reversed: the unused credits go back and the member's direct debit is blocked. */
-async function reverseDirectDebit(ctx: PaymentContext, order: OrderRow): Promise<void> {
+/**
+ * A payment the bank reversed: the unused credits go back (the ledger row in the same batch), the
+ * order is marked reversed, and the member's direct debit is blocked (SPEC §8 "direct debit blocked").
+ */
+async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void> {
   const balance = (await balanceOf(ctx.db, order.userId))?.credits ?? 0;
   const unused = Math.min(balance, order.credits);
   await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
-  console.info(JSON.stringify({ event: "direct_debit_reversed", order: order.id, credits_taken: unused }));
+  console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
 }
 
 /**
