@@ -53,7 +53,7 @@ function accounts(c: Context<AppEnv>): AccountContext {
 
 async function userAnswer(c: Context<AppEnv>, userId: number, status: 200 | 201 = 200) {
   const user = await getUserView(c.env.DB, userId);
-  if (!user) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return c.json({ user }, status);
 }
 
@@ -84,7 +84,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const { userId } = requireMember(c);
     const { language, invisible } = c.req.valid("json");
     if (language !== undefined) {
-      if (!isLanguage(language)) throw fieldError(400, "invalid_parameter", "language", "errors.invalid_parameter", { field: "language" });
+      if (!isLanguage(language)) throw fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "language" }, field: "language" });
       await setLanguage(accounts(c), userId, language);
       setCookie(c, LOCALE_COOKIE, language, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
     }

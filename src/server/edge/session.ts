@@ -40,6 +40,6 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 export function requireMember(c: Context<AppEnv>, messageKey = "errors.authentication_required"): Session {
   const current = c.get("session");
-  if (!current) throw new AppError(403, "authentication_required", messageKey);
+  if (!current) throw new AppError({ status: 403, code: "authentication_required", key: messageKey });
   return current;
 }

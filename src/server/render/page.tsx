@@ -7,7 +7,7 @@ import { loadScreen } from "../../app/screens";
 import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../context";
-import { AppError } from "../errors";
+import { AppError, refusalText } from "../errors";
 import { clientMessages, i18nFor } from "../i18n";
 import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
@@ -15,7 +15,7 @@ import { Document } from "./document";
 import { inlineJson, streamPage } from "./stream";
 
 function pageError(c: Context<AppEnv>, error: AppError): PageError {
-  return { status: error.status, message: error.status === 404 ? null : c.get("t")(error.messageKey, error.values) };
+  return { status: error.status, message: error.status === 404 ? null : refusalText(c.get("t"), error) };
 }
 
 /** Render the page of the requested URL: its route, its data, or the 404 / error page. */

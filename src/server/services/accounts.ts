@@ -118,8 +118,8 @@ const LIVE_TOKEN = "SELECT user_id FROM auth_tokens WHERE token_hash = ?1 AND us
 
 export async function signUp(ctx: AccountContext, input: SignupBody, options: { language: Language; country: string; tracking: Tracking | null }) {
   const { site } = ctx;
-  if (site.signups === "invite_only") throw new AppError(403, "invite_only", "errors.invite_only");
-  if (site.signups === "with_trafficsource" && !options.tracking) throw new AppError(403, "signup_closed", "errors.signup_closed");
+  if (site.signups === "invite_only") throw new AppError({ status: 403, code: "invite_only", key: "errors.invite_only" });
+  if (site.signups === "with_trafficsource" && !options.tracking) throw new AppError({ status: 403, code: "signup_closed", key: "errors.signup_closed" });
 
   const email = normaliseEmail(input.email);
   const username = input.username.normalize("NFKC").trim();
@@ -133,9 +133,9 @@ export async function signUp(ctx: AccountContext, input: SignupBody, options: { 
   check("date_of_birth", birthDateProblem(input.date_of_birth));
   if (Object.keys(problems).length) throw invalidFields(problems);
 
-  if (await accountByEmail(ctx.db, email)) throw fieldError(409, "email_exists", "email", "validation.email_exists");
+  if (await accountByEmail(ctx.db, email)) throw fieldError({ status: 409, code: "email_exists", key: "validation.email_exists", field: "email" });
   const key = usernameKey(username);
-  if (await ctx.db.prepare("SELECT 1 FROM users WHERE username_key = ?").bind(key).first()) throw fieldError(409, "username_taken", "username", "validation.username_taken");
+  if (await ctx.db.prepare("SELECT 1 FROM users WHERE username_key = ?").bind(key).first()) throw fieldError({ status: 409, code: "username_taken", key: "validation.username_taken", field: "username" });
 
   const now = nowOf(ctx);
   const passwordHash = await hashPassword(input.password);
@@ -161,7 +161,7 @@ export async function signUp(ctx: AccountContext, input: SignupBody, options: { 
     ]);
   } catch (error) {
     // Another signup with the same address or name won the race: the unique indexes refused this one whole.
-    if (String(error).includes("UNIQUE")) throw fieldError(409, "email_exists", "email", "validation.email_exists");
+    if (String(error).includes("UNIQUE")) throw fieldError({ status: 409, code: "email_exists", key: "validation.email_exists", field: "email" });
     throw error;
   }
   const account = (await accountByEmail(ctx.db, email))!;
@@ -180,7 +180,7 @@ export async function activate(ctx: AccountContext, token: string): Promise<bool
 export async function resendActivation(ctx: AccountContext, userId: number): Promise<void> {
   const account = await accountById(ctx.db, userId);
   if (!account || account.status !== "not_confirmed") return;
-  if ((await tokensSentToday(ctx, userId, "activation")) >= ACTIVATION_MAILS_PER_DAY) throw new AppError(429, "too_many_mails", "errors.too_many_resets");
+  if ((await tokensSentToday(ctx, userId, "activation")) >= ACTIVATION_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_mails", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, userId, "activation");
   await statement.run();
   await mailLink(ctx, account, "activation", token);
@@ -195,20 +195,20 @@ export type LoginResult = { userId: number };
 export async function logIn(ctx: AccountContext, email: string, password: string, address: string): Promise<LoginResult> {
   const ipKey = addressKey(address);
   const addressWait = await blockedFor(ctx.db, ipKey);
-  if (addressWait) throw new AppError(429, "address_throttled", "errors.address_throttled", { minutes: Math.ceil(addressWait / 60) });
+  if (addressWait) throw new AppError({ status: 429, code: "address_throttled", key: "errors.address_throttled", values: { minutes: Math.ceil(addressWait / 60) } });
 
   const account = await accountByEmail(ctx.db, normaliseEmail(email));
   const userKey = account ? accountKey(account.id) : null;
   if (userKey) {
     const wait = await blockedFor(ctx.db, userKey);
-    if (wait) throw new AppError(429, "account_blocked", "errors.account_blocked", { minutes: Math.ceil(wait / 60) });
+    if (wait) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(wait / 60) } });
   }
   const { ok, rehash } = await verifyPassword(account?.password_hash ?? null, password);
   if (!ok || !account || account.status === "disabled") {
     await recordFailure(ctx.db, ipKey, ADDRESS_FAILURES);
     const blocked = userKey ? await recordFailure(ctx.db, userKey, ACCOUNT_FAILURES) : 0;
-    if (blocked) throw new AppError(429, "account_blocked", "errors.account_blocked", { minutes: Math.ceil(blocked / 60) });
-    throw new AppError(400, "login_failed", "errors.login_failed");
+    if (blocked) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(blocked / 60) } });
+    throw new AppError({ status: 400, code: "login_failed", key: "errors.login_failed" });
   }
   await clearFailures(ctx.db, userKey!);
   if (rehash) await ctx.db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password), account.id).run();
@@ -222,15 +222,15 @@ export async function logIn(ctx: AccountContext, email: string, password: string
     const { token, statement } = await newToken(ctx, account.id, "reactivation", before?.data ?? "active");
     await statement.run();
     await mailLink(ctx, account, "reactivation", token, { days: REACTIVATION_DAYS });
-    throw new AppError(403, "pending_deletion", "errors.pending_deletion");
+    throw new AppError({ status: 403, code: "pending_deletion", key: "errors.pending_deletion" });
   }
   return { userId: account.id };
 }
 
 export async function requestPasswordReset(ctx: AccountContext, email: string): Promise<void> {
   const account = await accountByEmail(ctx.db, normaliseEmail(email));
-  if (!account || account.status === "disabled") throw fieldError(404, "email_not_found", "email", "errors.email_not_found");
-  if ((await tokensSentToday(ctx, account.id, "password_reset")) >= RESET_MAILS_PER_DAY) throw new AppError(429, "too_many_resets", "errors.too_many_resets");
+  if (!account || account.status === "disabled") throw fieldError({ status: 404, code: "email_not_found", key: "errors.email_not_found", field: "email" });
+  if ((await tokensSentToday(ctx, account.id, "password_reset")) >= RESET_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_resets", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, account.id, "password_reset");
   await statement.run();
   await mailLink(ctx, account, "password_reset", token, { hours: TOKEN_LIFETIME.password_reset / HOUR });
@@ -253,7 +253,7 @@ export async function resetPassword(ctx: AccountContext, token: string, password
     ctx.db.prepare(`UPDATE users SET password_hash = ?3 WHERE id = (${LIVE_TOKEN})`).bind(tokenHashValue, now, hash),
     ctx.db.prepare(`UPDATE sessions SET revoked_at = ?2 WHERE revoked_at IS NULL AND user_id = (${LIVE_TOKEN})`).bind(tokenHashValue, now),
   ]);
-  if (!used) throw fieldError(400, "link_expired", "token", "errors.link_expired");
+  if (!used) throw fieldError({ status: 400, code: "link_expired", key: "errors.link_expired", field: "token" });
 }
 
 /** Change the password knowing the old one; every session ends (the caller starts a new one here). */
@@ -297,7 +297,7 @@ export async function confirmMailChange(ctx: AccountContext, token: string): Pro
   } catch (error) {
     if (!String(error).includes("UNIQUE")) throw error;
   }
-  throw fieldError(400, "link_expired", "token", "errors.link_expired");
+  throw fieldError({ status: 400, code: "link_expired", key: "errors.link_expired", field: "token" });
 }
 
 /** searchable follows from status and invisible (see the profiles table). */
@@ -322,7 +322,7 @@ export async function setLanguage(ctx: AccountContext, userId: number, language:
  */
 export async function requestDeletion(ctx: AccountContext, userId: number, password: string): Promise<void> {
   const account = (await accountById(ctx.db, userId))!;
-  if (!(await verifyPassword(account.password_hash, password)).ok) throw fieldError(400, "invalid_parameter", "password", "validation.old_password_wrong");
+  if (!(await verifyPassword(account.password_hash, password)).ok) throw fieldError({ status: 400, code: "invalid_parameter", key: "validation.old_password_wrong", field: "password" });
   const now = nowOf(ctx);
   const { token, statement } = await newToken(ctx, userId, "reactivation", account.status);
   await ctx.db.batch([
@@ -352,7 +352,7 @@ export async function reactivate(ctx: AccountContext, token: string): Promise<nu
 /** The retention offer (the company's delete_discount): a personal code once, the same code if asked again. */
 export async function acceptRetentionOffer(ctx: AccountContext, userId: number): Promise<{ code: string; percentage: number }> {
   const percentage = ctx.company?.delete_discount ?? 0;
-  if (percentage <= 0) throw new AppError(404, "not_found", "errors.not_found");
+  if (percentage <= 0) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
   const existing = await ctx.db
     .prepare("SELECT code, percentage FROM discount_codes WHERE user_id = ? AND code LIKE 'STAY-%' AND status = 'active'")
     .bind(userId)

@@ -6,12 +6,12 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../context";
 import { blocks, profiles } from "../db/schema";
-import { AppError } from "../errors";
+import { AppError, invalidParameter } from "../errors";
 
 export async function block(db: D1Database, blockerId: number, blockedId: number): Promise<void> {
-  if (blockerId === blockedId) throw new AppError(400, "invalid_parameter", "errors.invalid_parameter", { field: "profile_id" }, "profile_id");
+  if (blockerId === blockedId) throw invalidParameter("profile_id");
   const target = await db.prepare("SELECT id FROM profiles WHERE id = ? AND status = 'active'").bind(blockedId).first();
-  if (!target) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile_id");
+  if (!target) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile_id" });
   const now = Math.floor(Date.now() / 1000);
   await db.batch([
     db.prepare("INSERT OR IGNORE INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)").bind(blockerId, blockedId, now),

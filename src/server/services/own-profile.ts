@@ -10,10 +10,10 @@ const COLUMNS = ["sexuality", "relationship_status", "body_type", "hair_color", 
  */
 export async function updateOwnProfile(db: D1Database, userId: number, input: ProfileUpdateBody): Promise<number> {
   const profile = await db.prepare("SELECT id, country, gender FROM profiles WHERE user_id = ?").bind(userId).first<{ id: number; country: string; gender: string }>();
-  if (!profile) throw fieldError(404, "not_found", "profile", "errors.profile_not_found");
+  if (!profile) throw fieldError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
 
   if ((input.sexuality === "lesbian" && profile.gender !== "female") || (input.sexuality === "gay" && profile.gender !== "male")) {
-    throw fieldError(400, "invalid_parameter", "sexuality", "errors.invalid_parameter", { field: "sexuality" });
+    throw fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "sexuality" }, field: "sexuality" });
   }
   const sets: string[] = [];
   const values: (string | number | null)[] = [];
@@ -35,7 +35,7 @@ export async function updateOwnProfile(db: D1Database, userId: number, input: Pr
     let regionId: number | null = null;
     if (input.region !== null) {
       const region = await db.prepare("SELECT id FROM regions WHERE code = ? AND country = ?").bind(input.region, profile.country).first<{ id: number }>();
-      if (!region) throw fieldError(400, "invalid_parameter", "region", "errors.invalid_parameter", { field: "region" });
+      if (!region) throw fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "region" }, field: "region" });
       regionId = region.id;
     }
     sets.push("region_id = ?");
@@ -48,7 +48,7 @@ export async function updateOwnProfile(db: D1Database, userId: number, input: Pr
     const slugs = [...new Set(input.interests)];
     if (slugs.length) {
       const known = await db.prepare(`SELECT count(*) AS n FROM interests WHERE slug IN (${slugs.map(() => "?").join(",")})`).bind(...slugs).first<{ n: number }>();
-      if (known?.n !== slugs.length) throw fieldError(400, "invalid_parameter", "interests", "errors.invalid_parameter", { field: "interests" });
+      if (known?.n !== slugs.length) throw fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "interests" }, field: "interests" });
     }
     statements.push(db.prepare("DELETE FROM profile_interests WHERE profile_id = ?").bind(profile.id));
     for (const slug of slugs) {

@@ -38,8 +38,8 @@ function ownPhoto(row: PhotoRow, mainPhotoId: number | null, prefix: string): Ow
   };
 }
 
-const limitError = (max: number) => new AppError(400, "photo_limit", "errors.photo_limit", { max }, "photo");
-const notFound = () => new AppError(404, "not_found", "errors.photo_not_found", {}, "photo_id");
+const limitError = (max: number) => new AppError({ status: 400, code: "photo_limit", key: "errors.photo_limit", values: { max }, field: "photo" });
+const notFound = () => new AppError({ status: 404, code: "not_found", key: "errors.photo_not_found", field: "photo_id" });
 
 /** What the upload limit needs of a member: premium or not, and the photos that count (all but rejected ones). */
 async function member(db: D1Database, userId: number, profileId: number): Promise<{ paid: boolean; count: number }> {
@@ -50,7 +50,7 @@ async function member(db: D1Database, userId: number, profileId: number): Promis
     )
     .bind(userId, profileId)
     .first<{ paid_user: number; count: number }>();
-  if (!row) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return { paid: row.paid_user === 1, count: row.count };
 }
 

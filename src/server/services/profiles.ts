@@ -13,7 +13,7 @@ const LIVE_ACCOUNTS = ["active", "not_confirmed"];
 const RELATED_AGE_SPAN = 5;
 
 export function profileNotFound(): AppError {
-  return new AppError(404, "not_found", "errors.profile_not_found");
+  return new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found" });
 }
 
 /** How the viewer of a profile stands to its photos (SPEC §6). */
@@ -83,7 +83,7 @@ export async function getProfile(
   if (!row || row.status !== "active" || !LIVE_ACCOUNTS.includes(row.accountStatus)) throw profileNotFound();
   const other = viewerId !== null && viewerId !== id;
   const [relation, premium] = other ? await Promise.all([blockRelation(db, viewerId, id), isPremium(db, viewerId)]) : [null, false];
-  if (relation?.blockedMe) throw new AppError(403, "blocked", "errors.blocked_by", { name: row.name });
+  if (relation?.blockedMe) throw new AppError({ status: 403, code: "blocked", key: "errors.blocked_by", values: { name: row.name } });
 
   const { from, to } = (() => {
     const age = toProfileCard(row, today).age;
