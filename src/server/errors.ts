@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "./context";
+import type { AppEnv } from "./request-context";
 
 /** The values a locale text is filled in with. */
 export type TextValues = Record<string, string | number>;

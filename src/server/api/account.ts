@@ -15,10 +15,10 @@ import {
 } from "../../shared/account";
 import { isLanguage } from "../../shared/locales";
 import { BlockBody, ProfileUpdateBody } from "../../shared/profile";
-import { clearSessionCookie, revokeSessions, startSession } from "../auth/session";
-import type { AppEnv } from "../context";
+import { clearSessionCookie, revokeSessions, startSession } from "../auth/session-cookie";
+import type { AppEnv } from "../request-context";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
-import { requireMember } from "../edge/session";
+import { requireMember } from "../edge/signed-in-member";
 import { AppError, fieldError } from "../errors";
 import { mailerFor } from "../mail/mailer";
 import { postMessage } from "./chats";

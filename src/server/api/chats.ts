@@ -12,7 +12,7 @@ import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { SendFrame, ServerFrame } from "../../shared/chat";
-import type { AppEnv } from "../context";
+import type { AppEnv, Session } from "../request-context";
 import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
@@ -20,7 +20,7 @@ import { removeChats, roomName } from "../services/chats";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { parseQuery } from "./query";
-import { requireMember, type Session } from "../edge/session";
+import { requireMember } from "../edge/signed-in-member";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
 const RemoveChatBody = v.union([v.object({ conversation: v.object({ id: Id }) }), v.object({ profile: v.object({ id: Id }) })]);

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
-import type { AppEnv } from "../context";
+import { LIVE_SESSION_FROM, readSessionCookie } from "../auth/session-cookie";
+import type { AppEnv } from "../request-context";
 import { photos, profiles, users } from "../db/schema";
 
 const MEDIA_KEY = /^(c?)([ptb])\/[0-9a-f]{32}\.jpg$/;

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const linkify = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');

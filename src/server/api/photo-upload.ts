@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { PHOTO_FIELD } from "../../shared/photos";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { AppError } from "../errors";
 import { MAX_PHOTO_BYTES } from "../services/images";
 

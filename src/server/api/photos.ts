@@ -10,8 +10,8 @@
 import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import { PhotoDeleteBody, PhotoUpdateBody } from "../../shared/photos";
-import type { AppEnv } from "../context";
-import { requireMember } from "../edge/session";
+import type { AppEnv } from "../request-context";
+import { requireMember } from "../edge/signed-in-member";
 import { deletePhoto, listOwnPhotos, type PhotoStore, movePhoto, setMainPhoto, uploadPhoto } from "../services/photos";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { languagesForCountry } from "../../shared/locales";
 import type { LoggedOutSearchMode, PublicSettings } from "../../shared/settings";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { siteHost } from "../edge/site";
 import { invalidParameter } from "../errors";
 

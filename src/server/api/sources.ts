@@ -9,7 +9,7 @@ import { visitorSearchAllowed } from "../../app/page-data";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
 import { giftImage, siteGifts } from "../../shared/gifts";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { listChats, loadChat, peerOf } from "../services/chats";
 import { requireChatMember } from "./chats";
 import { AppError, invalidParameter } from "../errors";

@@ -5,7 +5,7 @@ import { ClientFrame } from "../../shared/chat-frames";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
 import { loadSite } from "../edge/site";
-import { i18nFor } from "../i18n";
+import { i18nFor } from "../translations";
 import { refusalText, type Refusal } from "../errors";
 import { decideSend, insufficientCredits, type Price, type SendFacts, type SendRequest } from "../services/chat-rules";
 import { findByClientId, messageView, storeMessage, type MessageRow } from "../services/chat-messages";

@@ -10,10 +10,10 @@ import { hashPassword, verifyPassword } from "../auth/passwords";
 import { accountKey, addressKey, ACCOUNT_FAILURES, ADDRESS_FAILURES, blockedFor, clearFailures, recordFailure } from "../auth/throttle";
 import { randomToken, tokenHash } from "../auth/tokens";
 import { AppError, fieldError, invalidFields } from "../errors";
-import { i18nFor } from "../i18n";
+import { i18nFor } from "../translations";
 import type { Mailer } from "../mail/mailer";
 import { composeMail, type MailKind } from "../mail/templates";
-import type { Tracking } from "../edge/tracking";
+import type { Tracking } from "../request-context";
 import {
   birthDateProblem,
   emailProblem,

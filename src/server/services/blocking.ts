@@ -4,7 +4,7 @@
  * profile is told so.
  */
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { blocks, profiles } from "../db/schema";
 import { AppError, invalidParameter } from "../errors";
 

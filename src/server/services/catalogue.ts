@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { InterestsResponse, RegionsResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { interestNames, interests, regions } from "../db/schema";
 
 /** Reference data changes with a deploy or a migration, not per request: keep it in the isolate a while. */

@@ -1,6 +1,6 @@
 import { and, between, eq, inArray } from "drizzle-orm";
 import type { GeocodeResponse } from "../../shared/api";
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { places, regions } from "../db/schema";
 
 /** Grid squares of 1/CELLS_PER_DEGREE degree on each side: small enough to read few places, large enough to need few squares. */

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, lte, ne } from "drizzle-orm";
 import type { ProfilePhoto, ProfileResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "../db/schema";
 import { AppError } from "../errors";
 import { birthDateRange } from "./ages";

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lte, ne, notInArray, type SQL } from "drizzle-orm";
 import { MAX_AGE, MIN_AGE, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
 import type { SiteSettings } from "../../shared/settings";
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { photos, profiles, regions } from "../db/schema";
 import { invalidParameter } from "../errors";
 import { birthDateRange } from "./ages";

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { randomToken } from "./tokens";
 
 export const SESSION_COOKIE = "session";

@@ -1,10 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { clearSessionCookie, LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
-import type { AppEnv } from "../context";
+import { clearSessionCookie, LIVE_SESSION_FROM, readSessionCookie } from "../auth/session-cookie";
+import type { AppEnv, Session } from "../request-context";
 import { AppError } from "../errors";
-
-/** The signed-in member: the session, the account's status and what search and blocking need of the profile. */
-export type Session = { id: string; userId: number; status: string; profileId: number; gender: string; sexuality: string; country: string };
 
 /**
  * The signed-in member, if the session cookie is valid and its row is live (not revoked, not expired)
