@@ -73,6 +73,6 @@ export const chatRoutes = new Hono<AppEnv>()
   .post(
     "/api/chat-photo.php",
     ...photoUpload(requireChatMember, (c, bytes) =>
-      uploadChatPhoto({ db: c.env.DB, bucket: c.env.PHOTOS }, requireChatMember(c).profileId, bytes, c.get("site").cdn_prefix),
+      uploadChatPhoto({ db: c.get("db"), bucket: c.env.PHOTOS }, requireChatMember(c).profileId, bytes, c.get("site").cdn_prefix),
     ),
   );

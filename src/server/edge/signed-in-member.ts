@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { clearSessionCookie, LIVE_SESSION_FROM, readSessionCookie } from "../auth/session-cookie";
+import { clearSessionCookie, readSessionCookie } from "../auth/session-cookie";
+import { liveSessionMember } from "../db/sessions";
 import type { AppEnv, Session } from "../request-context";
 import { AppError } from "../errors";
 
@@ -11,19 +12,9 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("session", null);
   const claims = await readSessionCookie(c);
   if (claims) {
-    const row = await c.env.DB.prepare(`SELECT u.status, p.id AS profile_id, p.gender, p.sexuality, p.country ${LIVE_SESSION_FROM}`)
-      .bind(claims.sessionId, claims.userId)
-      .first<{ status: string; profile_id: number; gender: string; sexuality: string; country: string }>();
-    if (row) {
-      c.set("session", {
-        id: claims.sessionId,
-        userId: claims.userId,
-        status: row.status,
-        profileId: row.profile_id,
-        gender: row.gender,
-        sexuality: row.sexuality,
-        country: row.country,
-      });
+    const member = await liveSessionMember(c.get("db"), claims.sessionId, claims.userId);
+    if (member) {
+      c.set("session", { id: claims.sessionId, userId: claims.userId, ...member });
     } else {
       clearSessionCookie(c);
     }

@@ -50,7 +50,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
     messages: clientMessages(locale),
     settings: publicSettings(c),
     company: c.get("company"),
-    user: c.get("session") ? await getUserView(c.env.DB, c.get("session")!.userId) : null,
+    user: c.get("session") ? await getUserView(c.get("db"), c.get("session")!.userId) : null,
     fallback,
     error,
     development: c.env.ENVIRONMENT === "development",

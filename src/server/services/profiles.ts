@@ -5,7 +5,7 @@ import type { Database } from "../db/database";
 import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "../db/schema";
 import { AppError } from "../errors";
 import { birthDateRange } from "./ages";
-import { blockRelation, notBlockedWith } from "./blocking";
+import { blockRelation, notBlockedWith } from "../db/blocks";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 
 const RELATED_LIMIT = 8;

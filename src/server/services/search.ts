@@ -5,7 +5,7 @@ import type { Database } from "../db/database";
 import { photos, profiles, regions } from "../db/schema";
 import { invalidParameter } from "../errors";
 import { birthDateRange } from "./ages";
-import { notBlockedWith } from "./blocking";
+import { notBlockedWith } from "../db/blocks";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 
 /** Fewer results than this on the first page brings in similar profiles. */
