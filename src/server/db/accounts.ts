@@ -10,13 +10,20 @@ import { authTokens, creditLedger, loginAttempts, photos, profiles, users } from
 export type Account = typeof users.$inferSelect;
 export type AuthToken = typeof authTokens.$inferSelect;
 
+const LIVE_STATUSES = ["active", "not_confirmed"] as const;
+
 /**
  * The account is live: it may log in, be found and be written to (`active`, or `not_confirmed`
  * while the e-mail address waits for its confirmation). Written as literals, so SQLite plans it as
  * the text it is. `status` is the users.status column of the query (or an alias such as `u.status`).
  */
 export function accountIsLive(status: SQLWrapper = users.status): SQL {
-  return sql`${status} IN ('active', 'not_confirmed')`;
+  return sql`${status} IN (${sql.raw(LIVE_STATUSES.map((s) => `'${s}'`).join(", "))})`;
+}
+
+/** The same rule for a status already read. */
+export function isLiveAccountStatus(status: string): boolean {
+  return (LIVE_STATUSES as readonly string[]).includes(status);
 }
 
 export async function accountByEmail(db: Database, email: string): Promise<Account | undefined> {

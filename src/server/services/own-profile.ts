@@ -1,6 +1,7 @@
 import type { ProfileUpdateBody } from "../../shared/profile";
 import type { Database } from "../db/database";
-import { knownInterestCount, type OwnProfileChange, profileOfMember, regionIdOf, updateOwnProfile as storeOwnProfile } from "../db/profiles";
+import { knownInterestCount, regionIdOf } from "../db/places";
+import { type OwnProfileChange, profileOfMember, updateOwnProfile as storeOwnProfile } from "../db/profiles";
 import { fieldError } from "../errors";
 
 const invalid = (field: string) => fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field }, field });
