@@ -1,6 +1,6 @@
 import type { MainImage, ProfileCard } from "../../shared/api";
 import type { CardRow } from "../db/profiles";
-import { ageOn } from "./ages";
+import { ageOn } from "../../shared/ages";
 
 export function mainImage(key: string | null, thumbKey: string | null, status: string | null): MainImage | null {
   if (!key || !thumbKey || status !== "active") return null;

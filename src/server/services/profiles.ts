@@ -5,7 +5,7 @@ import { isLiveAccountStatus } from "../db/accounts";
 import { blockRelation } from "../db/blocks";
 import { activePhotosOf, findProfiles, interestsOfProfile, isPremiumProfile, profileConditions, profileDetails } from "../db/profiles";
 import { AppError } from "../errors";
-import { birthDateRange } from "./ages";
+import { birthDateRange } from "../../shared/ages";
 import { toProfileCard } from "./profile-card";
 
 const RELATED_LIMIT = 8;

@@ -1,11 +1,11 @@
 import type { SQL } from "drizzle-orm";
-import { MAX_AGE, MIN_AGE, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
+import { SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
+import { birthDateRange, MAX_AGE, MIN_AGE } from "../../shared/ages";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
 import { regionIdOf } from "../db/places";
 import { findProfiles, profileConditions } from "../db/profiles";
 import { invalidParameter } from "../errors";
-import { birthDateRange } from "./ages";
 import { toProfileCard } from "./profile-card";
 
 /** Fewer results than this on the first page brings in similar profiles. */
