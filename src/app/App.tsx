@@ -84,6 +84,11 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
   );
 
   useEffect(() => {
+    // Marks the page as running (handlers attached): browser tests wait for it before clicking.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+
+  useEffect(() => {
     // The server ended the session: forget the member's data and go home as a visitor.
     const onLogout = () => {
       void forgetMember(mutate);
