@@ -147,15 +147,15 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(debit.body).toMatchObject({ sequenceType: "recurring", method: "directdebit", amount: { value: "9.95" } });
 
     // The debit is collected, then the bank reverses it (a chargeback): the credits go back, direct debit is blocked.
-    const { order } = await res.json<OrderCreated>();
-    const { order: view } = await (await call(member, `/api/order.php?id=${order.id}`)).json<OrderResponse>();
+    const { order: debitOrder } = await res.json<OrderCreated>();
+    const { order: view } = await (await call(member, `/api/order.php?id=${debitOrder.id}`)).json<OrderResponse>();
     await setStatus(view.payment_id!, "paid");
     await webhook(view.payment_id!);
     expect(await creditsOf(member)).toBe(50);
     await fetch(`${standIn}/_stand-in/payments/${view.payment_id}/status`, { method: "POST", body: JSON.stringify({ chargeback: true }) });
     for (let i = 0; i < 3; i++) await webhook(view.payment_id!);
     expect(await creditsOf(member)).toBe(0);
-    const { order: reversed } = await (await call(member, `/api/order.php?id=${order.id}`)).json<OrderResponse>();
+    const { order: reversed } = await (await call(member, `/api/order.php?id=${debitOrder.id}`)).json<OrderResponse>();
     expect(reversed.status).toBe("reversed");
     const again = await call(member, "/api/directdebit.php", { method: "POST", json: form });
     expect(again.status).toBe(403);

@@ -10,7 +10,7 @@ import type { User } from "../../src/shared/api";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { COMPANY, putSites, site } from "../fixtures";
 import { LANGUAGES } from "../../src/shared/locales";
-import { MESSAGES } from "../../src/server/i18n";
+import { MESSAGES } from "../../src/server/translations";
 import { fetchWorker, json } from "../http";
 import { jpeg, picture } from "../images";
 

@@ -14,9 +14,10 @@ import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import { blockedFor, recordFailure } from "../auth/throttle";
 import { OrderRequest, RefundRequest, type OrderCreated } from "../../shared/payments-api";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { findSandboxPayment, setSandboxStatus } from "../db/payments";
-import { requireMember, type Session } from "../edge/session";
+import { requireMember } from "../edge/signed-in-member";
+import type { Session } from "../request-context";
 import { AppError } from "../errors";
 import { paymentProviderFor } from "../payments";
 import { PAYMENT_STATUSES } from "../../shared/payments";
@@ -43,17 +44,17 @@ export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() /
 }
 
 async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {
-  const user = await getUserView(c.env.DB, session.userId);
-  if (!user) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  const user = await getUserView(c.get("db"), session.userId);
+  if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return { userId: session.userId, language: c.get("locale"), country: selectedCountry(c), email: user.email, name: user.profile.name, paid: user.paid_user };
 }
 
 /** Order creation is limited per member and per address; every attempt counts. */
 async function throttleOrders(c: Context<AppEnv>, session: Session): Promise<void> {
   const keys = [`order:user:${session.userId}`, `order:ip:${clientAddress(c)}`];
-  const waits = await Promise.all(keys.map((key) => blockedFor(c.env.DB, key)));
-  if (waits.some((wait) => wait > 0)) throw new AppError(429, "too_many_orders", "payments.errors.too_many_orders");
-  await Promise.all([recordFailure(c.env.DB, keys[0]!, ORDERS_PER_MEMBER), recordFailure(c.env.DB, keys[1]!, ORDERS_PER_ADDRESS)]);
+  const waits = await Promise.all(keys.map((key) => blockedFor(c.get("db"), key)));
+  if (waits.some((wait) => wait > 0)) throw new AppError({ status: 429, code: "too_many_orders", key: "payments.errors.too_many_orders" });
+  await Promise.all([recordFailure(c.get("db"), keys[0]!, ORDERS_PER_MEMBER), recordFailure(c.get("db"), keys[1]!, ORDERS_PER_ADDRESS)]);
 }
 
 const created = (order: OrderRow, checkoutUrl: string | null): OrderCreated => ({ order: { id: order.id, status: order.status as OrderCreated["order"]["status"], checkout_url: checkoutUrl } });
@@ -62,7 +63,7 @@ const created = (order: OrderRow, checkoutUrl: string | null): OrderCreated => (
 export async function paymentWebhook(c: Context<AppEnv>): Promise<Response> {
   const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
   const id = Object.hasOwn(form, "id") ? form["id"] : undefined;
-  if (typeof id !== "string" || !/^[A-Za-z0-9_]{1,64}$/.test(id)) throw new AppError(400, "invalid_parameter", "errors.invalid_parameter", { field: "id" }, "id");
+  if (typeof id !== "string" || !/^[A-Za-z0-9_]{1,64}$/.test(id)) throw new AppError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "id" }, field: "id" });
   const result = await settlePayment(paymentContext(c), id);
   console.info(JSON.stringify({ event: "payment_webhook", requestId: c.get("requestId"), payment: id, result }));
   // Answered alike for ids the app does not know: the answer tells a caller nothing.
@@ -87,8 +88,8 @@ export const paymentRoutes = new Hono<AppEnv>()
     const session = requireMember(c);
     const body = c.req.valid("json");
     const key = `sms:ip:${clientAddress(c)}`;
-    if ((await blockedFor(c.env.DB, key)) > 0) throw new AppError(429, "too_many_codes", "payments.dd.too_many_codes");
-    await recordFailure(c.env.DB, key, SMS_CODES_PER_ADDRESS);
+    if ((await blockedFor(c.get("db"), key)) > 0) throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
+    await recordFailure(c.get("db"), key, SMS_CODES_PER_ADDRESS);
     const ctx = paymentContext(c);
     const sent = await requestDirectDebit(ctx, smsSenderFor(c.env, ctx.db), c.get("t"), await buyerOf(c, session), {
       bundleId: body.bundle_id,
@@ -144,7 +145,7 @@ export const sandboxRoutes = (deliver: (request: Request, c: Context<AppEnv>) =>
     if (!payment) return next();
     const form = await c.req.parseBody();
     const status = Object.hasOwn(form, "status") ? form["status"] : undefined;
-    if (typeof status !== "string" || !["open", "paid", "failed", "canceled", "expired"].includes(status)) throw new AppError(400, "invalid_parameter", "errors.invalid_parameter", { field: "status" }, "status");
+    if (typeof status !== "string" || !["open", "paid", "failed", "canceled", "expired"].includes(status)) throw new AppError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "status" }, field: "status" });
     if (status !== "open" && (await setSandboxStatus(db, payment.id, status))) {
       // Like the provider: the webhook gets the payment's id only, and the app reads the rest back.
       await deliver(new Request(payment.webhookUrl, { method: "POST", body: new URLSearchParams({ id: payment.id }) }), c);

@@ -6,11 +6,11 @@
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { OrderResponse, TransactionResponse, TransactionsResponse } from "../../shared/payments-api";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { balanceOf } from "../db/ledger";
 import { findOwnOrder, latestPaidOrder, listOrders } from "../db/orders";
 import { latestPaymentOf } from "../db/payments";
-import { requireMember } from "../edge/session";
+import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
 import { orderView, refundRefusal, refundUntil } from "../services/payments";
 import { parseQuery } from "./query";
@@ -21,7 +21,7 @@ async function ownOrder(c: Context<AppEnv>, params: URLSearchParams) {
   const { userId } = requireMember(c);
   const { id } = parseQuery(IdQuery, params);
   const order = await findOwnOrder(c.get("db"), userId, id);
-  if (!order) throw new AppError(404, "order_not_found", "payments.errors.order_not_found");
+  if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
   const payment = await latestPaymentOf(c.get("db"), order.id);
   return { userId, order, view: orderView(order, payment) };
 }

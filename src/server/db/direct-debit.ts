@@ -1,7 +1,7 @@
-/** Direct debit: the member's authorised account, the one-time SMS codes that confirm it, and the SMS outbox. */
+/** Direct debit: the member's authorised account and the one-time SMS codes that confirm it. */
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Database } from "../context";
-import { directDebitAccounts, outgoingSms, smsCodes } from "./schema";
+import type { Database } from "./database";
+import { directDebitAccounts, smsCodes } from "./schema";
 
 export type DirectDebitAccount = typeof directDebitAccounts.$inferSelect;
 export type SmsCodeRow = typeof smsCodes.$inferSelect;
@@ -51,13 +51,4 @@ export function spendSmsCodeStatement(db: Database, code: { id: number; codeHash
 export async function smsCodesSince(db: Database, userId: number, since: number): Promise<number> {
   const row = await db.select({ n: sql<number>`COUNT(*)` }).from(smsCodes).where(and(eq(smsCodes.userId, userId), gt(smsCodes.createdAt, since))).get();
   return row?.n ?? 0;
-}
-
-export async function recordSms(db: Database, sms: { to: string; text: string }, providerId: string | null): Promise<void> {
-  await db.insert(outgoingSms).values({ toNumber: sms.to, text: sms.text, ...(providerId ? { sentAt: sql`unixepoch()`, providerId } : {}) }).run();
-}
-
-/** The SMS outbox, newest first (development page, tests). */
-export function listSms(db: Database, limit = 50) {
-  return db.select().from(outgoingSms).orderBy(desc(outgoingSms.id)).limit(limit).all();
 }

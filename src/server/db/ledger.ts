@@ -3,7 +3,7 @@
  * change, so a member's balance always equals the sum of their rows.
  */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { Database } from "../context";
+import type { Database } from "./database";
 import { creditLedger, users } from "./schema";
 
 export type LedgerRow = typeof creditLedger.$inferSelect;

@@ -4,7 +4,7 @@
  * one batch; each is conditional on the order's state, so a repeated or concurrent call is a no-op.
  */
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import type { Database } from "../context";
+import type { Database } from "./database";
 import { ledgerEntryWhere } from "./ledger";
 import { orders, payments, users } from "./schema";
 

@@ -3,7 +3,7 @@
  * forward), the member's customer and mandate there, and the offline sandbox provider's own records.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Database } from "../context";
+import type { Database } from "./database";
 import { statusRankSql } from "./orders";
 import { paymentCustomers, payments, sandboxPayments } from "./schema";
 

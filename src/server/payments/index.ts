@@ -1,4 +1,4 @@
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { MollieProvider } from "./mollie";
 import type { PaymentProvider } from "./provider";
 import { SandboxProvider } from "./sandbox";

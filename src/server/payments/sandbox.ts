@@ -3,7 +3,7 @@
  * on a checkout page the app serves (/sandbox/checkout/<id>, development only) with one button per
  * status, like the provider's own test page. A recurring charge on a mandate is paid at once.
  */
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { addSandboxRefund, findSandboxPayment, insertSandboxPayment, sandboxMandate, type SandboxPaymentRow } from "../db/payments";
 import type { PaymentStatus } from "../../shared/payments";
 import { PaymentProviderError, type NewPayment, type PaymentProvider, type ProviderPayment, type SequenceType } from "./provider";

@@ -22,12 +22,12 @@ export type DirectDebitForm = { bundleId: number; accountHolder: string; iban: s
 /** The bundle bought by direct debit, if the site offers direct debit to this member and the limit allows it. */
 async function directDebitOffer(ctx: PaymentContext, buyer: Buyer, bundleId: number) {
   const { pricing, country } = pricingFor(ctx.site.pricing, ctx.site.countries, buyer.country);
-  if (!ctx.site.direct_debit || !pricing.methods.includes("directdebit")) throw new AppError(400, "method_not_offered", "payments.errors.method_not_offered", {}, "method");
+  if (!ctx.site.direct_debit || !pricing.methods.includes("directdebit")) throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
-  if (!bundle) throw new AppError(404, "bundle_not_found", "payments.errors.bundle_not_found", {}, "bundle_id");
-  if ((await findDirectDebitAccount(ctx.db, buyer.userId))?.status === "blocked") throw new AppError(403, "direct_debit_blocked", "payments.dd.blocked");
+  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
+  if ((await findDirectDebitAccount(ctx.db, buyer.userId))?.status === "blocked") throw new AppError({ status: 403, code: "direct_debit_blocked", key: "payments.dd.blocked" });
   const outstanding = await outstandingDirectDebitCredits(ctx.db, buyer.userId);
-  if (outstanding + bundle.credits > ctx.site.direct_debit.outstanding_limit_credits) throw new AppError(409, "limit_reached", "payments.dd.limit_reached");
+  if (outstanding + bundle.credits > ctx.site.direct_debit.outstanding_limit_credits) throw new AppError({ status: 409, code: "limit_reached", key: "payments.dd.limit_reached" });
   return { pricing, country, bundle };
 }
 
@@ -44,7 +44,7 @@ function newCode(): string {
 /** Save the account the member authorises and text them a code (at most SMS_CODES_PER_HOUR an hour). */
 export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t: i18n["t"], buyer: Buyer, form: DirectDebitForm): Promise<{ expires_at: number }> {
   await directDebitOffer(ctx, buyer, form.bundleId);
-  if ((await smsCodesSince(ctx.db, buyer.userId, ctx.now - 3600)) >= SMS_CODES_PER_HOUR) throw new AppError(429, "too_many_codes", "payments.dd.too_many_codes");
+  if ((await smsCodesSince(ctx.db, buyer.userId, ctx.now - 3600)) >= SMS_CODES_PER_HOUR) throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
   await saveDirectDebitAccount(ctx.db, buyer.userId, { accountHolder: form.accountHolder, iban: form.iban, street: form.street, houseNumber: form.houseNumber, postalCode: form.postalCode, city: form.city, mobile: form.mobile });
   const code = newCode();
   const expiresAt = ctx.now + SMS_CODE_TTL_SECONDS;
@@ -60,15 +60,15 @@ export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t:
 export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; code: string }): Promise<OrderRow> {
   const { pricing, country, bundle } = await directDebitOffer(ctx, buyer, input.bundleId);
   const code = await latestSmsCode(ctx.db, buyer.userId, PURPOSE, ctx.now);
-  if (!code) throw new AppError(404, "code_not_found", "payments.dd.code_not_found", {}, "code");
-  if (code.usedAt !== null) throw new AppError(409, "code_used", "payments.dd.code_used", {}, "code");
+  if (!code) throw new AppError({ status: 404, code: "code_not_found", key: "payments.dd.code_not_found", field: "code" });
+  if (code.usedAt !== null) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
   const hash = await hashCode(buyer.userId, input.code);
   if (code.attempts >= SMS_CODE_TRIES || hash !== code.codeHash) {
     await countWrongTry(ctx.db, code.id, SMS_CODE_TRIES);
-    throw new AppError(400, "code_invalid", "payments.dd.code_invalid", {}, "code");
+    throw new AppError({ status: 400, code: "code_invalid", key: "payments.dd.code_invalid", field: "code" });
   }
   const [used] = await ctx.db.batch([spendSmsCodeStatement(ctx.db, { id: code.id, codeHash: hash, limit: SMS_CODE_TRIES, now: ctx.now }), directDebitStatusStatement(ctx.db, buyer.userId, "active")]);
-  if (used.meta.changes === 0) throw new AppError(409, "code_used", "payments.dd.code_used", {}, "code");
+  if (used.meta.changes === 0) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
   const account = (await findDirectDebitAccount(ctx.db, buyer.userId))!;
 
   const order = await insertOrder(

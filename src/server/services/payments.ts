@@ -7,7 +7,7 @@ import { pricingFor, statusRank, vatPart, type Bundle, type CountryPricing, type
 import type { OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { announcePremium } from "../chat/premium";
-import type { Database } from "../context";
+import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
 import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
 import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
@@ -40,16 +40,16 @@ export const returnPath = (order: Pick<OrderRow, "id" | "bundleId" | "paymentMet
 function offer(ctx: PaymentContext, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
   const { pricing, country: priceCountry } = pricingFor(ctx.site.pricing, ctx.site.countries, country);
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
-  if (!bundle) throw new AppError(404, "bundle_not_found", "payments.errors.bundle_not_found", {}, "bundle_id");
+  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
   if (!(pricing.methods as readonly string[]).includes(method) || method === "directdebit") {
-    throw new AppError(400, "method_not_offered", "payments.errors.method_not_offered", {}, "method");
+    throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
   }
   return { pricing, country: priceCountry, bundle, method: method as PaymentMethod };
 }
 
 export function providerUnavailable(error: unknown): AppError {
   console.error(JSON.stringify({ event: "payment_provider_failed", message: error instanceof Error ? error.message : String(error) }));
-  return new AppError(502, "payment_provider_unavailable", "payments.errors.provider_unavailable");
+  return new AppError({ status: 502, code: "payment_provider_unavailable", key: "payments.errors.provider_unavailable" });
 }
 
 /**
@@ -58,7 +58,7 @@ export function providerUnavailable(error: unknown): AppError {
  */
 export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   // The discount field is there for the discounts feature; until it exists no code is valid.
-  if (input.discountCode?.trim()) throw new AppError(400, "discount_invalid", "payments.errors.discount_invalid", {}, "discount_code");
+  if (input.discountCode?.trim()) throw new AppError({ status: 400, code: "discount_invalid", key: "payments.errors.discount_invalid", field: "discount_code" });
   const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
   return placeOrder(ctx, buyer, chosen, null);
 }
@@ -193,7 +193,7 @@ async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void>
  */
 export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
-  if (!last) throw new AppError(404, "no_previous_order", "payments.errors.no_previous_order");
+  if (!last) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
   const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
   const customer = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
   let mandate: { customerId: string; mandateId: string } | null = null;
@@ -218,10 +218,10 @@ export function refundUntil(order: Pick<OrderRow, "creditedAt">, refundDays: num
  * purchase, paid by a method that can be refunded, within refund_days of being credited, once.
  */
 export function refundRefusal(order: OrderRow, latestPaidId: number | null, refundDays: number, now: number): AppError | null {
-  if (order.status === "refunded" || order.status === "reversed") return new AppError(409, "already_refunded", "payments.errors.already_refunded");
-  if (order.creditedAt === null || order.paymentMethod === "directdebit") return new AppError(409, "not_refundable", "payments.errors.not_refundable");
-  if (latestPaidId !== order.id) return new AppError(409, "refund_latest_only", "payments.errors.refund_latest_only");
-  if (now > refundUntil(order, refundDays)!) return new AppError(409, "refund_too_late", "payments.errors.refund_too_late", { days: refundDays });
+  if (order.status === "refunded" || order.status === "reversed") return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
+  if (order.creditedAt === null || order.paymentMethod === "directdebit") return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  if (latestPaidId !== order.id) return new AppError({ status: 409, code: "refund_latest_only", key: "payments.errors.refund_latest_only" });
+  if (now > refundUntil(order, refundDays)!) return new AppError({ status: 409, code: "refund_too_late", key: "payments.errors.refund_too_late", values: { days: refundDays } });
   return null;
 }
 
@@ -232,16 +232,16 @@ export function refundRefusal(order: OrderRow, latestPaidId: number | null, refu
  */
 export async function refundOrder(ctx: PaymentContext, userId: number, orderId: number): Promise<OrderRow> {
   const order = await findOwnOrder(ctx.db, userId, orderId);
-  if (!order) throw new AppError(404, "order_not_found", "payments.errors.order_not_found");
+  if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
   const refusal = refundRefusal(order, (await latestPaidOrder(ctx.db, userId))?.id ?? null, ctx.site.refund_days, ctx.now);
   if (refusal) throw refusal;
   const balance = (await balanceOf(ctx.db, userId))?.credits ?? 0;
   const unused = Math.min(balance, order.credits);
-  if (unused <= 0) throw new AppError(409, "credits_spent", "payments.errors.credits_spent");
+  if (unused <= 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
   const cents = Math.floor((order.amountCents * unused) / order.credits);
   const payment = await latestPaymentOf(ctx.db, order.id);
   const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now })]);
-  if (taken.meta.changes === 0 || !payment) throw new AppError(409, "credits_spent", "payments.errors.credits_spent");
+  if (taken.meta.changes === 0 || !payment) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
   try {
     await ctx.provider.refund(payment.providerPaymentId, { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: `refund-order-${order.id}` });
   } catch (error) {

@@ -3,8 +3,8 @@
  * the outbox shown at /dev/outbox beside the mail; in production the HTTP provider also delivers it
  * and the row records the provider's id. Chosen by SMS_PROVIDER ("outbox" or "http").
  */
-import type { Database } from "../context";
-import { recordSms } from "../db/direct-debit";
+import type { Database } from "../db/database";
+import { recordSms } from "../db/outbox";
 
 export type Sms = { to: string; text: string };
 
