@@ -12,6 +12,12 @@ const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 /** People per km² of a typical European town, to guess how far a town reaches from its centre. */
 const TOWN_DENSITY = 3000;
 const MIN_TOWN_RADIUS_KM = 1;
+/**
+ * No town lies nearer the poles than this (the northernmost, Alert, is at 82.5°N). Beyond it the
+ * squares of longitude get so narrow that the box around a point would need more squares than one
+ * query may name, so such a point simply has no town.
+ */
+const POLAR_LIMIT = 85;
 
 /** The grid square of a point; the seed stores it with each place and the lookup reads the squares around a point. */
 export function placeCell(lat: number, lon: number): number {
@@ -68,6 +74,7 @@ export function placesNear(db: Database, lat: number, lon: number) {
  * Only the town, its region and country are answered, never coordinates.
  */
 export async function geocode(db: Database, lat: number, lon: number): Promise<GeocodeResponse | null> {
+  if (Math.abs(lat) > POLAR_LIMIT) return null;
   const candidates = await placesNear(db, lat, lon);
   let best: { outside: number; depth: number; place: (typeof candidates)[number] } | null = null;
   for (const place of candidates) {
