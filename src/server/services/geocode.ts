@@ -6,7 +6,7 @@ import { places, regions } from "../db/schema";
 /** Grid squares of 1/CELLS_PER_DEGREE degree on each side: small enough to read few places, large enough to need few squares. */
 const CELLS_PER_DEGREE = 2;
 /** A point farther than this from every town (the sea, a mountain top) has no town. */
-export const MAX_PLACE_DISTANCE_KM = 30;
+const MAX_PLACE_DISTANCE_KM = 30;
 const EARTH_RADIUS_KM = 6371;
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 /** People per km² of a typical European town, to guess how far a town reaches from its centre. */
@@ -35,7 +35,7 @@ function cellsOf(south: number, west: number, north: number, east: number): numb
 }
 
 /** Distance in km by the equirectangular approximation: exact enough within a few tens of km. */
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const x = (lon2 - lon1) * Math.cos((((lat1 + lat2) / 2) * Math.PI) / 180);
   return Math.hypot(x, lat2 - lat1) * KM_PER_DEGREE;
 }

@@ -15,7 +15,7 @@ export type PhotoStore = { db: D1Database; bucket: R2Bucket };
 
 type PhotoRow = { id: number; status: string; key: string; thumb_key: string; blur_key: string; width: number; height: number };
 
-export function photoLimit(paidUser: boolean): number {
+function photoLimit(paidUser: boolean): number {
   return paidUser ? PREMIUM_PHOTO_LIMIT : FREE_PHOTO_LIMIT;
 }
 
@@ -108,7 +108,7 @@ export async function uploadPhoto(store: PhotoStore, userId: number, profileId: 
   });
 }
 
-export type VariantKeys = { key: string; thumbKey: string; blurKey: string };
+type VariantKeys = { key: string; thumbKey: string; blurKey: string };
 
 /**
  * Put the three variants of a processed photo under their keys, then `record` it: all of it or
