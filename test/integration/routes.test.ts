@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { matchRoute, pathFor, ROUTES } from "../../src/app/routes";
-import { loadProfiles, putSites, site } from "../fixtures";
-import { fetchWorker } from "../http";
+import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
+import { Browser, fetchWorker } from "../http";
 
 /** SPEC §2, name: path, verbatim. */
 const SPEC_ROUTES: [string, string][] = [
@@ -162,6 +162,17 @@ describe("no match or failed validation", () => {
       const source = await fetchWorker(`http://nl.test/api/profile.php?id=${id}`);
       expect(source.status, id).toBe(404);
       expect(await source.json(), id).toMatchObject({ error: "not_found" });
+    }
+  });
+
+  it("shows a member the 404 page for a chat with an id larger than any that exists", async () => {
+    const member = new Browser("http://nl.test");
+    const signup = await member.post("/api/signup.php", { email: "routes-ids@example.com", username: "routesids", password: "a good password", date_of_birth: birthDateForAge(30), gender: "male", terms: true });
+    expect(signup.status).toBe(201);
+    for (const path of ["/members/9999999999/chat", "/chats/9999999999", "/chats/99999999"]) {
+      const res = await member.fetch(path, { headers: { cookie: "locale=en" } });
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).toContain("This page could not be found");
     }
   });
 
