@@ -1,4 +1,4 @@
-import { useSettings } from "../context";
+import { useSettings } from "../page-context";
 import { useTitlePrefix } from "./ActivityCount";
 
 /**
