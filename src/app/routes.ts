@@ -3,6 +3,8 @@
  * entry with Hono; the client matches the same patterns for history-mode navigation. A parameter
  * that fails its check makes the route not match, which shows the 404 page.
  */
+import { PAYMENT_METHODS } from "../shared/payments";
+
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
 export type ScreenName =
@@ -33,7 +35,7 @@ export type ScreenName =
   | "directdebit";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
-export const LANDERS = [
+const LANDERS = [
   "alonetonight",
   "collagelanding",
   "gallery",
@@ -44,15 +46,13 @@ export const LANDERS = [
   "video",
 ] as const;
 export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
-import { PAYMENT_METHODS } from "../shared/payments";
-export { PAYMENT_METHODS };
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 type ParamCheck = RegExp | readonly string[];
 
-export type RouteDef = {
+type RouteDef = {
   name: string;
   /** SPEC notation: {id} required, {slug?} optional. */
   path: string;

@@ -21,7 +21,6 @@ export const PAYMENT_METHODS = [
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const CURRENCIES = ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"] as const;
-export type Currency = (typeof CURRENCIES)[number];
 
 /**
  * A payment's status as the provider reports it. It only moves forward: open, pending, authorized,
@@ -30,7 +29,6 @@ export type Currency = (typeof CURRENCIES)[number];
  */
 export const PAYMENT_STATUSES = ["open", "pending", "authorized", "failed", "canceled", "expired", "paid"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const FINAL_STATUSES: readonly PaymentStatus[] = ["failed", "canceled", "expired", "paid"];
 
 /** An order's status: its latest payment's, or refunded / reversed once credits were taken back. */
 export type OrderStatus = PaymentStatus | "refunded" | "reversed";

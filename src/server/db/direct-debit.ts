@@ -3,8 +3,8 @@ import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { directDebitAccounts, smsCodes } from "./schema";
 
-export type DirectDebitAccount = typeof directDebitAccounts.$inferSelect;
-export type SmsCodeRow = typeof smsCodes.$inferSelect;
+type DirectDebitAccount = typeof directDebitAccounts.$inferSelect;
+type SmsCodeRow = typeof smsCodes.$inferSelect;
 
 export async function findDirectDebitAccount(db: Database, userId: number): Promise<DirectDebitAccount | null> {
   return (await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, userId)).get()) ?? null;

@@ -2,26 +2,14 @@
  * The credit ledger: every change of a balance is a row here, written in the same batch as the
  * change, so a member's balance always equals the sum of their rows.
  */
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "./database";
 import { creditLedger, users } from "./schema";
-
-export type LedgerRow = typeof creditLedger.$inferSelect;
 
 /** The sum of a member's ledger rows (what their balance must be). */
 export async function ledgerSum(db: Database, userId: number): Promise<number> {
   const row = await db.select({ total: sql<number>`COALESCE(SUM(${creditLedger.delta}), 0)` }).from(creditLedger).where(eq(creditLedger.userId, userId)).get();
   return row?.total ?? 0;
-}
-
-/** A member's ledger, newest first. */
-export function ledgerOf(db: Database, userId: number, limit = 100): Promise<LedgerRow[]> {
-  return db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.id)).limit(limit).all();
-}
-
-/** Whether an entry for this reason and reference exists (a purchase, refund or reversal of an order). */
-export async function hasEntry(db: Database, reason: string, ref: string): Promise<boolean> {
-  return (await db.select({ id: creditLedger.id }).from(creditLedger).where(and(eq(creditLedger.reason, reason), eq(creditLedger.ref, ref))).get()) !== undefined;
 }
 
 /** A member's balance and premium flag. */

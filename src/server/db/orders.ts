@@ -9,7 +9,7 @@ import { ledgerEntryWhere } from "./ledger";
 import { orders, payments, users } from "./schema";
 
 export type OrderRow = typeof orders.$inferSelect;
-export type NewOrder = Omit<typeof orders.$inferInsert, "id" | "status" | "createdAt" | "updatedAt">;
+type NewOrder = Omit<typeof orders.$inferInsert, "id" | "status" | "createdAt" | "updatedAt">;
 
 /** SQL rank of a status: a status may only be replaced by one of a higher rank (see shared/payments.ts). */
 export const statusRankSql = (column: unknown) =>

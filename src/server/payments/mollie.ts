@@ -21,13 +21,13 @@ type MolliePayment = {
   _links?: { checkout?: { href: string } };
 };
 
-export function toMollieAmount(amount: number, currency: string): MollieAmount {
+function toMollieAmount(amount: number, currency: string): MollieAmount {
   const per = minorPerMajor(currency);
   const digits = Math.round(Math.log10(per));
   return { currency, value: (amount / per).toFixed(digits) };
 }
 
-export function fromMollieAmount(amount: MollieAmount): number {
+function fromMollieAmount(amount: MollieAmount): number {
   return Math.round(Number(amount.value) * minorPerMajor(amount.currency));
 }
 

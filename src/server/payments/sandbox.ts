@@ -12,7 +12,7 @@ const randomId = (prefix: string) => `${prefix}_sb${crypto.randomUUID().replaceA
 
 const DIRECT_DEBIT_MANDATE = "mdt_dd";
 
-export const sandboxCheckoutPath = (id: string) => `/sandbox/checkout/${id}`;
+const sandboxCheckoutPath = (id: string) => `/sandbox/checkout/${id}`;
 
 /** The mandate a paid first payment leaves behind: derived from the payment, so it needs no table (db/payments.ts sandboxMandate). */
 const mandateOf = (paymentId: string) => `mdt_${paymentId.slice(3)}`;
