@@ -95,7 +95,7 @@ describe("direct debit", () => {
     // A code older than its ten minutes is gone.
     const late = await requestCode(m);
     const ctx = { db, env, provider: new SandboxProvider(db, ORIGIN), site: SITE, origin: ORIGIN, now: Math.floor(Date.now() / 1000) + 11 * 60 };
-    await expect(confirmDirectDebit(ctx, { userId: m.userId, language: "en", country: "NL", email: "x@example.com", name: "x", paid: true }, { bundleId: 1, code: late })).rejects.toMatchObject({ code: "code_not_found" });
+    await expect(confirmDirectDebit(ctx, { userId: m.userId, language: "en", country: "NL", email: "x@example.com", name: "x", paid: true, signupDate: 0 }, { bundleId: 1, code: late })).rejects.toMatchObject({ code: "code_not_found" });
     expect(await orders(m)).toBe(1);
     expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
   });

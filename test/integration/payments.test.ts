@@ -155,7 +155,7 @@ describe("orders through the sandbox provider", () => {
       [{ bundle_id: 1, method: "directdebit" }, 400, "method_not_offered", "This payment method is not available in your country"],
       [{ bundle_id: 1, method: "bitcoin" }, 400, "invalid_parameter", "method"],
       [{ bundle_id: "1", method: "ideal" }, 400, "invalid_parameter", "bundle_id"],
-      [{ bundle_id: 1, method: "ideal", discount_code: "FREE100" }, 400, "discount_invalid", "This discount code is not valid"],
+      [{ bundle_id: 1, method: "ideal", discount_code: "FREE100" }, 404, "discount_not_found", "Code not found"],
     ];
     for (const [body, status, error, text] of cases) {
       const res = await post(buyer, "/api/order.php", body);

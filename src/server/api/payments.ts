@@ -46,7 +46,7 @@ export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() /
 async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {
   const user = await getUserView(c.get("db"), session.userId);
   if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
-  return { userId: session.userId, language: c.get("locale"), country: selectedCountry(c), email: user.email, name: user.profile.name, paid: user.paid_user };
+  return { userId: session.userId, language: c.get("locale"), country: selectedCountry(c), email: user.email, name: user.profile.name, paid: user.paid_user, signupDate: user.signup_date };
 }
 
 /** Order creation is limited per member and per address; every attempt counts. */

@@ -19,6 +19,7 @@ import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
+import { loadDiscount } from "./discounts";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
@@ -69,6 +70,7 @@ export const SOURCES: Record<string, Source> = {
   "/api/order.php": loadOrder,
   "/api/transactions.php": loadTransactions,
   "/api/transaction.php": loadTransaction,
+  "/api/discountcode.php": (c, params) => loadDiscount(c, params),
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
     return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
+import { discountUseStatement } from "./discounts";
 import { ledgerEntryWhere } from "./ledger";
 import { orders, payments, users } from "./schema";
 
@@ -62,6 +63,8 @@ export function creditStatements(db: Database, orderId: number, now: number) {
   const owner = sql`(SELECT ${orders.userId} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
   return [
     ledgerEntryWhere(db, sql`SELECT NULL, user_id, credits, 'purchase', 'order:' || id, ${now} FROM orders WHERE id = ${orderId} AND credited_at IS NULL`),
+    // Second, after the ledger row: callers read the ledger row's result at index 1 of their batch.
+    discountUseStatement(db, orderId, now),
     db.update(users).set({ credits: sql`${users.credits} + ${uncredited}`, paidUser: true }).where(sql`${users.id} = ${owner}`),
     db.update(orders).set({ creditedAt: now }).where(and(eq(orders.id, orderId), isNull(orders.creditedAt))),
   ] as const;

@@ -316,6 +316,8 @@ export const orders = sqliteTable(
     discountCents: integer("discount_cents").notNull().default(0),
     currency: text("currency").notNull(),
     discountCodeId: integer("discount_code_id"),
+    /** The discount code applied (upper case), TIMEBONUS25 and WELCOME25 included; null without one. */
+    discountCode: text("discount_code"),
     paymentMethod: text("payment_method").notNull(),
     country: text("country").notNull(),
     /** The latest payment's status (open ... paid, failed, canceled, expired), or refunded / reversed. */
@@ -453,6 +455,23 @@ export const discountCodes = sqliteTable(
     paymentMethods: text("payment_methods"),
   },
   (t) => [index("discount_codes_code_idx").on(t.code, t.country), index("discount_codes_user_idx").on(t.userId)],
+);
+
+/**
+ * A once-per-member discount a member has used: written in the batch that credits the paid order,
+ * so of two orders racing with the same code only one records it (the unique index decides).
+ */
+export const discountUses = sqliteTable(
+  "discount_uses",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** Upper case, as on the order. */
+    code: text("code").notNull(),
+    orderId: integer("order_id").notNull(),
+    usedAt: integer("used_at").notNull(),
+  },
+  (t) => [uniqueIndex("discount_uses_user_code_idx").on(t.userId, t.code)],
 );
 
 export const sessions = sqliteTable(

@@ -13,6 +13,7 @@ import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, ord
 import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
 import { directDebitStatusStatement } from "../db/direct-debit";
 import { AppError } from "../errors";
+import { checkDiscount, discountCentsFor, type AppliedDiscount } from "./discounts";
 import { PaymentProviderError, providerLocale, type PaymentProvider, type ProviderPayment } from "../payments/provider";
 
 export type PaymentContext = {
@@ -26,7 +27,7 @@ export type PaymentContext = {
   now: number;
 };
 
-export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean };
+export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean; /** Unix seconds. */ signupDate: number };
 
 /** Methods whose first payment leaves a mandate, so a repeat order can be charged without a checkout. */
 const MANDATE_METHODS: readonly string[] = ["creditcard", "paypal", "ideal", "bancontact"];
@@ -57,10 +58,10 @@ export function providerUnavailable(error: unknown): AppError {
  * settings only. Answers the order and where the member pays (null for a charge on a mandate).
  */
 export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
-  // The discount field is there for the discounts feature; until it exists no code is valid.
-  if (input.discountCode?.trim()) throw new AppError({ status: 400, code: "discount_invalid", key: "payments.errors.discount_invalid", field: "discount_code" });
   const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
-  return placeOrder(ctx, buyer, chosen, null);
+  // The discount comes from the code alone, checked against this bundle and method; never from the request's numbers.
+  const discount = input.discountCode?.trim() ? await checkDiscount(ctx, buyer, input.discountCode, { bundle: chosen.bundle, method: chosen.method }) : null;
+  return placeOrder(ctx, buyer, chosen, null, discount);
 }
 
 async function placeOrder(
@@ -68,8 +69,11 @@ async function placeOrder(
   buyer: Buyer,
   chosen: ReturnType<typeof offer>,
   mandate: { customerId: string; mandateId: string } | null,
+  discount: AppliedDiscount | null = null,
 ): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const { bundle, pricing, method } = chosen;
+  const discountCents = discountCentsFor(bundle, discount);
+  const amount = bundle.amount - discountCents;
   const order = await insertOrder(
     ctx.db,
     {
@@ -77,8 +81,11 @@ async function placeOrder(
       siteDomain: ctx.site.domain,
       bundleId: bundle.id,
       credits: bundle.credits,
-      amountCents: bundle.amount,
-      vatCents: vatPart(bundle.amount, pricing.vat_rate),
+      amountCents: amount,
+      vatCents: vatPart(amount, pricing.vat_rate),
+      discountCents,
+      discountCode: discount?.view.code ?? null,
+      discountCodeId: discount?.codeId ?? null,
       currency: pricing.currency,
       paymentMethod: method,
       country: chosen.country,

@@ -1,0 +1,39 @@
+/**
+ * GET /api/discountcode.php (SPEC §7): `?code=` checks a code the member typed (with `bundle_id` and
+ * `method` when the order is known) and answers the discount; `?welcome=true` answers the welcome
+ * discount and the time bonus when the member has it. Refusals carry their text (SPEC §8).
+ */
+import type { Context } from "hono";
+import type { DiscountResponse } from "../../shared/discounts";
+import { DiscountQuery } from "../../shared/discounts";
+import { pricingFor } from "../../shared/payments";
+import type { AppEnv } from "../request-context";
+import { requireMember } from "../edge/signed-in-member";
+import { AppError } from "../errors";
+import { checkDiscount, timeBonusFor, welcomeDiscountFor, type DiscountContext, type DiscountMember } from "../services/discounts";
+import { getUserView } from "../services/users";
+import { parseQuery } from "./query";
+import { selectedCountry } from "./settings";
+
+async function discountMember(c: Context<AppEnv>): Promise<DiscountMember> {
+  const { userId } = requireMember(c);
+  const user = await getUserView(c.get("db"), userId);
+  if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
+  return { userId, paid: user.paid_user, signupDate: user.signup_date, language: c.get("locale"), country: selectedCountry(c) };
+}
+
+export async function loadDiscount(c: Context<AppEnv>, params: URLSearchParams, now = Math.floor(Date.now() / 1000)): Promise<DiscountResponse> {
+  const query = parseQuery(DiscountQuery, params);
+  const member = await discountMember(c);
+  const ctx: DiscountContext = { db: c.get("db"), site: c.get("site"), now };
+  if (query.welcome) {
+    const welcome = welcomeDiscountFor(ctx.site, member);
+    if (!welcome) throw new AppError({ status: 404, code: "discount_not_found", key: "discounts.errors.discount_not_found" });
+    return { discount: welcome, time_bonus: timeBonusFor(ctx.site, member, now) };
+  }
+  if (query.code === undefined) throw new AppError({ status: 400, code: "discount_invalid", key: "discounts.errors.discount_invalid", field: "discount_code" });
+  const { pricing } = pricingFor(ctx.site.pricing, ctx.site.countries, member.country);
+  const bundle = query.bundle_id ? pricing.bundles.find((b) => b.id === Number(query.bundle_id)) : undefined;
+  const { view } = await checkDiscount(ctx, member, query.code, { ...(bundle ? { bundle } : {}), ...(query.method ? { method: query.method } : {}) });
+  return { discount: view, time_bonus: null };
+}

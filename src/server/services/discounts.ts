@@ -1,0 +1,128 @@
+/**
+ * Discounts (SPEC §3, §4, §9): the welcome discount on a first purchase, the time bonus TIMEBONUS25 in
+ * the first four hours after signup, and the codes operators add (or the retention offer gives one
+ * member). The server decides every discount from the code alone; a price or percentage never comes
+ * from the request. Each refusal has its own text.
+ */
+import * as v from "valibot";
+import {
+  DiscountCodeText,
+  TIME_BONUS_CODE,
+  TIME_BONUS_PERCENTAGE,
+  TIME_BONUS_SECONDS,
+  WELCOME_CODE,
+  WELCOME_PERCENTAGE,
+  discountOf,
+  type DiscountView,
+} from "../../shared/discounts";
+import { formatMoney, pricingFor, type Bundle, type CountryPricing } from "../../shared/payments";
+import type { SiteSettings } from "../../shared/settings";
+import type { Database } from "../db/database";
+import { codeTaken, codesNamed, type DiscountCodeRow } from "../db/discounts";
+import { AppError } from "../errors";
+
+/** An order with a once-per-member code holds the code this long while its payment is under way. */
+export const DISCOUNT_HOLD_SECONDS = 15 * 60;
+
+export type DiscountContext = { db: Database; site: SiteSettings; /** Unix seconds. */ now: number };
+export type DiscountMember = { userId: number; paid: boolean; /** Unix seconds. */ signupDate: number; language: string; country: string | null };
+
+/** A discount the server will apply: the code as the order records it, and the row it came from. */
+export type AppliedDiscount = { view: DiscountView; codeId: number | null };
+
+const refuse = (status: 400 | 404 | 409, code: string, values?: Record<string, string | number>) =>
+  new AppError({ status, code, key: `discounts.errors.${code}`, field: "discount_code", ...(values ? { values } : {}) });
+
+function priceList(site: SiteSettings, country: string | null): { country: string; pricing: CountryPricing } {
+  return pricingFor(site.pricing, site.countries, country);
+}
+
+/** The site's own terms for its offers: the member's country and currency, every method, no minimum. */
+function siteOffer(site: SiteSettings, member: DiscountMember, code: string, percentage: number, expires: number | null, timeBonus: boolean): DiscountView {
+  const { country, pricing } = priceList(site, member.country);
+  return { code, percentage, minimum: 0, country, currency: pricing.currency, expires, validity: "once_per_user", payment_methods: [...pricing.methods], time_bonus: timeBonus };
+}
+
+/** TIMEBONUS25: only for a member who never paid and signed up less than 14,400 s before `now`. */
+export function timeBonusFor(site: SiteSettings, member: DiscountMember, now: number): DiscountView | null {
+  const expires = member.signupDate + TIME_BONUS_SECONDS;
+  if (member.paid || now >= expires) return null;
+  return siteOffer(site, member, TIME_BONUS_CODE, TIME_BONUS_PERCENTAGE, expires, true);
+}
+
+/** The welcome discount: 25 percent on the first purchase, for a member who never paid. */
+export function welcomeDiscountFor(site: SiteSettings, member: DiscountMember): DiscountView | null {
+  return member.paid ? null : siteOffer(site, member, WELCOME_CODE, WELCOME_PERCENTAGE, null, false);
+}
+
+/** The active discount: the time bonus if present, otherwise the welcome discount. */
+export function activeDiscountFor(site: SiteSettings, member: DiscountMember, now: number): DiscountView | null {
+  return timeBonusFor(site, member, now) ?? welcomeDiscountFor(site, member);
+}
+
+function viewOf(row: DiscountCodeRow): DiscountView {
+  let methods: string[] | null = null;
+  try {
+    const parsed: unknown = row.paymentMethods ? JSON.parse(row.paymentMethods) : null;
+    methods = Array.isArray(parsed) ? parsed.filter((m): m is string => typeof m === "string") : null;
+  } catch {
+    methods = [];
+  }
+  return {
+    code: row.code.toUpperCase(),
+    percentage: row.percentage,
+    minimum: row.minimumCents,
+    country: row.country,
+    currency: row.currency,
+    expires: row.expiresAt,
+    validity: row.validity === "unlimited" ? "unlimited" : "once_per_user",
+    payment_methods: methods,
+    time_bonus: false,
+  };
+}
+
+/** The site's offers by code, or a stored code: the one for the member's country first. */
+async function find(ctx: DiscountContext, member: DiscountMember, code: string): Promise<AppliedDiscount> {
+  if (code === TIME_BONUS_CODE || code === WELCOME_CODE) {
+    if (member.paid) throw refuse(409, "discount_used");
+    const offer = code === TIME_BONUS_CODE ? timeBonusFor(ctx.site, member, ctx.now) : welcomeDiscountFor(ctx.site, member);
+    if (!offer) throw refuse(400, "discount_expired");
+    return { view: offer, codeId: null };
+  }
+  const rows = await codesNamed(ctx.db, code, member.userId);
+  if (!rows.length) throw refuse(404, "discount_not_found");
+  const { country } = priceList(ctx.site, member.country);
+  const active = rows.filter((r) => r.status === "active");
+  if (!active.length) throw refuse(400, "discount_invalid");
+  const here = active.filter((r) => r.country === null || r.country === country);
+  if (!here.length) throw refuse(400, "discount_other_country");
+  const row = here.find((r) => r.country === country) ?? here[0]!;
+  return { view: viewOf(row), codeId: row.id };
+}
+
+/**
+ * Check a code for a member (and, when known, the bundle and payment method of their order): the
+ * discount to apply, or the refusal with its text. Once-per-member codes count as taken when paid
+ * for, or while an order with them is still being paid (DISCOUNT_HOLD_SECONDS).
+ */
+export async function checkDiscount(ctx: DiscountContext, member: DiscountMember, typed: string, order: { bundle?: Bundle; method?: string } = {}): Promise<AppliedDiscount> {
+  const parsed = v.safeParse(DiscountCodeText, typed);
+  if (!parsed.success) throw refuse(400, "discount_invalid");
+  const found = await find(ctx, member, parsed.output);
+  const { view } = found;
+  if (view.expires !== null && view.expires <= ctx.now) throw refuse(400, "discount_expired");
+  if (view.percentage <= 0 || view.percentage > 100) throw refuse(400, "discount_invalid");
+  const { pricing } = priceList(ctx.site, member.country);
+  if (view.currency !== null && view.currency !== pricing.currency) throw refuse(400, "discount_other_country");
+  if (view.validity === "once_per_user" && (await codeTaken(ctx.db, member.userId, view.code, ctx.now - DISCOUNT_HOLD_SECONDS))) {
+    throw refuse(409, "discount_used");
+  }
+  if (order.bundle && order.bundle.amount < view.minimum) {
+    throw refuse(400, "discount_below_minimum", { minimum: formatMoney(view.minimum, pricing.currency, member.language) });
+  }
+  if (order.method && view.payment_methods && !view.payment_methods.includes(order.method)) throw refuse(400, "discount_method_not_covered");
+  return found;
+}
+
+/** The discount's part of a bundle's price, in minor units: what the order takes off. */
+export const discountCentsFor = (bundle: Bundle, discount: AppliedDiscount | null) => (discount ? discountOf(bundle.amount, discount.view.percentage) : 0);
