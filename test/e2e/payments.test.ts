@@ -26,7 +26,7 @@ async function signUp(page: Page) {
 }
 
 describe("buying credits on the Dutch site", () => {
-  it("a free member pays a bundle with iDEAL in the sandbox checkout, becomes premium, sees a blurred photo in full and reads the receipt", async () => {
+  it("a new member pays a bundle with iDEAL and the time bonus (25 percent less) in the sandbox checkout, becomes premium, sees a blurred photo in full and reads the receipt", async () => {
     const { page, context, errors } = await phone(browser());
     await signUp(page);
 
@@ -45,13 +45,16 @@ describe("buying credits on the Dutch site", () => {
     await page.goto(`${baseUrl}/credits`);
     expect(await page.locator(".bundle").count()).toBe(4);
     expect(await page.locator(".bundle--popular .bundle__mark").textContent()).toBe(nl.payments.most_popular);
-    expect(await page.locator(".bundle").first().locator(".bundle__price").textContent()).toBe(euro(9.95));
+    // The time bonus of a member who signed up minutes ago: 25 percent off, shown before paying.
+    await expect.poll(() => page.locator(".bundle").first().getByTestId("bundle-price").textContent()).toBe(euro(7.46));
+    expect(await page.locator(".bundle").first().locator(".bundle__was").textContent()).toBe(euro(9.95));
     await page.locator(".bundle").first().getByRole("link", { name: nl.payments.choose }).click();
-    await page.waitForURL(/\/credits\/1$/);
+    await page.waitForURL(/\/credits\/1\?discount=TIMEBONUS25$/);
     await page.getByRole("link", { name: nl.payments.methods.ideal }).click();
-    await page.waitForURL(/\/credits\/1\/ideal$/);
-    expect(await page.locator(".receipt__lines").textContent()).toContain(euro(1.73));
-    await page.getByRole("button", { name: nl.payments.pay.replace("{price}", euro(9.95)) }).click();
+    await page.waitForURL(/\/credits\/1\/ideal\?discount=TIMEBONUS25$/);
+    await expect.poll(() => page.getByTestId("order-total").textContent()).toBe(euro(7.46));
+    expect(await page.locator(".receipt__lines").textContent()).toContain(euro(1.29));
+    await page.getByRole("button", { name: nl.payments.pay.replace("{price}", euro(7.46)) }).click();
 
     // The sandbox's checkout page: one button per status; the sandbox then calls the webhook.
     await page.waitForURL(/\/sandbox\/checkout\/tr_sb/);
@@ -80,7 +83,7 @@ describe("buying credits on the Dutch site", () => {
     const receipt = page.locator(".receipt");
     await expect.poll(() => receipt.locator(".receipt__company").textContent()).toContain("Wavelength Media B.V.");
     const text = (await receipt.textContent())!;
-    for (const part of ["87654321", "NL864213579B01", euro(9.95), euro(1.73), nl.payments.status.paid]) expect(text).toContain(part);
+    for (const part of ["87654321", "NL864213579B01", euro(7.46), euro(1.29), nl.payments.status.paid]) expect(text).toContain(part);
     expect(await receipt.getByRole("button", { name: nl.payments.refund_button }).count()).toBe(1);
     // Nothing is wider than the phone.
     const wide = await page.evaluate(() =>

@@ -5,6 +5,7 @@ import { EntryWarning } from "../components/EntryWarning";
 import { Footer } from "../components/Footer";
 import { LoadingBar } from "../components/LoadingBar";
 import { SignupModalProvider } from "../components/SignupModal";
+import { TimeBonusBanner, TimeBonusModal } from "../components/TimeBonus";
 import { TopBar } from "../components/TopBar";
 import { useRouter, useSettings } from "../page-context";
 import { useChats } from "../hooks/useChats";
@@ -33,12 +34,14 @@ function DefaultLayout({ children }: { children: ReactNode }) {
         <div className="layout layout--default">
           <LoadingBar />
           <TopBar unreadMessages={totalUnread} />
+          <TimeBonusBanner />
           <Alerts />
           <main className="content" id="content">
             {children}
           </main>
           <Footer />
           <Entry />
+          <TimeBonusModal />
         </div>
       </ActivityCount>
     </SignupModalProvider>

@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from "react";
+import { discountedAmount } from "../../../shared/discounts";
 import { pricePerCredit } from "../../../shared/payments";
+import { FormMessage } from "../../components/Form";
+import { useActiveDiscount, useDiscountQuote } from "../../hooks/useDiscount";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
@@ -15,12 +18,17 @@ export default function CreditsScreen({ query }: ScreenProps) {
   const settings = useSettings();
   const { pricing, money } = useOffer();
   const { navigate } = useRouter();
-  const [code, setCode] = useState(query.get("discount") ?? "");
+  const typed = query.get("discount")?.trim() || null;
+  const [code, setCode] = useState(typed ?? "");
+  const { active } = useActiveDiscount();
+  // A typed code is checked by the server; without one the member's active offer applies.
+  const quote = useDiscountQuote(typed);
+  const applied = typed ? quote.discount : active;
   if (!user) return <LoginPrompt title={t("routes.credits")} text={t("payments.login_needed")} />;
-  const discount = code.trim() ? `?discount=${encodeURIComponent(code.trim())}` : "";
+  const discount = applied ? `?discount=${encodeURIComponent(applied.code)}` : "";
   const applyCode = (event: FormEvent) => {
     event.preventDefault();
-    navigate(`/credits${discount}`, { replace: true });
+    navigate(code.trim() ? `/credits?discount=${encodeURIComponent(code.trim())}` : "/credits", { replace: true });
   };
   return (
     <section className="credits">
@@ -32,7 +40,13 @@ export default function CreditsScreen({ query }: ScreenProps) {
           <li key={bundle.id} className={bundle.popular ? "bundle bundle--popular" : "bundle"}>
             {bundle.popular && <span className="bundle__mark">{t("payments.most_popular")}</span>}
             <strong className="bundle__credits">{t("payments.credits_count", { count: bundle.credits })}</strong>
-            <span className="bundle__price">{money(bundle.amount)}</span>
+            {applied ? (
+              <span className="bundle__price">
+                <s className="bundle__was">{money(bundle.amount)}</s> <strong data-testid="bundle-price">{money(discountedAmount(bundle.amount, applied.percentage))}</strong>
+              </span>
+            ) : (
+              <span className="bundle__price" data-testid="bundle-price">{money(bundle.amount)}</span>
+            )}
             <span className="bundle__per-credit">{t("payments.per_credit", { price: money(pricePerCredit(bundle)) })}</span>
             <Link href={`/credits/${bundle.id}${discount}`} className="button button--primary">
               {t("payments.choose")}
@@ -54,6 +68,8 @@ export default function CreditsScreen({ query }: ScreenProps) {
           {t("payments.apply")}
         </button>
       </form>
+      {applied && <p className="credits__discount-applied">{t("discounts.applied", { percentage: applied.percentage, code: applied.code })}</p>}
+      {typed && quote.refusal && <FormMessage text={quote.refusal} />}
       <p className="credits__links">
         <Link href="/credits/repeat-order">{t("routes.credits-repeat-order")}</Link> · <Link href="/transactions">{t("payments.transactions")}</Link> ·{" "}
         <Link href="/pricing">{t("routes.pricing")}</Link>

@@ -2,7 +2,9 @@ import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import type { OrderCreated, OrderResponse, OrderView } from "../../../shared/payments-api";
 import { isFinalOrderStatus } from "../../../shared/payments-api";
+import { discountOf, type DiscountView } from "../../../shared/discounts";
 import { vatPart, type Bundle, type PaymentMethod } from "../../../shared/payments";
+import { useActiveDiscount, useDiscountQuote } from "../../hooks/useDiscount";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
@@ -37,7 +39,7 @@ export default function OrderScreen({ params, query }: ScreenProps) {
   }
   const method = params.paymentmethod as PaymentMethod | undefined;
   if (!method || !(pricing.methods as readonly string[]).includes(method)) return <MethodChoice bundle={bundle} query={query} />;
-  return <Overview bundle={bundle} method={method} discountCode={query.get("discount")} />;
+  return <Overview bundle={bundle} method={method} typedCode={query.get("discount")?.trim() || null} />;
 }
 
 function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParams }) {
@@ -62,9 +64,21 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
   );
 }
 
-function Overview({ bundle, method, discountCode }: { bundle: Bundle; method: PaymentMethod; discountCode: string | null }) {
+/** The discount of the overview: the code in the address checked by the server for this bundle and method, else the active offer. */
+function useOrderDiscount(typedCode: string | null, bundle: Bundle, method: PaymentMethod): { discount: DiscountView | null; refusal: string | null } {
+  const { active } = useActiveDiscount();
+  const code = typedCode ?? active?.code ?? null;
+  return useDiscountQuote(code, { bundleId: bundle.id, method });
+}
+
+function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: PaymentMethod; typedCode: string | null }) {
   const t = useT();
   const { pricing, money } = useOffer();
+  const { discount, refusal } = useOrderDiscount(typedCode, bundle, method);
+  // The same arithmetic the server charges with (shared/discounts.ts): what is shown is what is paid.
+  const off = discount ? discountOf(bundle.amount, discount.percentage) : 0;
+  const total = bundle.amount - off;
+  const discountCode = discount?.code ?? null;
   const { navigate } = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -92,16 +106,17 @@ function Overview({ bundle, method, discountCode }: { bundle: Bundle; method: Pa
         <dt>{t("payments.price")}</dt>
         <dd>{money(bundle.amount)}</dd>
         <dt>{t("payments.discount")}</dt>
-        <dd>{money(0)}</dd>
+        <dd>{off ? `${money(-off)} (${discount!.code})` : money(0)}</dd>
         <dt>{t("payments.vat", { rate: pricing.vat_rate })}</dt>
-        <dd>{money(vatPart(bundle.amount, pricing.vat_rate))}</dd>
+        <dd>{money(vatPart(total, pricing.vat_rate))}</dd>
         <dt className="receipt__total">{t("payments.total")}</dt>
-        <dd className="receipt__total">{money(bundle.amount)}</dd>
+        <dd className="receipt__total" data-testid="order-total">{money(total)}</dd>
       </dl>
+      {typedCode && refusal && <FormMessage text={refusal} />}
       {error && <FormMessage text={error} />}
       <div className="form__actions">
         <button type="button" className="button button--primary" disabled={busy} onClick={() => void pay()}>
-          {t("payments.pay", { price: money(bundle.amount) })}
+          {t("payments.pay", { price: money(total) })}
         </button>
         <Link href={`/credits/${bundle.id}`} className="button button--ghost">
           {t("payments.other_method")}

@@ -1,0 +1,66 @@
+import { useEffect, useState } from "react";
+import { HIDE_TIME_BONUS_MODAL, TIME_BONUS_MODAL_DELAY_MS, countdown } from "../../shared/discounts";
+import { useActiveDiscount } from "../hooks/useDiscount";
+import { useStoredTimestamp } from "../hooks/useStoredTimestamp";
+import { useUser } from "../hooks/useUser";
+import { useRouter, useT } from "../page-context";
+import { Link } from "./Link";
+
+/** Whether the page is in the members area (members, members-id, chats, likes, likes-m-id, premium). */
+function useInMembersArea(): boolean {
+  const { match } = useRouter();
+  return match?.route.membersArea === true;
+}
+
+/** The welcome-bonus top banner: the time bonus with its countdown, linking to /credits (SPEC §2, §4). */
+export function TimeBonusBanner() {
+  const t = useT();
+  const inArea = useInMembersArea();
+  const { timeBonus, secondsLeft } = useActiveDiscount();
+  if (!inArea || !timeBonus) return null;
+  return (
+    <Link href="/credits" className="time-bonus-banner">
+      {t("discounts.banner", { percentage: timeBonus.percentage, time: countdown(secondsLeft) })}
+    </Link>
+  );
+}
+
+/**
+ * The time-bonus modal: opens 40 s after entering the members area, the timer cancelled on leaving
+ * it; only for a member with 0 credits while the bonus is visible and the modal was not closed before.
+ */
+export function TimeBonusModal() {
+  const t = useT();
+  const inArea = useInMembersArea();
+  const { user } = useUser();
+  const { timeBonus, secondsLeft } = useActiveDiscount();
+  const [hidden, hide] = useStoredTimestamp(HIDE_TIME_BONUS_MODAL);
+  const [due, setDue] = useState(false);
+  useEffect(() => {
+    if (!inArea) return;
+    const timer = setTimeout(() => setDue(true), TIME_BONUS_MODAL_DELAY_MS);
+    // Leaving the area cancels the timer; entering again starts it anew.
+    return () => {
+      clearTimeout(timer);
+      setDue(false);
+    };
+  }, [inArea]);
+  if (!due || !inArea || !user || user.credits !== 0 || !timeBonus || hidden !== null) return null;
+  return (
+    <div className="modal-backdrop">
+      <div className="modal time-bonus-modal" role="dialog" aria-modal="true" aria-labelledby="time-bonus-title">
+        <h2 id="time-bonus-title">{t("discounts.modal_title", { percentage: timeBonus.percentage })}</h2>
+        <p>{t("discounts.modal_text", { percentage: timeBonus.percentage, time: countdown(secondsLeft) })}</p>
+        <p className="time-bonus-modal__countdown">{countdown(secondsLeft)}</p>
+        <div className="modal__actions">
+          <Link href="/credits" className="button button--primary">
+            {t("discounts.modal_buy")}
+          </Link>
+          <button type="button" className="button button--ghost" onClick={hide}>
+            {t("discounts.close")}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

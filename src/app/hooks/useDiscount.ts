@@ -1,0 +1,51 @@
+import { useSyncExternalStore } from "react";
+import useSWR from "swr";
+import type { DiscountResponse, DiscountView } from "../../shared/discounts";
+import { ApiRequestError, apiFetch } from "../api";
+import { useUser } from "./useUser";
+
+export const WELCOME_KEY = "/api/discountcode.php?welcome=true";
+
+const everySecond = (notify: () => void) => {
+  const timer = setInterval(notify, 1000);
+  return () => clearInterval(timer);
+};
+
+/** Now in whole seconds, ticking each second; 0 on the server and while hydrating. */
+export function useSecond(): number {
+  return useSyncExternalStore(everySecond, () => Math.floor(Date.now() / 1000), () => 0);
+}
+
+/** The welcome call's failures are ignored (SPEC §7): no offer is shown then. */
+async function fetchOffer(key: string): Promise<DiscountResponse | null> {
+  try {
+    return await apiFetch<DiscountResponse>(key);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The member's offers (SPEC §4): loaded once signed in, gone on logout and on becoming paid (the key
+ * goes away with the user), the time bonus gone at its expiry. `active` is the time bonus if present,
+ * otherwise the welcome discount; `secondsLeft` counts the time bonus down each second.
+ */
+export function useActiveDiscount(): { active: DiscountView | null; timeBonus: DiscountView | null; secondsLeft: number } {
+  const { user } = useUser();
+  const { data } = useSWR<DiscountResponse | null>(user && !user.paid_user ? WELCOME_KEY : null, fetchOffer, { revalidateOnFocus: false });
+  const now = useSecond();
+  const offer = user && !user.paid_user ? data : null;
+  const secondsLeft = offer?.time_bonus?.expires && now ? offer.time_bonus.expires - now : 0;
+  const timeBonus = offer?.time_bonus && secondsLeft > 0 ? offer.time_bonus : null;
+  return { active: timeBonus ?? offer?.discount ?? null, timeBonus, secondsLeft: timeBonus ? secondsLeft : 0 };
+}
+
+/** A code checked by the server for this member (and bundle and method when given): the discount or the refusal's text. */
+export function useDiscountQuote(code: string | null, order: { bundleId?: number; method?: string } = {}): { discount: DiscountView | null; refusal: string | null } {
+  const params = new URLSearchParams();
+  if (code) params.set("code", code);
+  if (order.bundleId) params.set("bundle_id", String(order.bundleId));
+  if (order.method) params.set("method", order.method);
+  const { data, error } = useSWR<DiscountResponse, ApiRequestError>(code ? `/api/discountcode.php?${params}` : null, apiFetch, { revalidateOnFocus: false, shouldRetryOnError: false });
+  return { discount: data?.discount ?? null, refusal: error ? error.body.message : null };
+}
