@@ -1,0 +1,86 @@
+/**
+ * Operators add, end and list discount codes (SPEC §3) with this script, through wrangler on the
+ * chosen database. The queries are the data layer's own (src/server/db/discounts.ts), run through
+ * drizzle's proxy driver; wrangler's `d1 execute` takes no parameters, so they are inlined as quoted
+ * literals.
+ *
+ *   npm run discounts -- add SPRING20 --percentage 20 [--minimum 1500] [--country NL --currency EUR]
+ *        [--expires 2026-12-31] [--reusable] [--methods ideal,creditcard] --local|--remote [--env NAME]
+ *   npm run discounts -- end SPRING20 --local
+ *   npm run discounts -- list --local
+ */
+import { drizzle } from "drizzle-orm/sqlite-proxy";
+import * as v from "valibot";
+import * as schema from "../src/server/db/schema";
+import type { Database } from "../src/server/db/database";
+import { endDiscountCode, insertDiscountCode, listDiscountCodes } from "../src/server/db/discounts";
+import { DiscountCodeText } from "../src/shared/discounts";
+import { CURRENCIES, PAYMENT_METHODS } from "../src/shared/payments";
+import { fail, operatorArgs, wrangler } from "./operator";
+
+const { positionals, target, values } = operatorArgs({
+  percentage: { type: "string" },
+  minimum: { type: "string" },
+  country: { type: "string" },
+  currency: { type: "string" },
+  expires: { type: "string" },
+  reusable: { type: "boolean", default: false },
+  methods: { type: "string" },
+});
+const [command, code] = positionals;
+const usage = "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--reusable] [--methods a,b] | end <CODE> | list; with --local or --remote";
+if (command !== "add" && command !== "end" && command !== "list") fail(usage);
+
+const literal = (value: unknown): string => {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return `'${String(value).replaceAll("'", "''")}'`;
+};
+const where = target();
+const db = drizzle(
+  async (query, params, method) => {
+    let i = 0;
+    const text = query.replace(/\?/g, () => literal(params[i++]));
+    const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
+    const rows = (result?.results ?? []).map((row) => Object.values(row));
+    return { rows: method === "get" ? (rows[0] as unknown as unknown[][]) : rows };
+  },
+  { schema },
+) as unknown as Database;
+
+const Code = v.strictObject({
+  code: DiscountCodeText,
+  percentage: v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(100)),
+  minimumCents: v.pipe(v.optional(v.string(), "0"), v.regex(/^\d{1,9}$/), v.transform(Number)),
+  country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))),
+  currency: v.optional(v.picklist(CURRENCIES)),
+  expiresAt: v.optional(v.pipe(v.string(), v.isoDate(), v.transform((day) => Math.floor(Date.parse(`${day}T23:59:59Z`) / 1000)))),
+  validity: v.picklist(["once_per_user", "unlimited"]),
+  paymentMethods: v.optional(v.pipe(v.string(), v.transform((list) => list.split(",")), v.array(v.picklist(PAYMENT_METHODS)), v.transform((list) => JSON.stringify(list)))),
+});
+
+if (command === "list") {
+  for (const row of await listDiscountCodes(db)) console.info(JSON.stringify(row));
+} else if (command === "end") {
+  const parsed = v.safeParse(DiscountCodeText, code ?? "");
+  if (!parsed.success) fail(usage);
+  console.info(`${parsed.output}: ${await endDiscountCode(db, parsed.output)} code(s) ended`);
+} else {
+  const parsed = v.safeParse(Code, {
+    code: code ?? "",
+    percentage: values.percentage ?? "",
+    minimumCents: values.minimum,
+    country: values.country,
+    currency: values.currency,
+    expiresAt: values.expires,
+    validity: values.reusable ? "unlimited" : "once_per_user",
+    paymentMethods: values.methods,
+  });
+  if (!parsed.success) {
+    for (const issue of parsed.issues) console.error(`${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`);
+    fail(usage);
+  }
+  const row = await insertDiscountCode(db, { ...parsed.output, status: "active" });
+  console.info(`added: ${JSON.stringify(row)}`);
+}
