@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
-import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
+import type { ProfileResponse, SearchResponse, User } from "../../src/shared/api";
 import { enterSite, phone, sharedBrowser } from "./browser";
 
 const baseUrl = inject("baseUrl");
@@ -90,6 +90,62 @@ describe("buying credits on the Dutch site", () => {
       [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 360.5).map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`),
     );
     expect(wide).toEqual([]);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the time bonus counts down, its modal opens after 40 s in the members area only, leaving cancels it and closing keeps it closed", async () => {
+    const { page, context, errors } = await phone(browser());
+    await signUp(page);
+    // Spend the signup credits on messages (the first three are free): the modal is for members with 0 credits.
+    const demo = await page.evaluate(async () => ((await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as SearchResponse).profiles[0]!);
+    await page.goto(`${baseUrl}/members/${demo.id}/chat`);
+    const iceBreaker = page.getByRole("dialog");
+    await expect.poll(() => iceBreaker.count()).toBe(1);
+    await iceBreaker.getByRole("button", { name: nl.chat.ice_breaker.own }).click();
+    const input = page.getByLabel(nl.chat.message_to.replace("{name}", demo.name));
+    const credits = () => page.evaluate(async () => ((await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as { user: User }).user.credits);
+    for (let sent = 1; sent <= 5; sent++) {
+      await input.fill(`Bericht ${sent}`);
+      await input.press("Enter");
+      await expect.poll(() => page.locator(".message--own").filter({ hasText: `Bericht ${sent}` }).count()).toBe(1);
+    }
+    await expect.poll(credits).toBe(0);
+
+    await page.clock.install();
+    await page.goto(`${baseUrl}/members`);
+    const banner = page.locator(".time-bonus-banner");
+    await expect.poll(() => banner.textContent()).toMatch(/03:5\d:\d\d/);
+    const before = (await banner.textContent())!;
+    await page.clock.runFor(2000);
+    await expect.poll(() => banner.textContent()).not.toBe(before);
+    expect(await banner.getAttribute("href")).toBe("/credits");
+
+    // 39 s in the members area (2 s above): no modal; leaving for /credits cancels the timer.
+    const modal = page.locator(".time-bonus-modal");
+    await page.clock.runFor(37_000);
+    expect(await modal.count()).toBe(0);
+    await page.getByRole("link", { name: /./ }).and(banner).click();
+    await page.waitForURL(/\/credits$/);
+    await page.clock.runFor(60_000);
+    expect(await modal.count()).toBe(0);
+    expect(await banner.count()).toBe(0);
+
+    // Back in the area: 40 s later it opens, with the countdown; closing it keeps it closed.
+    await page.goBack();
+    await page.waitForURL(/\/members$/);
+    await page.clock.runFor(39_000);
+    expect(await modal.count()).toBe(0);
+    await page.clock.runFor(1_500);
+    await expect.poll(() => modal.count()).toBe(1);
+    expect(await modal.locator(".time-bonus-modal__countdown").textContent()).toMatch(/^03:5\d:\d\d$/);
+    await modal.getByRole("button", { name: nl.discounts.close }).click();
+    expect(await modal.count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("hide-time-bonus-modal"))).not.toBeNull();
+    await page.reload();
+    await page.clock.runFor(45_000);
+    expect(await modal.count()).toBe(0);
 
     expect(errors).toEqual([]);
     await context.close();
