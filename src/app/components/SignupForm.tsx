@@ -8,7 +8,7 @@ import { dateOfBirth, signupProblems, type SignupDraft } from "../signup-checks"
 import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from "./Form";
 import { Link } from "./Link";
 
-export const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
+const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"] as const;
 const SIGNUP_MESSAGE_MAX = 2000;
 
@@ -17,7 +17,7 @@ const currentYear = () => new Date().getFullYear();
 const EMPTY: SignupDraft = { email: "", username: "", password: "", day: "", month: "", year: "", gender: "", terms: false };
 
 /** A translated text with {name} placeholders replaced by elements (links inside a sentence). */
-export function withElements(text: string, elements: Record<string, ReactNode>): ReactNode[] {
+function withElements(text: string, elements: Record<string, ReactNode>): ReactNode[] {
   return text.split(/(\{\w+\})/).map((part, i) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     return name && name in elements ? <span key={i}>{elements[name]}</span> : part;

@@ -4,7 +4,7 @@ import { FieldError } from "../components/Form";
 import type { SaveCallbacks } from "./save";
 
 /** What a profile form hands to the screen's frame: its fields, whether it is saving, its own error and the save. */
-export type FrameProps = {
+type FrameProps = {
   /** A save is under way: the buttons wait. */
   busy: boolean;
   /** The form's own error (one that belongs to no field shown). */

@@ -32,7 +32,7 @@ export async function mainPhotoIdOf(db: Database, profileId: number): Promise<nu
   return row?.mainPhotoId ?? null;
 }
 
-export type NewPhoto = Pick<Photo, "profileId" | "key" | "thumbKey" | "blurKey" | "width" | "height">;
+type NewPhoto = Pick<Photo, "profileId" | "key" | "thumbKey" | "blurKey" | "width" | "height">;
 
 /**
  * Add a pending photo at the end of the member's order, only while the member has fewer than `max`

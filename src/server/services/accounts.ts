@@ -52,8 +52,8 @@ import {
   usernameProblem,
 } from "./account-rules";
 
-export const RESET_MAILS_PER_DAY = 3;
-export const ACTIVATION_MAILS_PER_DAY = 5;
+const RESET_MAILS_PER_DAY = 3;
+const ACTIVATION_MAILS_PER_DAY = 5;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 const TOKEN_LIFETIME: Record<TokenKind, number> = {
@@ -63,7 +63,7 @@ const TOKEN_LIFETIME: Record<TokenKind, number> = {
   reactivation: REACTIVATION_DAYS * DAY,
 };
 
-export type TokenKind = "activation" | "password_reset" | "mail_change" | "reactivation";
+type TokenKind = "activation" | "password_reset" | "mail_change" | "reactivation";
 
 /** What account operations need besides the database: where links point, how mail leaves, the site. */
 export type AccountContext = {
@@ -190,7 +190,7 @@ export async function resendActivation(ctx: AccountContext, userId: number): Pro
   await mailLink(ctx, account, "activation", token);
 }
 
-export type LoginResult = { userId: number };
+type LoginResult = { userId: number };
 
 /**
  * Log in (SPEC §8 texts). The address is checked first, then the account's lockout, then the
