@@ -33,7 +33,7 @@ import {
 } from "../db/accounts";
 import type { Database } from "../db/database";
 import { activeRetentionCode, insertRetentionCode } from "../db/discounts";
-import { chatPhotoObjectsOfAccounts, photoObjectsOfAccounts } from "../db/photos";
+import { photoObjectsOfAccounts } from "../db/photos";
 import { hideProfile, refreshSearchable } from "../db/profiles";
 import { revokeMemberSessions } from "../db/sessions";
 import { AppError, fieldError, invalidFields } from "../errors";
@@ -342,11 +342,7 @@ export async function acceptRetentionOffer(ctx: AccountContext, userId: number):
 export async function purgeDeletedAccounts(db: Database, photos: R2Bucket, now = Math.floor(Date.now() / 1000), limit = 100): Promise<number> {
   const ids = await accountsPendingDeletionSince(db, now - REACTIVATION_DAYS * DAY, limit);
   if (!ids.length) return 0;
-  const [profilePhotos, chatPhotos] = await db.batch([
-    photoObjectsOfAccounts(db, ids),
-    chatPhotoObjectsOfAccounts(db, ids),
-  ]);
-  const objects = [...profilePhotos, ...chatPhotos].flatMap((k) => [k.key, k.thumbKey, k.blurKey]);
+  const objects = (await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]);
   for (let i = 0; i < objects.length; i += 1000) await photos.delete(objects.slice(i, i + 1000));
   await deleteAccounts(db, ids);
   return ids.length;
