@@ -24,6 +24,9 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   profile: () => import("./profile/ProfileScreen"),
   chats: () => import("./chats/ChatsScreen"),
   chat: () => import("./chats/ChatScreen"),
+  lander: () => import("./landers/LanderScreen"),
+  "member-landing": () => import("./member-landing/MemberLandingScreen"),
+  "signup-matches": () => import("./signup-matches/SignupMatchesScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { TRACKING_FIELDS } from "../../shared/tracking";
 import type { AppEnv } from "../context";
 
-export const TRACKING_FIELDS = ["network", "ref", "sub1", "sub2", "sub3"] as const;
+export { TRACKING_FIELDS };
 export type Tracking = Partial<Record<(typeof TRACKING_FIELDS)[number], string>>;
 
 export const TRACKING_COOKIE = "trafficsource";

@@ -24,6 +24,9 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   profile: "src/app/screens/profile/ProfileScreen.tsx",
   chats: "src/app/screens/chats/ChatsScreen.tsx",
   chat: "src/app/screens/chats/ChatScreen.tsx",
+  lander: "src/app/screens/landers/LanderScreen.tsx",
+  "member-landing": "src/app/screens/member-landing/MemberLandingScreen.tsx",
+  "signup-matches": "src/app/screens/signup-matches/SignupMatchesScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

@@ -1,0 +1,27 @@
+import type { CSSProperties } from "react";
+import { MemberName, MemberPhoto, MemberTown, type ConceptProps } from "./parts";
+
+const SLIDES = 6;
+/** Seconds each member stays on screen; the CSS animation of a slide runs SLIDES times this. */
+const SLIDE_SECONDS = 3;
+
+/**
+ * /landers/transitionsvideolanding: members' photos following each other with changing transitions
+ * (fade, zoom, slide), all CSS keyframes: no video is downloaded and no script runs the show.
+ */
+export function Transitions({ profiles }: ConceptProps) {
+  const shown = profiles.slice(0, SLIDES);
+  return (
+    <div className="transitions" style={{ "--slides": shown.length, "--slide-seconds": `${SLIDE_SECONDS}s` } as CSSProperties}>
+      {shown.map((profile, i) => (
+        <figure key={profile.id} className={`transitions__slide transitions__slide--${i % 3}`} style={{ animationDelay: `${i * SLIDE_SECONDS}s` }}>
+          <MemberPhoto profile={profile} large eager={i === 0} />
+          <figcaption>
+            <MemberName profile={profile} />
+            <MemberTown profile={profile} />
+          </figcaption>
+        </figure>
+      ))}
+    </div>
+  );
+}
