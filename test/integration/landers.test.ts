@@ -8,6 +8,9 @@ import { companyKey, siteKey } from "../../src/shared/settings";
 import { birthDateForAge, COMPANY, loadProfiles, type FixtureProfile } from "../fixtures";
 import { Browser, fetchWorker } from "../http";
 
+/** Tests that render every page for every demo site take longer than one request. */
+const MANY_PAGES = { timeout: 30_000 };
+
 /** Every lander path, without and with a variant. */
 const LANDER_PATHS = ["/landers/tinderswipe", ...LANDERS.map((l) => `/landers/${l}`), ...LANDERS.map((l, i) => `/landers/${l}/${LANDER_VARIANTS[i % LANDER_VARIANTS.length]}`)];
 
@@ -52,7 +55,7 @@ beforeAll(async () => {
 const COMPANY_ID = "testco";
 
 describe("the landers", () => {
-  it("render for every demo site with its own country's members, fictional ones marked, and no coordinates", async () => {
+  it("render for every demo site with its own country's members, fictional ones marked, and no coordinates", MANY_PAGES, async () => {
     for (const s of SITES) {
       const own = PROFILES.filter((p) => p.country === s.countries[0]);
       for (const path of LANDER_PATHS) {
@@ -90,7 +93,7 @@ describe("the landers", () => {
 });
 
 describe("the member landing pages", () => {
-  it("present one member and lead to signing up to write exactly that member", async () => {
+  it("present one member and lead to signing up to write exactly that member", MANY_PAGES, async () => {
     for (const s of SITES) {
       const member = PROFILES.find((p) => p.country === s.countries[0])!;
       for (const path of [`/members/${member.id}/landing`, `/members/${member.id}/landing2`, `/members/${member.id}/landing2/discreet`, `/members/${member.id}/landing3`, `/members/${member.id}/landing3/romance`]) {

@@ -102,7 +102,8 @@ describe("the route table", () => {
 });
 
 describe("every route answers", () => {
-  it("with a page for each route and sample", async () => {
+  // Renders every screen once: more than one request's worth of time when files run side by side.
+  it("with a page for each route and sample", { timeout: 20_000 }, async () => {
     for (const route of ROUTES) {
       for (const path of SAMPLES[route.name] ?? [route.path]) {
         const res = await fetchWorker(`http://nl.test${path}`);

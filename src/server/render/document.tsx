@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ENTRY_SKIPPED_SCRIPT } from "../../app/components/EntryWarning";
 import type { PageAssets } from "./assets";
 import type { HeadTags } from "./seo";
 
@@ -34,6 +35,7 @@ export function Document({ lang, assets, nonce, head, children }: DocumentProps)
         <meta property="og:url" content={head.og.url} />
         <meta property="og:locale" content={head.og.locale} />
         {head.og.image && <meta property="og:image" content={head.og.image} />}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ENTRY_SKIPPED_SCRIPT }} />
         <link rel="manifest" href="/manifest.webmanifest" />
         <link rel="icon" href="/icons/icon.svg" type="image/svg+xml" />
         {assets.styles.map((href) => (

@@ -19,11 +19,13 @@ export function Feed({ profiles, signup }: ConceptProps) {
           <MemberPhoto profile={profile} large className="feed__photo" eager={i === 0} />
           <footer className="feed__actions">
             <MemberTown profile={profile} />
-            <Link href={signup} className="button button--small button--ghost" aria-label={t("landers.like_name", { name: profile.name })}>
-              ♥ {t("landers.socialnetwork.like")}
+            <Link href={signup} className="button button--small button--ghost">
+              <span aria-hidden="true">♥</span> {t("landers.socialnetwork.like")}
+              <span className="visually-hidden"> {profile.name}</span>
             </Link>
-            <Link href={signup} className="button button--small button--ghost" aria-label={t("landers.chat_with", { name: profile.name })}>
+            <Link href={signup} className="button button--small button--ghost">
               {t("landers.socialnetwork.reply")}
+              <span className="visually-hidden"> {profile.name}</span>
             </Link>
           </footer>
         </li>
