@@ -43,6 +43,8 @@ beforeAll(async () => {
   clearSiteCache();
   await env.SETTINGS.put(companyKey(COMPANY_ID), JSON.stringify(COMPANY));
   for (const s of SITES) await env.SETTINGS.put(siteKey(s.domain), JSON.stringify({ ...s, company_id: COMPANY_ID }));
+  // A site that keeps its members from visitors (logged_out_search none).
+  await env.SETTINGS.put(siteKey("closed.test"), JSON.stringify({ ...SITES.find((x) => x.domain === "nl.localhost")!, domain: "closed.test", logged_out_search: "none", logged_out_search_trafficsource: "none", company_id: COMPANY_ID }));
   await loadProfiles(PROFILES);
   let id = 1;
   await env.DB.batch([
@@ -110,6 +112,41 @@ describe("the member landing pages", () => {
   it("are a 404 for a member who does not exist", async () => {
     const res = await fetchWorker(`${origin("nl.localhost")}/members/99999/landing`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe("the home page", () => {
+  it("says what the site is and how it works, shows recent members, the premium-match claim and the way in", async () => {
+    const html = await (await fetchWorker(`${origin("localhost")}/`)).text();
+    expect(html).toContain("How it works");
+    expect(html).toContain("46% of our premium members find a match");
+    expect(html).toContain('href="/signup"');
+    expect(html).toContain('alt="DemoGB0"');
+    const dutch = await (await fetchWorker(`${origin("nl.localhost")}/`)).text();
+    expect(dutch).toContain("Zo werkt het");
+    expect(dutch).toContain('alt="DemoNL0"');
+  });
+
+  it("shows no members when visitors may not search", async () => {
+    const html = await (await fetchWorker(`${origin("closed.test")}/`)).text();
+    expect(html).toContain("Zo werkt het");
+    expect(html).not.toContain('alt="DemoNL0"');
+    expect(html).not.toContain('alt="DemoNL1"');
+  });
+});
+
+describe("the first matches", () => {
+  it("show a new member the members their search would show first, and ask a visitor to sign up", async () => {
+    const browser = new Browser(origin("nl.localhost"));
+    const res = await browser.post("/api/signup.php", { email: "matches@example.com", username: "matchseeker", password: "a good password", date_of_birth: birthDateForAge(28), gender: "male", terms: true });
+    expect(res.status).toBe(201);
+    const html = await (await browser.fetch("/signup-matches", { headers: { cookie: "locale=en" } })).text();
+    expect(html).toContain("Your first matches");
+    // A man looking for women (the default) sees the woman of his country, not the man.
+    expect(html).toContain('alt="DemoNL0"');
+    expect(html).not.toContain('alt="DemoNL1"');
+    const visitor = await (await fetchWorker(`${origin("nl.localhost")}/signup-matches`, { headers: { cookie: "locale=en" } })).text();
+    expect(visitor).toContain("Sign up to see your matches");
   });
 });
 
