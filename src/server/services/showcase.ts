@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { MAX_AGE, MIN_AGE, type ProfileCard, type ShowcaseResponse, type ShowcaseTown } from "../../shared/api";
+import { MAX_AGE, MIN_AGE } from "../../shared/ages";
+import type { ProfileCard, ShowcaseResponse, ShowcaseTown } from "../../shared/api";
 import type { Database } from "../context";
 import { places, profiles } from "../db/schema";
 import { conditions, findProfiles } from "./search";

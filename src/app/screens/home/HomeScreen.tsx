@@ -4,8 +4,9 @@ import { Link } from "../../components/Link";
 import { ProfileGrid } from "../../components/ProfileCard";
 import { useSignupModal } from "../../components/SignupModal";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../context";
-import { FIRST_SEARCH_KEY, visitorSearchAllowed } from "../../page-data";
+import { usePage, useT } from "../../page-context";
+import { FIRST_SEARCH_KEY } from "../../page-data";
+import { visitorSearchAllowed } from "../../../shared/search-visibility";
 import { STEPS, StepIcon } from "../landers/Icons";
 import "../landers/landers.css";
 

@@ -4,7 +4,7 @@ import type { ShowcaseResponse } from "../../../shared/api";
 import type { ApiRequestError } from "../../api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { withTracking, type LanderVariant } from "../../landers";
 import { showcaseKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";

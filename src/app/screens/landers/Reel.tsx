@@ -1,5 +1,5 @@
 import { useState, type CSSProperties } from "react";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { MemberName, MemberPhoto, MemberTown, type ConceptProps } from "./parts";
 
 const CLIPS = 5;

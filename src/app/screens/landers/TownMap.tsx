@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "../../components/Link";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { MemberName, MemberPhoto, type ConceptProps } from "./parts";
 
 /**

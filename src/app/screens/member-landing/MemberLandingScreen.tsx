@@ -6,7 +6,7 @@ import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
 import { FictionalMark } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { withTracking, type LanderVariant } from "../../landers";
 import { profileKey } from "../../page-data";

@@ -3,7 +3,7 @@ import type { SearchResponse } from "../../../shared/api";
 import { Link } from "../../components/Link";
 import { ProfileGrid } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { FIRST_SEARCH_KEY } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
