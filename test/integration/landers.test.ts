@@ -83,6 +83,17 @@ describe("the landers", () => {
     expect(html).toMatch(/translate\(\d+ \d+\)/);
   });
 
+  it("answer the showcase call with members and, on request, towns without coordinates; a bad parameter is a 400", async () => {
+    const res = await fetchWorker(`${origin("nl.localhost")}/api/showcase.php?towns=1`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { profiles: { name: string; country: string }[]; towns: Record<string, unknown>[] };
+    expect(body.profiles.map((p) => p.name).toSorted()).toEqual(["DemoNL0", "DemoNL1"]);
+    for (const town of body.towns) expect(Object.keys(town).toSorted()).toEqual(["name", "profile_ids", "region", "x", "y"]);
+    const bad = await fetchWorker(`${origin("nl.localhost")}/api/showcase.php?towns=yes`, { headers: { cookie: "locale=en" } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: "invalid_parameter", field: "towns" });
+  });
+
   it("show the variant's headline for a known slug and the 404 page for an unknown one", async () => {
     const tonight = await fetchWorker(`${origin("localhost")}/landers/gallery/tonight`, { headers: { cookie: "locale=en" } });
     expect(await tonight.text()).toContain("Someone is waiting for you tonight");
