@@ -1,10 +1,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { TRACKING_FIELDS } from "../../shared/tracking";
-import type { AppEnv } from "../context";
-
-export { TRACKING_FIELDS };
-export type Tracking = Partial<Record<(typeof TRACKING_FIELDS)[number], string>>;
+import type { AppEnv, Tracking } from "../request-context";
 
 export const TRACKING_COOKIE = "trafficsource";
 const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;

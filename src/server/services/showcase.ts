@@ -1,9 +1,9 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { MAX_AGE, MIN_AGE } from "../../shared/ages";
 import type { ProfileCard, ShowcaseResponse, ShowcaseTown } from "../../shared/api";
-import type { Database } from "../context";
-import { places, profiles } from "../db/schema";
-import { conditions, findProfiles } from "./search";
+import type { Database } from "../db/database";
+import { placesNamed } from "../db/places";
+import { findProfiles } from "../db/profiles";
+import { conditions } from "./search";
 import { toProfileCard } from "./profile-card";
 
 /** Members a lander shows: enough for a swipe deck, a collage and a reel. */
@@ -16,7 +16,7 @@ const MARGIN = 12;
  * page (SPEC §2). With `withTowns`, their towns placed on a small drawing (see placeTowns).
  */
 export async function showcase(db: Database, country: string, withTowns: boolean, today = new Date()): Promise<ShowcaseResponse> {
-  const where = [...conditions({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today), isNotNull(profiles.mainPhotoId)];
+  const where = conditions({ country, minAge: MIN_AGE, maxAge: MAX_AGE, withMainPhoto: true }, today);
   const rows = await findProfiles(db, where, SHOWCASE_SIZE * 2, 0);
   const shown = rows
     .map((row) => toProfileCard(row, today))
@@ -33,10 +33,7 @@ export async function showcase(db: Database, country: string, withTowns: boolean
 export async function placeTowns(db: Database, country: string, cards: ProfileCard[]): Promise<ShowcaseTown[]> {
   const names = [...new Set(cards.map((c) => c.city).filter((c): c is string => c !== null))];
   if (names.length === 0) return [];
-  const found = await db
-    .select({ name: places.name, lat: places.lat, lon: places.lon, population: places.population })
-    .from(places)
-    .where(and(eq(places.country, country), inArray(places.name, names)));
+  const found = await placesNamed(db, country, names);
   // Several places may share a name: the most populous one is the town people mean.
   const byName = new Map<string, { lat: number; lon: number; population: number }>();
   for (const place of found) {
