@@ -115,6 +115,10 @@ describe("the member landing pages", () => {
         const html = await res.text();
         expect(html, path).toContain(member.name);
         expect(html, path).toContain(`href="/members/${member.id}/signup?network=ads&amp;sub2=x7"`);
+        // Photos as the visitor may see them: the main photo itself, the others blurred.
+        expect(html, path).toMatch(/<img[^>]+src="\/media\/p\/[0-9a-f]+\.jpg"/);
+        expect(html, path).toMatch(/<img[^>]+src="\/media\/b\/[0-9a-f]+\.jpg"/);
+        expect(html, path).not.toContain("/media//media/");
         for (const coordinate of COORDINATES) expect(html, path).not.toContain(coordinate);
       }
     }

@@ -6,7 +6,7 @@ import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
 import { FictionalMark } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../page-context";
+import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { withTracking, type LanderVariant } from "../../landers";
 import { profileKey } from "../../page-data";
@@ -28,7 +28,6 @@ function teaser(text: string | null): string | null {
  */
 export default function MemberLandingScreen({ params, query, routeName }: ScreenProps) {
   const t = useT();
-  const settings = useSettings();
   const { user } = useUser();
   const { data, error } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
   if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
@@ -52,7 +51,7 @@ export default function MemberLandingScreen({ params, query, routeName }: Screen
         {main && (
           <img
             className="member-landing__photo"
-            src={settings.cdn_prefix + main.image}
+            src={main.image}
             alt={profile.name}
             width={480}
             height={600}
@@ -100,7 +99,7 @@ export default function MemberLandingScreen({ params, query, routeName }: Screen
             .map((photo) => (
               <li key={photo.id}>
                 <Link href={target} className="member-landing__thumb" aria-label={photo.locked ? t("landers.member.locked") : profile.name}>
-                  <img src={settings.cdn_prefix + photo.thumb} alt="" width={96} height={120} loading="lazy" decoding="async" />
+                  <img src={photo.thumb} alt="" width={96} height={120} loading="lazy" decoding="async" />
                   {photo.locked && <LockIcon />}
                 </Link>
               </li>
