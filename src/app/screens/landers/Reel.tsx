@@ -35,7 +35,7 @@ export function Reel({ profiles }: ConceptProps) {
         </figure>
       ))}
       <button type="button" className="reel__toggle" onClick={() => setPaused((p) => !p)}>
-        {paused ? t("landers.video.play") : t("landers.video.pause")}
+        {paused ? t("landers.play") : t("landers.pause")}
       </button>
     </div>
   );
