@@ -42,7 +42,7 @@ export const LANDERS = [
   "video",
 ] as const;
 export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
-export const PAYMENT_METHODS = ["ideal", "creditcard", "paypal", "bancontact", "sofort", "directdebit", "banktransfer"] as const;
+const PAYMENT_METHODS = ["ideal", "creditcard", "paypal", "bancontact", "sofort", "directdebit", "banktransfer"] as const;
 
 const ID = /^[1-9][0-9]{0,9}$/;
 

@@ -3,9 +3,9 @@ import { useHydrated } from "../hooks/useHydrated";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 
-export const ENTRY_SKIP_KEY = "site-entry-skip";
+const ENTRY_SKIP_KEY = "site-entry-skip";
 /** Set on <html> by ENTRY_SKIPPED_SCRIPT before the body is parsed, when the warning must not show. */
-export const ENTRY_SKIPPED_ATTRIBUTE = "data-entry-skipped";
+const ENTRY_SKIPPED_ATTRIBUTE = "data-entry-skipped";
 /**
  * Runs in <head> before the first paint: the server renders the warning for every visitor it may
  * concern (so a first visit paints it at once instead of after hydration), and this hides it from

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../../shared/settings";
 
-export type Site = { settings: SiteSettings; company: CompanyInfo | null };
+type Site = { settings: SiteSettings; company: CompanyInfo | null };
 
 const TTL_MS = 60_000;
 const cache = new Map<string, { site: Site | null; expires: number }>();
@@ -52,7 +52,7 @@ export async function listSites(kv: KVNamespace, now = Date.now()): Promise<Site
   return sites;
 }
 
-/** Forget cached sites (after an operator or a test writes new settings). */
+/** Forget cached sites (after a test writes new settings). */
 export function clearSiteCache(): void {
   cache.clear();
   directory = null;

@@ -3,7 +3,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import { TRACKING_FIELDS } from "../../shared/tracking";
 import type { AppEnv, Tracking } from "../request-context";
 
-export const TRACKING_COOKIE = "trafficsource";
+const TRACKING_COOKIE = "trafficsource";
 const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;
 const VALUE = /^[\w.:~-]{1,100}$/;
 
