@@ -189,7 +189,7 @@ describe("search engines and sharing", () => {
 
   it("give each page the site's title and description, Open Graph tags and its canonical address", async () => {
     const html = await (await fetchWorker(`${origin("nl.localhost")}/`)).text();
-    expect(html).toContain(`<title>${nl.index_title.nl} | ${nl.name}</title>`);
+    expect(html).toContain(`<title>${nl.index_title.nl}</title>`);
     expect(html).toContain(`<meta name="description" content="${nl.description.nl}"/>`);
     expect(html).toContain(`<meta property="og:title" content="${nl.index_title.nl}"/>`);
     expect(html).toContain(`<meta property="og:site_name" content="${nl.name}"/>`);
