@@ -37,6 +37,10 @@ export function searchInfiniteKey(filters: URLSearchParams): string {
 
 export const profileKey = (id: string | number) => `/api/profile.php?id=${id}`;
 export const REGIONS_KEY = "/api/regions.php";
+/** GET /api/showcase.php: members for the landers; the map lander asks for their towns too. */
+export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns=1" : "/api/showcase.php");
+/** The first page of a search with the member's or the site's defaults (home page, first matches). */
+export const FIRST_SEARCH_KEY = searchPageKey(new URLSearchParams(), 1);
 /** GET /api/chats.php: the member's conversations (SPEC §7). */
 export const CHATS_KEY = "/api/chats.php";
 /** GET /api/gifts.php: the gifts this site sells. */
@@ -52,6 +56,13 @@ export function chatKey(ref: ChatRef): string {
 
 /** Key of the page of a conversation's messages before a message: its history loads backwards page by page. */
 export const olderChatKey = (key: string, before: number) => `${key}&before=${before}`;
+
+/** GET /api/order.php?id=: one order's status (the pending page follows it). */
+export const orderKey = (id: string | number) => `/api/order.php?id=${id}`;
+/** GET /api/transactions.php: the member's orders and balance. */
+export const TRANSACTIONS_KEY = "/api/transactions.php";
+/** GET /api/transaction.php?id=: a receipt. */
+export const transactionKey = (id: string | number) => `/api/transaction.php?id=${id}`;
 
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
 
@@ -73,9 +84,27 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return match.params.id ? [plain(CHATS_KEY), plain(chatKey({ conversation: match.params.id }))] : [plain(CHATS_KEY)];
     case "chat":
       return member ? [plain(chatKey({ profile: match.params.id! }))] : [];
+    case "credits-order": {
+      const order = query.get("order");
+      return member && order && /^[1-9][0-9]{0,9}$/.test(order) ? [plain(orderKey(order))] : [];
+    }
+    case "transactions":
+      if (!member) return [];
+      return match.params.id ? [plain(transactionKey(match.params.id))] : [plain(TRANSACTIONS_KEY)];
+    case "credits-repeat":
+      return member ? [plain(TRANSACTIONS_KEY)] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];
+    case "member-landing":
+      return [plain(profileKey(match.params.id!))];
+    case "lander":
+      return [plain(showcaseKey(match.params.lander === "maplanding"))];
+    case "home":
+      // The row of recent members shows only when visitors may search (SPEC §1: logged_out_search).
+      return visitorSearchAllowed(searchMode, 1) ? [plain(FIRST_SEARCH_KEY)] : [];
+    case "signup-matches":
+      return member ? [plain(FIRST_SEARCH_KEY)] : [];
     default:
       return [];
   }

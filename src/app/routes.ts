@@ -3,6 +3,9 @@
  * entry with Hono; the client matches the same patterns for history-mode navigation. A parameter
  * that fails its check makes the route not match, which shows the 404 page.
  */
+import { PAYMENT_METHODS } from "../shared/payments";
+import { LANDER_VARIANTS } from "./landers";
+
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
 export type ScreenName =
@@ -23,10 +26,20 @@ export type ScreenName =
   | "settings"
   | "profile"
   | "chats"
-  | "chat";
+  | "chat"
+  | "credits"
+  | "credits-order"
+  | "credits-repeat"
+  | "transactions"
+  | "premium"
+  | "pricing"
+  | "directdebit"
+  | "lander"
+  | "member-landing"
+  | "signup-matches";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
-const LANDERS = [
+export const LANDERS = [
   "alonetonight",
   "collagelanding",
   "gallery",
@@ -37,14 +50,12 @@ const LANDERS = [
   "video",
 ] as const;
 export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
-const PAYMENT_METHODS = ["ideal", "creditcard", "paypal", "bancontact", "sofort", "directdebit", "banktransfer"] as const;
 
 const ID = /^[1-9][0-9]{0,9}$/;
-const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 type ParamCheck = RegExp | readonly string[];
 
-type RouteDef = {
+export type RouteDef = {
   name: string;
   /** SPEC notation: {id} required, {slug?} optional. */
   path: string;
@@ -69,13 +80,13 @@ export const ROUTES: readonly RouteDef[] = [
   route("members-id", "/members/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("likes-m-id", "/likes/m/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("members-id-chat", "/members/{id}/chat", "chat", "chat", { params: { id: ID } }),
-  route("members-id-landing", "/members/{id}/landing", "placeholder", "lander", { params: { id: ID } }),
+  route("members-id-landing", "/members/{id}/landing", "member-landing", "lander", { params: { id: ID } }),
   route("members-id-signup", "/members/{id}/signup", "signup", "empty", { params: { id: ID } }),
-  route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "placeholder", "lander", {
-    params: { id: ID, slug: SLUG },
+  route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "member-landing", "lander", {
+    params: { id: ID, slug: LANDER_VARIANTS },
   }),
-  route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "placeholder", "lander", {
-    params: { id: ID, slug: SLUG },
+  route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "member-landing", "lander", {
+    params: { id: ID, slug: LANDER_VARIANTS },
   }),
   route("likes", "/likes", "placeholder", "default", { membersArea: true }),
   route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
@@ -84,7 +95,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("complaints", "/complaints"),
   route("complete-signup", "/complete-signup", "complete-signup", "empty"),
   route("signup", "/signup", "signup", "empty"),
-  route("signup-matches", "/signup-matches", "signup", "empty"),
+  route("signup-matches", "/signup-matches", "signup-matches", "empty"),
   route("login", "/login", "login"),
   route("reset-password", "/reset-password", "reset-password"),
   route("reset-password-do", "/reset-password/do", "reset-password-do"),
@@ -92,23 +103,23 @@ export const ROUTES: readonly RouteDef[] = [
   route("activate-done", "/activate/done", "activate"),
   route("activate-error", "/activate/error", "activate"),
   route("mail-change-do", "/mail-change/do", "mail-change-do"),
-  route("credits", "/credits"),
-  route("credits-repeat-order", "/credits/repeat-order"),
-  route("credits-id-paymentmethod", "/credits/{id}/{paymentmethod?}", "placeholder", "default", {
+  route("credits", "/credits", "credits"),
+  route("credits-repeat-order", "/credits/repeat-order", "credits-repeat"),
+  route("credits-id-paymentmethod", "/credits/{id}/{paymentmethod?}", "credits-order", "default", {
     params: { id: ID, paymentmethod: PAYMENT_METHODS },
   }),
-  route("directdebit", "/directdebit"),
-  route("transactions-id", "/transactions/{id?}", "placeholder", "default", { params: { id: ID } }),
-  route("premium", "/premium", "placeholder", "default", { membersArea: true }),
-  route("pricing", "/pricing"),
+  route("directdebit", "/directdebit", "directdebit"),
+  route("transactions-id", "/transactions/{id?}", "transactions", "default", { params: { id: ID } }),
+  route("premium", "/premium", "premium", "default", { membersArea: true }),
+  route("pricing", "/pricing", "pricing"),
   route("profile", "/profile", "profile"),
   route("notifications", "/notifications", "settings"),
   route("lang-config", "/lang-config", "lang-config"),
   route("match-finder", "/match-finder"),
   route("swipe-game", "/swipe-game"),
-  route("landers-tinderswipe", "/landers/tinderswipe", "placeholder", "lander"),
-  route("landers-lander-slug", "/landers/{lander}/{slug?}", "placeholder", "lander", {
-    params: { lander: LANDERS, slug: SLUG },
+  route("landers-tinderswipe", "/landers/tinderswipe", "lander", "lander"),
+  route("landers-lander-slug", "/landers/{lander}/{slug?}", "lander", "lander", {
+    params: { lander: LANDERS, slug: LANDER_VARIANTS },
   }),
   route("pages-ban", "/pages/ban", "static-page"),
   route("pages-cookies", "/pages/cookies", "static-page"),

@@ -4,7 +4,7 @@
  * embeds a page's data, so both always give the same shape.
  */
 import type { Context } from "hono";
-import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery } from "../../shared/api";
+import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery, ShowcaseQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
@@ -17,8 +17,10 @@ import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
+import { showcase } from "../services/showcase";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
+import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
@@ -37,6 +39,11 @@ export const SOURCES: Record<string, Source> = {
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
     return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
+  },
+  // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
+  "/api/showcase.php": async (c, params) => {
+    const { towns } = parseQuery(ShowcaseQuery, params);
+    return showcase(c.get("db"), selectedCountry(c), towns === "1");
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);
@@ -65,6 +72,9 @@ export const SOURCES: Record<string, Source> = {
     if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
     return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
   },
+  "/api/order.php": loadOrder,
+  "/api/transactions.php": loadTransactions,
+  "/api/transaction.php": loadTransaction,
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
     return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };
