@@ -217,7 +217,7 @@ describe("login", () => {
     expect(await json(res)).toMatchObject({ error: "address_throttled" });
     // The member's own account was not locked by it.
     expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status).toBe(200);
-  });
+  }, 30_000); // thirty logins, each with a password hash: slow on a busy two-core machine
 });
 
 describe("sessions end", () => {
