@@ -11,6 +11,7 @@ import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { photoRoutes } from "./api/photos";
+import { reportRoutes } from "./api/reports";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./context";
 import * as schema from "./db/schema";
@@ -92,6 +93,7 @@ export function createApp() {
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
+  app.route("/", reportRoutes);
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }

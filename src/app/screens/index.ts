@@ -24,6 +24,8 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   profile: () => import("./profile/ProfileScreen"),
   chats: () => import("./chats/ChatsScreen"),
   chat: () => import("./chats/ChatScreen"),
+  complaints: () => import("./complaints/ComplaintsScreen"),
+  "partner-redirect": () => import("./partner-redirect/PartnerRedirectScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

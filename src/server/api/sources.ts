@@ -17,12 +17,17 @@ import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
+import { legalPage } from "../services/legal-pages";
+import { LEGAL_PAGES } from "../../shared/legal";
+import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
 const idParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647));
+const LegalQuery = v.object({ page: v.picklist(LEGAL_PAGES) });
+const PartnerQuery = v.object({ name: v.pipe(v.string(), v.maxLength(64)) });
 const ChatQuery = v.union([
   v.object({ profile: idParam, before: v.optional(idParam) }),
   v.object({ conversation: idParam, before: v.optional(idParam) }),
@@ -67,6 +72,16 @@ export const SOURCES: Record<string, Source> = {
     const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
     if (peer === null) throw new AppError(404, "not_found", "errors.chat_not_found", {}, "conversation");
     return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+  },
+  "/api/legal.php": async (c, params) => {
+    const { page } = parseQuery(LegalQuery, params);
+    return legalPage(page, c.get("t"), c.get("locale"), c.get("site"), c.get("company"));
+  },
+  "/api/partner.php": async (c, params) => {
+    const { name } = parseQuery(PartnerQuery, params);
+    const partner = allowedPartner(c.get("site"), name);
+    if (!partner) throw new AppError(404, "not_found", "errors.not_found");
+    return { partner: { name: partner.name, url: partner.url, seconds: PARTNER_REDIRECT_SECONDS } };
   },
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");

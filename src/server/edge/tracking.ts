@@ -6,7 +6,9 @@ export const TRACKING_FIELDS = ["network", "ref", "sub1", "sub2", "sub3"] as con
 export type Tracking = Partial<Record<(typeof TRACKING_FIELDS)[number], string>>;
 
 export const TRACKING_COOKIE = "trafficsource";
-const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;
+/** How long the traffic-source cookie keeps a referral (also told on the cookies page). */
+export const TRACKING_DAYS = 30;
+const TRACKING_MAX_AGE = TRACKING_DAYS * 24 * 60 * 60;
 const VALUE = /^[\w.:~-]{1,100}$/;
 
 function fromParams(params: URLSearchParams): Tracking | null {

@@ -24,6 +24,8 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   profile: "src/app/screens/profile/ProfileScreen.tsx",
   chats: "src/app/screens/chats/ChatsScreen.tsx",
   chat: "src/app/screens/chats/ChatScreen.tsx",
+  complaints: "src/app/screens/complaints/ComplaintsScreen.tsx",
+  "partner-redirect": "src/app/screens/partner-redirect/PartnerRedirectScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

@@ -52,10 +52,3 @@ export function birthDateProblem(date: string, today = new Date()): Problem | nu
   if (age < MIN_AGE) return { key: "validation.date_of_birth_min_age", values: { min_age: MIN_AGE } };
   return null;
 }
-
-/** SPEC §9: the terms version is 2023-12-01 12:00 UTC, or the company's added date if later. */
-export function termsVersion(companyAdded: string | undefined): string {
-  const base = Date.parse("2023-12-01T12:00:00Z");
-  const added = companyAdded ? Date.parse(companyAdded) : NaN;
-  return new Date(Number.isNaN(added) || added < base ? base : added).toISOString();
-}

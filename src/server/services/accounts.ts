@@ -20,10 +20,10 @@ import {
   normaliseEmail,
   passwordProblem,
   type Problem,
-  termsVersion,
   usernameKey,
   usernameProblem,
 } from "./account-rules";
+import { termsVersion } from "../../shared/legal";
 
 export const REACTIVATION_DAYS = 14;
 export const RESET_MAILS_PER_DAY = 3;

@@ -5,6 +5,7 @@ import { ApiRequestError, apiFetch, apiSendForm } from "../../api";
 import { afterOwnMessage, mergeMessages, messageItems, newClientId, nextMessageCost, rememberLastChat } from "../../chat-messages";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
+import { ReportButton } from "../../components/ReportButton";
 import { FictionalMark } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
 import { usePage, useRouter, useT } from "../../context";
@@ -294,6 +295,7 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
             </svg>
           </button>
         )}
+        <ReportButton profile={profile} className="button button--ghost button--small conversation__report" />
       </header>
       <MessageList
         items={items}
