@@ -16,6 +16,9 @@ export const REPORTS_PER_HOUR = 5;
 /** Reports one network address may file per hour, whoever files them. */
 export const REPORTS_PER_ADDRESS_HOUR = 20;
 
+/** How long a handled report is kept (the privacy text says two years). */
+export const REPORT_RETENTION_DAYS = 2 * 365;
+
 const id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
 
 /** POST /api/report.php. A member's reports go to the account's address, so `email` is for visitors. */

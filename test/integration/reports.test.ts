@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../../src/shared/api";
 import { REPORTS_PER_HOUR } from "../../src/shared/reports";
-import { disableAccount } from "../../src/server/db/reports";
+import { closeReportQuery, disableAccount, eraseHandledReports } from "../../src/server/db/reports";
 import * as schema from "../../src/server/db/schema";
 import { chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
@@ -146,5 +146,20 @@ describe("an operator disables an account", () => {
     expect(sessions!.live).toBe(0);
     // Reporting the disabled member now finds nobody.
     expect((await report(viewer, { profile_id: target.id })).status).toBe(404);
+  });
+});
+
+describe("keeping reports", () => {
+  it("erases a report two years after it was handled, never an open one", async () => {
+    const db = drizzle(env.DB, { schema });
+    const reporter = await member("keep");
+    const [x, y] = [await member("x"), await member("y")];
+    const ids: number[] = [];
+    for (const other of [x, y]) ids.push((await json<{ report: { id: number } }>(await report(reporter, { profile_id: other.id }))).report.id);
+    const now = Math.floor(Date.now() / 1000);
+    const twoYears = 2 * 365 * 24 * 60 * 60;
+    await closeReportQuery(db, ids[0]!, "resolved", "warned the member", now - twoYears - 60);
+    expect(await eraseHandledReports(db, now - twoYears)).toBe(1);
+    expect((await reportsOf(reporter.userId)).map((r) => r.profile_id)).toEqual([y.id]);
   });
 });

@@ -3,7 +3,7 @@
  * and of disabling an account. The statements of `npm run reports` are built here too (their SQL is
  * taken with `.toSQL()`), so the script and the Worker run the same queries.
  */
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Database } from "../context";
 import { conversationMembers, messages, profiles, reports, sessions, users } from "./schema";
 
@@ -137,4 +137,13 @@ export function disableAccountQueries(db: Database, profileId: number, now: numb
 /** Disable the account of a profile now (see disableAccountQueries). */
 export async function disableAccount(db: Database, profileId: number, now: number): Promise<void> {
   await db.batch(disableAccountQueries(db, profileId, now));
+}
+
+/** Erase reports handled before `before` (the privacy text keeps them two years); answers how many. */
+export async function eraseHandledReports(db: Database, before: number): Promise<number> {
+  const erased = await db
+    .delete(reports)
+    .where(and(ne(reports.status, "open"), lt(reports.handledAt, before)))
+    .returning({ id: reports.id });
+  return erased.length;
 }
