@@ -108,6 +108,17 @@ describe("a member reports another member", () => {
 });
 
 describe("a visitor's complaint", () => {
+  it("/complaints is a form, with the member or message of its link filled in", async () => {
+    const visitor = new Browser(ORIGIN);
+    visitor.cookies.set("locale", "en");
+    const main = async (path: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(await (await visitor.fetch(path)).text())![1]!;
+    const form = await main("/complaints?profile=12");
+    expect(form).toContain("<h1>Complaints and reports</h1>");
+    expect(form).toMatch(/name="reference" value="12"/);
+    expect(await main("/complaints?message=7")).toContain("About message 7");
+    expect(await main("/complaints?message=x7")).not.toContain("About message");
+  });
+
   it("needs an e-mail address, gets the confirmation there, and cannot name a message", async () => {
     const visitor = new Browser(ORIGIN);
     visitor.cookies.set("locale", "en");

@@ -18,8 +18,9 @@ type Props = {
   /** The member the report is about, when the form is opened from their profile or chat. */
   about?: { id: number; name: string };
   messageId?: number;
-  /** /complaints: the member may be typed in. */
+  /** /complaints: the member may be typed in (starting from `initialReference`). */
   askReference?: boolean;
+  initialReference?: string;
   onCancel?: () => void;
 };
 
@@ -27,7 +28,7 @@ type Props = {
  * A complaint or a report (POST /api/report.php): subject, description, and for a visitor the
  * address the confirmation goes to. After sending it says the report's number.
  */
-export function ReportForm({ about, messageId, askReference = false, onCancel }: Props) {
+export function ReportForm({ about, messageId, askReference = false, initialReference = "", onCancel }: Props) {
   const t = useT();
   const { user } = useUser();
   const id = useId();
@@ -35,7 +36,7 @@ export function ReportForm({ about, messageId, askReference = false, onCancel }:
   const [subject, setSubject] = useState<ReportSubject | "">("");
   const [description, setDescription] = useState("");
   const [email, setEmail] = useState("");
-  const [reference, setReference] = useState("");
+  const [reference, setReference] = useState(initialReference);
   const [sent, setSent] = useState<number | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -78,13 +79,14 @@ export function ReportForm({ about, messageId, askReference = false, onCancel }:
     <form className="form report-form" onSubmit={submit} noValidate>
       <FormMessage text={form.errors.message} />
       {about && <p className="report-form__about">{t("reports.reference_member", { name: about.name })}</p>}
+      {messageId !== undefined && <p className="report-form__about">{t("reports.reference_message", { id: messageId })}</p>}
       <div className={form.errors.fields.subject ? "field field--error" : "field"}>
         <label htmlFor={`${id}-subject`} className="field__label">
           {t("reports.subject")}
         </label>
         <select id={`${id}-subject`} className="field__input" value={subject} onChange={(e) => setSubject(e.target.value as ReportSubject)}>
           <option value="" disabled>
-            {t("reports.subject")}
+            {t("complete_signup.choose")}
           </option>
           {REPORT_SUBJECTS.map((s) => (
             <option key={s} value={s}>
@@ -114,7 +116,7 @@ export function ReportForm({ about, messageId, askReference = false, onCancel }:
       {!user && (
         <TextField label={t("reports.email")} type="email" inputMode="email" autoComplete="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} error={form.errors.fields.email} />
       )}
-      {askReference && !about && (
+      {askReference && !about && messageId === undefined && (
         <TextField
           label={t("reports.reference")}
           hint={t("reports.reference_hint", { example: "/members/12" })}

@@ -2,9 +2,15 @@ import { Link } from "../../components/Link";
 import { ReportForm } from "../../components/ReportForm";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../context";
+import type { ScreenProps } from "../../page-state";
 
-/** /complaints (SPEC §2): a complaint about the site, or a report about a member, answered by a confirmation mail. */
-export default function ComplaintsScreen() {
+const ID = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * /complaints (SPEC §2): a complaint about the site, or a report about a member or a message,
+ * answered by a confirmation mail. `?profile=ID` fills in the member, `?message=ID` names a message.
+ */
+export default function ComplaintsScreen({ query }: ScreenProps) {
   const t = useT();
   const settings = useSettings();
   const title = t("reports.title");
@@ -13,7 +19,11 @@ export default function ComplaintsScreen() {
       <Title text={title} />
       <h1>{title}</h1>
       <p>{t("reports.intro", { site: settings.name })}</p>
-      <ReportForm askReference />
+      <ReportForm
+        askReference
+        initialReference={ID.test(query.get("profile") ?? "") ? query.get("profile")! : ""}
+        messageId={ID.test(query.get("message") ?? "") ? Number(query.get("message")) : undefined}
+      />
       <p className="form__alternative">
         <Link href="/pages/service">{t("footer.customer_service")}</Link>
       </p>

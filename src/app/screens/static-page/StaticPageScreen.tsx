@@ -59,12 +59,12 @@ function LegalDocument({ page }: { page: LegalPage }) {
               <tbody>
                 {page.storage.map((item) => (
                   <tr key={item.name}>
-                    <th scope="row">
+                    <th scope="row" className="storage__name">
                       <code>{item.name}</code>
                     </th>
-                    <td>{t(`legal.storage_kinds.${item.kind}`)}</td>
-                    <td>{item.purpose}</td>
-                    <td>{item.lifetime}</td>
+                    <td className="storage__kind">{t(`legal.storage_kinds.${item.kind}`)}</td>
+                    <td className="storage__purpose">{item.purpose}</td>
+                    <td className="storage__lifetime">{item.lifetime}</td>
                   </tr>
                 ))}
               </tbody>
