@@ -1,5 +1,5 @@
 import { allowedPartner, partnerPath, promotionVariant } from "../../shared/partners";
-import { useSettings, useT } from "../context";
+import { useSettings, useT } from "../page-context";
 import { Link } from "./Link";
 
 /**

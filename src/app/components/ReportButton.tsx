@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { ReportForm } from "./ReportForm";
 
 /**

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { isEmail } from "../../shared/account";
 import { REPORT_DESCRIPTION_MIN, REPORT_SUBJECTS, type ReportBody, type ReportResponse, type ReportSubject } from "../../shared/reports";
 import { apiSend } from "../api";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { useUser } from "../hooks/useUser";
 import { FieldError, FormMessage, TextField, useApiForm } from "./Form";
 

@@ -1,9 +1,9 @@
 import type { i18n } from "i18next";
 import usPrivacy from "../../../locales/en-US/privacy.json";
-import { REACTIVATION_DAYS } from "../../app/account-rules";
+import { REACTIVATION_DAYS } from "../../shared/account";
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";
 import { CHUNK_RELOAD_KEY } from "../../app/chunk-reload";
-import { LAST_CHAT_KEY } from "../../app/chat-messages";
+import { LAST_CHAT_KEY } from "../../app/chat-view-rules";
 import { PHOTO_ALERT_KEY } from "../../app/components/Alerts";
 import { ENTRY_SKIP_KEY } from "../../app/components/EntryWarning";
 import { GEOCODE_STORAGE_KEY } from "../../app/profile-form/geolocation";

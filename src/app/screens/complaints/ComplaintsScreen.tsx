@@ -1,7 +1,7 @@
 import { Link } from "../../components/Link";
 import { ReportForm } from "../../components/ReportForm";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useSettings, useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
 const ID = /^[1-9][0-9]{0,9}$/;

@@ -5,7 +5,7 @@ import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { legalKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { PhoneCheck } from "./PhoneCheck";
