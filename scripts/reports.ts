@@ -48,7 +48,10 @@ switch (command) {
     if (!["open", "resolved", "rejected", "all"].includes(status)) fail(USAGE);
     const rows = run([listReportsQuery(db, status)]);
     if (rows.length === 0) console.info(`No ${status === "all" ? "" : `${status} `}reports.`);
-    else for (const row of rows) console.info(Object.values(row).join("\t"));
+    else {
+      console.info(Object.keys(rows[0]!).join("\t"));
+      for (const row of rows) console.info(Object.values(row).join("\t"));
+    }
     break;
   }
   case "show": {
