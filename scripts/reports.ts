@@ -11,8 +11,7 @@
  *
  * The queries are those of src/server/db/reports.ts, taken as SQL text and run with wrangler.
  */
-import { drizzle } from "drizzle-orm/d1";
-import * as schema from "../src/server/db/schema";
+import { databaseOf } from "../src/server/db/database";
 import { closeReportQuery, disableAccountQueries, listReportsQuery, reportQuery, type ReportStatus } from "../src/server/db/reports";
 import { fail, inlineSql, operatorArgs, wrangler } from "./operator";
 
@@ -21,7 +20,7 @@ const { positionals, target, option } = operatorArgs(["note", "report"]);
 const [command, argument] = positionals;
 const where = target();
 // Only builds SQL text: the queries never run on this object.
-const db = drizzle({} as D1Database, { schema });
+const db = databaseOf({} as D1Database);
 const now = Math.floor(Date.now() / 1000);
 
 type Query = { toSQL(): { sql: string; params: unknown[] } };

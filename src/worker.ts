@@ -1,8 +1,7 @@
-import { drizzle } from "drizzle-orm/d1";
 import { REPORT_RETENTION_DAYS } from "./shared/reports";
 import { app } from "./server/app";
+import { databaseOf } from "./server/db/database";
 import { eraseHandledReports } from "./server/db/reports";
-import * as schema from "./server/db/schema";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 
@@ -16,7 +15,7 @@ export default {
    */
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
-      purgeDeletedAccounts(env.DB, env.PHOTOS).then((erased) => {
+      purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS).then((erased) => {
         console.info(JSON.stringify({ event: "purge_deleted_accounts", erased }));
       }),
     );
@@ -27,7 +26,7 @@ export default {
     );
     const now = Math.floor(Date.now() / 1000);
     ctx.waitUntil(
-      eraseHandledReports(drizzle(env.DB, { schema }), now - REPORT_RETENTION_DAYS * 24 * 60 * 60).then((erased) => {
+      eraseHandledReports(databaseOf(env.DB), now - REPORT_RETENTION_DAYS * 24 * 60 * 60).then((erased) => {
         console.info(JSON.stringify({ event: "erase_handled_reports", erased }));
       }),
     );

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../../src/shared/api";
 import { REPORTS_PER_HOUR } from "../../src/shared/reports";
 import { closeReportQuery, disableAccount, eraseHandledReports } from "../../src/server/db/reports";
-import * as schema from "../../src/server/db/schema";
+import { databaseOf } from "../../src/server/db/database";
 import { chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
@@ -145,7 +144,7 @@ describe("an operator disables an account", () => {
     expect(await found()).toContain(target.id);
     expect((await target.browser.fetch("/api/user.php")).status).toBe(200);
 
-    await disableAccount(drizzle(env.DB, { schema }), target.id, Math.floor(Date.now() / 1000));
+    await disableAccount(databaseOf(env.DB), target.id, Math.floor(Date.now() / 1000));
 
     expect(await found()).not.toContain(target.id);
     expect((await viewer.browser.fetch(`/api/profile.php?id=${target.id}`)).status).toBe(404);
@@ -162,7 +161,7 @@ describe("an operator disables an account", () => {
 
 describe("keeping reports", () => {
   it("erases a report two years after it was handled, never an open one", async () => {
-    const db = drizzle(env.DB, { schema });
+    const db = databaseOf(env.DB);
     const reporter = await member("keep");
     const [x, y] = [await member("x"), await member("y")];
     const ids: number[] = [];

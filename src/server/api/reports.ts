@@ -2,7 +2,7 @@
 import { vValidator } from "@hono/valibot-validator";
 import { Hono } from "hono";
 import { ReportBody, type ReportResponse } from "../../shared/reports";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { mailerFor } from "../mail/mailer";
 import { fileReport } from "../services/reports";
 import { clientAddress } from "./account";

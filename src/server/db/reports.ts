@@ -3,9 +3,11 @@
  * and of disabling an account. The statements of `npm run reports` are built here too (their SQL is
  * taken with `.toSQL()`), so the script and the Worker run the same queries.
  */
-import { and, desc, eq, inArray, isNull, lt, ne, sql } from "drizzle-orm";
-import type { Database } from "../context";
-import { conversationMembers, messages, profiles, reports, sessions, users } from "./schema";
+import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { accountIsLive } from "./accounts";
+import type { Database } from "./database";
+import { conversationMembers, messages, profiles, reports, users } from "./schema";
+import { revokeMemberSessions } from "./sessions";
 
 export type Report = typeof reports.$inferSelect;
 export type ReportStatus = "open" | "resolved" | "rejected";
@@ -15,12 +17,6 @@ export type NewReport = Pick<
 >;
 
 const HOUR = 60 * 60;
-const LIVE_ACCOUNT = ["active", "not_confirmed"];
-
-/** The account address and name a member's report confirmation goes to. */
-export async function reporterAccount(db: Database, userId: number): Promise<{ email: string; username: string } | undefined> {
-  return db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId)).get();
-}
 
 /** Whether a profile can be reported: it exists and is shown (active profile of a live account). */
 export async function isReportableProfile(db: Database, profileId: number): Promise<boolean> {
@@ -28,7 +24,7 @@ export async function isReportableProfile(db: Database, profileId: number): Prom
     .select({ id: profiles.id })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
-    .where(and(eq(profiles.id, profileId), eq(profiles.status, "active"), inArray(users.status, LIVE_ACCOUNT)))
+    .where(and(eq(profiles.id, profileId), eq(profiles.status, "active"), accountIsLive()))
     .get();
   return row !== undefined;
 }
@@ -130,7 +126,7 @@ export function disableAccountQueries(db: Database, profileId: number, now: numb
   return [
     db.update(users).set({ status: "disabled" }).where(inArray(users.id, owner)),
     db.update(profiles).set({ status: "disabled", searchable: 0 }).where(eq(profiles.id, profileId)),
-    db.update(sessions).set({ revokedAt: now }).where(and(inArray(sessions.userId, owner), isNull(sessions.revokedAt))),
+    revokeMemberSessions(db, owner, now),
   ] as const;
 }
 

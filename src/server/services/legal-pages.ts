@@ -10,10 +10,10 @@ import { GEOCODE_STORAGE_KEY } from "../../app/profile-form/geolocation";
 import { termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
 import type { Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
-import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session";
+import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session-cookie";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
 import { TRACKING_COOKIE, TRACKING_DAYS } from "../edge/tracking";
-import { MESSAGES } from "../i18n";
+import { MESSAGES } from "../translations";
 
 const DAY = 24 * 60 * 60;
 const MIN_AGE = 18;

@@ -1,7 +1,8 @@
 import type { i18n } from "i18next";
 import { REPORTS_PER_ADDRESS_HOUR, REPORTS_PER_HOUR, type ReportBody } from "../../shared/reports";
-import type { Database } from "../context";
-import { hasReported, insertReport, isReportableProfile, reporterAccount, visibleMessageSender } from "../db/reports";
+import type { Database } from "../db/database";
+import { accountById } from "../db/accounts";
+import { hasReported, insertReport, isReportableProfile, visibleMessageSender } from "../db/reports";
 import { AppError, fieldError } from "../errors";
 import type { Mailer } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
@@ -28,29 +29,29 @@ export type Reporter = { userId: number; profileId: number } | null;
  * reports one member or message once, and files at most REPORTS_PER_HOUR reports an hour.
  */
 export async function fileReport(ctx: ReportContext, reporter: Reporter, body: ReportBody): Promise<{ id: number }> {
-  const account = reporter ? await reporterAccount(ctx.db, reporter.userId) : undefined;
-  if (reporter && !account) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  const account = reporter ? await accountById(ctx.db, reporter.userId) : undefined;
+  if (reporter && !account) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   const email = account?.email ?? body.email;
-  if (!email) throw fieldError(400, "invalid_parameter", "email", "validation.required");
+  if (!email) throw fieldError({ status: 400, code: "invalid_parameter", field: "email", key: "validation.required" });
 
   let profileId = body.profile_id ?? null;
   const messageId = body.message_id ?? null;
   if (messageId !== null) {
-    if (!reporter) throw new AppError(403, "authentication_required", "reports.errors.login_for_message");
+    if (!reporter) throw new AppError({ status: 403, code: "authentication_required", key: "reports.errors.login_for_message" });
     const sender = await visibleMessageSender(ctx.db, messageId, reporter.profileId);
-    if (sender === undefined) throw fieldError(404, "message_not_found", "message_id", "reports.errors.message_not_found");
-    if (profileId !== null && profileId !== sender) throw fieldError(400, "invalid_parameter", "profile_id", "reports.errors.message_of_other_member");
+    if (sender === undefined) throw fieldError({ status: 404, code: "message_not_found", field: "message_id", key: "reports.errors.message_not_found" });
+    if (profileId !== null && profileId !== sender) throw fieldError({ status: 400, code: "invalid_parameter", field: "profile_id", key: "reports.errors.message_of_other_member" });
     profileId = sender;
   }
   if (profileId !== null) {
-    if (reporter?.profileId === profileId) throw fieldError(400, "own_profile", "profile_id", "reports.errors.own_profile");
-    if (!(await isReportableProfile(ctx.db, profileId))) throw fieldError(404, "profile_not_found", "profile_id", "reports.errors.profile_not_found");
+    if (reporter?.profileId === profileId) throw fieldError({ status: 400, code: "own_profile", field: "profile_id", key: "reports.errors.own_profile" });
+    if (!(await isReportableProfile(ctx.db, profileId))) throw fieldError({ status: 404, code: "profile_not_found", field: "profile_id", key: "reports.errors.profile_not_found" });
   }
 
   const reporterKey = reporter ? `user:${reporter.userId}` : `email:${email.toLowerCase()}`;
   const targetKey = messageId !== null ? `message:${messageId}` : profileId !== null ? `profile:${profileId}` : null;
   const duplicate = messageId !== null ? "reports.errors.message_reported" : "reports.errors.profile_reported";
-  if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError(409, "already_reported", duplicate);
+  if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError({ status: 409, code: "already_reported", key: duplicate });
 
   const id = await insertReport(
     ctx.db,
@@ -72,8 +73,8 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
   );
   if (id === null) {
     // Nothing stored: the same report sent twice at once, or a limit reached.
-    if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError(409, "already_reported", duplicate);
-    throw new AppError(429, "too_many_reports", "reports.errors.too_many", { count: REPORTS_PER_HOUR });
+    if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError({ status: 409, code: "already_reported", key: duplicate });
+    throw new AppError({ status: 429, code: "too_many_reports", key: "reports.errors.too_many", values: { count: REPORTS_PER_HOUR } });
   }
   console.info(JSON.stringify({ event: "report_filed", report: id, subject: body.subject, target: targetKey }));
 
