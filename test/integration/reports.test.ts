@@ -50,6 +50,10 @@ describe("a member reports another member", () => {
     expect(mails[0]!.subject).toContain(String(filed.id));
     expect(mails[0]!.text).toContain("Harassment or threats");
 
+    // The member's data export holds it.
+    const archive = await json<{ reports: { id: number; subject: string; profile_id: number }[] }>(await reporter.browser.fetch("/api/my-data.php"));
+    expect(archive.reports).toMatchObject([{ id: filed.id, subject: "harassment", profile_id: reported.id }]);
+
     const again = await report(reporter, { profile_id: reported.id, subject: "fake_profile", description: "And the photos are not hers." });
     expect(again.status).toBe(409);
     expect(await json(again)).toEqual({ error: "already_reported", message: "You have already reported this member. We are looking into it." });

@@ -74,6 +74,15 @@ export async function insertReport(db: Database, report: NewReport, limits: { pe
   return row?.id ?? null;
 }
 
+/** The reports a member filed, for their data export (without the network address or operator notes). */
+export function reportsFiledBy(db: Database, userId: number) {
+  return db
+    .select({ id: reports.id, subject: reports.subject, description: reports.description, profile_id: reports.profileId, message_id: reports.messageId, status: reports.status, created_at: reports.createdAt })
+    .from(reports)
+    .where(eq(reports.reporterUserId, userId))
+    .orderBy(reports.id);
+}
+
 const LIST_COLUMNS = {
   id: reports.id,
   status: reports.status,
