@@ -9,7 +9,7 @@ import { FieldError, FormMessage, TextField, useApiForm } from "./Form";
 const FIELDS = ["subject", "description", "email", "profile_id", "message_id"] as const;
 
 /** A member typed as their number or a profile link (/members/12, /likes/m/12); null when it is neither. */
-export function profileIdOf(reference: string): number | null {
+function profileIdOf(reference: string): number | null {
   const found = /^\s*(?:.*\/(?:members|likes\/m)\/)?([1-9][0-9]{0,9})\/?\s*$/.exec(reference);
   return found ? Number(found[1]) : null;
 }

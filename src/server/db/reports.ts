@@ -9,7 +9,6 @@ import type { Database } from "./database";
 import { conversationMembers, messages, profiles, reports, users } from "./schema";
 import { revokeMemberSessions } from "./sessions";
 
-export type Report = typeof reports.$inferSelect;
 export type ReportStatus = "open" | "resolved" | "rejected";
 export type NewReport = Pick<
   typeof reports.$inferInsert,
