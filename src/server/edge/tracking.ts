@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv, Tracking, TrackingField } from "../request-context";
 
-export const TRACKING_FIELDS: readonly TrackingField[] = ["network", "ref", "sub1", "sub2", "sub3"];
+const TRACKING_FIELDS: readonly TrackingField[] = ["network", "ref", "sub1", "sub2", "sub3"];
 
 export const TRACKING_COOKIE = "trafficsource";
 /** How long the traffic-source cookie keeps a referral (also told on the cookies page). */
