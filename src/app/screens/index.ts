@@ -26,6 +26,13 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   chat: () => import("./chats/ChatScreen"),
   complaints: () => import("./complaints/ComplaintsScreen"),
   "partner-redirect": () => import("./partner-redirect/PartnerRedirectScreen"),
+  credits: () => import("./credits/CreditsScreen"),
+  "credits-order": () => import("./credits/OrderScreen"),
+  "credits-repeat": () => import("./credits/RepeatOrderScreen"),
+  transactions: () => import("./credits/TransactionsScreen"),
+  premium: () => import("./credits/PremiumScreen"),
+  pricing: () => import("./credits/PricingScreen"),
+  directdebit: () => import("./credits/DirectDebitScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

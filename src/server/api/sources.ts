@@ -22,6 +22,7 @@ import { LEGAL_PAGES } from "../../shared/legal";
 import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
+import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
@@ -80,6 +81,9 @@ export const SOURCES: Record<string, Source> = {
     if (!partner) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
     return { partner: { name: partner.name, url: partner.url, seconds: PARTNER_REDIRECT_SECONDS } };
   },
+  "/api/order.php": loadOrder,
+  "/api/transactions.php": loadTransactions,
+  "/api/transaction.php": loadTransaction,
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
     return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };

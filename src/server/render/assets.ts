@@ -26,6 +26,13 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   chat: "src/app/screens/chats/ChatScreen.tsx",
   complaints: "src/app/screens/complaints/ComplaintsScreen.tsx",
   "partner-redirect": "src/app/screens/partner-redirect/PartnerRedirectScreen.tsx",
+  credits: "src/app/screens/credits/CreditsScreen.tsx",
+  "credits-order": "src/app/screens/credits/OrderScreen.tsx",
+  "credits-repeat": "src/app/screens/credits/RepeatOrderScreen.tsx",
+  transactions: "src/app/screens/credits/TransactionsScreen.tsx",
+  premium: "src/app/screens/credits/PremiumScreen.tsx",
+  pricing: "src/app/screens/credits/PricingScreen.tsx",
+  directdebit: "src/app/screens/credits/DirectDebitScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };
