@@ -1,11 +1,10 @@
 /**
  * Operators add, end and list discount codes (SPEC §3) with this script, through wrangler on the
  * chosen database. The queries are the data layer's own (src/server/db/discounts.ts), run through
- * drizzle's proxy driver; wrangler's `d1 execute` takes no parameters, so they are inlined as quoted
- * literals.
+ * drizzle's proxy driver, inlined for `wrangler d1 execute` (inlineSql).
  *
  *   npm run discounts -- add SPRING20 --percentage 20 [--minimum 1500] [--country NL --currency EUR]
- *        [--expires 2026-12-31] [--reusable] [--methods ideal,creditcard] --local|--remote [--env NAME]
+ *        [--expires 2026-12-31] [--validity unlimited] [--methods ideal,creditcard] --local|--remote [--env NAME]
  *   npm run discounts -- end SPRING20 --local
  *   npm run discounts -- list --local
  */
@@ -16,32 +15,17 @@ import type { Database } from "../src/server/db/database";
 import { endDiscountCode, insertDiscountCode, listDiscountCodes } from "../src/server/db/discounts";
 import { DiscountCodeText } from "../src/shared/discounts";
 import { CURRENCIES, PAYMENT_METHODS } from "../src/shared/payments";
-import { fail, operatorArgs, wrangler } from "./operator";
+import { fail, inlineSql, operatorArgs, wrangler } from "./operator";
 
-const { positionals, target, values } = operatorArgs({
-  percentage: { type: "string" },
-  minimum: { type: "string" },
-  country: { type: "string" },
-  currency: { type: "string" },
-  expires: { type: "string" },
-  reusable: { type: "boolean", default: false },
-  methods: { type: "string" },
-});
+const { positionals, target, option } = operatorArgs(["percentage", "minimum", "country", "currency", "expires", "validity", "methods"]);
 const [command, code] = positionals;
-const usage = "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--reusable] [--methods a,b] | end <CODE> | list; with --local or --remote";
+const usage = "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--validity once_per_user|unlimited] [--methods a,b] | end <CODE> | list; with --local or --remote";
 if (command !== "add" && command !== "end" && command !== "list") fail(usage);
 
-const literal = (value: unknown): string => {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "boolean") return value ? "1" : "0";
-  return `'${String(value).replaceAll("'", "''")}'`;
-};
 const where = target();
 const db = drizzle(
   async (query, params, method) => {
-    let i = 0;
-    const text = query.replace(/\?/g, () => literal(params[i++]));
+    const text = inlineSql({ sql: query, params });
     const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
     const rows = (result?.results ?? []).map((row) => Object.values(row));
     return { rows: method === "get" ? (rows[0] as unknown as unknown[][]) : rows };
@@ -69,13 +53,13 @@ if (command === "list") {
 } else {
   const parsed = v.safeParse(Code, {
     code: code ?? "",
-    percentage: values.percentage ?? "",
-    minimumCents: values.minimum,
-    country: values.country,
-    currency: values.currency,
-    expiresAt: values.expires,
-    validity: values.reusable ? "unlimited" : "once_per_user",
-    paymentMethods: values.methods,
+    percentage: option("percentage") ?? "",
+    minimumCents: option("minimum"),
+    country: option("country"),
+    currency: option("currency"),
+    expiresAt: option("expires"),
+    validity: option("validity") ?? "once_per_user",
+    paymentMethods: option("methods"),
   });
   if (!parsed.success) {
     for (const issue of parsed.issues) console.error(`${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`);

@@ -3,33 +3,51 @@
  * --remote, --env, --persist-to) and running wrangler against the chosen database, offline-safe.
  */
 import { execFileSync } from "node:child_process";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseArgs } from "node:util";
 
 export function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-/** The shared command line, plus a script's own options (`extra`). */
-export function operatorArgs(extra: NonNullable<ParseArgsConfig["options"]> = {}) {
-  const parsed = parseArgs({
+/** The command line: positionals, where to act, and the script's own string options (`--note`). */
+export function operatorArgs<K extends string = never>(own: readonly K[] = []) {
+  const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      ...extra,
+      ...Object.fromEntries(own.map((name) => [name, { type: "string" as const }])),
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       env: { type: "string" },
       "persist-to": { type: "string", default: ".wrangler/state" },
     },
   });
-  const positionals = parsed.positionals;
-  const values = parsed.values as { local: boolean; remote: boolean; env?: string; "persist-to": string } & Record<string, string | boolean | undefined>;
   /** wrangler's arguments for where to act; refuses when neither or both of --local and --remote are given. */
   const target = (): string[] => {
     if (values.local === values.remote) fail("say where: --local or --remote");
     return [...(values.local ? ["--local", "--persist-to", values["persist-to"]] : ["--remote"]), ...(values.env ? ["--env", values.env] : [])];
   };
-  return { positionals, target, values };
+  const option = (name: K): string | undefined => {
+    const value = (values as Record<string, unknown>)[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  return { positionals, target, option };
+}
+
+/**
+ * A drizzle query as one SQL text for `wrangler d1 execute --command` (which takes no parameters):
+ * each `?` becomes its value, strings quoted as SQLite quotes them.
+ */
+export function inlineSql({ sql, params }: { sql: string; params: unknown[] }): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => {
+    const value = params[i++];
+    if (value === null || value === undefined) return "NULL";
+    if (typeof value === "number" && Number.isFinite(value)) return String(value);
+    if (typeof value === "boolean") return value ? "1" : "0";
+    if (typeof value === "string") return `'${value.replaceAll("'", "''")}'`;
+    throw new Error(`cannot inline ${typeof value}`);
+  });
 }
 
 /** Run wrangler without it reaching for request.cf data or metrics; returns what it printed. */

@@ -8,7 +8,7 @@ import type { RouteMatch } from "./routes";
 import { visitorSearchAllowed } from "../shared/search-visibility";
 
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
-export type DataKey = { key: string; fallbackKey: string; infinite: boolean };
+type DataKey = { key: string; fallbackKey: string; infinite: boolean };
 
 const SEARCH_PARAMS = ["gender", "country", "country_region", "min_age", "max_age"] as const;
 
@@ -37,10 +37,19 @@ export function searchInfiniteKey(filters: URLSearchParams): string {
 
 export const profileKey = (id: string | number) => `/api/profile.php?id=${id}`;
 export const REGIONS_KEY = "/api/regions.php";
+/** GET /api/showcase.php: members for the landers; the map lander asks for their towns too. */
+export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns=1" : "/api/showcase.php");
+/** The first page of a search with the member's or the site's defaults (home page, first matches). */
+export const FIRST_SEARCH_KEY = searchPageKey(new URLSearchParams(), 1);
 /** GET /api/chats.php: the member's conversations (SPEC §7). */
 export const CHATS_KEY = "/api/chats.php";
 /** GET /api/gifts.php: the gifts this site sells. */
 export const GIFTS_KEY = "/api/gifts.php";
+
+/** GET /api/legal.php: a static page's text, filled in for the site. */
+export const legalKey = (page: string) => `/api/legal.php?page=${page}`;
+/** GET /api/partner.php: a partner of the site's allow-list. */
+export const partnerKey = (name: string) => `/api/partner.php?name=${encodeURIComponent(name)}`;
 
 /** A conversation as the chat screens name it: by the other member (/members/{id}/chat) or by its own id (/chats/{id}). */
 export type ChatRef = { profile: string | number } | { conversation: string | number };
@@ -92,6 +101,19 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];
+    case "member-landing":
+      return [plain(profileKey(match.params.id!))];
+    case "lander":
+      return [plain(showcaseKey(match.params.lander === "maplanding"))];
+    case "home":
+      // The row of recent members shows only when visitors may search (SPEC §1: logged_out_search).
+      return visitorSearchAllowed(searchMode, 1) ? [plain(FIRST_SEARCH_KEY)] : [];
+    case "signup-matches":
+      return member ? [plain(FIRST_SEARCH_KEY)] : [];
+    case "static-page":
+      return [plain(legalKey(match.params.token ?? match.route.name.replace(/^pages-/, "")))];
+    case "partner-redirect":
+      return [plain(partnerKey(match.params.partner!))];
     default:
       return [];
   }

@@ -3,7 +3,9 @@
  * entry with Hono; the client matches the same patterns for history-mode navigation. A parameter
  * that fails its check makes the route not match, which shows the 404 page.
  */
+import { LEGAL_PAGES } from "../shared/legal";
 import { PAYMENT_METHODS } from "../shared/payments";
+import { LANDER_VARIANTS } from "./landers";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
@@ -26,16 +28,21 @@ export type ScreenName =
   | "profile"
   | "chats"
   | "chat"
+  | "complaints"
+  | "partner-redirect"
   | "credits"
   | "credits-order"
   | "credits-repeat"
   | "transactions"
   | "premium"
   | "pricing"
-  | "directdebit";
+  | "directdebit"
+  | "lander"
+  | "member-landing"
+  | "signup-matches";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
-const LANDERS = [
+export const LANDERS = [
   "alonetonight",
   "collagelanding",
   "gallery",
@@ -45,14 +52,13 @@ const LANDERS = [
   "transitionsvideolanding",
   "video",
 ] as const;
-export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
+export const STATIC_PAGES = LEGAL_PAGES;
 
 const ID = /^[1-9][0-9]{0,9}$/;
-const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 type ParamCheck = RegExp | readonly string[];
 
-type RouteDef = {
+export type RouteDef = {
   name: string;
   /** SPEC notation: {id} required, {slug?} optional. */
   path: string;
@@ -77,22 +83,22 @@ export const ROUTES: readonly RouteDef[] = [
   route("members-id", "/members/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("likes-m-id", "/likes/m/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("members-id-chat", "/members/{id}/chat", "chat", "chat", { params: { id: ID } }),
-  route("members-id-landing", "/members/{id}/landing", "placeholder", "lander", { params: { id: ID } }),
+  route("members-id-landing", "/members/{id}/landing", "member-landing", "lander", { params: { id: ID } }),
   route("members-id-signup", "/members/{id}/signup", "signup", "empty", { params: { id: ID } }),
-  route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "placeholder", "lander", {
-    params: { id: ID, slug: SLUG },
+  route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "member-landing", "lander", {
+    params: { id: ID, slug: LANDER_VARIANTS },
   }),
-  route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "placeholder", "lander", {
-    params: { id: ID, slug: SLUG },
+  route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "member-landing", "lander", {
+    params: { id: ID, slug: LANDER_VARIANTS },
   }),
   route("likes", "/likes", "placeholder", "default", { membersArea: true }),
   route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
   route("chats", "/chats", "chats", "default", { membersArea: true }),
   route("chats-id", "/chats/{id}", "chats", "default", { params: { id: ID }, membersArea: true }),
-  route("complaints", "/complaints"),
+  route("complaints", "/complaints", "complaints"),
   route("complete-signup", "/complete-signup", "complete-signup", "empty"),
   route("signup", "/signup", "signup", "empty"),
-  route("signup-matches", "/signup-matches", "signup", "empty"),
+  route("signup-matches", "/signup-matches", "signup-matches", "empty"),
   route("login", "/login", "login"),
   route("reset-password", "/reset-password", "reset-password"),
   route("reset-password-do", "/reset-password/do", "reset-password-do"),
@@ -114,9 +120,9 @@ export const ROUTES: readonly RouteDef[] = [
   route("lang-config", "/lang-config", "lang-config"),
   route("match-finder", "/match-finder"),
   route("swipe-game", "/swipe-game"),
-  route("landers-tinderswipe", "/landers/tinderswipe", "placeholder", "lander"),
-  route("landers-lander-slug", "/landers/{lander}/{slug?}", "placeholder", "lander", {
-    params: { lander: LANDERS, slug: SLUG },
+  route("landers-tinderswipe", "/landers/tinderswipe", "lander", "lander"),
+  route("landers-lander-slug", "/landers/{lander}/{slug?}", "lander", "lander", {
+    params: { lander: LANDERS, slug: LANDER_VARIANTS },
   }),
   route("pages-ban", "/pages/ban", "static-page"),
   route("pages-cookies", "/pages/cookies", "static-page"),
@@ -125,6 +131,8 @@ export const ROUTES: readonly RouteDef[] = [
   route("pages-return-policy", "/pages/return-policy", "static-page"),
   route("pages-service", "/pages/service", "static-page"),
   route("pages-terms", "/pages/terms", "static-page"),
+  // The redirect to a partner of the site's allow-list, with a countdown (SPEC §9).
+  route("partner-redirect", "/out/{partner}", "partner-redirect", "empty", { params: { partner: /^[a-z0-9][a-z0-9-]{0,31}$/ } }),
   // {token}: a static page by its short name (/terms is /pages/terms). Last, so named routes win.
   route("token", "/{token}", "static-page", "default", { params: { token: STATIC_PAGES } }),
 ];

@@ -24,6 +24,8 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   profile: () => import("./profile/ProfileScreen"),
   chats: () => import("./chats/ChatsScreen"),
   chat: () => import("./chats/ChatScreen"),
+  complaints: () => import("./complaints/ComplaintsScreen"),
+  "partner-redirect": () => import("./partner-redirect/PartnerRedirectScreen"),
   credits: () => import("./credits/CreditsScreen"),
   "credits-order": () => import("./credits/OrderScreen"),
   "credits-repeat": () => import("./credits/RepeatOrderScreen"),
@@ -31,6 +33,9 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   premium: () => import("./credits/PremiumScreen"),
   pricing: () => import("./credits/PricingScreen"),
   directdebit: () => import("./credits/DirectDebitScreen"),
+  lander: () => import("./landers/LanderScreen"),
+  "member-landing": () => import("./member-landing/MemberLandingScreen"),
+  "signup-matches": () => import("./signup-matches/SignupMatchesScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

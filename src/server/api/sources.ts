@@ -4,7 +4,7 @@
  * embeds a page's data, so both always give the same shape.
  */
 import type { Context } from "hono";
-import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery } from "../../shared/api";
+import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery, ShowcaseQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
@@ -17,6 +17,10 @@ import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
+import { showcase } from "../services/showcase";
+import { legalPage } from "../services/legal-pages";
+import { LEGAL_PAGES } from "../../shared/legal";
+import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadDiscount } from "./discounts";
@@ -24,6 +28,8 @@ import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
+const LegalQuery = v.object({ page: v.picklist(LEGAL_PAGES) });
+const PartnerQuery = v.object({ name: v.pipe(v.string(), v.maxLength(64)) });
 const ChatQuery = v.union([
   v.object({ profile: RecordId, before: v.optional(RecordId) }),
   v.object({ conversation: RecordId, before: v.optional(RecordId) }),
@@ -39,6 +45,11 @@ export const SOURCES: Record<string, Source> = {
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
     return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
+  },
+  // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
+  "/api/showcase.php": async (c, params) => {
+    const { towns } = parseQuery(ShowcaseQuery, params);
+    return showcase(c.get("db"), selectedCountry(c), towns === "1");
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);
@@ -66,6 +77,16 @@ export const SOURCES: Record<string, Source> = {
     const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
     if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
     return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+  },
+  "/api/legal.php": async (c, params) => {
+    const { page } = parseQuery(LegalQuery, params);
+    return legalPage(page, c.get("t"), c.get("locale"), c.get("site"), c.get("company"));
+  },
+  "/api/partner.php": async (c, params) => {
+    const { name } = parseQuery(PartnerQuery, params);
+    const partner = allowedPartner(c.get("site"), name);
+    if (!partner) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
+    return { partner: { name: partner.name, url: partner.url, seconds: PARTNER_REDIRECT_SECONDS } };
   },
   "/api/order.php": loadOrder,
   "/api/transactions.php": loadTransactions,

@@ -21,7 +21,7 @@ function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-export type SessionClaims = { sessionId: string; userId: number };
+type SessionClaims = { sessionId: string; userId: number };
 
 /** Start a session for a member: a row, then the signed cookie. */
 export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {

@@ -5,6 +5,8 @@ import type { PROFILE_FIELDS } from "../../../shared/settings";
 import { ApiRequestError } from "../../api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
+import { ReportButton } from "../../components/ReportButton";
+import { CamPromotion } from "../../components/CamPromotion";
 import { LockIcon } from "../../components/LockIcon";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
 import { useSignupModal } from "../../components/SignupModal";
@@ -81,7 +83,7 @@ export default function MemberScreen({ params }: ScreenProps) {
                     if (photo.locked && !user) openSignup(t("login_needed.photos"));
                   }}
                   aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
-                  <img src={photo.thumb} alt="" width={80} height={100} loading="lazy" />
+                  <img src={photo.thumb} alt={photo.locked ? t("profile.locked_photo") : profile.name} width={80} height={100} loading="lazy" />
                   {photo.locked && (
                     <span className="thumb__lock" title={t("profile.locked_photo")}>
                       <LockIcon />
@@ -118,6 +120,7 @@ export default function MemberScreen({ params }: ScreenProps) {
             </>
           )}
           {user && data.viewer && !data.viewer.own && <BlockButton data={data} mutate={mutate} />}
+          {!data.viewer?.own && <ReportButton profile={profile} />}
         </div>
         {visible.has("about_me") && profile.about_me && (
           <section>
@@ -146,6 +149,7 @@ export default function MemberScreen({ params }: ScreenProps) {
           </section>
         )}
       </div>
+      <CamPromotion name={profile.name} />
       {related.length > 0 && (
         <section className="member__related">
           <h2>{t("profile.related")}</h2>
