@@ -99,7 +99,8 @@ describe("buying credits on the Dutch site", () => {
     const { page, context, errors } = await phone(browser());
     await signUp(page);
     // Spend the signup credits on messages (the first three are free): the modal is for members with 0 credits.
-    const demo = await page.evaluate(async () => ((await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as SearchResponse).profiles[0]!);
+    // A demo profile (with a photo): members other tests signed up may be unconfirmed and unable to chat.
+    const demo = await page.evaluate(async () => ((await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as SearchResponse).profiles.find((p) => p.main_image)!);
     await page.goto(`${baseUrl}/members/${demo.id}/chat`);
     const iceBreaker = page.getByRole("dialog");
     await expect.poll(() => iceBreaker.count()).toBe(1);
