@@ -7,6 +7,7 @@ import { honoPath, ROUTES } from "../app/routes";
 import { isLanguage } from "../shared/locales";
 import { accountRoutes } from "./api/account";
 import { chatRoutes } from "./api/chats";
+import { likeRoutes } from "./api/likes";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
@@ -92,6 +93,7 @@ export function createApp() {
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
+  app.route("/", likeRoutes);
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }

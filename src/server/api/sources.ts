@@ -18,6 +18,10 @@ import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
 import { parseQuery } from "./query";
+import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
+import { autoLike, findMatches, listLikes, nextSwipe, profileOpened } from "../services/likes";
+import { likeStanding } from "../db/likes";
+import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
@@ -39,7 +43,12 @@ export const SOURCES: Record<string, Source> = {
   },
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
-    return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
+    const viewerId = c.get("session")?.profileId ?? null;
+    const answer = await getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId);
+    if (viewerId === null || !answer.viewer || answer.viewer.own) return answer;
+    // SPEC §4: opening a liker's profile clears like_new; the buttons show how the two stand.
+    const [standing] = await Promise.all([likeStanding(c.get("db"), viewerId, id), profileOpened(c.get("db"), viewerId, id)]);
+    return { ...answer, viewer: { ...answer.viewer, liked: standing.liked, liked_me: standing.likedMe } };
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);
@@ -67,6 +76,16 @@ export const SOURCES: Record<string, Source> = {
     const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
     if (peer === null) throw new AppError(404, "not_found", "errors.chat_not_found", {}, "conversation");
     return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+  },
+  "/api/likes.php": async (c, params) => {
+    const { type, page } = parseQuery(LikesQuery, params);
+    return listLikes(c.get("db"), requireLikeMember(c).profileId, type ?? "received", page ?? 1);
+  },
+  "/api/auto-like.php": async (c) => autoLike(c.get("db"), requireLikeMember(c).profileId),
+  "/api/swipe.php": async (c) => nextSwipe({ db: c.get("db"), site: c.get("site"), now: new Date() }, requireLikeMember(c)),
+  "/api/match-finder.php": async (c, params) => {
+    const session = requireLikeMember(c);
+    return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
   },
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
