@@ -23,7 +23,10 @@ export type ScreenName =
   | "settings"
   | "profile"
   | "chats"
-  | "chat";
+  | "chat"
+  | "likes"
+  | "swipe"
+  | "match-finder";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
 export const LANDERS = [
@@ -77,8 +80,8 @@ export const ROUTES: readonly RouteDef[] = [
   route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "placeholder", "lander", {
     params: { id: ID, slug: SLUG },
   }),
-  route("likes", "/likes", "placeholder", "default", { membersArea: true }),
-  route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
+  route("likes", "/likes", "likes", "default", { membersArea: true }),
+  route("likes-type", "/likes/{type}", "likes", "default", { params: { type: LIKE_TABS }, membersArea: true }),
   route("chats", "/chats", "chats", "default", { membersArea: true }),
   route("chats-id", "/chats/{id}", "chats", "default", { params: { id: ID }, membersArea: true }),
   route("complaints", "/complaints"),
@@ -104,8 +107,8 @@ export const ROUTES: readonly RouteDef[] = [
   route("profile", "/profile", "profile"),
   route("notifications", "/notifications", "settings"),
   route("lang-config", "/lang-config", "lang-config"),
-  route("match-finder", "/match-finder"),
-  route("swipe-game", "/swipe-game"),
+  route("match-finder", "/match-finder", "match-finder"),
+  route("swipe-game", "/swipe-game", "swipe"),
   route("landers-tinderswipe", "/landers/tinderswipe", "placeholder", "lander"),
   route("landers-lander-slug", "/landers/{lander}/{slug?}", "placeholder", "lander", {
     params: { lander: LANDERS, slug: SLUG },

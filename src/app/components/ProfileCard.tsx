@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ProfileCard as Card } from "../../shared/api";
 import { useSettings, useT } from "../context";
 import { Link } from "./Link";
@@ -10,8 +11,8 @@ export function FictionalMark() {
   return <img className="fictional-mark" src={settings.fictional_icon} alt={label} title={label} width={18} height={18} />;
 }
 
-/** One search or related result: main photo, name, age and place; links to the profile. */
-export function ProfileCard({ profile, eager = false }: { profile: Card; eager?: boolean }) {
+/** One search or related result: main photo, name, age and place; links to the profile. `children` are its actions. */
+export function ProfileCard({ profile, eager = false, children }: { profile: Card; eager?: boolean; children?: ReactNode }) {
   const settings = useSettings();
   const t = useT();
   const image = profile.main_image;
@@ -42,15 +43,18 @@ export function ProfileCard({ profile, eager = false }: { profile: Card; eager?:
           <span className="profile-card__place">{[profile.city, profile.region].filter(Boolean).join(", ")}</span>
         </div>
       </Link>
+      {children && <div className="profile-card__actions">{children}</div>}
     </li>
   );
 }
 
-export function ProfileGrid({ profiles, eagerCount = 0 }: { profiles: Card[]; eagerCount?: number }) {
+export function ProfileGrid({ profiles, eagerCount = 0, action }: { profiles: Card[]; eagerCount?: number; action?: (profile: Card) => ReactNode }) {
   return (
     <ul className="profile-grid">
       {profiles.map((profile, i) => (
-        <ProfileCard key={profile.id} profile={profile} eager={i < eagerCount} />
+        <ProfileCard key={profile.id} profile={profile} eager={i < eagerCount}>
+          {action?.(profile)}
+        </ProfileCard>
       ))}
     </ul>
   );

@@ -24,6 +24,9 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   profile: () => import("./profile/ProfileScreen"),
   chats: () => import("./chats/ChatsScreen"),
   chat: () => import("./chats/ChatScreen"),
+  likes: () => import("./likes/LikesScreen"),
+  swipe: () => import("./likes/SwipeScreen"),
+  "match-finder": () => import("./likes/MatchFinderScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

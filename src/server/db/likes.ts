@@ -139,7 +139,7 @@ const listColumns = { ...cardColumns, likedAt: likes.createdAt, matchedAt: likes
  * One page of a likes tab, newest first: received (who likes the member), sent (whom the member
  * likes) or matches (both), with what the cards need to say how the two stand.
  */
-export async function likesPage(db: Database, viewerId: number, type: "received" | "sent" | "matches", limit: number, offset: number) {
+export function likesPage(db: Database, viewerId: number, type: "received" | "sent" | "matches", limit: number, offset: number) {
   const other = type === "received" ? likes.likerId : likes.likedId;
   const base = db
     .select({

@@ -24,6 +24,9 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   profile: "src/app/screens/profile/ProfileScreen.tsx",
   chats: "src/app/screens/chats/ChatsScreen.tsx",
   chat: "src/app/screens/chats/ChatScreen.tsx",
+  likes: "src/app/screens/likes/LikesScreen.tsx",
+  swipe: "src/app/screens/likes/SwipeScreen.tsx",
+  "match-finder": "src/app/screens/likes/MatchFinderScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };
