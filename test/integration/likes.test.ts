@@ -143,10 +143,23 @@ describe("liking", () => {
     const a = await member();
     const targets: Member[] = [];
     for (let i = 0; i <= LIKE_BURST.likes; i++) targets.push(await member());
-    for (const t of targets.slice(0, LIKE_BURST.likes)) expect((await likeOf(a, t)).status).toBe(200);
+    // A set clock: the whole burst falls in one window.
+    const at = { db, site: SITE, now: new Date("2026-05-05T10:00:05Z") };
+    for (const t of targets.slice(0, LIKE_BURST.likes)) expect((await like(at, a.id, t.id)).liked).toBe(true);
     const last = targets[LIKE_BURST.likes]!;
-    await expectRefused(await likeOf(a, last), 429, "too_many_likes", `You are liking very fast. Wait ${LIKE_BURST.seconds} seconds and try again.`);
+    await expect(like(at, a.id, last.id)).rejects.toMatchObject({ status: 429, code: "too_many_likes" });
     expect((await likes(last)).profiles).toEqual([]);
+    // A minute later the member may like again.
+    expect((await like({ ...at, now: new Date("2026-05-05T10:01:05Z") }, a.id, last.id)).liked).toBe(true);
+  });
+
+  it("tells a member who likes too fast to wait, in their language", async () => {
+    const a = await member();
+    const b = await member();
+    const window = Math.floor(Date.now() / 1000 / LIKE_BURST.seconds) * LIKE_BURST.seconds;
+    await env.DB.prepare("INSERT INTO like_rate (profile_id, window_start, likes) VALUES (?, ?, ?)").bind(a.id, window, LIKE_BURST.likes).run();
+    await expectRefused(await likeOf(a, b), 429, "too_many_likes", `You are liking very fast. Wait ${LIKE_BURST.seconds} seconds and try again.`);
+    expect((await likes(b)).profiles).toEqual([]);
   });
 });
 
@@ -293,5 +306,51 @@ describe("a gift from the profile", () => {
     );
     expect(await creditsOf(a)).toBe(5);
     await expectRefused(await a.browser.post("/api/gift.php", { profile: { id: a.id }, gift: "rose", client_id: "gift-rose-0003" }), 400, "own_profile", "You cannot send a gift to yourself.");
+  });
+});
+
+describe("the match-finder", () => {
+  it("ranks by shared interests, then the chosen region, then recent activity, and leaves out blocked members", async () => {
+    await env.DB.batch([
+      env.DB.prepare("INSERT OR IGNORE INTO regions (id, country, code, name) VALUES (1, 'NL', 'NL-NH', 'Noord-Holland')"),
+      env.DB.prepare("INSERT OR IGNORE INTO interests (id, slug, sort) VALUES (1, 'travel', 1), (2, 'cooking', 2), (3, 'music', 3)"),
+    ]);
+    const seeker = await member({ name: "Seeker" });
+    const women: Member[] = [];
+    while (women.length < 4) {
+      const m = await member();
+      if ((await env.DB.prepare("SELECT gender FROM profiles WHERE id = ?").bind(m.id).first<{ gender: string }>())!.gender === "female") women.push(m);
+    }
+    const [both, oneInRegion, none, blocked] = women as [Member, Member, Member, Member];
+    await env.DB.prepare("UPDATE profiles SET gender = 'male', sexuality = 'hetero' WHERE id = ?").bind(seeker.id).run();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO profile_interests (profile_id, interest_id) VALUES (?1, 1), (?1, 2), (?2, 2), (?2, 3), (?3, 3), (?4, 1), (?4, 2)").bind(both.id, oneInRegion.id, none.id, blocked.id),
+      env.DB.prepare("UPDATE profiles SET region_id = 1 WHERE id = ?").bind(oneInRegion.id),
+      env.DB.prepare("UPDATE profiles SET last_active_at = unixepoch() + 100 WHERE id = ?").bind(none.id),
+    ]);
+    await blocked.browser.post("/api/block.php", { profile_id: seeker.id });
+    await likeOf(seeker, both);
+    const res = await seeker.browser.fetch("/api/match-finder.php?gender=female&min_age=18&max_age=99&country_region=NL-NH&interests=travel,cooking");
+    expect(res.status).toBe(200);
+    const { profiles } = await json<{ profiles: { id: number; shared_interests: number; liked: boolean }[] }>(res);
+    const mine = profiles.filter((p) => [both.id, oneInRegion.id, none.id, blocked.id].includes(p.id));
+    expect(mine.map((p) => p.id)).toEqual([both.id, oneInRegion.id, none.id]);
+    expect(mine.map((p) => p.shared_interests)).toEqual([2, 1, 0]);
+    expect(mine.map((p) => p.liked)).toEqual([true, false, false]);
+    expect(profiles.map((p) => p.id)).not.toContain(seeker.id);
+  });
+
+  it("refuses a query it cannot read, naming the field", async () => {
+    const seeker = await member();
+    for (const [query, field] of [
+      ["min_age=40&max_age=30", "max_age"],
+      ["interests=a,b,c,d,e,f", "interests"],
+      ["country_region=XX-1", "country_region"],
+      ["gender=robot", "gender"],
+    ]) {
+      const res = await seeker.browser.fetch(`/api/match-finder.php?${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await json<{ field: string }>(res)).field).toBe(field);
+    }
   });
 });
