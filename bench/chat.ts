@@ -77,7 +77,7 @@ const stats = (values: number[]): Stats => {
 };
 
 /** An HTTP call to the served app as one of its pages makes it (same origin, X-Request-Type). */
-function call(port: number, host: string, method: string, path: string, cookie: string, body?: unknown) {
+export function call(port: number, host: string, method: string, path: string, cookie: string, body?: unknown) {
   return new Promise<{ status: number; body: string; cookies: string[] }>((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -106,9 +106,9 @@ function call(port: number, host: string, method: string, path: string, cookie: 
   });
 }
 
-type Member = { profileId: number; cookie: string };
+export type Member = { profileId: number; cookie: string };
 
-async function signUp(port: number, host: string, username: string, gender: "male" | "female"): Promise<Member> {
+export async function signUp(port: number, host: string, username: string, gender: "male" | "female"): Promise<Member> {
   const res = await call(port, host, "POST", "/api/signup.php", "", {
     email: `${username}@example.com`,
     username,
@@ -117,9 +117,9 @@ async function signUp(port: number, host: string, username: string, gender: "mal
     gender,
     terms: true,
   });
-  if (res.status !== 201) throw new Error(`chat bench: signup failed: ${res.status} ${res.body}`);
+  if (res.status !== 201) throw new Error(`bench: signup failed: ${res.status} ${res.body}`);
   const cookie = res.cookies.map((c) => c.split(";")[0]!).join("; ");
-  if (!cookie.includes("session=")) throw new Error("chat bench: signup set no session cookie");
+  if (!cookie.includes("session=")) throw new Error("bench: signup set no session cookie");
   const { user } = JSON.parse(res.body) as { user: { profile: { id: number } } };
   return { profileId: user.profile.id, cookie };
 }

@@ -7,10 +7,12 @@
  *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
+ *                 [-- --port 8790 --likes-requests 600 --no-likes]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { chatBench, printChat } from "./chat";
+import { likesBench, printLikes } from "./likes";
 import { load, type LoadResult } from "./load";
 import { passwordCost } from "./passwords";
 import { searchScale } from "./search-scale";
@@ -32,6 +34,10 @@ const { values } = parseArgs({
     // The bare Durable Object echo (bench/echo-worker.ts) is served here during the chat part.
     "echo-port": { type: "string", default: "8794" },
     "no-chat": { type: "boolean", default: false },
+    // The app under test; the search sizes and the echo have their own ports.
+    port: { type: "string", default: "8790" },
+    "likes-requests": { type: "string", default: "600" },
+    "no-likes": { type: "boolean", default: false },
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
@@ -41,7 +47,7 @@ const chatBurst = Number(values["chat-burst"]);
 if (![chatMessages, chatBurst].every((n) => Number.isInteger(n) && n >= 1)) throw new Error("--chat-messages and --chat-burst must be whole numbers");
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
-const PORT = 8790;
+const PORT = Number(values.port);
 const STATE = ".tmp/bench-state";
 const HOST = "nl.localhost";
 
@@ -88,6 +94,8 @@ try {
   );
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
+
+  if (!values["no-likes"]) printLikes(await likesBench({ port: PORT, host: HOST, persistTo: STATE, requests: Number(values["likes-requests"]) }));
 
   // Chat last on this server: its two members sign up after the figures above are taken.
   if (!values["no-chat"]) {
