@@ -80,6 +80,17 @@ describe("likes on the Dutch site", () => {
     await expect.poll(() => annaSees.count()).toBe(1);
     expect(await annaSees.getByRole("link", { name: nl.likes.message }).getAttribute("href")).toBe(`/members/${bram.profile.id}/chat`);
 
+    // The swipe game: Anna passes with the left arrow key and likes with the right one; the day's count goes down.
+    await a.page.goto(`${baseUrl}/swipe-game`);
+    const left = a.page.locator(".swipe__left");
+    await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left, { count: 4 }));
+    const shown = () => a.page.locator(".swipe__card").getAttribute("data-profile");
+    const first = await shown();
+    await a.page.keyboard.press("ArrowLeft");
+    await expect.poll(shown).not.toBe(first);
+    await a.page.keyboard.press("ArrowRight");
+    await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left, { count: 3 }));
+
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
     await a.context.close();

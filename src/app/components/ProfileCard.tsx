@@ -11,14 +11,31 @@ export function FictionalMark() {
   return <img className="fictional-mark" src={settings.fictional_icon} alt={label} title={label} width={18} height={18} />;
 }
 
-/** One search or related result: main photo, name, age and place; links to the profile. `children` are its actions. */
-export function ProfileCard({ profile, eager = false, children }: { profile: Card; eager?: boolean; children?: ReactNode }) {
+/**
+ * One search or related result: main photo, name, age and place; links to the profile (or `href`).
+ * `mark` lies over the photo (a "new" label), `children` are its actions.
+ */
+export function ProfileCard({
+  profile,
+  eager = false,
+  href = `/members/${profile.id}`,
+  mark,
+  className = "profile-card",
+  children,
+}: {
+  profile: Card;
+  eager?: boolean;
+  href?: string;
+  mark?: ReactNode;
+  className?: string;
+  children?: ReactNode;
+}) {
   const settings = useSettings();
   const t = useT();
   const image = profile.main_image;
   return (
-    <li className="profile-card">
-      <Link href={`/members/${profile.id}`} className="profile-card__link">
+    <li className={className} data-profile={profile.id}>
+      <Link href={href} className="profile-card__link">
         <div className="profile-card__photo">
           {image ? (
             <img
@@ -34,6 +51,7 @@ export function ProfileCard({ profile, eager = false, children }: { profile: Car
           ) : (
             <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
           )}
+          {mark}
         </div>
         <div className="profile-card__text">
           <strong className="profile-card__name">

@@ -4,49 +4,33 @@ import type { ApiRequestError } from "../../api";
 import { LikeButton } from "../../components/LikeButton";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
-import { FictionalMark } from "../../components/ProfileCard";
+import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useT } from "../../context";
+import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
 import { likesPageKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 
 /** One profile of a likes tab: photo, name, age, city, and like back, unlike or message. */
 function LikeItem({ card, type, reload }: { card: LikeCard; type: LikeType; reload: () => void }) {
-  const settings = useSettings();
   const t = useT();
-  const image = card.main_image;
-  const href = type === "received" ? `/likes/m/${card.id}` : `/members/${card.id}`;
   const match = card.liked && card.liked_me;
   return (
-    <li className="profile-card like-card" data-profile={card.id}>
-      <Link href={href} className="profile-card__link">
-        <div className="profile-card__photo">
-          {image ? (
-            <img src={settings.cdn_prefix + image.thumb_filename} width={160} height={200} alt={card.name} loading="lazy" decoding="async" />
-          ) : (
-            <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
-          )}
-          {card.like_new && card.liked_me && <span className="like-card__new">{t("likes.new")}</span>}
-        </div>
-        <div className="profile-card__text">
-          <strong className="profile-card__name">
-            {card.name}, {card.age}
-          </strong>
-          {card.fictional && <FictionalMark />}
-          <span className="profile-card__place">{[card.city, card.region].filter(Boolean).join(", ")}</span>
-        </div>
-      </Link>
-      <div className="like-card__actions">
-        {match ? (
-          <Link href={`/members/${card.id}/chat`} className="button button--primary">
-            {t("likes.message")}
-          </Link>
-        ) : (
-          <LikeButton key={String(card.liked)} profileId={card.id} liked={card.liked} likedMe={card.liked_me} className={card.liked ? "button button--ghost" : "button button--primary"} onDone={reload} />
-        )}
-      </div>
-    </li>
+    <ProfileCard
+      profile={card}
+      className="profile-card like-card"
+      href={type === "received" ? `/likes/m/${card.id}` : `/members/${card.id}`}
+      mark={card.like_new && card.liked_me ? <span className="like-card__new">{t("likes.new")}</span> : null}
+    >
+      {match ? (
+        <Link href={`/members/${card.id}/chat`} className="button button--primary">
+          {t("likes.message")}
+        </Link>
+      ) : (
+        <LikeButton key={String(card.liked)} profileId={card.id} liked={card.liked} likedMe={card.liked_me} className={card.liked ? "button button--ghost" : "button button--primary"} onDone={reload} />
+      )}
+    </ProfileCard>
   );
 }
 
@@ -74,14 +58,8 @@ export default function LikesScreen({ params }: ScreenProps) {
           </Link>
         ))}
       </nav>
-      {list.error ? (
-        <p className="notice notice--error" role="alert">
-          {list.error.message}
-        </p>
-      ) : list.data === undefined ? (
-        <p className="notice" aria-busy="true">
-          {t("search.loading")}
-        </p>
+      {list.error || list.data === undefined ? (
+        <ListPending error={list.error} />
       ) : profiles.length === 0 ? (
         <p className="notice">{t(`likes.empty.${type}`)}</p>
       ) : (

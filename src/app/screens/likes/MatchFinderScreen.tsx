@@ -8,6 +8,7 @@ import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
 import { useT } from "../../context";
+import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
 import { REGIONS_KEY } from "../../page-data";
 
@@ -28,14 +29,8 @@ function Results({ answers, restart }: { answers: Answers; restart: () => void }
   return (
     <section>
       <h2>{t("match_finder.results")}</h2>
-      {error ? (
-        <p className="notice notice--error" role="alert">
-          {error.message}
-        </p>
-      ) : !data ? (
-        <p className="notice" aria-busy="true">
-          {t("search.loading")}
-        </p>
+      {error || !data ? (
+        <ListPending error={error} />
       ) : data.profiles.length === 0 ? (
         <p className="notice">{t("match_finder.none")}</p>
       ) : (

@@ -7,6 +7,7 @@ import { LoginPrompt } from "../../components/LoginPrompt";
 import { FictionalMark } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../context";
+import { ListPending } from "./ListPending";
 import { useLikeAction } from "../../hooks/useLikes";
 import { useUser } from "../../hooks/useUser";
 import { SWIPE_KEY } from "../../page-data";
@@ -82,14 +83,8 @@ export default function SwipeScreen() {
           {message}
         </p>
       )}
-      {error ? (
-        <p className="notice notice--error" role="alert">
-          {error.message}
-        </p>
-      ) : !data ? (
-        <p className="notice" aria-busy="true">
-          {t("search.loading")}
-        </p>
+      {error || !data ? (
+        <ListPending error={error} />
       ) : !profile ? (
         <p className="notice">
           {t("swipe.empty")} <Link href="/members">{t("nav.search_members")}</Link>
