@@ -19,8 +19,7 @@ import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
 import { parseQuery } from "./query";
 import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
-import { autoLike, findMatches, listLikes, nextSwipe, profileOpened } from "../services/likes";
-import { likeStanding } from "../db/likes";
+import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../services/likes";
 import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 
@@ -44,11 +43,11 @@ export const SOURCES: Record<string, Source> = {
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
     const viewerId = c.get("session")?.profileId ?? null;
-    const answer = await getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId);
-    if (viewerId === null || !answer.viewer || answer.viewer.own) return answer;
-    // SPEC §4: opening a liker's profile clears like_new; the buttons show how the two stand.
-    const [standing] = await Promise.all([likeStanding(c.get("db"), viewerId, id), profileOpened(c.get("db"), viewerId, id)]);
-    return { ...answer, viewer: { ...answer.viewer, liked: standing.liked, liked_me: standing.likedMe } };
+    const profile = getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId);
+    if (viewerId === null || viewerId === id) return profile;
+    // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
+    const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
+    return { ...answer, viewer: { own: false, blocked: answer.viewer?.blocked ?? false, ...standing } };
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);

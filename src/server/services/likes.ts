@@ -26,6 +26,7 @@ import {
   insertLike,
   insertSwipePass,
   likesPage,
+  likeStanding,
   LIVE_ACCOUNT_STATES,
   markLikeSeen,
   matchFinderQuery,
@@ -96,9 +97,14 @@ export async function unlike(db: Database, viewerId: number, targetId: number): 
   return { profile: { id: targetId }, liked: false, match: false };
 }
 
-/** SPEC §4: opening a liker's profile clears like_new on their like. */
-export async function profileOpened(db: Database, viewerId: number, profileId: number): Promise<void> {
-  if (viewerId !== profileId) await markLikeSeen(db, profileId, viewerId);
+/**
+ * A member opens another's profile: how the two stand in likes, for its buttons; a new like of
+ * theirs is seen now (SPEC §4: opening a profile clears like_new). Only a new like costs a write.
+ */
+export async function openProfile(db: Database, viewerId: number, profileId: number): Promise<{ liked: boolean; liked_me: boolean }> {
+  const standing = await likeStanding(db, viewerId, profileId);
+  if (standing.likeNew) await markLikeSeen(db, profileId, viewerId);
+  return { liked: standing.liked, liked_me: standing.likedMe };
 }
 
 /** One page of a likes tab with the member's unseen-likes count (GET /api/likes.php). */
