@@ -97,6 +97,17 @@ describe("liking", () => {
       expect(res.status).toBe(400);
       expect((await json<{ message: string }>(res)).message).toBeTruthy();
     }
+    for (const [method, path, body] of [
+      ["DELETE", "/api/like.php", { profile: { id: -1 } }],
+      ["POST", "/api/swipe-pass.php", {}],
+      ["POST", "/api/gift.php", { profile: { id: 5 }, gift: "rose" }],
+      ["POST", "/api/gift.php", { profile: { id: 5 }, gift: "Rose!", client_id: "gift-bad-00001" }],
+    ] as const) {
+      const res = await a.browser.fetch(path, { method, json: body });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect((await json<{ message: string }>(res)).message).toBeTruthy();
+    }
+    await expectRefused(await a.browser.post("/api/swipe-pass.php", { profile: { id: 999_999 } }), 404, "not_found", "This member cannot be liked.");
     expect((await a.browser.fetch("/api/likes.php?type=everything")).status).toBe(400);
     expect((await a.browser.fetch("/api/likes.php?profile=5")).status).toBe(400);
     expect(await likeRows()).toBe(before);
@@ -314,6 +325,8 @@ describe("a gift from the profile", () => {
       "insufficient_credits",
       expect.stringContaining("You do not have enough credits") as unknown as string,
     );
+    expect(await creditsOf(a)).toBe(5);
+    await expectRefused(await a.browser.post("/api/gift.php", { profile: { id: b.id }, gift: "unicorn", client_id: "gift-unicorn-01" }), 404, "gift_not_found", expect.any(String) as unknown as string);
     expect(await creditsOf(a)).toBe(5);
     await expectRefused(await a.browser.post("/api/gift.php", { profile: { id: a.id }, gift: "rose", client_id: "gift-rose-0003" }), 400, "own_profile", "You cannot send a gift to yourself.");
   });
