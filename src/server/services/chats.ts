@@ -7,7 +7,7 @@ import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse, MessageKind } 
 import { HISTORY_PAGE_SIZE } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { AppError } from "../errors";
-import { ageOn } from "./ages";
+import { ageOn } from "../../shared/ages";
 import { blockedReason, freeMessagesLeft, textPrice, type SendFacts } from "./chat-rules";
 import { historyPage, messageView } from "./chat-messages";
 import { mainImage } from "./profile-card";
