@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { LikeResult } from "../../shared/likes";
 import { ApiRequestError } from "../api";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { useLikeAction } from "../hooks/useLikes";
 import { useUser } from "../hooks/useUser";
 import { useSignupModal } from "./SignupModal";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { AutoLikeResponse } from "../../shared/likes";
 import { apiFetch } from "../api";
-import { useRouter, useSettings, useT } from "../context";
+import { useRouter, useSettings, useT } from "../page-context";
 import { useReloadLikes } from "../hooks/useLikes";
 import { useUser } from "../hooks/useUser";
 import { AUTO_LIKE_KEY } from "../page-data";

@@ -2,7 +2,7 @@
  * Likes and matches (SPEC §2, §4, §6): who may like whom, the rate limit, the swipe game's daily
  * likes, the likes tabs and the new-likes count. Time is a parameter (`now`), so tests set the clock.
  */
-import { MAX_AGE, MIN_AGE } from "../../shared/api";
+import { birthDateRange, MAX_AGE, MIN_AGE } from "../../shared/ages";
 import {
   LIKES_PAGE_SIZE,
   NEW_LIKES_CAP,
@@ -38,7 +38,6 @@ import {
   type LikeTarget,
 } from "../db/likes";
 import { AppError, invalidParameter } from "../errors";
-import { birthDateRange } from "./ages";
 import { mainImage, toProfileCard } from "./profile-card";
 import { preferredGender, type Searcher } from "./search";
 

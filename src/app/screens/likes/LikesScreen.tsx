@@ -6,7 +6,7 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
 import { likesPageKey } from "../../page-data";

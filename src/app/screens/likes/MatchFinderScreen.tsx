@@ -1,13 +1,14 @@
 import { useState } from "react";
 import useSWR from "swr";
-import { MAX_AGE, MIN_AGE, type InterestsResponse, type RegionsResponse } from "../../../shared/api";
+import type { InterestsResponse, RegionsResponse } from "../../../shared/api";
+import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { MATCH_FINDER_MAX_INTERESTS, type MatchFinderResponse } from "../../../shared/likes";
 import type { ApiRequestError } from "../../api";
 import { LikeButton } from "../../components/LikeButton";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
 import { REGIONS_KEY } from "../../page-data";

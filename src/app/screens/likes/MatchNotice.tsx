@@ -1,5 +1,5 @@
 import { Link } from "../../components/Link";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 
 /** Two members like each other: say so and offer the start of their chat (SPEC §2). */
 export function MatchNotice({ profileId, name }: { profileId: number; name: string }) {

@@ -6,7 +6,7 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { FictionalMark } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useSettings, useT } from "../../page-context";
 import { ListPending } from "./ListPending";
 import { useLikeAction } from "../../hooks/useLikes";
 import { useUser } from "../../hooks/useUser";
