@@ -186,6 +186,25 @@ describe("liking", () => {
   });
 });
 
+describe("the likes pages", () => {
+  it("render each tab on the server with its cards, and a visitor is asked to log in", async () => {
+    const a = await member({ name: "Renske" });
+    const b = await member({ name: "Pieter" });
+    await likeOf(a, b);
+    const received = await (await b.browser.fetch("/likes")).text();
+    expect(received).toContain("Renske");
+    expect(received).toContain(`/likes/m/${a.id}`);
+    const sent = await (await a.browser.fetch("/likes/sent")).text();
+    expect(sent).toContain("Pieter");
+    expect(await (await a.browser.fetch("/likes/everything")).status).toBe(404);
+    const visitor = new Browser(ORIGIN);
+    visitor.cookies.set("locale", "en");
+    const page = await visitor.fetch("/likes");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("You need to be logged in to like");
+  });
+});
+
 describe("the new-like popup's profile", () => {
   it("is the newest liker the member has not seen, with the main image's match path", async () => {
     const b = await member();
