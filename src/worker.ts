@@ -1,4 +1,5 @@
 import { app } from "./server/app";
+import { databaseOf } from "./server/db/database";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 
@@ -9,7 +10,7 @@ export default {
   /** Daily clock work: erase the accounts whose 14-day deletion window has passed, and chat photos never sent. */
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
-      purgeDeletedAccounts(env.DB, env.PHOTOS).then((erased) => {
+      purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS).then((erased) => {
         console.info(JSON.stringify({ event: "purge_deleted_accounts", erased }));
       }),
     );

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import * as schema from "../../src/server/db/schema";
+import { databaseOf } from "../../src/server/db/database";
 import { likesPage, matchFinderQuery } from "../../src/server/db/likes";
 
-const db = drizzle(env.DB, { schema });
+const db = databaseOf(env.DB);
 
 async function plan(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
   const { sql, params } = query.toSQL();

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import * as schema from "../../src/server/db/schema";
+import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
 import type { ProfileResponse } from "../../src/shared/api";
@@ -12,7 +11,7 @@ import { Browser, json } from "../http";
 
 const ORIGIN = "http://likes.test";
 const SITE = site("likes.test", { gift_credits: 15, time_zone: "Europe/Amsterdam" });
-const db = drizzle(env.DB, { schema });
+const db = databaseOf(env.DB);
 
 // Every member here signs up (a password hash each): give a busy machine time.
 vi.setConfig({ testTimeout: 30_000 });
@@ -258,7 +257,7 @@ describe("rules that hold in every list", () => {
     expect(ids(await likes(b, "matches"))).toEqual([]);
     expect((await json<AutoLikeResponse>(await b.browser.fetch("/api/auto-like.php")))?.id).toBe(fictional.id);
 
-    await purgeDeletedAccounts(env.DB, env.PHOTOS);
+    await purgeDeletedAccounts(db, env.PHOTOS);
     const left = await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id = ?1 OR liked_id = ?1").bind(leaving.id).first<{ n: number }>();
     expect(left!.n).toBe(0);
   });

@@ -5,8 +5,9 @@ import { ClientFrame } from "../../shared/chat-frames";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
 import { loadSite } from "../edge/site";
-import { i18nFor } from "../i18n";
-import { decideSend, insufficientCredits, type Price, type Refusal, type SendFacts, type SendRequest } from "../services/chat-rules";
+import { i18nFor } from "../translations";
+import { refusalText, type Refusal } from "../errors";
+import { decideSend, insufficientCredits, type Price, type SendFacts, type SendRequest } from "../services/chat-rules";
 import { findByClientId, messageView, storeMessage, type MessageRow } from "../services/chat-messages";
 import { conversationIdOf, ensureConversation, loadSendFacts, markRead, readState } from "../services/chats";
 
@@ -80,7 +81,7 @@ export class ConversationRoom extends DurableObject<Env> {
     try {
       frame = v.parse(ClientFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
     } catch {
-      this.send(ws, this.refusal(member, null, { status: 400, error: "invalid_body", key: "errors.invalid_body", values: {} }));
+      this.send(ws, this.refusal(member, null, { status: 400, code: "invalid_body", key: "errors.invalid_body" }));
       return;
     }
     switch (frame.type) {
@@ -140,7 +141,7 @@ export class ConversationRoom extends DurableObject<Env> {
     } catch (error) {
       // Nothing was acknowledged: the client may send the same client id again.
       console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
-      return this.refusal(member, frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
+      return this.refusal(member, frame.client_id, { status: 400, code: "internal_error", key: "errors.try_again_later" });
     }
   }
 
@@ -175,12 +176,12 @@ export class ConversationRoom extends DurableObject<Env> {
    */
   private async deliver(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
     const site = await this.site(member);
-    if (!site) return this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
+    if (!site) return this.refusal(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" });
     const peer = this.peerOf(member);
     let photoId: number | null = null;
     if (frame.kind === "image") {
       const photo = await this.env.DB.prepare("SELECT id FROM chat_photos WHERE id = ? AND profile_id = ?").bind(frame.photo_id, member.p).first<{ id: number }>();
-      if (!photo) return this.refusal(member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} });
+      if (!photo) return this.refusal(member, frame.client_id, { status: 404, code: "not_found", key: "errors.photo_not_found" });
       photoId = photo.id;
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
@@ -277,7 +278,7 @@ export class ConversationRoom extends DurableObject<Env> {
   }
 
   private refusal(member: SocketMember, clientId: string | null, refusal: Refusal): ServerFrame {
-    return { type: "error", client_id: clientId, error: refusal.error, message: i18nFor(member.l).t(refusal.key, refusal.values) };
+    return { type: "error", client_id: clientId, error: refusal.code, message: refusalText(i18nFor(member.l).t, refusal) };
   }
 
   /** Send a frame to every socket whose member passes `to`; one failing socket never stops the others. */

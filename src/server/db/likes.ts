@@ -4,12 +4,11 @@
  * page; each profile they show is checked with `shownToOthers`.
  */
 import { and, desc, eq, exists, gte, inArray, isNotNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
-import type { Database } from "../context";
+import { accountIsLive } from "./accounts";
+import { notBlockedWith } from "./blocks";
+import type { Database } from "./database";
+import { cardColumns, mainPhotoJoin, regionJoin } from "./profiles";
 import { blocks, interests, likeRate, likes, photos, profileInterests, profiles, regions, swipeDays, swipePasses, users } from "./schema";
-import { cardColumns, mainPhotoJoin, regionJoin } from "../services/profile-card";
-
-/** Account states in which a member can be seen and reached. */
-export const LIVE_ACCOUNT_STATES = ["active", "not_confirmed"];
 
 /**
  * A profile others may see in lists and like: an active profile of a live account that is not
@@ -19,15 +18,9 @@ export const LIVE_ACCOUNT_STATES = ["active", "not_confirmed"];
 export const shownToOthers: SQL = and(
   eq(profiles.status, "active"),
   eq(profiles.searchable, 1),
-  inArray(users.status, LIVE_ACCOUNT_STATES),
+  accountIsLive(),
   eq(users.invisible, false),
 )!;
-
-/** Neither member has blocked the other (the profile of the row against `viewerId`). */
-export function notBlockedEitherWay(viewerId: number): SQL {
-  return notExists(sql`(SELECT 1 FROM ${blocks} WHERE (${blocks.blockerId} = ${viewerId} AND ${blocks.blockedId} = ${profiles.id}) OR (${blocks.blockerId} = ${profiles.id} AND ${blocks.blockedId} = ${viewerId}))`,
-  );
-}
 
 /** A like of the pair the other way round, `theirs` inside subqueries over `likes`. */
 const theirLike = (likerId: SQL | number, likedId: SQL | number) => sql`(SELECT 1 FROM ${likes} theirs WHERE theirs.liker_id = ${likerId} AND theirs.liked_id = ${likedId})`;
@@ -232,7 +225,7 @@ export async function nextSwipeProfile(db: Database, viewerId: number, country: 
         ...(gender ? [eq(profiles.gender, gender)] : []),
         ne(profiles.id, viewerId),
         shownToOthers,
-        notBlockedEitherWay(viewerId),
+        notBlockedWith(viewerId),
         notExists(sql`(SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${viewerId} AND ${likes.likedId} = ${profiles.id})`),
         notExists(sql`(SELECT 1 FROM ${swipePasses} WHERE ${swipePasses.profileId} = ${viewerId} AND ${swipePasses.passedId} = ${profiles.id} AND ${swipePasses.day} = ${day})`),
       ),
@@ -273,7 +266,7 @@ export function matchFinderQuery(db: Database, c: MatchFinderCriteria) {
         gte(profiles.birthDate, c.birthFrom),
         lte(profiles.birthDate, c.birthTo),
         ne(profiles.id, c.viewerId),
-        notBlockedEitherWay(c.viewerId),
+        notBlockedWith(c.viewerId),
       ),
     )
     .orderBy(desc(profiles.lastActiveAt))
@@ -298,10 +291,4 @@ export function matchFinderQuery(db: Database, c: MatchFinderCriteria) {
     .where(shownToOthers)
     .orderBy(sql`shared DESC`, sql`in_region DESC`, desc(pool.lastActiveAt))
     .limit(c.limit);
-}
-
-/** The id of a region of a country by its code, for the match-finder's region. */
-export async function findRegionId(db: Database, code: string, country: string): Promise<number | null> {
-  const row = await db.select({ id: regions.id }).from(regions).where(and(eq(regions.code, code), eq(regions.country, country))).get();
-  return row?.id ?? null;
 }

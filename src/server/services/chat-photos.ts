@@ -13,7 +13,7 @@ export async function uploadChatPhoto(store: PhotoStore, profileId: number, byte
   const processed = await processPhoto(bytes);
   const keys = { key: newPhotoKey("cp"), thumbKey: newPhotoKey("ct"), blurKey: newPhotoKey("cb") };
   return storeVariants(store.bucket, processed, keys, async () => {
-    const row = await store.db
+    const row = await store.db.$client
       .prepare("INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
       .bind(profileId, keys.key, keys.thumbKey, keys.blurKey, processed.width, processed.height)
       .first<{ id: number }>();

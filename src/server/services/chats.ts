@@ -75,7 +75,7 @@ export async function loadSendFacts(db: D1Database, senderUserId: number, sender
     )
     .bind(senderUserId, sender, recipient, conversationId ?? 0)
     .first<FactsRow>();
-  if (!row) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return {
     senderStatus: row.sender_status,
     senderPaid: row.paid_user === 1,
@@ -182,7 +182,7 @@ export type ChatViewer = { userId: number; profileId: number; country: string | 
  * viewer may write. A profile that does not exist (or is gone) is a 404.
  */
 export async function loadChat(db: D1Database, site: SiteSettings, t: i18n["t"], viewer: ChatViewer, peerId: number, before: number | null): Promise<ChatResponse> {
-  if (peerId === viewer.profileId) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+  if (peerId === viewer.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
   const profile = await db
     .prepare(
       `SELECT ${PROFILE_COLUMNS} FROM profiles p JOIN users u ON u.id = p.user_id LEFT JOIN photos ph ON ph.id = p.main_photo_id
@@ -190,7 +190,7 @@ export async function loadChat(db: D1Database, site: SiteSettings, t: i18n["t"],
     )
     .bind(peerId)
     .first<ProfileRow>();
-  if (!profile) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+  if (!profile) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
   const conversationId = await conversationIdOf(db, viewer.profileId, peerId);
   const [facts, membership, peerMark] = await Promise.all([
     loadSendFacts(db, viewer.userId, viewer.profileId, peerId, conversationId),
@@ -207,7 +207,7 @@ export async function loadChat(db: D1Database, site: SiteSettings, t: i18n["t"],
           .bind(conversationId, peerId)
           .first<{ last_read_message_id: number | null }>(),
   ]);
-  if (facts.blockedMe) throw new AppError(403, "blocked_by", "errors.blocked_by", { name: profile.name });
+  if (facts.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
   const page = conversationId === null ? { rows: [], hasMore: false } : await historyPage(db, conversationId, membership?.hidden_before_id ?? 0, before, HISTORY_PAGE_SIZE);
   const viewerSide = { profileId: viewer.profileId, premium: facts.senderPaid };
   const country = viewer.country ?? site.countries[0]!;
@@ -276,7 +276,7 @@ export async function removeChats(db: D1Database, profileId: number, target: { c
       ? db.prepare("SELECT ?2 AS id WHERE EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ?2 AND profile_id = ?1)").bind(profileId, target.conversationId)
       : db.prepare("SELECT id FROM conversations WHERE (profile_a = ?1 AND profile_b = ?2) OR (profile_a = ?2 AND profile_b = ?1)").bind(profileId, target.profileId);
   const ids = (await which.all<{ id: number }>()).results.map((r) => r.id);
-  if (ids.length === 0) throw new AppError(404, "not_found", "errors.chat_not_found");
+  if (ids.length === 0) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found" });
   await db.batch(
     ids.map((id) =>
       db

@@ -17,17 +17,17 @@ import {
   type SwipeResponse,
 } from "../../shared/likes";
 import { dayIn, type SiteSettings } from "../../shared/settings";
-import type { Database } from "../context";
+import { isLiveAccountStatus } from "../db/accounts";
+import type { Database } from "../db/database";
+import { regionIdOf } from "../db/places";
 import {
   countNewLikes,
   deleteLike,
   findLikeTarget,
-  findRegionId,
   insertLike,
   insertSwipePass,
   likesPage,
   likeStanding,
-  LIVE_ACCOUNT_STATES,
   markLikeSeen,
   matchFinderQuery,
   newestUnseenLiker,
@@ -48,13 +48,13 @@ const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
 /** Why this member may not like that profile, as the error to answer; null when they may. */
 export function likeRefusal(viewerId: number, targetId: number, target: LikeTarget | null): AppError | null {
-  if (targetId === viewerId) return new AppError(400, "own_profile", "likes.errors.own_profile", {}, "profile");
+  if (targetId === viewerId) return new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   // Deleted, disabled and invisible members are not found: liking must not tell that they exist.
-  if (!target || target.profileStatus !== "active" || !LIVE_ACCOUNT_STATES.includes(target.accountStatus) || target.invisible) {
-    return new AppError(404, "not_found", "likes.errors.unavailable", {}, "profile");
+  if (!target || target.profileStatus !== "active" || !isLiveAccountStatus(target.accountStatus) || target.invisible) {
+    return new AppError({ status: 404, code: "not_found", key: "likes.errors.unavailable", field: "profile" });
   }
-  if (target.blockedByMe) return new AppError(403, "blocked", "likes.errors.blocked", { name: target.name }, "profile");
-  if (target.blockedMe) return new AppError(403, "blocked_by", "errors.blocked_by", { name: target.name }, "profile");
+  if (target.blockedByMe) return new AppError({ status: 403, code: "blocked", key: "likes.errors.blocked", values: { name: target.name }, field: "profile" });
+  if (target.blockedMe) return new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: target.name }, field: "profile" });
   return null;
 }
 
@@ -76,12 +76,12 @@ export async function like(ctx: LikeContext, viewerId: number, targetId: number,
   }
   const now = seconds(ctx.now);
   if (!(await takeLikeRate(ctx.db, viewerId, now, LIKE_BURST.seconds, LIKE_BURST.likes))) {
-    throw new AppError(429, "too_many_likes", "likes.errors.too_many", { seconds: LIKE_BURST.seconds });
+    throw new AppError({ status: 429, code: "too_many_likes", key: "likes.errors.too_many", values: { seconds: LIKE_BURST.seconds } });
   }
   let left: { swipe_left?: number } = {};
   if (source === "swipe") {
     if (!(await takeSwipeLike(ctx.db, viewerId, day, SWIPE_LIKES_PER_DAY))) {
-      throw new AppError(429, "swipe_limit", "swipe.errors.limit", { count: SWIPE_LIKES_PER_DAY });
+      throw new AppError({ status: 429, code: "swipe_limit", key: "swipe.errors.limit", values: { count: SWIPE_LIKES_PER_DAY } });
     }
     left = { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) };
   }
@@ -91,7 +91,7 @@ export async function like(ctx: LikeContext, viewerId: number, targetId: number,
 
 /** Take a like back; its match goes too. Unliking what one never liked changes nothing. */
 export async function unlike(db: Database, viewerId: number, targetId: number): Promise<LikeResult> {
-  if (targetId === viewerId) throw new AppError(400, "own_profile", "likes.errors.own_profile", {}, "profile");
+  if (targetId === viewerId) throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   await deleteLike(db, viewerId, targetId);
   return { profile: { id: targetId }, liked: false, match: false };
 }
@@ -150,9 +150,9 @@ export async function nextSwipe(ctx: LikeContext, searcher: Searcher): Promise<S
 
 /** Pass a profile in the swipe game: it does not come back today. */
 export async function pass(ctx: LikeContext, viewerId: number, targetId: number): Promise<void> {
-  if (targetId === viewerId) throw new AppError(400, "own_profile", "likes.errors.own_profile", {}, "profile");
+  if (targetId === viewerId) throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   const target = await findLikeTarget(ctx.db, viewerId, targetId);
-  if (!target) throw new AppError(404, "not_found", "likes.errors.unavailable", {}, "profile");
+  if (!target) throw new AppError({ status: 404, code: "not_found", key: "likes.errors.unavailable", field: "profile" });
   await insertSwipePass(ctx.db, viewerId, targetId, dayIn(ctx.site.time_zone, ctx.now));
 }
 
@@ -163,7 +163,7 @@ export async function findMatches(db: Database, site: SiteSettings, searcher: Se
   const country = site.countries.includes(searcher.country) ? searcher.country : site.countries[0]!;
   let regionId: number | undefined;
   if (query.country_region) {
-    regionId = (await findRegionId(db, query.country_region, country)) ?? undefined;
+    regionId = await regionIdOf(db, query.country_region, country);
     if (regionId === undefined) throw invalidParameter("country_region");
   }
   const gender = query.gender === "any" ? undefined : (query.gender ?? preferredGender(searcher));
