@@ -13,7 +13,7 @@ import { LikePopup } from "../components/LikePopup";
 import type { LayoutName } from "../routes";
 
 /** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
-export const ENTRY_WARNING_COUNTRIES_LIMITED = ["NL", "DE"] as const;
+const ENTRY_WARNING_COUNTRIES_LIMITED = ["NL", "DE"] as const;
 /** Routes on which no entry warning shows at all (SPEC §2 Alerts). */
 const NO_ENTRY_WARNING = new Set(["complete-signup", "reset-password", "reset-password-do"]);
 

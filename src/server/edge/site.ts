@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../../shared/settings";
 
-export type Site = { settings: SiteSettings; company: CompanyInfo | null };
+type Site = { settings: SiteSettings; company: CompanyInfo | null };
 
 const TTL_MS = 60_000;
 const cache = new Map<string, { site: Site | null; expires: number }>();
@@ -27,9 +27,4 @@ export async function loadSite(kv: KVNamespace, domain: string, now = Date.now()
   }
   cache.set(domain, { site, expires: now + TTL_MS });
   return site;
-}
-
-/** Forget cached sites (after an operator or a test writes new settings). */
-export function clearSiteCache(): void {
-  cache.clear();
 }
