@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
-import { like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
+import { forgetPastSwipes, like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
 import type { ProfileResponse } from "../../src/shared/api";
 import type { AutoLikeResponse, LikeResult, LikesResponse, SwipeResponse } from "../../src/shared/likes";
 import { chatMember, creditsOf, type Member } from "../chat";
@@ -323,6 +323,21 @@ describe("the swipe game", () => {
     expect((await nextSwipe(ctx(day), searcher)).profile?.id).not.toBe(women[1]!.id);
     // A profile passed yesterday comes back.
     expect((await nextSwipe(ctx("2026-04-03T10:00:00Z"), searcher)).profile?.id).toBe(women[0]!.id);
+  });
+});
+
+describe("the daily clock", () => {
+  it("forgets the swipe game's counts and passes of past days, and keeps those of the last two", async () => {
+    const a = await member();
+    const b = await likeable();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO swipe_days (profile_id, day, likes) VALUES (?1, '2026-06-07', 4), (?1, '2026-06-08', 2), (?1, '2026-06-10', 1)").bind(a.id),
+      env.DB.prepare("INSERT INTO swipe_passes (profile_id, passed_id, day) VALUES (?, ?, '2026-06-07')").bind(a.id, b.id),
+    ]);
+    await forgetPastSwipes(db, new Date("2026-06-10T03:00:00Z"));
+    const days = await env.DB.prepare("SELECT day FROM swipe_days WHERE profile_id = ? ORDER BY day").bind(a.id).all<{ day: string }>();
+    expect(days.results.map((r) => r.day)).toEqual(["2026-06-08", "2026-06-10"]);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM swipe_passes WHERE profile_id = ?").bind(a.id).first<{ n: number }>())!.n).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@
  * result order (likes_liked_idx, likes_liker_idx, likes_matches_idx, likes_new_idx) and stop after a
  * page; each profile they show is checked with `shownToOthers`.
  */
-import { and, desc, eq, exists, gte, inArray, isNotNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, exists, gte, inArray, isNotNull, lt, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
@@ -197,6 +197,11 @@ export async function takeSwipeLike(db: Database, profileId: number, day: string
     .onConflictDoUpdate({ target: [swipeDays.profileId, swipeDays.day], set: { likes: sql`${swipeDays.likes} + 1` }, setWhere: sql`${swipeDays.likes} < ${max}` })
     .run();
   return result.meta.changes > 0;
+}
+
+/** Forget the swipe game's counts and passes of days before `day` (YYYY-MM-DD); one batch. */
+export async function deleteSwipesBefore(db: Database, day: string): Promise<void> {
+  await db.batch([db.delete(swipeDays).where(lt(swipeDays.day, day)), db.delete(swipePasses).where(lt(swipePasses.day, day))]);
 }
 
 /** The member passed this profile in the swipe game on `day`. */

@@ -23,6 +23,7 @@ import { regionIdOf } from "../db/places";
 import {
   countNewLikes,
   deleteLike,
+  deleteSwipesBefore,
   findLikeTarget,
   insertLike,
   insertSwipePass,
@@ -146,6 +147,14 @@ export async function nextSwipe(ctx: LikeContext, searcher: Searcher): Promise<S
   const country = ctx.site.countries.includes(searcher.country) ? searcher.country : ctx.site.countries[0]!;
   const [row, used] = await Promise.all([nextSwipeProfile(ctx.db, searcher.profileId, country, preferredGender(searcher), day), swipeLikesOn(ctx.db, searcher.profileId, day)]);
   return { profile: row ? toProfileCard(row, ctx.now) : null, likes_left: Math.max(0, SWIPE_LIKES_PER_DAY - used) };
+}
+
+/**
+ * Daily clock work: the swipe game's counts and passes only matter on their own day. Days two or
+ * more days before `now` (UTC) are past in every site's time zone.
+ */
+export async function forgetPastSwipes(db: Database, now: Date): Promise<void> {
+  await deleteSwipesBefore(db, new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10));
 }
 
 /** Pass a profile in the swipe game: it does not come back today. */
