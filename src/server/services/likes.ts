@@ -169,10 +169,12 @@ const MATCH_FINDER_RESULTS = 24;
 
 /** The match-finder (SPEC §2): profiles of the guided search, ranked by shared interests, region and recent activity. */
 export async function findMatches(db: Database, site: SiteSettings, searcher: Searcher, query: MatchFinderQuery, today = new Date()): Promise<MatchFinderResponse> {
-  const country = site.countries.includes(searcher.country) ? searcher.country : site.countries[0]!;
+  // A chosen region decides the country (one of the site's); otherwise the member's own.
+  const regionCountry = query.country_region?.slice(0, 2);
+  const country = regionCountry ?? (site.countries.includes(searcher.country) ? searcher.country : site.countries[0]!);
   let regionId: number | undefined;
   if (query.country_region) {
-    regionId = await regionIdOf(db, query.country_region, country);
+    regionId = site.countries.includes(country) ? await regionIdOf(db, query.country_region, country) : undefined;
     if (regionId === undefined) throw invalidParameter("country_region");
   }
   const gender = query.gender === "any" ? undefined : (query.gender ?? preferredGender(searcher));

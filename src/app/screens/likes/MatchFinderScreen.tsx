@@ -115,13 +115,11 @@ export default function MatchFinderScreen() {
               <legend>{t("match_finder.region")}</legend>
               <select value={answers.region} onChange={(e) => set({ region: e.target.value })} aria-label={t("match_finder.region")}>
                 <option value="">{t("match_finder.any_region")}</option>
-                {(regions.data?.regions ?? [])
-                  .filter((r) => r.country === regions.data?.regions[0]?.country)
-                  .map((r) => (
-                    <option key={r.code} value={r.code}>
-                      {r.name}
-                    </option>
-                  ))}
+                {(regions.data?.regions ?? []).map((r) => (
+                  <option key={r.code} value={r.code}>
+                    {r.name} ({t(`countries.${r.country}`)})
+                  </option>
+                ))}
               </select>
             </fieldset>
           )}
