@@ -7,12 +7,14 @@
  *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
- *                 [-- --port 8790 --likes-requests 600 --no-likes]
+ *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]
+ *                 [-- --likes-requests 600 --no-likes]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { chatBench, printChat } from "./chat";
 import { likesBench, printLikes } from "./likes";
+import { paymentsBench, printPayments } from "./payments";
 import { load, type LoadResult } from "./load";
 import { passwordCost } from "./passwords";
 import { searchScale } from "./search-scale";
@@ -34,8 +36,11 @@ const { values } = parseArgs({
     // The bare Durable Object echo (bench/echo-worker.ts) is served here during the chat part.
     "echo-port": { type: "string", default: "8794" },
     "no-chat": { type: "boolean", default: false },
-    // The app under test; the search sizes and the echo have their own ports.
+    // The app itself; the other ports above are for the parts served beside it.
     port: { type: "string", default: "8790" },
+    "payment-members": { type: "string", default: "3" },
+    "webhook-replays": { type: "string", default: "200" },
+    "no-payments": { type: "boolean", default: false },
     "likes-requests": { type: "string", default: "600" },
     "no-likes": { type: "boolean", default: false },
   },
@@ -96,6 +101,9 @@ try {
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
 
   if (!values["no-likes"]) printLikes(await likesBench({ port: PORT, host: HOST, persistTo: STATE, requests: Number(values["likes-requests"]) }));
+  if (!values["no-payments"]) {
+    printPayments(await paymentsBench({ port: PORT, host: HOST, persistTo: STATE, members: Number(values["payment-members"]), replays: Number(values["webhook-replays"]) }));
+  }
 
   // Chat last on this server: its two members sign up after the figures above are taken.
   if (!values["no-chat"]) {

@@ -10,6 +10,7 @@ import { likeRoutes } from "./api/likes";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
+import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { photoRoutes } from "./api/photos";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
@@ -82,6 +83,8 @@ function createApp() {
   app.get("/media/*", serveMedia);
   app.get("/manifest.webmanifest", webManifest);
   app.use(session);
+  // The payment provider calls the webhook; it is not one of the site's pages.
+  app.post("/api/payment-webhook.php", paymentWebhook);
   app.use("/api/*", requireSameOrigin);
   app.use("/api/*", async (c, next) => {
     await next();
@@ -93,6 +96,8 @@ function createApp() {
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
   app.route("/", likeRoutes);
+  app.route("/", paymentRoutes);
+  app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }

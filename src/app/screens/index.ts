@@ -27,6 +27,13 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   likes: () => import("./likes/LikesScreen"),
   swipe: () => import("./likes/SwipeScreen"),
   "match-finder": () => import("./likes/MatchFinderScreen"),
+  credits: () => import("./credits/CreditsScreen"),
+  "credits-order": () => import("./credits/OrderScreen"),
+  "credits-repeat": () => import("./credits/RepeatOrderScreen"),
+  transactions: () => import("./credits/TransactionsScreen"),
+  premium: () => import("./credits/PremiumScreen"),
+  pricing: () => import("./credits/PricingScreen"),
+  directdebit: () => import("./credits/DirectDebitScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

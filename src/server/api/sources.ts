@@ -22,6 +22,7 @@ import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
 import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../services/likes";
 import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
+import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
@@ -83,6 +84,9 @@ export const SOURCES: Record<string, Source> = {
     const session = requireLikeMember(c);
     return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
   },
+  "/api/order.php": loadOrder,
+  "/api/transactions.php": loadTransactions,
+  "/api/transaction.php": loadTransaction,
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
     return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };

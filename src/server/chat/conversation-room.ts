@@ -125,6 +125,18 @@ export class ConversationRoom extends DurableObject<Env> {
     return reply!;
   }
 
+  /**
+   * The member has just become premium (their first paid order): their sockets opened before see
+   * photos' originals from now on, and the rules re-read their facts. Called by the payment webhook.
+   */
+  async memberBecamePremium(profileId: number): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) {
+      const member = ws.deserializeAttachment() as SocketMember | null;
+      if (member?.p === profileId && !member.pr) ws.serializeAttachment({ ...member, pr: true });
+    }
+    this.facts.delete(profileId);
+  }
+
   /** The object belongs to one pair: the first caller names it, later callers must be of it. */
   private claimPair(profileId: number, peer: number): boolean {
     const pair: [number, number] = profileId < peer ? [profileId, peer] : [peer, profileId];

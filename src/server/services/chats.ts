@@ -291,3 +291,14 @@ export async function removeChats(db: D1Database, profileId: number, target: { c
   );
   return ids.length;
 }
+
+/** The other member of each of a member's conversations (whose objects must hear when the member turns premium). */
+export async function conversationPeersOfUser(db: D1Database, userId: number): Promise<{ profileId: number; peers: number[] } | null> {
+  const profile = await db.prepare("SELECT id FROM profiles WHERE user_id = ?").bind(userId).first<{ id: number }>();
+  if (!profile) return null;
+  const { results } = await db
+    .prepare("SELECT CASE WHEN profile_a = ?1 THEN profile_b ELSE profile_a END AS peer FROM conversations WHERE profile_a = ?1 OR profile_b = ?1")
+    .bind(profile.id)
+    .all<{ peer: number }>();
+  return { profileId: profile.id, peers: results.map((r) => r.peer) };
+}
