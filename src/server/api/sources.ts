@@ -4,7 +4,7 @@
  * embeds a page's data, so both always give the same shape.
  */
 import type { Context } from "hono";
-import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery } from "../../shared/api";
+import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery, ShowcaseQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
@@ -17,6 +17,7 @@ import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
+import { showcase } from "../services/showcase";
 import { parseQuery } from "./query";
 import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
 import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../services/likes";
@@ -46,6 +47,11 @@ export const SOURCES: Record<string, Source> = {
     // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
     const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
     return { ...answer, viewer: { own: false, blocked: answer.viewer?.blocked ?? false, ...standing } };
+  },
+  // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
+  "/api/showcase.php": async (c, params) => {
+    const { towns } = parseQuery(ShowcaseQuery, params);
+    return showcase(c.get("db"), selectedCountry(c), towns === "1");
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);
