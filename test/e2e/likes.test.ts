@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
-import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
+import { enterSite as enterShared, hydrated, phone, sharedBrowser } from "./browser";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -36,6 +36,7 @@ describe("likes on the Dutch site", () => {
     // Anna likes Bram from his profile.
     await a.page.goto(`${baseUrl}/members/${bram.profile.id}`);
     await enterSite(a.page);
+    await hydrated(a.page);
     await a.page.locator(".member__actions").getByRole("button", { name: nl.likes.like, exact: true }).click();
     await expect.poll(() => a.page.locator(".member__actions").getByRole("button", { name: nl.likes.unlike }).count()).toBe(1);
 
@@ -82,6 +83,7 @@ describe("likes on the Dutch site", () => {
 
     // The swipe game: Anna passes with the left arrow key and likes with the right one; the day's count goes down.
     await a.page.goto(`${baseUrl}/swipe-game`);
+    await hydrated(a.page);
     const left = a.page.locator(".swipe__left");
     await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left, { count: 4 }));
     const shown = () => a.page.locator(".swipe__card").getAttribute("data-profile");
