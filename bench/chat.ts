@@ -107,7 +107,7 @@ export function call(port: number, host: string, method: string, path: string, c
   });
 }
 
-type Member = { profileId: number; cookie: string };
+export type Member = { profileId: number; cookie: string };
 
 export async function signUp(port: number, host: string, username: string, gender: "male" | "female"): Promise<Member> {
   const res = await call(port, host, "POST", "/api/signup.php", "", {
@@ -118,9 +118,9 @@ export async function signUp(port: number, host: string, username: string, gende
     gender,
     terms: true,
   });
-  if (res.status !== 201) throw new Error(`chat bench: signup failed: ${res.status} ${res.body}`);
+  if (res.status !== 201) throw new Error(`bench: signup failed: ${res.status} ${res.body}`);
   const cookie = res.cookies.map((c) => c.split(";")[0]!).join("; ");
-  if (!cookie.includes("session=")) throw new Error("chat bench: signup set no session cookie");
+  if (!cookie.includes("session=")) throw new Error("bench: signup set no session cookie");
   const { user } = JSON.parse(res.body) as { user: { profile: { id: number } } };
   return { profileId: user.profile.id, cookie };
 }

@@ -4,6 +4,7 @@ import { databaseOf } from "./server/db/database";
 import { eraseHandledReports } from "./server/db/reports";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
+import { forgetPastSwipes } from "./server/services/likes";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 
@@ -11,7 +12,7 @@ export default {
   fetch: app.fetch,
   /**
    * Daily clock work: erase the accounts whose 14-day deletion window has passed, chat photos never
-   * sent, and reports handled longer ago than they are kept.
+   * sent, reports handled longer ago than they are kept, and past swipe-game days.
    */
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
@@ -30,5 +31,6 @@ export default {
         console.info(JSON.stringify({ event: "erase_handled_reports", erased }));
       }),
     );
+    ctx.waitUntil(forgetPastSwipes(databaseOf(env.DB), new Date()));
   },
 } satisfies ExportedHandler<Env>;

@@ -113,7 +113,7 @@ export type ProfileResponse = {
   photos: ProfilePhoto[];
   related: ProfileCard[];
   /** How the signed-in viewer stands to this profile (absent for visitors). */
-  viewer?: { own: boolean; blocked: boolean };
+  viewer?: { own: boolean; blocked: boolean; liked?: boolean; liked_me?: boolean };
 };
 
 export type Region = { code: string; name: string; country: string };

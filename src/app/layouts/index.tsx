@@ -8,6 +8,8 @@ import { SignupModalProvider } from "../components/SignupModal";
 import { TopBar } from "../components/TopBar";
 import { useRouter, useSettings } from "../page-context";
 import { useChats } from "../hooks/useChats";
+import { useNewLikes } from "../hooks/useLikes";
+import { LikePopup } from "../components/LikePopup";
 import type { LayoutName } from "../routes";
 
 /** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
@@ -27,18 +29,20 @@ function Entry({ limited }: { limited?: boolean }) {
  */
 function DefaultLayout({ children }: { children: ReactNode }) {
   const { totalUnread } = useChats();
+  const newLikes = useNewLikes();
   return (
     <SignupModalProvider>
-      <ActivityCount>
+      <ActivityCount newLikes={newLikes}>
         <div className="layout layout--default">
           <LoadingBar />
-          <TopBar unreadMessages={totalUnread} />
+          <TopBar unreadMessages={totalUnread} newLikes={newLikes} />
           <Alerts />
           <main className="content" id="content">
             {children}
           </main>
           <Footer />
           <Entry />
+          <LikePopup />
         </div>
       </ActivityCount>
     </SignupModalProvider>
@@ -47,8 +51,9 @@ function DefaultLayout({ children }: { children: ReactNode }) {
 
 /** Chat: the conversation fills the screen; entry warning limited to NL and DE. */
 function ChatLayout({ children }: { children: ReactNode }) {
+  const newLikes = useNewLikes();
   return (
-    <ActivityCount>
+    <ActivityCount newLikes={newLikes}>
       <div className="layout layout--chat">
         <LoadingBar />
         <main className="content content--chat">{children}</main>

@@ -22,6 +22,9 @@ import { legalPage } from "../services/legal-pages";
 import { LEGAL_PAGES } from "../../shared/legal";
 import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners";
 import { parseQuery } from "./query";
+import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
+import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../services/likes";
+import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
@@ -43,7 +46,12 @@ export const SOURCES: Record<string, Source> = {
   },
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
-    return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
+    const viewerId = c.get("session")?.profileId ?? null;
+    const profile = getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId);
+    if (viewerId === null || viewerId === id) return profile;
+    // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
+    const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
+    return { ...answer, viewer: { own: false, blocked: answer.viewer?.blocked ?? false, ...standing } };
   },
   // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
   "/api/showcase.php": async (c, params) => {
@@ -86,6 +94,16 @@ export const SOURCES: Record<string, Source> = {
     const partner = allowedPartner(c.get("site"), name);
     if (!partner) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
     return { partner: { name: partner.name, url: partner.url, seconds: PARTNER_REDIRECT_SECONDS } };
+  },
+  "/api/likes.php": async (c, params) => {
+    const { type, page } = parseQuery(LikesQuery, params);
+    return listLikes(c.get("db"), requireLikeMember(c).profileId, type ?? "received", page ?? 1);
+  },
+  "/api/auto-like.php": async (c) => autoLike(c.get("db"), requireLikeMember(c).profileId),
+  "/api/swipe.php": async (c) => nextSwipe({ db: c.get("db"), site: c.get("site"), now: new Date() }, requireLikeMember(c)),
+  "/api/match-finder.php": async (c, params) => {
+    const session = requireLikeMember(c);
+    return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
   },
   "/api/order.php": loadOrder,
   "/api/transactions.php": loadTransactions,

@@ -57,7 +57,7 @@ export async function updateOwnProfile(db: Database, profileId: number, change: 
 }
 
 /** Columns a profile card needs; select them with the two joins of `findProfiles`. */
-const cardColumns = {
+export const cardColumns = {
   id: profiles.id,
   name: profiles.name,
   birthDate: profiles.birthDate,
@@ -72,8 +72,8 @@ const cardColumns = {
   photoStatus: photos.status,
 };
 
-const regionJoin = eq(regions.id, profiles.regionId);
-const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
+export const regionJoin = eq(regions.id, profiles.regionId);
+export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
 export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean };

@@ -166,6 +166,11 @@ export const photos = sqliteTable(
   ],
 );
 
+/**
+ * A like of one profile by another; liking twice is one row. `matched_at` is set on both rows of a
+ * pair that like each other (when the second like came), so each member's matches are one index range.
+ * `is_new` stays 1 until the liked member opens the liker's profile.
+ */
 export const likes = sqliteTable(
   "likes",
   {
@@ -173,13 +178,46 @@ export const likes = sqliteTable(
     likedId: integer("liked_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
     isNew: integer("is_new", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at").notNull().default(now),
+    matchedAt: integer("matched_at"),
   },
   (t) => [
     primaryKey({ columns: [t.likerId, t.likedId] }),
     index("likes_liked_idx").on(t.likedId, t.createdAt),
     index("likes_liker_idx").on(t.likerId, t.createdAt),
+    index("likes_new_idx").on(t.likedId, t.isNew, t.createdAt),
+    index("likes_matches_idx").on(t.likerId, t.matchedAt),
   ],
 );
+
+/** Likes a member gave in the swipe game per day of the site's time zone (SPEC §6, §9: at most 4). */
+export const swipeDays = sqliteTable(
+  "swipe_days",
+  {
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    /** YYYY-MM-DD in the site's time zone. */
+    day: text("day").notNull(),
+    likes: integer("likes").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.day] })],
+);
+
+/** Profiles a member passed in the swipe game, and on which day: they do not come back that day. */
+export const swipePasses = sqliteTable(
+  "swipe_passes",
+  {
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    passedId: integer("passed_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.passedId] })],
+);
+
+/** The like rate limit: likes a member gave in the current window (one row per member). */
+export const likeRate = sqliteTable("like_rate", {
+  profileId: integer("profile_id").primaryKey().references(() => profiles.id, { onDelete: "cascade" }),
+  windowStart: integer("window_start").notNull(),
+  likes: integer("likes").notNull(),
+});
 
 export const blocks = sqliteTable(
   "blocks",

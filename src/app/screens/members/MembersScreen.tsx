@@ -1,9 +1,10 @@
 import useSWR from "swr";
 import useSWRInfinite from "swr/infinite";
-import type { RegionsResponse, SearchResponse } from "../../../shared/api";
+import type { ProfileCard, RegionsResponse, SearchResponse } from "../../../shared/api";
 import { ApiRequestError } from "../../api";
 import { Link } from "../../components/Link";
 import { ProfileGrid } from "../../components/ProfileCard";
+import { LikeButton } from "../../components/LikeButton";
 import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page-context";
 import { REGIONS_KEY, searchFilters, searchPageKey } from "../../page-data";
@@ -13,6 +14,9 @@ import { SearchForm } from "./SearchForm";
 import { useUser } from "../../hooks/useUser";
 
 /** Member search (SPEC §2, §4): filters, results added page by page, similar results when few. */
+/** A member's like button under each result (whether they like it already shows after pressing). */
+const likeAction = (profile: ProfileCard) => <LikeButton profileId={profile.id} liked={false} />;
+
 export default function MembersScreen({ query }: ScreenProps) {
   const { settings } = usePage();
   const { user } = useUser();
@@ -53,7 +57,7 @@ export default function MembersScreen({ query }: ScreenProps) {
         </p>
       ) : (
         <>
-          {profiles.length === 0 ? <p className="notice">{t("search.no_results")}</p> : <ProfileGrid profiles={profiles} eagerCount={4} />}
+          {profiles.length === 0 ? <p className="notice">{t("search.no_results")}</p> : <ProfileGrid profiles={profiles} eagerCount={4} action={user ? likeAction : undefined} />}
           {hasMore &&
             (firstPageOnly ? (
               <div className="notice">
