@@ -1,6 +1,7 @@
 import type { ProfileCard as Card } from "../../shared/api";
 import { useSettings, useT } from "../page-context";
 import { Link } from "./Link";
+import { PremiumBadge } from "./PremiumBadge";
 
 /** The fictional marker: the site's icon with its warning as the accessible text. */
 export function FictionalMark() {
@@ -18,7 +19,7 @@ export function ProfileCard({ profile, eager = false }: { profile: Card; eager?:
   return (
     <li className="profile-card">
       <Link href={`/members/${profile.id}`} className="profile-card__link">
-        <div className="profile-card__photo">
+        <div className={profile.premium ? "profile-card__photo is-premium" : "profile-card__photo"}>
           {image ? (
             <img
               src={settings.cdn_prefix + image.thumb_filename}
@@ -39,6 +40,7 @@ export function ProfileCard({ profile, eager = false }: { profile: Card; eager?:
             {profile.name}, {profile.age}
           </strong>
           {profile.fictional && <FictionalMark />}
+          {profile.premium && <PremiumBadge />}
           <span className="profile-card__place">{[profile.city, profile.region].filter(Boolean).join(", ")}</span>
         </div>
       </Link>

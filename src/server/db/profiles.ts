@@ -56,7 +56,7 @@ export async function updateOwnProfile(db: Database, profileId: number, change: 
   if (first) await db.batch([first, ...rest]);
 }
 
-/** Columns a profile card needs; select them with the two joins of `findProfiles`. */
+/** Columns a profile card needs; select them with the joins of `findProfiles` (users for the premium badge, SPEC §6). */
 export const cardColumns = {
   id: profiles.id,
   name: profiles.name,
@@ -70,10 +70,12 @@ export const cardColumns = {
   photoKey: photos.key,
   photoThumbKey: photos.thumbKey,
   photoStatus: photos.status,
+  premium: users.paidUser,
 };
 
 const regionJoin = eq(regions.id, profiles.regionId);
 const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
+const ownerJoin = eq(users.id, profiles.userId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
 export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[] };
@@ -97,6 +99,8 @@ export function findProfiles(db: Database, where: SQL[], limit: number, offset: 
     .from(profiles)
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
+    // A left join, so the planner keeps reading profiles first through the search indexes.
+    .leftJoin(users, ownerJoin)
     .where(and(...where))
     .orderBy(desc(profiles.lastActiveAt))
     .limit(limit)
@@ -121,7 +125,7 @@ export async function profileDetails(db: Database, id: number) {
       accountStatus: users.status,
     })
     .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
+    .innerJoin(users, ownerJoin)
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
     .where(eq(profiles.id, id))
