@@ -38,18 +38,19 @@ describe("the premium mark of other members", () => {
     const paula = await page("/members/1");
     expect(heading(paula)).toMatch(/^<h1>Paula, 30 .*<span class="badge badge--premium">Premium<\/span><\/h1>$/);
     expect(paula).toContain('<div class="member__main-photo is-premium"><img src="/media/p/');
-    expect(paula).not.toContain("profile-card__photo is-premium");
+    expect(paula).not.toContain('class="is-premium"');
 
     // Fenna's page: her own main photo without a border and no badge, Paula's related card with both.
     const fenna = await page("/members/2");
     expect(heading(fenna)).not.toContain("badge--premium");
     expect(fenna).toContain('<div class="member__main-photo"><img');
-    expect(fenna).toMatch(/<div class="profile-card__photo is-premium"><img[^>]*alt="Paula"[^]*?<strong class="profile-card__name">Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">Premium<\/span>/);
+    expect(fenna).toMatch(/<div class="profile-card__photo"><img[^>]*alt="Paula"[^>]*class="is-premium"\/>[^]*?<strong class="profile-card__name">Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">Premium<\/span>/);
 
     // Search results: the badge on Paula's card only.
     const members = await page("/members?gender=female");
     expect(members.match(/badge--premium/g)).toHaveLength(1);
-    expect(members.match(/class="profile-card__photo is-premium"/g)).toHaveLength(1);
+    expect(members.match(/class="is-premium"/g)).toHaveLength(1);
+    expect(members).toMatch(/<img[^>]*alt="Paula"[^>]*class="is-premium"\/>/);
     expect(members).toMatch(/Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">/);
     expect(members).toMatch(/Fenna, 31<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="profile-card__place">/);
   });

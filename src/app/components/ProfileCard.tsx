@@ -19,7 +19,7 @@ export function ProfileCard({ profile, eager = false }: { profile: Card; eager?:
   return (
     <li className="profile-card">
       <Link href={`/members/${profile.id}`} className="profile-card__link">
-        <div className={profile.premium ? "profile-card__photo is-premium" : "profile-card__photo"}>
+        <div className="profile-card__photo">
           {image ? (
             <img
               src={settings.cdn_prefix + image.thumb_filename}
@@ -30,6 +30,7 @@ export function ProfileCard({ profile, eager = false }: { profile: Card; eager?:
               alt={profile.name}
               loading={eager ? "eager" : "lazy"}
               decoding="async"
+              className={profile.premium ? "is-premium" : undefined}
             />
           ) : (
             <span className="profile-card__no-photo">{t("profile.no_photo")}</span>

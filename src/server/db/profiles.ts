@@ -56,7 +56,7 @@ export async function updateOwnProfile(db: Database, profileId: number, change: 
   if (first) await db.batch([first, ...rest]);
 }
 
-/** Columns a profile card needs; select them with the joins of `findProfiles` (users for the premium badge, SPEC §6). */
+/** Columns a profile card needs; select them with the two joins of `findProfiles`. */
 export const cardColumns = {
   id: profiles.id,
   name: profiles.name,
@@ -70,12 +70,12 @@ export const cardColumns = {
   photoKey: photos.key,
   photoThumbKey: photos.thumbKey,
   photoStatus: photos.status,
+  /** The owner's paid_user, for the premium badge (SPEC §6): the reads of cards join users. */
   premium: users.paidUser,
 };
 
 const regionJoin = eq(regions.id, profiles.regionId);
 const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
-const ownerJoin = eq(users.id, profiles.userId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
 export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[] };
@@ -100,7 +100,7 @@ export function findProfiles(db: Database, where: SQL[], limit: number, offset: 
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
     // A left join, so the planner keeps reading profiles first through the search indexes.
-    .leftJoin(users, ownerJoin)
+    .leftJoin(users, eq(users.id, profiles.userId))
     .where(and(...where))
     .orderBy(desc(profiles.lastActiveAt))
     .limit(limit)
@@ -125,7 +125,7 @@ export async function profileDetails(db: Database, id: number) {
       accountStatus: users.status,
     })
     .from(profiles)
-    .innerJoin(users, ownerJoin)
+    .innerJoin(users, eq(users.id, profiles.userId))
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
     .where(eq(profiles.id, id))
