@@ -10,10 +10,12 @@ export function fail(message: string): never {
   process.exit(1);
 }
 
-export function operatorArgs() {
+/** The command line: positionals, where to act, and the script's own string options (`--note`). */
+export function operatorArgs<K extends string = never>(own: readonly K[] = []) {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
+      ...Object.fromEntries(own.map((name) => [name, { type: "string" as const }])),
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       env: { type: "string" },
@@ -25,7 +27,27 @@ export function operatorArgs() {
     if (values.local === values.remote) fail("say where: --local or --remote");
     return [...(values.local ? ["--local", "--persist-to", values["persist-to"]] : ["--remote"]), ...(values.env ? ["--env", values.env] : [])];
   };
-  return { positionals, target };
+  const option = (name: K): string | undefined => {
+    const value = (values as Record<string, unknown>)[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  return { positionals, target, option };
+}
+
+/**
+ * A drizzle query as one SQL text for `wrangler d1 execute --command` (which takes no parameters):
+ * each `?` becomes its value, strings quoted as SQLite quotes them.
+ */
+export function inlineSql({ sql, params }: { sql: string; params: unknown[] }): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => {
+    const value = params[i++];
+    if (value === null || value === undefined) return "NULL";
+    if (typeof value === "number" && Number.isFinite(value)) return String(value);
+    if (typeof value === "boolean") return value ? "1" : "0";
+    if (typeof value === "string") return `'${value.replaceAll("'", "''")}'`;
+    throw new Error(`cannot inline ${typeof value}`);
+  });
 }
 
 /** Run wrangler without it reaching for request.cf data or metrics; returns what it printed. */

@@ -208,6 +208,11 @@ function site(spec: SiteSpec): SiteSettings {
     search_fields: [...SEARCH_FIELDS],
     refund_days: 14,
     member_resell: false,
+    // Reserved example hosts: the demo shows the promotion block and the countdown, and goes nowhere real.
+    partners: {
+      cam: { name: "LiveCams", url: "https://cams.example.com/?ref=flirtwave" },
+      resell: { name: "DateWave", url: "https://dates.example.com/?ref=flirtwave" },
+    },
     company_id: spec.companyId,
     mail_name: spec.name,
     pricing: Object.fromEntries(spec.countries.map((c, i) => [c, countryPricing(c, i === 0 && spec.directDebit === true)])),

@@ -132,7 +132,7 @@ export function newClientId(): string {
 }
 
 /** SPEC §3: the last-opened chat profile and its date (ms) are remembered under this key. */
-const LAST_CHAT_KEY = "last-chat";
+export const LAST_CHAT_KEY = "last-chat";
 
 export function rememberLastChat(profileId: number, at = Date.now()): void {
   try {

@@ -46,6 +46,11 @@ export const CHATS_KEY = "/api/chats.php";
 /** GET /api/gifts.php: the gifts this site sells. */
 export const GIFTS_KEY = "/api/gifts.php";
 
+/** GET /api/legal.php: a static page's text, filled in for the site. */
+export const legalKey = (page: string) => `/api/legal.php?page=${page}`;
+/** GET /api/partner.php: a partner of the site's allow-list. */
+export const partnerKey = (name: string) => `/api/partner.php?name=${encodeURIComponent(name)}`;
+
 /** A conversation as the chat screens name it: by the other member (/members/{id}/chat) or by its own id (/chats/{id}). */
 export type ChatRef = { profile: string | number } | { conversation: string | number };
 
@@ -105,6 +110,10 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return visitorSearchAllowed(searchMode, 1) ? [plain(FIRST_SEARCH_KEY)] : [];
     case "signup-matches":
       return member ? [plain(FIRST_SEARCH_KEY)] : [];
+    case "static-page":
+      return [plain(legalKey(match.params.token ?? match.route.name.replace(/^pages-/, "")))];
+    case "partner-redirect":
+      return [plain(partnerKey(match.params.partner!))];
     default:
       return [];
   }

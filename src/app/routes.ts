@@ -3,6 +3,7 @@
  * entry with Hono; the client matches the same patterns for history-mode navigation. A parameter
  * that fails its check makes the route not match, which shows the 404 page.
  */
+import { LEGAL_PAGES } from "../shared/legal";
 import { PAYMENT_METHODS } from "../shared/payments";
 import { LANDER_VARIANTS } from "./landers";
 
@@ -27,6 +28,8 @@ export type ScreenName =
   | "profile"
   | "chats"
   | "chat"
+  | "complaints"
+  | "partner-redirect"
   | "credits"
   | "credits-order"
   | "credits-repeat"
@@ -49,7 +52,7 @@ export const LANDERS = [
   "transitionsvideolanding",
   "video",
 ] as const;
-export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
+export const STATIC_PAGES = LEGAL_PAGES;
 
 const ID = /^[1-9][0-9]{0,9}$/;
 
@@ -92,7 +95,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
   route("chats", "/chats", "chats", "default", { membersArea: true }),
   route("chats-id", "/chats/{id}", "chats", "default", { params: { id: ID }, membersArea: true }),
-  route("complaints", "/complaints"),
+  route("complaints", "/complaints", "complaints"),
   route("complete-signup", "/complete-signup", "complete-signup", "empty"),
   route("signup", "/signup", "signup", "empty"),
   route("signup-matches", "/signup-matches", "signup-matches", "empty"),
@@ -128,6 +131,8 @@ export const ROUTES: readonly RouteDef[] = [
   route("pages-return-policy", "/pages/return-policy", "static-page"),
   route("pages-service", "/pages/service", "static-page"),
   route("pages-terms", "/pages/terms", "static-page"),
+  // The redirect to a partner of the site's allow-list, with a countdown (SPEC §9).
+  route("partner-redirect", "/out/{partner}", "partner-redirect", "empty", { params: { partner: /^[a-z0-9][a-z0-9-]{0,31}$/ } }),
   // {token}: a static page by its short name (/terms is /pages/terms). Last, so named routes win.
   route("token", "/{token}", "static-page", "default", { params: { token: STATIC_PAGES } }),
 ];

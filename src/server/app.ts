@@ -11,6 +11,7 @@ import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { photoRoutes } from "./api/photos";
+import { reportRoutes } from "./api/reports";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
 import { databaseOf } from "./db/database";
@@ -95,6 +96,7 @@ function createApp() {
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
+  app.route("/", reportRoutes);
   app.route("/", paymentRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {

@@ -18,11 +18,14 @@ export const MESSAGES: Record<Language, Messages> = { da, de, en, es, fi, fr, it
 const instances = new Map<Language, i18n>();
 const forClients = new Map<Language, Messages>();
 
-/** The texts a page needs in the browser: all but the mail texts, which only the Worker uses. */
+/**
+ * The texts a page needs in the browser: all but the mail texts and the legal texts, which only the
+ * Worker uses (the static pages arrive filled in through GET /api/legal.php).
+ */
 export function clientMessages(language: Language): Messages {
   let messages = forClients.get(language);
   if (!messages) {
-    const { mail: _mail, ...rest } = MESSAGES[language] as Messages & { mail?: unknown };
+    const { mail: _mail, legal_text: _legalText, ...rest } = MESSAGES[language] as Messages & { mail?: unknown; legal_text?: unknown };
     messages = rest;
     forClients.set(language, messages);
   }

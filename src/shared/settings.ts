@@ -35,6 +35,18 @@ export const PROFILE_FIELDS = [
   "about_me",
 ] as const;
 
+const PartnerName = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "a lower-case partner name"));
+const Partner = v.strictObject({
+  /** Shown to the visitor: "You are going to {name}". */
+  name: v.pipe(v.string(), v.minLength(1)),
+  url: v.pipe(
+    v.string(),
+    v.url(),
+    v.check((url) => url.startsWith("https://"), "an https address"),
+  ),
+});
+export type Partner = v.InferOutput<typeof Partner>;
+
 export const SiteSettings = v.pipe(v.strictObject({
   name: v.pipe(v.string(), v.minLength(1)),
   domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
@@ -74,7 +86,13 @@ export const SiteSettings = v.pipe(v.strictObject({
   message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
   search_fields: v.array(v.picklist(SEARCH_FIELDS)),
   refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Which partner the cam-profile promotion block shows (SPEC §2): false `cam`, true `resell`. */
   member_resell: v.boolean(),
+  /**
+   * The partners this site may send visitors to, by name (`cam` and `resell` feed the promotion
+   * block). The redirect (/out/{partner}) goes only to one of these: never to an address from a request.
+   */
+  partners: v.optional(v.record(PartnerName, Partner)),
   company_id: v.pipe(v.string(), v.minLength(1)),
   mail_name: v.string(),
   /** What the site sells per country (bundles, currency, VAT, methods); the site's own country must be present. */

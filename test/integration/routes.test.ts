@@ -63,10 +63,11 @@ const SAMPLES: Record<string, string[]> = {
   "landers-tinderswipe": ["/landers/tinderswipe"],
   "landers-lander-slug": ["/landers/alonetonight", "/landers/collagelanding/nearby", "/landers/gallery", "/landers/iconslanding", "/landers/maplanding", "/landers/socialnetwork", "/landers/transitionsvideolanding", "/landers/video/mature"],
   token: ["/terms", "/privacy", "/faq"],
+  "partner-redirect": ["/out/cam"],
 };
 
 beforeAll(async () => {
-  await putSites(site("nl.test"));
+  await putSites(site("nl.test", { partners: { cam: { name: "Cams", url: "https://cams.example/" } } }));
   await loadProfiles([{ id: 1, name: "Anna", country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] }]);
 });
 

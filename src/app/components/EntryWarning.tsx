@@ -3,7 +3,7 @@ import { useHydrated } from "../hooks/useHydrated";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 
-const ENTRY_SKIP_KEY = "site-entry-skip";
+export const ENTRY_SKIP_KEY = "site-entry-skip";
 /** Set on <html> by ENTRY_SKIPPED_SCRIPT before the body is parsed, when the warning must not show. */
 const ENTRY_SKIPPED_ATTRIBUTE = "data-entry-skipped";
 /**

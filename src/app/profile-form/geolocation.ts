@@ -6,7 +6,7 @@ import { apiFetch } from "../api";
 type GeolocationPermission = "unsupported" | "unknown" | PermissionState;
 
 /** The session storage key of the last geocode answer (`false` after a failure). */
-const GEOCODE_STORAGE_KEY = "geocode";
+export const GEOCODE_STORAGE_KEY = "geocode";
 
 function readGeolocationPermission(): Promise<GeolocationPermission> {
   if (typeof navigator === "undefined" || !("geolocation" in navigator) || !navigator.geolocation) return Promise.resolve("unsupported");

@@ -24,6 +24,8 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   profile: () => import("./profile/ProfileScreen"),
   chats: () => import("./chats/ChatsScreen"),
   chat: () => import("./chats/ChatScreen"),
+  complaints: () => import("./complaints/ComplaintsScreen"),
+  "partner-redirect": () => import("./partner-redirect/PartnerRedirectScreen"),
   credits: () => import("./credits/CreditsScreen"),
   "credits-order": () => import("./credits/OrderScreen"),
   "credits-repeat": () => import("./credits/RepeatOrderScreen"),

@@ -60,7 +60,7 @@ async function userAnswer(c: Context<AppEnv>, userId: number, status: 200 | 201 
 }
 
 /** The client's address for the login throttle (Cloudflare sets it; locally there is one client). */
-const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
+export const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
 /**
  * The message a visitor wrote to a member before signing up (/members/{id}/signup, step 0) becomes

@@ -18,12 +18,17 @@ import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
 import { showcase } from "../services/showcase";
+import { legalPage } from "../services/legal-pages";
+import { LEGAL_PAGES } from "../../shared/legal";
+import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
+const LegalQuery = v.object({ page: v.picklist(LEGAL_PAGES) });
+const PartnerQuery = v.object({ name: v.pipe(v.string(), v.maxLength(64)) });
 const ChatQuery = v.union([
   v.object({ profile: RecordId, before: v.optional(RecordId) }),
   v.object({ conversation: RecordId, before: v.optional(RecordId) }),
@@ -71,6 +76,16 @@ export const SOURCES: Record<string, Source> = {
     const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
     if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
     return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+  },
+  "/api/legal.php": async (c, params) => {
+    const { page } = parseQuery(LegalQuery, params);
+    return legalPage(page, c.get("t"), c.get("locale"), c.get("site"), c.get("company"));
+  },
+  "/api/partner.php": async (c, params) => {
+    const { name } = parseQuery(PartnerQuery, params);
+    const partner = allowedPartner(c.get("site"), name);
+    if (!partner) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
+    return { partner: { name: partner.name, url: partner.url, seconds: PARTNER_REDIRECT_SECONDS } };
   },
   "/api/order.php": loadOrder,
   "/api/transactions.php": loadTransactions,

@@ -10,8 +10,8 @@ import { insertSession } from "../db/sessions";
 import type { AppEnv } from "../request-context";
 import { randomToken } from "./tokens";
 
-const SESSION_COOKIE = "session";
-const SESSION_DAYS = 30;
+export const SESSION_COOKIE = "session";
+export const SESSION_DAYS = 30;
 const SESSION_SECONDS = SESSION_DAYS * 24 * 60 * 60;
 const ALGORITHM = "HS256";
 const MIN_SECRET_LENGTH = 32;

@@ -510,3 +510,42 @@ export const outgoingMail = sqliteTable(
   },
   (t) => [index("outgoing_mail_to_idx").on(t.toAddress, t.createdAt)],
 );
+
+/**
+ * Complaints and reports (/complaints, the Report action of a profile and a chat), read and
+ * handled by operators with `npm run reports`. `reporterKey` is "user:<id>" for a member and
+ * "email:<address>" for a visitor; `targetKey` is "profile:<id>" or "message:<id>" when the report
+ * names something, so one reporter reports one thing once (NULL targets never collide).
+ */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey(),
+    reporterKey: text("reporter_key").notNull(),
+    reporterUserId: integer("reporter_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Where the confirmation goes: the member's account address or the address a visitor gave. */
+    email: text("email").notNull(),
+    /** One of REPORT_SUBJECTS (src/shared/reports.ts). */
+    subject: text("subject").notNull(),
+    description: text("description").notNull(),
+    targetKey: text("target_key"),
+    profileId: integer("profile_id"),
+    messageId: integer("message_id"),
+    siteDomain: text("site_domain").notNull(),
+    language: text("language").notNull(),
+    /** The caller's network address, only to limit how many reports one source files. */
+    clientAddress: text("client_address").notNull(),
+    /** open | resolved | rejected */
+    status: text("status").notNull().default("open"),
+    operatorNote: text("operator_note"),
+    createdAt: integer("created_at").notNull().default(now),
+    handledAt: integer("handled_at"),
+  },
+  (t) => [
+    uniqueIndex("reports_once_idx").on(t.reporterKey, t.targetKey),
+    index("reports_reporter_idx").on(t.reporterKey, t.createdAt),
+    index("reports_address_idx").on(t.clientAddress, t.createdAt),
+    index("reports_status_idx").on(t.status, t.createdAt),
+    index("reports_profile_idx").on(t.profileId),
+  ],
+);

@@ -3,8 +3,10 @@ import { getCookie, setCookie } from "hono/cookie";
 import { TRACKING_FIELDS } from "../../shared/tracking";
 import type { AppEnv, Tracking } from "../request-context";
 
-const TRACKING_COOKIE = "trafficsource";
-const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;
+export const TRACKING_COOKIE = "trafficsource";
+/** How long the traffic-source cookie keeps a referral (also told on the cookies page). */
+export const TRACKING_DAYS = 30;
+const TRACKING_MAX_AGE = TRACKING_DAYS * 24 * 60 * 60;
 const VALUE = /^[\w.:~-]{1,100}$/;
 
 function fromParams(params: URLSearchParams): Tracking | null {

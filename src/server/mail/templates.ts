@@ -1,7 +1,10 @@
 import type { i18n } from "i18next";
 import type { Mail } from "./mailer";
 
-export type MailKind = "activation" | "reset" | "mail_change" | "deletion";
+export type MailKind = "activation" | "reset" | "mail_change" | "deletion" | "report";
+
+/** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
+const TEXTS: Record<MailKind, string> = { activation: "mail.activation", reset: "mail.reset", mail_change: "mail.mail_change", deletion: "mail.deletion", report: "reports.mail" };
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -15,10 +18,10 @@ export function composeMail(
   values: Record<string, string | number> = {},
 ): Mail {
   const all = { site, name: to.name, ...values };
-  const subject = t(`mail.${kind}.subject`, all);
+  const subject = t(`${TEXTS[kind]}.subject`, all);
   const greeting = t("mail.greeting", all);
-  const body = t(`mail.${kind}.text`, all);
-  const button = t(`mail.${kind}.button`, all);
+  const body = t(`${TEXTS[kind]}.text`, all);
+  const button = t(`${TEXTS[kind]}.button`, all);
   const ignore = t("mail.ignore", all);
   const signature = t("mail.signature", all);
   const text = `${greeting}\n\n${body}\n${link}\n\n${ignore}\n\n${signature}\n`;

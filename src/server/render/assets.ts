@@ -24,6 +24,8 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   profile: "src/app/screens/profile/ProfileScreen.tsx",
   chats: "src/app/screens/chats/ChatsScreen.tsx",
   chat: "src/app/screens/chats/ChatScreen.tsx",
+  complaints: "src/app/screens/complaints/ComplaintsScreen.tsx",
+  "partner-redirect": "src/app/screens/partner-redirect/PartnerRedirectScreen.tsx",
   credits: "src/app/screens/credits/CreditsScreen.tsx",
   "credits-order": "src/app/screens/credits/OrderScreen.tsx",
   "credits-repeat": "src/app/screens/credits/RepeatOrderScreen.tsx",

@@ -8,10 +8,3 @@ export { birthDateProblem, emailProblem, normaliseEmail, passwordProblem, userna
 export function usernameKey(username: string): string {
   return username.normalize("NFKC").trim().toLowerCase();
 }
-
-/** SPEC §9: the terms version is 2023-12-01 12:00 UTC, or the company's added date if later. */
-export function termsVersion(companyAdded: string | undefined): string {
-  const base = Date.parse("2023-12-01T12:00:00Z");
-  const added = companyAdded ? Date.parse(companyAdded) : NaN;
-  return new Date(Number.isNaN(added) || added < base ? base : added).toISOString();
-}

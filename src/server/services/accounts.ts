@@ -47,10 +47,10 @@ import {
   normaliseEmail,
   passwordProblem,
   type Problem,
-  termsVersion,
   usernameKey,
   usernameProblem,
 } from "./account-rules";
+import { termsVersion } from "../../shared/legal";
 
 const RESET_MAILS_PER_DAY = 3;
 const ACTIVATION_MAILS_PER_DAY = 5;

@@ -1,13 +1,15 @@
 import type { Database } from "../db/database";
 import { memberArchive } from "../db/member-archive";
+import { reportsFiledBy } from "../db/reports";
 
 /**
  * Everything held about a member, as one JSON archive they can download (beyond SPEC: the right to a
  * copy of one's data). Secrets are left out: the password hash, session ids and token hashes.
  */
 export async function exportMemberData(db: Database, userId: number): Promise<Record<string, unknown>> {
-  const [archive, messages] = await Promise.all([
+  const [archive, reports, messages] = await Promise.all([
     memberArchive(db, userId),
+    reportsFiledBy(db, userId),
     db.$client
       .prepare(
         `SELECT m.conversation_id, m.sender_id, m.kind, m.body, m.credits_charged, m.created_at FROM messages m
@@ -31,5 +33,6 @@ export async function exportMemberData(db: Database, userId: number): Promise<Re
     payments,
     sessions,
     mails,
+    reports,
   };
 }

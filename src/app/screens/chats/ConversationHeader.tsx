@@ -1,5 +1,6 @@
 import { Link } from "../../components/Link";
 import { FictionalMark } from "../../components/ProfileCard";
+import { ReportButton } from "../../components/ReportButton";
 import { useT } from "../../page-context";
 import type { ChatResponse } from "../../../shared/chat";
 import { Avatar } from "./Avatar";
@@ -24,7 +25,10 @@ type HeaderProps = {
   onRemove: (() => void) | null;
 };
 
-/** The conversation's header: the way back, who the other member is, the connection or typing line, and removing the chat. */
+/**
+ * The conversation's header: the way back, who the other member is, the connection or typing line,
+ * removing the chat, and reporting the other member.
+ */
 export function ConversationHeader({ profile, backHref, status, onRemove }: HeaderProps) {
   const t = useT();
   return (
@@ -49,6 +53,7 @@ export function ConversationHeader({ profile, backHref, status, onRemove }: Head
           </svg>
         </button>
       )}
+      <ReportButton profile={profile} className="button button--ghost button--small conversation__report" />
     </header>
   );
 }

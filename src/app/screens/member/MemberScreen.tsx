@@ -5,6 +5,8 @@ import type { PROFILE_FIELDS } from "../../../shared/settings";
 import { ApiRequestError } from "../../api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
+import { ReportButton } from "../../components/ReportButton";
+import { CamPromotion } from "../../components/CamPromotion";
 import { LockIcon } from "../../components/LockIcon";
 import { PremiumBadge } from "../../components/PremiumBadge";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
@@ -120,6 +122,7 @@ export default function MemberScreen({ params }: ScreenProps) {
             </>
           )}
           {user && data.viewer && !data.viewer.own && <BlockButton data={data} mutate={mutate} />}
+          {!data.viewer?.own && <ReportButton profile={profile} />}
         </div>
         {visible.has("about_me") && profile.about_me && (
           <section>
@@ -148,6 +151,7 @@ export default function MemberScreen({ params }: ScreenProps) {
           </section>
         )}
       </div>
+      <CamPromotion name={profile.name} />
       {related.length > 0 && (
         <section className="member__related">
           <h2>{t("profile.related")}</h2>

@@ -1,0 +1,37 @@
+import { useEffect, useRef, useState } from "react";
+import { useT } from "../page-context";
+import { ReportForm } from "./ReportForm";
+
+/**
+ * The Report action of a profile and of a chat: a button that opens the report form about this
+ * member in a dialog (the same report /complaints files, with the member filled in).
+ */
+export function ReportButton({ profile, className = "button button--ghost" }: { profile: { id: number; name: string }; className?: string }) {
+  const t = useT();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  const label = t("reports.report_member", { name: profile.name });
+  return (
+    <>
+      <button type="button" className={className} onClick={() => setOpen(true)} aria-haspopup="dialog" title={label}>
+        {t("reports.report")}
+      </button>
+      <dialog ref={dialog} className="report-dialog" aria-label={label} onClose={() => setOpen(false)}>
+        {open && (
+          <>
+            <h2 className="report-dialog__title">{label}</h2>
+            <ReportForm about={profile} onCancel={() => setOpen(false)} />
+          </>
+        )}
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+/** POST /api/report.php: a complaint from /complaints or a report from a profile or a chat. */
+import { vValidator } from "@hono/valibot-validator";
+import { Hono } from "hono";
+import { ReportBody, type ReportResponse } from "../../shared/reports";
+import type { AppEnv } from "../request-context";
+import { mailerFor } from "../mail/mailer";
+import { fileReport } from "../services/reports";
+import { clientAddress } from "./account";
+import { invalidBody } from "./body";
+
+export const reportRoutes = new Hono<AppEnv>().post("/api/report.php", vValidator("json", ReportBody, invalidBody), async (c) => {
+  const session = c.get("session");
+  const { id } = await fileReport(
+    {
+      db: c.get("db"),
+      mailer: mailerFor(c.env),
+      t: c.get("t"),
+      language: c.get("locale"),
+      site: c.get("site"),
+      origin: new URL(c.req.url).origin,
+      clientAddress: clientAddress(c),
+      now: Math.floor(Date.now() / 1000),
+    },
+    session ? { userId: session.userId, profileId: session.profileId } : null,
+    c.req.valid("json"),
+  );
+  return c.json({ report: { id, status: "open" } } satisfies ReportResponse, 201);
+});

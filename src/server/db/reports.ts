@@ -1,0 +1,153 @@
+/**
+ * Complaints and reports, and what an operator does about them: every query of the reports table
+ * and of disabling an account. The statements of `npm run reports` are built here too (their SQL is
+ * taken with `.toSQL()`), so the script and the Worker run the same queries.
+ */
+import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { accountIsLive } from "./accounts";
+import type { Database } from "./database";
+import { conversationMembers, messages, profiles, reports, users } from "./schema";
+import { revokeMemberSessions } from "./sessions";
+
+export type ReportStatus = "open" | "resolved" | "rejected";
+export type NewReport = Pick<
+  typeof reports.$inferInsert,
+  "reporterKey" | "reporterUserId" | "email" | "subject" | "description" | "targetKey" | "profileId" | "messageId" | "siteDomain" | "language" | "clientAddress"
+>;
+
+const HOUR = 60 * 60;
+
+/** Whether a profile can be reported: it exists and is shown (active profile of a live account). */
+export async function isReportableProfile(db: Database, profileId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(profiles.id, profileId), eq(profiles.status, "active"), accountIsLive()))
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * The sender of a message the reporter can see: one of a conversation the reporter takes part in.
+ * Undefined for any other message, so nobody learns of messages that are not theirs.
+ */
+export async function visibleMessageSender(db: Database, messageId: number, reporterProfileId: number): Promise<number | undefined> {
+  const row = await db
+    .select({ senderId: messages.senderId })
+    .from(messages)
+    .innerJoin(
+      conversationMembers,
+      and(eq(conversationMembers.conversationId, messages.conversationId), eq(conversationMembers.profileId, reporterProfileId)),
+    )
+    .where(eq(messages.id, messageId))
+    .get();
+  return row?.senderId;
+}
+
+/** Whether this reporter already reported this thing (whatever became of that report). */
+export async function hasReported(db: Database, reporterKey: string, targetKey: string): Promise<boolean> {
+  const row = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(and(eq(reports.reporterKey, reporterKey), eq(reports.targetKey, targetKey)))
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * Store a report unless its reporter or its network address filed their hourly number already,
+ * or the reporter reported the same thing before. One statement, so two reports sent at once
+ * cannot both slip under a limit. Answers the new id, or null when nothing was stored.
+ */
+export async function insertReport(db: Database, report: NewReport, limits: { perReporter: number; perAddress: number }, now: number): Promise<number | null> {
+  const since = now - HOUR;
+  const row = await db.get<{ id: number } | undefined>(sql`
+    INSERT INTO ${reports} (reporter_key, reporter_user_id, email, subject, description, target_key, profile_id, message_id, site_domain, language, client_address, status, created_at)
+    SELECT ${report.reporterKey}, ${report.reporterUserId ?? null}, ${report.email}, ${report.subject}, ${report.description}, ${report.targetKey ?? null},
+           ${report.profileId ?? null}, ${report.messageId ?? null}, ${report.siteDomain}, ${report.language}, ${report.clientAddress}, 'open', ${now}
+    WHERE (SELECT count(*) FROM ${reports} WHERE reporter_key = ${report.reporterKey} AND created_at > ${since}) < ${limits.perReporter}
+      AND (SELECT count(*) FROM ${reports} WHERE client_address = ${report.clientAddress} AND created_at > ${since}) < ${limits.perAddress}
+    ON CONFLICT (reporter_key, target_key) DO NOTHING
+    RETURNING id`);
+  return row?.id ?? null;
+}
+
+/** The reports a member filed, for their data export (without the network address or operator notes). */
+export function reportsFiledBy(db: Database, userId: number) {
+  return db
+    .select({ id: reports.id, subject: reports.subject, description: reports.description, profile_id: reports.profileId, message_id: reports.messageId, status: reports.status, created_at: reports.createdAt })
+    .from(reports)
+    .where(eq(reports.reporterUserId, userId))
+    .orderBy(reports.id);
+}
+
+const LIST_COLUMNS = {
+  id: reports.id,
+  status: reports.status,
+  subject: reports.subject,
+  profile_id: reports.profileId,
+  message_id: reports.messageId,
+  email: reports.email,
+  site: reports.siteDomain,
+  created: sql<string>`datetime(${reports.createdAt}, 'unixepoch')`.as("created"),
+};
+
+/** Reports for operators, newest first: those with a status, or all. */
+export function listReportsQuery(db: Database, status: ReportStatus | "all", limit = 200) {
+  const query = db.select(LIST_COLUMNS).from(reports);
+  return (status === "all" ? query : query.where(eq(reports.status, status))).orderBy(desc(reports.id)).limit(limit);
+}
+
+/** One report whole, with the name and account status of the member it is about. */
+export function reportQuery(db: Database, id: number) {
+  return db
+    .select({
+      report: reports,
+      // Named apart: the operator script reads the row by column name, and three tables have a status.
+      profile_name: sql<string | null>`${profiles.name}`.as("profile_name"),
+      profile_status: sql<string | null>`${profiles.status}`.as("profile_status"),
+      account_status: sql<string | null>`${users.status}`.as("account_status"),
+    })
+    .from(reports)
+    .leftJoin(profiles, eq(profiles.id, reports.profileId))
+    .leftJoin(users, eq(users.id, profiles.userId))
+    .where(eq(reports.id, id));
+}
+
+/** Close an open report as resolved or rejected, with the operator's note; a closed one stays as it is. */
+export function closeReportQuery(db: Database, id: number, status: Exclude<ReportStatus, "open">, note: string | null, now: number) {
+  return db
+    .update(reports)
+    .set({ status, operatorNote: note, handledAt: now })
+    .where(and(eq(reports.id, id), eq(reports.status, "open")))
+    .returning({ id: reports.id });
+}
+
+/**
+ * Disable the account of a profile (SPEC §3 status `disabled`): the account and its profile are
+ * disabled, the profile leaves search, and every session of the account ends. Run them together
+ * (`db.batch`): the account is either disabled whole or not at all.
+ */
+export function disableAccountQueries(db: Database, profileId: number, now: number) {
+  const owner = db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.id, profileId));
+  return [
+    db.update(users).set({ status: "disabled" }).where(inArray(users.id, owner)),
+    db.update(profiles).set({ status: "disabled", searchable: 0 }).where(eq(profiles.id, profileId)),
+    revokeMemberSessions(db, owner, now),
+  ] as const;
+}
+
+/** Disable the account of a profile now (see disableAccountQueries). */
+export async function disableAccount(db: Database, profileId: number, now: number): Promise<void> {
+  await db.batch(disableAccountQueries(db, profileId, now));
+}
+
+/** Erase reports handled before `before` (the privacy text keeps them two years); answers how many. */
+export async function eraseHandledReports(db: Database, before: number): Promise<number> {
+  const erased = await db
+    .delete(reports)
+    .where(and(ne(reports.status, "open"), lt(reports.handledAt, before)))
+    .returning({ id: reports.id });
+  return erased.length;
+}

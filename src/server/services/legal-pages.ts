@@ -1,0 +1,116 @@
+import type { i18n } from "i18next";
+import usPrivacy from "../../../locales/en-US/privacy.json";
+import { REACTIVATION_DAYS } from "../../shared/account";
+import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";
+import { CHUNK_RELOAD_KEY } from "../../app/chunk-reload";
+import { LAST_CHAT_KEY } from "../../app/chat-view-rules";
+import { PHOTO_ALERT_KEY } from "../../app/components/Alerts";
+import { ENTRY_SKIP_KEY } from "../../app/components/EntryWarning";
+import { GEOCODE_STORAGE_KEY } from "../../app/profile-form/geolocation";
+import { termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
+import type { Language } from "../../shared/locales";
+import type { CompanyInfo, SiteSettings } from "../../shared/settings";
+import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session-cookie";
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
+import { TRACKING_COOKIE, TRACKING_DAYS } from "../edge/tracking";
+import { MESSAGES } from "../translations";
+
+const DAY = 24 * 60 * 60;
+const MIN_AGE = 18;
+
+type SectionTexts = Record<string, { heading: string; p: string[] }>;
+
+/**
+ * What the site keeps in the browser, with the names and lifetimes the code uses (SPEC §3: the
+ * session, locale and tracking cookies, the dismissal timestamps and the site-entry skip).
+ * The three dismissals not yet named by a constant carry the names SPEC §3 gives them.
+ */
+const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: string }[] = [
+  { name: SESSION_COOKIE, kind: "cookie", days: SESSION_DAYS, purpose: "session" },
+  { name: LOCALE_COOKIE, kind: "cookie", days: LOCALE_COOKIE_MAX_AGE / DAY, purpose: "locale" },
+  { name: TRACKING_COOKIE, kind: "cookie", days: TRACKING_DAYS, purpose: "tracking" },
+  { name: ENTRY_SKIP_KEY, kind: "local", purpose: "entry_skip" },
+  { name: PHOTO_ALERT_KEY, kind: "local", purpose: "dismissal" },
+  { name: "hide-push-notification-alert", kind: "local", purpose: "dismissal" },
+  { name: "hide-disabled-notifications-alert", kind: "local", purpose: "dismissal" },
+  { name: "hide-time-bonus-modal", kind: "local", purpose: "dismissal" },
+  { name: LAST_CHAT_KEY, kind: "local", purpose: "last_chat" },
+  { name: GEOCODE_STORAGE_KEY, kind: "session", purpose: "geocode" },
+  { name: CHUNK_RELOAD_KEY, kind: "session", purpose: "chunk_reload" },
+];
+
+/** A date and time in the visitor's language, in UTC (the terms version is a UTC moment). */
+function utcDateTime(iso: string, language: Language): string {
+  return `${new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
+}
+
+function sections(texts: SectionTexts, translate: (text: string) => string): LegalSection[] {
+  return Object.entries(texts).map(([id, { heading, p }]) => ({ id, heading: translate(heading), paragraphs: p.map(translate) }));
+}
+
+/**
+ * A static page (SPEC §2: terms, privacy, cookies, access ban, FAQ, return policy, customer
+ * service) in the visitor's language, filled in from the site's settings and its company, so no
+ * site has a text of its own to keep up to date. English readers also get the US privacy text.
+ */
+export function legalPage(page: LegalPageName, t: i18n["t"], language: Language, site: SiteSettings, company: CompanyInfo | null): LegalPage {
+  const companyName = company?.name ?? site.mail_name;
+  const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
+  const values: Record<string, string | number> = {
+    site: site.name,
+    domain: site.domain,
+    company: companyName,
+    address: company?.address ?? "",
+    city: company?.city ?? "",
+    country,
+    kvk: company?.kvk ?? "",
+    vat: company?.vat_numbers.join(", ") ?? "",
+    tradenames: company && company.tradenames.length > 0 ? company.tradenames.join(", ") : site.name,
+    email: site.support_email,
+    phone: site.support_phone,
+    days: site.refund_days,
+    message_credits: site.message_credits,
+    photo_credits: site.photo_credits,
+    gift_credits: site.gift_credits,
+    free_conversations: site.free_conversations,
+    free_messages: site.free_messages,
+    free_photos: FREE_PHOTO_LIMIT,
+    premium_photos: PREMIUM_PHOTO_LIMIT,
+    reactivation_days: REACTIVATION_DAYS,
+    session_days: SESSION_DAYS,
+    min_age: MIN_AGE,
+  };
+  // The texts are read from the locale as a tree (headings and paragraphs), so each is filled in here.
+  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+  const texts = (MESSAGES[language] as { legal_text: Record<LegalPageName, SectionTexts> }).legal_text[page];
+  const companyLines = company
+    ? [
+        [company.address, company.city, country].join(", "),
+        t("legal.company_number", values),
+        ...(company.vat_numbers.length > 0 ? [t("legal.company_vat", values)] : []),
+        t("legal.company_tradenames", values),
+      ]
+    : [];
+  return {
+    page,
+    title: t(`pages.${page}.title`),
+    intro: t(`pages.${page}.intro`, values),
+    version: page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), language) }) : null,
+    sections: sections(texts, fill),
+    storage:
+      page === "cookies"
+        ? STORED.map((item) => ({
+            name: item.name,
+            kind: item.kind,
+            purpose: t(`legal.storage_purposes.${item.purpose}`, values),
+            lifetime:
+              item.days !== undefined
+                ? t("legal.storage_days", { days: item.days })
+                : t(item.kind === "local" ? "legal.storage_until_cleared" : "legal.storage_until_closed"),
+          }))
+        : null,
+    us: page === "privacy" && language === "en" ? sections(usPrivacy as SectionTexts, fill) : null,
+    company: { name: t("legal.company_name", values), lines: companyLines },
+    contact: { email: site.support_email, phone: site.support_phone },
+  };
+}
