@@ -73,6 +73,8 @@ export type ProfileCard = {
   main_image: MainImage | null;
   fictional: boolean;
   last_active_at: number;
+  /** The member is premium (paid_user): a badge and a bordered main photo (SPEC §6). */
+  premium: boolean;
 };
 
 export type SearchResponse = {

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { ProfileCard as Card } from "../../shared/api";
 import { useSettings, useT } from "../page-context";
 import { Link } from "./Link";
+import { PremiumBadge } from "./PremiumBadge";
 
 /** The fictional marker: the site's icon with its warning as the accessible text. */
 export function FictionalMark() {
@@ -47,6 +48,7 @@ export function ProfileCard({
               alt={profile.name}
               loading={eager ? "eager" : "lazy"}
               decoding="async"
+              className={profile.premium ? "is-premium" : undefined}
             />
           ) : (
             <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
@@ -58,6 +60,7 @@ export function ProfileCard({
             {profile.name}, {profile.age}
           </strong>
           {profile.fictional && <FictionalMark />}
+          {profile.premium && <PremiumBadge />}
           <span className="profile-card__place">{[profile.city, profile.region].filter(Boolean).join(", ")}</span>
         </div>
       </Link>

@@ -70,6 +70,8 @@ export const cardColumns = {
   photoKey: photos.key,
   photoThumbKey: photos.thumbKey,
   photoStatus: photos.status,
+  /** The owner's paid_user, for the premium badge (SPEC §6): the reads of cards join users. */
+  premium: users.paidUser,
 };
 
 export const regionJoin = eq(regions.id, profiles.regionId);
@@ -98,6 +100,8 @@ export function findProfiles(db: Database, where: SQL[], limit: number, offset: 
     .from(profiles)
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
+    // A left join, so the planner keeps reading profiles first through the search indexes.
+    .leftJoin(users, eq(users.id, profiles.userId))
     .where(and(...where))
     .orderBy(desc(profiles.lastActiveAt))
     .limit(limit)

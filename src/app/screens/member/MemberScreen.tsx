@@ -8,6 +8,7 @@ import { Link } from "../../components/Link";
 import { ReportButton } from "../../components/ReportButton";
 import { CamPromotion } from "../../components/CamPromotion";
 import { LockIcon } from "../../components/LockIcon";
+import { PremiumBadge } from "../../components/PremiumBadge";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
 import { useSignupModal } from "../../components/SignupModal";
 import { Title } from "../../components/Title";
@@ -67,7 +68,7 @@ export default function MemberScreen({ params }: ScreenProps) {
     <article className="member">
       <Title text={`${profile.name}, ${profile.age}`} />
       <div className="member__photos">
-        <div className="member__main-photo">
+        <div className={profile.premium ? "member__main-photo is-premium" : "member__main-photo"}>
           {shown ? (
             <img src={shown.image} alt={profile.name} width={480} height={600} className={shown.locked ? "is-locked" : undefined} />
           ) : (
@@ -110,6 +111,7 @@ export default function MemberScreen({ params }: ScreenProps) {
       <div className="member__info">
         <h1>
           {profile.name}, {profile.age} {profile.fictional && <FictionalMark />}
+          {profile.premium && <PremiumBadge />}
         </h1>
         <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
