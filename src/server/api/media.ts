@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { conversationRooms } from "../services/chats";
 import type { Context } from "hono";
 import { LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
 import type { AppEnv } from "../context";
@@ -81,7 +82,7 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * Whether the viewer may have this variant of a chat photo: its sender may; a member of a
+ * Whether the viewer may have this variant of a chat photo: its sender may; the other member of a
  * conversation it was sent in may have the blurred version, and the original and thumbnail only when
  * premium (SPEC §6) and not blocked by the sender.
  */
@@ -91,18 +92,19 @@ async function chatPhotoAccess(c: Context<AppEnv>, key: string): Promise<boolean
   const blurred = key.startsWith("cb/");
   const column = blurred ? "blur_key" : key.startsWith("ct/") ? "thumb_key" : "key";
   const row = await c.env.DB.prepare(
-    `SELECT v.profile_id, v.paid_user, cp.profile_id AS owner,
+    `SELECT v.profile_id, v.paid_user, cp.id AS photo_id, cp.profile_id AS owner,
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = cp.profile_id AND b.blocked_id = v.profile_id) AS blocked,
-            EXISTS (SELECT 1 FROM messages m JOIN conversation_members cm ON cm.conversation_id = m.conversation_id
-                    WHERE m.photo_id = cp.id AND m.kind = 'image' AND cm.profile_id = v.profile_id) AS received
+            cp.sent_in_conversation_id IS NOT NULL AS sent
      FROM chat_photos cp, (SELECT p.id AS profile_id, u.paid_user ${LIVE_SESSION_FROM}) v
      WHERE cp.${column} = ?3`,
   )
     .bind(claims.sessionId, claims.userId, key)
-    .first<{ profile_id: number; paid_user: number; owner: number; blocked: number; received: number }>();
+    .first<{ profile_id: number; paid_user: number; photo_id: number; owner: number; blocked: number; sent: number }>();
   if (!row) return false;
   if (row.owner === row.profile_id) return true;
-  return row.received === 1 && row.blocked === 0 && (blurred || row.paid_user === 1);
+  if (row.sent !== 1 || row.blocked === 1 || (!blurred && row.paid_user !== 1)) return false;
+  // Whether it was sent to this viewer is known to their conversation's object, which keeps the messages.
+  return conversationRooms(c.env.CONVERSATIONS)(row.owner, row.profile_id).hasImage(row.photo_id, row.owner, row.profile_id);
 }
 
 async function serveObject(c: Context<AppEnv>, key: string, allowed: "public" | "private"): Promise<Response> {

@@ -1,26 +1,64 @@
 import { DurableObject } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import * as v from "valibot";
-import type { SendFrame, ServerFrame } from "../../shared/chat";
+import { HISTORY_PAGE_SIZE, type SendFrame, type ServerFrame } from "../../shared/chat";
 import { ClientFrame } from "../../shared/chat-frames";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
-import { loadSite } from "../edge/site";
+import type { Database } from "../context";
+import {
+  allMessages,
+  conversationFacts,
+  discardUnrecorded,
+  eraseMember,
+  hasImageOf,
+  historyPage,
+  importMember,
+  importMessages,
+  insertUnrecorded,
+  markRead,
+  markRecorded,
+  messageByClientId,
+  migrateConversationStore,
+  nextMessageId,
+  readMarkOf,
+  unreadCountOf,
+  unrecordedMessages,
+  type StoredMessage,
+} from "../db/conversation-store";
+import {
+  conversationOf,
+  creditsOf,
+  ensureConversation,
+  isPremium,
+  isSendRecorded,
+  legacyMessages,
+  legacyReadMarks,
+  markMessagesMoved,
+  ownChatPhoto,
+  recordSend,
+  sendFactsRow,
+  setUnreadCount,
+  type ConversationRecord,
+  type SendFactsRow,
+} from "../db/conversations";
+import * as schema from "../db/schema";
 import { i18nFor } from "../i18n";
-import { decideSend, insufficientCredits, type Price, type Refusal, type SendFacts, type SendRequest } from "../services/chat-rules";
-import { findByClientId, messageView, storeMessage, type MessageRow } from "../services/chat-messages";
-import { conversationIdOf, ensureConversation, loadSendFacts, markRead, readState } from "../services/chats";
+import { messageView } from "../services/chat-message-views";
+import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type Price, type Refusal, type SendRequest } from "../services/chat-rules";
+import { sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { loadSite } from "../services/site-settings";
 
 /** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
 export type SocketMember = {
-  /** profile id, user id */
-  p: number;
-  u: number;
-  /** the member's language, site domain and country */
-  l: Language;
-  s: string;
-  c: string | null;
-  /** premium when the socket opened: decides whether they see photos' originals */
-  pr: boolean;
+  profileId: number;
+  userId: number;
+  language: Language;
+  /** The domain of the site the socket was opened on: its settings price the sends. */
+  siteDomain: string;
+  country: string | null;
+  /** Whether they see photos' originals; read when the socket opened, refreshed by memberChanged. */
+  premium: boolean;
 };
 
 /** The header by which the Worker hands the authorised member to the object. */
@@ -28,29 +66,37 @@ export const MEMBER_HEADER = "x-chat-member";
 
 const PAIR_KEY = "pair";
 /**
- * How long the facts read for one send may decide the next ones. The write re-checks the standing
- * and the database the balance, so stale facts can only cause a second read, never a wrong write.
+ * How long the facts read in D1 for one send may decide the next ones. The write re-checks the
+ * standing and the database the balance, so stale facts can only cause a second read, never a wrong write.
  */
 const FACTS_TTL_MS = 30_000;
+/** Messages moved from D1 per read while the object takes over a conversation's history. */
+const MOVE_PAGE = 500;
 
 /**
- * The Durable Object of one conversation (one pair of profiles), its single writer: sends are taken
- * one at a time, checked against the rules, stored with their charge in one D1 batch, and only then
- * acknowledged to the sender and fanned out to every open socket of both members. Sockets use the
- * hibernation API, so an idle conversation costs nothing; everything the object needs after waking
- * is in its storage (the pair), in D1 (the conversation, messages, unread counts, read marks) or
- * in each socket's attachment (who is on it).
+ * The Durable Object of one conversation (one pair of profiles), its single writer and the home of
+ * its messages (db/conversation-store.ts). Every step (a send, a read mark, a history page, an
+ * export, an erasure) runs one after another in arrival order. A send is decided by the rules,
+ * written here unrecorded, recorded in D1 with its charge and the conversation's summary in one
+ * batch, then marked recorded here, and only then acknowledged and fanned out; a message whose D1
+ * side is unknown (an eviction, a failed call) is settled against D1 before the next step
+ * (docs/decisions/0008). Sockets use the hibernation API, so an idle conversation costs nothing.
  */
-export class ConversationRoom extends DurableObject<Env> {
+export class ConversationRoom extends DurableObject<Env> implements ConversationRoomCalls {
+  private readonly db: Database;
   private pair: [number, number] | null = null;
-  private conversationId: number | null = null;
-  /** What the rules last read about each member of the pair, and when. */
-  private facts = new Map<number, { facts: SendFacts; at: number }>();
-  /** Sends and read marks run one after another, in arrival order. */
+  /** The conversation's D1 record once it exists (the object creates it on the first message). */
+  private record: ConversationRecord | null = null;
+  /** What the rules last read in D1 about each member of the pair, and when. */
+  private facts = new Map<number, { row: SendFactsRow; at: number }>();
   private queue: Promise<void> = Promise.resolve();
+  /** Whether messages may wait to be settled against D1 (after a start or a failed call). */
+  private unsettled = true;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.db = drizzle(env.DB, { schema });
+    void ctx.blockConcurrencyWhile(async () => migrateConversationStore(ctx.storage));
     this.pair = ctx.storage.kv.get<[number, number]>(PAIR_KEY) ?? null;
     // Keep-alive pings are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
@@ -61,15 +107,22 @@ export class ConversationRoom extends DurableObject<Env> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
     const member = parseMember(request.headers.get(MEMBER_HEADER));
     const peer = Number(new URL(request.url).searchParams.get("peer"));
-    if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.p) return new Response("Bad member", { status: 400 });
-    if (!this.claimPair(member.p, peer)) return new Response("Wrong conversation", { status: 400 });
+    if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.profileId) return new Response("Bad member", { status: 400 });
+    if (!this.claimPair(member.profileId, peer)) return new Response("Wrong conversation", { status: 400 });
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment(member);
-    const conversationId = await this.conversation();
-    const state = conversationId === null ? { unread: 0, peerReadId: null } : await readState(this.env.DB, conversationId, member.p, peer);
-    this.send(server, { type: "ready", conversation_id: conversationId, peer_read_id: state.peerReadId, unread: state.unread });
+    await this.step(async () => {
+      const record = await this.conversation();
+      const sql = this.ctx.storage.sql;
+      this.send(server, {
+        type: "ready",
+        conversation_id: record?.id ?? null,
+        peer_read_id: record ? readMarkOf(sql, peer) : null,
+        unread: record ? unreadCountOf(sql, member.profileId) : 0,
+      });
+    });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -85,12 +138,12 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     switch (frame.type) {
       case "typing":
-        this.broadcast((other) => other.p !== member.p, () => ({ type: "typing", profile_id: member.p }));
+        this.broadcast((other) => other.profileId !== member.profileId, () => ({ type: "typing", profile_id: member.profileId }));
         return;
       case "read":
-        return this.enqueue(() => this.read(member, frame.message_id));
+        return this.step(() => this.read(member, frame.message_id));
       case "send":
-        return this.enqueue(async () => this.send(ws, await this.deliverSafely(ws, member, frame)));
+        return this.step(async () => this.send(ws, await this.deliverSafely(ws, member, frame)));
     }
   }
 
@@ -112,16 +165,94 @@ export class ConversationRoom extends DurableObject<Env> {
   }
 
   /**
-   * A send that does not come over a socket (the message written at signup): the same rules, storage
-   * and fan-out as a socket's send, answered with the ack or the error frame.
+   * A send that does not come over a socket (the message written at signup, a gift from the likes):
+   * the same rules, storage and fan-out as a socket's send, answered with the ack or the error frame.
    */
   async post(member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
-    if (!this.claimPair(member.p, peer)) throw new Error("wrong conversation");
+    if (!this.claimPair(member.profileId, peer)) throw new Error("wrong conversation");
     let reply: ServerFrame | undefined;
-    await this.enqueue(async () => {
+    await this.step(async () => {
       reply = await this.deliverSafely(null, member, frame);
     });
     return reply!;
+  }
+
+  /** A page of history for GET /api/chat.php, with the other member's read mark and what the send rules need from here. */
+  async history(viewer: number, peer: number, before: number | null, hiddenBeforeId: number): Promise<HistoryAnswer> {
+    this.mustBePair(viewer, peer);
+    let answer: HistoryAnswer | undefined;
+    await this.step(async () => {
+      const sql = this.ctx.storage.sql;
+      const page = historyPage(sql, hiddenBeforeId, before, HISTORY_PAGE_SIZE);
+      answer = { ...page, peerReadId: readMarkOf(sql, peer), here: conversationFacts(sql, viewer, peer) };
+    });
+    return answer!;
+  }
+
+  /** The member removed the conversation (DELETE /api/chat.php): everything so far counts as read. */
+  async markAllRead(profileId: number, peer: number): Promise<void> {
+    this.mustBePair(profileId, peer);
+    await this.step(async () => {
+      const { unread } = markRead(this.ctx.storage, profileId, Number.MAX_SAFE_INTEGER);
+      this.broadcast((viewer) => viewer.profileId === profileId, () => ({ type: "unread", count: unread }));
+    });
+  }
+
+  /** Whether the chat photo was sent in this conversation (who may see it: api/media.ts). */
+  async hasImage(photoId: number, one: number, other: number): Promise<boolean> {
+    this.mustBePair(one, other);
+    let found = false;
+    await this.step(async () => {
+      found = hasImageOf(this.ctx.storage.sql, photoId);
+    });
+    return found;
+  }
+
+  /** Every message of the conversation, for a member's data export. */
+  async messagesFor(profileId: number, peer: number): Promise<StoredMessage[]> {
+    this.mustBePair(profileId, peer);
+    let rows: StoredMessage[] = [];
+    await this.step(async () => {
+      rows = allMessages(this.ctx.storage.sql);
+    });
+    return rows;
+  }
+
+  /** An erased member (account erasure): their messages and read mark go, their sockets close. Returns how many messages went. */
+  async eraseMember(profileId: number, peer: number): Promise<number> {
+    this.mustBePair(profileId, peer);
+    let erased = 0;
+    await this.step(async () => {
+      erased = eraseMember(this.ctx.storage, profileId);
+      for (const ws of this.ctx.getWebSockets()) {
+        if ((ws.deserializeAttachment() as SocketMember | null)?.profileId === profileId) ws.close(1008, "gone");
+      }
+    });
+    return erased;
+  }
+
+  /** Take the conversation's messages over from D1 now (npm run chat-move, the daily clock work); idempotent. Returns how many came. */
+  async moveMessages(one: number, other: number): Promise<number> {
+    this.mustBePair(one, other);
+    let moved = 0;
+    await this.step(async () => {
+      moved = this.lastMove;
+      this.lastMove = 0;
+    });
+    return moved;
+  }
+
+  /**
+   * Something about a member changed in D1 (a purchase made them premium, a block, credits): forget
+   * what the object read about them, and let their open sockets see photo originals if now premium.
+   */
+  async memberChanged(profileId: number): Promise<void> {
+    this.facts.delete(profileId);
+    const premium = await isPremium(this.db, profileId);
+    for (const ws of this.ctx.getWebSockets()) {
+      const member = ws.deserializeAttachment() as SocketMember | null;
+      if (member?.profileId === profileId && member.premium !== premium) ws.serializeAttachment({ ...member, premium });
+    }
   }
 
   /** The object belongs to one pair: the first caller names it, later callers must be of it. */
@@ -134,6 +265,76 @@ export class ConversationRoom extends DurableObject<Env> {
     return this.pair[0] === pair[0] && this.pair[1] === pair[1];
   }
 
+  private mustBePair(one: number, other: number): void {
+    if (!this.claimPair(one, other)) throw new Error("wrong conversation");
+  }
+
+  /**
+   * Run one step after every step before it has finished (a failing step does not stop the queue),
+   * once the conversation's history is here and every message's D1 side is known.
+   */
+  private step(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(async () => {
+      await this.moveFromD1();
+      await this.settle();
+      await work();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** How many messages the last move brought (0 when there was nothing to move). */
+  private lastMove = 0;
+
+  /**
+   * A conversation from before messages lived in the objects: its messages (ids kept) and read
+   * marks come over from D1's old table, page by page, resumable after an eviction; then D1 is told.
+   */
+  private async moveFromD1(): Promise<void> {
+    const record = await this.conversation();
+    if (!record || record.messagesMoved) return;
+    const sql = this.ctx.storage.sql;
+    let moved = 0;
+    for (let after = nextMessageId(sql) - 1; ; ) {
+      const rows = await legacyMessages(this.db, record.id, after, MOVE_PAGE);
+      moved += this.ctx.storage.transactionSync(() => importMessages(sql, rows));
+      if (rows.length < MOVE_PAGE) break;
+      after = rows.at(-1)!.id;
+    }
+    for (const mark of await legacyReadMarks(this.db, record.id)) importMember(sql, mark.profile_id, mark.last_read_message_id ?? 0, mark.unread_count);
+    await markMessagesMoved(this.db, record.id);
+    record.messagesMoved = true;
+    this.lastMove = moved;
+    console.info(JSON.stringify({ event: "chat_messages_moved", conversation_id: record.id, moved }));
+  }
+
+  /** Messages written here whose D1 side is unknown: recorded when D1 has it, dropped when it has not (never acknowledged either way). */
+  private async settle(): Promise<void> {
+    if (!this.unsettled) return;
+    const sql = this.ctx.storage.sql;
+    const waiting = unrecordedMessages(sql);
+    const record = waiting.length ? await this.conversation() : null;
+    for (const message of waiting) {
+      if (record && (await isSendRecorded(this.db, record.id, message.id))) markRecorded(this.ctx.storage, message.id, this.otherOf(message.sender_id));
+      else discardUnrecorded(sql, message.id);
+    }
+    this.unsettled = false;
+  }
+
+  private async conversation(): Promise<ConversationRecord | null> {
+    if (this.record === null && this.pair) this.record = await conversationOf(this.db, this.pair[0], this.pair[1]);
+    return this.record;
+  }
+
+  private otherOf(profileId: number): number {
+    const [a, b] = this.pair!;
+    return profileId === a ? b : a;
+  }
+
+  private async site(member: SocketMember): Promise<SiteSettings | null> {
+    return (await loadSite(this.env.SETTINGS, member.siteDomain))?.settings ?? null;
+  }
+
   private async deliverSafely(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
     try {
       return await this.deliver(origin, member, frame);
@@ -144,140 +345,163 @@ export class ConversationRoom extends DurableObject<Env> {
     }
   }
 
-  /** Run one step after every step before it has finished; a failing step does not stop the queue. */
-  private enqueue(step: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(step);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async conversation(): Promise<number | null> {
-    if (this.conversationId === null && this.pair) {
-      // Looked up in D1 (the record) after each start, never kept apart from it: a purged account
-      // takes its conversations with it.
-      this.conversationId = await conversationIdOf(this.env.DB, this.pair[0], this.pair[1]);
-    }
-    return this.conversationId;
-  }
-
-  private peerOf(member: SocketMember): number {
-    const [a, b] = this.pair!;
-    return member.p === a ? b : a;
-  }
-
-  private async site(member: SocketMember): Promise<SiteSettings | null> {
-    return (await loadSite(this.env.SETTINGS, member.s))?.settings ?? null;
-  }
-
   /**
-   * One send: rules, then the message and its charge in one batch, then the ack to the sending
-   * socket and the message to every other socket. A retried client id gets the stored message back.
+   * One send: a retried client id gets its stored message back; otherwise the rules, then the
+   * message written here unrecorded, its charge and the summary in D1, the message recorded here,
+   * and then the ack to the sending socket and the message to every other socket.
    */
   private async deliver(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
     const site = await this.site(member);
     if (!site) return this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
-    const peer = this.peerOf(member);
-    let photoId: number | null = null;
+    const sql = this.ctx.storage.sql;
+    const peer = this.otherOf(member.profileId);
+    const retried = messageByClientId(sql, member.profileId, frame.client_id);
+    if (retried) return { type: "ack", client_id: frame.client_id, message: this.view(retried, member, site), credits: await creditsOf(this.db, member.userId) };
+
+    let photo: Awaited<ReturnType<typeof ownChatPhoto>> | null = null;
     if (frame.kind === "image") {
-      const photo = await this.env.DB.prepare("SELECT id FROM chat_photos WHERE id = ? AND profile_id = ?").bind(frame.photo_id, member.p).first<{ id: number }>();
+      photo = (await ownChatPhoto(this.db, frame.photo_id, member.profileId)) ?? null;
       if (!photo) return this.refusal(member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} });
-      photoId = photo.id;
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
 
     // First from the facts this object read a moment ago (the write checks the standing again);
     // a refusal is only ever given on facts read fresh.
     for (const fresh of [false, true]) {
-      const conversationId = await this.conversation();
-      const facts = await this.factsOf(member, peer, conversationId, fresh);
-      const decision = decideSend(site, facts.value, request);
+      const here = conversationFacts(sql, member.profileId, peer);
+      const read = await this.factsOf(member, peer, fresh);
+      const facts = sendFacts(read.row, here);
+      const decision = decideSend(site, facts, request);
       if ("refusal" in decision) {
-        if (!facts.fresh) continue;
-        // A retry of a message already stored is answered with it, even if it could not be paid again now.
-        const stored = conversationId === null ? null : await findByClientId(this.env.DB, { conversationId, senderProfileId: member.p, clientId: frame.client_id });
-        if (stored) return { type: "ack", client_id: frame.client_id, message: this.view(stored, member, site), credits: facts.value.credits };
+        if (!read.fresh) continue;
         return this.refusal(member, frame.client_id, decision.refusal);
       }
-      const id = conversationId ?? (await this.createConversation(member.p, peer));
-      const result = await storeMessage(this.env.DB, {
-        conversationId: id,
-        senderProfileId: member.p,
-        senderUserId: member.u,
-        recipientProfileId: peer,
-        clientId: frame.client_id,
+      const conversationId = (await this.conversation())?.id ?? (await this.createConversation(member.profileId, peer));
+      const body = frame.kind === "text" ? frame.body.trim() : null;
+      const id = nextMessageId(sql);
+      const message = insertUnrecorded(sql, id, {
+        sender_id: member.profileId,
+        client_id: frame.client_id,
         kind: frame.kind,
-        body: frame.kind === "text" ? frame.body.trim() : null,
-        photoId,
+        body,
         gift: frame.kind === "gift" ? frame.gift : null,
-        price: decision.price,
-        allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
+        photo_id: photo?.id ?? null,
+        photo_key: photo?.key ?? null,
+        photo_thumb_key: photo?.thumbKey ?? null,
+        photo_blur_key: photo?.blurKey ?? null,
+        photo_width: photo?.width ?? null,
+        photo_height: photo?.height ?? null,
+        credits_charged: decision.price.credits,
+        free: decision.price.free ? 1 : 0,
+        created_at: Math.floor(Date.now() / 1000),
       });
-      if ("insufficientCredits" in result || "standingChanged" in result) {
-        this.facts.delete(member.p);
-        if (!facts.fresh) continue;
-        return this.refusal(member, frame.client_id, insufficientCredits(facts.value.recipient?.name ?? ""));
+      const credits = await this.recordInD1(member, peer, message, conversationId, decision.price, here);
+      if (credits === null) {
+        this.facts.delete(member.profileId);
+        if (!read.fresh) continue;
+        return this.refusal(member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
       }
-      if (result.stored) {
-        this.remember(member, peer, decision.price, result.credits);
-        for (const other of this.ctx.getWebSockets()) {
-          if (other === origin) continue;
-          const viewer = other.deserializeAttachment() as SocketMember | null;
-          if (!viewer) continue;
-          this.send(other, { type: "message", message: this.view(result.row, viewer, site) });
-          if (viewer.p === peer) this.send(other, { type: "unread", count: result.recipientUnread });
-        }
+      const unread = markRecorded(this.ctx.storage, id, peer);
+      this.remember(member, peer, decision.price, credits);
+      for (const other of this.ctx.getWebSockets()) {
+        if (other === origin) continue;
+        const viewer = other.deserializeAttachment() as SocketMember | null;
+        if (!viewer) continue;
+        this.send(other, { type: "message", message: this.view(message, viewer, site) });
+        if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });
       }
-      return { type: "ack", client_id: frame.client_id, message: this.view(result.row, member, site), credits: result.credits };
+      return { type: "ack", client_id: frame.client_id, message: this.view(message, member, site), credits };
     }
     throw new Error("unreachable");
   }
 
-  /** The send facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
-  private async factsOf(member: SocketMember, peer: number, conversationId: number | null, fresh: boolean): Promise<{ value: SendFacts; fresh: boolean }> {
-    const hit = this.facts.get(member.p);
-    if (!fresh && hit && Date.now() - hit.at < FACTS_TTL_MS) return { value: hit.facts, fresh: false };
-    const value = await loadSendFacts(this.env.DB, member.u, member.p, peer, conversationId);
-    this.facts.set(member.p, { facts: value, at: Date.now() });
-    return { value, fresh: true };
+  /**
+   * The D1 side of a message written here unrecorded: its charge and the summary. Returns the
+   * sender's balance once recorded, or null when D1 refused it (then the message is gone here too).
+   * When the call fails, D1 is asked whether it has the message; if even that fails, the message
+   * waits unrecorded (never shown, never acknowledged) to be settled before the next step.
+   */
+  private async recordInD1(member: SocketMember, peer: number, message: StoredMessage, conversationId: number, price: Price, here: { freeUsedHere: number; recipientHasWritten: boolean }): Promise<number | null> {
+    const site = (await this.site(member))!;
+    let result;
+    try {
+      result = await recordSend(this.db, {
+        conversationId,
+        messageId: message.id,
+        write: crypto.randomUUID(),
+        senderProfileId: member.profileId,
+        senderUserId: member.userId,
+        recipientProfileId: peer,
+        kind: message.kind,
+        preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
+        credits: price.credits,
+        free: price.free,
+        reason: KIND_LEDGER_REASON[message.kind],
+        photoId: message.photo_id,
+        recipientHasWritten: here.recipientHasWritten,
+        freeUsedHere: here.freeUsedHere,
+        allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
+        recipientUnread: unreadCountOf(this.ctx.storage.sql, peer) + 1,
+        now: message.created_at,
+      });
+    } catch (error) {
+      this.unsettled = true;
+      const recorded = await isSendRecorded(this.db, conversationId, message.id);
+      this.unsettled = false;
+      if (!recorded) {
+        discardUnrecorded(this.ctx.storage.sql, message.id);
+        throw error;
+      }
+      result = { alreadyRecorded: true } as const;
+    }
+    if ("recorded" in result) return result.credits;
+    if ("alreadyRecorded" in result) return creditsOf(this.db, member.userId);
+    discardUnrecorded(this.ctx.storage.sql, message.id);
+    return null;
   }
 
-  /** Keep the remembered facts in step with a stored message: the balance, the allowance used, who has written. */
+  /** The D1 facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
+  private async factsOf(member: SocketMember, peer: number, fresh: boolean): Promise<{ row: SendFactsRow | undefined; fresh: boolean }> {
+    const hit = this.facts.get(member.profileId);
+    if (!fresh && hit && Date.now() - hit.at < FACTS_TTL_MS) return { row: hit.row, fresh: false };
+    const row = await sendFactsRow(this.db, member.userId, member.profileId, peer);
+    if (row) this.facts.set(member.profileId, { row, at: Date.now() });
+    return { row, fresh: true };
+  }
+
+  /** Keep the remembered facts in step with a recorded message: the balance, the free conversations used. */
   private remember(member: SocketMember, peer: number, price: Price, credits: number): void {
-    const mine = this.facts.get(member.p)?.facts;
-    if (mine) {
-      mine.credits = credits;
-      if (price.free) {
-        if (mine.freeUsedHere === 0) mine.freeConversationsUsed++;
-        mine.freeUsedHere++;
-      }
-    }
-    const theirs = this.facts.get(peer)?.facts;
-    if (theirs?.recipient) theirs.recipient.hasWritten = true;
+    const mine = this.facts.get(member.profileId)?.row;
+    if (!mine) return;
+    mine.credits = credits;
+    // The first free message here starts one more free conversation.
+    if (price.free && conversationFacts(this.ctx.storage.sql, member.profileId, peer).freeUsedHere === 1) mine.free_conversations_used++;
   }
 
   private async createConversation(sender: number, recipient: number): Promise<number> {
-    const id = await ensureConversation(this.env.DB, sender, recipient);
-    this.conversationId = id;
+    const id = await ensureConversation(this.db, sender, recipient);
+    this.record = { id, messagesMoved: true };
     return id;
   }
 
-  /** The member has seen the conversation up to a message: their unread count goes down, the other member sees the mark. */
+  /** The member has seen the conversation up to a message: their unread count goes down (here and in the chat list), the other member sees the mark. */
   private async read(member: SocketMember, messageId: number): Promise<void> {
-    const conversationId = await this.conversation();
-    if (conversationId === null) return;
-    const { unread, readId } = await markRead(this.env.DB, conversationId, member.p, messageId);
+    const record = await this.conversation();
+    if (record === null) return;
+    const { unread, readId } = markRead(this.ctx.storage, member.profileId, messageId);
+    await setUnreadCount(this.db, record.id, member.profileId, unread);
     this.broadcast(
       () => true,
-      (viewer) => (viewer.p === member.p ? { type: "unread", count: unread } : { type: "read", profile_id: member.p, message_id: readId }),
+      (viewer) => (viewer.profileId === member.profileId ? { type: "unread", count: unread } : { type: "read", profile_id: member.profileId, message_id: readId }),
     );
   }
 
-  private view(row: MessageRow, viewer: SocketMember, site: SiteSettings) {
-    return messageView(row, { profileId: viewer.p, premium: viewer.pr }, site.cdn_prefix, i18nFor(viewer.l).t);
+  private view(row: StoredMessage, viewer: SocketMember, site: SiteSettings) {
+    return messageView(row, this.record!.id, { profileId: viewer.profileId, premium: viewer.premium }, site.cdn_prefix, i18nFor(viewer.language).t);
   }
 
   private refusal(member: SocketMember, clientId: string | null, refusal: Refusal): ServerFrame {
-    return { type: "error", client_id: clientId, error: refusal.error, message: i18nFor(member.l).t(refusal.key, refusal.values) };
+    return { type: "error", client_id: clientId, error: refusal.error, message: i18nFor(member.language).t(refusal.key, refusal.values) };
   }
 
   /** Send a frame to every socket whose member passes `to`; one failing socket never stops the others. */
@@ -301,7 +525,7 @@ function parseMember(raw: string | null): SocketMember | null {
   if (!raw) return null;
   try {
     const m = JSON.parse(raw) as SocketMember;
-    if (Number.isInteger(m.p) && Number.isInteger(m.u) && isLanguage(m.l) && typeof m.s === "string") return m;
+    if (Number.isInteger(m.profileId) && Number.isInteger(m.userId) && isLanguage(m.language) && typeof m.siteDomain === "string" && typeof m.premium === "boolean") return m;
   } catch {
     // fall through
   }

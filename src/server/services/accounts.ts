@@ -367,15 +367,24 @@ export async function acceptRetentionOffer(ctx: AccountContext, userId: number):
 }
 
 /**
- * Erase accounts whose 14 days have passed: their photos from R2, then their rows (everything
- * else hangs off users with ON DELETE CASCADE). Called by the daily cron trigger.
+ * Erase accounts whose 14 days have passed: their chat messages from the conversations' objects,
+ * their photos from R2, then their rows (everything else hangs off users with ON DELETE CASCADE).
+ * Called by the daily cron trigger.
  */
-export async function purgeDeletedAccounts(db: D1Database, photos: R2Bucket, now = Math.floor(Date.now() / 1000), limit = 100): Promise<number> {
+export async function purgeDeletedAccounts(
+  db: D1Database,
+  photos: R2Bucket,
+  eraseChatMessages: (userIds: number[]) => Promise<number[]>,
+  now = Math.floor(Date.now() / 1000),
+  limit = 100,
+): Promise<number> {
   const due = await db
     .prepare("SELECT id FROM users WHERE status = 'pending_deletion' AND deletion_requested_at <= ? LIMIT ?")
     .bind(now - REACTIVATION_DAYS * DAY, limit)
     .all<{ id: number }>();
-  const ids = due.results.map((r) => r.id);
+  // Their messages live in the conversations' objects: an account whose objects could not all be
+  // reached waits for the next run, so that no message outlives its account.
+  const ids = await eraseChatMessages(due.results.map((r) => r.id));
   if (!ids.length) return 0;
   const marks = ids.map(() => "?").join(",");
   const keys = await db

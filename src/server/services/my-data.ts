@@ -2,11 +2,11 @@
  * Everything held about a member, as one JSON archive they can download (beyond SPEC: the right to a
  * copy of one's data). Secrets are left out: the password hash, session ids and token hashes.
  */
-export async function exportMemberData(db: D1Database, userId: number): Promise<Record<string, unknown>> {
+export async function exportMemberData(db: D1Database, userId: number, chatMessages: (profileId: number) => Promise<unknown[]>): Promise<Record<string, unknown>> {
   const one = (sql: string) => db.prepare(sql).bind(userId).first();
   const all = async (sql: string) => (await db.prepare(sql).bind(userId).all()).results;
   const profileOf = "(SELECT id FROM profiles WHERE user_id = ?1)";
-  const [account, profile, interests, photos, likesGiven, likesReceived, blocks, messages, credits, orders, payments, notifications, sessions, mails] = await Promise.all([
+  const [account, profile, interests, photos, likesGiven, likesReceived, blocks, credits, orders, payments, notifications, sessions, mails] = await Promise.all([
     one(
       "SELECT email, username, status, credits, paid_user, language, site_domain, invisible, signup_date, terms_accepted_at, terms_version, deletion_requested_at, network, ref, sub1, sub2, sub3, last_active_at FROM users WHERE id = ?1",
     ),
@@ -18,10 +18,6 @@ export async function exportMemberData(db: D1Database, userId: number): Promise<
     all(`SELECT liked_id AS profile_id, created_at FROM likes WHERE liker_id = ${profileOf}`),
     all(`SELECT liker_id AS profile_id, created_at FROM likes WHERE liked_id = ${profileOf}`),
     all(`SELECT blocked_id AS profile_id, created_at FROM blocks WHERE blocker_id = ${profileOf}`),
-    all(
-      `SELECT m.conversation_id, m.sender_id, m.kind, m.body, m.credits_charged, m.created_at FROM messages m
-       JOIN conversation_members cm ON cm.conversation_id = m.conversation_id AND cm.profile_id = ${profileOf} ORDER BY m.id`,
-    ),
     all("SELECT delta, reason, ref, created_at FROM credit_ledger WHERE user_id = ?1 ORDER BY id"),
     all("SELECT id, credits, amount_cents, currency, payment_method, country, status, created_at FROM orders WHERE user_id = ?1 ORDER BY id"),
     all("SELECT p.order_id, p.provider, p.status, p.amount_cents, p.currency, p.created_at FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?1"),
@@ -29,6 +25,8 @@ export async function exportMemberData(db: D1Database, userId: number): Promise<
     all("SELECT created_at, expires_at, revoked_at FROM sessions WHERE user_id = ?1 ORDER BY created_at"),
     all("SELECT kind, subject, created_at FROM outgoing_mail WHERE to_address = (SELECT email FROM users WHERE id = ?1) ORDER BY id"),
   ]);
+  // The messages live in each conversation's object.
+  const messages = profile ? await chatMessages((profile as { id: number }).id) : [];
   return {
     exported_at: new Date().toISOString(),
     account,
