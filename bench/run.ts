@@ -4,7 +4,7 @@
  * to the smallest (bench/search-scale.ts), and chat over the conversation's Durable Object next to a
  * bare Durable Object echo (bench/chat.ts). Timings are for reading, never asserted.
  *
- *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
+ *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build --port 8790]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
  */
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     profiles: { type: "string", default: "2400" },
     "no-build": { type: "boolean", default: false },
+    // The app is served here (its inspector 1000 above, as test/e2e/server.ts does).
+    port: { type: "string", default: "8790" },
     "search-sizes": { type: "string", default: "1000,10000,100000" },
     "search-requests": { type: "string", default: "500" },
     // Sizes are served together on consecutive ports from this one.
@@ -41,7 +43,7 @@ const chatBurst = Number(values["chat-burst"]);
 if (![chatMessages, chatBurst].every((n) => Number.isInteger(n) && n >= 1)) throw new Error("--chat-messages and --chat-burst must be whole numbers");
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
-const PORT = 8790;
+const PORT = Number(values.port);
 const STATE = ".tmp/bench-state";
 const HOST = "nl.localhost";
 

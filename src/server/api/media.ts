@@ -94,7 +94,8 @@ async function chatPhotoAccess(c: Context<AppEnv>, key: string): Promise<boolean
   const row = await c.env.DB.prepare(
     `SELECT v.profile_id, v.paid_user, cp.id AS photo_id, cp.profile_id AS owner,
             EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = cp.profile_id AND b.blocked_id = v.profile_id) AS blocked,
-            cp.sent_in_conversation_id IS NOT NULL AS sent
+            cp.sent_in_conversation_id IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c
+              WHERE c.profile_a = MIN(cp.profile_id, v.profile_id) AND c.profile_b = MAX(cp.profile_id, v.profile_id)) AS sent
      FROM chat_photos cp, (SELECT p.id AS profile_id, u.paid_user ${LIVE_SESSION_FROM}) v
      WHERE cp.${column} = ?3`,
   )

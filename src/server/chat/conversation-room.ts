@@ -92,6 +92,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private queue: Promise<void> = Promise.resolve();
   /** Whether messages may wait to be settled against D1 (after a start or a failed call). */
   private unsettled = true;
+  /** Marks the message just acknowledged as recorded here (after its frames went out). */
+  private delivered: (() => void) | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -143,7 +145,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       case "read":
         return this.step(() => this.read(member, frame.message_id));
       case "send":
-        return this.step(async () => this.send(ws, await this.deliverSafely(ws, member, frame)));
+        return this.step(async () => {
+          this.send(ws, await this.deliverSafely(ws, member, frame));
+          this.markDelivered();
+        });
     }
   }
 
@@ -173,6 +178,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     let reply: ServerFrame | undefined;
     await this.step(async () => {
       reply = await this.deliverSafely(null, member, frame);
+      this.markDelivered();
     });
     return reply!;
   }
@@ -401,8 +407,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
         if (!read.fresh) continue;
         return this.refusal(member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
       }
-      const unread = markRecorded(this.ctx.storage, id, peer);
-      this.remember(member, peer, decision.price, credits);
+      // Both stores have the message and its charge: it may be acknowledged now. Its flag here is
+      // set once the frames are out (markDelivered), so they do not wait for a second write of the
+      // object's storage; an eviction before that leaves it to settle(), which finds it in D1.
+      const unread = unreadCountOf(sql, peer) + 1;
+      this.delivered = () => markRecorded(this.ctx.storage, id, peer);
+      this.remember(member, decision.price, credits, here.freeUsedHere);
       for (const other of this.ctx.getWebSockets()) {
         if (other === origin) continue;
         const viewer = other.deserializeAttachment() as SocketMember | null;
@@ -469,13 +479,19 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     return { row, fresh: true };
   }
 
+  private markDelivered(): void {
+    const mark = this.delivered;
+    this.delivered = null;
+    mark?.();
+  }
+
   /** Keep the remembered facts in step with a recorded message: the balance, the free conversations used. */
-  private remember(member: SocketMember, peer: number, price: Price, credits: number): void {
+  private remember(member: SocketMember, price: Price, credits: number, freeUsedBefore: number): void {
     const mine = this.facts.get(member.profileId)?.row;
     if (!mine) return;
     mine.credits = credits;
     // The first free message here starts one more free conversation.
-    if (price.free && conversationFacts(this.ctx.storage.sql, member.profileId, peer).freeUsedHere === 1) mine.free_conversations_used++;
+    if (price.free && freeUsedBefore === 0) mine.free_conversations_used++;
   }
 
   private async createConversation(sender: number, recipient: number): Promise<number> {
