@@ -27,3 +27,11 @@ WHEN NEW.`last_message_id` <= COALESCE(OLD.`last_message_id`, 0)
 BEGIN
 	SELECT RAISE(ABORT, 'message_already_recorded');
 END;
+--> statement-breakpoint
+-- A send the members' standing no longer allows records no id (db/conversations.ts writes CASE WHEN <standing>
+-- THEN <id> END): that aborts the whole batch, so a group of messages is recorded whole or not at all.
+CREATE TRIGGER `conversations_send_allowed` BEFORE UPDATE OF `last_message_id` ON `conversations`
+WHEN NEW.`last_message_id` IS NULL
+BEGIN
+	SELECT RAISE(ABORT, 'chat_standing_changed');
+END;

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ChatResponse } from "../../src/shared/chat";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
 import { importMessages, insertUnrecorded, nextMessageId, unreadCountOf } from "../../src/server/db/conversation-store";
-import { recordSend } from "../../src/server/db/conversations";
+import { recordSends } from "../../src/server/db/conversations";
 import * as schema from "../../src/server/db/schema";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn, moveChatMessages, roomName } from "../../src/server/services/chats";
@@ -83,7 +83,8 @@ describe("a send between the two stores", () => {
       const id = nextMessageId(state.storage.sql);
       const row = { sender_id: anna.id, client_id: retried, kind: "text" as const, body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: first.created_at };
       insertUnrecorded(state.storage.sql, id, row);
-      const recorded = await recordSend(drizzle(env.DB, { schema }), {
+      const recorded = await recordSends(drizzle(env.DB, { schema }), [
+        {
         conversationId: first.conversation_id,
         messageId: id,
         write: crypto.randomUUID(),
@@ -101,8 +102,9 @@ describe("a send between the two stores", () => {
         allowance: { freeMessages: 3, freeConversations: 1 },
         recipientUnread: unreadCountOf(state.storage.sql, bram.id) + 1,
         now: first.created_at,
-      });
-      expect(recorded).toEqual({ recorded: true, credits: 100 - 2 * MESSAGE });
+        },
+      ]);
+      expect(recorded).toEqual({ recorded: true, credits: [100 - 2 * MESSAGE] });
     });
     await evictDurableObject(stub);
 
@@ -148,6 +150,25 @@ describe("a send between the two stores", () => {
     expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["one", "two"]);
     expect(await unreadInList(bram, anna)).toBe(2);
     expect(await ledgerOf(anna)).toHaveLength(2);
+    socket.close();
+  });
+
+  it("takes a burst as one write; when D1 refuses the group, each send is decided again alone and a refused one stores nothing", async () => {
+    const anna = await premium(100);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    await send(socket, "warm");
+    // The object still believes in 95 credits; D1 has 2 * MESSAGE.
+    await env.DB.prepare("UPDATE users SET credits = ? WHERE id = ?").bind(2 * MESSAGE, anna.userId).run();
+    const ids = Array.from({ length: 5 }, () => clientId());
+    ids.forEach((id, i) => socket.sendText(id, `burst ${i}`));
+    const replies = await Promise.all(ids.map((id) => socket.reply(id)));
+    expect(replies.map((r) => r.type)).toEqual(["ack", "ack", "error", "error", "error"]);
+    expect(replies.filter((r) => r.type === "error").map((r) => r.error)).toEqual(["insufficient_credits", "insufficient_credits", "insufficient_credits"]);
+    expect(await creditsOf(anna)).toBe(0);
+    expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["warm", "burst 0", "burst 1"]);
+    expect(await ledgerOf(anna)).toHaveLength(3);
+    expect(await unreadInList(bram, anna)).toBe(3);
     socket.close();
   });
 

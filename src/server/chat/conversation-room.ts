@@ -36,16 +36,18 @@ import {
   legacyReadMarks,
   markMessagesMoved,
   ownChatPhoto,
-  recordSend,
+  recordSends,
   sendFactsRow,
   setUnreadCount,
   type ConversationRecord,
   type SendFactsRow,
+  type SendRecord,
+  type SendRecordResult,
 } from "../db/conversations";
 import * as schema from "../db/schema";
 import { i18nFor } from "../i18n";
 import { messageView } from "../services/chat-message-views";
-import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type Price, type Refusal, type SendRequest } from "../services/chat-rules";
+import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type Refusal, type SendRequest } from "../services/chat-rules";
 import { sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
 import { loadSite } from "../services/site-settings";
 
@@ -72,6 +74,14 @@ const PAIR_KEY = "pair";
 const FACTS_TTL_MS = 30_000;
 /** Messages moved from D1 per read while the object takes over a conversation's history. */
 const MOVE_PAGE = 500;
+/** Sends recorded in D1 in one batch at most. */
+const MAX_GROUP = 50;
+
+/** A send waiting in the object's queue; `alone`: to be taken by itself on fresh facts. */
+type Send = { origin: WebSocket | null; member: SocketMember; frame: SendFrame; reply: (frame: ServerFrame) => void; alone?: boolean };
+/** A send the rules allow, written here unrecorded, with its D1 side. */
+type Planned = { send: Send; site: SiteSettings; peer: number; message: StoredMessage; recipientName: string; unread: number; record: SendRecord };
+type Plan = Planned | { reply: ServerFrame } | { later: true };
 
 /**
  * The Durable Object of one conversation (one pair of profiles), its single writer and the home of
@@ -92,8 +102,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private queue: Promise<void> = Promise.resolve();
   /** Whether messages may wait to be settled against D1 (after a start or a failed call). */
   private unsettled = true;
-  /** Marks the message just acknowledged as recorded here (after its frames went out). */
-  private delivered: (() => void) | null = null;
+  /** Sends waiting for the next step; a step takes them as one group (sendWaiting). */
+  private outbox: Send[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -145,10 +155,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       case "read":
         return this.step(() => this.read(member, frame.message_id));
       case "send":
-        return this.step(async () => {
-          this.send(ws, await this.deliverSafely(ws, member, frame));
-          this.markDelivered();
-        });
+        return this.enqueueSend({ origin: ws, member, frame, reply: (reply) => this.send(ws, reply) });
     }
   }
 
@@ -175,12 +182,9 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
    */
   async post(member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
     if (!this.claimPair(member.profileId, peer)) throw new Error("wrong conversation");
-    let reply: ServerFrame | undefined;
-    await this.step(async () => {
-      reply = await this.deliverSafely(null, member, frame);
-      this.markDelivered();
+    return new Promise<ServerFrame>((resolve, reject) => {
+      this.enqueueSend({ origin: null, member, frame, reply: resolve }).catch(reject);
     });
-    return reply!;
   }
 
   /** A page of history for GET /api/chat.php, with the other member's read mark and what the send rules need from here. */
@@ -259,6 +263,11 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       const member = ws.deserializeAttachment() as SocketMember | null;
       if (member?.profileId === profileId && member.premium !== premium) ws.serializeAttachment({ ...member, premium });
     }
+  }
+
+  private enqueueSend(send: Send): Promise<void> {
+    this.outbox.push(send);
+    return this.step(() => this.sendWaiting());
   }
 
   /** The object belongs to one pair: the first caller names it, later callers must be of it. */
@@ -341,101 +350,120 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     return (await loadSite(this.env.SETTINGS, member.siteDomain))?.settings ?? null;
   }
 
-  private async deliverSafely(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
-    try {
-      return await this.deliver(origin, member, frame);
-    } catch (error) {
-      // Nothing was acknowledged: the client may send the same client id again.
-      console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
-      return this.refusal(member, frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
+  /**
+   * Take the waiting sends as one group: each decided in arrival order on the facts at hand (with
+   * the balance and allowance the group's earlier sends take), written here unrecorded, then
+   * recorded in D1 in one batch: one commit for the group, however fast a member writes. A send
+   * refused on facts that were not read fresh, and every send of a group D1 refused, waits for the
+   * next step and goes alone on fresh facts; a refusal is only ever given on facts read fresh.
+   */
+  private async sendWaiting(): Promise<void> {
+    const first = this.outbox.shift();
+    if (!first) return;
+    const alone = first.alone === true;
+    const group = [first];
+    const size = alone ? 1 : MAX_GROUP;
+    while (group.length < size && this.outbox.length && !this.outbox[0]!.alone) group.push(this.outbox.shift()!);
+    const planned: Planned[] = [];
+    for (let i = 0; i < group.length; i++) {
+      const send = group[i]!;
+      let plan: Plan;
+      try {
+        plan = await this.plan(send, planned, alone);
+      } catch (error) {
+        send.reply(this.failure(send, error));
+        continue;
+      }
+      if ("reply" in plan) {
+        send.reply(plan.reply);
+      } else if ("later" in plan) {
+        this.putBack(group.slice(i).map((s) => ({ ...s, alone: true })));
+        break;
+      } else {
+        planned.push(plan);
+      }
     }
+    if (planned.length) await this.commit(planned, alone);
+  }
+
+  /** Sends to take again in a later step, before those that came after them. */
+  private putBack(sends: Send[]): void {
+    for (const send of sends) this.facts.delete(send.member.profileId);
+    this.outbox.unshift(...sends);
+    this.step(() => this.sendWaiting()).catch(() => undefined);
+  }
+
+  private failure(send: Send, error: unknown): ServerFrame {
+    // Nothing was acknowledged: the client may send the same client id again.
+    console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
+    return this.refusal(send.member, send.frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
   }
 
   /**
-   * One send: a retried client id gets its stored message back; otherwise the rules, then the
-   * message written here unrecorded, its charge and the summary in D1, the message recorded here,
-   * and then the ack to the sending socket and the message to every other socket.
+   * One send of a group: a retried client id gets its stored message back; otherwise the rules on
+   * the facts at hand (`fresh`: read in D1 now) and, when they allow it, the message written here
+   * unrecorded with the D1 side it needs.
    */
-  private async deliver(origin: WebSocket | null, member: SocketMember, frame: SendFrame): Promise<ServerFrame> {
+  private async plan(send: Send, planned: readonly Planned[], fresh: boolean): Promise<Plan> {
+    const { member, frame } = send;
     const site = await this.site(member);
-    if (!site) return this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} });
+    if (!site) return { reply: this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} }) };
     const sql = this.ctx.storage.sql;
     const peer = this.otherOf(member.profileId);
     const retried = messageByClientId(sql, member.profileId, frame.client_id);
-    if (retried) return { type: "ack", client_id: frame.client_id, message: this.view(retried, member, site), credits: await creditsOf(this.db, member.userId) };
+    if (retried?.recorded === 1) return { reply: { type: "ack", client_id: frame.client_id, message: this.view(retried, member, site), credits: await creditsOf(this.db, member.userId) } };
+    // The same client id twice in one group: the second waits for the first to be recorded.
+    if (retried) return { later: true };
 
     let photo: Awaited<ReturnType<typeof ownChatPhoto>> | null = null;
     if (frame.kind === "image") {
       photo = (await ownChatPhoto(this.db, frame.photo_id, member.profileId)) ?? null;
-      if (!photo) return this.refusal(member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} });
+      if (!photo) return { reply: this.refusal(member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} }) };
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
 
-    // First from the facts this object read a moment ago (the write checks the standing again);
-    // a refusal is only ever given on facts read fresh.
-    for (const fresh of [false, true]) {
-      const here = conversationFacts(sql, member.profileId, peer);
-      const read = await this.factsOf(member, peer, fresh);
-      const facts = sendFacts(read.row, here);
-      const decision = decideSend(site, facts, request);
-      if ("refusal" in decision) {
-        if (!read.fresh) continue;
-        return this.refusal(member, frame.client_id, decision.refusal);
-      }
-      const conversationId = (await this.conversation())?.id ?? (await this.createConversation(member.profileId, peer));
-      const body = frame.kind === "text" ? frame.body.trim() : null;
-      const id = nextMessageId(sql);
-      const message = insertUnrecorded(sql, id, {
-        sender_id: member.profileId,
-        client_id: frame.client_id,
-        kind: frame.kind,
-        body,
-        gift: frame.kind === "gift" ? frame.gift : null,
-        photo_id: photo?.id ?? null,
-        photo_key: photo?.key ?? null,
-        photo_thumb_key: photo?.thumbKey ?? null,
-        photo_blur_key: photo?.blurKey ?? null,
-        photo_width: photo?.width ?? null,
-        photo_height: photo?.height ?? null,
-        credits_charged: decision.price.credits,
-        free: decision.price.free ? 1 : 0,
-        created_at: Math.floor(Date.now() / 1000),
-      });
-      const credits = await this.recordInD1(member, peer, message, conversationId, decision.price, here);
-      if (credits === null) {
-        this.facts.delete(member.profileId);
-        if (!read.fresh) continue;
-        return this.refusal(member, frame.client_id, insufficientCredits(facts.recipient?.name ?? ""));
-      }
-      // Both stores have the message and its charge: it may be acknowledged now. Its flag here is
-      // set once the frames are out (markDelivered), so they do not wait for a second write of the
-      // object's storage; an eviction before that leaves it to settle(), which finds it in D1.
-      const unread = unreadCountOf(sql, peer) + 1;
-      this.delivered = () => markRecorded(this.ctx.storage, id, peer);
-      this.remember(member, decision.price, credits, here.freeUsedHere);
-      for (const other of this.ctx.getWebSockets()) {
-        if (other === origin) continue;
-        const viewer = other.deserializeAttachment() as SocketMember | null;
-        if (!viewer) continue;
-        this.send(other, { type: "message", message: this.view(message, viewer, site) });
-        if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });
-      }
-      return { type: "ack", client_id: frame.client_id, message: this.view(message, member, site), credits };
-    }
-    throw new Error("unreachable");
-  }
+    // The conversation's facts and the member's, with what the group's earlier sends take.
+    const recorded = conversationFacts(sql, member.profileId, peer);
+    const mine = planned.filter((p) => p.send.member.profileId === member.profileId);
+    const freeBefore = mine.filter((p) => p.record.free).length;
+    const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || planned.some((p) => p.send.member.profileId === peer) };
+    const read = await this.factsOf(member, peer, fresh);
+    const row = read.row && {
+      ...read.row,
+      credits: read.row.credits - mine.reduce((sum, p) => sum + p.record.credits, 0),
+      free_conversations_used: read.row.free_conversations_used + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
+    };
+    const facts = sendFacts(row, here);
+    const decision = decideSend(site, facts, request);
+    if ("refusal" in decision) return read.fresh && planned.length === 0 ? { reply: this.refusal(member, frame.client_id, decision.refusal) } : { later: true };
 
-  /**
-   * The D1 side of a message written here unrecorded: its charge and the summary. Returns the
-   * sender's balance once recorded, or null when D1 refused it (then the message is gone here too).
-   * When the call fails, D1 is asked whether it has the message; if even that fails, the message
-   * waits unrecorded (never shown, never acknowledged) to be settled before the next step.
-   */
-  private async recordInD1(member: SocketMember, peer: number, message: StoredMessage, conversationId: number, price: Price, here: { freeUsedHere: number; recipientHasWritten: boolean }): Promise<number | null> {
-    const site = (await this.site(member))!;
-    let result;
-    try {
-      result = await recordSend(this.db, {
+    const conversationId = (await this.conversation())?.id ?? (await this.createConversation(member.profileId, peer));
+    const body = frame.kind === "text" ? frame.body.trim() : null;
+    const message = insertUnrecorded(sql, nextMessageId(sql), {
+      sender_id: member.profileId,
+      client_id: frame.client_id,
+      kind: frame.kind,
+      body,
+      gift: frame.kind === "gift" ? frame.gift : null,
+      photo_id: photo?.id ?? null,
+      photo_key: photo?.key ?? null,
+      photo_thumb_key: photo?.thumbKey ?? null,
+      photo_blur_key: photo?.blurKey ?? null,
+      photo_width: photo?.width ?? null,
+      photo_height: photo?.height ?? null,
+      credits_charged: decision.price.credits,
+      free: decision.price.free ? 1 : 0,
+      created_at: Math.floor(Date.now() / 1000),
+    });
+    const unread = unreadCountOf(sql, peer) + 1 + planned.filter((p) => p.peer === peer).length;
+    return {
+      send,
+      site,
+      peer,
+      message,
+      recipientName: facts.recipient?.name ?? "",
+      unread,
+      record: {
         conversationId,
         messageId: message.id,
         write: crypto.randomUUID(),
@@ -443,31 +471,82 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
         senderUserId: member.userId,
         recipientProfileId: peer,
         kind: message.kind,
-        preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
-        credits: price.credits,
-        free: price.free,
+        preview: message.kind === "text" ? (body ?? "").slice(0, 140) : null,
+        credits: decision.price.credits,
+        free: decision.price.free,
         reason: KIND_LEDGER_REASON[message.kind],
         photoId: message.photo_id,
         recipientHasWritten: here.recipientHasWritten,
         freeUsedHere: here.freeUsedHere,
         allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
-        recipientUnread: unreadCountOf(this.ctx.storage.sql, peer) + 1,
+        recipientUnread: unread,
         now: message.created_at,
-      });
+      },
+    };
+  }
+
+  /**
+   * The D1 side of a group written here unrecorded. Once D1 has it, the acks and the fan-out go
+   * out at once; the messages' flags here are set after them (markDelivered), so the frames do not
+   * wait for a second write of the object's storage: an eviction before that leaves them to
+   * settle(), which finds them in D1. When D1 refuses, the group's messages go here too. When the
+   * call fails, D1 is asked whether it has the group; if even that fails, the messages wait
+   * unrecorded (never shown, never acknowledged) to be settled before the next step.
+   */
+  private async commit(planned: Planned[], fresh: boolean): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    const last = planned.at(-1)!;
+    const discard = () => {
+      for (const p of planned) discardUnrecorded(sql, p.message.id);
+    };
+    let result: SendRecordResult;
+    try {
+      result = await recordSends(
+        this.db,
+        planned.map((p) => p.record),
+      );
     } catch (error) {
       this.unsettled = true;
-      const recorded = await isSendRecorded(this.db, conversationId, message.id);
-      this.unsettled = false;
-      if (!recorded) {
-        discardUnrecorded(this.ctx.storage.sql, message.id);
-        throw error;
+      let recorded = false;
+      try {
+        recorded = await isSendRecorded(this.db, last.record.conversationId, last.message.id);
+        this.unsettled = false;
+      } catch {
+        // settled before the next step
       }
-      result = { alreadyRecorded: true } as const;
+      if (!recorded) {
+        if (!this.unsettled) discard();
+        for (const p of planned) p.send.reply(this.failure(p.send, error));
+        return;
+      }
+      result = { alreadyRecorded: true };
     }
-    if ("recorded" in result) return result.credits;
-    if ("alreadyRecorded" in result) return creditsOf(this.db, member.userId);
-    discardUnrecorded(this.ctx.storage.sql, message.id);
-    return null;
+    if ("insufficientCredits" in result || "standingChanged" in result) {
+      discard();
+      if (fresh && planned.length === 1) {
+        this.facts.delete(last.send.member.profileId);
+        last.send.reply(this.refusal(last.send.member, last.send.frame.client_id, insufficientCredits(last.recipientName)));
+      } else {
+        this.putBack(planned.map((p) => ({ ...p.send, alone: true })));
+      }
+      return;
+    }
+    const credits = "recorded" in result ? result.credits : await Promise.all(planned.map((p) => creditsOf(this.db, p.send.member.userId)));
+    for (const [i, p] of planned.entries()) {
+      const { send, site, message, peer } = p;
+      this.remember(send.member, p.record.free, credits[i]!);
+      for (const other of this.ctx.getWebSockets()) {
+        if (other === send.origin) continue;
+        const viewer = other.deserializeAttachment() as SocketMember | null;
+        if (!viewer) continue;
+        this.send(other, { type: "message", message: this.view(message, viewer, site) });
+        if (viewer.profileId === peer) this.send(other, { type: "unread", count: p.unread });
+      }
+      send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits: credits[i]! });
+    }
+    this.ctx.storage.transactionSync(() => {
+      for (const p of planned) markRecorded(this.ctx.storage, p.message.id, p.peer);
+    });
   }
 
   /** The D1 facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
@@ -479,19 +558,11 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     return { row, fresh: true };
   }
 
-  private markDelivered(): void {
-    const mark = this.delivered;
-    this.delivered = null;
-    mark?.();
-  }
-
-  /** Keep the remembered facts in step with a recorded message: the balance, the free conversations used. */
-  private remember(member: SocketMember, price: Price, credits: number, freeUsedBefore: number): void {
+  /** Keep the remembered facts in step with a recorded message: the balance; a free message may start a free conversation, so those are read again. */
+  private remember(member: SocketMember, free: boolean, credits: number): void {
+    if (free) this.facts.delete(member.profileId);
     const mine = this.facts.get(member.profileId)?.row;
-    if (!mine) return;
-    mine.credits = credits;
-    // The first free message here starts one more free conversation.
-    if (price.free && freeUsedBefore === 0) mine.free_conversations_used++;
+    if (mine) mine.credits = credits;
   }
 
   private async createConversation(sender: number, recipient: number): Promise<number> {

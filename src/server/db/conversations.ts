@@ -116,26 +116,19 @@ export type SendRecord = {
 };
 
 export type SendRecordResult =
-  | { recorded: true; credits: number }
+  /** Every message of the group is recorded; the sender's balance after each. */
+  | { recorded: true; credits: number[] }
   | { insufficientCredits: true }
-  /** The members' standing no longer allows the send (a block, a status, the allowance): nothing written. */
+  /** The members' standing no longer allows a send (a block, a status, the allowance): nothing written. */
   | { standingChanged: true }
-  /** This message id was recorded before (an earlier attempt whose answer was lost). */
+  /** A message id was recorded before (an earlier attempt whose answer was lost): nothing written. */
   | { alreadyRecorded: true };
 
 /** The ledger reference of a chat message: unique, so a message is never charged twice. */
 export const chatLedgerRef = (conversationId: number, messageId: number) => `chat:${conversationId}:${messageId}`;
 
-/**
- * Record a message's side in D1 in one batch (one transaction): the conversation's last message
- * (only while the members' standing allows the send: live accounts, the recipient active and
- * visible or a writer here, no block either way, a free message within the allowance, an image's
- * photo the sender's own), the charge and its ledger entry, both members'
- * summaries, the photo marked sent, and the balance read back. A balance below zero (trigger
- * users_credits_not_negative), a message id recorded before (trigger conversations_message_once) or
- * a ledger reference used before aborts all of it.
- */
-export async function recordSend(db: Database, s: SendRecord): Promise<SendRecordResult> {
+/** The statements of one message's D1 side; the last one reads the sender's balance back. */
+function sendStatements(s: SendRecord): SQL[] {
   const c = s.conversationId;
   const free = s.free ? 1 : 0;
   const standing = sql`
@@ -150,10 +143,11 @@ export async function recordSend(db: Database, s: SendRecord): Promise<SendRecor
     AND (${s.photoId} IS NULL OR EXISTS (SELECT 1 FROM chat_photos WHERE id = ${s.photoId} AND profile_id = ${s.senderProfileId}))`;
   const ours = sql`EXISTS (SELECT 1 FROM conversations WHERE id = ${c} AND last_message_write = ${s.write})`;
   const statements = [
+    // A standing that no longer allows the send sets no id, which trigger conversations_send_allowed refuses.
     sql`
-      UPDATE conversations SET last_message_id = ${s.messageId}, last_message_at = ${s.now}, last_message_sender_id = ${s.senderProfileId},
-             last_message_kind = ${s.kind}, last_message_preview = ${s.preview}, last_message_write = ${s.write}
-      WHERE id = ${c} AND ${standing}`,
+      UPDATE conversations SET last_message_id = CASE WHEN ${standing} THEN ${s.messageId} END, last_message_at = ${s.now},
+             last_message_sender_id = ${s.senderProfileId}, last_message_kind = ${s.kind}, last_message_preview = ${s.preview}, last_message_write = ${s.write}
+      WHERE id = ${c}`,
     sql`
       UPDATE conversation_members SET last_message_at = ${s.now}, removed_at = NULL,
              unread_count = CASE WHEN profile_id = ${s.recipientProfileId} THEN ${s.recipientUnread} ELSE unread_count END,
@@ -170,14 +164,36 @@ export async function recordSend(db: Database, s: SendRecord): Promise<SendRecor
   }
   if (s.photoId !== null) statements.push(sql`UPDATE chat_photos SET sent_in_conversation_id = COALESCE(sent_in_conversation_id, ${c}) WHERE id = ${s.photoId} AND ${ours}`);
   statements.push(sql`SELECT (SELECT credits FROM users WHERE id = ${s.senderUserId}) AS credits, ${ours} AS recorded`);
+  return statements;
+}
+
+/**
+ * Record the D1 side of one or more messages of a conversation, in their order, in one batch (one
+ * transaction): for each, the conversation's last message (only while the members' standing allows
+ * the send: live accounts, the recipient active and visible or a writer here, no block either way, a
+ * free message within the allowance, an image's photo the sender's own), both members' summaries,
+ * the charge with its ledger entry, the photo marked sent, and the balance read back. A standing
+ * that no longer allows a send (trigger conversations_send_allowed), a balance below zero (trigger
+ * users_credits_not_negative), a message id recorded before (trigger conversations_message_once) or
+ * a ledger reference used before aborts all of it: the group is recorded whole or not at all.
+ */
+export async function recordSends(db: Database, sends: readonly SendRecord[]): Promise<SendRecordResult> {
+  const perSend = sends.map(sendStatements);
   try {
-    const results = await batch(db, statements);
-    const last = results.at(-1)?.results[0] as { credits: number; recorded: number } | undefined;
-    if (!last || last.recorded !== 1) return { standingChanged: true };
-    return { recorded: true, credits: last.credits };
+    const results = await batch(db, perSend.flat());
+    const credits: number[] = [];
+    let at = 0;
+    for (const statements of perSend) {
+      at += statements.length;
+      const row = results[at - 1]?.results[0] as { credits: number; recorded: number } | undefined;
+      if (!row || row.recorded !== 1) throw new Error("chat send: a statement of a recorded send did not apply");
+      credits.push(row.credits);
+    }
+    return { recorded: true, credits };
   } catch (error) {
     const text = errorText(error);
     if (text.includes("insufficient_credits")) return { insufficientCredits: true };
+    if (text.includes("chat_standing_changed")) return { standingChanged: true };
     if (text.includes("message_already_recorded") || (text.includes("UNIQUE") && text.includes("credit_ledger"))) return { alreadyRecorded: true };
     throw error;
   }
