@@ -5,9 +5,10 @@ import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
-import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./context";
+import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page-context";
+import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, type UserResponse } from "./hooks/useUser";
-import { createI18n } from "./i18n";
+import { createI18n } from "./i18n-instance";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
 import type { PageError, PageState } from "./page-state";
@@ -77,15 +78,20 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
     () => ({
       location: view.location,
       match: view.match,
-      navigate: (href, options) => void show(href, options?.replace ? "replace" : "push"),
+      navigate: (href, options) => show(href, options?.replace ? "replace" : "push"),
     }),
     [view, show],
   );
 
   useEffect(() => {
+    // Marks the page as running (handlers attached): browser tests wait for it before clicking.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+
+  useEffect(() => {
     // The server ended the session: forget the member's data and go home as a visitor.
     const onLogout = () => {
-      void mutate(() => true, undefined, { revalidate: false }).then(() => mutate(USER_KEY, { user: null }, { revalidate: false }));
+      void forgetMember(mutate);
       void show("/", "push");
     };
     window.addEventListener(LOGOUT_EVENT, onLogout);

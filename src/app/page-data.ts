@@ -5,6 +5,7 @@
 import { unstable_serialize } from "swr/infinite";
 import type { LoggedOutSearchMode } from "../shared/settings";
 import type { RouteMatch } from "./routes";
+import { visitorSearchAllowed } from "../shared/search-visibility";
 
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
 export type DataKey = { key: string; fallbackKey: string; infinite: boolean };
@@ -53,11 +54,6 @@ export function chatKey(ref: ChatRef): string {
 export const olderChatKey = (key: string, before: number) => `${key}&before=${before}`;
 
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
-
-/** Whether a visitor may see this page of search results (SPEC §1, §6: logged_out_search). */
-export function visitorSearchAllowed(mode: LoggedOutSearchMode, page: number): boolean {
-  return mode === "all" || (mode === "first_page" && page === 1);
-}
 
 /**
  * The data a page embeds. `member` says whether someone is logged in: a visitor's chat screens show

@@ -1,4 +1,4 @@
-import type { Messages } from "./i18n";
+import type { Messages } from "./i18n-instance";
 import type { Language } from "../shared/locales";
 import type { User } from "../shared/api";
 import type { CompanyInfo, PublicSettings } from "../shared/settings";

@@ -10,7 +10,7 @@ import nb from "../../locales/nb.json";
 import nl from "../../locales/nl.json";
 import pl from "../../locales/pl.json";
 import sv from "../../locales/sv.json";
-import { createI18n, type Messages } from "../app/i18n";
+import { createI18n, type Messages } from "../app/i18n-instance";
 import type { Language } from "../shared/locales";
 
 export const MESSAGES: Record<Language, Messages> = { da, de, en, es, fi, fr, it, nb, nl, pl, sv };

@@ -10,6 +10,8 @@ export const PASSWORD_MAX = 128;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 24;
 export const EMAIL_MAX = 254;
+/** SPEC §4, §9: a deleted account can be reactivated by the mailed link within 14 days. */
+export const REACTIVATION_DAYS = 14;
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 
@@ -46,7 +48,7 @@ export const PasswordChangeBody = v.object({ old_password: text(PASSWORD_MAX), p
 export const MailChangeBody = v.object({ email: text(EMAIL_MAX), password: text(PASSWORD_MAX) });
 /** PUT /api/mail-change.php and /api/activate.php and /api/reactivate.php: use a mailed token. */
 export const TokenBody = v.object({ token: text(200) });
-/** DELETE /api/user.php: delete the account (pending for 14 days). */
+/** DELETE /api/user.php: delete the account (pending for REACTIVATION_DAYS). */
 export const DeleteBody = v.object({ password: text(PASSWORD_MAX), reason: v.optional(text(500)) });
 
 /** Common mistyped e-mail domains and what was meant. */

@@ -1,11 +1,10 @@
 /** Shapes of the /api/*.php calls, shared by the Worker and the client. */
 import * as v from "valibot";
+import { MAX_AGE, MIN_AGE } from "./ages";
 
 const intString = (min: number, max: number) =>
   v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/), v.transform(Number), v.integer(), v.minValue(min), v.maxValue(max));
 
-export const MIN_AGE = 18;
-export const MAX_AGE = 99;
 export const MAX_SEARCH_PAGE = 500;
 export const SEARCH_PAGE_SIZE = 24;
 

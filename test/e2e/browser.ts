@@ -25,6 +25,11 @@ export async function phone(browser: Browser): Promise<{ context: BrowserContext
   return { context, page, errors };
 }
 
+/** Wait until the page's React has hydrated, so a click reaches its handler instead of the bare markup. */
+export async function hydrated(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /** Close the site-entry warning if it shows (its button says `enter` in the page's language). */
 export async function enterSite(page: Page, enter: string) {
   const button = page.getByRole("button", { name: enter });

@@ -3,7 +3,7 @@ import type { Page, WebSocketRoute } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
 import type { GiftsResponse } from "../../src/shared/chat";
-import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
+import { enterSite as enterShared, hydrated, phone, sharedBrowser } from "./browser";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -172,12 +172,14 @@ describe("two members chatting on the Dutch site", () => {
     const [xander, zeno] = writers as [(typeof writers)[0], (typeof writers)[0]];
 
     await y.page.goto(`${baseUrl}/chats`);
+    await hydrated(y.page);
     const row = (name: string) => y.page.locator(".chat-item").filter({ hasText: name });
     await expect.poll(() => y.page.locator(".chat-item").count()).toBe(2);
 
     await row(xander.member.profile.name).getByRole("button", { name: fill(nl.chat.remove_with, { name: xander.member.profile.name }) }).click();
     await expect.poll(() => row(xander.member.profile.name).count()).toBe(0);
     await y.page.reload();
+    await hydrated(y.page);
     await expect.poll(() => y.page.locator(".chat-item").count()).toBe(1);
 
     // The server fails the next removal: an alert with the error, then the list as the server has it.

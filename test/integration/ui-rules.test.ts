@@ -7,7 +7,7 @@ import { showActivationReminder, showPhotoAlert } from "../../src/app/components
 import { showBackButton } from "../../src/app/components/BackButton";
 import { badgeText, creditBadge } from "../../src/app/components/TopBar";
 import { searchFilters, searchInfiniteKey, searchPageKey } from "../../src/app/page-data";
-import { ageOn, birthDateRange } from "../../src/server/services/ages";
+import { ageOn, birthDateRange } from "../../src/shared/ages";
 
 describe("top bar badges (SPEC §2)", () => {
   it("shows unread counts, 99+ from 100, nothing at 0", () => {

@@ -1,5 +1,5 @@
 import type { User } from "../../shared/api";
-import { useRouter, useT } from "../context";
+import { useRouter, useT } from "../page-context";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 import { Link } from "./Link";

@@ -1,4 +1,4 @@
-import { usePage, useT } from "../context";
+import { usePage, useT } from "../page-context";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 

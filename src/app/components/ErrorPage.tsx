@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import type { i18n } from "i18next";
-import { I18nContext, useT } from "../context";
+import { I18nContext, useT } from "../page-context";
 import type { PageError } from "../page-state";
 import { Link } from "./Link";
 import { Title } from "./Title";

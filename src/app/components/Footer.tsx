@@ -1,4 +1,4 @@
-import { usePage, useT } from "../context";
+import { usePage, useT } from "../page-context";
 import { Link } from "./Link";
 
 export const FOOTER_LINKS = [

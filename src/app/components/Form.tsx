@@ -1,7 +1,8 @@
 import { useCallback, useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import type { TFunction } from "i18next";
 import { ApiRequestError } from "../api";
-import { useT } from "../context";
+import { PASSWORD_MIN } from "../../shared/account";
+import { useT } from "../page-context";
 
 /** What a form shows after a failed call: a text under each field at fault, and one for the form. */
 export type FormErrors = { fields: Record<string, string>; message: string | null };
@@ -122,6 +123,19 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
       <FieldError id={`${id}-error`} text={error} />
     </div>
   );
+}
+
+/**
+ * The e-mail and password fields the login, password, reset, mail-change and signup forms share:
+ * `kind` sets the input's type and what the browser may fill in; a new password tells its minimum.
+ */
+export function CredentialField({ kind, ...field }: Omit<FieldProps, "type"> & { kind: "email" | "login-email" | "current-password" | "new-password" | "repeat-password" }) {
+  const t = useT();
+  if (kind === "email" || kind === "login-email") {
+    return <TextField type="email" inputMode="email" autoComplete={kind === "email" ? "email" : "username"} {...field} />;
+  }
+  const hint = kind === "new-password" ? t("signup.password_hint", { min: PASSWORD_MIN }) : undefined;
+  return <TextField type="password" autoComplete={kind === "current-password" ? "current-password" : "new-password"} hint={hint} {...field} />;
 }
 
 /** The error text of one field (or group of fields), in the danger colour. */

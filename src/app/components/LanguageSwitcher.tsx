@@ -1,5 +1,5 @@
 import { LANGUAGE_NAMES, isLanguage } from "../../shared/locales";
-import { usePage, useRouter, useT } from "../context";
+import { usePage, useRouter, useT } from "../page-context";
 
 /** The link that switches the language: /lang-config sets the 365-day locale cookie and comes back here. */
 export function languageHref(language: string, returnTo: string): string {

@@ -1,4 +1,4 @@
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { FormMessage } from "./Form";
 
 /** What a section shows until its data is there: "Loading…", or after a failure the error and a retry button. */

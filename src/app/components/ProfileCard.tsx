@@ -1,5 +1,5 @@
 import type { ProfileCard as Card } from "../../shared/api";
-import { useSettings, useT } from "../context";
+import { useSettings, useT } from "../page-context";
 import { Link } from "./Link";
 
 /** The fictional marker: the site's icon with its warning as the accessible text. */

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { apiSend } from "../api";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { formErrors } from "./Form";
 
 /** "Send the e-mail again": POST /api/activation-mail.php, then says it was sent (or why not). */

@@ -1,17 +1,16 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import { PASSWORD_MIN, suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
-import { MIN_AGE } from "../../shared/api";
+import { suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
+import { MAX_AGE, MIN_AGE } from "../../shared/ages";
 import { apiSend } from "../api";
-import { usePage, useRouter, useT } from "../context";
+import { usePage, useRouter, useT } from "../page-context";
 import { useUser, type UserResponse } from "../hooks/useUser";
-import { dateOfBirth, signupProblems, type SignupDraft } from "../account-rules";
-import { FieldError, FormMessage, TextField, useApiForm } from "./Form";
+import { dateOfBirth, signupProblems, type SignupDraft } from "../signup-checks";
+import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from "./Form";
 import { Link } from "./Link";
 
 export const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"] as const;
 const SIGNUP_MESSAGE_MAX = 2000;
-const OLDEST = 100;
 
 const currentYear = () => new Date().getFullYear();
 
@@ -82,18 +81,17 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
     });
   };
 
-  const years = Array.from({ length: OLDEST - MIN_AGE + 1 }, (_, i) => thisYear - MIN_AGE - i);
+  // Someone born in the oldest year offered is MAX_AGE until their birthday.
+  const years = Array.from({ length: MAX_AGE + 1 - MIN_AGE + 1 }, (_, i) => thisYear - MIN_AGE - i);
   const errors = form.errors.fields;
 
   return (
     <form className="form signup-form" onSubmit={submit} noValidate>
       <FormMessage text={form.errors.message} />
-      <TextField
+      <CredentialField
+        kind="email"
         label={t("signup.email")}
         name="email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
         value={draft.email}
         error={errors.email}
         onChange={(e) => {
@@ -124,14 +122,12 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
         hint={t("signup.username_hint")}
         onChange={(e) => change("username", e.target.value)}
       />
-      <TextField
+      <CredentialField
+        kind="new-password"
         label={t("signup.password")}
         name="password"
-        type="password"
-        autoComplete="new-password"
         value={draft.password}
         error={errors.password}
-        hint={t("signup.password_hint", { min: PASSWORD_MIN })}
         onChange={(e) => change("password", e.target.value)}
       />
       <fieldset className={errors.date_of_birth ? "field field--error" : "field"}>

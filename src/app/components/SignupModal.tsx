@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { useRouter, useT } from "../context";
+import { useRouter, useT } from "../page-context";
 import { SignupForm } from "./SignupForm";
 
 type SignupModal = {

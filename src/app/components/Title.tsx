@@ -1,4 +1,4 @@
-import { useSettings } from "../context";
+import { useSettings } from "../page-context";
 import { useTitlePrefix } from "./ActivityCount";
 
 /** The document title: the unread count, the page's own title and the site's name (React hoists it into <head>). */

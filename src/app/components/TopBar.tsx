@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import type { SessionUser } from "../page-state";
 import { apiFetch } from "../api";
-import { usePage, useRouter, useT } from "../context";
+import { usePage, useRouter, useT } from "../page-context";
 import { BackButton } from "./BackButton";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { Link } from "./Link";

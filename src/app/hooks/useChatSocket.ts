@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef } from "react";
 import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type SendFrame, type ServerFrame } from "../../shared/chat";
-import { mergeMessages, reconnectDelay, type PendingMessage } from "../chat-messages";
+import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat-socket-state";
+import { reconnectDelay } from "../chat-view-rules";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */
 export const PING_INTERVAL_MS = 30_000;
@@ -20,17 +21,7 @@ export type ChatSocketEvents = {
   onUnread?: (count: number) => void;
 };
 
-export type ChatSocket = {
-  /** Whether the socket is open now; `dropped` once it was open and closed (until it is back). */
-  connected: boolean;
-  dropped: boolean;
-  /** Messages that arrived over the socket, oldest first. */
-  live: ChatMessage[];
-  /** Own sends not stored yet, in the order they were made. */
-  pending: PendingMessage[];
-  peerTyping: boolean;
-  peerReadId: number | null;
-  conversationId: number | null;
+export type ChatSocket = ChatSocketState & {
   send: (frame: SendFrame, preview?: { image?: ChatImage; gift?: ChatGift }) => void;
   /** Send a refused message again, with the same client_id. */
   retry: (clientId: string) => void;
@@ -40,10 +31,6 @@ export type ChatSocket = {
   /** The member has seen the conversation up to this message; `again` sends it even if it was sent before. */
   read: (messageId: number, again?: boolean) => void;
 };
-
-type State = Pick<ChatSocket, "connected" | "dropped" | "live" | "pending" | "peerTyping" | "peerReadId" | "conversationId">;
-
-const INITIAL: State = { connected: false, dropped: false, live: [], pending: [], peerTyping: false, peerReadId: null, conversationId: null };
 
 const socketUrl = (profileId: number) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${chatSocketPath(profileId)}`;
 
@@ -64,7 +51,7 @@ function parse(data: unknown): ServerFrame | { type: "pong" } | null {
  * `enabled` is false.
  */
 export function useChatSocket(peerId: number, enabled: boolean, events: ChatSocketEvents): ChatSocket {
-  const [state, setState] = useState<State>(INITIAL);
+  const [state, dispatch] = useReducer(chatSocketReducer, INITIAL_CHAT_SOCKET);
   const socketRef = useRef<WebSocket | null>(null);
   /** Sends not answered yet, by client_id, in order: re-sent on every new connection. */
   const outbox = useRef(new Map<string, SendFrame>());
@@ -111,7 +98,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
           ready.current = true;
           // Sends that got no answer before the drop: the same client_id, so each is stored once.
           for (const send of outbox.current.values()) transmit(send);
-          setState((s) => ({ ...s, conversationId: frame.conversation_id ?? s.conversationId, peerReadId: Math.max(s.peerReadId ?? 0, frame.peer_read_id ?? 0) || null }));
+          dispatch({ type: "ready", conversationId: frame.conversation_id ?? null, peerReadId: frame.peer_read_id ?? null });
           on.onReady?.(frame);
           // With a read mark to send, the count that answers it is the one that counts.
           if (readMark.current.wanted === 0) on.onUnread?.(frame.unread);
@@ -119,46 +106,32 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
           break;
         case "ack":
           outbox.current.delete(frame.client_id);
-          setState((s) => ({
-            ...s,
-            conversationId: frame.message.conversation_id,
-            live: mergeMessages(s.live, [frame.message]),
-            pending: s.pending.filter((p) => p.frame.client_id !== frame.client_id),
-          }));
+          dispatch({ type: "acked", clientId: frame.client_id, message: frame.message });
           on.onAck?.(frame);
           on.onMessage?.(frame.message);
           break;
         case "message": {
           const fromPeer = frame.message.sender_id === peerId;
           if (fromPeer) clearTimeout(typingTimer);
-          setState((s) => ({
-            ...s,
-            conversationId: frame.message.conversation_id,
-            live: mergeMessages(s.live, [frame.message]),
-            peerTyping: fromPeer ? false : s.peerTyping,
-          }));
+          dispatch({ type: "message", message: frame.message, fromPeer });
           on.onMessage?.(frame.message);
           break;
         }
         case "error":
           if (frame.client_id !== null) {
-            const clientId = frame.client_id;
-            outbox.current.delete(clientId);
-            setState((s) => ({
-              ...s,
-              pending: s.pending.map((p) => (p.frame.client_id === clientId ? { ...p, error: { code: frame.error, message: frame.message } } : p)),
-            }));
+            outbox.current.delete(frame.client_id);
+            dispatch({ type: "refused", clientId: frame.client_id, error: { code: frame.error, message: frame.message } });
           }
           on.onError?.(frame);
           break;
         case "typing":
           if (frame.profile_id !== peerId) break;
           clearTimeout(typingTimer);
-          typingTimer = setTimeout(() => setState((s) => ({ ...s, peerTyping: false })), TYPING_SHOWN_MS);
-          setState((s) => (s.peerTyping ? s : { ...s, peerTyping: true }));
+          typingTimer = setTimeout(() => dispatch({ type: "peer_typing_ended" }), TYPING_SHOWN_MS);
+          dispatch({ type: "peer_typing" });
           break;
         case "read":
-          if (frame.profile_id === peerId) setState((s) => ((s.peerReadId ?? 0) >= frame.message_id ? s : { ...s, peerReadId: frame.message_id }));
+          if (frame.profile_id === peerId) dispatch({ type: "peer_read", messageId: frame.message_id });
           break;
         case "unread":
           on.onUnread?.(frame.count);
@@ -171,7 +144,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
       socket = current;
       socketRef.current = current;
       current.addEventListener("open", () => {
-        setState((s) => ({ ...s, connected: true, dropped: false }));
+        dispatch({ type: "opened" });
         pingTimer = setInterval(() => transmit(PING), PING_INTERVAL_MS);
       });
       current.addEventListener("message", (event) => {
@@ -185,7 +158,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
           ready.current = false;
         }
         if (stopped) return;
-        setState((s) => ({ ...s, connected: false, dropped: s.dropped || s.connected }));
+        dispatch({ type: "closed" });
         retryTimer = setTimeout(connect, reconnectDelay(attempt++));
       });
     };
@@ -208,7 +181,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
       // The message ends the other side's typing indicator: typing after it is announced at once.
       lastTyping.current = 0;
       const created_at = Math.floor(Date.now() / 1000);
-      setState((s) => ({ ...s, pending: [...s.pending, { frame, error: null, created_at, image: preview?.image ?? null, gift: preview?.gift ?? null }] }));
+      dispatch({ type: "queued", frame, createdAt: created_at, image: preview?.image, gift: preview?.gift });
       transmit(frame);
     },
     [transmit],
@@ -224,7 +197,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
       const entry = pendingRef.current.find((p) => p.frame.client_id === clientId);
       if (!entry) return;
       outbox.current.set(clientId, entry.frame);
-      setState((s) => ({ ...s, pending: s.pending.map((p) => (p.frame.client_id === clientId ? { ...p, error: null } : p)) }));
+      dispatch({ type: "retried", clientId });
       transmit(entry.frame);
     },
     [transmit],
@@ -232,7 +205,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
 
   const discard = useCallback((clientId: string) => {
     outbox.current.delete(clientId);
-    setState((s) => ({ ...s, pending: s.pending.filter((p) => p.frame.client_id !== clientId) }));
+    dispatch({ type: "discarded", clientId });
   }, []);
 
   const typing = useCallback(() => {

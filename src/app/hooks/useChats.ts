@@ -2,7 +2,7 @@ import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import type { ChatMessage, ChatsResponse } from "../../shared/chat";
 import { ApiRequestError, apiSend } from "../api";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { CHATS_KEY } from "../page-data";
 import { useUser } from "./useUser";
 

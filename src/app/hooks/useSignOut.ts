@@ -1,15 +1,17 @@
-import { useSWRConfig } from "swr";
+import { useSWRConfig, type ScopedMutator } from "swr";
 import { USER_KEY, type UserResponse } from "./useUser";
 
 /**
- * Forget the member on this page after the server ended the session (logout, deletion): every
- * cached answer goes, and the user becomes a visitor. Setting the user explicitly matters: useUser
- * would otherwise fall back to the user the page was rendered with.
+ * Forget the member on this page after the server ended the session (logout, deletion, a 401):
+ * every cached answer goes, and the user becomes a visitor. Setting the user explicitly matters:
+ * useUser would otherwise fall back to the user the page was rendered with.
  */
+export async function forgetMember(mutate: ScopedMutator): Promise<void> {
+  await mutate(() => true, undefined, { revalidate: false });
+  await mutate<UserResponse>(USER_KEY, { user: null }, { revalidate: false });
+}
+
 export function useSignOut() {
   const { mutate } = useSWRConfig();
-  return async () => {
-    await mutate(() => true, undefined, { revalidate: false });
-    await mutate<UserResponse>(USER_KEY, { user: null }, { revalidate: false });
-  };
+  return () => forgetMember(mutate);
 }

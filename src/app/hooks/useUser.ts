@@ -1,7 +1,7 @@
-import useSWR, { useSWRConfig } from "swr";
+import useSWR from "swr";
 import type { User } from "../../shared/api";
 import { ApiRequestError, apiFetch } from "../api";
-import { usePage } from "../context";
+import { usePage } from "../page-context";
 
 export const USER_KEY = "/api/user.php";
 export type UserResponse = { user: User | null };
@@ -24,10 +24,4 @@ export function useUser(): { user: User | null; setUser: (user: User | null) => 
     revalidateOnMount: false,
   });
   return { user: data?.user ?? null, setUser: (user) => mutate({ user }, { revalidate: false }) };
-}
-
-/** Forget everything cached for the member (after logout or deletion). */
-export function useClearCache() {
-  const { mutate } = useSWRConfig();
-  return () => mutate(() => true, undefined, { revalidate: false });
 }

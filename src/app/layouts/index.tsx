@@ -6,7 +6,7 @@ import { Footer } from "../components/Footer";
 import { LoadingBar } from "../components/LoadingBar";
 import { SignupModalProvider } from "../components/SignupModal";
 import { TopBar } from "../components/TopBar";
-import { useRouter, useSettings } from "../context";
+import { useRouter, useSettings } from "../page-context";
 import { useChats } from "../hooks/useChats";
 import type { LayoutName } from "../routes";
 

@@ -3,7 +3,7 @@ import type { Region } from "../../shared/api";
 import { CITY_MAX, type ProfileUpdateBody } from "../../shared/profile";
 import { regionKind } from "../../shared/regions";
 import { FieldError, FormMessage } from "../components/Form";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { SelectField, type ProfileFormProps } from "./fields";
 import { GeolocationDenied, locate, useGeolocationPermission } from "./geolocation";
 import { useProfileSave } from "./save";

@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { BODY_TYPES, EYE_COLORS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS, type Interest } from "../../shared/api";
 import { INTERESTS_MAX, type ProfileUpdateBody } from "../../shared/profile";
 import { FieldError } from "../components/Form";
-import { useT } from "../context";
+import { useT } from "../page-context";
 import { SelectField, type ProfileFormProps } from "./fields";
 import { useProfileSave } from "./save";
 

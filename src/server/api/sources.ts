@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import { GeocodeQuery, ProfileQuery, RegionsQuery, SearchQuery } from "../../shared/api";
-import { visitorSearchAllowed } from "../../app/page-data";
+import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
 import { giftImage, siteGifts } from "../../shared/gifts";

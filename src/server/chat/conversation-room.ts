@@ -90,7 +90,7 @@ type Plan = Planned | { reply: ServerFrame } | { later: true };
  * written here unrecorded, recorded in D1 with its charge and the conversation's summary in one
  * batch, then marked recorded here, and only then acknowledged and fanned out; a message whose D1
  * side is unknown (an eviction, a failed call) is settled against D1 before the next step
- * (docs/decisions/0008). Sockets use the hibernation API, so an idle conversation costs nothing.
+ * (docs/decisions/0009). Sockets use the hibernation API, so an idle conversation costs nothing.
  */
 export class ConversationRoom extends DurableObject<Env> implements ConversationRoomCalls {
   private readonly db: Database;

@@ -376,7 +376,7 @@ export async function deleteUnsentChatPhotos(db: Database, before: number): Prom
   return db.all(sql`DELETE FROM chat_photos WHERE created_at < ${before} AND sent_in_conversation_id IS NULL RETURNING key, thumb_key, blur_key`);
 }
 
-// The move of messages from D1's old messages table into the objects (docs/decisions/0008)
+// The move of messages from D1's old messages table into the objects (docs/decisions/0009)
 
 /** Conversations whose messages still wait in D1, lowest id first. */
 export async function conversationsToMove(db: Database, limit: number): Promise<{ id: number; profileA: number; profileB: number }[]> {

@@ -3,7 +3,7 @@
  * e-mail change, invisible mode, deletion with a 14-day way back, and the erasure after it. Writes
  * that belong together go in one D1 batch, so a half-made account or a token used twice cannot exist.
  */
-import type { SignupBody } from "../../shared/account";
+import { REACTIVATION_DAYS, type SignupBody } from "../../shared/account";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -25,7 +25,6 @@ import {
   usernameProblem,
 } from "./account-rules";
 
-export const REACTIVATION_DAYS = 14;
 export const RESET_MAILS_PER_DAY = 3;
 export const ACTIVATION_MAILS_PER_DAY = 5;
 const HOUR = 3600;

@@ -25,7 +25,7 @@ import {
 } from "../db/conversations";
 import * as schema from "../db/schema";
 import { AppError } from "../errors";
-import { ageOn } from "./ages";
+import { ageOn } from "../../shared/ages";
 import { messageView } from "./chat-message-views";
 import { blockedReason, freeMessagesLeft, textPrice, type SendFacts } from "./chat-rules";
 import { mainImage } from "./profile-card";

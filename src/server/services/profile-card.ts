@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { MainImage, ProfileCard } from "../../shared/api";
 import { photos, profiles, regions } from "../db/schema";
-import { ageOn } from "./ages";
+import { ageOn } from "../../shared/ages";
 
 /** Columns a profile card needs; select them with the two joins of `withCardJoins`. */
 export const cardColumns = {

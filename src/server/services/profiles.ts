@@ -4,7 +4,7 @@ import type { Language } from "../../shared/locales";
 import type { Database } from "../context";
 import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "../db/schema";
 import { AppError } from "../errors";
-import { birthDateRange } from "./ages";
+import { birthDateRange } from "../../shared/ages";
 import { blockRelation, notBlockedWith } from "./blocking";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 

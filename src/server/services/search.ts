@@ -1,10 +1,10 @@
 import { and, desc, eq, gte, lte, ne, notInArray, type SQL } from "drizzle-orm";
-import { MAX_AGE, MIN_AGE, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
+import { SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
+import { birthDateRange, MAX_AGE, MIN_AGE } from "../../shared/ages";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../context";
 import { photos, profiles, regions } from "../db/schema";
 import { invalidParameter } from "../errors";
-import { birthDateRange } from "./ages";
 import { notBlockedWith } from "./blocking";
 import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
 

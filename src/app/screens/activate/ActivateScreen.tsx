@@ -1,7 +1,7 @@
 import { Link } from "../../components/Link";
 import { ResendActivation } from "../../components/ResendActivation";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page-state";
 

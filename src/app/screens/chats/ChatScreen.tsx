@@ -1,5 +1,5 @@
 import { LoginPrompt } from "../../components/LoginPrompt";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page-state";
 import { Conversation } from "./Conversation";

@@ -4,7 +4,7 @@ import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
 import { badgeText } from "../../components/TopBar";
-import { usePage, useRouter, useT } from "../../context";
+import { usePage, useRouter, useT } from "../../page-context";
 import { useChats, useRemoveChat } from "../../hooks/useChats";
 import { useMinute } from "../../hooks/useMinute";
 import { useUser } from "../../hooks/useUser";

@@ -2,7 +2,7 @@ import useSWR from "swr";
 import type { Gift, GiftsResponse } from "../../../shared/chat";
 import type { ApiRequestError } from "../../api";
 import { Pending } from "../../components/Pending";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { GIFTS_KEY } from "../../page-data";
 import { ChatModal } from "./ChatModal";
 

@@ -1,4 +1,4 @@
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { ChatModal } from "./ChatModal";
 
 /** The ready first lines the ice-breaker offers (locales: chat.ice_breaker.lines.<name>). */

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { dayKey } from "../../chat-messages";
+import { dayKey } from "../../chat-view-rules";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

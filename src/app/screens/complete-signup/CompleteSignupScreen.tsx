@@ -4,7 +4,7 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ResendActivation } from "../../components/ResendActivation";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { AboutForm } from "../../profile-form/AboutForm";
 import type { FormFrame } from "../../profile-form/fields";

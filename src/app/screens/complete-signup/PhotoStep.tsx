@@ -1,4 +1,4 @@
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { PhotoUpload } from "../profile/PhotoUpload";
 import { useOwnPhotos } from "../profile/ownPhotos";
 

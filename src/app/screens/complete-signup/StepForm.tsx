@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { FormMessage } from "../../components/Form";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 
 type Props = {
   title: string;

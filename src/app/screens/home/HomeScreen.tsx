@@ -1,6 +1,6 @@
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../context";
+import { usePage, useT } from "../../page-context";
 
 /** The visitor's landing: what the site is, and the way in. */
 export default function HomeScreen() {

@@ -1,10 +1,10 @@
 import type { FormEvent } from "react";
 import { LoginBody } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
+import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useRouter, useT } from "../../context";
+import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser, type UserResponse } from "../../hooks/useUser";
 
 const FIELDS = Object.keys(LoginBody.entries);
@@ -50,19 +50,8 @@ export default function LoginScreen() {
       <Title text={title} />
       <form className="form" onSubmit={submit} noValidate>
         <FormMessage text={form.errors.message} />
-        <TextField
-          label={t("login.email")}
-          type="email"
-          inputMode="email"
-          autoComplete="username"
-          {...bind("email")}
-        />
-        <TextField
-          label={t("login.password")}
-          type="password"
-          autoComplete="current-password"
-          {...bind("password")}
-        />
+        <CredentialField kind="login-email" label={t("login.email")} {...bind("email")} />
+        <CredentialField kind="current-password" label={t("login.password")} {...bind("password")} />
         <p className="form__aside">
           <Link href="/reset-password">{t("login.forgot")}</Link>
         </p>

@@ -4,7 +4,7 @@ import { apiSend } from "../../api";
 import { formErrors } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page-state";
 

@@ -9,7 +9,7 @@ import { LockIcon } from "../../components/LockIcon";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
 import { useSignupModal } from "../../components/SignupModal";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
-import { GENDERS, MAX_AGE, MIN_AGE, type Region, type SearchResponse } from "../../../shared/api";
+import { GENDERS, type Region, type SearchResponse } from "../../../shared/api";
+import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { regionKind } from "../../../shared/regions";
-import { useRouter, useSettings, useT } from "../../context";
+import { useRouter, useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 
 type Filters = { gender: string; country: string; country_region: string; min_age: string; max_age: string };

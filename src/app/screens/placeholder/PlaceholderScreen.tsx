@@ -1,5 +1,5 @@
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
 /** A route whose screen comes with a later part of the product: its translated title only. */

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from "react";
 import { FormMessage } from "../../components/Form";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import type { FormFrame } from "../../profile-form/fields";
 import type { SaveCallbacks } from "../../profile-form/save";
 

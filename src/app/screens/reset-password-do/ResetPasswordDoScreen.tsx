@@ -1,10 +1,11 @@
 import type { FormEvent } from "react";
-import { PASSWORD_MIN, ResetBody } from "../../../shared/account";
+import { ResetBody } from "../../../shared/account";
+import { passwordProblem } from "../../../shared/account-fields";
 import { apiSend } from "../../api";
-import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
+import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
 const FIELDS = Object.keys(ResetBody.entries).filter((f) => f !== "token");
@@ -21,7 +22,8 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
     event.preventDefault();
     if (form.busy) return;
     const problems: Record<string, string> = {};
-    if (password.length < PASSWORD_MIN) problems.password = t("validation.password_too_short", { min: PASSWORD_MIN });
+    const weak = passwordProblem(password);
+    if (weak) problems.password = t(weak.key, weak.values);
     else if (password !== password_repeat) problems.password_repeat = t("validation.passwords_differ");
     if (!form.check(problems)) return;
     void form.run(() => apiSend("PUT", "/api/password-reset.php", { token, password, password_repeat }).then(() => undefined));
@@ -58,19 +60,8 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
               <Link href="/reset-password">{t("reset.request_new")}</Link>
             </div>
           )}
-          <TextField
-            label={t("reset.password")}
-            type="password"
-            autoComplete="new-password"
-            hint={t("signup.password_hint", { min: PASSWORD_MIN })}
-            {...bind("password")}
-          />
-          <TextField
-            label={t("reset.password_repeat")}
-            type="password"
-            autoComplete="new-password"
-            {...bind("password_repeat")}
-          />
+          <CredentialField kind="new-password" label={t("reset.password")} {...bind("password")} />
+          <CredentialField kind="repeat-password" label={t("reset.password_repeat")} {...bind("password_repeat")} />
           <button type="submit" className="button button--primary form__submit" disabled={form.busy}>
             {t("reset.do_submit")}
           </button>

@@ -1,10 +1,10 @@
 import type { FormEvent } from "react";
 import { isEmail } from "../../../shared/account";
 import { apiSend } from "../../api";
-import { FormMessage, FormPage, TextField, useApiForm, useFormFields } from "../../components/Form";
+import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 
 /** Forgot password: the member's e-mail address; the server mails a link to /reset-password/do. */
 export default function ResetPasswordScreen() {
@@ -34,13 +34,7 @@ export default function ResetPasswordScreen() {
         <form className="form" onSubmit={submit} noValidate>
           <p>{t("reset.text")}</p>
           <FormMessage text={form.errors.message} />
-          <TextField
-            label={t("login.email")}
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            {...bind("email")}
-          />
+          <CredentialField kind="email" label={t("login.email")} {...bind("email")} />
           <button type="submit" className="button button--primary form__submit" disabled={form.busy}>
             {t("reset.submit")}
           </button>

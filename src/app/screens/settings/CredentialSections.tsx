@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { isEmail, MailChangeBody, PASSWORD_MIN, PasswordChangeBody } from "../../../shared/account";
+import { MailChangeBody, PasswordChangeBody } from "../../../shared/account";
+import { emailProblem, passwordProblem } from "../../../shared/account-fields";
 import { apiSend } from "../../api";
-import { FormMessage, TextField, useApiForm, useFormFields } from "../../components/Form";
-import { useT } from "../../context";
+import { CredentialField, FormMessage, useApiForm, useFormFields } from "../../components/Form";
+import { useT } from "../../page-context";
 
 const MAIL_FIELDS = Object.keys(MailChangeBody.entries);
 const PASSWORD_FIELDS = Object.keys(PasswordChangeBody.entries);
@@ -20,7 +21,8 @@ export function MailChangeSection({ email: current }: { email: string }) {
     const { password } = values;
     const address = values.email.trim();
     const problems: Record<string, string> = {};
-    if (!isEmail(address)) problems.email = t("validation.email_invalid");
+    const invalid = emailProblem(address);
+    if (invalid) problems.email = t(invalid.key, invalid.values);
     else if (address.toLowerCase() === current.toLowerCase()) problems.email = t("validation.email_same");
     if (!password) problems.password = t("validation.required");
     if (!form.check(problems)) return;
@@ -38,19 +40,8 @@ export function MailChangeSection({ email: current }: { email: string }) {
       <form className="form" onSubmit={submit} noValidate>
         {sentTo && <FormMessage tone="success" text={t("settings.email.sent", { email: sentTo })} />}
         <FormMessage text={form.errors.message} />
-        <TextField
-          label={t("settings.email.new")}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          {...bind("email")}
-        />
-        <TextField
-          label={t("settings.current_password")}
-          type="password"
-          autoComplete="current-password"
-          {...bind("password")}
-        />
+        <CredentialField kind="email" label={t("settings.email.new")} {...bind("email")} />
+        <CredentialField kind="current-password" label={t("settings.current_password")} {...bind("password")} />
         <button type="submit" className="button button--primary" disabled={form.busy}>
           {t("settings.email.submit")}
         </button>
@@ -71,7 +62,8 @@ export function PasswordSection() {
     if (form.busy) return;
     const problems: Record<string, string> = {};
     if (!values.old_password) problems.old_password = t("validation.required");
-    if (values.password.length < PASSWORD_MIN) problems.password = t("validation.password_too_short", { min: PASSWORD_MIN });
+    const weak = passwordProblem(values.password);
+    if (weak) problems.password = t(weak.key, weak.values);
     else if (values.password !== values.password_repeat) problems.password_repeat = t("validation.passwords_differ");
     if (!form.check(problems)) return;
     void form.run(async () => {
@@ -87,25 +79,9 @@ export function PasswordSection() {
       <form className="form" onSubmit={submit} noValidate>
         {changed && <FormMessage tone="success" text={t("settings.password.done")} />}
         <FormMessage text={form.errors.message} />
-        <TextField
-          label={t("settings.current_password")}
-          type="password"
-          autoComplete="current-password"
-          {...bind("old_password")}
-        />
-        <TextField
-          label={t("settings.password.new")}
-          type="password"
-          autoComplete="new-password"
-          hint={t("signup.password_hint", { min: PASSWORD_MIN })}
-          {...bind("password")}
-        />
-        <TextField
-          label={t("settings.password.repeat")}
-          type="password"
-          autoComplete="new-password"
-          {...bind("password_repeat")}
-        />
+        <CredentialField kind="current-password" label={t("settings.current_password")} {...bind("old_password")} />
+        <CredentialField kind="new-password" label={t("settings.password.new")} {...bind("password")} />
+        <CredentialField kind="repeat-password" label={t("settings.password.repeat")} {...bind("password_repeat")} />
         <button type="submit" className="button button--primary" disabled={form.busy}>
           {t("settings.password.submit")}
         </button>

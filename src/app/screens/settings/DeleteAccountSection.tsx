@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from "react";
-import { DeleteBody } from "../../../shared/account";
+import { DeleteBody, REACTIVATION_DAYS } from "../../../shared/account";
 import { apiSend } from "../../api";
 import { FormMessage, TextField, formErrors, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { usePage, useRouter, useT } from "../../context";
+import { usePage, useRouter, useT } from "../../page-context";
 import { useSignOut } from "../../hooks/useSignOut";
-import { loadScreen } from "..";
-import { REACTIVATION_DAYS } from "../../account-rules";
 
 const FIELDS = Object.keys(DeleteBody.entries);
 const REASON_MAX = 500;
@@ -56,9 +54,8 @@ export function DeleteAccountSection() {
     if (!form.check(password ? {} : { password: t("validation.required") })) return;
     void form.run(async () => {
       await apiSend("DELETE", "/api/user.php", { password, ...(reason ? { reason } : {}) });
-      // The next screen's code first, so this one never shows its visitor state in between.
-      await loadScreen("account-deleted").catch(() => undefined);
-      navigate("/account-deleted");
+      // The next screen first, so this one never shows its visitor state in between.
+      await navigate("/account-deleted");
       await signOut();
     });
   };

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { User } from "../../../shared/api";
 import { apiSend } from "../../api";
 import { FormMessage, formErrors } from "../../components/Form";
-import { useT } from "../../context";
+import { useT } from "../../page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
 
 /** Invisible mode (SPEC §4): hidden from search, and others cannot message or like the member. */

@@ -5,7 +5,7 @@ import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { SignupForm } from "../../components/SignupForm";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../context";
+import { useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";

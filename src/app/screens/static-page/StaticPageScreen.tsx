@@ -1,5 +1,5 @@
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../context";
+import { usePage, useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
 /** The static pages (terms, privacy, cookies, ban, return policy, FAQ, service), also at /{token}. */

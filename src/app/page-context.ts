@@ -11,8 +11,8 @@ export type Location = { pathname: string; search: string; hash: string };
 export type Router = {
   location: Location;
   match: RouteMatch | null;
-  /** Go to a path of this site without a document reload (history mode). */
-  navigate: (href: string, options?: { replace?: boolean }) => void;
+  /** Go to a path of this site without a document reload (history mode); settles once the screen shows. */
+  navigate: (href: string, options?: { replace?: boolean }) => Promise<void>;
 };
 
 export const RouterContext = createContext<Router | null>(null);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, dateOfBirth, signupProblems, type SignupDraft } from "./account-rules";
+import { ageOn } from "../shared/ages";
+import { dateOfBirth, signupProblems, type SignupDraft } from "./signup-checks";
 import { showActivationReminder } from "./components/Alerts";
 import { formErrors } from "./components/Form";
 import { ApiRequestError } from "./api";
 import { nextStep, previousStep } from "./screens/complete-signup/CompleteSignupScreen";
 
-const today = new Date(2026, 5, 15);
+const today = new Date(Date.UTC(2026, 5, 15));
 const good: SignupDraft = { email: "anna@example.com", username: "anna", password: "long-enough", day: "15", month: "6", year: "2008", gender: "female", terms: true };
 const keys = (draft: Partial<SignupDraft>) =>
   Object.fromEntries(Object.entries(signupProblems({ ...good, ...draft }, today)).map(([field, p]) => [field, p.key]));

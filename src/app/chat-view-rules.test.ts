@@ -10,7 +10,7 @@ import {
   nextMessageCost,
   reconnectDelay,
   type PendingMessage,
-} from "./chat-messages";
+} from "./chat-view-rules";
 import { titlePrefix } from "./components/ActivityCount";
 import { withMessage, withoutChats, withUnread } from "./hooks/useChats";
 import { REFRESH_START_MS, refreshInterval } from "./hooks/useRefresh";
