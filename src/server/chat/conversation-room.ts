@@ -31,7 +31,7 @@ import {
   creditsOf,
   ensureConversation,
   isPremium,
-  isSendRecorded,
+  lastRecordedId,
   legacyMessages,
   legacyReadMarks,
   markMessagesMoved,
@@ -85,10 +85,10 @@ type Plan = Planned | { reply: ServerFrame } | { later: true };
 
 /**
  * The Durable Object of one conversation (one pair of profiles), its single writer and the home of
- * its messages (db/conversation-store.ts). Every step (a send, a read mark, a history page, an
- * export, an erasure) runs one after another in arrival order. A send is decided by the rules,
- * written here unrecorded, recorded in D1 with its charge and the conversation's summary in one
- * batch, then marked recorded here, and only then acknowledged and fanned out; a message whose D1
+ * its messages (db/conversation-store.ts). Every step (a group of sends, a read mark, a history
+ * page, an export, an erasure) runs one after another in arrival order. Sends are decided by the
+ * rules, written here unrecorded, recorded in D1 with their charges and the conversation's summary
+ * in one batch, then acknowledged and fanned out, and then marked recorded here; a message whose D1
  * side is unknown (an eviction, a failed call) is settled against D1 before the next step
  * (docs/decisions/0009). Sockets use the hibernation API, so an idle conversation costs nothing.
  */
@@ -329,8 +329,9 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const sql = this.ctx.storage.sql;
     const waiting = unrecordedMessages(sql);
     const record = waiting.length ? await this.conversation() : null;
+    const recordedUpTo = record ? await lastRecordedId(this.db, record.id) : 0;
     for (const message of waiting) {
-      if (record && (await isSendRecorded(this.db, record.id, message.id))) markRecorded(this.ctx.storage, message.id, this.otherOf(message.sender_id));
+      if (message.id <= recordedUpTo) markRecorded(this.ctx.storage, message.id, this.otherOf(message.sender_id));
       else discardUnrecorded(sql, message.id);
     }
     this.unsettled = false;
@@ -509,7 +510,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       this.unsettled = true;
       let recorded = false;
       try {
-        recorded = await isSendRecorded(this.db, last.record.conversationId, last.message.id);
+        recorded = (await lastRecordedId(this.db, last.record.conversationId)) >= last.message.id;
         this.unsettled = false;
       } catch {
         // settled before the next step

@@ -209,10 +209,10 @@ function errorText(error: unknown): string {
   return parts.join(" | ");
 }
 
-/** Whether D1 has recorded the conversation's message `messageId` (ids are recorded in increasing order only). */
-export async function isSendRecorded(db: Database, conversationId: number, messageId: number): Promise<boolean> {
+/** The id of the conversation's last message D1 has recorded (ids are recorded in increasing order only, groups whole). */
+export async function lastRecordedId(db: Database, conversationId: number): Promise<number> {
   const row = await db.get<{ last: number | null }>(sql`SELECT last_message_id AS last FROM conversations WHERE id = ${conversationId}`);
-  return (row?.last ?? 0) >= messageId;
+  return row?.last ?? 0;
 }
 
 /** A member's balance. */
