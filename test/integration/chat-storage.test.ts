@@ -14,9 +14,10 @@ import { importMessages, insertUnrecorded, nextMessageId, unreadCountOf } from "
 import { recordSends } from "../../src/server/db/conversations";
 import * as schema from "../../src/server/db/schema";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
-import { chatErasureIn, moveChatMessages, roomName } from "../../src/server/services/chats";
+import { chatErasureIn, conversationRooms, memberChangedInChats, moveChatMessages, roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
+import { jpeg, picture } from "../images";
 import { json } from "../http";
 
 const ORIGIN = "http://chat-storage.test";
@@ -188,6 +189,34 @@ describe("a send between the two stores", () => {
     const [ledger] = await ledgerOf(sender);
     expect(ledger!.ref).toMatch(/^chat:\d+:\d+$/);
     socket.close();
+  });
+});
+
+describe("a member who becomes premium", () => {
+  it("sees photo originals on a chat socket opened before, once the purchase tells their conversations", async () => {
+    const sender = await premium();
+    const member = await chatMember(ORIGIN, { credits: 0 });
+    const photo = async () => {
+      const form = new FormData();
+      form.set("photo", new File([await jpeg(picture(32, 24))], "p.jpg", { type: "image/jpeg" }));
+      return (await json<{ photo: { id: number; image: string } }>(await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }))).photo;
+    };
+    const socket = await ChatSocket.open(sender, member.id);
+    const memberSocket = await ChatSocket.open(member, sender.id);
+    const sendPhoto = async (id: number) => {
+      const cid = clientId();
+      socket.send({ type: "send", client_id: cid, kind: "image", photo_id: id });
+      await socket.ack(cid);
+      return (await memberSocket.message()).message.image!;
+    };
+    const before = await photo();
+    expect((await sendPhoto(before.id)).locked).toBe(true);
+    await env.DB.prepare("UPDATE users SET paid_user = 1 WHERE id = ?").bind(member.userId).run();
+    await memberChangedInChats(drizzle(env.DB, { schema }), conversationRooms(env.CONVERSATIONS), member.id);
+    const after = await photo();
+    expect(await sendPhoto(after.id)).toMatchObject({ locked: false, image: after.image });
+    socket.close();
+    memberSocket.close();
   });
 });
 

@@ -47,6 +47,7 @@ export interface ConversationRoomCalls {
   eraseMember(profileId: number, peer: number): Promise<number>;
   moveMessages(one: number, other: number): Promise<number>;
   hasImage(photoId: number, one: number, other: number): Promise<boolean>;
+  memberChanged(profileId: number): Promise<void>;
 }
 
 /** The object of the conversation between two profiles. */
@@ -212,6 +213,17 @@ export async function eraseChatMessages(db: Database, rooms: ConversationRooms, 
     }),
   );
   return userIds.filter((userId) => !profiles.some((p) => p.userId === userId && failed.has(p.id)));
+}
+
+/**
+ * Something about a member changed in D1 that their open chats must see now (a purchase made them
+ * premium: photo originals on sockets opened before it): every conversation object they are in
+ * forgets what it read about them. A socket opened before a conversation's first message is not
+ * reached; it sees the change once it is opened again.
+ */
+export async function memberChangedInChats(db: Database, rooms: ConversationRooms, profileId: number): Promise<void> {
+  const conversations = await conversationsOfProfiles(db, [profileId]);
+  await Promise.all(conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId)));
 }
 
 /** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */
