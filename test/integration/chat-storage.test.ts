@@ -79,6 +79,8 @@ describe("a send between the two stores", () => {
     const first = await send(socket, "one");
     const stub = room(anna, bram);
     const retried = clientId();
+    // A step of the object first marks what it acknowledged before ("one").
+    await stub.messagesFor(anna.id, bram.id);
     // What the object does for a send, stopped after D1 has recorded it and before the object marks it.
     await runInDurableObject(stub, async (_instance, state) => {
       const id = nextMessageId(state.storage.sql);

@@ -104,6 +104,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private unsettled = true;
   /** Sends waiting for the next step; a step takes them as one group (sendWaiting). */
   private outbox: Send[] = [];
+  /** Messages acknowledged and not yet marked recorded here (markDelivered). */
+  private delivered: { id: number; peer: number }[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -290,6 +292,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
    */
   private step(work: () => Promise<void>): Promise<void> {
     const run = this.queue.then(async () => {
+      this.markDelivered();
       await this.moveFromD1();
       await this.settle();
       await work();
@@ -545,8 +548,20 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       }
       send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits: credits[i]! });
     }
+    this.delivered.push(...planned.map((p) => ({ id: p.message.id, peer: p.peer })));
+  }
+
+  /**
+   * Mark the messages acknowledged since the last step as recorded here. Done at the start of the
+   * next step, so it goes in one write of the object's storage with that step's own (a send's
+   * unrecorded messages); until then (and after an eviction, through settle) D1 holds what they are.
+   */
+  private markDelivered(): void {
+    if (!this.delivered.length) return;
+    const marks = this.delivered;
+    this.delivered = [];
     this.ctx.storage.transactionSync(() => {
-      for (const p of planned) markRecorded(this.ctx.storage, p.message.id, p.peer);
+      for (const mark of marks) markRecorded(this.ctx.storage, mark.id, mark.peer);
     });
   }
 
