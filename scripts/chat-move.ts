@@ -7,7 +7,7 @@
  *   npm run chat-move -- --local                     (the local stack, .wrangler/state)
  *   npm run chat-move -- --remote --env production
  *
- * When it reports nothing left, migration 0005 (dropping D1's messages table) may be applied.
+ * When it reports nothing left, migration 0006 (dropping D1's messages table) may be applied.
  */
 import { operatorArgs, wrangler } from "./operator";
 
@@ -17,6 +17,6 @@ const [result] = JSON.parse(out.slice(out.indexOf("["))) as { results: { n: numb
 const left = result?.results[0]?.n ?? 0;
 console.info(
   left === 0
-    ? "Every conversation's messages are in its object: migration 0005_drop_d1_messages may be applied."
+    ? "Every conversation's messages are in its object: migration 0006_drop_d1_messages may be applied."
     : `${left} conversations still have their messages in D1; the Worker moves them (the clock work every five minutes). Run again later.`,
 );

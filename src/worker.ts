@@ -1,4 +1,5 @@
 import { app } from "./server/app";
+import { databaseOf } from "./server/db/database";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 import { chatErasureIn, moveChatMessages } from "./server/services/chats";
@@ -27,7 +28,7 @@ export default {
       return;
     }
     ctx.waitUntil(
-      purgeDeletedAccounts(env.DB, env.PHOTOS, chatErasureIn(env)).then((erased) => {
+      purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, chatErasureIn(env)).then((erased) => {
         console.info(JSON.stringify({ event: "purge_deleted_accounts", erased }));
       }),
     );

@@ -1,4 +1,3 @@
-import { drizzle } from "drizzle-orm/d1";
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
@@ -12,17 +11,17 @@ import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { photoRoutes } from "./api/photos";
 import { loadSource, SOURCES } from "./api/sources";
-import type { AppEnv } from "./context";
-import * as schema from "./db/schema";
+import type { AppEnv } from "./request-context";
+import { databaseOf } from "./db/database";
 import { resolveCountry } from "./edge/geo";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, resolveLocale } from "./edge/locale";
 import { requireSameOrigin } from "./auth/csrf";
 import { securityHeaders } from "./edge/security";
-import { session } from "./edge/session";
+import { session } from "./edge/signed-in-member";
 import { loadSite, siteHost } from "./edge/site";
 import { resolveTracking } from "./edge/tracking";
 import { AppError, errorBody } from "./errors";
-import { i18nFor } from "./i18n";
+import { i18nFor } from "./translations";
 import { renderPage, renderRoute } from "./render/page";
 
 const isApi = (c: Context<AppEnv>) => c.req.path.startsWith("/api/");
@@ -74,7 +73,7 @@ export function createApp() {
     await next();
   });
   app.use(async (c, next) => {
-    c.set("db", drizzle(c.env.DB, { schema }));
+    c.set("db", databaseOf(c.env.DB));
     await next();
   });
   // Photos and the manifest need no member: answered before the session lookup, so a page of

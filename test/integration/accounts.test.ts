@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../src/shared/api";
+import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn } from "../../src/server/services/chats";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
@@ -430,8 +431,8 @@ describe("deletion", () => {
     for (const key of ["p/erase.jpg", "t/erase.jpg", "b/erase.jpg"]) await env.PHOTOS.put(key, "x");
     await browser.delete("/api/user.php", { password: body.password });
     const now = Math.floor(Date.now() / 1000);
-    expect(await purgeDeletedAccounts(env.DB, env.PHOTOS, eraseChats, now + 13 * 86400)).toBe(0);
-    expect(await purgeDeletedAccounts(env.DB, env.PHOTOS, eraseChats, now + 14 * 86400 + 1)).toBe(1);
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 13 * 86400)).toBe(0);
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 14 * 86400 + 1)).toBe(1);
     expect(await userOf(body.email)).toBeNull();
     expect(await env.DB.prepare("SELECT count(*) AS n FROM profiles WHERE id = ?").bind(user.profile.id).first()).toEqual({ n: 0 });
     for (const key of ["p/erase.jpg", "t/erase.jpg", "b/erase.jpg"]) expect(await env.PHOTOS.head(key)).toBeNull();

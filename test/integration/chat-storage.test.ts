@@ -6,13 +6,12 @@
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ChatResponse } from "../../src/shared/chat";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
 import { importMessages, insertUnrecorded, nextMessageId, unreadCountOf } from "../../src/server/db/conversation-store";
 import { recordSends } from "../../src/server/db/conversations";
-import * as schema from "../../src/server/db/schema";
+import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn, conversationRooms, memberChangedInChats, moveChatMessages, roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
@@ -86,7 +85,7 @@ describe("a send between the two stores", () => {
       const id = nextMessageId(state.storage.sql);
       const row = { sender_id: anna.id, client_id: retried, kind: "text" as const, body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: first.created_at };
       insertUnrecorded(state.storage.sql, id, row);
-      const recorded = await recordSends(drizzle(env.DB, { schema }), [
+      const recorded = await recordSends(databaseOf(env.DB), [
         {
         conversationId: first.conversation_id,
         messageId: id,
@@ -214,7 +213,7 @@ describe("a member who becomes premium", () => {
     const before = await photo();
     expect((await sendPhoto(before.id)).locked).toBe(true);
     await env.DB.prepare("UPDATE users SET paid_user = 1 WHERE id = ?").bind(member.userId).run();
-    await memberChangedInChats(drizzle(env.DB, { schema }), conversationRooms(env.CONVERSATIONS), member.id);
+    await memberChangedInChats(databaseOf(env.DB), conversationRooms(env.CONVERSATIONS), member.id);
     const after = await photo();
     expect(await sendPhoto(after.id)).toMatchObject({ locked: false, image: after.image });
     socket.close();
@@ -240,7 +239,7 @@ describe("a member's data", () => {
 
     expect((await leaving.browser.delete("/api/user.php", { password: "a good password" })).status).toBe(200);
     const later = Math.floor(Date.now() / 1000) + 15 * 86400;
-    expect(await purgeDeletedAccounts(env.DB, env.PHOTOS, chatErasureIn(env), later)).toBe(1);
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, chatErasureIn(env), later)).toBe(1);
     expect((await room(leaving, bram).messagesFor(bram.id, leaving.id)).map((m) => m.body)).toEqual(["hello back"]);
     expect(await room(leaving, cees).messagesFor(cees.id, leaving.id)).toEqual([]);
   });
@@ -248,7 +247,7 @@ describe("a member's data", () => {
 
 describe("the move of D1's messages into the objects", () => {
   it("moves each message once, also when run twice or after an interrupted run, keeping ids, read marks and unread counts", async () => {
-    // The table as it was before the move (migrations 0000-0003); the migrations of this checkout dropped it.
+    // The table as it was before the move; migration 0006 of this checkout dropped it.
     await env.DB.prepare(
       `CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL, sender_id INTEGER NOT NULL, client_id TEXT NOT NULL,
        kind TEXT NOT NULL, body TEXT, photo_id INTEGER, gift TEXT, credits_charged INTEGER NOT NULL DEFAULT 0, free INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL)`,

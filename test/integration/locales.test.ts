@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LIKE_TABS, ROUTES, STATIC_PAGES } from "../../src/app/routes";
 import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS } from "../../src/shared/api";
 import { COUNTRY_LANGUAGES, LANGUAGES } from "../../src/shared/locales";
-import { MESSAGES } from "../../src/server/i18n";
+import { MESSAGES } from "../../src/server/translations";
 
 type Tree = { [key: string]: string | Tree };
 

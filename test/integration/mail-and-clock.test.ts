@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { suggestEmail } from "../../src/shared/account";
+import { databaseOf } from "../../src/server/db/database";
 import { HttpMailer, mailerFor, OutboxMailer } from "../../src/server/mail/mailer";
 import worker from "../../src/worker";
 
@@ -22,7 +23,7 @@ describe("mail", () => {
       sent.push({ url: String(url), init: init! });
       return Response.json({ id: "msg-123" });
     };
-    await new HttpMailer(env.DB, "https://mail.example/send", "key-1", "no-reply@example.com", provider as typeof fetch).send({ ...mail, to: "http@example.com" });
+    await new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "key-1", "no-reply@example.com", provider as typeof fetch).send({ ...mail, to: "http@example.com" });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.url).toBe("https://mail.example/send");
     expect(new Headers(sent[0]!.init.headers).get("authorization")).toBe("Bearer key-1");
@@ -34,7 +35,7 @@ describe("mail", () => {
 
   it("does not record a mail the provider refused", async () => {
     const refusing = (async () => new Response("no", { status: 500 })) as typeof fetch;
-    await expect(new HttpMailer(env.DB, "https://mail.example/send", "k", "f@example.com", refusing).send({ ...mail, to: "refused@example.com" })).rejects.toThrow();
+    await expect(new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "k", "f@example.com", refusing).send({ ...mail, to: "refused@example.com" })).rejects.toThrow();
     expect(await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = 'refused@example.com'").first()).toEqual({ n: 0 });
   });
 

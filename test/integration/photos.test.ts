@@ -4,6 +4,7 @@ import type { ProfileResponse, User } from "../../src/shared/api";
 import type { OwnPhoto, PhotoListResponse, PhotoUploadResponse } from "../../src/shared/photos";
 import { decodeJpeg } from "../../src/server/services/codecs";
 import { MAX_EDGE, MAX_PHOTO_BYTES } from "../../src/server/services/images";
+import { databaseOf } from "../../src/server/db/database";
 import { uploadPhoto } from "../../src/server/services/photos";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
@@ -271,7 +272,7 @@ describe("POST /api/photos.php", () => {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      await expect(uploadPhoto({ db: env.DB, bucket }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/")).rejects.toThrow("R2 is down");
+      await expect(uploadPhoto({ db: databaseOf(env.DB), bucket }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/")).rejects.toThrow("R2 is down");
       expect(puts).toBe(3);
       expect(await stored()).toEqual(before);
     });
@@ -286,7 +287,7 @@ describe("POST /api/photos.php", () => {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      await expect(uploadPhoto({ db, bucket: env.PHOTOS }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/")).rejects.toThrow("D1 is down");
+      await expect(uploadPhoto({ db: databaseOf(db), bucket: env.PHOTOS }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/")).rejects.toThrow("D1 is down");
       expect(await stored()).toEqual(before);
     });
 

@@ -2,7 +2,8 @@ import { drizzle } from "drizzle-orm/d1";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/server/db/schema";
-import { conditions, findProfiles, type Criteria } from "../../src/server/services/search";
+import { findProfiles } from "../../src/server/db/profiles";
+import { conditions, type Criteria } from "../../src/server/services/search";
 
 const db = drizzle(env.DB, { schema });
 

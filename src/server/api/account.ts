@@ -15,10 +15,12 @@ import {
 } from "../../shared/account";
 import { isLanguage } from "../../shared/locales";
 import { BlockBody, ProfileUpdateBody } from "../../shared/profile";
-import { clearSessionCookie, revokeSessions, startSession } from "../auth/session";
-import type { AppEnv } from "../context";
+import { clearSessionCookie, startSession } from "../auth/session-cookie";
+import { profileOfMember } from "../db/profiles";
+import { revokeSession } from "../db/sessions";
+import type { AppEnv } from "../request-context";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
-import { requireMember } from "../edge/session";
+import { requireMember } from "../edge/signed-in-member";
 import { AppError, fieldError } from "../errors";
 import { mailerFor } from "../mail/mailer";
 import { postMessage } from "./chats";
@@ -49,12 +51,12 @@ import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 
 function accounts(c: Context<AppEnv>): AccountContext {
-  return { db: c.env.DB, mailer: mailerFor(c.env), origin: new URL(c.req.url).origin, site: c.get("site"), company: c.get("company") };
+  return { db: c.get("db"), mailer: mailerFor(c.env, c.get("db")), origin: new URL(c.req.url).origin, site: c.get("site"), company: c.get("company") };
 }
 
 async function userAnswer(c: Context<AppEnv>, userId: number, status: 200 | 201 = 200) {
-  const user = await getUserView(c.env.DB, userId);
-  if (!user) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  const user = await getUserView(c.get("db"), userId);
+  if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return c.json({ user }, status);
 }
 
@@ -66,7 +68,7 @@ const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?
  * their first chat message. The account exists whatever happens to it; a refusal is logged.
  */
 async function sendSignupMessage(c: Context<AppEnv>, userId: number, peer: number, text: string): Promise<void> {
-  const profile = await c.env.DB.prepare("SELECT id FROM profiles WHERE user_id = ?").bind(userId).first<{ id: number }>();
+  const profile = await profileOfMember(c.get("db"), userId);
   if (!profile || profile.id === peer) return;
   const member = { profileId: profile.id, userId, language: c.get("locale"), siteDomain: c.get("site").domain, country: c.get("country"), premium: false };
   const reply = await postMessage(c, member, peer, { type: "send", client_id: `signup-${userId}`, kind: "text", body: text });
@@ -85,7 +87,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const { userId } = requireMember(c);
     const { language, invisible } = c.req.valid("json");
     if (language !== undefined) {
-      if (!isLanguage(language)) throw fieldError(400, "invalid_parameter", "language", "errors.invalid_parameter", { field: "language" });
+      if (!isLanguage(language)) throw fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "language" }, field: "language" });
       await setLanguage(accounts(c), userId, language);
       setCookie(c, LOCALE_COOKIE, language, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
     }
@@ -100,7 +102,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .get("/api/logout.php", async (c) => {
     const current = c.get("session");
-    if (current) await revokeSessions(c.env.DB, current.userId, current.id);
+    if (current) await revokeSession(c.get("db"), current.userId, current.id, Math.floor(Date.now() / 1000));
     clearSessionCookie(c);
     // A plain link (no script) comes back to the home page; the client's fetch gets JSON.
     if ((c.req.header("accept") ?? "").includes("text/html")) return c.redirect("/", 302);
@@ -155,21 +157,21 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.redirect("/members", 302);
   })
   .put("/api/profile.php", vValidator("json", ProfileUpdateBody, invalidBody), async (c) => {
-    const profileId = await updateOwnProfile(c.env.DB, requireMember(c).userId, c.req.valid("json"));
+    const profileId = await updateOwnProfile(c.get("db"), requireMember(c).userId, c.req.valid("json"));
     return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix, profileId));
   })
   .post("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
-    await block(c.env.DB, requireMember(c).profileId, c.req.valid("json").profile_id);
+    await block(c.get("db"), requireMember(c).profileId, c.req.valid("json").profile_id);
     return c.json({ blocked: true });
   })
   .delete("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
-    await unblock(c.env.DB, requireMember(c).profileId, c.req.valid("json").profile_id);
+    await unblock(c.get("db"), requireMember(c).profileId, c.req.valid("json").profile_id);
     return c.json({ blocked: false });
   })
   .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))
   .get("/api/my-data.php", async (c) => {
     const { userId } = requireMember(c);
-    const archive = await exportMemberData(c.env.DB, userId, (profileId) => exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId));
+    const archive = await exportMemberData(c.get("db"), userId, (profileId) => exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId));
     return c.body(JSON.stringify(archive, null, 2), 200, {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${c.get("site").name.replace(/[^\w-]+/g, "-").toLowerCase()}-data-${new Date().toISOString().slice(0, 10)}.json"`,

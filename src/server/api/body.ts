@@ -10,7 +10,7 @@ export function invalidBody<S extends v.GenericSchema>(result: v.SafeParseResult
   const fields: Record<string, { key: string; values?: Record<string, string> }> = {};
   for (const issue of result.issues) {
     const field = v.getDotPath(issue);
-    if (!field) throw new AppError(400, "invalid_body", "errors.invalid_body");
+    if (!field) throw new AppError({ status: 400, code: "invalid_body", key: "errors.invalid_body" });
     fields[field] ??=
       field === "terms"
         ? { key: "validation.terms_required" }

@@ -12,7 +12,7 @@ import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { SendFrame, ServerFrame } from "../../shared/chat";
-import type { AppEnv } from "../context";
+import type { AppEnv, Session } from "../request-context";
 import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
@@ -21,7 +21,7 @@ import { conversationRooms, removeChats, roomName } from "../services/chats";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { parseQuery } from "./query";
-import { requireMember, type Session } from "../edge/session";
+import { requireMember } from "../edge/signed-in-member";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
 const RemoveChatBody = v.union([v.object({ conversation: v.object({ id: Id }) }), v.object({ profile: v.object({ id: Id }) })]);
@@ -43,13 +43,13 @@ export const chatRoutes = new Hono<AppEnv>()
     const session = requireChatMember(c);
     // A WebSocket is not covered by the CSRF check of state-changing calls: only this site's pages may open one.
     const origin = c.req.header("origin");
-    if (!origin || origin !== new URL(c.req.url).origin) throw new AppError(403, "csrf", "errors.csrf");
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError(426, "upgrade_required", "errors.invalid_body");
+    if (!origin || origin !== new URL(c.req.url).origin) throw new AppError({ status: 403, code: "csrf", key: "errors.csrf" });
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError({ status: 426, code: "upgrade_required", key: "errors.invalid_body" });
     const { profile: peer } = parseQuery(SocketQuery, new URL(c.req.url).searchParams);
-    if (peer === session.profileId) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+    if (peer === session.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
     const row = await socketPeerRow(c.get("db"), peer, session.profileId, session.userId);
-    if (!row) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
-    if (row.blocked_me) throw new AppError(403, "blocked_by", "errors.blocked_by", { name: row.name });
+    if (!row) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
+    if (row.blocked_me) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
 
     const member: SocketMember = {
       profileId: session.profileId,
@@ -74,6 +74,6 @@ export const chatRoutes = new Hono<AppEnv>()
   .post(
     "/api/chat-photo.php",
     ...photoUpload(requireChatMember, (c, bytes) =>
-      uploadChatPhoto({ db: c.env.DB, bucket: c.env.PHOTOS }, requireChatMember(c).profileId, bytes, c.get("site").cdn_prefix),
+      uploadChatPhoto({ db: c.get("db"), bucket: c.env.PHOTOS }, requireChatMember(c).profileId, bytes, c.get("site").cdn_prefix),
     ),
   );

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 
 /** The web app manifest of the site asked for: its own name and language, so each country installs as itself. */
 export function webManifest(c: Context<AppEnv>): Response {

@@ -1,16 +1,19 @@
-import { eq, sql } from "drizzle-orm";
-import { conversationRooms } from "../services/chats";
 import type { Context } from "hono";
-import { LIVE_SESSION_FROM, readSessionCookie } from "../auth/session";
-import type { AppEnv } from "../context";
-import { photos, profiles, users } from "../db/schema";
+import { readSessionCookie } from "../auth/session-cookie";
+import { conversationRooms } from "../services/chats";
+import { chatPhotoViewer, photoByObjectKey } from "../db/photos";
+import { photoViewer } from "../db/sessions";
+import type { AppEnv } from "../request-context";
 
 const MEDIA_KEY = /^(c?)([ptb])\/[0-9a-f]{32}\.jpg$/;
 
 /** How long a browser may keep a photo shown to one member only. */
 const PRIVATE_MAX_AGE = 3600;
 
-type Photo = { id: number; status: string; profileId: number; mainPhotoId: number | null; profileStatus: string };
+type Photo = NonNullable<Awaited<ReturnType<typeof photoByObjectKey>>>;
+
+/** The column of each variant's key: p original, t thumbnail, b blurred. */
+const VARIANT_COLUMN: Record<string, "key" | "thumbKey" | "blurKey"> = { p: "key", t: "thumbKey", b: "blurKey" };
 
 /**
  * Who is asking, for a photo that is not public: read only then (public photos cost no session
@@ -20,14 +23,7 @@ type Photo = { id: number; status: string; profileId: number; mainPhotoId: numbe
 async function viewerOf(c: Context<AppEnv>, ownerProfileId: number): Promise<{ profileId: number; premium: boolean; blocked: boolean } | null> {
   const claims = await readSessionCookie(c);
   if (!claims) return null;
-  const row = await c.env.DB.prepare(
-    `SELECT p.id AS profile_id, u.paid_user,
-            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?3 AND b.blocked_id = p.id) AS blocked
-     ${LIVE_SESSION_FROM}`,
-  )
-    .bind(claims.sessionId, claims.userId, ownerProfileId)
-    .first<{ profile_id: number; paid_user: number; blocked: number }>();
-  return row ? { profileId: row.profile_id, premium: row.paid_user === 1, blocked: row.blocked === 1 } : null;
+  return (await photoViewer(c.get("db"), claims.sessionId, claims.userId, ownerProfileId)) ?? null;
 }
 
 /**
@@ -60,22 +56,7 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
   if (!match) return c.notFound();
   const variant = match[2]!;
   if (match[1] === "c") return (await chatPhotoAccess(c, key)) ? serveObject(c, key, "private") : notFound(c);
-  const column = variant === "p" ? photos.key : variant === "t" ? photos.thumbKey : photos.blurKey;
-  const photo = await c
-    .get("db")
-    .select({
-      id: photos.id,
-      status: photos.status,
-      profileId: photos.profileId,
-      mainPhotoId: profiles.mainPhotoId,
-      // A deleted account's photos go with its profile: its profile counts as not active.
-      profileStatus: sql<string>`CASE WHEN ${users.status} IN ('active', 'not_confirmed') THEN ${profiles.status} ELSE 'gone' END`,
-    })
-    .from(photos)
-    .innerJoin(profiles, eq(profiles.id, photos.profileId))
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .where(eq(column, key))
-    .get();
+  const photo = await photoByObjectKey(c.get("db"), VARIANT_COLUMN[variant]!, key);
   const allowed = photo ? await access(c, photo, variant) : null;
   if (!allowed) return notFound(c);
   return serveObject(c, key, allowed);
@@ -90,22 +71,12 @@ async function chatPhotoAccess(c: Context<AppEnv>, key: string): Promise<boolean
   const claims = await readSessionCookie(c);
   if (!claims) return false;
   const blurred = key.startsWith("cb/");
-  const column = blurred ? "blur_key" : key.startsWith("ct/") ? "thumb_key" : "key";
-  const row = await c.env.DB.prepare(
-    `SELECT v.profile_id, v.paid_user, cp.id AS photo_id, cp.profile_id AS owner,
-            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = cp.profile_id AND b.blocked_id = v.profile_id) AS blocked,
-            cp.sent_in_conversation_id IS NOT NULL AND EXISTS (SELECT 1 FROM conversations c
-              WHERE c.profile_a = MIN(cp.profile_id, v.profile_id) AND c.profile_b = MAX(cp.profile_id, v.profile_id)) AS sent
-     FROM chat_photos cp, (SELECT p.id AS profile_id, u.paid_user ${LIVE_SESSION_FROM}) v
-     WHERE cp.${column} = ?3`,
-  )
-    .bind(claims.sessionId, claims.userId, key)
-    .first<{ profile_id: number; paid_user: number; photo_id: number; owner: number; blocked: number; sent: number }>();
+  const row = await chatPhotoViewer(c.get("db"), claims.sessionId, claims.userId, blurred ? "blurKey" : key.startsWith("ct/") ? "thumbKey" : "key", key);
   if (!row) return false;
-  if (row.owner === row.profile_id) return true;
-  if (row.sent !== 1 || row.blocked === 1 || (!blurred && row.paid_user !== 1)) return false;
+  if (row.owner === row.profileId) return true;
+  if (!row.sentToPair || row.blocked || (!blurred && !row.premium)) return false;
   // Whether it was sent to this viewer is known to their conversation's object, which keeps the messages.
-  return conversationRooms(c.env.CONVERSATIONS)(row.owner, row.profile_id).hasImage(row.photo_id, row.owner, row.profile_id);
+  return conversationRooms(c.env.CONVERSATIONS)(row.owner, row.profileId).hasImage(row.photoId, row.owner, row.profileId);
 }
 
 async function serveObject(c: Context<AppEnv>, key: string, allowed: "public" | "private"): Promise<Response> {

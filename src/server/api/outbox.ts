@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../context";
+import { latestMails } from "../db/outbox";
+import type { AppEnv } from "../request-context";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const linkify = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
@@ -10,21 +11,17 @@ const linkify = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, 
  */
 export async function showOutbox(c: Context<AppEnv>): Promise<Response> {
   const to = c.req.query("to");
-  const rows = await c.env.DB.prepare(
-    `SELECT id, to_address, kind, subject, text, created_at FROM outgoing_mail ${to ? "WHERE to_address = ?" : ""} ORDER BY id DESC LIMIT 50`,
-  )
-    .bind(...(to ? [to] : []))
-    .all<{ id: number; to_address: string; kind: string; subject: string; text: string; created_at: number }>();
-  const items = rows.results
+  const mails = await latestMails(c.get("db"), to, 50);
+  const items = mails
     .map(
-      (m) => `<article class="mail" data-kind="${escape(m.kind)}" data-to="${escape(m.to_address)}">
-<h2>${escape(m.subject)}</h2><p><b>To:</b> ${escape(m.to_address)} · <b>Kind:</b> ${escape(m.kind)} · ${new Date(m.created_at * 1000).toISOString()}</p>
+      (m) => `<article class="mail" data-kind="${escape(m.kind)}" data-to="${escape(m.toAddress)}">
+<h2>${escape(m.subject)}</h2><p><b>To:</b> ${escape(m.toAddress)} · <b>Kind:</b> ${escape(m.kind)} · ${new Date(m.createdAt * 1000).toISOString()}</p>
 <pre>${linkify(m.text)}</pre></article>`,
     )
     .join("\n");
   return c.html(
     `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Outbox</title>
 <style>body{font:15px system-ui,sans-serif;max-width:50rem;margin:1rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:0 1rem;margin:1rem 0}pre{white-space:pre-wrap}</style>
-<h1>Outbox (${rows.results.length})</h1>${items || "<p>No mail yet.</p>"}</html>`,
+<h1>Outbox (${mails.length})</h1>${items || "<p>No mail yet.</p>"}</html>`,
   );
 }

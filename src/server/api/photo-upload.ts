@@ -1,15 +1,15 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { PHOTO_FIELD } from "../../shared/photos";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { AppError } from "../errors";
 import { MAX_PHOTO_BYTES } from "../services/images";
 
 /** Room for the multipart framing around the file. */
 const FORM_OVERHEAD = 64 * 1024;
 
-const tooLarge = () => new AppError(413, "photo_too_large", "errors.photo_too_large", { max: MAX_PHOTO_BYTES / 1024 / 1024 }, "photo");
-const missing = () => new AppError(400, "invalid_photo", "errors.photo_missing", {}, PHOTO_FIELD);
+const tooLarge = () => new AppError({ status: 413, code: "photo_too_large", key: "errors.photo_too_large", values: { max: MAX_PHOTO_BYTES / 1024 / 1024 }, field: "photo" });
+const missing = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_missing", field: PHOTO_FIELD });
 
 /**
  * The steps of a photo upload call (multipart/form-data, the file in the field `photo`): who may

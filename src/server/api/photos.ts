@@ -10,17 +10,17 @@
 import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import { PhotoDeleteBody, PhotoUpdateBody } from "../../shared/photos";
-import type { AppEnv } from "../context";
-import { requireMember } from "../edge/session";
+import type { AppEnv } from "../request-context";
+import { requireMember } from "../edge/signed-in-member";
 import { deletePhoto, listOwnPhotos, type PhotoStore, movePhoto, setMainPhoto, uploadPhoto } from "../services/photos";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 
-const store = (c: Context<AppEnv>): PhotoStore => ({ db: c.env.DB, bucket: c.env.PHOTOS });
+const store = (c: Context<AppEnv>): PhotoStore => ({ db: c.get("db"), bucket: c.env.PHOTOS });
 
 async function ownList(c: Context<AppEnv>) {
   const { userId, profileId } = requireMember(c);
-  return c.json(await listOwnPhotos(c.env.DB, userId, profileId, c.get("site").cdn_prefix));
+  return c.json(await listOwnPhotos(c.get("db"), userId, profileId, c.get("site").cdn_prefix));
 }
 
 export const photoRoutes = new Hono<AppEnv>()
@@ -35,8 +35,8 @@ export const photoRoutes = new Hono<AppEnv>()
   .put("/api/photos.php", vValidator("json", PhotoUpdateBody, invalidBody), async (c) => {
     const { profileId } = requireMember(c);
     const { photo_id, main, position } = c.req.valid("json");
-    if (main) await setMainPhoto(c.env.DB, profileId, photo_id);
-    if (position !== undefined) await movePhoto(c.env.DB, profileId, photo_id, position);
+    if (main) await setMainPhoto(c.get("db"), profileId, photo_id);
+    if (position !== undefined) await movePhoto(c.get("db"), profileId, photo_id, position);
     return ownList(c);
   })
   .delete("/api/photos.php", vValidator("json", PhotoDeleteBody, invalidBody), async (c) => {

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { languagesForCountry } from "../../shared/locales";
 import type { LoggedOutSearchMode, PublicSettings } from "../../shared/settings";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { siteHost } from "../edge/site";
-import { AppError } from "../errors";
+import { invalidParameter } from "../errors";
 
 /** The country search and prices start from: the visitor's own when the site serves it, else the site's. */
 export function selectedCountry(c: Context<AppEnv>): string {
@@ -25,7 +25,7 @@ export function searchModeFor(c: Context<AppEnv>): LoggedOutSearchMode {
 export function publicSettings(c: Context<AppEnv>, params: URLSearchParams = new URLSearchParams()): PublicSettings {
   const domain = params.get("domain");
   if (domain !== null && domain.toLowerCase().replace(/^www\./, "") !== siteHost(c.req.url)) {
-    throw new AppError(400, "invalid_parameter", "errors.invalid_parameter", { field: "domain" }, "domain");
+    throw invalidParameter("domain");
   }
   const site = c.get("site");
   const selected = selectedCountry(c);

@@ -9,7 +9,7 @@ import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
 import { giftImage, siteGifts } from "../../shared/gifts";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { peerIn } from "../db/conversations";
 import { conversationRooms, listChats, loadChat } from "../services/chats";
 import { requireChatMember } from "./chats";
@@ -35,7 +35,7 @@ export const SOURCES: Record<string, Source> = {
   "/api/search.php": async (c, params) => {
     const query = parseQuery(SearchQuery, params);
     const site = c.get("site");
-    if (!c.get("session") && !visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError(403, "login_required", "errors.login_to_search");
+    if (!c.get("session") && !visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError({ status: 403, code: "login_required", key: "errors.login_to_search" });
     return searchMembers(c.get("db"), site, query, selectedCountry(c), c.get("session"));
   },
   "/api/profile.php": async (c, params) => {
@@ -52,12 +52,12 @@ export const SOURCES: Record<string, Source> = {
   "/api/geocode.php": async (c, params) => {
     const { lat, lon } = parseQuery(GeocodeQuery, params);
     const place = await geocode(c.get("db"), lat, lon);
-    if (!place) throw new AppError(404, "not_found", "errors.place_not_found");
+    if (!place) throw new AppError({ status: 404, code: "not_found", key: "errors.place_not_found" });
     return place;
   },
   "/api/companyinfo.php": async (c) => {
     const company = c.get("company");
-    if (!company) throw new AppError(404, "not_found", "errors.not_found");
+    if (!company) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
     return company;
   },
   "/api/settings.php": async (c, params) => publicSettings(c, params),
@@ -66,7 +66,7 @@ export const SOURCES: Record<string, Source> = {
     const session = requireChatMember(c);
     const query = parseQuery(ChatQuery, params);
     const peer = "profile" in query ? query.profile : await peerIn(c.get("db"), query.conversation, session.profileId);
-    if (peer === null) throw new AppError(404, "not_found", "errors.chat_not_found", {}, "conversation");
+    if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
     return loadChat(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
   },
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
@@ -79,7 +79,7 @@ export const SOURCES: Record<string, Source> = {
 export async function loadSource(c: Context<AppEnv>, key: string): Promise<unknown> {
   const url = new URL(key, "http://internal");
   const source = SOURCES[url.pathname];
-  if (!source) throw new AppError(404, "not_found", "errors.not_found");
+  if (!source) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
   return source(c, url.searchParams);
 }
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../context";
+import type { AppEnv } from "../request-context";
 import { AppError } from "../errors";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -13,7 +13,7 @@ export const requireSameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (SAFE.has(c.req.method)) return next();
   const origin = c.req.header("origin");
   if (!c.req.header("x-request-type") || !origin || origin !== new URL(c.req.url).origin) {
-    throw new AppError(403, "csrf", "errors.csrf");
+    throw new AppError({ status: 403, code: "csrf", key: "errors.csrf" });
   }
   return next();
 };

@@ -1,11 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import * as v from "valibot";
 import { HISTORY_PAGE_SIZE, type SendFrame, type ServerFrame } from "../../shared/chat";
 import { ClientFrame } from "../../shared/chat-frames";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
-import type { Database } from "../context";
+import { databaseOf, type Database } from "../db/database";
 import {
   allMessages,
   conversationFacts,
@@ -44,10 +43,10 @@ import {
   type SendRecord,
   type SendRecordResult,
 } from "../db/conversations";
-import * as schema from "../db/schema";
-import { i18nFor } from "../i18n";
+import { refusalText, type Refusal } from "../errors";
+import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
-import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type Refusal, type SendRequest } from "../services/chat-rules";
+import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type SendRequest } from "../services/chat-rules";
 import { sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
 import { loadSite } from "../services/site-settings";
 
@@ -109,7 +108,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = drizzle(env.DB, { schema });
+    this.db = databaseOf(env.DB);
     void ctx.blockConcurrencyWhile(async () => migrateConversationStore(ctx.storage));
     this.pair = ctx.storage.kv.get<[number, number]>(PAIR_KEY) ?? null;
     // Keep-alive pings are answered without waking the object.
@@ -147,7 +146,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     try {
       frame = v.parse(ClientFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
     } catch {
-      this.send(ws, this.refusal(member, null, { status: 400, error: "invalid_body", key: "errors.invalid_body", values: {} }));
+      this.send(ws, this.refusal(member, null, { status: 400, code: "invalid_body", key: "errors.invalid_body" }));
       return;
     }
     switch (frame.type) {
@@ -400,7 +399,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private failure(send: Send, error: unknown): ServerFrame {
     // Nothing was acknowledged: the client may send the same client id again.
     console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
-    return this.refusal(send.member, send.frame.client_id, { status: 400, error: "internal_error", key: "errors.try_again_later", values: {} });
+    return this.refusal(send.member, send.frame.client_id, { status: 400, code: "internal_error", key: "errors.try_again_later" });
   }
 
   /**
@@ -411,7 +410,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private async plan(send: Send, planned: readonly Planned[], fresh: boolean): Promise<Plan> {
     const { member, frame } = send;
     const site = await this.site(member);
-    if (!site) return { reply: this.refusal(member, frame.client_id, { status: 404, error: "unknown_site", key: "errors.unknown_site", values: {} }) };
+    if (!site) return { reply: this.refusal(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" }) };
     const sql = this.ctx.storage.sql;
     const peer = this.otherOf(member.profileId);
     const retried = messageByClientId(sql, member.profileId, frame.client_id);
@@ -422,7 +421,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     let photo: Awaited<ReturnType<typeof ownChatPhoto>> | null = null;
     if (frame.kind === "image") {
       photo = (await ownChatPhoto(this.db, frame.photo_id, member.profileId)) ?? null;
-      if (!photo) return { reply: this.refusal(member, frame.client_id, { status: 404, error: "not_found", key: "errors.photo_not_found", values: {} }) };
+      if (!photo) return { reply: this.refusal(member, frame.client_id, { status: 404, code: "not_found", key: "errors.photo_not_found" }) };
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
 
@@ -604,7 +603,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   }
 
   private refusal(member: SocketMember, clientId: string | null, refusal: Refusal): ServerFrame {
-    return { type: "error", client_id: clientId, error: refusal.error, message: i18nFor(member.language).t(refusal.key, refusal.values) };
+    return { type: "error", client_id: clientId, error: refusal.code, message: refusalText(i18nFor(member.language).t, refusal) };
   }
 
   /** Send a frame to every socket whose member passes `to`; one failing socket never stops the others. */

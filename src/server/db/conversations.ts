@@ -7,7 +7,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { MessageKind } from "../../shared/chat";
-import type { Database } from "../context";
+import type { Database } from "./database";
 import { chatPhotos, conversations } from "./schema";
 
 /** The pair of a conversation: the lower profile id first. */
@@ -22,8 +22,7 @@ const dialect = new SQLiteAsyncDialect();
  * own batch does not take raw `sql` statements with parameters.
  */
 async function batch(db: Database, statements: readonly SQL[]): Promise<D1Result[]> {
-  // drizzle(d1) keeps its D1 binding as $client; the Database type does not name it.
-  const client = (db as Database & { $client: D1Database }).$client;
+  const client = db.$client;
   return client.batch(
     statements.map((statement) => {
       const query = dialect.sqlToQuery(statement);

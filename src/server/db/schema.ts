@@ -349,53 +349,6 @@ export const discountCodes = sqliteTable(
   (t) => [index("discount_codes_code_idx").on(t.code, t.country), index("discount_codes_user_idx").on(t.userId)],
 );
 
-export const discountCodeUses = sqliteTable(
-  "discount_code_uses",
-  {
-    discountCodeId: integer("discount_code_id").notNull().references(() => discountCodes.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    orderId: integer("order_id"),
-    createdAt: integer("created_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.discountCodeId, t.userId] })],
-);
-
-export const pushSubscriptions = sqliteTable(
-  "push_subscriptions",
-  {
-    id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    endpoint: text("endpoint").notNull(),
-    p256dh: text("p256dh").notNull(),
-    auth: text("auth").notNull(),
-    createdAt: integer("created_at").notNull().default(now),
-  },
-  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
-);
-
-export const notificationPreferences = sqliteTable(
-  "notification_preferences",
-  {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    /** new_conversations | new_messages | like | unread_message_reminders | promotions | weekly_updates | news | reminders */
-    kind: text("kind").notNull(),
-    enabled: integer("enabled", { mode: "boolean" }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
-);
-
-/** Why e-mail to a member is switched off: spam complaint, bounce, unsubscribe. */
-export const notificationBlocks = sqliteTable(
-  "notification_blocks",
-  {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    /** spam | bounce | unsubscribe */
-    reason: text("reason").notNull(),
-    createdAt: integer("created_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.reason] })],
-);
-
 export const sessions = sqliteTable(
   "sessions",
   {

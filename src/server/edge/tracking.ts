@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppEnv } from "../context";
+import type { AppEnv, Tracking, TrackingField } from "../request-context";
 
-export const TRACKING_FIELDS = ["network", "ref", "sub1", "sub2", "sub3"] as const;
-export type Tracking = Partial<Record<(typeof TRACKING_FIELDS)[number], string>>;
+export const TRACKING_FIELDS: readonly TrackingField[] = ["network", "ref", "sub1", "sub2", "sub3"];
 
 export const TRACKING_COOKIE = "trafficsource";
 const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;

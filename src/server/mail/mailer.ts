@@ -3,6 +3,9 @@
  * /dev/outbox shows and the tests read; in production the HTTP provider also delivers it and the row
  * records the provider's id.
  */
+import { databaseOf, type Database } from "../db/database";
+import { recordMail } from "../db/outbox";
+
 export type Mail = { to: string; kind: string; subject: string; text: string; html: string };
 
 export interface Mailer {
@@ -11,13 +14,10 @@ export interface Mailer {
 
 /** Development and tests: the mail stays in the outbox table, nothing leaves the machine. */
 export class OutboxMailer implements Mailer {
-  constructor(private readonly db: D1Database) {}
+  constructor(private readonly db: Database) {}
 
   async send(mail: Mail): Promise<void> {
-    await this.db
-      .prepare("INSERT INTO outgoing_mail (to_address, kind, subject, text, html) VALUES (?, ?, ?, ?, ?)")
-      .bind(mail.to, mail.kind, mail.subject, mail.text, mail.html)
-      .run();
+    await recordMail(this.db, { toAddress: mail.to, kind: mail.kind, subject: mail.subject, text: mail.text, html: mail.html });
   }
 }
 
@@ -27,7 +27,7 @@ export class OutboxMailer implements Mailer {
  */
 export class HttpMailer implements Mailer {
   constructor(
-    private readonly db: D1Database,
+    private readonly db: Database,
     private readonly url: string,
     private readonly apiKey: string,
     private readonly from: string,
@@ -42,13 +42,18 @@ export class HttpMailer implements Mailer {
     });
     if (!response.ok) throw new Error(`mail provider answered ${response.status}`);
     const { id } = (await response.json().catch(() => ({}))) as { id?: string };
-    await this.db
-      .prepare("INSERT INTO outgoing_mail (to_address, kind, subject, text, html, sent_at, provider_id) VALUES (?, ?, ?, ?, ?, unixepoch(), ?)")
-      .bind(mail.to, mail.kind, mail.subject, mail.text, mail.html, id ?? null)
-      .run();
+    await recordMail(this.db, {
+      toAddress: mail.to,
+      kind: mail.kind,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      sentAt: Math.floor(Date.now() / 1000),
+      providerId: id ?? null,
+    });
   }
 }
 
-export function mailerFor(env: Env): Mailer {
-  return env.MAIL_PROVIDER === "http" ? new HttpMailer(env.DB, env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM) : new OutboxMailer(env.DB);
+export function mailerFor(env: Env, db: Database = databaseOf(env.DB)): Mailer {
+  return env.MAIL_PROVIDER === "http" ? new HttpMailer(db, env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM) : new OutboxMailer(db);
 }

@@ -6,16 +6,16 @@ import { matchRoute, type RouteMatch } from "../../app/routes";
 import { loadScreen } from "../../app/screens";
 import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
-import type { AppEnv } from "../context";
-import { AppError } from "../errors";
-import { clientMessages, i18nFor } from "../i18n";
+import type { AppEnv } from "../request-context";
+import { AppError, refusalText } from "../errors";
+import { clientMessages, i18nFor } from "../translations";
 import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
 import { inlineJson, streamPage } from "./stream";
 
 function pageError(c: Context<AppEnv>, error: AppError): PageError {
-  return { status: error.status, message: error.status === 404 ? null : c.get("t")(error.messageKey, error.values) };
+  return { status: error.status, message: error.status === 404 ? null : refusalText(c.get("t"), error) };
 }
 
 /** Render the page of the requested URL: its route, its data, or the 404 / error page. */
@@ -50,7 +50,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
     messages: clientMessages(locale),
     settings: publicSettings(c),
     company: c.get("company"),
-    user: c.get("session") ? await getUserView(c.env.DB, c.get("session")!.userId) : null,
+    user: c.get("session") ? await getUserView(c.get("db"), c.get("session")!.userId) : null,
     fallback,
     error,
     development: c.env.ENVIRONMENT === "development",

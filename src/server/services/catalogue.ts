@@ -1,8 +1,7 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
 import type { InterestsResponse, RegionsResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
-import type { Database } from "../context";
-import { interestNames, interests, regions } from "../db/schema";
+import type { Database } from "../db/database";
+import { interestsIn, regionsOf } from "../db/places";
 
 /** Reference data changes with a deploy or a migration, not per request: keep it in the isolate a while. */
 const REFERENCE_TTL_MS = 5 * 60_000;
@@ -24,12 +23,7 @@ export function listRegions(db: Database, countries: readonly string[]): Promise
 }
 
 async function loadRegions(db: Database, countries: readonly string[]): Promise<RegionsResponse> {
-  const rows = await db
-    .select({ code: regions.code, name: regions.name, country: regions.country })
-    .from(regions)
-    .where(inArray(regions.country, [...countries]))
-    .orderBy(asc(regions.country), asc(regions.name));
-  return { regions: rows };
+  return { regions: await regionsOf(db, countries) };
 }
 
 /** The interests list with names in one language. */
@@ -38,10 +32,5 @@ export function listInterests(db: Database, language: Language): Promise<Interes
 }
 
 async function loadInterests(db: Database, language: Language): Promise<InterestsResponse> {
-  const rows = await db
-    .select({ slug: interests.slug, name: interestNames.name })
-    .from(interests)
-    .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
-    .orderBy(asc(interests.sort));
-  return { interests: rows };
+  return { interests: await interestsIn(db, language) };
 }

@@ -5,10 +5,9 @@
  * sent in one conversation; its original reaches only the sender and premium members of that
  * conversation (api/media.ts).
  */
-import { drizzle } from "drizzle-orm/d1";
 import type { ChatPhotoResponse } from "../../shared/chat";
 import { deleteUnsentChatPhotos, insertChatPhoto } from "../db/conversations";
-import * as schema from "../db/schema";
+import { databaseOf } from "../db/database";
 import { processPhoto } from "./images";
 import { newPhotoKey, type PhotoStore, storeVariants } from "./photos";
 
@@ -17,7 +16,7 @@ export async function uploadChatPhoto(store: PhotoStore, profileId: number, byte
   const processed = await processPhoto(bytes);
   const keys = { key: newPhotoKey("cp"), thumbKey: newPhotoKey("ct"), blurKey: newPhotoKey("cb") };
   return storeVariants(store.bucket, processed, keys, async () => {
-    const id = await insertChatPhoto(drizzle(store.db, { schema }), { profileId, ...keys, width: processed.width, height: processed.height });
+    const id = await insertChatPhoto(store.db, { profileId, ...keys, width: processed.width, height: processed.height });
     return { id, thumb: prefix + keys.thumbKey, image: prefix + keys.key, width: processed.width, height: processed.height };
   });
 }
@@ -27,7 +26,7 @@ export const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
 
 /** Remove chat photos that were uploaded but never sent (rows first, then their objects). Returns how many. */
 export async function purgeUnsentChatPhotos(db: D1Database, bucket: R2Bucket, now = Math.floor(Date.now() / 1000)): Promise<number> {
-  const rows = await deleteUnsentChatPhotos(drizzle(db, { schema }), now - UNSENT_CHAT_PHOTO_SECONDS);
+  const rows = await deleteUnsentChatPhotos(databaseOf(db), now - UNSENT_CHAT_PHOTO_SECONDS);
   const keys = rows.flatMap((r) => [r.key, r.thumb_key, r.blur_key]);
   // R2 deletes at most 1,000 keys per call.
   for (let i = 0; i < keys.length; i += 999) await bucket.delete(keys.slice(i, i + 999));

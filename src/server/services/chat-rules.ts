@@ -7,6 +7,7 @@
 import type { ChatBlockedReason, MessageKind } from "../../shared/chat";
 import { siteGifts } from "../../shared/gifts";
 import type { SiteSettings } from "../../shared/settings";
+import type { Refusal } from "../errors";
 
 /** What the rules need to know about the sender, the recipient and their conversation. */
 export type SendFacts = {
@@ -24,9 +25,6 @@ export type SendFacts = {
 };
 
 export type SendRequest = { kind: "text"; body: string } | { kind: "image" } | { kind: "gift"; gift: string };
-
-/** A refusal: the error code, the locale key of its text and the text's values. */
-export type Refusal = { status: 400 | 402 | 403 | 404; error: string; key: string; values: Record<string, string | number> };
 
 export type Price = { credits: number; free: boolean };
 
@@ -78,18 +76,18 @@ export function giftPrice(site: Pick<SiteSettings, "gift_credits" | "gifts">, sl
  */
 export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRequest): { price: Price } | { refusal: Refusal } {
   const name = facts.recipient?.name ?? "";
-  if (!LIVE.has(facts.senderStatus)) return { refusal: { status: 403, error: "authentication_required", key: "login_needed.chat", values: {} } };
+  if (!LIVE.has(facts.senderStatus)) return { refusal: { status: 403, code: "authentication_required", key: "login_needed.chat" } };
   const reason = blockedReason(facts);
   if (reason) {
     const { status, key } = REASON_TEXT[reason];
-    return { refusal: { status, error: reason === "unavailable" ? "not_found" : reason, key, values: { name } } };
+    return { refusal: { status, code: reason === "unavailable" ? "not_found" : reason, key, values: { name } } };
   }
   let price: Price;
   switch (request.kind) {
     case "text": {
       const length = [...request.body.trim()].length;
-      if (length === 0) return { refusal: { status: 400, error: "message_empty", key: "errors.chat_empty", values: {} } };
-      if (length > site.message_length) return { refusal: { status: 400, error: "message_too_long", key: "errors.chat_too_long", values: { max: site.message_length } } };
+      if (length === 0) return { refusal: { status: 400, code: "message_empty", key: "errors.chat_empty" } };
+      if (length > site.message_length) return { refusal: { status: 400, code: "message_too_long", key: "errors.chat_too_long", values: { max: site.message_length } } };
       price = textPrice(site, facts);
       break;
     }
@@ -98,7 +96,7 @@ export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRe
       break;
     case "gift": {
       const credits = giftPrice(site, request.gift);
-      if (credits === null) return { refusal: { status: 404, error: "gift_not_found", key: "errors.chat_gift_not_found", values: {} } };
+      if (credits === null) return { refusal: { status: 404, code: "gift_not_found", key: "errors.chat_gift_not_found" } };
       price = { credits, free: false };
       break;
     }
@@ -109,7 +107,7 @@ export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRe
 
 /** SPEC §8: "You do not have enough credits to send this message to {name}". */
 export function insufficientCredits(name: string): Refusal {
-  return { status: 402, error: "insufficient_credits", key: "errors.not_enough_credits", values: { name } };
+  return { status: 402, code: "insufficient_credits", key: "errors.not_enough_credits", values: { name } };
 }
 
 export const KIND_LEDGER_REASON: Record<MessageKind, string> = { text: "message", image: "photo", gift: "gift" };

@@ -2,11 +2,10 @@
  * Conversations (SPEC §3 chat state, §4): the facts the send rules need, a member's chat list, a
  * chat with a history page (read from the conversation's object), and removal.
  */
-import { drizzle } from "drizzle-orm/d1";
 import type { i18n } from "i18next";
 import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
-import type { Database } from "../context";
+import { databaseOf, type Database } from "../db/database";
 import type { StoredMessage } from "../db/conversation-store";
 import {
   chatListRows,
@@ -23,7 +22,6 @@ import {
   type ChatProfileRow,
   type SendFactsRow,
 } from "../db/conversations";
-import * as schema from "../db/schema";
 import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
 import { messageView } from "./chat-message-views";
@@ -55,7 +53,7 @@ export type ConversationRooms = (one: number, other: number) => ConversationRoom
 
 /** The send facts from D1's row and the conversation's own facts. */
 export function sendFacts(row: SendFactsRow | undefined, here: ConversationFacts): SendFacts {
-  if (!row) throw new AppError(403, "authentication_required", "errors.authentication_required");
+  if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return {
     senderStatus: row.sender_status,
     senderPaid: row.paid_user === 1,
@@ -124,9 +122,9 @@ export async function loadChat(
   peerId: number,
   before: number | null,
 ): Promise<ChatResponse> {
-  if (peerId === viewer.profileId) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+  if (peerId === viewer.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
   const [profile, conversation] = await Promise.all([chatProfileRow(db, peerId), conversationOf(db, viewer.profileId, peerId)]);
-  if (!profile) throw new AppError(404, "not_found", "errors.profile_not_found", {}, "profile");
+  if (!profile) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
   const history = async (): Promise<HistoryAnswer> => {
     if (!conversation) return { rows: [], hasMore: false, peerReadId: null, here: { freeUsedHere: 0, recipientHasWritten: false } };
     const hidden = await hiddenBeforeOf(db, conversation.id, viewer.profileId);
@@ -134,7 +132,7 @@ export async function loadChat(
   };
   const [row, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId), history()]);
   const facts = sendFacts(row, page.here);
-  if (facts.blockedMe) throw new AppError(403, "blocked_by", "errors.blocked_by", { name: profile.name });
+  if (facts.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
   const viewerSide = { profileId: viewer.profileId, premium: facts.senderPaid };
   const country = viewer.country ?? site.countries[0]!;
   return {
@@ -164,7 +162,7 @@ export async function loadChat(
  */
 export async function removeChats(db: Database, rooms: ConversationRooms, profileId: number, target: { conversationId: number } | { profileId: number }, now = Math.floor(Date.now() / 1000)): Promise<number> {
   const removed = await removeConversations(db, profileId, target, now);
-  if (removed.length === 0) throw new AppError(404, "not_found", "errors.chat_not_found");
+  if (removed.length === 0) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found" });
   await Promise.all(
     removed.map(({ profileA, profileB }) => {
       const peer = profileA === profileId ? profileB : profileA;
@@ -228,7 +226,7 @@ export async function memberChangedInChats(db: Database, rooms: ConversationRoom
 
 /** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */
 export function chatErasureIn(env: Pick<Env, "DB" | "CONVERSATIONS">): (userIds: number[]) => Promise<number[]> {
-  const db = drizzle(env.DB, { schema });
+  const db = databaseOf(env.DB);
   return (userIds) => eraseChatMessages(db, conversationRooms(env.CONVERSATIONS), userIds);
 }
 
@@ -239,7 +237,7 @@ export function chatErasureIn(env: Pick<Env, "DB" | "CONVERSATIONS">): (userIds:
  * were moved and how many are left.
  */
 export async function moveChatMessages(env: Pick<Env, "DB" | "CONVERSATIONS">, limit: number): Promise<{ conversations: number; messages: number; left: number }> {
-  const db = drizzle(env.DB, { schema });
+  const db = databaseOf(env.DB);
   const rooms = conversationRooms(env.CONVERSATIONS);
   let messages = 0;
   const due = await conversationsToMove(db, limit);

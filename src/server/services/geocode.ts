@@ -1,7 +1,6 @@
-import { and, between, eq, inArray } from "drizzle-orm";
 import type { GeocodeResponse } from "../../shared/api";
-import type { Database } from "../context";
-import { places, regions } from "../db/schema";
+import type { Database } from "../db/database";
+import { placesInBox } from "../db/places";
 
 /** Grid squares of 1/CELLS_PER_DEGREE degree on each side: small enough to read few places, large enough to need few squares. */
 const CELLS_PER_DEGREE = 2;
@@ -44,29 +43,9 @@ export function placesNear(db: Database, lat: number, lon: number) {
   const dLat = MAX_PLACE_DISTANCE_KM / KM_PER_DEGREE;
   const dLon = Math.min(180, dLat / Math.max(0.01, Math.cos((Math.min(89, Math.abs(lat)) * Math.PI) / 180)));
   const [south, north, west, east] = [lat - dLat, lat + dLat, lon - dLon, lon + dLon];
-  return db
-    .select({
-      name: places.name,
-      country: places.country,
-      lat: places.lat,
-      lon: places.lon,
-      population: places.population,
-      regionCode: regions.code,
-      regionName: regions.name,
-    })
-    .from(places)
-    .leftJoin(regions, eq(regions.id, places.regionId))
-    .where(and(inArray(places.cell, cellsOf(south, west, north, east)), between(places.lat, south, north), between(places.lon, west, east)));
+  return placesInBox(db, cellsOf(south, west, north, east), { south, north, west, east });
 }
 
-/**
- * The town a point lies in (SPEC §7 GET /api/geocode.php), or null when no town is within
- * MAX_PLACE_DISTANCE_KM. The nearest centre is not always the answer: in Amsterdam-Zuidoost the
- * centre of Duivendrecht is closer than Amsterdam's, yet the point is in Amsterdam. So each town
- * is taken as a disc sized by its population, and the answer is the town whose edge is nearest;
- * when the point is inside several discs, the one it is deepest inside (relative to its size).
- * Only the town, its region and country are answered, never coordinates.
- */
 export async function geocode(db: Database, lat: number, lon: number): Promise<GeocodeResponse | null> {
   const candidates = await placesNear(db, lat, lon);
   let best: { outside: number; depth: number; place: (typeof candidates)[number] } | null = null;

@@ -43,8 +43,8 @@ export type ProcessedPhoto = {
   height: number;
 };
 
-const typeError = () => new AppError(400, "invalid_photo", "errors.photo_type", {}, "photo");
-const unreadable = () => new AppError(400, "invalid_photo", "errors.photo_unreadable", {}, "photo");
+const typeError = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_type", field: "photo" });
+const unreadable = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_unreadable", field: "photo" });
 
 /** The type the bytes say, whatever the file's name or content type claims; null for anything else. */
 export function sniffImageType(bytes: Uint8Array): ImageType | null {
@@ -118,13 +118,13 @@ export function headerSize(bytes: Uint8Array, type: ImageType): { width: number;
  * the error the member sees.
  */
 export function checkUpload(bytes: Uint8Array): { type: ImageType; width: number; height: number } {
-  if (bytes.length > MAX_PHOTO_BYTES) throw new AppError(413, "photo_too_large", "errors.photo_too_large", { max: MAX_PHOTO_BYTES / 1024 / 1024 }, "photo");
+  if (bytes.length > MAX_PHOTO_BYTES) throw new AppError({ status: 413, code: "photo_too_large", key: "errors.photo_too_large", values: { max: MAX_PHOTO_BYTES / 1024 / 1024 }, field: "photo" });
   const type = sniffImageType(bytes);
   if (!type) throw typeError();
   const size = headerSize(bytes, type);
   if (!size || size.width < 1 || size.height < 1) throw unreadable();
   if (size.width * size.height > MAX_PHOTO_PIXELS) {
-    throw new AppError(400, "photo_too_many_pixels", "errors.photo_too_many_pixels", { max: Math.floor(MAX_PHOTO_PIXELS / 1_000_000) }, "photo");
+    throw new AppError({ status: 400, code: "photo_too_many_pixels", key: "errors.photo_too_many_pixels", values: { max: Math.floor(MAX_PHOTO_PIXELS / 1_000_000) }, field: "photo" });
   }
   return { type, ...size };
 }

@@ -1,60 +1,45 @@
 import type { ProfileUpdateBody } from "../../shared/profile";
+import type { Database } from "../db/database";
+import { knownInterestCount, regionIdOf } from "../db/places";
+import { type OwnProfileChange, profileOfMember, updateOwnProfile as storeOwnProfile } from "../db/profiles";
 import { fieldError } from "../errors";
 
-const COLUMNS = ["sexuality", "relationship_status", "body_type", "hair_color", "eye_color", "tattoos"] as const;
+const invalid = (field: string) => fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field }, field });
 
 /**
  * Change the member's own profile. The region must belong to the member's country, interests must
  * exist, and the sexuality must fit the gender (lesbian is for women, gay for men). Interests are
  * replaced whole, in the same batch as the other fields.
  */
-export async function updateOwnProfile(db: D1Database, userId: number, input: ProfileUpdateBody): Promise<number> {
-  const profile = await db.prepare("SELECT id, country, gender FROM profiles WHERE user_id = ?").bind(userId).first<{ id: number; country: string; gender: string }>();
-  if (!profile) throw fieldError(404, "not_found", "profile", "errors.profile_not_found");
+export async function updateOwnProfile(db: Database, userId: number, input: ProfileUpdateBody): Promise<number> {
+  const profile = await profileOfMember(db, userId);
+  if (!profile) throw fieldError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
 
-  if ((input.sexuality === "lesbian" && profile.gender !== "female") || (input.sexuality === "gay" && profile.gender !== "male")) {
-    throw fieldError(400, "invalid_parameter", "sexuality", "errors.invalid_parameter", { field: "sexuality" });
-  }
-  const sets: string[] = [];
-  const values: (string | number | null)[] = [];
-  for (const column of COLUMNS) {
-    if (input[column] !== undefined) {
-      sets.push(`${column} = ?`);
-      values.push(input[column]);
-    }
-  }
-  if (input.about_me !== undefined) {
-    sets.push("about_me = ?");
-    values.push(input.about_me?.trim() || null);
-  }
-  if (input.city !== undefined) {
-    sets.push("city = ?");
-    values.push(input.city?.trim() || null);
-  }
+  if ((input.sexuality === "lesbian" && profile.gender !== "female") || (input.sexuality === "gay" && profile.gender !== "male")) throw invalid("sexuality");
+  const change: OwnProfileChange = {};
+  if (input.sexuality !== undefined) change.sexuality = input.sexuality;
+  if (input.relationship_status !== undefined) change.relationshipStatus = input.relationship_status;
+  if (input.body_type !== undefined) change.bodyType = input.body_type;
+  if (input.hair_color !== undefined) change.hairColor = input.hair_color;
+  if (input.eye_color !== undefined) change.eyeColor = input.eye_color;
+  if (input.tattoos !== undefined) change.tattoos = input.tattoos;
+  if (input.about_me !== undefined) change.aboutMe = input.about_me?.trim() || null;
+  if (input.city !== undefined) change.city = input.city?.trim() || null;
   if (input.region !== undefined) {
     let regionId: number | null = null;
     if (input.region !== null) {
-      const region = await db.prepare("SELECT id FROM regions WHERE code = ? AND country = ?").bind(input.region, profile.country).first<{ id: number }>();
-      if (!region) throw fieldError(400, "invalid_parameter", "region", "errors.invalid_parameter", { field: "region" });
-      regionId = region.id;
+      const id = await regionIdOf(db, input.region, profile.country);
+      if (id === undefined) throw invalid("region");
+      regionId = id;
     }
-    sets.push("region_id = ?");
-    values.push(regionId);
+    change.regionId = regionId;
   }
 
-  const statements: D1PreparedStatement[] = [];
-  if (sets.length) statements.push(db.prepare(`UPDATE profiles SET ${sets.join(", ")} WHERE id = ?`).bind(...values, profile.id));
+  let slugs: string[] | undefined;
   if (input.interests !== undefined) {
-    const slugs = [...new Set(input.interests)];
-    if (slugs.length) {
-      const known = await db.prepare(`SELECT count(*) AS n FROM interests WHERE slug IN (${slugs.map(() => "?").join(",")})`).bind(...slugs).first<{ n: number }>();
-      if (known?.n !== slugs.length) throw fieldError(400, "invalid_parameter", "interests", "errors.invalid_parameter", { field: "interests" });
-    }
-    statements.push(db.prepare("DELETE FROM profile_interests WHERE profile_id = ?").bind(profile.id));
-    for (const slug of slugs) {
-      statements.push(db.prepare("INSERT INTO profile_interests (profile_id, interest_id) SELECT ?, id FROM interests WHERE slug = ?").bind(profile.id, slug));
-    }
+    slugs = [...new Set(input.interests)];
+    if (slugs.length && (await knownInterestCount(db, slugs)) !== slugs.length) throw invalid("interests");
   }
-  if (statements.length) await db.batch(statements);
+  await storeOwnProfile(db, profile.id, change, slugs);
   return profile.id;
 }

@@ -1,19 +1,18 @@
-import { and, asc, desc, eq, gte, lte, ne } from "drizzle-orm";
 import type { ProfilePhoto, ProfileResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
-import type { Database } from "../context";
-import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "../db/schema";
+import type { Database } from "../db/database";
+import { isLiveAccountStatus } from "../db/accounts";
+import { blockRelation } from "../db/blocks";
+import { activePhotosOf, findProfiles, interestsOfProfile, isPremiumProfile, profileConditions, profileDetails } from "../db/profiles";
 import { AppError } from "../errors";
 import { birthDateRange } from "../../shared/ages";
-import { blockRelation, notBlockedWith } from "./blocking";
-import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
+import { toProfileCard } from "./profile-card";
 
 const RELATED_LIMIT = 8;
-const LIVE_ACCOUNTS = ["active", "not_confirmed"];
 const RELATED_AGE_SPAN = 5;
 
 export function profileNotFound(): AppError {
-  return new AppError(404, "not_found", "errors.profile_not_found");
+  return new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found" });
 }
 
 /** How the viewer of a profile stands to its photos (SPEC §6). */
@@ -39,12 +38,6 @@ export function visiblePhotos(
   });
 }
 
-/** Whether the member with this profile is premium (paid_user). */
-async function isPremium(db: Database, profileId: number): Promise<boolean> {
-  const row = await db.select({ paid: users.paidUser }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.id, profileId)).get();
-  return row?.paid ?? false;
-}
-
 /**
  * A profile for its own page: details, photos and related profiles. Disabled profiles are not found.
  * A signed-in viewer whom the profile's owner blocked is refused (SPEC §6); related profiles leave out
@@ -58,32 +51,12 @@ export async function getProfile(
   viewerId: number | null = null,
   today = new Date(),
 ): Promise<ProfileResponse> {
-  const row = await db
-    .select({
-      ...cardColumns,
-      sexuality: profiles.sexuality,
-      tattoos: profiles.tattoos,
-      hairColor: profiles.hairColor,
-      eyeColor: profiles.eyeColor,
-      bodyType: profiles.bodyType,
-      relationshipStatus: profiles.relationshipStatus,
-      regionCode: regions.code,
-      aboutMe: profiles.aboutMe,
-      mainPhotoId: profiles.mainPhotoId,
-      status: profiles.status,
-      accountStatus: users.status,
-    })
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .leftJoin(regions, regionJoin)
-    .leftJoin(photos, mainPhotoJoin)
-    .where(eq(profiles.id, id))
-    .get();
+  const row = await profileDetails(db, id);
   // A disabled profile, or an account its owner deleted (pending or not), is not found by anyone.
-  if (!row || row.status !== "active" || !LIVE_ACCOUNTS.includes(row.accountStatus)) throw profileNotFound();
+  if (!row || row.status !== "active" || !isLiveAccountStatus(row.accountStatus)) throw profileNotFound();
   const other = viewerId !== null && viewerId !== id;
-  const [relation, premium] = other ? await Promise.all([blockRelation(db, viewerId, id), isPremium(db, viewerId)]) : [null, false];
-  if (relation?.blockedMe) throw new AppError(403, "blocked", "errors.blocked_by", { name: row.name });
+  const [relation, premium] = other ? await Promise.all([blockRelation(db, viewerId, id), isPremiumProfile(db, viewerId)]) : [null, false];
+  if (relation?.blockedMe) throw new AppError({ status: 403, code: "blocked", key: "errors.blocked_by", values: { name: row.name } });
 
   const { from, to } = (() => {
     const age = toProfileCard(row, today).age;
@@ -93,36 +66,14 @@ export async function getProfile(
   // Three independent reads in parallel. (Not db.batch: drizzle maps the columns of a joined select
   // in a D1 batch by position and shifts them.)
   const [photoRows, interestRows, relatedRows] = await Promise.all([
-    db
-      .select({ id: photos.id, key: photos.key, thumbKey: photos.thumbKey, blurKey: photos.blurKey })
-      .from(photos)
-      .where(and(eq(photos.profileId, id), eq(photos.status, "active")))
-      .orderBy(asc(photos.position), asc(photos.id)),
-    db
-      .select({ slug: interests.slug, name: interestNames.name })
-      .from(profileInterests)
-      .innerJoin(interests, eq(interests.id, profileInterests.interestId))
-      .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
-      .where(eq(profileInterests.profileId, id))
-      .orderBy(asc(interests.sort)),
-    db
-      .select(cardColumns)
-      .from(profiles)
-      .leftJoin(regions, regionJoin)
-      .leftJoin(photos, mainPhotoJoin)
-      .where(
-        and(
-          eq(profiles.country, row.country),
-          eq(profiles.searchable, 1),
-          eq(profiles.gender, row.gender),
-          gte(profiles.birthDate, from),
-          lte(profiles.birthDate, to),
-          ne(profiles.id, id),
-          ...(viewerId !== null ? [ne(profiles.id, viewerId), notBlockedWith(viewerId)] : []),
-        ),
-      )
-      .orderBy(desc(profiles.lastActiveAt))
-      .limit(RELATED_LIMIT),
+    activePhotosOf(db, id),
+    interestsOfProfile(db, id, language),
+    findProfiles(
+      db,
+      profileConditions({ country: row.country, gender: row.gender, bornFrom: from, bornTo: to, except: [id], ...(viewerId !== null ? { viewerId } : {}) }),
+      RELATED_LIMIT,
+      0,
+    ),
   ]);
 
   const card = toProfileCard(row, today);

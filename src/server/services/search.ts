@@ -1,30 +1,28 @@
-import { and, desc, eq, gte, lte, ne, notInArray, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
 import { birthDateRange, MAX_AGE, MIN_AGE } from "../../shared/ages";
 import type { SiteSettings } from "../../shared/settings";
-import type { Database } from "../context";
-import { photos, profiles, regions } from "../db/schema";
+import type { Database } from "../db/database";
+import { regionIdOf } from "../db/places";
+import { findProfiles, profileConditions } from "../db/profiles";
 import { invalidParameter } from "../errors";
-import { notBlockedWith } from "./blocking";
-import { cardColumns, mainPhotoJoin, regionJoin, toProfileCard } from "./profile-card";
+import { toProfileCard } from "./profile-card";
 
 /** Fewer results than this on the first page brings in similar profiles. */
 export const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
-export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number };
+export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[] };
 
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
 export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
 
+/** The search conditions of an age range on a given day. */
 export function conditions(c: Criteria, today: Date): SQL[] {
-  const { from, to } = birthDateRange(c.minAge, c.maxAge, today);
-  const where = [eq(profiles.country, c.country), eq(profiles.searchable, 1), gte(profiles.birthDate, from), lte(profiles.birthDate, to)];
-  if (c.gender) where.push(eq(profiles.gender, c.gender));
-  if (c.regionId !== undefined) where.push(eq(profiles.regionId, c.regionId));
-  if (c.viewerId !== undefined) where.push(ne(profiles.id, c.viewerId), notBlockedWith(c.viewerId));
-  return where;
+  const { minAge, maxAge, ...filter } = c;
+  const { from, to } = birthDateRange(minAge, maxAge, today);
+  return profileConditions({ ...filter, bornFrom: from, bornTo: to });
 }
 
 /** Whom a member looks for when they have not said: hetero the other gender, gay men, lesbian women, bi everyone. */
@@ -33,19 +31,6 @@ export function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">
   if (searcher.sexuality === "lesbian") return "female";
   if (searcher.sexuality === "bi") return undefined;
   return searcher.gender === "male" ? "female" : "male";
-}
-
-/** The search query itself (exported so a test can read its query plan). */
-export function findProfiles(db: Database, where: SQL[], limit: number, offset: number) {
-  return db
-    .select(cardColumns)
-    .from(profiles)
-    .leftJoin(regions, regionJoin)
-    .leftJoin(photos, mainPhotoJoin)
-    .where(and(...where))
-    .orderBy(desc(profiles.lastActiveAt))
-    .limit(limit)
-    .offset(offset);
 }
 
 /**
@@ -68,13 +53,8 @@ export async function searchMembers(
   if (!site.countries.includes(country)) throw invalidParameter("country");
   let regionId: number | undefined;
   if (query.country_region) {
-    const region = await db
-      .select({ id: regions.id })
-      .from(regions)
-      .where(and(eq(regions.code, query.country_region), eq(regions.country, country)))
-      .get();
-    if (!region) throw invalidParameter("country_region");
-    regionId = region.id;
+    regionId = await regionIdOf(db, query.country_region, country);
+    if (regionId === undefined) throw invalidParameter("country_region");
   }
   const criteria: Criteria = {
     country,
@@ -97,10 +77,9 @@ export async function searchMembers(
       ...(searcher ? { viewerId: searcher.profileId } : {}),
       minAge: Math.max(MIN_AGE, criteria.minAge - SIMILAR_AGE_WIDENING),
       maxAge: Math.min(MAX_AGE, criteria.maxAge + SIMILAR_AGE_WIDENING),
+      except: found.map((p) => p.id),
     };
-    const where = conditions(relaxed, today);
-    if (found.length) where.push(notInArray(profiles.id, found.map((p) => p.id)));
-    similar = (await findProfiles(db, where, SIMILAR_LIMIT, 0)).map((row) => toProfileCard(row, today));
+    similar = (await findProfiles(db, conditions(relaxed, today), SIMILAR_LIMIT, 0)).map((row) => toProfileCard(row, today));
   }
 
   return {

@@ -6,7 +6,8 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
-import type { AppEnv } from "../context";
+import { insertSession } from "../db/sessions";
+import type { AppEnv } from "../request-context";
 import { randomToken } from "./tokens";
 
 export const SESSION_COOKIE = "session";
@@ -22,19 +23,11 @@ function key(secret: string): Uint8Array {
 
 export type SessionClaims = { sessionId: string; userId: number };
 
-/**
- * The one test of a live session, for every query that trusts a cookie: the row is the cookie's,
- * not revoked, not expired, and its account usable. Bind ?1 the session id and ?2 the user id;
- * `s` is sessions, `u` users, `p` the member's profile.
- */
-export const LIVE_SESSION_FROM = `FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
-  WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > unixepoch() AND u.status IN ('active', 'not_confirmed')`;
-
 /** Start a session for a member: a row, then the signed cookie. */
 export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {
   const sessionId = randomToken(24);
   const now = Math.floor(Date.now() / 1000);
-  await c.env.DB.prepare("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").bind(sessionId, userId, now, now + SESSION_SECONDS).run();
+  await insertSession(c.get("db"), { id: sessionId, userId, createdAt: now, expiresAt: now + SESSION_SECONDS });
   const token = await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(String(userId))
@@ -64,14 +57,4 @@ export async function readSessionCookie(c: Context<AppEnv>): Promise<SessionClai
 
 export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true, httpOnly: true, sameSite: "Lax" });
-}
-
-/** Revoke one session (logout) or all of a member's sessions (password change, deletion). */
-export async function revokeSessions(db: D1Database, userId: number, onlySessionId?: string): Promise<void> {
-  const now = Math.floor(Date.now() / 1000);
-  if (onlySessionId) {
-    await db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(now, onlySessionId, userId).run();
-  } else {
-    await db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId).run();
-  }
 }

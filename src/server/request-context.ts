@@ -1,12 +1,14 @@
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { i18n } from "i18next";
 import type { Language } from "../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../shared/settings";
-import type * as schema from "./db/schema";
-import type { Session } from "./edge/session";
-import type { Tracking } from "./edge/tracking";
+import type { Database } from "./db/database";
 
-export type Database = DrizzleD1Database<typeof schema>;
+/** The signed-in member: the session, the account's status and what search and blocking need of the profile. */
+export type Session = { id: string; userId: number; status: string; profileId: number; gender: string; sexuality: string; country: string };
+
+export type TrackingField = "network" | "ref" | "sub1" | "sub2" | "sub3";
+/** The traffic source a visitor came with (see edge/tracking.ts). */
+export type Tracking = Partial<Record<TrackingField, string>>;
 
 /** Everything a handler may read about the request once the edge middleware has run. */
 export type AppVariables = {

@@ -1,0 +1,51 @@
+/** Places and reference data: regions, interests (with their names per language) and the places of the geocoder. */
+import { and, asc, between, count, eq, inArray } from "drizzle-orm";
+import type { Database } from "./database";
+import { interestNames, interests, places, regions } from "./schema";
+
+/** Regions of the given countries, by country then name. */
+export async function regionsOf(db: Database, countries: readonly string[]) {
+  return db
+    .select({ code: regions.code, name: regions.name, country: regions.country })
+    .from(regions)
+    .where(inArray(regions.country, [...countries]))
+    .orderBy(asc(regions.country), asc(regions.name));
+}
+
+/** A region's id by its ISO 3166-2 code, when it belongs to this country. */
+export async function regionIdOf(db: Database, code: string, country: string): Promise<number | undefined> {
+  return (await db.select({ id: regions.id }).from(regions).where(and(eq(regions.code, code), eq(regions.country, country))).get())?.id;
+}
+
+/** Every interest with its name in one language, in the list's order. */
+export async function interestsIn(db: Database, language: string) {
+  return db
+    .select({ slug: interests.slug, name: interestNames.name })
+    .from(interests)
+    .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
+    .orderBy(asc(interests.sort));
+}
+
+/** How many of these slugs name an interest. */
+export async function knownInterestCount(db: Database, slugs: string[]): Promise<number> {
+  return (await db.select({ n: count() }).from(interests).where(inArray(interests.slug, slugs)).get())?.n ?? 0;
+}
+
+export type Box = { south: number; north: number; west: number; east: number };
+
+/** Places in these grid cells within a box, with their region (the query, so a test can read its plan). */
+export function placesInBox(db: Database, cells: number[], box: Box) {
+  return db
+    .select({
+      name: places.name,
+      country: places.country,
+      lat: places.lat,
+      lon: places.lon,
+      population: places.population,
+      regionCode: regions.code,
+      regionName: regions.name,
+    })
+    .from(places)
+    .leftJoin(regions, eq(regions.id, places.regionId))
+    .where(and(inArray(places.cell, cells), between(places.lat, box.south, box.north), between(places.lon, box.west, box.east)));
+}

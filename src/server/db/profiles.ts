@@ -1,0 +1,155 @@
+/**
+ * Profiles: a member's own profile and its interests, and the searchable flag that follows from the
+ * account (see the profiles table).
+ */
+import { and, asc, desc, eq, gte, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { accountIsLive } from "./accounts";
+import type { Database } from "./database";
+import { notBlockedWith } from "./blocks";
+import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "./schema";
+
+export type Profile = typeof profiles.$inferSelect;
+
+/** searchable follows from status and invisible: a live account that is not invisible. */
+export async function refreshSearchable(db: Database, userId: number): Promise<void> {
+  const searchable = db
+    .select({ searchable: sql<number>`CASE WHEN ${accountIsLive()} AND ${users.invisible} = 0 THEN 1 ELSE 0 END` })
+    .from(users)
+    .where(eq(users.id, profiles.userId));
+  await db.update(profiles).set({ searchable: sql`(${searchable})` }).where(eq(profiles.userId, userId));
+}
+
+/** Take a member out of search (the statement, for the deletion's batch). */
+export function hideProfile(db: Database, userId: number) {
+  return db.update(profiles).set({ searchable: 0 }).where(eq(profiles.userId, userId));
+}
+
+export async function profileOfMember(db: Database, userId: number): Promise<Pick<Profile, "id" | "country" | "gender"> | undefined> {
+  return db.select({ id: profiles.id, country: profiles.country, gender: profiles.gender }).from(profiles).where(eq(profiles.userId, userId)).get();
+}
+
+/** An active profile's id, or undefined. */
+export async function activeProfileId(db: Database, profileId: number): Promise<number | undefined> {
+  return (await db.select({ id: profiles.id }).from(profiles).where(and(eq(profiles.id, profileId), eq(profiles.status, "active"))).get())?.id;
+}
+
+export type OwnProfileChange = Partial<Pick<Profile, "sexuality" | "relationshipStatus" | "bodyType" | "hairColor" | "eyeColor" | "tattoos" | "aboutMe" | "city" | "regionId">>;
+
+/** Change a member's own profile and, when given, replace its interests whole: one batch. */
+export async function updateOwnProfile(db: Database, profileId: number, change: OwnProfileChange, interestSlugs?: string[]): Promise<void> {
+  const statements = [];
+  if (Object.keys(change).length) statements.push(db.update(profiles).set(change).where(eq(profiles.id, profileId)));
+  if (interestSlugs !== undefined) {
+    statements.push(db.delete(profileInterests).where(eq(profileInterests.profileId, profileId)));
+    for (const slug of interestSlugs) {
+      statements.push(
+        db.insert(profileInterests).select(
+          db
+            .select({ profileId: sql<number>`${profileId}`.as("profile_id"), interestId: interests.id })
+            .from(interests)
+            .where(eq(interests.slug, slug)),
+        ),
+      );
+    }
+  }
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
+}
+
+/** Columns a profile card needs; select them with the two joins of `findProfiles`. */
+export const cardColumns = {
+  id: profiles.id,
+  name: profiles.name,
+  birthDate: profiles.birthDate,
+  gender: profiles.gender,
+  country: profiles.country,
+  city: profiles.city,
+  region: regions.name,
+  fictional: profiles.fictional,
+  lastActiveAt: profiles.lastActiveAt,
+  photoKey: photos.key,
+  photoThumbKey: photos.thumbKey,
+  photoStatus: photos.status,
+};
+
+const regionJoin = eq(regions.id, profiles.regionId);
+const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
+
+/** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
+export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[] };
+
+/** The conditions of a filter, in the order the search indexes need them. */
+export function profileConditions(f: ProfileFilter): SQL[] {
+  const where = [eq(profiles.country, f.country), eq(profiles.searchable, 1), gte(profiles.birthDate, f.bornFrom), lte(profiles.birthDate, f.bornTo)];
+  if (f.gender) where.push(eq(profiles.gender, f.gender));
+  if (f.regionId !== undefined) where.push(eq(profiles.regionId, f.regionId));
+  if (f.viewerId !== undefined) where.push(ne(profiles.id, f.viewerId), notBlockedWith(f.viewerId));
+  if (f.except?.length) where.push(notInArray(profiles.id, f.except));
+  return where;
+}
+
+export type CardRow = Awaited<ReturnType<typeof findProfiles>>[number];
+
+/** Profile cards matching `where`, most recently active first (the query, so a test can read its plan). */
+export function findProfiles(db: Database, where: SQL[], limit: number, offset: number) {
+  return db
+    .select(cardColumns)
+    .from(profiles)
+    .leftJoin(regions, regionJoin)
+    .leftJoin(photos, mainPhotoJoin)
+    .where(and(...where))
+    .orderBy(desc(profiles.lastActiveAt))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** A profile for its own page: the card, the details, and what decides whether it may be shown. */
+export async function profileDetails(db: Database, id: number) {
+  return db
+    .select({
+      ...cardColumns,
+      sexuality: profiles.sexuality,
+      tattoos: profiles.tattoos,
+      hairColor: profiles.hairColor,
+      eyeColor: profiles.eyeColor,
+      bodyType: profiles.bodyType,
+      relationshipStatus: profiles.relationshipStatus,
+      regionCode: regions.code,
+      aboutMe: profiles.aboutMe,
+      mainPhotoId: profiles.mainPhotoId,
+      status: profiles.status,
+      accountStatus: users.status,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .leftJoin(regions, regionJoin)
+    .leftJoin(photos, mainPhotoJoin)
+    .where(eq(profiles.id, id))
+    .get();
+}
+
+/** Whether the member with this profile is premium (paid_user). */
+export async function isPremiumProfile(db: Database, profileId: number): Promise<boolean> {
+  const row = await db.select({ paid: users.paidUser }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.id, profileId)).get();
+  return row?.paid ?? false;
+}
+
+/** A profile's active photos in their order (what others may be shown). */
+export async function activePhotosOf(db: Database, profileId: number) {
+  return db
+    .select({ id: photos.id, key: photos.key, thumbKey: photos.thumbKey, blurKey: photos.blurKey })
+    .from(photos)
+    .where(and(eq(photos.profileId, profileId), eq(photos.status, "active")))
+    .orderBy(asc(photos.position), asc(photos.id));
+}
+
+/** A profile's interests with their names in one language. */
+export async function interestsOfProfile(db: Database, profileId: number, language: string) {
+  return db
+    .select({ slug: interests.slug, name: interestNames.name })
+    .from(profileInterests)
+    .innerJoin(interests, eq(interests.id, profileInterests.interestId))
+    .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
+    .where(eq(profileInterests.profileId, profileId))
+    .orderBy(asc(interests.sort));
+}
