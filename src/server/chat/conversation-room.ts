@@ -5,6 +5,7 @@ import { ClientFrame } from "../../shared/chat-frames";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";
 import { databaseOf, type Database } from "../db/database";
+import { ownChatPhoto } from "../db/photos";
 import {
   allMessages,
   conversationFacts,
@@ -34,7 +35,6 @@ import {
   legacyMessages,
   legacyReadMarks,
   markMessagesMoved,
-  ownChatPhoto,
   recordSends,
   sendFactsRow,
   setUnreadCount,

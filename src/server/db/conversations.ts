@@ -4,11 +4,13 @@
  * chat photos, and the charge of a paid message with its ledger entry); the messages live in each
  * conversation's Durable Object (db/conversation-store.ts).
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { accountIsLive } from "./accounts";
+import { notBlockedWith } from "./blocks";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { MessageKind } from "../../shared/chat";
 import type { Database } from "./database";
-import { chatPhotos, conversations } from "./schema";
+import { conversations } from "./schema";
 
 /** The pair of a conversation: the lower profile id first. */
 export function pairOf(one: number, other: number): [number, number] {
@@ -30,13 +32,6 @@ async function batch(db: Database, statements: readonly SQL[]): Promise<D1Result
     }),
   );
 }
-
-/** "The account is live": may use the site (not deleted, not blocked by an operator). */
-const liveStatus = (column: SQL) => sql`${column} IN ('active', 'not_confirmed')`;
-
-/** Neither profile has blocked the other. */
-const notBlockedEitherWay = (one: SQL | number, other: SQL | number) =>
-  sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${one} AND b.blocked_id = ${other}) OR (b.blocker_id = ${other} AND b.blocked_id = ${one}))`;
 
 export type ConversationRecord = { id: number; messagesMoved: boolean };
 
@@ -131,10 +126,10 @@ function sendStatements(s: SendRecord): SQL[] {
   const c = s.conversationId;
   const free = s.free ? 1 : 0;
   const standing = sql`
-    EXISTS (SELECT 1 FROM users WHERE id = ${s.senderUserId} AND ${liveStatus(sql`status`)})
+    EXISTS (SELECT 1 FROM users WHERE id = ${s.senderUserId} AND ${accountIsLive(sql`status`)})
     AND EXISTS (SELECT 1 FROM profiles rp JOIN users ru ON ru.id = rp.user_id WHERE rp.id = ${s.recipientProfileId} AND rp.status = 'active' AND ru.status = 'active'
                 AND (ru.invisible = 0 OR ${s.recipientHasWritten ? 1 : 0} = 1))
-    AND ${notBlockedEitherWay(s.senderProfileId, s.recipientProfileId)}
+    AND ${notBlockedWith(s.senderProfileId, s.recipientProfileId)}
     AND (${free} = 0 OR ((SELECT paid_user FROM users WHERE id = ${s.senderUserId}) = 0
          AND ${s.freeUsedHere} < ${s.allowance.freeMessages}
          AND (${s.freeUsedHere} > 0
@@ -264,10 +259,10 @@ export async function chatListRows(db: Database, profileId: number): Promise<Cha
     FROM conversation_members cm
     JOIN conversations c ON c.id = cm.conversation_id
     JOIN profiles p ON p.id = CASE WHEN c.profile_a = ${profileId} THEN c.profile_b ELSE c.profile_a END
-    JOIN users u ON u.id = p.user_id AND ${liveStatus(sql`u.status`)}
+    JOIN users u ON u.id = p.user_id AND ${accountIsLive(sql`u.status`)}
     LEFT JOIN photos ph ON ph.id = p.main_photo_id
     WHERE cm.profile_id = ${profileId} AND cm.removed_at IS NULL AND cm.last_message_at IS NOT NULL
-      AND ${notBlockedEitherWay(profileId, sql`p.id`)}
+      AND ${notBlockedWith(profileId, sql`p.id`)}
     ORDER BY cm.last_message_at DESC, cm.conversation_id DESC
     LIMIT 500`);
 }
@@ -285,7 +280,7 @@ export async function peerIn(db: Database, conversationId: number, profileId: nu
 export async function chatProfileRow(db: Database, profileId: number): Promise<ChatProfileRow | undefined> {
   return db.get<ChatProfileRow>(sql`
     SELECT ${PROFILE_COLUMNS} FROM profiles p JOIN users u ON u.id = p.user_id LEFT JOIN photos ph ON ph.id = p.main_photo_id
-    WHERE p.id = ${profileId} AND p.status = 'active' AND ${liveStatus(sql`u.status`)}`);
+    WHERE p.id = ${profileId} AND p.status = 'active' AND ${accountIsLive(sql`u.status`)}`);
 }
 
 /** Messages up to this id were removed for the member (0 when none). */
@@ -300,7 +295,7 @@ export async function socketPeerRow(db: Database, peer: number, profileId: numbe
     SELECT p.name, (SELECT paid_user FROM users WHERE id = ${userId}) AS paid_user,
            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = p.id AND blocked_id = ${profileId}) AS blocked_me
     FROM profiles p JOIN users u ON u.id = p.user_id
-    WHERE p.id = ${peer} AND p.status = 'active' AND ${liveStatus(sql`u.status`)}`);
+    WHERE p.id = ${peer} AND p.status = 'active' AND ${accountIsLive(sql`u.status`)}`);
 }
 
 /** Whether a member is premium now (has ever paid). */
@@ -350,29 +345,6 @@ export async function profilesOfUsers(db: Database, userIds: readonly number[]):
   if (userIds.length === 0) return [];
   const rows = await db.all<{ id: number; user_id: number }>(sql`SELECT id, user_id FROM profiles WHERE user_id IN (${sql.join(userIds.map((id) => sql`${id}`), sql`, `)})`);
   return rows.map((r) => ({ id: r.id, userId: r.user_id }));
-}
-
-// Chat photos
-
-export async function insertChatPhoto(db: Database, photo: { profileId: number; key: string; thumbKey: string; blurKey: string; width: number; height: number }): Promise<number> {
-  const [row] = await db.insert(chatPhotos).values(photo).returning({ id: chatPhotos.id });
-  return row!.id;
-}
-
-export type ChatPhotoRow = typeof chatPhotos.$inferSelect;
-
-/** A chat photo the member may send: their own. */
-export async function ownChatPhoto(db: Database, photoId: number, profileId: number): Promise<ChatPhotoRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(chatPhotos)
-    .where(and(eq(chatPhotos.id, photoId), eq(chatPhotos.profileId, profileId)));
-  return row;
-}
-
-/** Remove the chat photos uploaded before `before` and never sent; returns their R2 keys. */
-export async function deleteUnsentChatPhotos(db: Database, before: number): Promise<{ key: string; thumb_key: string; blur_key: string }[]> {
-  return db.all(sql`DELETE FROM chat_photos WHERE created_at < ${before} AND sent_in_conversation_id IS NULL RETURNING key, thumb_key, blur_key`);
 }
 
 // The move of messages from D1's old messages table into the objects (docs/decisions/0009)

@@ -1,7 +1,7 @@
 /**
  * Profile photos (the photos table and the profile's main photo choice), and who may see a photo.
  */
-import { and, asc, eq, exists, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { accountIsLive } from "./accounts";
 import { blocks, chatPhotos, conversations, photos, profiles, users } from "./schema";
@@ -133,6 +133,32 @@ export async function photoByObjectKey(db: Database, variant: "key" | "thumbKey"
     .where(eq(photos[variant], objectKey))
     .get();
 }
+
+/** A photo a member uploaded to send in a chat. */
+export async function insertChatPhoto(db: Database, photo: { profileId: number; key: string; thumbKey: string; blurKey: string; width: number; height: number }): Promise<number> {
+  const [row] = await db.insert(chatPhotos).values(photo).returning({ id: chatPhotos.id });
+  return row!.id;
+}
+
+export type ChatPhotoRow = typeof chatPhotos.$inferSelect;
+
+/** A chat photo the member may send: their own. */
+export async function ownChatPhoto(db: Database, photoId: number, profileId: number): Promise<ChatPhotoRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(chatPhotos)
+    .where(and(eq(chatPhotos.id, photoId), eq(chatPhotos.profileId, profileId)));
+  return row;
+}
+
+/** Remove the chat photos uploaded before `before` and never sent; returns their R2 keys. */
+export async function deleteUnsentChatPhotos(db: Database, before: number) {
+  return db
+    .delete(chatPhotos)
+    .where(and(lt(chatPhotos.createdAt, before), isNull(chatPhotos.sentInConversationId)))
+    .returning({ key: chatPhotos.key, thumbKey: chatPhotos.thumbKey, blurKey: chatPhotos.blurKey });
+}
+
 
 /**
  * What chat photo access needs, in one query: the live session's profile and premium flag, the

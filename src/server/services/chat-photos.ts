@@ -6,7 +6,7 @@
  * conversation (api/media.ts).
  */
 import type { ChatPhotoResponse } from "../../shared/chat";
-import { deleteUnsentChatPhotos, insertChatPhoto } from "../db/conversations";
+import { deleteUnsentChatPhotos, insertChatPhoto } from "../db/photos";
 import { databaseOf } from "../db/database";
 import { processPhoto } from "./images";
 import { newPhotoKey, type PhotoStore, storeVariants } from "./photos";
@@ -27,7 +27,7 @@ export const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
 /** Remove chat photos that were uploaded but never sent (rows first, then their objects). Returns how many. */
 export async function purgeUnsentChatPhotos(db: D1Database, bucket: R2Bucket, now = Math.floor(Date.now() / 1000)): Promise<number> {
   const rows = await deleteUnsentChatPhotos(databaseOf(db), now - UNSENT_CHAT_PHOTO_SECONDS);
-  const keys = rows.flatMap((r) => [r.key, r.thumb_key, r.blur_key]);
+  const keys = rows.flatMap((r) => [r.key, r.thumbKey, r.blurKey]);
   // R2 deletes at most 1,000 keys per call.
   for (let i = 0; i < keys.length; i += 999) await bucket.delete(keys.slice(i, i + 999));
   return rows.length;
