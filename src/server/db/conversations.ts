@@ -1,14 +1,14 @@
 /**
  * Conversations in D1 (SPEC §3 chat state, §4): what crosses conversations stays here (one row per
  * pair, each member's summary for the chat list with the unread count and the free allowance used,
- * chat photos, and the charge of a paid message with its ledger entry); the messages live in each
- * conversation's Durable Object (db/conversation-store.ts).
+ * and the charge of a paid message with its ledger entry); the messages live in each
+ * conversation's Durable Object (db/conversation-store.ts), chat photos in db/photos.ts.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { accountIsLive } from "./accounts";
-import { notBlockedWith } from "./blocks";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { MessageKind } from "../../shared/chat";
+import { accountIsLive } from "./accounts";
+import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
 import { conversations } from "./schema";
 
@@ -33,6 +33,7 @@ async function batch(db: Database, statements: readonly SQL[]): Promise<D1Result
   );
 }
 
+/** A pair's conversation, and whether its messages have left D1's old table (docs/decisions/0009). */
 export type ConversationRecord = { id: number; messagesMoved: boolean };
 
 export async function conversationOf(db: Database, one: number, other: number): Promise<ConversationRecord | null> {
