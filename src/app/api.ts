@@ -73,8 +73,8 @@ export async function apiSendForm<T>(url: string, form: FormData): Promise<T> {
   return data as T;
 }
 
-export const MAX_RETRIES = 5;
-export const RETRY_BASE_MS = 500;
+const MAX_RETRIES = 5;
+const RETRY_BASE_MS = 500;
 
 /** swr defaults: page data is fresh when embedded; failed calls retry up to 5 times with exponential delay. */
 export const swrConfig: SWRConfiguration = {

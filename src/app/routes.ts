@@ -26,7 +26,7 @@ export type ScreenName =
   | "chat";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
-export const LANDERS = [
+const LANDERS = [
   "alonetonight",
   "collagelanding",
   "gallery",
@@ -37,14 +37,14 @@ export const LANDERS = [
   "video",
 ] as const;
 export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
-export const PAYMENT_METHODS = ["ideal", "creditcard", "paypal", "bancontact", "sofort", "directdebit", "banktransfer"] as const;
+const PAYMENT_METHODS = ["ideal", "creditcard", "paypal", "bancontact", "sofort", "directdebit", "banktransfer"] as const;
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 type ParamCheck = RegExp | readonly string[];
 
-export type RouteDef = {
+type RouteDef = {
   name: string;
   /** SPEC notation: {id} required, {slug?} optional. */
   path: string;

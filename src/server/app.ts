@@ -31,7 +31,7 @@ function safeReturnPath(value: string | undefined): string {
   return value && /^\/(?!\/)[^\\\s]*$/.test(value) ? value : "/";
 }
 
-export function createApp() {
+function createApp() {
   const app = new Hono<AppEnv>();
 
   // The benchmark's baseline: a bare route in front of all middleware, answered only in development.

@@ -34,7 +34,13 @@ export const SearchQuery = v.pipe(
 );
 export type SearchQuery = v.InferOutput<typeof SearchQuery>;
 
-export const ProfileQuery = v.object({ id: intString(1, 2_147_483_647) });
+/**
+ * The id of a record in a URL or query: what the route table's {id} accepts (1 to 10 digits, no
+ * leading zero). An id that names nothing is "not found", never "invalid", however large it is.
+ */
+export const RecordId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number));
+
+export const ProfileQuery = v.object({ id: RecordId });
 
 export const RegionsQuery = v.object({ country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))) });
 

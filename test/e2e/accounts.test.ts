@@ -120,4 +120,42 @@ describe("an account on the Dutch site", () => {
     expect(await dialog.count()).toBe(1);
     await context.close();
   });
+
+  it("saves a member's language switch to the account, whose language the mails are written in", async () => {
+    const { context, page, errors } = await phone(browser());
+    const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 100)}`;
+    await page.goto(`${baseUrl}/signup`);
+    await enterSite(page);
+    await page.getByLabel(nl.signup.email).fill(`e2e-lang${stamp}@example.com`);
+    await page.getByLabel(nl.signup.username, { exact: true }).fill(`e2el${stamp}`);
+    await page.getByLabel(nl.signup.password, { exact: true }).fill("een goed wachtwoord");
+    await page.getByLabel(nl.signup.day).selectOption("14");
+    await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
+    await page.getByLabel(nl.signup.year).selectOption("1990");
+    await page.getByLabel(nl.signup.gender_female).check();
+    await page.locator('input[name="terms"]').check();
+    await page.getByRole("button", { name: nl.signup.submit }).click();
+    await page.waitForURL(/\/complete-signup$/);
+    const language = () => page.evaluate(async () => ((await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as { user: { language: string } }).user.language);
+    expect(await language()).toBe("nl");
+
+    // The language screen: the choice goes to the account through PUT /api/user.php, then the page is English.
+    await page.goto(`${baseUrl}/lang-config`);
+    const saved = page.waitForRequest((r) => r.url().endsWith("/api/user.php") && r.method() === "PUT");
+    await page.locator('.lang-config a[lang="en"]').click();
+    expect((await saved).postDataJSON()).toEqual({ language: "en" });
+    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("en");
+    expect(await language()).toBe("en");
+
+    // The switcher in the top bar does the same.
+    await page.waitForURL(/\/members$/);
+    await page.locator(".language-switcher summary").click();
+    const savedAgain = page.waitForRequest((r) => r.url().endsWith("/api/user.php") && r.method() === "PUT");
+    await page.locator('.language-switcher a[lang="nl"]').click();
+    expect((await savedAgain).postDataJSON()).toEqual({ language: "nl" });
+    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("nl");
+    await expect.poll(language).toBe("nl");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

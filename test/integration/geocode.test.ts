@@ -78,7 +78,9 @@ describe("GET /api/geocode.php", () => {
   });
 
   it("finds nothing at sea or farther than 30 km from every town: 404 with a message in the site's language", async () => {
-    for (const query of ["lat=53.5&lon=3.5", "lat=52.67&lon=4.89", "lat=0&lon=0", "lat=-33.9&lon=151.2"]) {
+    // Near the poles too, where the squares of longitude are narrow, and at the poles themselves.
+    const polar = ["lat=89.5&lon=4.9", "lat=-89.5&lon=-170", "lat=90&lon=180", "lat=-90&lon=0", "lat=86&lon=0"];
+    for (const query of ["lat=53.5&lon=3.5", "lat=52.67&lon=4.89", "lat=0&lon=0", "lat=-33.9&lon=151.2", ...polar]) {
       const res = await geocode(query);
       expect(res.status, query).toBe(404);
       expect(await json(res), query).toEqual({ error: "not_found", message: "Geen plaats gevonden in de buurt van deze locatie" });

@@ -65,6 +65,17 @@ describe("PUT /api/profile.php", () => {
     expect(await env.DB.prepare("SELECT * FROM profiles WHERE id = ?").bind(user.profile.id).first()).toEqual(before);
   });
 
+  it("refuses a field named like a property every object has, naming it, changing nothing", async () => {
+    const { browser, user } = await member();
+    const before = await env.DB.prepare("SELECT * FROM profiles WHERE id = ?").bind(user.profile.id).first();
+    for (const field of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const res = await browser.fetch("/api/profile.php", { method: "PUT", body: `{"${field}": 1}`, headers: { "content-type": "application/json" } });
+      expect(res.status, field).toBe(400);
+      expect(await json(res), field).toMatchObject({ error: "invalid_parameter", field });
+    }
+    expect(await env.DB.prepare("SELECT * FROM profiles WHERE id = ?").bind(user.profile.id).first()).toEqual(before);
+  });
+
   it("is for members only, from this site's pages", async () => {
     expect((await new Browser(ORIGIN).put("/api/profile.php", { city: "Delft" })).status).toBe(403);
     const { browser } = await member();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { matchRoute, pathFor, ROUTES } from "../../src/app/routes";
-import { loadProfiles, putSites, site } from "../fixtures";
-import { fetchWorker } from "../http";
+import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
+import { Browser, fetchWorker } from "../http";
 
 /** SPEC §2, name: path, verbatim. */
 const SPEC_ROUTES: [string, string][] = [
@@ -152,9 +152,48 @@ describe("no match or failed validation", () => {
     expect(await res.text()).toContain("This page could not be found");
   });
 
+  it("shows the 404 page for an id larger than any that exists, and its data source answers 404", async () => {
+    for (const id of ["99999999", "2147483648", "9999999999"]) {
+      for (const path of [`/members/${id}`, `/likes/m/${id}`]) {
+        const res = await fetchWorker(`http://nl.test${path}`, { headers: { cookie: "locale=en" } });
+        expect(res.status, path).toBe(404);
+        expect(await res.text(), path).toContain("This page could not be found");
+      }
+      const source = await fetchWorker(`http://nl.test/api/profile.php?id=${id}`);
+      expect(source.status, id).toBe(404);
+      expect(await source.json(), id).toMatchObject({ error: "not_found" });
+    }
+  });
+
+  it("shows a member the 404 page for a chat with an id larger than any that exists", async () => {
+    const member = new Browser("http://nl.test");
+    const signup = await member.post("/api/signup.php", { email: "routes-ids@example.com", username: "routesids", password: "a good password", date_of_birth: birthDateForAge(30), gender: "male", terms: true });
+    expect(signup.status).toBe(201);
+    for (const path of ["/members/9999999999/chat", "/chats/9999999999", "/chats/99999999"]) {
+      const res = await member.fetch(path, { headers: { cookie: "locale=en" } });
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).toContain("This page could not be found");
+    }
+  });
+
   it("answers an unknown API path with JSON", async () => {
     const res = await fetchWorker("http://nl.test/api/nothing.php");
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: "not_found" });
+  });
+});
+
+describe("the home page", () => {
+  it("is titled with the site's own index title, not followed by the site's name again", async () => {
+    await putSites(site("title.test", { name: "Flirtwave Nederland", index_title: { nl: "Flirtwave Nederland – flirten, chatten en daten" } }));
+    const html = await (await fetchWorker("http://title.test/")).text();
+    expect(html).toContain("<title>Flirtwave Nederland – flirten, chatten en daten</title>");
+  });
+
+  it("without an index title in the visitor's language, says the site's name once", async () => {
+    await putSites(site("title2.test", { name: "Flirtwave Nederland", index_title: {} }));
+    const html = await (await fetchWorker("http://title2.test/")).text();
+    const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+    expect(title).toBe("Leer nieuwe mensen kennen op Flirtwave Nederland");
   });
 });

@@ -4,7 +4,7 @@ import { isInstalledApp } from "./EntryWarning";
 import { noSubscription } from "../hooks/useStoredTimestamp";
 
 /** SPEC §2: routes whose top bar has a Back button in the installed app. */
-export const BACK_BUTTON_ROUTES = new Set(["members-id", "likes-type", "likes-m-id", "credits", "credits-id-paymentmethod"]);
+const BACK_BUTTON_ROUTES = new Set(["members-id", "likes-type", "likes-m-id", "credits", "credits-id-paymentmethod"]);
 
 /** Whether the Back button shows: in the installed app (PWA), with history to go back to, on those routes. */
 export function showBackButton(installedApp: boolean, historyLength: number, routeName: string | null): boolean {

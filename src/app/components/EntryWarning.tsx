@@ -2,7 +2,7 @@ import { usePage, useT } from "../page-context";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 
-export const ENTRY_SKIP_KEY = "site-entry-skip";
+const ENTRY_SKIP_KEY = "site-entry-skip";
 
 /** Running as the installed app (PWA). */
 export function isInstalledApp(): boolean {

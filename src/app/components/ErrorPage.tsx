@@ -16,7 +16,7 @@ export function errorStatus(error: unknown): number {
   return 500;
 }
 
-export function errorMessage(error: unknown): string | null {
+function errorMessage(error: unknown): string | null {
   return error instanceof Error && error.message ? error.message : null;
 }
 

@@ -1,7 +1,7 @@
 import { usePage, useT } from "../page-context";
 import { Link } from "./Link";
 
-export const FOOTER_LINKS = [
+const FOOTER_LINKS = [
   ["/pages/terms", "footer.terms"],
   ["/pages/privacy", "footer.privacy"],
   ["/pages/cookies", "footer.cookies"],

@@ -1,9 +1,12 @@
 import { useSettings } from "../page-context";
 import { useTitlePrefix } from "./ActivityCount";
 
-/** The document title: the unread count, the page's own title and the site's name (React hoists it into <head>). */
-export function Title({ text }: { text: string }) {
+/**
+ * The document title: the unread count, the page's own title and the site's name (React hoists it
+ * into <head>). `whole` is a title that already names the site (the home page's), kept as it is.
+ */
+export function Title({ text, whole = false }: { text: string; whole?: boolean }) {
   const settings = useSettings();
   const prefix = useTitlePrefix();
-  return <title>{prefix + (text ? `${text} | ${settings.name}` : settings.name)}</title>;
+  return <title>{prefix + (whole && text ? text : text ? `${text} | ${settings.name}` : settings.name)}</title>;
 }

@@ -8,7 +8,7 @@ import { Link } from "./Link";
 import { useUser } from "../hooks/useUser";
 import { useSignOut } from "../hooks/useSignOut";
 
-export const CREDIT_BADGE_THRESHOLD = 10;
+const CREDIT_BADGE_THRESHOLD = 10;
 
 /** SPEC §2: unread badge shows 99+ from 100. */
 export function badgeText(count: number): string | null {

@@ -11,7 +11,7 @@ import { useChats } from "../hooks/useChats";
 import type { LayoutName } from "../routes";
 
 /** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
-export const ENTRY_WARNING_COUNTRIES_LIMITED = ["NL", "DE"] as const;
+const ENTRY_WARNING_COUNTRIES_LIMITED = ["NL", "DE"] as const;
 /** Routes on which no entry warning shows at all (SPEC §2 Alerts). */
 const NO_ENTRY_WARNING = new Set(["complete-signup", "reset-password", "reset-password-do"]);
 

@@ -7,7 +7,8 @@ import { AppError, invalidFields } from "../errors";
  */
 export function invalidBody<S extends v.GenericSchema>(result: v.SafeParseResult<S>): void {
   if (result.success) return;
-  const fields: Record<string, { key: string; values?: Record<string, string> }> = {};
+  // No prototype: a field named `constructor` or `toString` is a field like any other.
+  const fields: Record<string, { key: string; values?: Record<string, string> }> = Object.create(null);
   for (const issue of result.issues) {
     const field = v.getDotPath(issue);
     if (!field) throw new AppError({ status: 400, code: "invalid_body", key: "errors.invalid_body" });

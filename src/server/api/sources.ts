@@ -4,7 +4,7 @@
  * embeds a page's data, so both always give the same shape.
  */
 import type { Context } from "hono";
-import { GeocodeQuery, ProfileQuery, RegionsQuery, SearchQuery } from "../../shared/api";
+import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
@@ -23,13 +23,10 @@ import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
-const idParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647));
 const ChatQuery = v.union([
-  v.object({ profile: idParam, before: v.optional(idParam) }),
-  v.object({ conversation: idParam, before: v.optional(idParam) }),
+  v.object({ profile: RecordId, before: v.optional(RecordId) }),
+  v.object({ conversation: RecordId, before: v.optional(RecordId) }),
 ]);
-
-
 
 export const SOURCES: Record<string, Source> = {
   "/api/search.php": async (c, params) => {

@@ -8,8 +8,8 @@ import type { Database } from "../db/database";
 
 export const ACCOUNT_FAILURES = 5;
 export const ADDRESS_FAILURES = 30;
-export const WINDOW_SECONDS = 15 * 60;
-export const BLOCK_SECONDS = 15 * 60;
+const WINDOW_SECONDS = 15 * 60;
+const BLOCK_SECONDS = 15 * 60;
 
 export const accountKey = (userId: number) => `user:${userId}`;
 export const addressKey = (address: string) => `ip:${address}`;

@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv, Tracking, TrackingField } from "../request-context";
 
-export const TRACKING_FIELDS: readonly TrackingField[] = ["network", "ref", "sub1", "sub2", "sub3"];
+const TRACKING_FIELDS: readonly TrackingField[] = ["network", "ref", "sub1", "sub2", "sub3"];
 
-export const TRACKING_COOKIE = "trafficsource";
+const TRACKING_COOKIE = "trafficsource";
 const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;
 const VALUE = /^[\w.:~-]{1,100}$/;
 

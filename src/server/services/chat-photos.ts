@@ -22,7 +22,7 @@ export async function uploadChatPhoto(store: PhotoStore, profileId: number, byte
 }
 
 /** A photo uploaded for a chat but not sent within this long is removed by the daily clock work. */
-export const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
+const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
 
 /** Remove chat photos that were uploaded but never sent (rows first, then their objects). Returns how many. */
 export async function purgeUnsentChatPhotos(db: D1Database, bucket: R2Bucket, now = Math.floor(Date.now() / 1000)): Promise<number> {

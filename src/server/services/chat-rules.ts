@@ -65,7 +65,7 @@ export function freeMessagesLeft(site: Pick<SiteSettings, "message_credits" | "f
 }
 
 /** The price of a gift on this site, or null when the site does not sell it. */
-export function giftPrice(site: Pick<SiteSettings, "gift_credits" | "gifts">, slug: string): number | null {
+function giftPrice(site: Pick<SiteSettings, "gift_credits" | "gifts">, slug: string): number | null {
   return siteGifts(site).find((gift) => gift.slug === slug)?.credits ?? null;
 }
 

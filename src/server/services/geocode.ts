@@ -5,12 +5,18 @@ import { placesInBox } from "../db/places";
 /** Grid squares of 1/CELLS_PER_DEGREE degree on each side: small enough to read few places, large enough to need few squares. */
 const CELLS_PER_DEGREE = 2;
 /** A point farther than this from every town (the sea, a mountain top) has no town. */
-export const MAX_PLACE_DISTANCE_KM = 30;
+const MAX_PLACE_DISTANCE_KM = 30;
 const EARTH_RADIUS_KM = 6371;
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 /** People per km² of a typical European town, to guess how far a town reaches from its centre. */
 const TOWN_DENSITY = 3000;
 const MIN_TOWN_RADIUS_KM = 1;
+/**
+ * No town lies nearer the poles than this (the northernmost, Alert, is at 82.5°N). Beyond it the
+ * squares of longitude get so narrow that the box around a point would need more squares than one
+ * query may name, so such a point simply has no town.
+ */
+const POLAR_LIMIT = 85;
 
 /** The grid square of a point; the seed stores it with each place and the lookup reads the squares around a point. */
 export function placeCell(lat: number, lon: number): number {
@@ -28,7 +34,7 @@ function cellsOf(south: number, west: number, north: number, east: number): numb
 }
 
 /** Distance in km by the equirectangular approximation: exact enough within a few tens of km. */
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const x = (lon2 - lon1) * Math.cos((((lat1 + lat2) / 2) * Math.PI) / 180);
   return Math.hypot(x, lat2 - lat1) * KM_PER_DEGREE;
 }
@@ -47,6 +53,7 @@ export function placesNear(db: Database, lat: number, lon: number) {
 }
 
 export async function geocode(db: Database, lat: number, lon: number): Promise<GeocodeResponse | null> {
+  if (Math.abs(lat) > POLAR_LIMIT) return null;
   const candidates = await placesNear(db, lat, lon);
   let best: { outside: number; depth: number; place: (typeof candidates)[number] } | null = null;
   for (const place of candidates) {

@@ -20,12 +20,12 @@ export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
  * 12 MP phone photo or a 4096 x 4096 image; decoded it is 64 MB of RGBA, about what fits in a
  * Worker's 128 MB isolate together with the codec's own heap.
  */
-export const MAX_PHOTO_PIXELS = 16_000_000;
+const MAX_PHOTO_PIXELS = 16_000_000;
 /** Long side of the stored original. */
 export const MAX_EDGE = 1600;
 /** The thumbnail fits in this box. */
 export const THUMB_WIDTH = 320;
-export const THUMB_MAX_HEIGHT = 480;
+const THUMB_MAX_HEIGHT = 480;
 /** The blurred version: shrunk to this long side (all detail gone), blurred, enlarged to fit this box. */
 const BLUR_SOURCE_EDGE = 10;
 const BLUR_WIDTH = 480;
@@ -33,7 +33,7 @@ const BLUR_MAX_HEIGHT = 720;
 
 const QUALITY = { original: 82, thumb: 78, blur: 60 } as const;
 
-export type ImageType = "jpeg" | "png" | "webp";
+type ImageType = "jpeg" | "png" | "webp";
 
 export type ProcessedPhoto = {
   original: Uint8Array;
@@ -47,7 +47,7 @@ const typeError = () => new AppError({ status: 400, code: "invalid_photo", key: 
 const unreadable = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_unreadable", field: "photo" });
 
 /** The type the bytes say, whatever the file's name or content type claims; null for anything else. */
-export function sniffImageType(bytes: Uint8Array): ImageType | null {
+function sniffImageType(bytes: Uint8Array): ImageType | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return "png";
@@ -65,7 +65,7 @@ const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]
 const u32be = (b: Uint8Array, i: number) => ((b[i]! << 24) >>> 0) + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);
 
 /** Width and height as the file's header states them, without decoding; null when there is no readable header. */
-export function headerSize(bytes: Uint8Array, type: ImageType): { width: number; height: number } | null {
+function headerSize(bytes: Uint8Array, type: ImageType): { width: number; height: number } | null {
   if (type === "png") {
     // Signature, then the IHDR chunk first: length, "IHDR", width, height (big-endian).
     if (bytes.length < 24 || ascii(bytes, 12, 4) !== "IHDR") return null;
@@ -117,7 +117,7 @@ export function headerSize(bytes: Uint8Array, type: ImageType): { width: number;
  * Check an upload before decoding it: its type by content and its stated size in pixels. Throws
  * the error the member sees.
  */
-export function checkUpload(bytes: Uint8Array): { type: ImageType; width: number; height: number } {
+function checkUpload(bytes: Uint8Array): { type: ImageType; width: number; height: number } {
   if (bytes.length > MAX_PHOTO_BYTES) throw new AppError({ status: 413, code: "photo_too_large", key: "errors.photo_too_large", values: { max: MAX_PHOTO_BYTES / 1024 / 1024 }, field: "photo" });
   const type = sniffImageType(bytes);
   if (!type) throw typeError();
@@ -130,7 +130,7 @@ export function checkUpload(bytes: Uint8Array): { type: ImageType; width: number
 }
 
 /** Size that fits (width, height) inside (maxWidth, maxHeight) keeping the proportions; never larger. */
-export function fitInside(width: number, height: number, maxWidth: number, maxHeight: number): { width: number; height: number } {
+function fitInside(width: number, height: number, maxWidth: number, maxHeight: number): { width: number; height: number } {
   const scale = Math.min(1, maxWidth / width, maxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -154,7 +154,7 @@ function flattenOntoWhite(image: Pixels): void {
  * Shrink by area averaging (every source pixel counted by the share of it that each target pixel
  * covers), one target row at a time: no second full-size copy of a large upload is ever made.
  */
-export function shrinkByArea(image: Pixels, width: number, height: number): Pixels {
+function shrinkByArea(image: Pixels, width: number, height: number): Pixels {
   const { data: src, width: sw, height: sh } = image;
   if (width >= sw && height >= sh) return image;
   const sx = sw / width;

@@ -26,7 +26,7 @@ import { processPhoto, type ProcessedPhoto } from "./images";
 
 export type PhotoStore = { db: Database; bucket: R2Bucket };
 
-export function photoLimit(paidUser: boolean): number {
+function photoLimit(paidUser: boolean): number {
   return paidUser ? PREMIUM_PHOTO_LIMIT : FREE_PHOTO_LIMIT;
 }
 
@@ -85,7 +85,7 @@ export async function uploadPhoto(store: PhotoStore, userId: number, profileId: 
   });
 }
 
-export type VariantKeys = { key: string; thumbKey: string; blurKey: string };
+type VariantKeys = { key: string; thumbKey: string; blurKey: string };
 
 /**
  * Put the three variants of a processed photo under their keys, then `record` it: all of it or

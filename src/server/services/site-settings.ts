@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../../shared/settings";
 
-export type Site = { settings: SiteSettings; company: CompanyInfo | null };
+type Site = { settings: SiteSettings; company: CompanyInfo | null };
 
 const TTL_MS = 60_000;
 const cache = new Map<string, { site: Site | null; expires: number }>();

@@ -2,7 +2,7 @@ import { useT } from "../../page-context";
 import { ChatModal } from "./ChatModal";
 
 /** The ready first lines the ice-breaker offers (locales: chat.ice_breaker.lines.<name>). */
-export const ICE_BREAKERS = ["hello", "profile", "smile", "weekend", "travel", "question"] as const;
+const ICE_BREAKERS = ["hello", "profile", "smile", "weekend", "travel", "question"] as const;
 
 /** SPEC §2: before the first message, a few first lines to pick from; the pick fills the text area. */
 export function IceBreaker({ name, onPick, onClose }: { name: string; onPick: (line: string) => void; onClose: () => void }) {

@@ -16,8 +16,8 @@ import { PhotoStep } from "./PhotoStep";
 import { noSubscription } from "../../hooks/useStoredTimestamp";
 
 /** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
-export const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
-export type SignupStep = number | "complete";
+const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
+type SignupStep = number | "complete";
 
 export function nextStep(step: SignupStep): SignupStep {
   if (step === "complete") return step;

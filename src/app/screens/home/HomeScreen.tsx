@@ -10,7 +10,8 @@ export default function HomeScreen() {
   const title = pick(settings.index_title) ?? t("home.title", { site: settings.name });
   return (
     <section className="home">
-      <Title text={title} />
+      {/* The site's own index title, or the default that already names the site. */}
+      <Title text={title} whole />
       <div className="home__hero">
         <h1>{title}</h1>
         <p>{pick(settings.description) ?? t("home.description")}</p>

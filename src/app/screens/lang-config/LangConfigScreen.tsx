@@ -1,5 +1,5 @@
 import { LANGUAGE_NAMES, LANGUAGES } from "../../../shared/locales";
-import { languageHref } from "../../components/LanguageSwitcher";
+import { languageHref, useLanguageChoice } from "../../components/LanguageSwitcher";
 import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page-context";
 
@@ -7,6 +7,7 @@ import { usePage, useT } from "../../page-context";
 export default function LangConfigScreen() {
   const { locale, settings } = usePage();
   const t = useT();
+  const choose = useLanguageChoice();
   const first = settings.languages;
   const rest = LANGUAGES.filter((l) => !first.includes(l));
   return (
@@ -16,7 +17,7 @@ export default function LangConfigScreen() {
       <ul className="lang-config__list">
         {[...first, ...rest].map((language) => (
           <li key={language}>
-            <a href={languageHref(language, "/")} lang={language} aria-current={language === locale ? "true" : undefined}>
+            <a href={languageHref(language, "/")} lang={language} aria-current={language === locale ? "true" : undefined} onClick={choose(language)}>
               {LANGUAGE_NAMES[language as keyof typeof LANGUAGE_NAMES]}
             </a>
           </li>

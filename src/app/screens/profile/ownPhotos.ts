@@ -4,7 +4,7 @@ import { ApiRequestError, apiSend, apiSendForm } from "../../api";
 import { profileKey } from "../../page-data";
 import { USER_KEY } from "../../hooks/useUser";
 
-export const PHOTOS_KEY = "/api/photos.php";
+const PHOTOS_KEY = "/api/photos.php";
 
 /** The file types an upload accepts (the server checks the content). */
 export const PHOTO_ACCEPT = "image/jpeg,image/png,image/webp";
