@@ -20,6 +20,7 @@ export default defineConfig(async () => {
     test: {
       include: ["test/integration/**/*.test.{ts,tsx}", "src/**/*.test.{ts,tsx}"],
       setupFiles: ["test/apply-migrations.ts"],
+      globalSetup: ["test/global-setup.ts"],
       maxWorkers: 2,
       reporters: ["default", "./test/summary-reporter.ts"],
     },

@@ -85,10 +85,11 @@ const stats = (values: number[]): Stats => {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 };
 
-/** An HTTP call to the served app as one of its pages makes it (same origin, X-Request-Type). */
-function call(port: number, host: string, method: string, path: string, cookie: string, body?: unknown) {
+/** An HTTP call to the served app as one of its pages makes it (same origin, X-Request-Type); a URLSearchParams body goes as a form. */
+export function call(port: number, host: string, method: string, path: string, cookie: string, body?: unknown) {
   return new Promise<{ status: number; body: string; cookies: string[] }>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const form = body instanceof URLSearchParams;
+    const payload = body === undefined ? undefined : form ? body.toString() : JSON.stringify(body);
     const req = request(
       {
         host: "127.0.0.1",
@@ -100,7 +101,7 @@ function call(port: number, host: string, method: string, path: string, cookie: 
           origin: `http://${host}:${port}`,
           "x-request-type": "client",
           ...(cookie ? { cookie } : {}),
-          ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          ...(payload === undefined ? {} : { "content-type": form ? "application/x-www-form-urlencoded" : "application/json", "content-length": Buffer.byteLength(payload) }),
         },
       },
       (res) => {
@@ -117,7 +118,7 @@ function call(port: number, host: string, method: string, path: string, cookie: 
 
 type Member = { profileId: number; cookie: string };
 
-async function signUp(port: number, host: string, username: string, gender: "male" | "female"): Promise<Member> {
+export async function signUp(port: number, host: string, username: string, gender: "male" | "female"): Promise<Member> {
   const res = await call(port, host, "POST", "/api/signup.php", "", {
     email: `${username}@example.com`,
     username,

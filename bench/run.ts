@@ -7,10 +7,12 @@
  *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build --port 8790]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
+ *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { chatBench, printChat } from "./chat";
+import { paymentsBench, printPayments } from "./payments";
 import { load, type LoadResult } from "./load";
 import { passwordCost } from "./passwords";
 import { searchScale } from "./search-scale";
@@ -22,8 +24,6 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     profiles: { type: "string", default: "2400" },
     "no-build": { type: "boolean", default: false },
-    // The app is served here (its inspector 1000 above, as test/e2e/server.ts does).
-    port: { type: "string", default: "8790" },
     "search-sizes": { type: "string", default: "1000,10000,100000" },
     "search-requests": { type: "string", default: "500" },
     // Sizes are served together on consecutive ports from this one.
@@ -34,6 +34,11 @@ const { values } = parseArgs({
     // The bare Durable Object echo (bench/echo-worker.ts) is served here during the chat part.
     "echo-port": { type: "string", default: "8794" },
     "no-chat": { type: "boolean", default: false },
+    // The app itself; the other ports above are for the parts served beside it.
+    port: { type: "string", default: "8790" },
+    "payment-members": { type: "string", default: "3" },
+    "webhook-replays": { type: "string", default: "200" },
+    "no-payments": { type: "boolean", default: false },
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
@@ -90,6 +95,10 @@ try {
   );
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
+
+  if (!values["no-payments"]) {
+    printPayments(await paymentsBench({ port: PORT, host: HOST, persistTo: STATE, members: Number(values["payment-members"]), replays: Number(values["webhook-replays"]) }));
+  }
 
   // Chat last on this server: its two members sign up after the figures above are taken.
   if (!values["no-chat"]) {

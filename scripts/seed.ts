@@ -202,6 +202,8 @@ async function main(): Promise<void> {
     if (state.profiles > 0 && state.complete && !values.reset) {
       // A database seeded before the places table came gets its towns without a reset.
       const added = state.places === 0 ? await loadPlaces(loader) : 0;
+      // The demo sites' settings follow the code (new fields such as pricing), whatever was seeded before.
+      await loadSettings(loader);
       console.info(`Already seeded: ${state.profiles} profiles in ${persistTo}${added ? `; added ${added} places` : ""} (use --reset to reload).`);
       return;
     }

@@ -17,6 +17,12 @@ export const COMPANY: CompanyInfo = {
   added: "2024-03-01T12:00:00.000Z",
 };
 
+/** Test prices: NL with iDEAL and direct debit, BE (and any other country) with Bancontact. */
+const PRICING: Record<string, SiteSettings["pricing"][string]> = {
+  NL: { currency: "EUR", vat_rate: 21, methods: ["ideal", "creditcard", "paypal", "directdebit"], bundles: [{ id: 1, credits: 50, amount: 995 }, { id: 2, credits: 125, amount: 1995, popular: true }, { id: 3, credits: 300, amount: 3995 }] },
+  BE: { currency: "EUR", vat_rate: 21, methods: ["bancontact", "creditcard", "paypal"], bundles: [{ id: 1, credits: 50, amount: 995 }, { id: 2, credits: 125, amount: 1995, popular: true }] },
+};
+
 export function site(domain: string, overrides: Partial<SiteSettings> = {}): SiteSettings {
   return v.parse(SiteSettings, {
     name: `Testwave ${domain}`,
@@ -53,6 +59,8 @@ export function site(domain: string, overrides: Partial<SiteSettings> = {}): Sit
     member_resell: false,
     company_id: "testco",
     mail_name: "Testwave",
+    pricing: Object.fromEntries((overrides.countries ?? ["NL", "BE"]).map((country) => [country, PRICING[country] ?? PRICING["BE"]])),
+    direct_debit: { outstanding_limit_credits: 300 },
     ...overrides,
   });
 }

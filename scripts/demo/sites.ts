@@ -7,6 +7,7 @@ import {
   type LoggedOutSearchMode,
   type SiteSettings,
 } from "../../src/shared/settings";
+import type { CountryPricing, PaymentMethod } from "../../src/shared/payments";
 import type { DemoCountry } from "./regions";
 
 export const BRAND = "Flirtwave";
@@ -97,6 +98,35 @@ const MESSAGE_COSTS: Readonly<Record<DemoCountry, { costs: number; currency: str
   GB: { costs: 0.45, currency: "GBP" },
 };
 
+/** Bundle prices (including VAT, minor units) per currency: 50, 125 (most popular), 300 and 750 credits. */
+const BUNDLE_PRICES: Readonly<Record<"EUR" | "CHF" | "GBP", readonly [number, number, number, number]>> = {
+  EUR: [995, 1995, 3995, 7995],
+  CHF: [1095, 2195, 4395, 8795],
+  GBP: [895, 1795, 3495, 6995],
+};
+
+/** Each country's currency, VAT and its own ways to pay next to cards and PayPal (SPEC §1). */
+const COUNTRY_PAYMENTS: Readonly<Record<DemoCountry, { currency: "EUR" | "CHF" | "GBP"; vat: number; methods: PaymentMethod[] }>> = {
+  NL: { currency: "EUR", vat: 21, methods: ["ideal", "creditcard", "paypal", "banktransfer"] },
+  BE: { currency: "EUR", vat: 21, methods: ["bancontact", "creditcard", "paypal"] },
+  DE: { currency: "EUR", vat: 19, methods: ["klarna", "creditcard", "paypal", "banktransfer"] },
+  AT: { currency: "EUR", vat: 20, methods: ["klarna", "creditcard", "paypal"] },
+  IE: { currency: "EUR", vat: 23, methods: ["creditcard", "paypal"] },
+  CH: { currency: "CHF", vat: 8.1, methods: ["twint", "creditcard", "paypal"] },
+  GB: { currency: "GBP", vat: 20, methods: ["creditcard", "paypal"] },
+};
+
+function countryPricing(country: DemoCountry, directDebit: boolean): CountryPricing {
+  const { currency, vat, methods } = COUNTRY_PAYMENTS[country];
+  const prices = BUNDLE_PRICES[currency];
+  return {
+    currency,
+    vat_rate: vat,
+    methods: directDebit ? [...methods, "directdebit"] : [...methods],
+    bundles: [50, 125, 300, 750].map((credits, i) => ({ id: i + 1, credits, amount: prices[i]!, ...(i === 1 ? { popular: true } : {}) })),
+  };
+}
+
 export const COMPANIES: Readonly<Record<string, CompanyInfo>> = {
   "wavelength-nl": {
     name: "Wavelength Media B.V.",
@@ -132,11 +162,13 @@ interface SiteSpec {
   loggedOutSearch: LoggedOutSearchMode;
   companyId: keyof typeof COMPANIES & string;
   supportPhone: string;
+  /** Direct debit offered in the site's own country. */
+  directDebit?: boolean;
 }
 
 const SITE_SPECS: readonly SiteSpec[] = [
   { domain: "localhost", name: `${BRAND} UK`, language: "en", countries: ["GB", "IE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+44 20 3808 4210" },
-  { domain: "nl.localhost", name: `${BRAND} Nederland`, language: "nl", countries: ["NL", "BE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+31 20 808 4210" },
+  { domain: "nl.localhost", name: `${BRAND} Nederland`, language: "nl", countries: ["NL", "BE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+31 20 808 4210", directDebit: true },
   { domain: "be.localhost", name: `${BRAND} België`, language: "nl", countries: ["BE", "NL"], loggedOutSearch: "first_page", companyId: "wavelength-nl", supportPhone: "+32 2 808 42 10" },
   { domain: "de.localhost", name: `${BRAND} Deutschland`, language: "de", countries: ["DE", "AT", "CH"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+49 30 2096 5500" },
   { domain: "ch.localhost", name: `${BRAND} Schweiz`, language: "de", countries: ["CH", "DE", "AT"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+41 44 508 42 10" },
@@ -178,6 +210,8 @@ function site(spec: SiteSpec): SiteSettings {
     member_resell: false,
     company_id: spec.companyId,
     mail_name: spec.name,
+    pricing: Object.fromEntries(spec.countries.map((c, i) => [c, countryPricing(c, i === 0 && spec.directDebit === true)])),
+    ...(spec.directDebit ? { direct_debit: { outstanding_limit_credits: 300 } } : {}),
   };
 }
 

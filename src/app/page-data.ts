@@ -53,6 +53,13 @@ export function chatKey(ref: ChatRef): string {
 /** Key of the page of a conversation's messages before a message: its history loads backwards page by page. */
 export const olderChatKey = (key: string, before: number) => `${key}&before=${before}`;
 
+/** GET /api/order.php?id=: one order's status (the pending page follows it). */
+export const orderKey = (id: string | number) => `/api/order.php?id=${id}`;
+/** GET /api/transactions.php: the member's orders and balance. */
+export const TRANSACTIONS_KEY = "/api/transactions.php";
+/** GET /api/transaction.php?id=: a receipt. */
+export const transactionKey = (id: string | number) => `/api/transaction.php?id=${id}`;
+
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
 
 /**
@@ -73,6 +80,15 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return match.params.id ? [plain(CHATS_KEY), plain(chatKey({ conversation: match.params.id }))] : [plain(CHATS_KEY)];
     case "chat":
       return member ? [plain(chatKey({ profile: match.params.id! }))] : [];
+    case "credits-order": {
+      const order = query.get("order");
+      return member && order && /^[1-9][0-9]{0,9}$/.test(order) ? [plain(orderKey(order))] : [];
+    }
+    case "transactions":
+      if (!member) return [];
+      return match.params.id ? [plain(transactionKey(match.params.id))] : [plain(TRANSACTIONS_KEY)];
+    case "credits-repeat":
+      return member ? [plain(TRANSACTIONS_KEY)] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];

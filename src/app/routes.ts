@@ -3,6 +3,8 @@
  * entry with Hono; the client matches the same patterns for history-mode navigation. A parameter
  * that fails its check makes the route not match, which shows the 404 page.
  */
+import { PAYMENT_METHODS } from "../shared/payments";
+
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
 export type ScreenName =
@@ -23,7 +25,14 @@ export type ScreenName =
   | "settings"
   | "profile"
   | "chats"
-  | "chat";
+  | "chat"
+  | "credits"
+  | "credits-order"
+  | "credits-repeat"
+  | "transactions"
+  | "premium"
+  | "pricing"
+  | "directdebit";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
 const LANDERS = [
@@ -37,7 +46,6 @@ const LANDERS = [
   "video",
 ] as const;
 export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
-const PAYMENT_METHODS = ["ideal", "creditcard", "paypal", "bancontact", "sofort", "directdebit", "banktransfer"] as const;
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -92,15 +100,15 @@ export const ROUTES: readonly RouteDef[] = [
   route("activate-done", "/activate/done", "activate"),
   route("activate-error", "/activate/error", "activate"),
   route("mail-change-do", "/mail-change/do", "mail-change-do"),
-  route("credits", "/credits"),
-  route("credits-repeat-order", "/credits/repeat-order"),
-  route("credits-id-paymentmethod", "/credits/{id}/{paymentmethod?}", "placeholder", "default", {
+  route("credits", "/credits", "credits"),
+  route("credits-repeat-order", "/credits/repeat-order", "credits-repeat"),
+  route("credits-id-paymentmethod", "/credits/{id}/{paymentmethod?}", "credits-order", "default", {
     params: { id: ID, paymentmethod: PAYMENT_METHODS },
   }),
-  route("directdebit", "/directdebit"),
-  route("transactions-id", "/transactions/{id?}", "placeholder", "default", { params: { id: ID } }),
-  route("premium", "/premium", "placeholder", "default", { membersArea: true }),
-  route("pricing", "/pricing"),
+  route("directdebit", "/directdebit", "directdebit"),
+  route("transactions-id", "/transactions/{id?}", "transactions", "default", { params: { id: ID } }),
+  route("premium", "/premium", "premium", "default", { membersArea: true }),
+  route("pricing", "/pricing", "pricing"),
   route("profile", "/profile", "profile"),
   route("notifications", "/notifications", "settings"),
   route("lang-config", "/lang-config", "lang-config"),

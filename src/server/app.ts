@@ -9,6 +9,7 @@ import { chatRoutes } from "./api/chats";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
+import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { photoRoutes } from "./api/photos";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
@@ -81,6 +82,8 @@ function createApp() {
   app.get("/media/*", serveMedia);
   app.get("/manifest.webmanifest", webManifest);
   app.use(session);
+  // The payment provider calls the webhook; it is not one of the site's pages.
+  app.post("/api/payment-webhook.php", paymentWebhook);
   app.use("/api/*", requireSameOrigin);
   app.use("/api/*", async (c, next) => {
     await next();
@@ -91,6 +94,8 @@ function createApp() {
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
+  app.route("/", paymentRoutes);
+  app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { GIFT_SLUGS } from "./gifts";
 import { LANGUAGES } from "./locales";
+import { CountryPricing, DirectDebitSettings } from "./payments";
 
 const Language = v.picklist(LANGUAGES);
 const Country = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "a two-letter ISO country code"));
@@ -34,7 +35,7 @@ export const PROFILE_FIELDS = [
   "about_me",
 ] as const;
 
-export const SiteSettings = v.strictObject({
+export const SiteSettings = v.pipe(v.strictObject({
   name: v.pipe(v.string(), v.minLength(1)),
   domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
   /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
@@ -76,7 +77,11 @@ export const SiteSettings = v.strictObject({
   member_resell: v.boolean(),
   company_id: v.pipe(v.string(), v.minLength(1)),
   mail_name: v.string(),
-});
+  /** What the site sells per country (bundles, currency, VAT, methods); the site's own country must be present. */
+  pricing: v.record(Country, CountryPricing),
+  /** Direct debit, where the site offers it (the method "directdebit" in a country's methods). */
+  direct_debit: v.optional(DirectDebitSettings),
+}), v.check((s) => s.pricing[s.countries[0]!] !== undefined, "pricing must include the site's own country (the first of countries)"));
 export type SiteSettings = v.InferOutput<typeof SiteSettings>;
 
 /** What GET /api/settings.php answers: the stored settings plus what the edge resolved. */

@@ -247,7 +247,7 @@ describe("a member's data", () => {
 
 describe("the move of D1's messages into the objects", () => {
   it("moves each message once, also when run twice or after an interrupted run, keeping ids, read marks and unread counts", async () => {
-    // The table as it was before the move; migration 0006 of this checkout dropped it.
+    // The table as it was before the move; migration 0007 of this checkout dropped it.
     await env.DB.prepare(
       `CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL, sender_id INTEGER NOT NULL, client_id TEXT NOT NULL,
        kind TEXT NOT NULL, body TEXT, photo_id INTEGER, gift TEXT, credits_charged INTEGER NOT NULL DEFAULT 0, free INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL)`,

@@ -87,7 +87,10 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
           <LanguageSwitcher />
           {user ? (
             <details className="account-menu">
-              <summary>{user.profile.name}</summary>
+              <summary>
+                {user.profile.name}
+                {user.paid_user && <span className="badge badge--premium">{t("payments.premium_badge")}</span>}
+              </summary>
               <ul>
                 <li>
                   <Link href="/profile">{t("nav.my_profile")}</Link>

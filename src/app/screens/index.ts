@@ -24,6 +24,13 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   profile: () => import("./profile/ProfileScreen"),
   chats: () => import("./chats/ChatsScreen"),
   chat: () => import("./chats/ChatScreen"),
+  credits: () => import("./credits/CreditsScreen"),
+  "credits-order": () => import("./credits/OrderScreen"),
+  "credits-repeat": () => import("./credits/RepeatOrderScreen"),
+  transactions: () => import("./credits/TransactionsScreen"),
+  premium: () => import("./credits/PremiumScreen"),
+  pricing: () => import("./credits/PricingScreen"),
+  directdebit: () => import("./credits/DirectDebitScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

@@ -1,7 +1,7 @@
-/** Outgoing mail (outgoing_mail): every mail the site sends, which locally is the outbox. */
-import { desc, eq } from "drizzle-orm";
+/** Outgoing mail and SMS (outgoing_mail, outgoing_sms): everything the site sends, which locally is the outbox. */
+import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database";
-import { outgoingMail } from "./schema";
+import { outgoingMail, outgoingSms } from "./schema";
 
 export type OutgoingMail = typeof outgoingMail.$inferSelect;
 
@@ -17,4 +17,13 @@ export async function latestMails(db: Database, to: string | undefined, limit: n
     .where(to ? eq(outgoingMail.toAddress, to) : undefined)
     .orderBy(desc(outgoingMail.id))
     .limit(limit);
+}
+
+export async function recordSms(db: Database, sms: { to: string; text: string }, providerId: string | null): Promise<void> {
+  await db.insert(outgoingSms).values({ toNumber: sms.to, text: sms.text, ...(providerId ? { sentAt: sql`unixepoch()`, providerId } : {}) }).run();
+}
+
+/** The SMS outbox, newest first (development page, tests). */
+export function listSms(db: Database, limit = 50) {
+  return db.select().from(outgoingSms).orderBy(desc(outgoingSms.id)).limit(limit).all();
 }

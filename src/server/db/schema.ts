@@ -276,16 +276,17 @@ export const creditLedger = sqliteTable(
     id: integer("id").primaryKey(),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
-    /** signup | purchase | message | photo | gift | refund | bonus */
+    /** signup | purchase | message | photo | gift | refund | reversal | bonus */
     reason: text("reason").notNull(),
-    /** What the entry is about: an order id; `chat:<conversation id>:<message id>` for a chat message. */
+    /** What the entry is about: "order:<id>"; "chat:<conversation id>:<message id>" for a chat message (before: "message:<id>"). */
     ref: text("ref"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
     index("credit_ledger_user_idx").on(t.userId, t.createdAt),
-    // A chat message is charged once, whatever retries or restarts happen between its two stores.
-    uniqueIndex("credit_ledger_chat_ref_idx").on(t.ref).where(sql`ref LIKE 'chat:%'`),
+    // The last guard against doubles: one purchase, refund or reversal row per order, one charge
+    // per chat message whatever retries or restarts happen between its two stores.
+    uniqueIndex("credit_ledger_reason_ref_idx").on(t.reason, t.ref).where(sql`ref IS NOT NULL`),
   ],
 );
 
@@ -294,14 +295,26 @@ export const orders = sqliteTable(
   {
     id: integer("id").primaryKey(),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** The site the order was placed on: its company issues the receipt. */
+    siteDomain: text("site_domain").notNull().default(""),
+    bundleId: integer("bundle_id").notNull().default(0),
     credits: integer("credits").notNull(),
+    /** Total charged, VAT included, in minor units of `currency`. */
     amountCents: integer("amount_cents").notNull(),
+    vatCents: integer("vat_cents").notNull().default(0),
+    /** For the discounts issue: minor units taken off the bundle's price. */
+    discountCents: integer("discount_cents").notNull().default(0),
     currency: text("currency").notNull(),
     discountCodeId: integer("discount_code_id"),
     paymentMethod: text("payment_method").notNull(),
     country: text("country").notNull(),
-    /** pending | completed | failed | cancelled */
-    status: text("status").notNull().default("pending"),
+    /** The latest payment's status (open ... paid, failed, canceled, expired), or refunded / reversed. */
+    status: text("status").notNull().default("open"),
+    /** Set in the same batch that adds the credits: an order is credited once. */
+    creditedAt: integer("credited_at"),
+    refundedAt: integer("refunded_at"),
+    refundedCredits: integer("refunded_credits").notNull().default(0),
+    refundedCents: integer("refunded_cents").notNull().default(0),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -316,15 +329,98 @@ export const payments = sqliteTable(
     provider: text("provider").notNull(),
     /** The provider's id: callbacks are idempotent on it. */
     providerPaymentId: text("provider_payment_id").notNull(),
+    /** open | pending | authorized | paid | failed | canceled | expired; only ever moves forward. */
     status: text("status").notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
+    method: text("method"),
+    /** oneoff | first | recurring */
+    sequenceType: text("sequence_type").notNull().default("oneoff"),
+    checkoutUrl: text("checkout_url"),
     createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
   },
   (t) => [
     uniqueIndex("payments_provider_idx").on(t.provider, t.providerPaymentId),
     index("payments_order_idx").on(t.orderId),
   ],
+);
+
+/** A member's customer at the payment provider and the mandate a first payment left, for repeat orders. */
+export const paymentCustomers = sqliteTable(
+  "payment_customers",
+  {
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    customerId: text("customer_id").notNull(),
+    mandateId: text("mandate_id"),
+    mandateMethod: text("mandate_method"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+);
+
+/** The offline provider's own record of its payments (development and tests only). */
+export const sandboxPayments = sqliteTable("sandbox_payments", {
+  id: text("id").primaryKey(),
+  status: text("status").notNull().default("open"),
+  amountCents: integer("amount_cents").notNull(),
+  currency: text("currency").notNull(),
+  method: text("method"),
+  description: text("description").notNull(),
+  redirectUrl: text("redirect_url").notNull(),
+  webhookUrl: text("webhook_url").notNull(),
+  customerId: text("customer_id"),
+  mandateId: text("mandate_id"),
+  sequenceType: text("sequence_type").notNull().default("oneoff"),
+  refundedCents: integer("refunded_cents").notNull().default(0),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/** Direct debit (SPEC §3): the account a member authorised; blocked after a reversal. */
+export const directDebitAccounts = sqliteTable("direct_debit_accounts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  accountHolder: text("account_holder").notNull(),
+  iban: text("iban").notNull(),
+  street: text("street").notNull(),
+  houseNumber: text("house_number").notNull(),
+  postalCode: text("postal_code").notNull(),
+  city: text("city").notNull(),
+  mobile: text("mobile").notNull(),
+  /** pending (waiting for its SMS code) | active | blocked */
+  status: text("status").notNull().default("pending"),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/** One-time SMS codes: stored hashed, with an expiry and a count of wrong tries. */
+export const smsCodes = sqliteTable(
+  "sms_codes",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("sms_codes_user_idx").on(t.userId, t.purpose)],
+);
+
+export const outgoingSms = sqliteTable(
+  "outgoing_sms",
+  {
+    id: integer("id").primaryKey(),
+    toNumber: text("to_number").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    sentAt: integer("sent_at"),
+    providerId: text("provider_id"),
+  },
+  (t) => [index("outgoing_sms_to_idx").on(t.toNumber, t.createdAt)],
 );
 
 export const discountCodes = sqliteTable(

@@ -24,6 +24,13 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   profile: "src/app/screens/profile/ProfileScreen.tsx",
   chats: "src/app/screens/chats/ChatsScreen.tsx",
   chat: "src/app/screens/chats/ChatScreen.tsx",
+  credits: "src/app/screens/credits/CreditsScreen.tsx",
+  "credits-order": "src/app/screens/credits/OrderScreen.tsx",
+  "credits-repeat": "src/app/screens/credits/RepeatOrderScreen.tsx",
+  transactions: "src/app/screens/credits/TransactionsScreen.tsx",
+  premium: "src/app/screens/credits/PremiumScreen.tsx",
+  pricing: "src/app/screens/credits/PricingScreen.tsx",
+  directdebit: "src/app/screens/credits/DirectDebitScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

@@ -37,9 +37,12 @@ export default function ProfileScreen() {
 
   const answer = data.profile.data;
   return (
-    <section className="profile-edit">
+    <section className={user.paid_user ? "profile-edit profile-edit--premium" : "profile-edit"}>
       <Title text={title} />
-      <h1>{title}</h1>
+      <h1>
+        {title}
+        {user.paid_user && <span className="badge badge--premium">{t("payments.premium_badge")}</span>}
+      </h1>
       <p className="profile-edit__intro">
         {t("profile_edit.intro")} <Link href={`/members/${user.profile.id}`}>{t("profile_edit.view")}</Link>
       </p>

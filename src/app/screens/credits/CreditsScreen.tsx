@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from "react";
+import { pricePerCredit } from "../../../shared/payments";
+import { Link } from "../../components/Link";
+import { LoginPrompt } from "../../components/LoginPrompt";
+import { Title } from "../../components/Title";
+import { useRouter, useSettings, useT } from "../../page-context";
+import { useUser } from "../../hooks/useUser";
+import type { ScreenProps } from "../../page-state";
+import { useOffer } from "./offer";
+
+/** /credits: the bundles of the member's country, the balance, what credits buy and the discount field. */
+export default function CreditsScreen({ query }: ScreenProps) {
+  const t = useT();
+  const { user } = useUser();
+  const settings = useSettings();
+  const { pricing, money } = useOffer();
+  const { navigate } = useRouter();
+  const [code, setCode] = useState(query.get("discount") ?? "");
+  if (!user) return <LoginPrompt title={t("routes.credits")} text={t("payments.login_needed")} />;
+  const discount = code.trim() ? `?discount=${encodeURIComponent(code.trim())}` : "";
+  const applyCode = (event: FormEvent) => {
+    event.preventDefault();
+    navigate(`/credits${discount}`, { replace: true });
+  };
+  return (
+    <section className="credits">
+      <Title text={t("routes.credits")} />
+      <h1>{t("routes.credits")}</h1>
+      <p className="credits__balance">{t("payments.balance", { credits: user.credits })}</p>
+      <ul className="bundles">
+        {pricing.bundles.map((bundle) => (
+          <li key={bundle.id} className={bundle.popular ? "bundle bundle--popular" : "bundle"}>
+            {bundle.popular && <span className="bundle__mark">{t("payments.most_popular")}</span>}
+            <strong className="bundle__credits">{t("payments.credits_count", { count: bundle.credits })}</strong>
+            <span className="bundle__price">{money(bundle.amount)}</span>
+            <span className="bundle__per-credit">{t("payments.per_credit", { price: money(pricePerCredit(bundle)) })}</span>
+            <Link href={`/credits/${bundle.id}${discount}`} className="button button--primary">
+              {t("payments.choose")}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="credits__vat">{t("payments.prices_include_vat", { rate: pricing.vat_rate })}</p>
+      <h2>{t("payments.what_credits_buy")}</h2>
+      <ul className="credits__costs">
+        <li>{t("payments.cost_message", { credits: settings.message_credits })}</li>
+        <li>{t("payments.cost_photo", { credits: settings.photo_credits })}</li>
+        <li>{t("payments.cost_gift", { credits: settings.gift_credits })}</li>
+      </ul>
+      <form className="credits__discount" onSubmit={applyCode}>
+        <label htmlFor="discount-code">{t("payments.discount_code")}</label>
+        <input id="discount-code" className="field__input" value={code} onChange={(e) => setCode(e.target.value)} maxLength={64} autoComplete="off" />
+        <button type="submit" className="button button--ghost">
+          {t("payments.apply")}
+        </button>
+      </form>
+      <p className="credits__links">
+        <Link href="/credits/repeat-order">{t("routes.credits-repeat-order")}</Link> · <Link href="/transactions">{t("payments.transactions")}</Link> ·{" "}
+        <Link href="/pricing">{t("routes.pricing")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+import { useState } from "react";
+import useSWR, { useSWRConfig } from "swr";
+import type { OrderCreated, OrderResponse, OrderView } from "../../../shared/payments-api";
+import { isFinalOrderStatus } from "../../../shared/payments-api";
+import { vatPart, type Bundle, type PaymentMethod } from "../../../shared/payments";
+import { apiSend, ApiRequestError } from "../../api";
+import { FormMessage } from "../../components/Form";
+import { Link } from "../../components/Link";
+import { LoginPrompt } from "../../components/LoginPrompt";
+import { Pending } from "../../components/Pending";
+import { Title } from "../../components/Title";
+import { useRouter, useT } from "../../page-context";
+import { USER_KEY, useUser } from "../../hooks/useUser";
+import { orderKey } from "../../page-data";
+import type { ScreenProps } from "../../page-state";
+import { useOffer } from "./offer";
+
+/**
+ * /credits/{id}/{paymentmethod?}: the method choice for a bundle, then the order overview and Pay;
+ * with ?order= (where the provider sends the member back) the order's status until it is final.
+ */
+export default function OrderScreen({ params, query }: ScreenProps) {
+  const t = useT();
+  const { user } = useUser();
+  const { pricing } = useOffer();
+  if (!user) return <LoginPrompt title={t("routes.credits-id-paymentmethod")} text={t("payments.login_needed")} />;
+  const orderId = query.get("order");
+  if (orderId && /^[1-9][0-9]{0,9}$/.test(orderId)) return <OrderStatus id={orderId} />;
+  const bundle = pricing.bundles.find((b) => b.id === Number(params.id));
+  if (!bundle) {
+    return (
+      <section className="credits">
+        <p className="notice notice--error">{t("payments.errors.bundle_not_found")}</p>
+        <Link href="/credits">{t("payments.back_to_bundles")}</Link>
+      </section>
+    );
+  }
+  const method = params.paymentmethod as PaymentMethod | undefined;
+  if (!method || !(pricing.methods as readonly string[]).includes(method)) return <MethodChoice bundle={bundle} query={query} />;
+  return <Overview bundle={bundle} method={method} discountCode={query.get("discount")} />;
+}
+
+function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParams }) {
+  const t = useT();
+  const { pricing, money } = useOffer();
+  const suffix = query.get("discount") ? `?discount=${encodeURIComponent(query.get("discount")!)}` : "";
+  return (
+    <section className="credits">
+      <Title text={t("routes.credits-id-paymentmethod")} />
+      <h1>{t("payments.choose_method")}</h1>
+      <p>{t("payments.bundle_line", { credits: bundle.credits, price: money(bundle.amount) })}</p>
+      <ul className="methods">
+        {pricing.methods.map((method) => (
+          <li key={method}>
+            <Link href={method === "directdebit" ? `/directdebit?bundle=${bundle.id}` : `/credits/${bundle.id}/${method}${suffix}`} className="method">
+              {t(`payments.methods.${method}`)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Overview({ bundle, method, discountCode }: { bundle: Bundle; method: PaymentMethod; discountCode: string | null }) {
+  const t = useT();
+  const { pricing, money } = useOffer();
+  const { navigate } = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pay = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { order } = await apiSend<OrderCreated>("POST", "/api/order.php", { bundle_id: bundle.id, method, ...(discountCode ? { discount_code: discountCode } : {}) });
+      if (order.checkout_url) window.location.assign(order.checkout_url);
+      else navigate(`/credits/${bundle.id}/${method}?order=${order.id}`);
+    } catch (failure) {
+      setError(failure instanceof ApiRequestError ? failure.body.message : t("errors.try_again_later"));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="credits">
+      <Title text={t("routes.credits-id-paymentmethod")} />
+      <h1>{t("payments.overview")}</h1>
+      <dl className="receipt__lines">
+        <dt>{t("payments.bundle")}</dt>
+        <dd>{t("payments.credits_count", { count: bundle.credits })}</dd>
+        <dt>{t("payments.method")}</dt>
+        <dd>{t(`payments.methods.${method}`)}</dd>
+        <dt>{t("payments.price")}</dt>
+        <dd>{money(bundle.amount)}</dd>
+        <dt>{t("payments.discount")}</dt>
+        <dd>{money(0)}</dd>
+        <dt>{t("payments.vat", { rate: pricing.vat_rate })}</dt>
+        <dd>{money(vatPart(bundle.amount, pricing.vat_rate))}</dd>
+        <dt className="receipt__total">{t("payments.total")}</dt>
+        <dd className="receipt__total">{money(bundle.amount)}</dd>
+      </dl>
+      {error && <FormMessage text={error} />}
+      <div className="form__actions">
+        <button type="button" className="button button--primary" disabled={busy} onClick={() => void pay()}>
+          {t("payments.pay", { price: money(bundle.amount) })}
+        </button>
+        <Link href={`/credits/${bundle.id}`} className="button button--ghost">
+          {t("payments.other_method")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** Payment pending, completed or failed: follows the order until its status is final. */
+function OrderStatus({ id }: { id: string }) {
+  const t = useT();
+  const { money } = useOffer();
+  const { mutate } = useSWRConfig();
+  const { user } = useUser();
+  const { data, error, mutate: retry } = useSWR<OrderResponse, ApiRequestError>(orderKey(id), {
+    refreshInterval: (latest) => (latest && (latest.order.credited || isFinalOrderStatus(latest.order.status)) ? 0 : 2000),
+    onSuccess: (answer) => {
+      // The balance and premium badge of the top bar follow a completed payment at once.
+      if (answer.order.credited) void mutate(USER_KEY);
+    },
+  });
+  if (!data) {
+    if (error?.status === 404) return <p className="notice notice--error">{error.body.message}</p>;
+    return <Pending failed={error !== undefined} retry={() => void retry()} />;
+  }
+  const order: OrderView = data.order;
+  if (order.credited && order.status !== "reversed") {
+    return (
+      <section className="credits payment-result payment-result--completed">
+        <Title text={t("payments.completed_title")} />
+        <h1>{t("payments.completed_title")}</h1>
+        <p>{t("payments.credits_added", { count: order.credits })}</p>
+        {user && <p className="credits__balance">{t("payments.balance", { credits: user.credits })}</p>}
+        <p>{t("payments.premium_from_now")}</p>
+        <div className="form__actions">
+          <Link href="/members" className="button button--primary">
+            {t("payments.start_chatting")}
+          </Link>
+          <Link href={`/transactions/${order.id}`} className="button button--ghost">
+            {t("payments.view_receipt")}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  if (order.status === "failed" || order.status === "canceled" || order.status === "expired") {
+    return (
+      <section className="credits payment-result payment-result--failed">
+        <Title text={t("payments.failed_title")} />
+        <h1>{t("payments.failed_title")}</h1>
+        {order.recurring && order.method === "creditcard" && <p>{t("payments.recurring_failed")}</p>}
+        <div className="form__actions">
+          <Link href={`/credits/${order.bundle_id}/${order.method}`} className="button button--primary">
+            {t("payments.retry")}
+          </Link>
+          {order.recurring && order.method === "creditcard" ? (
+            <Link href={`/credits/${order.bundle_id}/paypal`} className="button button--ghost">
+              {t("payments.pay_with_paypal")}
+            </Link>
+          ) : (
+            <Link href={`/credits/${order.bundle_id}`} className="button button--ghost">
+              {t("payments.other_method")}
+            </Link>
+          )}
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section className="credits payment-result payment-result--pending" aria-busy="true">
+      <Title text={t("payments.pending_title")} />
+      <h1>{t("payments.pending_title")}</h1>
+      <p>{t("payments.pending_text", { credits: order.credits, price: money(order.amount, order.currency) })}</p>
+    </section>
+  );
+}

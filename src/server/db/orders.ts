@@ -1,0 +1,126 @@
+/**
+ * Orders: a member's purchase of a bundle, its credits and what happened to them (credited once,
+ * refunded, reversed). The statements that change a balance come with their ledger row and run in
+ * one batch; each is conditional on the order's state, so a repeated or concurrent call is a no-op.
+ */
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import type { Database } from "./database";
+import { ledgerEntryWhere } from "./ledger";
+import { orders, payments, users } from "./schema";
+
+export type OrderRow = typeof orders.$inferSelect;
+type NewOrder = Omit<typeof orders.$inferInsert, "id" | "status" | "createdAt" | "updatedAt">;
+
+/** SQL rank of a status: a status may only be replaced by one of a higher rank (see shared/payments.ts). */
+export const statusRankSql = (column: unknown) =>
+  sql`(CASE ${column} WHEN 'paid' THEN 4 WHEN 'failed' THEN 3 WHEN 'canceled' THEN 3 WHEN 'expired' THEN 3 WHEN 'authorized' THEN 2 WHEN 'pending' THEN 1 ELSE 0 END)`;
+
+export async function insertOrder(db: Database, order: NewOrder, now: number): Promise<OrderRow> {
+  return (await db.insert(orders).values({ ...order, createdAt: now, updatedAt: now }).returning().get())!;
+}
+
+/** One of the member's own orders; another member's order is simply not found. */
+export async function findOwnOrder(db: Database, userId: number, orderId: number): Promise<OrderRow | null> {
+  return (await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId))).get()) ?? null;
+}
+
+export async function findOrder(db: Database, orderId: number): Promise<OrderRow | null> {
+  return (await db.select().from(orders).where(eq(orders.id, orderId)).get()) ?? null;
+}
+
+/** The member's orders, newest first, each with its latest payment. */
+export async function listOrders(db: Database, userId: number, limit = 100) {
+  const latest = sql`(SELECT MAX(id) FROM payments WHERE order_id = ${orders.id})`;
+  const rows = await db
+    .select({ order: orders, payment: { providerPaymentId: payments.providerPaymentId, sequenceType: payments.sequenceType } })
+    .from(orders)
+    .leftJoin(payments, sql`${payments.id} = ${latest}`)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit)
+    .all();
+  return rows;
+}
+
+/** The member's latest order that was paid for (what repeat order and refunds start from). */
+export async function latestPaidOrder(db: Database, userId: number): Promise<OrderRow | null> {
+  return (await db.select().from(orders).where(and(eq(orders.userId, userId), isNotNull(orders.creditedAt))).orderBy(desc(orders.creditedAt), desc(orders.id)).get()) ?? null;
+}
+
+/** The member's latest order of any status (repeat last order). */
+export async function latestOrder(db: Database, userId: number): Promise<OrderRow | null> {
+  return (await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.id)).get()) ?? null;
+}
+
+/**
+ * Statements that credit an order once: the ledger row, the balance and premium (paid_user), and the
+ * mark that it was credited, all conditional on the order not being credited yet. Run them in one
+ * batch; the first result says whether this call was the one that credited.
+ */
+export function creditStatements(db: Database, orderId: number, now: number) {
+  const uncredited = sql`(SELECT ${orders.credits} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
+  const owner = sql`(SELECT ${orders.userId} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
+  return [
+    ledgerEntryWhere(db, sql`SELECT NULL, user_id, credits, 'purchase', 'order:' || id, ${now} FROM orders WHERE id = ${orderId} AND credited_at IS NULL`),
+    db.update(users).set({ credits: sql`${users.credits} + ${uncredited}`, paidUser: true }).where(sql`${users.id} = ${owner}`),
+    db.update(orders).set({ creditedAt: now }).where(and(eq(orders.id, orderId), isNull(orders.creditedAt))),
+  ] as const;
+}
+
+/** Statements that record a payment status on its order (only forward), crediting it when paid (see creditStatements). */
+export function orderStatusStatements(db: Database, orderId: number, status: string, now: number) {
+  const setStatus = db
+    .update(orders)
+    .set({ status, updatedAt: now })
+    .where(and(eq(orders.id, orderId), sql`${orders.status} NOT IN ('refunded', 'reversed')`, sql`${statusRankSql(orders.status)} < ${statusRankSql(sql`${status}`)}`));
+  if (status !== "paid") return [setStatus] as const;
+  return [...creditStatements(db, orderId, now), setStatus] as const;
+}
+
+/**
+ * Take back `credits` of a credited order for a refund or a reversal: the balance (never below zero:
+ * the credits must still be there), the ledger row and the order's new status, only while the order
+ * is still paid. Run in one batch; the first result says whether it happened.
+ */
+export function takeBackStatements(db: Database, order: Pick<OrderRow, "id" | "userId">, take: { credits: number; cents: number; reason: "refund" | "reversal"; now: number }) {
+  const status = take.reason === "refund" ? "refunded" : "reversed";
+  const stillPaid = sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status NOT IN ('refunded', 'reversed') AND credited_at IS NOT NULL AND refunded_at IS NULL)`;
+  return [
+    ledgerEntryWhere(
+      db,
+      sql`SELECT NULL, ${order.userId}, ${-take.credits}, ${take.reason}, ${"order:" + order.id}, ${take.now}
+          WHERE ${stillPaid} AND (SELECT credits FROM users WHERE id = ${order.userId}) >= ${take.credits}`,
+    ),
+    db
+      .update(users)
+      .set({ credits: sql`${users.credits} - ${take.credits}` })
+      .where(and(eq(users.id, order.userId), sql`EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${take.reason} AND ref = ${"order:" + order.id})`, stillPaid)),
+    db
+      .update(orders)
+      .set({ status, refundedAt: take.now, refundedCredits: take.credits, refundedCents: take.cents, updatedAt: take.now })
+      .where(and(eq(orders.id, order.id), sql`${orders.status} NOT IN ('refunded', 'reversed')`, isNotNull(orders.creditedAt), isNull(orders.refundedAt))),
+  ] as const;
+}
+
+/** Give back credits taken for a refund the provider then refused: the reverse rows, once. */
+export function undoRefundStatements(db: Database, order: Pick<OrderRow, "id" | "userId">, credits: number, now: number) {
+  return [
+    ledgerEntryWhere(db, sql`SELECT NULL, ${order.userId}, ${credits}, 'refund_undone', ${"order:" + order.id}, ${now} WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'refunded')`),
+    db
+      .update(users)
+      .set({ credits: sql`${users.credits} + ${credits}` })
+      .where(and(eq(users.id, order.userId), sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'refunded')`)),
+    db.update(orders).set({ status: "paid", refundedAt: null, refundedCredits: 0, refundedCents: 0, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "refunded"))),
+  ] as const;
+}
+
+/** Credits granted by direct debit whose money has not arrived: what the outstanding limit counts. */
+export async function outstandingDirectDebitCredits(db: Database, userId: number): Promise<number> {
+  const row = await db
+    .select({ total: sql<number>`COALESCE(SUM(${orders.credits}), 0)` })
+    .from(orders)
+    .innerJoin(payments, eq(payments.orderId, orders.id))
+    .where(and(eq(orders.userId, userId), eq(orders.paymentMethod, "directdebit"), isNotNull(orders.creditedAt), inArray(payments.status, ["open", "pending", "authorized"]), ne(orders.status, "reversed")))
+    .get();
+  return row?.total ?? 0;
+}

@@ -1,0 +1,105 @@
+/**
+ * Direct debit (SPEC §3, §5, §8): the member authorises their bank account, confirms it with a
+ * 6-digit SMS code, and gets the credits at once while the debit is collected, up to an outstanding
+ * limit. A reversed debit takes back the unused credits and blocks the member's direct debit.
+ */
+import type { i18n } from "i18next";
+import { pricingFor, vatPart } from "../../shared/payments";
+import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../shared/direct-debit";
+import { creditStatements, insertOrder, orderStatusStatements, outstandingDirectDebitCredits, type OrderRow } from "../db/orders";
+import { countWrongTry, directDebitStatusStatement, findDirectDebitAccount, insertSmsCode, latestSmsCode, saveDirectDebitAccount, smsCodesSince, spendSmsCodeStatement } from "../db/direct-debit";
+import { insertPayment, paymentStatusStatement } from "../db/payments";
+import { announcePremium } from "../chat/premium";
+import { AppError } from "../errors";
+import type { SmsSender } from "../sms/sms";
+import { providerLocale } from "../payments/provider";
+import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, type PaymentContext } from "./payments";
+
+const PURPOSE = "directdebit";
+
+export type DirectDebitForm = { bundleId: number; accountHolder: string; iban: string; street: string; houseNumber: string; postalCode: string; city: string; mobile: string };
+
+/** The bundle bought by direct debit, if the site offers direct debit to this member and the limit allows it. */
+async function directDebitOffer(ctx: PaymentContext, buyer: Buyer, bundleId: number) {
+  const { pricing, country } = pricingFor(ctx.site.pricing, ctx.site.countries, buyer.country);
+  if (!ctx.site.direct_debit || !pricing.methods.includes("directdebit")) throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
+  const bundle = pricing.bundles.find((b) => b.id === bundleId);
+  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
+  if ((await findDirectDebitAccount(ctx.db, buyer.userId))?.status === "blocked") throw new AppError({ status: 403, code: "direct_debit_blocked", key: "payments.dd.blocked" });
+  const outstanding = await outstandingDirectDebitCredits(ctx.db, buyer.userId);
+  if (outstanding + bundle.credits > ctx.site.direct_debit.outstanding_limit_credits) throw new AppError({ status: 409, code: "limit_reached", key: "payments.dd.limit_reached" });
+  return { pricing, country, bundle };
+}
+
+async function hashCode(userId: number, code: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${userId}:${code}`));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function newCode(): string {
+  const [n] = crypto.getRandomValues(new Uint32Array(1));
+  return String(n! % 1_000_000).padStart(6, "0");
+}
+
+/** Save the account the member authorises and text them a code (at most SMS_CODES_PER_HOUR an hour). */
+export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t: i18n["t"], buyer: Buyer, form: DirectDebitForm): Promise<{ expires_at: number }> {
+  await directDebitOffer(ctx, buyer, form.bundleId);
+  if ((await smsCodesSince(ctx.db, buyer.userId, ctx.now - 3600)) >= SMS_CODES_PER_HOUR) throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
+  await saveDirectDebitAccount(ctx.db, buyer.userId, { accountHolder: form.accountHolder, iban: form.iban, street: form.street, houseNumber: form.houseNumber, postalCode: form.postalCode, city: form.city, mobile: form.mobile });
+  const code = newCode();
+  const expiresAt = ctx.now + SMS_CODE_TTL_SECONDS;
+  await insertSmsCode(ctx.db, { userId: buyer.userId, purpose: PURPOSE, codeHash: await hashCode(buyer.userId, code), expiresAt, now: ctx.now });
+  await sms.send({ to: form.mobile, text: t("payments.dd.sms_text", { code, site: ctx.site.name }) });
+  return { expires_at: expiresAt };
+}
+
+/**
+ * Check the SMS code ("Code not found", "Code already used", "Code invalid"); a right one activates
+ * the account, creates the order and its debit at the provider, and credits it at once.
+ */
+export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; code: string }): Promise<OrderRow> {
+  const { pricing, country, bundle } = await directDebitOffer(ctx, buyer, input.bundleId);
+  const code = await latestSmsCode(ctx.db, buyer.userId, PURPOSE, ctx.now);
+  if (!code) throw new AppError({ status: 404, code: "code_not_found", key: "payments.dd.code_not_found", field: "code" });
+  if (code.usedAt !== null) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
+  const hash = await hashCode(buyer.userId, input.code);
+  if (code.attempts >= SMS_CODE_TRIES || hash !== code.codeHash) {
+    await countWrongTry(ctx.db, code.id, SMS_CODE_TRIES);
+    throw new AppError({ status: 400, code: "code_invalid", key: "payments.dd.code_invalid", field: "code" });
+  }
+  const [used] = await ctx.db.batch([spendSmsCodeStatement(ctx.db, { id: code.id, codeHash: hash, limit: SMS_CODE_TRIES, now: ctx.now }), directDebitStatusStatement(ctx.db, buyer.userId, "active")]);
+  if (used.meta.changes === 0) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
+  const account = (await findDirectDebitAccount(ctx.db, buyer.userId))!;
+
+  const order = await insertOrder(
+    ctx.db,
+    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: bundle.credits, amountCents: bundle.amount, vatCents: vatPart(bundle.amount, pricing.vat_rate), currency: pricing.currency, paymentMethod: "directdebit", country },
+    ctx.now,
+  );
+  try {
+    const customerId = await customerOf(ctx, buyer);
+    const mandateId = await ctx.provider.createDirectDebitMandate(customerId, { consumerName: account.accountHolder, iban: account.iban });
+    const payment = await ctx.provider.createPayment({
+      amount: order.amountCents,
+      currency: order.currency,
+      description: `${ctx.site.name} ${order.credits} credits #${order.id}`,
+      redirectUrl: ctx.origin + returnPath(order),
+      webhookUrl: ctx.origin + WEBHOOK_PATH,
+      method: "directdebit",
+      locale: providerLocale(buyer.language, country),
+      metadata: { order_id: order.id },
+      idempotencyKey: `order-${order.id}`,
+      customerId,
+      sequenceType: "recurring",
+      mandateId,
+    });
+    const row = await insertPayment(ctx.db, { orderId: order.id, provider: ctx.provider.name, providerPaymentId: payment.id, status: "open", amountCents: payment.amount, currency: payment.currency, method: "directdebit", sequenceType: "recurring", checkoutUrl: null }, ctx.now);
+    // Granted at once: the debit is collected later, and a reversal takes the credits back.
+    await ctx.db.batch([paymentStatusStatement(ctx.db, row.id, payment.status, ctx.now), ...creditStatements(ctx.db, order.id, ctx.now), ...orderStatusStatements(ctx.db, order.id, payment.status, ctx.now)]);
+  } catch (error) {
+    await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
+    throw providerUnavailable(error);
+  }
+  if (!buyer.paid) await announcePremium(ctx.env, buyer.userId);
+  return order;
+}

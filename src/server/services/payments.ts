@@ -1,0 +1,275 @@
+/**
+ * Orders, payments and credits (SPEC §1, §4): a member orders a bundle of their country's price list,
+ * pays at the provider, and is credited once when the provider (read back, never the browser or the
+ * webhook's body) says the payment is paid. The first paid order makes the member premium.
+ */
+import { pricingFor, statusRank, vatPart, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
+import type { OrderView } from "../../shared/payments-api";
+import type { SiteSettings } from "../../shared/settings";
+import { announcePremium } from "../chat/premium";
+import type { Database } from "../db/database";
+import { balanceOf } from "../db/ledger";
+import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
+import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
+import { directDebitStatusStatement } from "../db/direct-debit";
+import { AppError } from "../errors";
+import { PaymentProviderError, providerLocale, type PaymentProvider, type ProviderPayment } from "../payments/provider";
+
+export type PaymentContext = {
+  db: Database;
+  env: Pick<Env, "DB" | "CONVERSATIONS">;
+  provider: PaymentProvider;
+  site: SiteSettings;
+  /** The site's origin: redirect and webhook URLs are on it. */
+  origin: string;
+  /** Unix seconds. */
+  now: number;
+};
+
+export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean };
+
+/** Methods whose first payment leaves a mandate, so a repeat order can be charged without a checkout. */
+const MANDATE_METHODS: readonly string[] = ["creditcard", "paypal", "ideal", "bancontact"];
+const DAY = 86_400;
+
+export const WEBHOOK_PATH = "/api/payment-webhook.php";
+
+/** Where the provider sends the member back: the order's own page, which follows its status. */
+export const returnPath = (order: Pick<OrderRow, "id" | "bundleId" | "paymentMethod">) => `/credits/${order.bundleId}/${order.paymentMethod}?order=${order.id}`;
+
+function offer(ctx: PaymentContext, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
+  const { pricing, country: priceCountry } = pricingFor(ctx.site.pricing, ctx.site.countries, country);
+  const bundle = pricing.bundles.find((b) => b.id === bundleId);
+  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
+  if (!(pricing.methods as readonly string[]).includes(method) || method === "directdebit") {
+    throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
+  }
+  return { pricing, country: priceCountry, bundle, method: method as PaymentMethod };
+}
+
+export function providerUnavailable(error: unknown): AppError {
+  console.error(JSON.stringify({ event: "payment_provider_failed", message: error instanceof Error ? error.message : String(error) }));
+  return new AppError({ status: 502, code: "payment_provider_unavailable", key: "payments.errors.provider_unavailable" });
+}
+
+/**
+ * Create an order for a bundle and its payment at the provider. Amounts come from the site's
+ * settings only. Answers the order and where the member pays (null for a charge on a mandate).
+ */
+export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+  // The discount field is there for the discounts feature; until it exists no code is valid.
+  if (input.discountCode?.trim()) throw new AppError({ status: 400, code: "discount_invalid", key: "payments.errors.discount_invalid", field: "discount_code" });
+  const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
+  return placeOrder(ctx, buyer, chosen, null);
+}
+
+async function placeOrder(
+  ctx: PaymentContext,
+  buyer: Buyer,
+  chosen: ReturnType<typeof offer>,
+  mandate: { customerId: string; mandateId: string } | null,
+): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+  const { bundle, pricing, method } = chosen;
+  const order = await insertOrder(
+    ctx.db,
+    {
+      userId: buyer.userId,
+      siteDomain: ctx.site.domain,
+      bundleId: bundle.id,
+      credits: bundle.credits,
+      amountCents: bundle.amount,
+      vatCents: vatPart(bundle.amount, pricing.vat_rate),
+      currency: pricing.currency,
+      paymentMethod: method,
+      country: chosen.country,
+    },
+    ctx.now,
+  );
+  let payment: ProviderPayment;
+  try {
+    const customerId = mandate?.customerId ?? (MANDATE_METHODS.includes(method) ? await customerOf(ctx, buyer) : undefined);
+    payment = await ctx.provider.createPayment({
+      amount: order.amountCents,
+      currency: order.currency,
+      description: `${ctx.site.name} ${order.credits} credits #${order.id}`,
+      redirectUrl: ctx.origin + returnPath(order),
+      webhookUrl: ctx.origin + WEBHOOK_PATH,
+      method,
+      locale: providerLocale(buyer.language, chosen.country),
+      metadata: { order_id: order.id },
+      idempotencyKey: `order-${order.id}`,
+      ...(customerId ? { customerId } : {}),
+      ...(mandate ? { sequenceType: "recurring" as const, mandateId: mandate.mandateId } : customerId ? { sequenceType: "first" as const } : {}),
+    });
+  } catch (error) {
+    await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
+    throw providerUnavailable(error);
+  }
+  await insertPayment(
+    ctx.db,
+    {
+      orderId: order.id,
+      provider: ctx.provider.name,
+      providerPaymentId: payment.id,
+      status: "open",
+      amountCents: payment.amount,
+      currency: payment.currency,
+      method,
+      sequenceType: payment.sequenceType,
+      checkoutUrl: payment.checkoutUrl,
+    },
+    ctx.now,
+  );
+  // A charge on a mandate has no checkout; its status may be known already.
+  if (mandate) await settlePayment(ctx, payment.id);
+  return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: payment.checkoutUrl };
+}
+
+export async function customerOf(ctx: PaymentContext, buyer: Buyer): Promise<string> {
+  const known = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
+  if (known) return known.customerId;
+  const id = await ctx.provider.createCustomer({ name: buyer.name, email: buyer.email, locale: providerLocale(buyer.language, buyer.country ?? ctx.site.countries[0]!) });
+  await saveCustomer(ctx.db, buyer.userId, ctx.provider.name, id);
+  return (await findCustomer(ctx.db, buyer.userId, ctx.provider.name))!.customerId;
+}
+
+export type Settlement = "unknown" | "unchanged" | "updated" | "credited";
+
+/**
+ * What the webhook does with a payment id: read the payment back from the provider and record its
+ * status (only ever forward); a paid payment credits its order once and makes the member premium.
+ * An id the app did not create, or an answer that does not match the order, changes nothing.
+ */
+export async function settlePayment(ctx: PaymentContext, providerPaymentId: string): Promise<Settlement> {
+  const payment = await findPayment(ctx.db, ctx.provider.name, providerPaymentId);
+  if (!payment) return "unknown";
+  let actual: ProviderPayment | null;
+  try {
+    actual = await ctx.provider.getPayment(providerPaymentId);
+  } catch (error) {
+    throw providerUnavailable(error);
+  }
+  if (!actual || actual.id !== payment.providerPaymentId) return "unknown";
+  if (actual.amount !== payment.amountCents || actual.currency !== payment.currency) {
+    console.error(JSON.stringify({ event: "payment_mismatch", payment: payment.id, provider_amount: actual.amount, provider_currency: actual.currency }));
+    return "unchanged";
+  }
+  const order = (await findOrder(ctx.db, payment.orderId))!;
+  // Money the bank took back (a failed direct debit, or a chargeback on a paid payment) takes its credits back.
+  const taken = actual.chargedBack || (order.paymentMethod === "directdebit" && ["failed", "canceled", "expired"].includes(actual.status));
+  if (taken && order.creditedAt !== null && order.status !== "reversed") {
+    await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
+    await reverseOrder(ctx, order);
+    return "updated";
+  }
+  if (statusRank(actual.status) <= statusRank(payment.status)) return "unchanged";
+  const before = await balanceOf(ctx.db, order.userId);
+  const results = await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now), ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now)]);
+  const credited = actual.status === "paid" && results[1].meta.changes > 0;
+  if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
+    await saveMandate(ctx.db, order.userId, ctx.provider.name, actual.mandateId, actual.method);
+  }
+  if (credited) {
+    console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
+    if (before && !before.paid) await announcePremium(ctx.env, order.userId);
+  }
+  return credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";
+}
+
+/**
+ * A payment the bank reversed: the unused credits go back (the ledger row in the same batch), the
+ * order is marked reversed, and the member's direct debit is blocked (SPEC §8 "direct debit blocked").
+ */
+async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void> {
+  const balance = (await balanceOf(ctx.db, order.userId))?.credits ?? 0;
+  const unused = Math.min(balance, order.credits);
+  await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
+  console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
+}
+
+/**
+ * Repeat last order (SPEC §2): the same bundle and method again; charged on the stored mandate when
+ * the member has one, otherwise through a new checkout.
+ */
+export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+  const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
+  if (!last) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
+  const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
+  const customer = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
+  let mandate: { customerId: string; mandateId: string } | null = null;
+  if (customer?.mandateId) {
+    try {
+      const valid = await ctx.provider.validMandate(customer.customerId);
+      if (valid) mandate = { customerId: customer.customerId, mandateId: valid.id };
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+  }
+  return placeOrder(ctx, buyer, chosen, mandate);
+}
+
+/** The last moment (unix seconds) the credits of an order may be returned, or null before it is credited. */
+export function refundUntil(order: Pick<OrderRow, "creditedAt">, refundDays: number): number | null {
+  return order.creditedAt === null ? null : order.creditedAt + refundDays * DAY;
+}
+
+/**
+ * Why an order's credits cannot be returned now, or null when they can (SPEC §1): only the latest
+ * purchase, paid by a method that can be refunded, within refund_days of being credited, once.
+ */
+export function refundRefusal(order: OrderRow, latestPaidId: number | null, refundDays: number, now: number): AppError | null {
+  if (order.status === "refunded" || order.status === "reversed") return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
+  if (order.creditedAt === null || order.paymentMethod === "directdebit") return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  if (latestPaidId !== order.id) return new AppError({ status: 409, code: "refund_latest_only", key: "payments.errors.refund_latest_only" });
+  if (now > refundUntil(order, refundDays)!) return new AppError({ status: 409, code: "refund_too_late", key: "payments.errors.refund_too_late", values: { days: refundDays } });
+  return null;
+}
+
+/**
+ * Return the unused credits of the member's latest purchase (SPEC §1: within refund_days): the
+ * credits and the ledger row in one step, then the refund at the provider of the matching part of
+ * the price. If the provider refuses, the credits are given back.
+ */
+export async function refundOrder(ctx: PaymentContext, userId: number, orderId: number): Promise<OrderRow> {
+  const order = await findOwnOrder(ctx.db, userId, orderId);
+  if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
+  const refusal = refundRefusal(order, (await latestPaidOrder(ctx.db, userId))?.id ?? null, ctx.site.refund_days, ctx.now);
+  if (refusal) throw refusal;
+  const balance = (await balanceOf(ctx.db, userId))?.credits ?? 0;
+  const unused = Math.min(balance, order.credits);
+  if (unused <= 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
+  const cents = Math.floor((order.amountCents * unused) / order.credits);
+  const payment = await latestPaymentOf(ctx.db, order.id);
+  const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now })]);
+  if (taken.meta.changes === 0 || !payment) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
+  try {
+    await ctx.provider.refund(payment.providerPaymentId, { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: `refund-order-${order.id}` });
+  } catch (error) {
+    await ctx.db.batch([...undoRefundStatements(ctx.db, order, unused, ctx.now)]);
+    if (error instanceof PaymentProviderError) throw providerUnavailable(error);
+    throw error;
+  }
+  return (await findOwnOrder(ctx.db, userId, order.id))!;
+}
+
+/** An order as the API answers it (GET /api/order.php, /api/transactions.php). */
+export function orderView(order: OrderRow, payment: { providerPaymentId: string; sequenceType: string } | null): OrderView {
+  return {
+    id: order.id,
+    status: order.status as OrderStatus,
+    bundle_id: order.bundleId,
+    credits: order.credits,
+    amount: order.amountCents,
+    vat: order.vatCents,
+    discount: order.discountCents,
+    currency: order.currency,
+    method: order.paymentMethod,
+    payment_id: payment?.providerPaymentId ?? null,
+    recurring: payment?.sequenceType === "recurring",
+    credited: order.creditedAt !== null,
+    created_at: order.createdAt,
+    refunded_credits: order.refundedCredits,
+    refunded_amount: order.refundedCents,
+    site: order.siteDomain,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Credits, prices and payment methods as both sides need them (SPEC §1, §3): the settings shape of a
+ * country's price list, the bundle and VAT arithmetic, and money formatting. Amounts are always whole
+ * minor units (cents, rappen, pence, øre, grosze); they are formatted only for display.
+ */
+import * as v from "valibot";
+
+/** Payment methods by the names Mollie gives them (the sandbox uses the same names). */
+export const PAYMENT_METHODS = [
+  "ideal",
+  "creditcard",
+  "paypal",
+  "bancontact",
+  "klarna",
+  "twint",
+  "przelewy24",
+  "blik",
+  "banktransfer",
+  "directdebit",
+] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const CURRENCIES = ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"] as const;
+
+/**
+ * A payment's status as the provider reports it. It only moves forward: open, pending, authorized,
+ * then one final status. Paid outranks the other final ones: money the provider says it received is
+ * never ignored because a failure was reported first.
+ */
+export const PAYMENT_STATUSES = ["open", "pending", "authorized", "failed", "canceled", "expired", "paid"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** An order's status: its latest payment's, or refunded / reversed once credits were taken back. */
+export type OrderStatus = PaymentStatus | "refunded" | "reversed";
+
+export function statusRank(status: string): number {
+  if (status === "paid") return 4;
+  if (status === "failed" || status === "canceled" || status === "expired") return 3;
+  return Math.max(0, (PAYMENT_STATUSES as readonly string[]).indexOf(status));
+}
+
+const MinorUnits = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+export const Bundle = v.strictObject({
+  /** Stable within the site: /credits/{id} and orders name it. */
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  credits: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Price including VAT, in minor units of the country's currency. */
+  amount: MinorUnits,
+  popular: v.optional(v.boolean()),
+});
+export type Bundle = v.InferOutput<typeof Bundle>;
+
+/** What a site sells in one country: currency, VAT, methods and bundles. */
+export const CountryPricing = v.pipe(
+  v.strictObject({
+    currency: v.picklist(CURRENCIES),
+    /** VAT in percent; prices include it. */
+    vat_rate: v.pipe(v.number(), v.minValue(0), v.maxValue(50)),
+    methods: v.pipe(v.array(v.picklist(PAYMENT_METHODS)), v.minLength(1)),
+    bundles: v.pipe(v.array(Bundle), v.minLength(1)),
+  }),
+  v.check((p) => new Set(p.bundles.map((b) => b.id)).size === p.bundles.length, "bundle ids must be unique"),
+  v.check((p) => p.bundles.filter((b) => b.popular).length <= 1, "at most one bundle is the most popular"),
+);
+export type CountryPricing = v.InferOutput<typeof CountryPricing>;
+
+/** Direct debit (SPEC §3, §5): credits are granted before the money arrives, up to this many unpaid. */
+export const DirectDebitSettings = v.strictObject({
+  outstanding_limit_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+
+/** The price list that applies to a visitor: their own country's when the site sells there, else the site's own. */
+export function pricingFor(pricing: Record<string, CountryPricing>, siteCountries: readonly string[], country: string | null): { country: string; pricing: CountryPricing } {
+  if (country && pricing[country]) return { country, pricing: pricing[country] };
+  const own = siteCountries[0]!;
+  return { country: own, pricing: pricing[own]! };
+}
+
+/** The VAT part of a price that includes VAT, in minor units. */
+export function vatPart(amount: number, vatRate: number): number {
+  return amount - Math.round((amount * 100) / (100 + vatRate));
+}
+
+/** Minor units per major unit of a currency (100 for all the site currencies). */
+export function minorPerMajor(currency: string): number {
+  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return 10 ** digits;
+}
+
+/** A money amount for display in the member's locale, e.g. "€ 19,95" in nl. */
+export function formatMoney(amount: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount / minorPerMajor(currency));
+}
+
+/** The price of one credit of a bundle, in minor units with fractions (for display only). */
+export const pricePerCredit = (bundle: Bundle) => bundle.amount / bundle.credits;
