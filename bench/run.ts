@@ -89,6 +89,15 @@ try {
 
   const js = pageJavaScript("dist/client", "src/app/screens/members/MembersScreen.tsx");
   console.info(`\n/members client JavaScript: ${kb(js.gzip)} gzip (${kb(js.raw)} raw, ${js.files.length} files; target under 120 KB gzip)`);
+  // The front door is for cheap phones: what the home page, a lander and a member landing page add.
+  for (const [page, source] of [
+    ["/ (home)", "src/app/screens/home/HomeScreen.tsx"],
+    ["/landers/*", "src/app/screens/landers/LanderScreen.tsx"],
+    ["/members/{id}/landing*", "src/app/screens/member-landing/MemberLandingScreen.tsx"],
+  ]) {
+    const front = pageJavaScript("dist/client", source!);
+    console.info(`${page} client JavaScript: ${kb(front.gzip)} gzip (${kb(front.gzip - js.gzip)} more than /members)`);
+  }
   const cost = await passwordCost();
   console.info(
     `\npassword hash (Argon2id m=19 MiB t=2 p=1, WebAssembly as in the Worker): ${ms(cost.argon2)} per hash, ${(cost.argon2 / cost.pbkdf2).toFixed(2)}x PBKDF2-SHA256 at 100,000 iterations (${ms(cost.pbkdf2)})`,

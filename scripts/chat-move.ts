@@ -1,6 +1,6 @@
 /**
  * The move of chat messages from D1's old `messages` table into the conversations' Durable Objects
- * (docs/decisions/0012): how far it is. The move itself runs in the Worker while it serves: each
+ * (docs/decisions/0013): how far it is. The move itself runs in the Worker while it serves: each
  * object takes its conversation's messages over the first time it is used, and the clock work
  * (every five minutes) moves the rest in batches. Both are idempotent and resumable.
  *

@@ -37,6 +37,10 @@ export function searchInfiniteKey(filters: URLSearchParams): string {
 
 export const profileKey = (id: string | number) => `/api/profile.php?id=${id}`;
 export const REGIONS_KEY = "/api/regions.php";
+/** GET /api/showcase.php: members for the landers; the map lander asks for their towns too. */
+export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns=1" : "/api/showcase.php");
+/** The first page of a search with the member's or the site's defaults (home page, first matches). */
+export const FIRST_SEARCH_KEY = searchPageKey(new URLSearchParams(), 1);
 /** GET /api/chats.php: the member's conversations (SPEC §7). */
 export const CHATS_KEY = "/api/chats.php";
 /** GET /api/gifts.php: the gifts this site sells. */
@@ -92,6 +96,15 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];
+    case "member-landing":
+      return [plain(profileKey(match.params.id!))];
+    case "lander":
+      return [plain(showcaseKey(match.params.lander === "maplanding"))];
+    case "home":
+      // The row of recent members shows only when visitors may search (SPEC §1: logged_out_search).
+      return visitorSearchAllowed(searchMode, 1) ? [plain(FIRST_SEARCH_KEY)] : [];
+    case "signup-matches":
+      return member ? [plain(FIRST_SEARCH_KEY)] : [];
     default:
       return [];
   }

@@ -4,6 +4,7 @@
  * that fails its check makes the route not match, which shows the 404 page.
  */
 import { PAYMENT_METHODS } from "../shared/payments";
+import { LANDER_VARIANTS } from "./landers";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
@@ -32,10 +33,13 @@ export type ScreenName =
   | "transactions"
   | "premium"
   | "pricing"
-  | "directdebit";
+  | "directdebit"
+  | "lander"
+  | "member-landing"
+  | "signup-matches";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
-const LANDERS = [
+export const LANDERS = [
   "alonetonight",
   "collagelanding",
   "gallery",
@@ -48,11 +52,10 @@ const LANDERS = [
 export const STATIC_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
 
 const ID = /^[1-9][0-9]{0,9}$/;
-const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 type ParamCheck = RegExp | readonly string[];
 
-type RouteDef = {
+export type RouteDef = {
   name: string;
   /** SPEC notation: {id} required, {slug?} optional. */
   path: string;
@@ -77,13 +80,13 @@ export const ROUTES: readonly RouteDef[] = [
   route("members-id", "/members/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("likes-m-id", "/likes/m/{id}", "member", "default", { params: { id: ID }, membersArea: true }),
   route("members-id-chat", "/members/{id}/chat", "chat", "chat", { params: { id: ID } }),
-  route("members-id-landing", "/members/{id}/landing", "placeholder", "lander", { params: { id: ID } }),
+  route("members-id-landing", "/members/{id}/landing", "member-landing", "lander", { params: { id: ID } }),
   route("members-id-signup", "/members/{id}/signup", "signup", "empty", { params: { id: ID } }),
-  route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "placeholder", "lander", {
-    params: { id: ID, slug: SLUG },
+  route("members-id-landing2-slug", "/members/{id}/landing2/{slug?}", "member-landing", "lander", {
+    params: { id: ID, slug: LANDER_VARIANTS },
   }),
-  route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "placeholder", "lander", {
-    params: { id: ID, slug: SLUG },
+  route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "member-landing", "lander", {
+    params: { id: ID, slug: LANDER_VARIANTS },
   }),
   route("likes", "/likes", "placeholder", "default", { membersArea: true }),
   route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
@@ -92,7 +95,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("complaints", "/complaints"),
   route("complete-signup", "/complete-signup", "complete-signup", "empty"),
   route("signup", "/signup", "signup", "empty"),
-  route("signup-matches", "/signup-matches", "signup", "empty"),
+  route("signup-matches", "/signup-matches", "signup-matches", "empty"),
   route("login", "/login", "login"),
   route("reset-password", "/reset-password", "reset-password"),
   route("reset-password-do", "/reset-password/do", "reset-password-do"),
@@ -114,9 +117,9 @@ export const ROUTES: readonly RouteDef[] = [
   route("lang-config", "/lang-config", "lang-config"),
   route("match-finder", "/match-finder"),
   route("swipe-game", "/swipe-game"),
-  route("landers-tinderswipe", "/landers/tinderswipe", "placeholder", "lander"),
-  route("landers-lander-slug", "/landers/{lander}/{slug?}", "placeholder", "lander", {
-    params: { lander: LANDERS, slug: SLUG },
+  route("landers-tinderswipe", "/landers/tinderswipe", "lander", "lander"),
+  route("landers-lander-slug", "/landers/{lander}/{slug?}", "lander", "lander", {
+    params: { lander: LANDERS, slug: LANDER_VARIANTS },
   }),
   route("pages-ban", "/pages/ban", "static-page"),
   route("pages-cookies", "/pages/cookies", "static-page"),

@@ -19,11 +19,12 @@ import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, resolveLocale } from "./edge/loca
 import { requireSameOrigin } from "./auth/csrf";
 import { securityHeaders } from "./edge/security";
 import { session } from "./edge/signed-in-member";
-import { loadSite, siteHost } from "./edge/site";
+import { listSites, loadSite, siteHost } from "./edge/site";
 import { resolveTracking } from "./edge/tracking";
 import { AppError, errorBody } from "./errors";
 import { i18nFor } from "./translations";
 import { renderPage, renderRoute } from "./render/page";
+import { robotsTxt, sitemapXml } from "./render/seo";
 
 const isApi = (c: Context<AppEnv>) => c.req.path.startsWith("/api/");
 
@@ -67,7 +68,7 @@ function createApp() {
     await next();
   });
   app.use(async (c, next) => {
-    const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), c.get("site").domain_language);
+    const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), c.get("site").domain_language, isApi(c) ? undefined : c.req.query("lang"));
     c.set("locale", locale);
     c.set("t", i18nFor(locale).t);
     c.set("trafficSource", resolveTracking(c));
@@ -109,6 +110,12 @@ function createApp() {
     setCookie(c, LOCALE_COOKIE, locale, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
     return c.redirect(safeReturnPath(c.req.query("return")), 302);
   });
+
+  // Per site, so each names its own sitemap and lists its own pages with their alternates elsewhere.
+  app.get("/robots.txt", (c) => c.text(robotsTxt(c.get("site"), new URL(c.req.url)), 200, { "cache-control": "public, max-age=3600" }));
+  app.get("/sitemap.xml", async (c) =>
+    c.body(sitemapXml(c.get("site"), await listSites(c.env.SETTINGS), new URL(c.req.url)), 200, { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=3600" }),
+  );
 
   for (const route of ROUTES) app.get(honoPath(route), renderRoute);
 

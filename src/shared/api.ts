@@ -140,3 +140,15 @@ export type User = {
   notifications_disabled: string[];
   profile: { id: number; name: string; main_image: MainImage | null };
 };
+
+/** Query of GET /api/showcase.php: `towns=1` adds the map of the members' towns. */
+export const ShowcaseQuery = v.object({ towns: v.optional(v.picklist(["1"])) });
+
+/**
+ * A town on a lander's map: its name and a place on a 100 x 100 drawing (rounded, relative to the
+ * other towns shown), never its coordinates.
+ */
+export type ShowcaseTown = { name: string; region: string | null; x: number; y: number; profile_ids: number[] };
+
+/** Answer of GET /api/showcase.php: recently active members with a photo, for the landers and the home page. */
+export type ShowcaseResponse = { profiles: ProfileCard[]; towns: ShowcaseTown[] };

@@ -38,7 +38,10 @@ export function LanguageSwitcher() {
   if (!choices.includes(locale)) choices.push(locale);
   return (
     <details className="language-switcher">
-      <summary aria-label={t("nav.language")}>{locale.toUpperCase()}</summary>
+      <summary>
+        <span className="visually-hidden">{t("nav.language")}: </span>
+        {locale.toUpperCase()}
+      </summary>
       <ul>
         {choices.map((language) => (
           <li key={language}>

@@ -31,6 +31,9 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   premium: () => import("./credits/PremiumScreen"),
   pricing: () => import("./credits/PricingScreen"),
   directdebit: () => import("./credits/DirectDebitScreen"),
+  lander: () => import("./landers/LanderScreen"),
+  "member-landing": () => import("./member-landing/MemberLandingScreen"),
+  "signup-matches": () => import("./signup-matches/SignupMatchesScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

@@ -4,7 +4,7 @@
  * embeds a page's data, so both always give the same shape.
  */
 import type { Context } from "hono";
-import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery } from "../../shared/api";
+import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery, ShowcaseQuery } from "../../shared/api";
 import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
@@ -18,6 +18,7 @@ import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
+import { showcase } from "../services/showcase";
 import { parseQuery } from "./query";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
@@ -39,6 +40,11 @@ export const SOURCES: Record<string, Source> = {
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
     return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
+  },
+  // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
+  "/api/showcase.php": async (c, params) => {
+    const { towns } = parseQuery(ShowcaseQuery, params);
+    return showcase(c.get("db"), selectedCountry(c), towns === "1");
   },
   "/api/regions.php": async (c, params) => {
     const { country } = parseQuery(RegionsQuery, params);

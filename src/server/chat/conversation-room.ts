@@ -89,7 +89,7 @@ type Plan = Planned | { reply: ServerFrame } | { later: true };
  * rules, written here unrecorded, recorded in D1 with their charges and the conversation's summary
  * in one batch, then acknowledged and fanned out, and then marked recorded here; a message whose D1
  * side is unknown (an eviction, a failed call) is settled against D1 before the next step
- * (docs/decisions/0012). Sockets use the hibernation API, so an idle conversation costs nothing.
+ * (docs/decisions/0013). Sockets use the hibernation API, so an idle conversation costs nothing.
  */
 export class ConversationRoom extends DurableObject<Env> implements ConversationRoomCalls {
   private readonly db: Database;

@@ -4,7 +4,7 @@
  * object opens this storage, one step at a time, so these functions are synchronous.
  *
  * A message is written `recorded = 0` before its charge and the conversation's summary go to D1,
- * and becomes `recorded = 1` once D1 has them (docs/decisions/0012). Only recorded messages are
+ * and becomes `recorded = 1` once D1 has them (docs/decisions/0013). Only recorded messages are
  * shown, counted or exported; an unrecorded one is settled against D1 when the object next works.
  */
 import type { MessageKind } from "../../shared/chat";

@@ -33,7 +33,7 @@ async function batch(db: Database, statements: readonly SQL[]): Promise<D1Result
   );
 }
 
-/** A pair's conversation, and whether its messages have left D1's old table (docs/decisions/0012). */
+/** A pair's conversation, and whether its messages have left D1's old table (docs/decisions/0013). */
 export type ConversationRecord = { id: number; messagesMoved: boolean };
 
 export async function conversationOf(db: Database, one: number, other: number): Promise<ConversationRecord | null> {
@@ -348,7 +348,7 @@ export async function profilesOfUsers(db: Database, userIds: readonly number[]):
   return rows.map((r) => ({ id: r.id, userId: r.user_id }));
 }
 
-// The move of messages from D1's old messages table into the objects (docs/decisions/0012)
+// The move of messages from D1's old messages table into the objects (docs/decisions/0013)
 
 /** Conversations whose messages still wait in D1, lowest id first. */
 export async function conversationsToMove(db: Database, limit: number): Promise<{ id: number; profileA: number; profileB: number }[]> {

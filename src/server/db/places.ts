@@ -49,3 +49,11 @@ export function placesInBox(db: Database, cells: number[], box: Box) {
     .leftJoin(regions, eq(regions.id, places.regionId))
     .where(and(inArray(places.cell, cells), between(places.lat, box.south, box.north), between(places.lon, box.west, box.east)));
 }
+
+/** The places of a country with one of these names (several places may share one), for the map lander. */
+export function placesNamed(db: Database, country: string, names: string[]) {
+  return db
+    .select({ name: places.name, lat: places.lat, lon: places.lon, population: places.population })
+    .from(places)
+    .where(and(eq(places.country, country), inArray(places.name, names)));
+}

@@ -2,7 +2,7 @@
  * Profiles: a member's own profile and its interests, and the searchable flag that follows from the
  * account (see the profiles table).
  */
-import { and, asc, desc, eq, gte, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { notBlockedWith } from "./blocks";
@@ -76,7 +76,7 @@ const regionJoin = eq(regions.id, profiles.regionId);
 const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
-export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[] };
+export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
 
 /** The conditions of a filter, in the order the search indexes need them. */
 export function profileConditions(f: ProfileFilter): SQL[] {
@@ -85,6 +85,7 @@ export function profileConditions(f: ProfileFilter): SQL[] {
   if (f.regionId !== undefined) where.push(eq(profiles.regionId, f.regionId));
   if (f.viewerId !== undefined) where.push(ne(profiles.id, f.viewerId), notBlockedWith(f.viewerId));
   if (f.except?.length) where.push(notInArray(profiles.id, f.except));
+  if (f.withMainPhoto) where.push(isNotNull(profiles.mainPhotoId));
   return where;
 }
 

@@ -1,4 +1,4 @@
-export { loadSite } from "../services/site-settings";
+export { clearSiteCache, listSites, loadSite } from "../services/site-settings";
 
 /** The host a request was made to, without port, trailing dot or "www.". */
 export function siteHost(url: string): string {

@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppEnv, Tracking, TrackingField } from "../request-context";
-
-const TRACKING_FIELDS: readonly TrackingField[] = ["network", "ref", "sub1", "sub2", "sub3"];
+import { TRACKING_FIELDS } from "../../shared/tracking";
+import type { AppEnv, Tracking } from "../request-context";
 
 const TRACKING_COOKIE = "trafficsource";
 const TRACKING_MAX_AGE = 30 * 24 * 60 * 60;

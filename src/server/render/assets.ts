@@ -31,6 +31,9 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   premium: "src/app/screens/credits/PremiumScreen.tsx",
   pricing: "src/app/screens/credits/PricingScreen.tsx",
   directdebit: "src/app/screens/credits/DirectDebitScreen.tsx",
+  lander: "src/app/screens/landers/LanderScreen.tsx",
+  "member-landing": "src/app/screens/member-landing/MemberLandingScreen.tsx",
+  "signup-matches": "src/app/screens/signup-matches/SignupMatchesScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

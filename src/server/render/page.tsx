@@ -12,7 +12,9 @@ import { clientMessages, i18nFor } from "../translations";
 import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
+import { headTags } from "./seo";
 import { inlineJson, streamPage } from "./stream";
+import { listSites } from "../edge/site";
 
 function pageError(c: Context<AppEnv>, error: AppError): PageError {
   return { status: error.status, message: error.status === 404 ? null : refusalText(c.get("t"), error) };
@@ -57,10 +59,20 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   };
   const url = new URL(c.req.url);
   const assets = pageAssets(screen);
+  const head = headTags({
+    site: c.get("site"),
+    sites: await listSites(c.env.SETTINGS),
+    locale,
+    url,
+    match,
+    failed: error !== null,
+    fallback,
+    t: c.get("t"),
+  });
   // Through c.body, so cookies and headers set earlier in the request (locale, tracking) go out too.
   const render = async (state: PageState) => {
     const streamed = await streamPage(
-      <Document lang={locale} assets={assets} nonce={c.get("secureHeadersNonce")}>
+      <Document lang={locale} assets={assets} nonce={c.get("secureHeadersNonce")} head={head}>
         <App page={state} url={url.pathname + url.search + url.hash} i18n={i18nFor(locale)} />
       </Document>,
       {

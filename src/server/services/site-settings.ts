@@ -25,3 +25,32 @@ export async function loadSite(kv: KVNamespace, domain: string, now = Date.now()
   cache.set(domain, { site, expires: now + TTL_MS });
   return site;
 }
+
+let directory: { sites: SiteSettings[]; expires: number } | null = null;
+
+/**
+ * Every country site this Worker serves (for the hreflang alternates and the sitemap), read from
+ * KV and cached in the isolate for a minute like each site.
+ */
+export async function listSites(kv: KVNamespace, now = Date.now()): Promise<SiteSettings[]> {
+  if (directory && directory.expires > now) return directory.sites;
+  const sites: SiteSettings[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await kv.list({ prefix: siteKey(""), ...(cursor ? { cursor } : {}) });
+    for (const key of page.keys) {
+      const site = await loadSite(kv, key.name.slice(siteKey("").length), now);
+      if (site) sites.push(site.settings);
+    }
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  sites.sort((a, b) => a.domain.localeCompare(b.domain));
+  directory = { sites, expires: now + TTL_MS };
+  return sites;
+}
+
+/** Forget cached sites (after a test writes new settings). */
+export function clearSiteCache(): void {
+  cache.clear();
+  directory = null;
+}

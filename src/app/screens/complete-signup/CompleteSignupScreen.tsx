@@ -92,7 +92,7 @@ export default function CompleteSignupScreen() {
             )}
             {push === "granted" && pushDone && <p className="form-message form-message--success">{t("complete_signup.push.enabled")}</p>}
             <div className="steps__actions">
-              <Link href="/members" className="button button--primary">
+              <Link href="/signup-matches" className="button button--primary">
                 {t("complete_signup.to_members")}
               </Link>
             </div>

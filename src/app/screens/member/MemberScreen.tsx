@@ -81,7 +81,7 @@ export default function MemberScreen({ params }: ScreenProps) {
                     if (photo.locked && !user) openSignup(t("login_needed.photos"));
                   }}
                   aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
-                  <img src={photo.thumb} alt="" width={80} height={100} loading="lazy" />
+                  <img src={photo.thumb} alt={photo.locked ? t("profile.locked_photo") : profile.name} width={80} height={100} loading="lazy" />
                   {photo.locked && (
                     <span className="thumb__lock" title={t("profile.locked_photo")}>
                       <LockIcon />
