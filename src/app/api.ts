@@ -44,13 +44,7 @@ export async function apiSend<T>(method: "POST" | "PUT" | "DELETE", url: string,
     credentials: "same-origin",
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const data = (await response.json().catch(() => null)) as unknown;
-  if (!response.ok) {
-    const error = (data ?? { error: "http_error", message: response.statusText }) as ApiError;
-    checkSession(url, response.status, error);
-    throw new ApiRequestError(response.status, error);
-  }
-  return data as T;
+  return answerOf<T>(url, response);
 }
 
 /**
@@ -64,6 +58,11 @@ export async function apiSendForm<T>(url: string, form: FormData): Promise<T> {
     credentials: "same-origin",
     body: form,
   });
+  return answerOf<T>(url, response);
+}
+
+/** The JSON answer of a state-changing call, or ApiRequestError with the server's { error, message, field }. */
+async function answerOf<T>(url: string, response: Response): Promise<T> {
   const data = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
     const error = (data ?? { error: "http_error", message: response.statusText }) as ApiError;

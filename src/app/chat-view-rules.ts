@@ -117,8 +117,8 @@ export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credit
   };
 }
 
-export const RECONNECT_FIRST_MS = 500;
-export const RECONNECT_MAX_MS = 10_000;
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 10_000;
 
 /** How long to wait before reconnect attempt `attempt` (0 first): 0.5 s, 1 s, 2 s … at most 10 s. */
 export function reconnectDelay(attempt: number): number {
@@ -132,7 +132,7 @@ export function newClientId(): string {
 }
 
 /** SPEC §3: the last-opened chat profile and its date (ms) are remembered under this key. */
-export const LAST_CHAT_KEY = "last-chat";
+const LAST_CHAT_KEY = "last-chat";
 
 export function rememberLastChat(profileId: number, at = Date.now()): void {
   try {

@@ -8,7 +8,7 @@ import type { RouteMatch } from "./routes";
 import { visitorSearchAllowed } from "../shared/search-visibility";
 
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
-export type DataKey = { key: string; fallbackKey: string; infinite: boolean };
+type DataKey = { key: string; fallbackKey: string; infinite: boolean };
 
 const SEARCH_PARAMS = ["gender", "country", "country_region", "min_age", "max_age"] as const;
 

@@ -18,7 +18,7 @@ export type SignupDraft = {
   terms: boolean;
 };
 
-export type SignupField = "email" | "username" | "password" | "date_of_birth" | "gender" | "terms";
+type SignupField = "email" | "username" | "password" | "date_of_birth" | "gender" | "terms";
 
 const pad = (value: number, length: number) => String(value).padStart(length, "0");
 

@@ -3,10 +3,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./request-context";
 
 /** The values a locale text is filled in with. */
-export type TextValues = Record<string, string | number>;
+type TextValues = Record<string, string | number>;
 
 /** One faulty field of a form: the locale key of its message and the message's values. */
-export type FieldProblem = { key: string; values?: TextValues };
+type FieldProblem = { key: string; values?: TextValues };
 
 /**
  * Why a call is refused, in the one shape the whole server uses: the HTTP status (a socket frame

@@ -11,7 +11,7 @@ export type TrackingField = "network" | "ref" | "sub1" | "sub2" | "sub3";
 export type Tracking = Partial<Record<TrackingField, string>>;
 
 /** Everything a handler may read about the request once the edge middleware has run. */
-export type AppVariables = {
+type AppVariables = {
   requestId: string;
   site: SiteSettings;
   company: CompanyInfo | null;

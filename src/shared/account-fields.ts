@@ -22,12 +22,12 @@ export function normaliseEmail(email: string): string {
   return email.normalize("NFKC").trim().toLowerCase();
 }
 
-export const Email = v.pipe(v.string(), v.transform(normaliseEmail), v.check(isEmail, "validation.email_invalid"));
+const Email = v.pipe(v.string(), v.transform(normaliseEmail), v.check(isEmail, "validation.email_invalid"));
 
 // Latin letters (any accents), digits and . _ - only: mixing scripts is how look-alike names are made.
 const USERNAME = new RegExp(`^[\\p{Script=Latin}\\p{Nd}._-]{${USERNAME_MIN},${USERNAME_MAX}}$`, "u");
 
-export const Username = v.pipe(
+const Username = v.pipe(
   v.string(),
   v.transform((name: string) => name.normalize("NFKC").trim()),
   v.nonEmpty("validation.required"),
@@ -36,7 +36,7 @@ export const Username = v.pipe(
   v.regex(/\p{L}/u, "validation.username_invalid"),
 );
 
-export const Password = v.pipe(
+const Password = v.pipe(
   v.string(),
   v.minLength(PASSWORD_MIN, "validation.password_too_short"),
   v.maxLength(PASSWORD_MAX, "validation.password_too_long"),
@@ -50,7 +50,7 @@ function isCalendarDate(date: string): boolean {
 }
 
 /** A YYYY-MM-DD date of birth on `today`: a real, past date of someone between MIN_AGE and MAX_AGE. */
-export const DateOfBirth = (today = new Date()) =>
+const DateOfBirth = (today = new Date()) =>
   v.pipe(
     v.string(),
     v.regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date_of_birth_invalid"),

@@ -9,7 +9,7 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 24;
-export const EMAIL_MAX = 254;
+const EMAIL_MAX = 254;
 /** SPEC §4, §9: a deleted account can be reactivated by the mailed link within 14 days. */
 export const REACTIVATION_DAYS = 14;
 

@@ -5,7 +5,7 @@ import { MAX_AGE, MIN_AGE } from "./ages";
 const intString = (min: number, max: number) =>
   v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/), v.transform(Number), v.integer(), v.minValue(min), v.maxValue(max));
 
-export const MAX_SEARCH_PAGE = 500;
+const MAX_SEARCH_PAGE = 500;
 export const SEARCH_PAGE_SIZE = 24;
 
 export const GENDERS = ["male", "female"] as const;

@@ -5,7 +5,7 @@
  * from public/gifts/<slug>.svg.
  */
 export const GIFT_SLUGS = ["rose", "heart", "kiss", "chocolates", "cocktail", "champagne", "teddy", "ring"] as const;
-export type GiftSlug = (typeof GIFT_SLUGS)[number];
+type GiftSlug = (typeof GIFT_SLUGS)[number];
 
 export const isGiftSlug = (value: string): value is GiftSlug => (GIFT_SLUGS as readonly string[]).includes(value);
 

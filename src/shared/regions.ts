@@ -1,5 +1,5 @@
 /** What a country calls its first-level regions (SPEC §9: province, state, county, canton). */
-export type RegionKind = "province" | "state" | "canton" | "county" | "region";
+type RegionKind = "province" | "state" | "canton" | "county" | "region";
 
 const KINDS: Record<string, RegionKind> = {
   AT: "state",

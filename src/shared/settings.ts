@@ -16,7 +16,7 @@ const LocalisedText = v.record(Language, v.string());
 export const LoggedOutSearchMode = v.picklist(["all", "first_page", "none"]);
 export type LoggedOutSearchMode = v.InferOutput<typeof LoggedOutSearchMode>;
 
-export const SignupsMode = v.picklist(["all", "with_trafficsource", "invite_only"]);
+const SignupsMode = v.picklist(["all", "with_trafficsource", "invite_only"]);
 
 export const SEARCH_FIELDS = ["gender", "country", "country_region", "min_age", "max_age"] as const;
 

@@ -219,7 +219,7 @@ describe("login", () => {
     expect(await json(res)).toMatchObject({ error: "address_throttled" });
     // The member's own account was not locked by it.
     expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status).toBe(200);
-  });
+  }, 30_000); // thirty logins, each with a password hash: slow on a busy two-core machine
 });
 
 describe("sessions end", () => {
@@ -425,16 +425,18 @@ describe("deletion", () => {
     expect(second.discount.code).toBe(first.discount.code);
   });
 
-  it("is erased after 14 days, photos in R2 included", async () => {
+  it("is erased after 14 days, profile and chat photos in R2 included", async () => {
     const { browser, body, user } = await signUp();
     await env.DB.prepare("INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height) VALUES (?, 'p/erase.jpg', 't/erase.jpg', 'b/erase.jpg', 'active', 1, 1)").bind(user.profile.id).run();
-    for (const key of ["p/erase.jpg", "t/erase.jpg", "b/erase.jpg"]) await env.PHOTOS.put(key, "x");
+    await env.DB.prepare("INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, 'c/erase.jpg', 'ct/erase.jpg', 'cb/erase.jpg', 1, 1)").bind(user.profile.id).run();
+    const keys = ["p/erase.jpg", "t/erase.jpg", "b/erase.jpg", "c/erase.jpg", "ct/erase.jpg", "cb/erase.jpg"];
+    for (const key of keys) await env.PHOTOS.put(key, "x");
     await browser.delete("/api/user.php", { password: body.password });
     const now = Math.floor(Date.now() / 1000);
     expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 13 * 86400)).toBe(0);
     expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 14 * 86400 + 1)).toBe(1);
     expect(await userOf(body.email)).toBeNull();
     expect(await env.DB.prepare("SELECT count(*) AS n FROM profiles WHERE id = ?").bind(user.profile.id).first()).toEqual({ n: 0 });
-    for (const key of ["p/erase.jpg", "t/erase.jpg", "b/erase.jpg"]) expect(await env.PHOTOS.head(key)).toBeNull();
+    for (const key of keys) expect(await env.PHOTOS.head(key)).toBeNull();
   });
 });

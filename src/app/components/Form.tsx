@@ -5,9 +5,9 @@ import { PASSWORD_MIN } from "../../shared/account";
 import { useT } from "../page-context";
 
 /** What a form shows after a failed call: a text under each field at fault, and one for the form. */
-export type FormErrors = { fields: Record<string, string>; message: string | null };
+type FormErrors = { fields: Record<string, string>; message: string | null };
 
-export const NO_ERRORS: FormErrors = { fields: {}, message: null };
+const NO_ERRORS: FormErrors = { fields: {}, message: null };
 
 /**
  * The server's error as the form shows it: `fields[name]` under each field the form has, else the
@@ -78,7 +78,7 @@ export function useApiForm(formFields: readonly string[]) {
   return { busy, succeeded, errors, setErrors, run, check, clearField, reset: () => setSucceeded(false) };
 }
 
-export type ApiForm = ReturnType<typeof useApiForm>;
+type ApiForm = ReturnType<typeof useApiForm>;
 
 /**
  * The values of a form's text fields. `bind(name)` gives a TextField its name, value and error; typing

@@ -11,7 +11,7 @@ export function FictionalMark() {
 }
 
 /** One search or related result: main photo, name, age and place; links to the profile. */
-export function ProfileCard({ profile, eager = false }: { profile: Card; eager?: boolean }) {
+function ProfileCard({ profile, eager = false }: { profile: Card; eager?: boolean }) {
   const settings = useSettings();
   const t = useT();
   const image = profile.main_image;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import { suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
 import { MAX_AGE, MIN_AGE } from "../../shared/ages";
 import { apiSend } from "../api";
@@ -8,7 +8,7 @@ import { dateOfBirth, signupProblems, type SignupDraft } from "../signup-checks"
 import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from "./Form";
 import { Link } from "./Link";
 
-export const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
+const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"] as const;
 const SIGNUP_MESSAGE_MAX = 2000;
 
@@ -17,7 +17,7 @@ const currentYear = () => new Date().getFullYear();
 const EMPTY: SignupDraft = { email: "", username: "", password: "", day: "", month: "", year: "", gender: "", terms: false };
 
 /** A translated text with {name} placeholders replaced by elements (links inside a sentence). */
-export function withElements(text: string, elements: Record<string, ReactNode>): ReactNode[] {
+function withElements(text: string, elements: Record<string, ReactNode>): ReactNode[] {
   return text.split(/(\{\w+\})/).map((part, i) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     return name && name in elements ? <span key={i}>{elements[name]}</span> : part;
@@ -57,6 +57,14 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
     form.clearField(field);
   };
 
+  /** A text field's name, value, error and change handler. */
+  const bind = (name: "email" | "username" | "password") => ({
+    name,
+    value: draft[name],
+    error: form.errors.fields[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => change(name, event.target.value),
+  });
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.busy || form.succeeded) return;
@@ -91,9 +99,7 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
       <CredentialField
         kind="email"
         label={t("signup.email")}
-        name="email"
-        value={draft.email}
-        error={errors.email}
+        {...bind("email")}
         onChange={(e) => {
           change("email", e.target.value);
           setSuggestion(null);
@@ -112,24 +118,8 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
           {t("validation.email_did_you_mean", { suggestion })}
         </button>
       )}
-      <TextField
-        label={t("signup.username")}
-        name="username"
-        autoComplete="username"
-        maxLength={USERNAME_MAX}
-        value={draft.username}
-        error={errors.username}
-        hint={t("signup.username_hint")}
-        onChange={(e) => change("username", e.target.value)}
-      />
-      <CredentialField
-        kind="new-password"
-        label={t("signup.password")}
-        name="password"
-        value={draft.password}
-        error={errors.password}
-        onChange={(e) => change("password", e.target.value)}
-      />
+      <TextField label={t("signup.username")} autoComplete="username" maxLength={USERNAME_MAX} hint={t("signup.username_hint")} {...bind("username")} />
+      <CredentialField kind="new-password" label={t("signup.password")} {...bind("password")} />
       <fieldset className={errors.date_of_birth ? "field field--error" : "field"}>
         <legend className="field__label">{t("signup.date_of_birth")}</legend>
         <div className="date-select">

@@ -4,12 +4,12 @@ import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "..
 import { reconnectDelay } from "../chat-view-rules";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */
-export const PING_INTERVAL_MS = 30_000;
+const PING_INTERVAL_MS = 30_000;
 const PING = '{"type":"ping"}';
 
 type Frame<T extends ServerFrame["type"]> = Extract<ServerFrame, { type: T }>;
 
-export type ChatSocketEvents = {
+type ChatSocketEvents = {
   /** Each connection, the first and every one after a drop: the caller fetches the newest history page so nothing is missed. */
   onReady?: (frame: Frame<"ready">) => void;
   /** An own send was stored; `frame.credits` is the balance now. */

@@ -51,7 +51,7 @@ export function useUpdateChats() {
   );
 }
 
-export type ChatTarget = { conversation: { id: number } } | { profile: { id: number } };
+type ChatTarget = { conversation: { id: number } } | { profile: { id: number } };
 
 /** The list without the removed conversations: one by its id, or all of them with a profile. */
 export function withoutChats(data: ChatsResponse, target: ChatTarget): ChatsResponse {

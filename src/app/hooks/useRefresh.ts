@@ -12,7 +12,7 @@ export function refreshInterval(pushSubscribed: boolean): number {
 }
 
 /** Whether this browser gets push messages. Push is not built yet, so none does. */
-export function isPushSubscribed(): boolean {
+function isPushSubscribed(): boolean {
   return false;
 }
 

@@ -1,8 +1,8 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { Region } from "../../shared/api";
 import { CITY_MAX, type ProfileUpdateBody } from "../../shared/profile";
 import { regionKind } from "../../shared/regions";
-import { FieldError, FormMessage } from "../components/Form";
+import { FormMessage, TextField } from "../components/Form";
 import { useT } from "../page-context";
 import { SelectField, type ProfileFormProps } from "./fields";
 import { GeolocationDenied, locate, useGeolocationPermission } from "./geolocation";
@@ -17,7 +17,6 @@ const FIELDS = ["region", "city"] as const;
  */
 export function LocationForm({ profile, regions, regionsFailed, frame, onSaved, onEdit }: ProfileFormProps & { regions: Region[] | undefined; regionsFailed: boolean }) {
   const t = useT();
-  const cityId = useId();
   const initial: ProfileUpdateBody = { region: profile.region_code, city: profile.city };
   const [region, setRegion] = useState(profile.region_code ?? "");
   const [city, setCity] = useState(profile.city ?? "");
@@ -93,26 +92,18 @@ export function LocationForm({ profile, regions, regionsFailed, frame, onSaved, 
             ))}
           </SelectField>
         )}
-        <div className={errors.fields.city ? "field field--error" : "field"}>
-          <label htmlFor={cityId} className="field__label">
-            {t("profile.city")}
-          </label>
-          <input
-            id={cityId}
-            name="city"
-            className="field__input"
-            autoComplete="address-level2"
-            maxLength={CITY_MAX}
-            value={city}
-            aria-invalid={errors.fields.city ? true : undefined}
-            aria-describedby={errors.fields.city ? `${cityId}-error` : undefined}
-            onChange={(event) => {
-              setCity(event.target.value);
-              edit("city");
-            }}
-          />
-          <FieldError id={`${cityId}-error`} text={errors.fields.city} />
-        </div>
+        <TextField
+          label={t("profile.city")}
+          name="city"
+          autoComplete="address-level2"
+          maxLength={CITY_MAX}
+          value={city}
+          error={errors.fields.city}
+          onChange={(event) => {
+            setCity(event.target.value);
+            edit("city");
+          }}
+        />
       </>
     ),
   });

@@ -18,7 +18,7 @@ type Choices = {
 const FIELDS = ["sexuality", "relationship_status", "body_type", "hair_color", "eye_color", "tattoos", "interests"] as const;
 
 /** The sexualities that fit a gender: lesbian is for women, gay for men. */
-export function sexualitiesFor(gender: string): Sexuality[] {
+function sexualitiesFor(gender: string): Sexuality[] {
   return SEXUALITIES.filter((s) => !(s === "lesbian" && gender !== "female") && !(s === "gay" && gender !== "male"));
 }
 

@@ -1,10 +1,10 @@
 import { useId, type ReactNode } from "react";
 import type { ProfileDetail } from "../../shared/api";
-import { FieldError } from "../components/Form";
+import { FieldError, FormMessage } from "../components/Form";
 import type { SaveCallbacks } from "./save";
 
 /** What a profile form hands to the screen's frame: its fields, whether it is saving, its own error and the save. */
-export type FrameProps = {
+type FrameProps = {
   /** A save is under way: the buttons wait. */
   busy: boolean;
   /** The form's own error (one that belongs to no field shown). */
@@ -19,6 +19,36 @@ export type FrameProps = {
  * Save button with its "Saved". A render function (not a component) so the fields keep their state.
  */
 export type FormFrame = (props: FrameProps) => ReactNode;
+
+/**
+ * The form element of both frames: the fields show their own errors (no browser validation); while a
+ * save is under way it is marked busy and a second submit is ignored. The form's own error stands
+ * between the fields and the frame's buttons.
+ */
+export function FrameForm({
+  className,
+  busy,
+  message,
+  onSubmit,
+  actions,
+  children,
+}: Omit<FrameProps, "message"> & { className: string; message: string | null | undefined; actions: ReactNode }) {
+  return (
+    <form
+      className={className}
+      noValidate
+      aria-busy={busy || undefined}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!busy) onSubmit?.();
+      }}
+    >
+      {children}
+      <FormMessage text={message} />
+      {actions}
+    </form>
+  );
+}
 
 /** The props every profile form takes: the member's profile, the frame, and what to do on save and edit. */
 export type ProfileFormProps = SaveCallbacks & { profile: ProfileDetail; frame: FormFrame };

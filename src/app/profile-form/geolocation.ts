@@ -3,12 +3,12 @@ import type { GeocodeResponse } from "../../shared/api";
 import { apiFetch } from "../api";
 
 /** SPEC §3: unsupported (no navigator.geolocation), unknown (no Permissions API), or the browser's state. */
-export type GeolocationPermission = "unsupported" | "unknown" | PermissionState;
+type GeolocationPermission = "unsupported" | "unknown" | PermissionState;
 
 /** The session storage key of the last geocode answer (`false` after a failure). */
-export const GEOCODE_STORAGE_KEY = "geocode";
+const GEOCODE_STORAGE_KEY = "geocode";
 
-export function readGeolocationPermission(): Promise<GeolocationPermission> {
+function readGeolocationPermission(): Promise<GeolocationPermission> {
   if (typeof navigator === "undefined" || !("geolocation" in navigator) || !navigator.geolocation) return Promise.resolve("unsupported");
   if (!navigator.permissions?.query) return Promise.resolve("unknown");
   return navigator.permissions

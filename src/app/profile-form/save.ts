@@ -6,10 +6,10 @@ import { ApiRequestError, apiSend } from "../api";
 import { useApiForm } from "../components/Form";
 import { profileKey, REGIONS_KEY } from "../page-data";
 
-export const INTERESTS_KEY = "/api/interests.php";
-export const regionsKey = (country: string) => `${REGIONS_KEY}?country=${country}`;
+const INTERESTS_KEY = "/api/interests.php";
+const regionsKey = (country: string) => `${REGIONS_KEY}?country=${country}`;
 
-export type ProfileField = keyof ProfileUpdateBody;
+type ProfileField = keyof ProfileUpdateBody;
 
 /**
  * What the profile forms read: the member's own profile (to prefill, and for country and gender),
@@ -30,7 +30,7 @@ export type ProfileFormData = ReturnType<typeof useProfileFormData>;
 const topField = (name: string) => name.split(".")[0]!;
 
 /** PUT /api/profile.php; throws ApiRequestError with the fields named as the form names them. */
-export async function saveProfile(body: ProfileUpdateBody): Promise<ProfileResponse> {
+async function saveProfile(body: ProfileUpdateBody): Promise<ProfileResponse> {
   try {
     return await apiSend<ProfileResponse>("PUT", "/api/profile.php", body);
   } catch (error) {
@@ -50,7 +50,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** The fields of `body` whose value differs from what the profile had. */
-export function changedFields(body: ProfileUpdateBody, initial: ProfileUpdateBody): ProfileUpdateBody {
+function changedFields(body: ProfileUpdateBody, initial: ProfileUpdateBody): ProfileUpdateBody {
   const changed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) if (!same(value, initial[name as ProfileField])) changed[name] = value;
   return changed as ProfileUpdateBody;

@@ -10,8 +10,8 @@ import { insertSession } from "../db/sessions";
 import type { AppEnv } from "../request-context";
 import { randomToken } from "./tokens";
 
-export const SESSION_COOKIE = "session";
-export const SESSION_DAYS = 30;
+const SESSION_COOKIE = "session";
+const SESSION_DAYS = 30;
 const SESSION_SECONDS = SESSION_DAYS * 24 * 60 * 60;
 const ALGORITHM = "HS256";
 const MIN_SECRET_LENGTH = 32;
@@ -21,7 +21,7 @@ function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-export type SessionClaims = { sessionId: string; userId: number };
+type SessionClaims = { sessionId: string; userId: number };
 
 /** Start a session for a member: a row, then the signed cookie. */
 export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {

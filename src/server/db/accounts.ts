@@ -7,8 +7,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "./database";
 import { authTokens, creditLedger, loginAttempts, photos, profiles, users } from "./schema";
 
-export type Account = typeof users.$inferSelect;
-export type AuthToken = typeof authTokens.$inferSelect;
+type Account = typeof users.$inferSelect;
+type AuthToken = typeof authTokens.$inferSelect;
 
 const LIVE_STATUSES = ["active", "not_confirmed"] as const;
 
@@ -38,7 +38,7 @@ export async function usernameTaken(db: Database, usernameKey: string): Promise<
   return (await db.select({ id: users.id }).from(users).where(eq(users.usernameKey, usernameKey)).get()) !== undefined;
 }
 
-export type NewAccount = {
+type NewAccount = {
   user: Omit<typeof users.$inferInsert, "status">;
   profile: Omit<typeof profiles.$inferInsert, "userId" | "fictional" | "searchable" | "sexuality">;
   signupCredits: number;

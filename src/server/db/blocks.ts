@@ -23,7 +23,7 @@ export async function unblockMember(db: Database, blockerId: number, blockedId: 
   await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
 }
 
-export type BlockRelation = { blockedByMe: boolean; blockedMe: boolean };
+type BlockRelation = { blockedByMe: boolean; blockedMe: boolean };
 
 export async function blockRelation(db: Database, viewerId: number, otherId: number): Promise<BlockRelation> {
   const rows = await db

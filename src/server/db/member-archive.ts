@@ -30,6 +30,24 @@ export async function memberArchive(db: Database, userId: number) {
     sub3: users.sub3,
     last_active_at: users.lastActiveAt,
   };
+  const order = {
+    id: orders.id,
+    credits: orders.credits,
+    amount_cents: orders.amountCents,
+    currency: orders.currency,
+    payment_method: orders.paymentMethod,
+    country: orders.country,
+    status: orders.status,
+    created_at: orders.createdAt,
+  };
+  const payment = {
+    order_id: payments.orderId,
+    provider: payments.provider,
+    status: payments.status,
+    amount_cents: payments.amountCents,
+    currency: payments.currency,
+    created_at: payments.createdAt,
+  };
   const [accountRow, profile, interestRows, photoRows, likesGiven, likesReceived, blockRows, credits, orderRows, paymentRows, sessionRows, mails] = await Promise.all([
     db.select(account).from(users).where(eq(users.id, userId)).get(),
     db
@@ -69,32 +87,8 @@ export async function memberArchive(db: Database, userId: number) {
       .from(creditLedger)
       .where(eq(creditLedger.userId, userId))
       .orderBy(asc(creditLedger.id)),
-    db
-      .select({
-        id: orders.id,
-        credits: orders.credits,
-        amount_cents: orders.amountCents,
-        currency: orders.currency,
-        payment_method: orders.paymentMethod,
-        country: orders.country,
-        status: orders.status,
-        created_at: orders.createdAt,
-      })
-      .from(orders)
-      .where(eq(orders.userId, userId))
-      .orderBy(asc(orders.id)),
-    db
-      .select({
-        order_id: payments.orderId,
-        provider: payments.provider,
-        status: payments.status,
-        amount_cents: payments.amountCents,
-        currency: payments.currency,
-        created_at: payments.createdAt,
-      })
-      .from(payments)
-      .innerJoin(orders, eq(orders.id, payments.orderId))
-      .where(eq(orders.userId, userId)),
+    db.select(order).from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.id)),
+    db.select(payment).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(eq(orders.userId, userId)),
     db
       .select({ created_at: sessions.createdAt, expires_at: sessions.expiresAt, revoked_at: sessions.revokedAt })
       .from(sessions)

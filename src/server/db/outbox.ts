@@ -3,7 +3,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { outgoingMail, outgoingSms } from "./schema";
 
-export type OutgoingMail = typeof outgoingMail.$inferSelect;
+type OutgoingMail = typeof outgoingMail.$inferSelect;
 
 export async function recordMail(db: Database, mail: Pick<OutgoingMail, "toAddress" | "kind" | "subject" | "text" | "html"> & Partial<Pick<OutgoingMail, "sentAt" | "providerId">>): Promise<void> {
   await db.insert(outgoingMail).values(mail);

@@ -32,7 +32,7 @@ export async function mainPhotoIdOf(db: Database, profileId: number): Promise<nu
   return row?.mainPhotoId ?? null;
 }
 
-export type NewPhoto = Pick<Photo, "profileId" | "key" | "thumbKey" | "blurKey" | "width" | "height">;
+type NewPhoto = Pick<Photo, "profileId" | "key" | "thumbKey" | "blurKey" | "width" | "height">;
 
 /**
  * Add a pending photo at the end of the member's order, only while the member has fewer than `max`
@@ -190,20 +190,18 @@ export async function chatPhotoViewer(db: Database, sessionId: string, userId: n
     .get();
 }
 
-/** The R2 objects of the profile photos of these accounts (for their erasure). */
+/** The R2 objects of the photos of these accounts, on their profiles and sent in chats (for their erasure). */
 export function photoObjectsOfAccounts(db: Database, userIds: number[]) {
   return db
     .select({ key: photos.key, thumbKey: photos.thumbKey, blurKey: photos.blurKey })
     .from(photos)
     .innerJoin(profiles, eq(profiles.id, photos.profileId))
-    .where(inArray(profiles.userId, userIds));
-}
-
-/** The R2 objects of the photos these accounts sent in chats (for their erasure). */
-export function chatPhotoObjectsOfAccounts(db: Database, userIds: number[]) {
-  return db
-    .select({ key: chatPhotos.key, thumbKey: chatPhotos.thumbKey, blurKey: chatPhotos.blurKey })
-    .from(chatPhotos)
-    .innerJoin(profiles, eq(profiles.id, chatPhotos.profileId))
-    .where(inArray(profiles.userId, userIds));
+    .where(inArray(profiles.userId, userIds))
+    .unionAll(
+      db
+        .select({ key: chatPhotos.key, thumbKey: chatPhotos.thumbKey, blurKey: chatPhotos.blurKey })
+        .from(chatPhotos)
+        .innerJoin(profiles, eq(profiles.id, chatPhotos.profileId))
+        .where(inArray(profiles.userId, userIds)),
+    );
 }

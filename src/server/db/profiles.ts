@@ -57,7 +57,7 @@ export async function updateOwnProfile(db: Database, profileId: number, change: 
 }
 
 /** Columns a profile card needs; select them with the two joins of `findProfiles`. */
-export const cardColumns = {
+const cardColumns = {
   id: profiles.id,
   name: profiles.name,
   birthDate: profiles.birthDate,

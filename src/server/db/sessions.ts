@@ -7,7 +7,7 @@ import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { blocks, profiles, sessions, users } from "./schema";
 
-export type SessionRow = typeof sessions.$inferSelect;
+type SessionRow = typeof sessions.$inferSelect;
 
 export async function insertSession(db: Database, session: Pick<SessionRow, "id" | "userId" | "createdAt" | "expiresAt">): Promise<void> {
   await db.insert(sessions).values(session);

@@ -33,7 +33,7 @@ import {
 } from "../db/accounts";
 import type { Database } from "../db/database";
 import { activeRetentionCode, insertRetentionCode } from "../db/discounts";
-import { chatPhotoObjectsOfAccounts, photoObjectsOfAccounts } from "../db/photos";
+import { photoObjectsOfAccounts } from "../db/photos";
 import { hideProfile, refreshSearchable } from "../db/profiles";
 import { revokeMemberSessions } from "../db/sessions";
 import { AppError, fieldError, invalidFields } from "../errors";
@@ -52,8 +52,8 @@ import {
   usernameProblem,
 } from "./account-rules";
 
-export const RESET_MAILS_PER_DAY = 3;
-export const ACTIVATION_MAILS_PER_DAY = 5;
+const RESET_MAILS_PER_DAY = 3;
+const ACTIVATION_MAILS_PER_DAY = 5;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 const TOKEN_LIFETIME: Record<TokenKind, number> = {
@@ -63,7 +63,7 @@ const TOKEN_LIFETIME: Record<TokenKind, number> = {
   reactivation: REACTIVATION_DAYS * DAY,
 };
 
-export type TokenKind = "activation" | "password_reset" | "mail_change" | "reactivation";
+type TokenKind = "activation" | "password_reset" | "mail_change" | "reactivation";
 
 /** What account operations need besides the database: where links point, how mail leaves, the site. */
 export type AccountContext = {
@@ -190,7 +190,7 @@ export async function resendActivation(ctx: AccountContext, userId: number): Pro
   await mailLink(ctx, account, "activation", token);
 }
 
-export type LoginResult = { userId: number };
+type LoginResult = { userId: number };
 
 /**
  * Log in (SPEC §8 texts). The address is checked first, then the account's lockout, then the
@@ -351,11 +351,7 @@ export async function purgeDeletedAccounts(
   // reached waits for the next run, so that no message outlives its account.
   const ids = await eraseChatMessages(await accountsPendingDeletionSince(db, now - REACTIVATION_DAYS * DAY, limit));
   if (!ids.length) return 0;
-  const [profilePhotos, chatPhotos] = await db.batch([
-    photoObjectsOfAccounts(db, ids),
-    chatPhotoObjectsOfAccounts(db, ids),
-  ]);
-  const objects = [...profilePhotos, ...chatPhotos].flatMap((k) => [k.key, k.thumbKey, k.blurKey]);
+  const objects = (await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]);
   for (let i = 0; i < objects.length; i += 1000) await photos.delete(objects.slice(i, i + 1000));
   await deleteAccounts(db, ids);
   return ids.length;

@@ -24,7 +24,7 @@ const MAX_PHOTO_PIXELS = 16_000_000;
 /** Long side of the stored original. */
 export const MAX_EDGE = 1600;
 /** The thumbnail fits in this box. */
-export const THUMB_WIDTH = 320;
+const THUMB_WIDTH = 320;
 const THUMB_MAX_HEIGHT = 480;
 /** The blurred version: shrunk to this long side (all detail gone), blurred, enlarged to fit this box. */
 const BLUR_SOURCE_EDGE = 10;

@@ -11,12 +11,12 @@ import { toProfileCard } from "./profile-card";
 const RELATED_LIMIT = 8;
 const RELATED_AGE_SPAN = 5;
 
-export function profileNotFound(): AppError {
+function profileNotFound(): AppError {
   return new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found" });
 }
 
 /** How the viewer of a profile stands to its photos (SPEC §6). */
-export type PhotoViewer = "owner" | "premium" | "other";
+type PhotoViewer = "owner" | "premium" | "other";
 
 /**
  * Media paths of a profile's photos as this viewer may see them: the owner and premium members get
@@ -24,7 +24,7 @@ export type PhotoViewer = "owner" | "premium" | "other";
  * version with a lock. The answer therefore differs per viewer and is never cached publicly (API
  * answers are `private, no-store`, pages `private, no-cache`).
  */
-export function visiblePhotos(
+function visiblePhotos(
   rows: { id: number; key: string; thumbKey: string; blurKey: string }[],
   mainPhotoId: number | null,
   prefix: string,

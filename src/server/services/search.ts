@@ -9,14 +9,14 @@ import { invalidParameter } from "../errors";
 import { toProfileCard } from "./profile-card";
 
 /** Fewer results than this on the first page brings in similar profiles. */
-export const FEW_RESULTS = 6;
+const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
 export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
 
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
-export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
+type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
 
 /** The search conditions of an age range on a given day. */
 export function conditions(c: Criteria, today: Date): SQL[] {
@@ -26,7 +26,7 @@ export function conditions(c: Criteria, today: Date): SQL[] {
 }
 
 /** Whom a member looks for when they have not said: hetero the other gender, gay men, lesbian women, bi everyone. */
-export function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">): string | undefined {
+function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">): string | undefined {
   if (searcher.sexuality === "gay") return "male";
   if (searcher.sexuality === "lesbian") return "female";
   if (searcher.sexuality === "bi") return undefined;

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { FormMessage } from "../../components/Form";
+import { FrameForm } from "../../profile-form/fields";
 import { useT } from "../../page-context";
 
 type Props = {
@@ -23,29 +23,27 @@ export function StepForm({ title, text, busy = false, message, onBack, onLater, 
     <div className="steps__body">
       <h1>{title}</h1>
       <p>{text}</p>
-      <form
+      <FrameForm
         className="form steps__form"
-        noValidate
-        aria-busy={busy || undefined}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!busy) onSubmit?.();
-        }}
+        busy={busy}
+        message={message}
+        onSubmit={onSubmit}
+        actions={
+          <div className="steps__actions steps__actions--form">
+            <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
+              {t("complete_signup.back")}
+            </button>
+            <button type="button" className="button button--ghost" onClick={onLater} disabled={busy}>
+              {t("complete_signup.later")}
+            </button>
+            <button type="submit" className="button button--primary" disabled={busy || !onSubmit}>
+              {busy ? t("complete_signup.saving") : t("complete_signup.next")}
+            </button>
+          </div>
+        }
       >
         {children}
-        <FormMessage text={message} />
-        <div className="steps__actions steps__actions--form">
-          <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
-            {t("complete_signup.back")}
-          </button>
-          <button type="button" className="button button--ghost" onClick={onLater} disabled={busy}>
-            {t("complete_signup.later")}
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy || !onSubmit}>
-            {busy ? t("complete_signup.saving") : t("complete_signup.next")}
-          </button>
-        </div>
-      </form>
+      </FrameForm>
     </div>
   );
 }

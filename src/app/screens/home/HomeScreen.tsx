@@ -7,7 +7,7 @@ import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page-context";
 import { FIRST_SEARCH_KEY } from "../../page-data";
 import { visitorSearchAllowed } from "../../../shared/search-visibility";
-import { STEPS, StepIcon } from "../landers/Icons";
+import { IconSteps } from "../landers/Icons";
 import "../landers/landers.css";
 
 /** Members in the home page's row. */
@@ -59,15 +59,7 @@ export default function HomeScreen() {
 
       <section className="home__section" aria-labelledby="home-how">
         <h2 id="home-how">{t("home.how_title")}</h2>
-        <ol className="icon-steps">
-          {STEPS.map((step) => (
-            <li key={step} className="icon-steps__step">
-              <StepIcon step={step} />
-              <strong>{t(`home.steps.${step}.title`)}</strong>
-              <span>{t(`home.steps.${step}.text`)}</span>
-            </li>
-          ))}
-        </ol>
+        <IconSteps />
       </section>
 
       {showMembers && data && data.profiles.length > 0 && (

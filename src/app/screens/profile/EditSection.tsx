@@ -1,7 +1,6 @@
 import { useId, useState, type ReactNode } from "react";
-import { FormMessage } from "../../components/Form";
 import { useT } from "../../page-context";
-import type { FormFrame } from "../../profile-form/fields";
+import { FrameForm, type FormFrame } from "../../profile-form/fields";
 import type { SaveCallbacks } from "../../profile-form/save";
 
 type Props = {
@@ -23,28 +22,22 @@ export function EditSection({ id, title, intro, children }: Props) {
   const titleId = useId();
   const [saved, setSaved] = useState(false);
 
-  const frame: FormFrame = ({ busy, message, onSubmit, children: fields }) => (
-    <form
+  const frame: FormFrame = (form) => (
+    <FrameForm
+      {...form}
       className="form profile-edit__form"
-      noValidate
-      aria-busy={busy || undefined}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!busy) onSubmit?.();
-      }}
-    >
-      {fields}
-      <FormMessage text={message} />
-      <div className="profile-edit__actions">
-        <button type="submit" className="button button--primary" disabled={busy || !onSubmit}>
-          {busy ? t("profile_edit.saving") : t("profile_edit.save")}
-        </button>
-        {/* Always in the page, so screen readers announce the text when it appears. */}
-        <p className="profile-edit__saved" role="status">
-          {saved && !busy ? t("profile_edit.saved") : ""}
-        </p>
-      </div>
-    </form>
+      actions={
+        <div className="profile-edit__actions">
+          <button type="submit" className="button button--primary" disabled={form.busy || !form.onSubmit}>
+            {form.busy ? t("profile_edit.saving") : t("profile_edit.save")}
+          </button>
+          {/* Always in the page, so screen readers announce the text when it appears. */}
+          <p className="profile-edit__saved" role="status">
+            {saved && !form.busy ? t("profile_edit.saved") : ""}
+          </p>
+        </div>
+      }
+    />
   );
 
   return (
