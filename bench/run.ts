@@ -4,7 +4,7 @@
  * to the smallest (bench/search-scale.ts), and chat over the conversation's Durable Object next to a
  * bare Durable Object echo (bench/chat.ts). Timings are for reading, never asserted.
  *
- *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
+ *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build --port 8790]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
  *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]

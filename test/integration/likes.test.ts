@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
+import { chatErasureIn } from "../../src/server/services/chats";
 import { forgetPastSwipes, like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
 import type { ProfileResponse } from "../../src/shared/api";
 import type { AutoLikeResponse, LikeResult, LikesResponse, SwipeResponse } from "../../src/shared/likes";
@@ -257,7 +258,7 @@ describe("rules that hold in every list", () => {
     expect(ids(await likes(b, "matches"))).toEqual([]);
     expect((await json<AutoLikeResponse>(await b.browser.fetch("/api/auto-like.php")))?.id).toBe(fictional.id);
 
-    await purgeDeletedAccounts(db, env.PHOTOS);
+    await purgeDeletedAccounts(db, env.PHOTOS, chatErasureIn(env));
     const left = await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id = ?1 OR liked_id = ?1").bind(leaving.id).first<{ n: number }>();
     expect(left!.n).toBe(0);
   });

@@ -53,8 +53,8 @@ export const likeRoutes = new Hono<AppEnv>()
     const session = requireMember(c, "login_needed.gift");
     const { profile, gift, client_id } = c.req.valid("json");
     if (profile.id === session.profileId) return c.json({ error: "own_profile", message: c.get("t")("likes.errors.own_gift"), field: "profile" }, 400);
-    // `pr` only shapes what a socket is shown of photos; this send has no socket.
-    const member = { p: session.profileId, u: session.userId, l: c.get("locale"), s: c.get("site").domain, c: c.get("country"), pr: false };
+    // `premium` only shapes what a socket is shown of photos; this send has no socket.
+    const member = { profileId: session.profileId, userId: session.userId, language: c.get("locale"), siteDomain: c.get("site").domain, country: c.get("country"), premium: false };
     const reply = await postMessage(c, member, profile.id, { type: "send", client_id, kind: "gift", gift });
     if (reply.type === "ack") return c.json({ message: reply.message, credits: reply.credits });
     if (reply.type === "error") return c.json({ error: reply.error, message: reply.message }, GIFT_REFUSAL_STATUS[reply.error] ?? 400);

@@ -10,7 +10,8 @@ import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
 import { giftImage, siteGifts } from "../../shared/gifts";
 import type { AppEnv } from "../request-context";
-import { listChats, loadChat, peerOf } from "../services/chats";
+import { peerIn } from "../db/conversations";
+import { conversationRooms, listChats, loadChat } from "../services/chats";
 import { requireChatMember } from "./chats";
 import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
@@ -77,13 +78,13 @@ export const SOURCES: Record<string, Source> = {
     return company;
   },
   "/api/settings.php": async (c, params) => publicSettings(c, params),
-  "/api/chats.php": async (c) => listChats(c.env.DB, requireChatMember(c).profileId),
+  "/api/chats.php": async (c) => listChats(c.get("db"), requireChatMember(c).profileId),
   "/api/chat.php": async (c, params) => {
     const session = requireChatMember(c);
     const query = parseQuery(ChatQuery, params);
-    const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
+    const peer = "profile" in query ? query.profile : await peerIn(c.get("db"), query.conversation, session.profileId);
     if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
-    return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+    return loadChat(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
   },
   "/api/legal.php": async (c, params) => {
     const { page } = parseQuery(LegalQuery, params);

@@ -231,7 +231,9 @@ export const blocks = sqliteTable(
 
 /**
  * One conversation per pair of profiles: `profile_a` is the lower profile id, `profile_b` the higher.
- * Created by the pair's Durable Object (server/chat/conversation-room.ts) on the first message.
+ * Created by the pair's Durable Object (server/chat/conversation-room.ts) on the first message. The
+ * messages themselves live in that object's own storage (db/conversation-store.ts); D1 keeps the
+ * summary the chat list shows and what the send's charge is checked against.
  */
 export const conversations = sqliteTable(
   "conversations",
@@ -243,7 +245,17 @@ export const conversations = sqliteTable(
     startedBy: integer("started_by"),
     createdAt: integer("created_at").notNull().default(now),
     lastMessageAt: integer("last_message_at"),
+    /** The newest message recorded here (its id in the object); only ever grows (trigger conversations_message_once). */
     lastMessageId: integer("last_message_id"),
+    lastMessageSenderId: integer("last_message_sender_id"),
+    /** text | image | gift */
+    lastMessageKind: text("last_message_kind"),
+    /** The start of the last text message, as the chat list shows it. */
+    lastMessagePreview: text("last_message_preview"),
+    /** Which write recorded the last message: the rest of that write's batch runs only under it. */
+    lastMessageWrite: text("last_message_write"),
+    /** False while messages of this conversation still wait in D1's old messages table for the move into the object. */
+    messagesMoved: integer("messages_moved", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [uniqueIndex("conversations_pair_idx").on(t.profileA, t.profileB)],
 );
@@ -260,37 +272,12 @@ export const conversationMembers = sqliteTable(
     removedAt: integer("removed_at"),
     /** Messages up to this id were removed for this member (DELETE /api/chat.php); history starts after it. */
     hiddenBeforeId: integer("hidden_before_id").notNull().default(0),
+    /** Free messages this member sent here (SPEC §1 allowance: free_conversations x free_messages). */
+    freeMessagesUsed: integer("free_messages_used").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.profileId] }),
     index("conversation_members_profile_idx").on(t.profileId, t.lastMessageAt),
-  ],
-);
-
-export const messages = sqliteTable(
-  "messages",
-  {
-    id: integer("id").primaryKey(),
-    conversationId: integer("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    senderId: integer("sender_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
-    /** Chosen by the sending client, so a retried send is stored once. */
-    clientId: text("client_id").notNull(),
-    /** text | image | gift */
-    kind: text("kind").notNull(),
-    body: text("body"),
-    /** The chat photo of an image message. */
-    photoId: integer("photo_id"),
-    /** The gift's slug (shared/gifts.ts) of a gift message. */
-    gift: text("gift"),
-    creditsCharged: integer("credits_charged").notNull().default(0),
-    /** Sent within a free member's allowance (SPEC §1: free_conversations x free_messages). */
-    free: integer("free", { mode: "boolean" }).notNull().default(false),
-    createdAt: integer("created_at").notNull().default(now),
-  },
-  (t) => [
-    uniqueIndex("messages_client_idx").on(t.conversationId, t.senderId, t.clientId),
-    index("messages_conversation_idx").on(t.conversationId, t.id),
-    index("messages_free_idx").on(t.senderId, t.free, t.conversationId),
   ],
 );
 
@@ -309,6 +296,8 @@ export const chatPhotos = sqliteTable(
     blurKey: text("blur_key").notNull(),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
+    /** The first conversation it was sent in (whether it was sent at all); null while unsent. */
+    sentInConversationId: integer("sent_in_conversation_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -327,13 +316,14 @@ export const creditLedger = sqliteTable(
     delta: integer("delta").notNull(),
     /** signup | purchase | message | photo | gift | refund | reversal | bonus */
     reason: text("reason").notNull(),
-    /** What the entry is about: "order:<id>", "message:<id>". */
+    /** What the entry is about: "order:<id>"; "chat:<conversation id>:<message id>" for a chat message (before: "message:<id>"). */
     ref: text("ref"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
     index("credit_ledger_user_idx").on(t.userId, t.createdAt),
-    // The last guard against doubles: one purchase, refund or reversal row per order.
+    // The last guard against doubles: one purchase, refund or reversal row per order, one charge
+    // per chat message whatever retries or restarts happen between its two stores.
     uniqueIndex("credit_ledger_reason_ref_idx").on(t.reason, t.ref).where(sql`ref IS NOT NULL`),
   ],
 );
