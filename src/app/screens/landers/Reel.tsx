@@ -1,4 +1,3 @@
-import type { CSSProperties } from "react";
 import { MemberCaption, MemberPhoto, PausableShow, type ConceptProps } from "./parts";
 
 const CLIPS = 5;
@@ -11,7 +10,7 @@ const CLIP_SECONDS = 4;
 export function Reel({ profiles }: ConceptProps) {
   const clips = profiles.slice(0, CLIPS);
   return (
-    <PausableShow block="reel" style={{ "--clips": clips.length, "--clip-seconds": `${CLIP_SECONDS}s` } as CSSProperties}>
+    <PausableShow block="reel" shots={clips.length} seconds={CLIP_SECONDS}>
       <div className="reel__bars" aria-hidden="true">
         {clips.map((profile, i) => (
           <span key={profile.id} className="reel__bar">

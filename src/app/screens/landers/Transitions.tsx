@@ -1,4 +1,3 @@
-import type { CSSProperties } from "react";
 import { MemberCaption, MemberPhoto, PausableShow, type ConceptProps } from "./parts";
 
 const SLIDES = 6;
@@ -13,7 +12,7 @@ const SLIDE_SECONDS = 3;
 export function Transitions({ profiles }: ConceptProps) {
   const shown = profiles.slice(0, SLIDES);
   return (
-    <PausableShow block="transitions" style={{ "--slides": shown.length, "--slide-seconds": `${SLIDE_SECONDS}s` } as CSSProperties}>
+    <PausableShow block="transitions" shots={shown.length} seconds={SLIDE_SECONDS}>
       {shown.map((profile, i) => (
         <figure key={profile.id} className={`transitions__slide transitions__slide--${i % 3}`} style={{ animationDelay: `${i * SLIDE_SECONDS}s` }}>
           <MemberPhoto profile={profile} large eager={i === 0} />

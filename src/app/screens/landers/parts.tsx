@@ -72,14 +72,15 @@ export function MemberCaption({ profile }: { profile: ProfileCard }) {
 }
 
 /**
- * A show that plays by CSS on its own, with the button that pauses it (WCAG 2.2.2): the container
- * gets `<block>--paused`, which the stylesheet turns into `animation-play-state: paused`.
+ * A show of `shots` members, `seconds` each, that plays by CSS on its own (`--shots`, `--shot-seconds`),
+ * with the button that pauses it (WCAG 2.2.2): the container gets `<block>--paused`, which the
+ * stylesheet turns into `animation-play-state: paused`.
  */
-export function PausableShow({ block, style, children }: { block: string; style: CSSProperties; children: ReactNode }) {
+export function PausableShow({ block, shots, seconds, children }: { block: string; shots: number; seconds: number; children: ReactNode }) {
   const t = useT();
   const [paused, setPaused] = useState(false);
   return (
-    <div className={`${block}${paused ? ` ${block}--paused` : ""}`} style={style}>
+    <div className={`${block}${paused ? ` ${block}--paused` : ""}`} style={{ "--shots": shots, "--shot-seconds": `${seconds}s` } as CSSProperties}>
       {children}
       <button type="button" className="reel__toggle" onClick={() => setPaused((p) => !p)}>
         {paused ? t("landers.play") : t("landers.pause")}
