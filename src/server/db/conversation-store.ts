@@ -9,8 +9,8 @@
  */
 import type { MessageKind } from "../../shared/chat";
 
-/** A stored message with its chat photo's keys, as the views need it. */
-export type StoredMessage = {
+/** A message with its chat photo's keys, as both D1's old messages table and the object's storage hold it. */
+export type MessageRow = {
   id: number;
   sender_id: number;
   client_id: string;
@@ -26,10 +26,12 @@ export type StoredMessage = {
   credits_charged: number;
   free: number;
   created_at: number;
-  recorded: number;
 };
 
-export type NewStoredMessage = Omit<StoredMessage, "id" | "recorded">;
+/** A stored message, as the views need it: `recorded` once D1 has its charge and summary. */
+export type StoredMessage = MessageRow & { recorded: number };
+
+export type NewStoredMessage = Omit<MessageRow, "id">;
 
 /** Each entry brings the storage from the version before it to its own; never change an entry, add one. */
 const MIGRATIONS: readonly string[] = [
@@ -74,6 +76,11 @@ export function migrateConversationStore(storage: DurableObjectStorage): void {
 
 const COLUMNS = `id, sender_id, client_id, kind, body, gift, photo_id, photo_key, photo_thumb_key, photo_blur_key, photo_width, photo_height, credits_charged, free, created_at, recorded`;
 
+/** A message's values in the order of COLUMNS, all but `recorded`. */
+function rowValues(m: MessageRow) {
+  return [m.id, m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id, m.photo_key, m.photo_thumb_key, m.photo_blur_key, m.photo_width, m.photo_height, m.credits_charged, m.free, m.created_at];
+}
+
 /** The id the next message gets: one above every message the conversation ever had. */
 export function nextMessageId(sql: SqlStorage): number {
   return (sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages").one().id ?? 0) + 1;
@@ -83,21 +90,7 @@ export function nextMessageId(sql: SqlStorage): number {
 export function insertUnrecorded(sql: SqlStorage, id: number, m: NewStoredMessage): StoredMessage {
   sql.exec(
     `INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-    id,
-    m.sender_id,
-    m.client_id,
-    m.kind,
-    m.body,
-    m.gift,
-    m.photo_id,
-    m.photo_key,
-    m.photo_thumb_key,
-    m.photo_blur_key,
-    m.photo_width,
-    m.photo_height,
-    m.credits_charged,
-    m.free,
-    m.created_at,
+    ...rowValues({ ...m, id }),
   );
   return { ...m, id, recorded: 0 };
 }
@@ -199,27 +192,13 @@ export function conversationFacts(sql: SqlStorage, senderId: number, recipientId
 }
 
 /** Messages moved in from D1 (ids kept); a message already here is left as it is. Returns how many were new. */
-export function importMessages(sql: SqlStorage, rows: readonly Omit<StoredMessage, "recorded">[]): number {
+export function importMessages(sql: SqlStorage, rows: readonly MessageRow[]): number {
   const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages").one().n;
   const before = count();
   for (const m of rows) {
     sql.exec(
       `INSERT OR IGNORE INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-      m.id,
-      m.sender_id,
-      m.client_id,
-      m.kind,
-      m.body,
-      m.gift,
-      m.photo_id,
-      m.photo_key,
-      m.photo_thumb_key,
-      m.photo_blur_key,
-      m.photo_width,
-      m.photo_height,
-      m.credits_charged,
-      m.free,
-      m.created_at,
+      ...rowValues(m),
     );
   }
   return count() - before;

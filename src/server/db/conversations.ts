@@ -8,6 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { MessageKind } from "../../shared/chat";
 import { accountIsLive } from "./accounts";
+import type { MessageRow } from "./conversation-store";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
 import { conversations } from "./schema";
@@ -358,27 +359,9 @@ export async function conversationsToMove(db: Database, limit: number): Promise<
   return rows.map((r) => ({ id: r.id, profileA: r.profile_a, profileB: r.profile_b }));
 }
 
-export type LegacyMessageRow = {
-  id: number;
-  sender_id: number;
-  client_id: string;
-  kind: MessageKind;
-  body: string | null;
-  gift: string | null;
-  photo_id: number | null;
-  photo_key: string | null;
-  photo_thumb_key: string | null;
-  photo_blur_key: string | null;
-  photo_width: number | null;
-  photo_height: number | null;
-  credits_charged: number;
-  free: number;
-  created_at: number;
-};
-
 /** A page of a conversation's messages in D1's old table, after message `afterId`. */
-export async function legacyMessages(db: Database, conversationId: number, afterId: number, limit: number): Promise<LegacyMessageRow[]> {
-  return db.all<LegacyMessageRow>(sql`
+export async function legacyMessages(db: Database, conversationId: number, afterId: number, limit: number): Promise<MessageRow[]> {
+  return db.all<MessageRow>(sql`
     SELECT m.id, m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id,
            cp.key AS photo_key, cp.thumb_key AS photo_thumb_key, cp.blur_key AS photo_blur_key, cp.width AS photo_width, cp.height AS photo_height,
            m.credits_charged, m.free, m.created_at
