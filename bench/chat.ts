@@ -7,7 +7,11 @@
  *   from a send on one socket to its receipt on the other. Chat and echo take turns in small
  *   rounds, so drift on the machine falls on both alike.
  * - throughput: A sends a burst without waiting for acks; messages per second until B has every
- *   message and A every ack, with a loss check (lost, duplicated, out of order, stored in D1, charged).
+ *   message and A every ack, with a loss check (lost, duplicated, out of order, stored in the
+ *   conversation's object, charged in D1).
+ * - storage: bytes of D1 and of the objects' storage per paid message (every message above) and
+ *   per free message (free members writing within their allowance), and how many messages D1's
+ *   10 GB then holds.
  *
  * The two members sign up through the API on the served app; their accounts are then made active,
  * paid and rich in the local D1 with `wrangler d1 execute`, so every message is stored and charged
@@ -18,6 +22,7 @@ import { request } from "node:http";
 import type { ServerFrame } from "../src/shared/chat";
 import { localD1 } from "../test/e2e/server";
 import { percentile } from "./load";
+import { objectRows, storageBytes } from "./storage";
 import { BenchSocket } from "./ws-client";
 
 export type ChatBenchOptions = {
@@ -62,8 +67,12 @@ export type BurstResult = {
   chargedStored?: number;
   balanceMatches?: boolean;
 };
+/** Bytes per message in D1 and in the objects' storage. */
+export type StorageFigures = { paidMessages: number; d1PerPaid: number; objectPerPaid: number; freeMessages: number; d1PerFree: number; objectPerFree: number };
+
 export type ChatBenchResult = {
   messages: number;
+  storage: StorageFigures;
   echo: Stats;
   chat: Stats;
   ack: Stats;
@@ -107,7 +116,7 @@ export function call(port: number, host: string, method: string, path: string, c
   });
 }
 
-type Member = { profileId: number; cookie: string };
+export type Member = { profileId: number; cookie: string };
 
 export async function signUp(port: number, host: string, username: string, gender: "male" | "female"): Promise<Member> {
   const res = await call(port, host, "POST", "/api/signup.php", "", {
@@ -118,9 +127,9 @@ export async function signUp(port: number, host: string, username: string, gende
     gender,
     terms: true,
   });
-  if (res.status !== 201) throw new Error(`chat bench: signup failed: ${res.status} ${res.body}`);
+  if (res.status !== 201) throw new Error(`bench: signup failed: ${res.status} ${res.body}`);
   const cookie = res.cookies.map((c) => c.split(";")[0]!).join("; ");
-  if (!cookie.includes("session=")) throw new Error("chat bench: signup set no session cookie");
+  if (!cookie.includes("session=")) throw new Error("bench: signup set no session cookie");
   const { user } = JSON.parse(res.body) as { user: { profile: { id: number } } };
   return { profileId: user.profile.id, cookie };
 }
@@ -129,7 +138,7 @@ export async function signUp(port: number, host: string, username: string, gende
 async function serveEcho(port: number): Promise<{ stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(
     "wrangler",
-    ["dev", "--config", "bench/wrangler.echo.toml", "--persist-to", ECHO_STATE, "--port", String(port), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"],
+    ["dev", "--config", "bench/wrangler.echo.toml", "--persist-to", ECHO_STATE, "--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"],
     { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...WRANGLER_ENV }, detached: true },
   );
   const stop = async () => {
@@ -290,6 +299,37 @@ function burstFigures(b: Burst): BurstResult {
   };
 }
 
+const D1_LIMIT_BYTES = 10e9;
+/** Free members who each write their allowance to the two bench members (after each conversation's first message). */
+const FREE_WRITERS = 4;
+
+/**
+ * Storage per free message: free members write to A and B; each conversation's first message
+ * (which makes the conversation and its two memberships in D1) is left out, the next two are measured.
+ */
+async function freeMessageBytes(port: number, host: string, persistTo: string, tag: string, peers: Member[]): Promise<{ messages: number; d1: number; objects: number }> {
+  const writers: Member[] = [];
+  for (let i = 0; i < FREE_WRITERS; i++) writers.push(await signUp(port, host, `benchf${i}${tag}`, i % 2 ? "male" : "female"));
+  localD1(persistTo, `UPDATE users SET status = 'active', credits = 0, paid_user = 0 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${writers.map((w) => w.profileId).join(", ")}))`);
+  const total = { messages: 0, d1: 0, objects: 0 };
+  for (const writer of writers) {
+    for (const peer of peers) {
+      const from = await openChat(port, host, writer, peer);
+      const to = await openChat(port, host, peer, writer);
+      const none = { credits: 0 };
+      await chatOnce(from, to, `${tag}f${writer.profileId}x0`, `free ${tag} first`, none);
+      const before = storageBytes(persistTo);
+      for (let k = 1; k < 3; k++) await chatOnce(from, to, `${tag}f${writer.profileId}x${k}`, `free ${tag} ${k}`, none);
+      const after = storageBytes(persistTo);
+      total.messages += 2;
+      total.d1 += after.d1 - before.d1;
+      total.objects += after.objects - before.objects;
+      await Promise.all([from.socket.close(), to.socket.close()]);
+    }
+  }
+  return total;
+}
+
 /** Signs up the two members, serves the echo, measures both and closes everything it opened. */
 export async function chatBench({ port, host, persistTo, echoPort, messages, burst: burstSize }: ChatBenchOptions): Promise<ChatBenchResult> {
   const tag = Math.random().toString(36).slice(2, 10).replace(/[^a-z0-9]/g, "x").padEnd(8, "x");
@@ -317,6 +357,7 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
 
     const balanceA = { credits: CREDITS };
     const balanceB = { credits: CREDITS };
+    const storageBefore = storageBytes(persistTo);
     // Client ids: 8-64 of [A-Za-z0-9_-]; "l" for one at a time, "b" for the burst (its number follows the last "b").
     const latencyId = (seq: number) => `${tag}l${seq}`;
     const text = (phase: string, seq: number) => `bench ${tag} ${phase} ${seq}: the quick brown fox jumps over the lazy dog`;
@@ -360,19 +401,31 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
     chatBurst.idMismatches = chatRaw.seqs.filter((seq, i) => chatRaw.acks.get(seq)?.id !== chatRaw.ids[i]).length;
     chatBurst.charged = acks.reduce((sum, [, ack]) => sum + ack.cost, 0);
     const last = acks.toSorted(([, x], [, y]) => x.id - y.id).at(-1)?.[1];
-    const [stored] = localD1(
+    const [balance] = localD1(persistTo, `SELECT credits FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${a.profileId})`);
+    const stored = objectRows<{ n: number; charged: number }>(
       persistTo,
-      `SELECT COUNT(*) AS n, COALESCE(SUM(credits_charged), 0) AS charged,
-              (SELECT credits FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${a.profileId})) AS credits
-       FROM messages WHERE sender_id = ${a.profileId} AND client_id LIKE '${tag}b%'`,
+      `SELECT COUNT(*) AS n, COALESCE(SUM(credits_charged), 0) AS charged FROM messages WHERE recorded = 1 AND sender_id = ${a.profileId} AND client_id LIKE '${tag}b%'`,
     );
-    const row = stored?.[0] ?? {};
-    chatBurst.stored = Number(row.n);
-    chatBurst.chargedStored = Number(row.charged);
-    chatBurst.balanceMatches = last !== undefined && last.credits === before - chatBurst.charged && Number(row.credits) === last.credits;
+    chatBurst.stored = stored.reduce((sum, r) => sum + Number(r.n), 0);
+    chatBurst.chargedStored = stored.reduce((sum, r) => sum + Number(r.charged), 0);
+    const credits = Number(balance?.[0]?.credits);
+    chatBurst.balanceMatches = last !== undefined && last.credits === before - chatBurst.charged && credits === last.credits;
+
+    const storageAfter = storageBytes(persistTo);
+    const paidMessages = WARM_UP + messages + chatBurst.acked;
+    const free = await freeMessageBytes(port, host, persistTo, tag, [a, b]);
+    const storage: StorageFigures = {
+      paidMessages,
+      d1PerPaid: (storageAfter.d1 - storageBefore.d1) / paidMessages,
+      objectPerPaid: (storageAfter.objects - storageBefore.objects) / paidMessages,
+      freeMessages: free.messages,
+      d1PerFree: free.d1 / free.messages,
+      objectPerFree: free.objects / free.messages,
+    };
 
     return {
       messages,
+      storage,
       echo: stats(echoTimes.map((t) => t.receipt)),
       chat: stats(chatTimes.map((t) => t.receipt)),
       ack: stats(chatTimes.map((t) => t.ack!)),
@@ -406,8 +459,15 @@ export function printChat(r: ChatBenchResult): void {
   burstRow("chat (stored and charged)", r.chatBurst);
   const c = r.chatBurst;
   console.info(
-    `\nchat burst: acks ${c.acked} of ${c.sent}, refused ${c.refused}, ids differing between ack and receipt ${c.idMismatches}; stored in D1 ${c.stored} of ${c.sent}; charged ${c.charged} credits (D1: ${c.chargedStored}), sender's balance ${c.balanceMatches ? "matches" : "DOES NOT match"}`,
+    `\nchat burst: acks ${c.acked} of ${c.sent}, refused ${c.refused}, ids differing between ack and receipt ${c.idMismatches}; stored in the object ${c.stored} of ${c.sent}; charged ${c.charged} credits (object: ${c.chargedStored}), sender's balance ${c.balanceMatches ? "matches" : "DOES NOT match"}`,
   );
   console.info(`chat send -> receipt p50 = ${(r.chat.p50 / r.echo.p50).toFixed(2)}x, p99 = ${(r.chat.p99 / r.echo.p99).toFixed(2)}x the bare DO echo (target within 2x)`);
   console.info(`one conversation sustains ${c.rate.toFixed(0)} messages/s with lost: ${c.lost}, duplicated: ${c.duplicated}, out of order: ${c.outOfOrder}`);
+  const s = r.storage;
+  const bytes = (n: number) => `${n.toFixed(1)} B`;
+  const fit = (perMessage: number) => (perMessage > 0 ? `${(D1_LIMIT_BYTES / perMessage / 1e6).toFixed(0)} million` : "no limit from messages");
+  console.info(`\nchat storage per message (pages in use, WAL included)\n`);
+  console.info("message                 D1          object      messages before D1's 10 GB");
+  console.info(`${`paid (${s.paidMessages})`.padEnd(23)} ${bytes(s.d1PerPaid).padEnd(11)} ${bytes(s.objectPerPaid).padEnd(11)} ${fit(s.d1PerPaid)}`);
+  console.info(`${`free (${s.freeMessages})`.padEnd(23)} ${bytes(s.d1PerFree).padEnd(11)} ${bytes(s.objectPerFree).padEnd(11)} ${fit(s.d1PerFree)}`);
 }

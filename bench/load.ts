@@ -12,10 +12,10 @@ export type LoadResult = {
   latencies: number[];
 };
 
-function once(agent: Agent, port: number, host: string, path: string): Promise<number> {
+function once(agent: Agent, port: number, host: string, path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request({ agent, host: "127.0.0.1", port, path, headers: { host: `${host}:${port}`, "accept-encoding": "identity" } }, (res) => {
+    const req = request({ agent, host: "127.0.0.1", port, path, headers: { host: `${host}:${port}`, "accept-encoding": "identity", ...headers } }, (res) => {
       res.on("data", () => undefined);
       res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${path}: ${res.statusCode}`))));
     });
@@ -31,6 +31,8 @@ export type LoadOptions = {
   warmUp?: number;
   /** A keep-alive agent to reuse across calls (the caller destroys it); by default one for this call. */
   agent?: Agent;
+  /** Extra request headers (a member's session cookie). */
+  headers?: Record<string, string>;
 };
 
 /** Send `requests` requests with `concurrency` in flight, after a warm-up; paths are taken in turn. */
@@ -41,10 +43,10 @@ export async function load(
   paths: string[],
   requests: number,
   concurrency: number,
-  { warmUp = 50, agent: shared }: LoadOptions = {},
+  { warmUp = 50, agent: shared, headers = {} }: LoadOptions = {},
 ): Promise<LoadResult> {
   const agent = shared ?? new Agent({ keepAlive: true, maxSockets: concurrency });
-  for (let i = 0; i < Math.min(warmUp, requests); i++) await once(agent, port, host, paths[i % paths.length]!);
+  for (let i = 0; i < Math.min(warmUp, requests); i++) await once(agent, port, host, paths[i % paths.length]!, headers);
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
@@ -54,7 +56,7 @@ export async function load(
       while (next < requests) {
         const path = paths[next++ % paths.length]!;
         try {
-          latencies.push(await once(agent, port, host, path));
+          latencies.push(await once(agent, port, host, path, headers));
         } catch {
           errors++;
         }

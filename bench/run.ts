@@ -4,14 +4,16 @@
  * to the smallest (bench/search-scale.ts), and chat over the conversation's Durable Object next to a
  * bare Durable Object echo (bench/chat.ts). Timings are for reading, never asserted.
  *
- *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build]
+ *   npm run bench [-- --requests 2000 --concurrency 8 --profiles 2400 --no-build --port 8790]
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
  *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]
+ *                 [-- --likes-requests 600 --no-likes]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { chatBench, printChat } from "./chat";
+import { likesBench, printLikes } from "./likes";
 import { paymentsBench, printPayments } from "./payments";
 import { load, type LoadResult } from "./load";
 import { passwordCost } from "./passwords";
@@ -39,6 +41,8 @@ const { values } = parseArgs({
     "payment-members": { type: "string", default: "3" },
     "webhook-replays": { type: "string", default: "200" },
     "no-payments": { type: "boolean", default: false },
+    "likes-requests": { type: "string", default: "600" },
+    "no-likes": { type: "boolean", default: false },
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
@@ -105,6 +109,7 @@ try {
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
 
+  if (!values["no-likes"]) printLikes(await likesBench({ port: PORT, host: HOST, persistTo: STATE, requests: Number(values["likes-requests"]) }));
   if (!values["no-payments"]) {
     printPayments(await paymentsBench({ port: PORT, host: HOST, persistTo: STATE, members: Number(values["payment-members"]), replays: Number(values["webhook-replays"]) }));
   }

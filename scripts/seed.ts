@@ -8,6 +8,7 @@
  * keys is the same on every run with the same --seed (relative to today's date).
  */
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -67,8 +68,8 @@ async function seedState(loader: Loader): Promise<{ profiles: number; places: nu
   };
 }
 
-/** Empties every table (children before parents; not d1_migrations), every R2 object and KV key. */
-async function resetAll(loader: Loader): Promise<void> {
+/** Empties every table (children before parents; not d1_migrations), every R2 object and KV key, every Durable Object's storage. */
+async function resetAll(loader: Loader, persistTo: string): Promise<void> {
   const [tableRows = [], fkRows = []] = await loader.d1([
     {
       sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
@@ -94,6 +95,9 @@ async function resetAll(loader: Loader): Promise<void> {
     ...order.map((t) => ({ sql: `DELETE FROM "${t}"`, params: [] })),
   ]);
   await Promise.all([loader.r2Clear(), loader.kvClear()]);
+  // Chat messages live in the conversations' Durable Objects (named after pairs of profile ids,
+  // which a new seed reuses): their storage goes too. The demo data itself has no messages.
+  rmSync(join(persistTo, "v3", "do"), { recursive: true, force: true });
 }
 
 async function loadSettings(loader: Loader): Promise<void> {
@@ -205,7 +209,7 @@ async function main(): Promise<void> {
     }
     if (values.reset || state.profiles > 0) {
       if (!values.reset) console.info("Found an incomplete seed; loading it again.");
-      await resetAll(loader);
+      await resetAll(loader, persistTo);
     }
 
     const data = generateProfiles(count, seed);

@@ -4,18 +4,35 @@ import { databaseOf } from "./server/db/database";
 import { eraseHandledReports } from "./server/db/reports";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
+import { forgetPastSwipes } from "./server/services/likes";
+import { chatErasureIn, moveChatMessages } from "./server/services/chats";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
+
+/** The cron of the daily clock work (wrangler.toml); the other one moves chat messages. */
+const DAILY = "17 3 * * *";
+/** Conversations whose messages one run of the clock work moves from D1 into their objects. */
+const CHAT_MOVE_PER_RUN = 500;
 
 export default {
   fetch: app.fetch,
   /**
-   * Daily clock work: erase the accounts whose 14-day deletion window has passed, chat photos never
-   * sent, and reports handled longer ago than they are kept.
+   * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
+   * reports handled longer ago than they are kept, and past swipe-game days.
+   * Every five minutes: move messages still in D1 into their conversations' objects (one D1 read
+   * when nothing is left).
    */
-  async scheduled(_controller, env, ctx) {
+  async scheduled(controller, env, ctx) {
+    if (controller.cron !== DAILY) {
+      ctx.waitUntil(
+        moveChatMessages(env, CHAT_MOVE_PER_RUN).then((moved) => {
+          if (moved.conversations > 0) console.info(JSON.stringify({ event: "chat_move", ...moved }));
+        }),
+      );
+      return;
+    }
     ctx.waitUntil(
-      purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS).then((erased) => {
+      purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, chatErasureIn(env)).then((erased) => {
         console.info(JSON.stringify({ event: "purge_deleted_accounts", erased }));
       }),
     );
@@ -30,5 +47,6 @@ export default {
         console.info(JSON.stringify({ event: "erase_handled_reports", erased }));
       }),
     );
+    ctx.waitUntil(forgetPastSwipes(databaseOf(env.DB), new Date()));
   },
 } satisfies ExportedHandler<Env>;

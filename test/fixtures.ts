@@ -28,6 +28,7 @@ export function site(domain: string, overrides: Partial<SiteSettings> = {}): Sit
     name: `Testwave ${domain}`,
     domain,
     domain_language: "nl",
+    time_zone: "Europe/Amsterdam",
     cdn_prefix: "/media/",
     niche: 1,
     signups: "all",

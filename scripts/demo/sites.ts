@@ -162,16 +162,17 @@ interface SiteSpec {
   loggedOutSearch: LoggedOutSearchMode;
   companyId: keyof typeof COMPANIES & string;
   supportPhone: string;
+  timeZone: string;
   /** Direct debit offered in the site's own country. */
   directDebit?: boolean;
 }
 
 const SITE_SPECS: readonly SiteSpec[] = [
-  { domain: "localhost", name: `${BRAND} UK`, language: "en", countries: ["GB", "IE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+44 20 3808 4210" },
-  { domain: "nl.localhost", name: `${BRAND} Nederland`, language: "nl", countries: ["NL", "BE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+31 20 808 4210", directDebit: true },
-  { domain: "be.localhost", name: `${BRAND} België`, language: "nl", countries: ["BE", "NL"], loggedOutSearch: "first_page", companyId: "wavelength-nl", supportPhone: "+32 2 808 42 10" },
-  { domain: "de.localhost", name: `${BRAND} Deutschland`, language: "de", countries: ["DE", "AT", "CH"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+49 30 2096 5500" },
-  { domain: "ch.localhost", name: `${BRAND} Schweiz`, language: "de", countries: ["CH", "DE", "AT"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+41 44 508 42 10" },
+  { domain: "localhost", name: `${BRAND} UK`, language: "en", countries: ["GB", "IE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+44 20 3808 4210", timeZone: "Europe/London" },
+  { domain: "nl.localhost", name: `${BRAND} Nederland`, language: "nl", countries: ["NL", "BE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+31 20 808 4210", directDebit: true, timeZone: "Europe/Amsterdam" },
+  { domain: "be.localhost", name: `${BRAND} België`, language: "nl", countries: ["BE", "NL"], loggedOutSearch: "first_page", companyId: "wavelength-nl", supportPhone: "+32 2 808 42 10", timeZone: "Europe/Brussels" },
+  { domain: "de.localhost", name: `${BRAND} Deutschland`, language: "de", countries: ["DE", "AT", "CH"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+49 30 2096 5500", timeZone: "Europe/Berlin" },
+  { domain: "ch.localhost", name: `${BRAND} Schweiz`, language: "de", countries: ["CH", "DE", "AT"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+41 44 508 42 10", timeZone: "Europe/Zurich" },
 ];
 
 function site(spec: SiteSpec): SiteSettings {
@@ -179,6 +180,7 @@ function site(spec: SiteSpec): SiteSettings {
     name: spec.name,
     domain: spec.domain,
     domain_language: spec.language,
+    time_zone: spec.timeZone,
     cdn_prefix: "/media/",
     niche: 1,
     signups: "all",

@@ -36,6 +36,26 @@ export function searchInfiniteKey(filters: URLSearchParams): string {
 }
 
 export const profileKey = (id: string | number) => `/api/profile.php?id=${id}`;
+
+/** GET /api/likes.php: the received tab's first page, which also carries the new-likes count of the badge. */
+export const LIKES_KEY = "/api/likes.php";
+
+/** Key of one page of a likes tab; the received tab's first page is LIKES_KEY itself. */
+export function likesPageKey(type: string, page: number): string {
+  const params = new URLSearchParams();
+  if (type !== "received") params.set("type", type);
+  if (page > 1) params.set("page", String(page));
+  const qs = params.toString();
+  return qs ? `${LIKES_KEY}?${qs}` : LIKES_KEY;
+}
+
+/** The swr infinite key under which a likes tab's pages live. */
+export const likesInfiniteKey = (type: string) => unstable_serialize((index: number) => likesPageKey(type, index + 1));
+
+/** GET /api/swipe.php: the swipe game's next card. */
+export const SWIPE_KEY = "/api/swipe.php";
+/** GET /api/auto-like.php: the new-like popup's profile. */
+export const AUTO_LIKE_KEY = "/api/auto-like.php";
 export const REGIONS_KEY = "/api/regions.php";
 /** GET /api/showcase.php: members for the landers; the map lander asks for their towns too. */
 export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns=1" : "/api/showcase.php");
@@ -89,6 +109,13 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return match.params.id ? [plain(CHATS_KEY), plain(chatKey({ conversation: match.params.id }))] : [plain(CHATS_KEY)];
     case "chat":
       return member ? [plain(chatKey({ profile: match.params.id! }))] : [];
+    case "likes": {
+      if (!member) return [];
+      const type = match.params.type ?? "received";
+      return [{ key: likesPageKey(type, 1), fallbackKey: likesInfiniteKey(type), infinite: true }];
+    }
+    case "swipe":
+      return member ? [plain(SWIPE_KEY)] : [];
     case "credits-order": {
       const order = query.get("order");
       return member && order && /^[1-9][0-9]{0,9}$/.test(order) ? [plain(orderKey(order))] : [];

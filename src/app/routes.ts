@@ -30,6 +30,9 @@ export type ScreenName =
   | "chat"
   | "complaints"
   | "partner-redirect"
+  | "likes"
+  | "swipe"
+  | "match-finder"
   | "credits"
   | "credits-order"
   | "credits-repeat"
@@ -91,8 +94,8 @@ export const ROUTES: readonly RouteDef[] = [
   route("members-id-landing3-slug", "/members/{id}/landing3/{slug?}", "member-landing", "lander", {
     params: { id: ID, slug: LANDER_VARIANTS },
   }),
-  route("likes", "/likes", "placeholder", "default", { membersArea: true }),
-  route("likes-type", "/likes/{type}", "placeholder", "default", { params: { type: LIKE_TABS }, membersArea: true }),
+  route("likes", "/likes", "likes", "default", { membersArea: true }),
+  route("likes-type", "/likes/{type}", "likes", "default", { params: { type: LIKE_TABS }, membersArea: true }),
   route("chats", "/chats", "chats", "default", { membersArea: true }),
   route("chats-id", "/chats/{id}", "chats", "default", { params: { id: ID }, membersArea: true }),
   route("complaints", "/complaints", "complaints"),
@@ -118,8 +121,8 @@ export const ROUTES: readonly RouteDef[] = [
   route("profile", "/profile", "profile"),
   route("notifications", "/notifications", "settings"),
   route("lang-config", "/lang-config", "lang-config"),
-  route("match-finder", "/match-finder"),
-  route("swipe-game", "/swipe-game"),
+  route("match-finder", "/match-finder", "match-finder"),
+  route("swipe-game", "/swipe-game", "swipe"),
   route("landers-tinderswipe", "/landers/tinderswipe", "lander", "lander"),
   route("landers-lander-slug", "/landers/{lander}/{slug?}", "lander", "lander", {
     params: { lander: LANDERS, slug: LANDER_VARIANTS },

@@ -6,6 +6,7 @@ import { honoPath, ROUTES } from "../app/routes";
 import { isLanguage } from "../shared/locales";
 import { accountRoutes } from "./api/account";
 import { chatRoutes } from "./api/chats";
+import { likeRoutes } from "./api/likes";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
@@ -97,6 +98,7 @@ function createApp() {
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
   app.route("/", reportRoutes);
+  app.route("/", likeRoutes);
   app.route("/", paymentRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {

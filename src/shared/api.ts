@@ -73,6 +73,8 @@ export type ProfileCard = {
   main_image: MainImage | null;
   fictional: boolean;
   last_active_at: number;
+  /** The member is premium (paid_user): a badge and a bordered main photo (SPEC §6). */
+  premium: boolean;
 };
 
 export type SearchResponse = {
@@ -113,7 +115,7 @@ export type ProfileResponse = {
   photos: ProfilePhoto[];
   related: ProfileCard[];
   /** How the signed-in viewer stands to this profile (absent for visitors). */
-  viewer?: { own: boolean; blocked: boolean };
+  viewer?: { own: boolean; blocked: boolean; liked?: boolean; liked_me?: boolean };
 };
 
 export type Region = { code: string; name: string; country: string };

@@ -46,12 +46,27 @@ const Partner = v.strictObject({
   ),
 });
 export type Partner = v.InferOutput<typeof Partner>;
+/** Whether the runtime knows this IANA time zone name. */
+function isTimeZone(name: string): boolean {
+  try {
+    return name.length > 0 && new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions().timeZone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
+export function dayIn(timeZone: string, now: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
 
 export const SiteSettings = v.pipe(v.strictObject({
   name: v.pipe(v.string(), v.minLength(1)),
   domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
   /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
   domain_language: v.pipe(v.string(), v.regex(/^[a-z]{2}([-_][A-Za-z]{2})?$/, "a language code")),
+  /** IANA time zone of the site's country: its days are the swipe game's days (e.g. "Europe/Amsterdam"). */
+  time_zone: v.pipe(v.string(), v.check(isTimeZone, "an IANA time zone such as Europe/Amsterdam")),
   /** Prefix of media URLs; a photo's match path is appended to it. */
   cdn_prefix: v.string(),
   niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),

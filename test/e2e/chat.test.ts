@@ -176,8 +176,11 @@ describe("two members chatting on the Dutch site", () => {
     const row = (name: string) => y.page.locator(".chat-item").filter({ hasText: name });
     await expect.poll(() => y.page.locator(".chat-item").count()).toBe(2);
 
+    // The row goes at once; the server's answer comes after, and the reload must not overtake it.
+    const removed = y.page.waitForResponse((r) => r.url().endsWith("/api/chat.php") && r.request().method() === "DELETE");
     await row(xander.member.profile.name).getByRole("button", { name: fill(nl.chat.remove_with, { name: xander.member.profile.name }) }).click();
     await expect.poll(() => row(xander.member.profile.name).count()).toBe(0);
+    expect((await removed).status()).toBe(200);
     await y.page.reload();
     await hydrated(y.page);
     await expect.poll(() => y.page.locator(".chat-item").count()).toBe(1);

@@ -3,10 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../src/shared/api";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
+import { chatErasureIn } from "../../src/server/services/chats";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
 
 const ORIGIN = "http://nl.test";
+const eraseChats = chatErasureIn(env);
 let counter = 0;
 
 /** A fresh signup body with a unique address and name. */
@@ -431,8 +433,8 @@ describe("deletion", () => {
     for (const key of keys) await env.PHOTOS.put(key, "x");
     await browser.delete("/api/user.php", { password: body.password });
     const now = Math.floor(Date.now() / 1000);
-    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, now + 13 * 86400)).toBe(0);
-    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, now + 14 * 86400 + 1)).toBe(1);
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 13 * 86400)).toBe(0);
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 14 * 86400 + 1)).toBe(1);
     expect(await userOf(body.email)).toBeNull();
     expect(await env.DB.prepare("SELECT count(*) AS n FROM profiles WHERE id = ?").bind(user.profile.id).first()).toEqual({ n: 0 });
     for (const key of keys) expect(await env.PHOTOS.head(key)).toBeNull();

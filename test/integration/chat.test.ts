@@ -42,13 +42,9 @@ async function chats(member: Member): Promise<ChatsResponse> {
   return json<ChatsResponse>(await member.browser.fetch("/api/chats.php"));
 }
 
+/** Messages the pair's conversation holds (in its object). */
 async function storedCount(a: Member, b: Member): Promise<number> {
-  const row = await env.DB.prepare(
-    "SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.profile_a = ? AND c.profile_b = ?",
-  )
-    .bind(Math.min(a.id, b.id), Math.max(a.id, b.id))
-    .first<{ n: number }>();
-  return row!.n;
+  return (await env.CONVERSATIONS.getByName(roomName(a.id, b.id)).messagesFor(a.id, b.id)).length;
 }
 
 async function unreadOf(member: Member, peer: Member): Promise<number> {

@@ -4,7 +4,8 @@ import type { SearchResponse } from "../../src/shared/api";
 import { REPORTS_PER_HOUR } from "../../src/shared/reports";
 import { closeReportQuery, disableAccount, eraseHandledReports } from "../../src/server/db/reports";
 import { databaseOf } from "../../src/server/db/database";
-import { chatMember, type Member } from "../chat";
+import type { ServerFrame } from "../../src/shared/chat";
+import { ChatSocket, chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
 
@@ -75,22 +76,27 @@ describe("a member reports another member", () => {
     const reporter = await member("msg");
     const sender = await member("snd");
     const outsider = await member("out");
-    const conversation = await env.DB.prepare("INSERT INTO conversations (profile_a, profile_b, started_by) VALUES (?, ?, ?) RETURNING id")
-      .bind(Math.min(reporter.id, sender.id), Math.max(reporter.id, sender.id), sender.id)
-      .first<{ id: number }>();
-    await env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id) VALUES (?1, ?2), (?1, ?3)").bind(conversation!.id, reporter.id, sender.id).run();
-    const message = await env.DB.prepare("INSERT INTO messages (conversation_id, sender_id, client_id, kind, body) VALUES (?, ?, 'c1', 'text', 'send money') RETURNING id")
-      .bind(conversation!.id, sender.id)
-      .first<{ id: number }>();
+    // The sender writes to the reporter through their conversation's object, as chat does.
+    const socket = await ChatSocket.open(sender, reporter.id);
+    socket.sendText(crypto.randomUUID(), "send money");
+    const ack = await socket.next((f): f is Extract<ServerFrame, { type: "ack" }> => f.type === "ack", 3000);
+    socket.close();
+    const messageId = ack.message.id;
 
-    const stranger = await report(outsider, { message_id: message!.id, subject: "scam" });
+    const stranger = await report(outsider, { message_id: messageId, profile_id: sender.id, subject: "scam" });
     expect(stranger.status).toBe(404);
     expect((await json(stranger)).error).toBe("message_not_found");
     expect(await reportsOf(outsider.userId)).toEqual([]);
+    const unnamed = await report(reporter, { message_id: messageId, subject: "scam" });
+    expect((await json(unnamed)).error).toBe("message_not_found");
+    const ownMessage = await report(sender, { message_id: messageId, profile_id: reporter.id, subject: "scam" });
+    expect((await json(ownMessage)).error).toBe("invalid_parameter");
+    expect(await reportsOf(sender.userId)).toEqual([]);
 
-    expect((await report(reporter, { message_id: message!.id, subject: "scam" })).status).toBe(201);
-    expect(await reportsOf(reporter.userId)).toMatchObject([{ target_key: `message:${message!.id}`, profile_id: sender.id, message_id: message!.id }]);
-    const twice = await report(reporter, { message_id: message!.id, subject: "scam" });
+    expect((await report(reporter, { message_id: messageId, profile_id: sender.id, subject: "scam" })).status).toBe(201);
+    const pair = `${Math.min(reporter.id, sender.id)}:${Math.max(reporter.id, sender.id)}`;
+    expect(await reportsOf(reporter.userId)).toMatchObject([{ target_key: `message:${pair}:${messageId}`, profile_id: sender.id, message_id: messageId }]);
+    const twice = await report(reporter, { message_id: messageId, profile_id: sender.id, subject: "scam" });
     expect(await json(twice)).toMatchObject({ error: "already_reported", message: "You have already reported this message. We are looking into it." });
   });
 

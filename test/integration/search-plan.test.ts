@@ -30,6 +30,7 @@ describe("the search query's plan", () => {
       // The joins are primary-key lookups.
       expect(steps.some((s) => /SEARCH regions USING INTEGER PRIMARY KEY/.test(s)), steps.join("\n")).toBe(true);
       expect(steps.some((s) => /SEARCH photos USING INTEGER PRIMARY KEY/.test(s)), steps.join("\n")).toBe(true);
+      expect(steps.some((s) => /SEARCH users USING INTEGER PRIMARY KEY/.test(s)), steps.join("\n")).toBe(true);
     });
   }
 });

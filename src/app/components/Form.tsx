@@ -3,6 +3,7 @@ import type { TFunction } from "i18next";
 import { ApiRequestError } from "../api";
 import { PASSWORD_MIN } from "../../shared/account";
 import { useT } from "../page-context";
+import { Title } from "./Title";
 
 /** What a form shows after a failed call: a text under each field at fault, and one for the form. */
 type FormErrors = { fields: Record<string, string>; message: string | null };
@@ -158,10 +159,11 @@ export function FormMessage({ text, tone = "error" }: { text: string | null | un
   );
 }
 
-/** A narrow card holding one form page (login, reset password ...). */
-export function FormPage({ title, children }: { title: string; children: ReactNode }) {
+/** A narrow card holding one form page (login, reset password ...), titled in the page and in the document. */
+export function FormPage({ title, className, children }: { title: string; className?: string; children: ReactNode }) {
   return (
-    <section className="form-page">
+    <section className={className ? `form-page ${className}` : "form-page"}>
+      <Title text={title} />
       <h1>{title}</h1>
       {children}
     </section>

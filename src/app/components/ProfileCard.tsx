@@ -1,6 +1,8 @@
+import type { ReactNode } from "react";
 import type { ProfileCard as Card } from "../../shared/api";
 import { useSettings, useT } from "../page-context";
 import { Link } from "./Link";
+import { PremiumBadge } from "./PremiumBadge";
 
 /** The fictional marker: the site's icon with its warning as the accessible text. */
 export function FictionalMark() {
@@ -10,14 +12,31 @@ export function FictionalMark() {
   return <img className="fictional-mark" src={settings.fictional_icon} alt={label} title={label} width={18} height={18} />;
 }
 
-/** One search or related result: main photo, name, age and place; links to the profile. */
-function ProfileCard({ profile, eager = false }: { profile: Card; eager?: boolean }) {
+/**
+ * One search or related result: main photo, name, age and place; links to the profile (or `href`).
+ * `mark` lies over the photo (a "new" label), `children` are its actions.
+ */
+export function ProfileCard({
+  profile,
+  eager = false,
+  href = `/members/${profile.id}`,
+  mark,
+  className = "profile-card",
+  children,
+}: {
+  profile: Card;
+  eager?: boolean;
+  href?: string;
+  mark?: ReactNode;
+  className?: string;
+  children?: ReactNode;
+}) {
   const settings = useSettings();
   const t = useT();
   const image = profile.main_image;
   return (
-    <li className="profile-card">
-      <Link href={`/members/${profile.id}`} className="profile-card__link">
+    <li className={className} data-profile={profile.id}>
+      <Link href={href} className="profile-card__link">
         <div className="profile-card__photo">
           {image ? (
             <img
@@ -29,28 +48,34 @@ function ProfileCard({ profile, eager = false }: { profile: Card; eager?: boolea
               alt={profile.name}
               loading={eager ? "eager" : "lazy"}
               decoding="async"
+              className={profile.premium ? "is-premium" : undefined}
             />
           ) : (
             <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
           )}
+          {mark}
         </div>
         <div className="profile-card__text">
           <strong className="profile-card__name">
             {profile.name}, {profile.age}
           </strong>
           {profile.fictional && <FictionalMark />}
+          {profile.premium && <PremiumBadge />}
           <span className="profile-card__place">{[profile.city, profile.region].filter(Boolean).join(", ")}</span>
         </div>
       </Link>
+      {children && <div className="profile-card__actions">{children}</div>}
     </li>
   );
 }
 
-export function ProfileGrid({ profiles, eagerCount = 0 }: { profiles: Card[]; eagerCount?: number }) {
+export function ProfileGrid({ profiles, eagerCount = 0, action }: { profiles: Card[]; eagerCount?: number; action?: (profile: Card) => ReactNode }) {
   return (
     <ul className="profile-grid">
       {profiles.map((profile, i) => (
-        <ProfileCard key={profile.id} profile={profile} eager={i < eagerCount} />
+        <ProfileCard key={profile.id} profile={profile} eager={i < eagerCount}>
+          {action?.(profile)}
+        </ProfileCard>
       ))}
     </ul>
   );

@@ -9,6 +9,8 @@ import { TimeBonusBanner, TimeBonusModal } from "../components/TimeBonus";
 import { TopBar } from "../components/TopBar";
 import { useRouter, useSettings } from "../page-context";
 import { useChats } from "../hooks/useChats";
+import { useNewLikes } from "../hooks/useLikes";
+import { LikePopup } from "../components/LikePopup";
 import type { LayoutName } from "../routes";
 
 /** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
@@ -28,12 +30,13 @@ function Entry({ limited }: { limited?: boolean }) {
  */
 function DefaultLayout({ children }: { children: ReactNode }) {
   const { totalUnread } = useChats();
+  const newLikes = useNewLikes();
   return (
     <SignupModalProvider>
-      <ActivityCount>
+      <ActivityCount newLikes={newLikes}>
         <div className="layout layout--default">
           <LoadingBar />
-          <TopBar unreadMessages={totalUnread} />
+          <TopBar unreadMessages={totalUnread} newLikes={newLikes} />
           <TimeBonusBanner />
           <Alerts />
           <main className="content" id="content">
@@ -41,6 +44,7 @@ function DefaultLayout({ children }: { children: ReactNode }) {
           </main>
           <Footer />
           <Entry />
+          <LikePopup />
           <TimeBonusModal />
         </div>
       </ActivityCount>
@@ -48,15 +52,25 @@ function DefaultLayout({ children }: { children: ReactNode }) {
   );
 }
 
+/** The frame of the layouts without the top navigation: loading bar, content, entry warning limited to NL and DE. */
+function BareFrame({ name, header, footer, children }: { name: LayoutName; header?: ReactNode; footer?: ReactNode; children: ReactNode }) {
+  return (
+    <div className={`layout layout--${name}`}>
+      <LoadingBar />
+      {header}
+      <main className={name === "chat" ? "content content--chat" : "content"}>{children}</main>
+      {footer}
+      <Entry limited />
+    </div>
+  );
+}
+
 /** Chat: the conversation fills the screen; entry warning limited to NL and DE. */
 function ChatLayout({ children }: { children: ReactNode }) {
+  const newLikes = useNewLikes();
   return (
-    <ActivityCount>
-      <div className="layout layout--chat">
-        <LoadingBar />
-        <main className="content content--chat">{children}</main>
-        <Entry limited />
-      </div>
+    <ActivityCount newLikes={newLikes}>
+      <BareFrame name="chat">{children}</BareFrame>
     </ActivityCount>
   );
 }
@@ -64,19 +78,18 @@ function ChatLayout({ children }: { children: ReactNode }) {
 /** Lander: a simple navbar with the logo, content, footer and disclaimer. */
 function LanderLayout({ children }: { children: ReactNode }) {
   const settings = useSettings();
+  const header = (
+    <header className="lander-bar">
+      <a href="/" className="top-bar__brand">
+        <img src="/icons/icon.svg" alt="" width={28} height={28} />
+        <span>{settings.name}</span>
+      </a>
+    </header>
+  );
   return (
-    <div className="layout layout--lander">
-      <LoadingBar />
-      <header className="lander-bar">
-        <a href="/" className="top-bar__brand">
-          <img src="/icons/icon.svg" alt="" width={28} height={28} />
-          <span>{settings.name}</span>
-        </a>
-      </header>
-      <main className="content">{children}</main>
-      <Footer />
-      <Entry limited />
-    </div>
+    <BareFrame name="lander" header={header} footer={<Footer />}>
+      {children}
+    </BareFrame>
   );
 }
 
@@ -84,11 +97,7 @@ function LanderLayout({ children }: { children: ReactNode }) {
 function EmptyLayout({ children }: { children: ReactNode }) {
   return (
     <SignupModalProvider>
-      <div className="layout layout--empty">
-        <LoadingBar />
-        <main className="content">{children}</main>
-        <Entry limited />
-      </div>
+      <BareFrame name="empty">{children}</BareFrame>
     </SignupModalProvider>
   );
 }

@@ -42,6 +42,7 @@ import {
   signUp,
 } from "../services/accounts";
 import { block, unblock } from "../services/blocking";
+import { conversationRooms, exportChatMessages } from "../services/chats";
 import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
@@ -69,7 +70,7 @@ export const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting
 async function sendSignupMessage(c: Context<AppEnv>, userId: number, peer: number, text: string): Promise<void> {
   const profile = await profileOfMember(c.get("db"), userId);
   if (!profile || profile.id === peer) return;
-  const member = { p: profile.id, u: userId, l: c.get("locale"), s: c.get("site").domain, c: c.get("country"), pr: false };
+  const member = { profileId: profile.id, userId, language: c.get("locale"), siteDomain: c.get("site").domain, country: c.get("country"), premium: false };
   const reply = await postMessage(c, member, peer, { type: "send", client_id: `signup-${userId}`, kind: "text", body: text });
   if (reply.type === "error") console.warn(JSON.stringify({ event: "signup_message_refused", requestId: c.get("requestId"), error: reply.error }));
 }
@@ -170,7 +171,7 @@ export const accountRoutes = new Hono<AppEnv>()
   .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))
   .get("/api/my-data.php", async (c) => {
     const { userId } = requireMember(c);
-    const archive = await exportMemberData(c.get("db"), userId);
+    const archive = await exportMemberData(c.get("db"), userId, (profileId) => exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId));
     return c.body(JSON.stringify(archive, null, 2), 200, {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${c.get("site").name.replace(/[^\w-]+/g, "-").toLowerCase()}-data-${new Date().toISOString().slice(0, 10)}.json"`,

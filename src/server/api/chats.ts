@@ -16,7 +16,8 @@ import type { AppEnv, Session } from "../request-context";
 import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
-import { removeChats, roomName } from "../services/chats";
+import { socketPeerRow } from "../db/conversations";
+import { conversationRooms, removeChats, roomName } from "../services/chats";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { parseQuery } from "./query";
@@ -30,11 +31,11 @@ const SocketQuery = v.object({ profile: v.pipe(v.string(), v.regex(/^[1-9][0-9]{
 export const requireChatMember = (c: Context<AppEnv>): Session => requireMember(c, "login_needed.chat");
 
 /**
- * Send a message for a member without a socket (the message written at signup), through the pair's
- * object like every other send. Answers the ack or the error frame.
+ * Send a message for a member without a socket (the message written at signup, a gift), through the
+ * pair's object like every other send. Answers the ack or the error frame.
  */
 export async function postMessage(c: Context<AppEnv>, member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
-  return c.env.CONVERSATIONS.getByName(roomName(member.p, peer)).post(member, peer, frame);
+  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post(member, peer, frame);
 }
 
 export const chatRoutes = new Hono<AppEnv>()
@@ -46,18 +47,18 @@ export const chatRoutes = new Hono<AppEnv>()
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError({ status: 426, code: "upgrade_required", key: "errors.invalid_body" });
     const { profile: peer } = parseQuery(SocketQuery, new URL(c.req.url).searchParams);
     if (peer === session.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
-    const row = await c.env.DB.prepare(
-      `SELECT p.name, (SELECT paid_user FROM users WHERE id = ?3) AS paid_user,
-              EXISTS (SELECT 1 FROM blocks WHERE blocker_id = p.id AND blocked_id = ?2) AS blocked_me
-       FROM profiles p JOIN users u ON u.id = p.user_id
-       WHERE p.id = ?1 AND p.status = 'active' AND u.status IN ('active', 'not_confirmed')`,
-    )
-      .bind(peer, session.profileId, session.userId)
-      .first<{ name: string; paid_user: number; blocked_me: number }>();
+    const row = await socketPeerRow(c.get("db"), peer, session.profileId, session.userId);
     if (!row) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
     if (row.blocked_me) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
 
-    const member: SocketMember = { p: session.profileId, u: session.userId, l: c.get("locale"), s: c.get("site").domain, c: c.get("country"), pr: row.paid_user === 1 };
+    const member: SocketMember = {
+      profileId: session.profileId,
+      userId: session.userId,
+      language: c.get("locale"),
+      siteDomain: c.get("site").domain,
+      country: c.get("country"),
+      premium: row.paid_user === 1,
+    };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });
     const handshake = await stub.fetch(forwarded);
@@ -67,7 +68,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .delete("/api/chat.php", vValidator("json", RemoveChatBody, invalidBody), async (c) => {
     const { profileId } = requireChatMember(c);
     const body = c.req.valid("json");
-    const removed = await removeChats(c.env.DB, profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
+    const removed = await removeChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
     return c.json({ removed });
   })
   .post(

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { readSessionCookie } from "../auth/session-cookie";
+import { conversationRooms } from "../services/chats";
 import { chatPhotoViewer, photoByObjectKey } from "../db/photos";
 import { photoViewer } from "../db/sessions";
 import type { AppEnv } from "../request-context";
@@ -62,7 +63,7 @@ export async function serveMedia(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * Whether the viewer may have this variant of a chat photo: its sender may; a member of a
+ * Whether the viewer may have this variant of a chat photo: its sender may; the other member of a
  * conversation it was sent in may have the blurred version, and the original and thumbnail only when
  * premium (SPEC §6) and not blocked by the sender.
  */
@@ -73,7 +74,9 @@ async function chatPhotoAccess(c: Context<AppEnv>, key: string): Promise<boolean
   const row = await chatPhotoViewer(c.get("db"), claims.sessionId, claims.userId, blurred ? "blurKey" : key.startsWith("ct/") ? "thumbKey" : "key", key);
   if (!row) return false;
   if (row.owner === row.profileId) return true;
-  return row.received && !row.blocked && (blurred || row.premium);
+  if (!row.sentToPair || row.blocked || (!blurred && !row.premium)) return false;
+  // Whether it was sent to this viewer is known to their conversation's object, which keeps the messages.
+  return conversationRooms(c.env.CONVERSATIONS)(row.owner, row.profileId).hasImage(row.photoId, row.owner, row.profileId);
 }
 
 async function serveObject(c: Context<AppEnv>, key: string, allowed: "public" | "private"): Promise<Response> {

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { ReportBody, type ReportResponse } from "../../shared/reports";
 import type { AppEnv } from "../request-context";
 import { mailerFor } from "../mail/mailer";
+import { conversationRooms } from "../services/chats";
 import { fileReport } from "../services/reports";
 import { clientAddress } from "./account";
 import { invalidBody } from "./body";
@@ -13,6 +14,7 @@ export const reportRoutes = new Hono<AppEnv>().post("/api/report.php", vValidato
   const { id } = await fileReport(
     {
       db: c.get("db"),
+      rooms: conversationRooms(c.env.CONVERSATIONS),
       mailer: mailerFor(c.env),
       t: c.get("t"),
       language: c.get("locale"),

@@ -10,7 +10,8 @@ import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
 import { giftImage, siteGifts } from "../../shared/gifts";
 import type { AppEnv } from "../request-context";
-import { listChats, loadChat, peerOf } from "../services/chats";
+import { peerIn } from "../db/conversations";
+import { conversationRooms, listChats, loadChat } from "../services/chats";
 import { requireChatMember } from "./chats";
 import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
@@ -22,6 +23,9 @@ import { legalPage } from "../services/legal-pages";
 import { LEGAL_PAGES } from "../../shared/legal";
 import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners";
 import { parseQuery } from "./query";
+import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
+import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../services/likes";
+import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadDiscount } from "./discounts";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
@@ -44,7 +48,12 @@ export const SOURCES: Record<string, Source> = {
   },
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
-    return getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, c.get("session")?.profileId ?? null);
+    const viewerId = c.get("session")?.profileId ?? null;
+    const profile = getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId);
+    if (viewerId === null || viewerId === id) return profile;
+    // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
+    const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
+    return { ...answer, viewer: { own: false, blocked: answer.viewer?.blocked ?? false, ...standing } };
   },
   // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
   "/api/showcase.php": async (c, params) => {
@@ -70,13 +79,13 @@ export const SOURCES: Record<string, Source> = {
     return company;
   },
   "/api/settings.php": async (c, params) => publicSettings(c, params),
-  "/api/chats.php": async (c) => listChats(c.env.DB, requireChatMember(c).profileId),
+  "/api/chats.php": async (c) => listChats(c.get("db"), requireChatMember(c).profileId),
   "/api/chat.php": async (c, params) => {
     const session = requireChatMember(c);
     const query = parseQuery(ChatQuery, params);
-    const peer = "profile" in query ? query.profile : await peerOf(c.env.DB, query.conversation, session.profileId);
+    const peer = "profile" in query ? query.profile : await peerIn(c.get("db"), query.conversation, session.profileId);
     if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
-    return loadChat(c.env.DB, c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+    return loadChat(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
   },
   "/api/legal.php": async (c, params) => {
     const { page } = parseQuery(LegalQuery, params);
@@ -87,6 +96,16 @@ export const SOURCES: Record<string, Source> = {
     const partner = allowedPartner(c.get("site"), name);
     if (!partner) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
     return { partner: { name: partner.name, url: partner.url, seconds: PARTNER_REDIRECT_SECONDS } };
+  },
+  "/api/likes.php": async (c, params) => {
+    const { type, page } = parseQuery(LikesQuery, params);
+    return listLikes(c.get("db"), requireLikeMember(c).profileId, type ?? "received", page ?? 1);
+  },
+  "/api/auto-like.php": async (c) => autoLike(c.get("db"), requireLikeMember(c).profileId),
+  "/api/swipe.php": async (c) => nextSwipe({ db: c.get("db"), site: c.get("site"), now: new Date() }, requireLikeMember(c)),
+  "/api/match-finder.php": async (c, params) => {
+    const session = requireLikeMember(c);
+    return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
   },
   "/api/order.php": loadOrder,
   "/api/transactions.php": loadTransactions,

@@ -1,5 +1,5 @@
 /** Blocks between members, and "not blocked either way", written once. */
-import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "./database";
 import { blocks, conversationMembers, likes, profiles } from "./schema";
 
@@ -33,7 +33,7 @@ export async function blockRelation(db: Database, viewerId: number, otherId: num
   return { blockedByMe: rows.some((r) => r.blockerId === viewerId), blockedMe: rows.some((r) => r.blockerId === otherId) };
 }
 
-/** A search condition: neither the viewer nor the profile has blocked the other. */
-export function notBlockedWith(viewerId: number): SQL {
-  return sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${viewerId} AND b.blocked_id = ${profiles.id}) OR (b.blocker_id = ${profiles.id} AND b.blocked_id = ${viewerId}))`;
+/** Neither the viewer nor the other profile (by default the query's profile) has blocked the other. */
+export function notBlockedWith(viewerId: number, other: SQLWrapper | number = profiles.id): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${viewerId} AND b.blocked_id = ${other}) OR (b.blocker_id = ${other} AND b.blocked_id = ${viewerId}))`;
 }

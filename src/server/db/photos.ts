@@ -1,10 +1,10 @@
 /**
  * Profile photos (the photos table and the profile's main photo choice), and who may see a photo.
  */
-import { and, asc, eq, exists, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { accountIsLive } from "./accounts";
-import { blocks, chatPhotos, conversationMembers, messages, photos, profiles, users } from "./schema";
+import { blocks, chatPhotos, conversations, photos, profiles, users } from "./schema";
 import { liveSessionViewer } from "./sessions";
 
 export type Photo = typeof photos.$inferSelect;
@@ -134,10 +134,36 @@ export async function photoByObjectKey(db: Database, variant: "key" | "thumbKey"
     .get();
 }
 
+/** A photo a member uploaded to send in a chat. */
+export async function insertChatPhoto(db: Database, photo: { profileId: number; key: string; thumbKey: string; blurKey: string; width: number; height: number }): Promise<number> {
+  const [row] = await db.insert(chatPhotos).values(photo).returning({ id: chatPhotos.id });
+  return row!.id;
+}
+
+export type ChatPhotoRow = typeof chatPhotos.$inferSelect;
+
+/** A chat photo the member may send: their own. */
+export async function ownChatPhoto(db: Database, photoId: number, profileId: number): Promise<ChatPhotoRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(chatPhotos)
+    .where(and(eq(chatPhotos.id, photoId), eq(chatPhotos.profileId, profileId)));
+  return row;
+}
+
+/** Remove the chat photos uploaded before `before` and never sent; returns their R2 keys. */
+export async function deleteUnsentChatPhotos(db: Database, before: number) {
+  return db
+    .delete(chatPhotos)
+    .where(and(lt(chatPhotos.createdAt, before), isNull(chatPhotos.sentInConversationId)))
+    .returning({ key: chatPhotos.key, thumbKey: chatPhotos.thumbKey, blurKey: chatPhotos.blurKey });
+}
+
+
 /**
  * What chat photo access needs, in one query: the live session's profile and premium flag, the
- * photo's sender, whether the sender blocked the viewer, and whether the viewer is in a conversation
- * the photo was sent in. Undefined when the session is not live or there is no such photo.
+ * photo's sender, whether the sender blocked the viewer, and whether it was sent and the viewer has a
+ * conversation with its sender. Undefined when the session is not live or there is no such photo.
  */
 export async function chatPhotoViewer(db: Database, sessionId: string, userId: number, variant: "key" | "thumbKey" | "blurKey", objectKey: string) {
   const viewer = liveSessionViewer(db, sessionId, userId);
@@ -152,13 +178,11 @@ export async function chatPhotoViewer(db: Database, sessionId: string, userId: n
           .from(blocks)
           .where(and(eq(blocks.blockerId, chatPhotos.profileId), eq(blocks.blockedId, viewer.viewerProfileId))),
       ).mapWith(Boolean),
-      received: exists(
-        db
-          .select({ one: sql`1` })
-          .from(messages)
-          .innerJoin(conversationMembers, eq(conversationMembers.conversationId, messages.conversationId))
-          .where(and(eq(messages.photoId, chatPhotos.id), eq(messages.kind, "image"), eq(conversationMembers.profileId, viewer.viewerProfileId))),
-      ).mapWith(Boolean),
+      photoId: chatPhotos.id,
+      // Sent, and to a member the viewer has a conversation with; whether it was this one, the
+      // conversation's object knows (it keeps the messages).
+      sentToPair: sql<boolean>`${chatPhotos.sentInConversationId} IS NOT NULL AND EXISTS (SELECT 1 FROM ${conversations} c
+        WHERE c.profile_a = MIN(${chatPhotos.profileId}, ${viewer.viewerProfileId}) AND c.profile_b = MAX(${chatPhotos.profileId}, ${viewer.viewerProfileId}))`.mapWith(Boolean),
     })
     .from(chatPhotos)
     .innerJoin(viewer, sql`1`)

@@ -57,7 +57,7 @@ export async function updateOwnProfile(db: Database, profileId: number, change: 
 }
 
 /** Columns a profile card needs; select them with the two joins of `findProfiles`. */
-const cardColumns = {
+export const cardColumns = {
   id: profiles.id,
   name: profiles.name,
   birthDate: profiles.birthDate,
@@ -70,10 +70,12 @@ const cardColumns = {
   photoKey: photos.key,
   photoThumbKey: photos.thumbKey,
   photoStatus: photos.status,
+  /** The owner's paid_user, for the premium badge (SPEC §6): the reads of cards join users. */
+  premium: users.paidUser,
 };
 
-const regionJoin = eq(regions.id, profiles.regionId);
-const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
+export const regionJoin = eq(regions.id, profiles.regionId);
+export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
 export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
@@ -98,6 +100,8 @@ export function findProfiles(db: Database, where: SQL[], limit: number, offset: 
     .from(profiles)
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
+    // A left join, so the planner keeps reading profiles first through the search indexes.
+    .leftJoin(users, eq(users.id, profiles.userId))
     .where(and(...where))
     .orderBy(desc(profiles.lastActiveAt))
     .limit(limit)

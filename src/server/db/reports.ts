@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
-import { conversationMembers, messages, profiles, reports, users } from "./schema";
+import { profiles, reports, users } from "./schema";
 import { revokeMemberSessions } from "./sessions";
 
 export type ReportStatus = "open" | "resolved" | "rejected";
@@ -26,23 +26,6 @@ export async function isReportableProfile(db: Database, profileId: number): Prom
     .where(and(eq(profiles.id, profileId), eq(profiles.status, "active"), accountIsLive()))
     .get();
   return row !== undefined;
-}
-
-/**
- * The sender of a message the reporter can see: one of a conversation the reporter takes part in.
- * Undefined for any other message, so nobody learns of messages that are not theirs.
- */
-export async function visibleMessageSender(db: Database, messageId: number, reporterProfileId: number): Promise<number | undefined> {
-  const row = await db
-    .select({ senderId: messages.senderId })
-    .from(messages)
-    .innerJoin(
-      conversationMembers,
-      and(eq(conversationMembers.conversationId, messages.conversationId), eq(conversationMembers.profileId, reporterProfileId)),
-    )
-    .where(eq(messages.id, messageId))
-    .get();
-  return row?.senderId;
 }
 
 /** Whether this reporter already reported this thing (whatever became of that report). */

@@ -166,6 +166,11 @@ export const photos = sqliteTable(
   ],
 );
 
+/**
+ * A like of one profile by another; liking twice is one row. `matched_at` is set on both rows of a
+ * pair that like each other (when the second like came), so each member's matches are one index range.
+ * `is_new` stays 1 until the liked member opens the liker's profile.
+ */
 export const likes = sqliteTable(
   "likes",
   {
@@ -173,13 +178,46 @@ export const likes = sqliteTable(
     likedId: integer("liked_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
     isNew: integer("is_new", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at").notNull().default(now),
+    matchedAt: integer("matched_at"),
   },
   (t) => [
     primaryKey({ columns: [t.likerId, t.likedId] }),
     index("likes_liked_idx").on(t.likedId, t.createdAt),
     index("likes_liker_idx").on(t.likerId, t.createdAt),
+    index("likes_new_idx").on(t.likedId, t.isNew, t.createdAt),
+    index("likes_matches_idx").on(t.likerId, t.matchedAt),
   ],
 );
+
+/** Likes a member gave in the swipe game per day of the site's time zone (SPEC §6, §9: at most 4). */
+export const swipeDays = sqliteTable(
+  "swipe_days",
+  {
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    /** YYYY-MM-DD in the site's time zone. */
+    day: text("day").notNull(),
+    likes: integer("likes").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.day] })],
+);
+
+/** Profiles a member passed in the swipe game, and on which day: they do not come back that day. */
+export const swipePasses = sqliteTable(
+  "swipe_passes",
+  {
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    passedId: integer("passed_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.passedId] })],
+);
+
+/** The like rate limit: likes a member gave in the current window (one row per member). */
+export const likeRate = sqliteTable("like_rate", {
+  profileId: integer("profile_id").primaryKey().references(() => profiles.id, { onDelete: "cascade" }),
+  windowStart: integer("window_start").notNull(),
+  likes: integer("likes").notNull(),
+});
 
 export const blocks = sqliteTable(
   "blocks",
@@ -193,7 +231,9 @@ export const blocks = sqliteTable(
 
 /**
  * One conversation per pair of profiles: `profile_a` is the lower profile id, `profile_b` the higher.
- * Created by the pair's Durable Object (server/chat/conversation-room.ts) on the first message.
+ * Created by the pair's Durable Object (server/chat/conversation-room.ts) on the first message. The
+ * messages themselves live in that object's own storage (db/conversation-store.ts); D1 keeps the
+ * summary the chat list shows and what the send's charge is checked against.
  */
 export const conversations = sqliteTable(
   "conversations",
@@ -205,7 +245,17 @@ export const conversations = sqliteTable(
     startedBy: integer("started_by"),
     createdAt: integer("created_at").notNull().default(now),
     lastMessageAt: integer("last_message_at"),
+    /** The newest message recorded here (its id in the object); only ever grows (trigger conversations_message_once). */
     lastMessageId: integer("last_message_id"),
+    lastMessageSenderId: integer("last_message_sender_id"),
+    /** text | image | gift */
+    lastMessageKind: text("last_message_kind"),
+    /** The start of the last text message, as the chat list shows it. */
+    lastMessagePreview: text("last_message_preview"),
+    /** Which write recorded the last message: the rest of that write's batch runs only under it. */
+    lastMessageWrite: text("last_message_write"),
+    /** False while messages of this conversation still wait in D1's old messages table for the move into the object. */
+    messagesMoved: integer("messages_moved", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [uniqueIndex("conversations_pair_idx").on(t.profileA, t.profileB)],
 );
@@ -222,37 +272,12 @@ export const conversationMembers = sqliteTable(
     removedAt: integer("removed_at"),
     /** Messages up to this id were removed for this member (DELETE /api/chat.php); history starts after it. */
     hiddenBeforeId: integer("hidden_before_id").notNull().default(0),
+    /** Free messages this member sent here (SPEC §1 allowance: free_conversations x free_messages). */
+    freeMessagesUsed: integer("free_messages_used").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.profileId] }),
     index("conversation_members_profile_idx").on(t.profileId, t.lastMessageAt),
-  ],
-);
-
-export const messages = sqliteTable(
-  "messages",
-  {
-    id: integer("id").primaryKey(),
-    conversationId: integer("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    senderId: integer("sender_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
-    /** Chosen by the sending client, so a retried send is stored once. */
-    clientId: text("client_id").notNull(),
-    /** text | image | gift */
-    kind: text("kind").notNull(),
-    body: text("body"),
-    /** The chat photo of an image message. */
-    photoId: integer("photo_id"),
-    /** The gift's slug (shared/gifts.ts) of a gift message. */
-    gift: text("gift"),
-    creditsCharged: integer("credits_charged").notNull().default(0),
-    /** Sent within a free member's allowance (SPEC §1: free_conversations x free_messages). */
-    free: integer("free", { mode: "boolean" }).notNull().default(false),
-    createdAt: integer("created_at").notNull().default(now),
-  },
-  (t) => [
-    uniqueIndex("messages_client_idx").on(t.conversationId, t.senderId, t.clientId),
-    index("messages_conversation_idx").on(t.conversationId, t.id),
-    index("messages_free_idx").on(t.senderId, t.free, t.conversationId),
   ],
 );
 
@@ -271,6 +296,8 @@ export const chatPhotos = sqliteTable(
     blurKey: text("blur_key").notNull(),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
+    /** The first conversation it was sent in (whether it was sent at all); null while unsent. */
+    sentInConversationId: integer("sent_in_conversation_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
@@ -289,13 +316,14 @@ export const creditLedger = sqliteTable(
     delta: integer("delta").notNull(),
     /** signup | purchase | message | photo | gift | refund | reversal | bonus */
     reason: text("reason").notNull(),
-    /** What the entry is about: "order:<id>", "message:<id>". */
+    /** What the entry is about: "order:<id>"; "chat:<conversation id>:<message id>" for a chat message (before: "message:<id>"). */
     ref: text("ref"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [
     index("credit_ledger_user_idx").on(t.userId, t.createdAt),
-    // The last guard against doubles: one purchase, refund or reversal row per order.
+    // The last guard against doubles: one purchase, refund or reversal row per order, one charge
+    // per chat message whatever retries or restarts happen between its two stores.
     uniqueIndex("credit_ledger_reason_ref_idx").on(t.reason, t.ref).where(sql`ref IS NOT NULL`),
   ],
 );

@@ -336,11 +336,20 @@ export async function acceptRetentionOffer(ctx: AccountContext, userId: number):
 }
 
 /**
- * Erase accounts whose 14 days have passed: their photos from R2, then their rows (everything
- * else hangs off users with ON DELETE CASCADE). Called by the daily cron trigger.
+ * Erase accounts whose 14 days have passed: their chat messages from the conversations' objects,
+ * their photos from R2, then their rows (everything else hangs off users with ON DELETE CASCADE).
+ * Called by the daily cron trigger.
  */
-export async function purgeDeletedAccounts(db: Database, photos: R2Bucket, now = Math.floor(Date.now() / 1000), limit = 100): Promise<number> {
-  const ids = await accountsPendingDeletionSince(db, now - REACTIVATION_DAYS * DAY, limit);
+export async function purgeDeletedAccounts(
+  db: Database,
+  photos: R2Bucket,
+  eraseChatMessages: (userIds: number[]) => Promise<number[]>,
+  now = Math.floor(Date.now() / 1000),
+  limit = 100,
+): Promise<number> {
+  // Their messages live in the conversations' objects: an account whose objects could not all be
+  // reached waits for the next run, so that no message outlives its account.
+  const ids = await eraseChatMessages(await accountsPendingDeletionSince(db, now - REACTIVATION_DAYS * DAY, limit));
   if (!ids.length) return 0;
   const objects = (await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]);
   for (let i = 0; i < objects.length; i += 1000) await photos.delete(objects.slice(i, i + 1000));

@@ -1,10 +1,13 @@
 /**
  * Photos sent in a chat (SPEC §2: image messages). They go through the same pipeline as profile
  * photos (content checks, metadata stripped, re-encoded, thumbnail and blurred version made on the
- * server) but are not part of the profile: no limit of 3/25, no moderation queue. The original
- * reaches only the sender and premium members of a conversation it was sent in (api/media.ts).
+ * server) but are not part of the profile: no limit of 3/25, no moderation queue. A chat photo is
+ * sent in one conversation; its original reaches only the sender and premium members of that
+ * conversation (api/media.ts).
  */
 import type { ChatPhotoResponse } from "../../shared/chat";
+import { deleteUnsentChatPhotos, insertChatPhoto } from "../db/photos";
+import { databaseOf } from "../db/database";
 import { processPhoto } from "./images";
 import { newPhotoKey, type PhotoStore, storeVariants } from "./photos";
 
@@ -13,11 +16,8 @@ export async function uploadChatPhoto(store: PhotoStore, profileId: number, byte
   const processed = await processPhoto(bytes);
   const keys = { key: newPhotoKey("cp"), thumbKey: newPhotoKey("ct"), blurKey: newPhotoKey("cb") };
   return storeVariants(store.bucket, processed, keys, async () => {
-    const row = await store.db.$client
-      .prepare("INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
-      .bind(profileId, keys.key, keys.thumbKey, keys.blurKey, processed.width, processed.height)
-      .first<{ id: number }>();
-    return { id: row!.id, thumb: prefix + keys.thumbKey, image: prefix + keys.key, width: processed.width, height: processed.height };
+    const id = await insertChatPhoto(store.db, { profileId, ...keys, width: processed.width, height: processed.height });
+    return { id, thumb: prefix + keys.thumbKey, image: prefix + keys.key, width: processed.width, height: processed.height };
   });
 }
 
@@ -26,16 +26,9 @@ const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
 
 /** Remove chat photos that were uploaded but never sent (rows first, then their objects). Returns how many. */
 export async function purgeUnsentChatPhotos(db: D1Database, bucket: R2Bucket, now = Math.floor(Date.now() / 1000)): Promise<number> {
-  const rows = await db
-    .prepare(
-      `DELETE FROM chat_photos WHERE created_at < ?
-         AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.photo_id = chat_photos.id AND m.kind = 'image')
-       RETURNING key, thumb_key, blur_key`,
-    )
-    .bind(now - UNSENT_CHAT_PHOTO_SECONDS)
-    .all<{ key: string; thumb_key: string; blur_key: string }>();
-  const keys = rows.results.flatMap((r) => [r.key, r.thumb_key, r.blur_key]);
+  const rows = await deleteUnsentChatPhotos(databaseOf(db), now - UNSENT_CHAT_PHOTO_SECONDS);
+  const keys = rows.flatMap((r) => [r.key, r.thumbKey, r.blurKey]);
   // R2 deletes at most 1,000 keys per call.
   for (let i = 0; i < keys.length; i += 999) await bucket.delete(keys.slice(i, i + 999));
-  return rows.results.length;
+  return rows.length;
 }

@@ -7,6 +7,7 @@
 import type { ChatBlockedReason, MessageKind } from "../../shared/chat";
 import { siteGifts } from "../../shared/gifts";
 import type { SiteSettings } from "../../shared/settings";
+import { isLiveAccountStatus } from "../db/accounts";
 import type { Refusal } from "../errors";
 
 /** What the rules need to know about the sender, the recipient and their conversation. */
@@ -28,12 +29,10 @@ export type SendRequest = { kind: "text"; body: string } | { kind: "image" } | {
 
 export type Price = { credits: number; free: boolean };
 
-const LIVE = new Set(["active", "not_confirmed"]);
-
 /** Why the sender cannot write to this member at all, whatever the message; null when they can. */
 export function blockedReason(facts: SendFacts): ChatBlockedReason | null {
   const recipient = facts.recipient;
-  if (!recipient || !LIVE.has(recipient.status) || recipient.profileStatus !== "active") return "unavailable";
+  if (!recipient || !isLiveAccountStatus(recipient.status) || recipient.profileStatus !== "active") return "unavailable";
   if (facts.blockedByMe) return "blocked";
   if (facts.blockedMe) return "blocked_by";
   // Invisible members cannot be messaged (SPEC §4), except in a conversation they wrote in themselves.
@@ -76,7 +75,7 @@ function giftPrice(site: Pick<SiteSettings, "gift_credits" | "gifts">, slug: str
  */
 export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRequest): { price: Price } | { refusal: Refusal } {
   const name = facts.recipient?.name ?? "";
-  if (!LIVE.has(facts.senderStatus)) return { refusal: { status: 403, code: "authentication_required", key: "login_needed.chat" } };
+  if (!isLiveAccountStatus(facts.senderStatus)) return { refusal: { status: 403, code: "authentication_required", key: "login_needed.chat" } };
   const reason = blockedReason(facts);
   if (reason) {
     const { status, key } = REASON_TEXT[reason];

@@ -1,80 +1,58 @@
 /**
- * Conversations in D1 (SPEC §3 chat state, §4): one per pair of profiles, the facts the send rules
- * need, a member's chat list, a chat with its newest history page, read marks and removal.
+ * Conversations (SPEC §3 chat state, §4): the facts the send rules need, a member's chat list, a
+ * chat with a history page (read from the conversation's object), and removal.
  */
 import type { i18n } from "i18next";
-import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse, MessageKind } from "../../shared/chat";
-import { HISTORY_PAGE_SIZE } from "../../shared/chat";
+import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
+import { databaseOf, type Database } from "../db/database";
+import type { StoredMessage } from "../db/conversation-store";
+import {
+  chatListRows,
+  chatProfileRow,
+  conversationOf,
+  conversationsLeftToMove,
+  conversationsOfProfiles,
+  conversationsToMove,
+  hiddenBeforeOf,
+  pairOf,
+  profilesOfUsers,
+  removeConversations,
+  sendFactsRow,
+  type ChatProfileRow,
+  type SendFactsRow,
+} from "../db/conversations";
 import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
+import { messageView } from "./chat-message-views";
 import { blockedReason, freeMessagesLeft, textPrice, type SendFacts } from "./chat-rules";
-import { historyPage, messageView } from "./chat-messages";
 import { mainImage } from "./profile-card";
-
-/** The pair of a conversation: the lower profile id first. */
-export function pairOf(one: number, other: number): [number, number] {
-  return one < other ? [one, other] : [other, one];
-}
 
 /** The name of a pair's Durable Object. */
 export const roomName = (one: number, other: number) => pairOf(one, other).join(":");
 
-export async function conversationIdOf(db: D1Database, one: number, other: number): Promise<number | null> {
-  const [a, b] = pairOf(one, other);
-  const row = await db.prepare("SELECT id FROM conversations WHERE profile_a = ? AND profile_b = ?").bind(a, b).first<{ id: number }>();
-  return row?.id ?? null;
+/** What the send rules need from the conversation's own messages (kept by its object). */
+export type ConversationFacts = { freeUsedHere: number; recipientHasWritten: boolean };
+
+/** A history page as the conversation's object gives it, with the facts of the conversation for the viewer. */
+export type HistoryAnswer = { rows: StoredMessage[]; hasMore: boolean; peerReadId: number | null; here: ConversationFacts };
+
+/** The calls of a conversation's object the Worker's services make (server/chat/conversation-room.ts). */
+export interface ConversationRoomCalls {
+  history(viewer: number, peer: number, before: number | null, hiddenBeforeId: number): Promise<HistoryAnswer>;
+  markAllRead(profileId: number, peer: number): Promise<void>;
+  messagesFor(profileId: number, peer: number): Promise<StoredMessage[]>;
+  eraseMember(profileId: number, peer: number): Promise<number>;
+  moveMessages(one: number, other: number): Promise<number>;
+  hasImage(photoId: number, one: number, other: number): Promise<boolean>;
+  memberChanged(profileId: number): Promise<void>;
 }
 
-/** The pair's conversation, made with both memberships on its first message. */
-export async function ensureConversation(db: D1Database, sender: number, recipient: number): Promise<number> {
-  const [a, b] = pairOf(sender, recipient);
-  const [, , , found] = await db.batch([
-    db.prepare("INSERT INTO conversations (profile_a, profile_b, started_by) VALUES (?, ?, ?) ON CONFLICT (profile_a, profile_b) DO NOTHING").bind(a, b, sender),
-    db
-      .prepare("INSERT OR IGNORE INTO conversation_members (conversation_id, profile_id) SELECT id, ?3 FROM conversations WHERE profile_a = ?1 AND profile_b = ?2")
-      .bind(a, b, a),
-    db
-      .prepare("INSERT OR IGNORE INTO conversation_members (conversation_id, profile_id) SELECT id, ?3 FROM conversations WHERE profile_a = ?1 AND profile_b = ?2")
-      .bind(a, b, b),
-    db.prepare("SELECT id FROM conversations WHERE profile_a = ? AND profile_b = ?").bind(a, b),
-  ]);
-  return (found!.results[0] as { id: number }).id;
-}
+/** The object of the conversation between two profiles. */
+export type ConversationRooms = (one: number, other: number) => ConversationRoomCalls;
 
-type FactsRow = {
-  sender_status: string;
-  credits: number;
-  paid_user: number;
-  recipient_name: string | null;
-  recipient_status: string | null;
-  recipient_profile_status: string | null;
-  recipient_invisible: number | null;
-  recipient_has_written: number;
-  blocked_by_me: number;
-  blocked_me: number;
-  free_used_here: number;
-  free_conversations_used: number;
-};
-
-/** What the send rules need, read in one query. */
-export async function loadSendFacts(db: D1Database, senderUserId: number, sender: number, recipient: number, conversationId: number | null): Promise<SendFacts> {
-  const row = await db
-    .prepare(
-      `SELECT u.status AS sender_status, u.credits, u.paid_user,
-              rp.name AS recipient_name, ru.status AS recipient_status, rp.status AS recipient_profile_status, ru.invisible AS recipient_invisible,
-              EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?4 AND sender_id = ?3) AS recipient_has_written,
-              EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = ?3) AS blocked_by_me,
-              EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?3 AND blocked_id = ?2) AS blocked_me,
-              (SELECT COUNT(*) FROM messages WHERE sender_id = ?2 AND free = 1 AND conversation_id = ?4) AS free_used_here,
-              (SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE sender_id = ?2 AND free = 1) AS free_conversations_used
-       FROM users u
-       LEFT JOIN profiles rp ON rp.id = ?3
-       LEFT JOIN users ru ON ru.id = rp.user_id
-       WHERE u.id = ?1`,
-    )
-    .bind(senderUserId, sender, recipient, conversationId ?? 0)
-    .first<FactsRow>();
+/** The send facts from D1's row and the conversation's own facts. */
+export function sendFacts(row: SendFactsRow | undefined, here: ConversationFacts): SendFacts {
   if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return {
     senderStatus: row.sender_status,
@@ -88,31 +66,16 @@ export async function loadSendFacts(db: D1Database, senderUserId: number, sender
             status: row.recipient_status ?? "gone",
             profileStatus: row.recipient_profile_status ?? "gone",
             invisible: row.recipient_invisible === 1,
-            hasWritten: row.recipient_has_written === 1,
+            hasWritten: here.recipientHasWritten,
           },
     blockedByMe: row.blocked_by_me === 1,
     blockedMe: row.blocked_me === 1,
-    freeUsedHere: row.free_used_here,
+    freeUsedHere: here.freeUsedHere,
     freeConversationsUsed: row.free_conversations_used,
   };
 }
 
-type ProfileRow = {
-  id: number;
-  name: string;
-  birth_date: string;
-  city: string | null;
-  fictional: number;
-  last_active_at: number;
-  photo_key: string | null;
-  photo_thumb_key: string | null;
-  photo_status: string | null;
-};
-
-const PROFILE_COLUMNS = `p.id, p.name, p.birth_date, p.city, p.fictional, p.last_active_at,
-  ph.key AS photo_key, ph.thumb_key AS photo_thumb_key, ph.status AS photo_status`;
-
-function chatProfile(row: ProfileRow): ChatProfile {
+function chatProfile(row: ChatProfileRow): ChatProfile {
   return {
     id: row.id,
     name: row.name,
@@ -126,97 +89,58 @@ function chatProfile(row: ProfileRow): ChatProfile {
 
 /**
  * GET /api/chats.php: the member's conversations with a message, newest first, with the other
- * member, the unread count and the last message (what the overview shows). Removed conversations,
- * and those with a member who blocked the other either way, are left out.
+ * member, the unread count and the last message (what the overview shows), all from D1.
  */
-export async function listChats(db: D1Database, profileId: number): Promise<ChatsResponse> {
-  const rows = await db
-    .prepare(
-      `SELECT cm.conversation_id, cm.unread_count, cm.last_message_at,
-              m.kind AS last_kind, m.body AS last_body, m.sender_id AS last_sender, m.created_at AS last_created_at,
-              ${PROFILE_COLUMNS}
-       FROM conversation_members cm
-       JOIN conversations c ON c.id = cm.conversation_id
-       JOIN profiles p ON p.id = CASE WHEN c.profile_a = ?1 THEN c.profile_b ELSE c.profile_a END
-       JOIN users u ON u.id = p.user_id AND u.status IN ('active', 'not_confirmed')
-       LEFT JOIN photos ph ON ph.id = p.main_photo_id
-       LEFT JOIN messages m ON m.id = c.last_message_id AND m.id > cm.hidden_before_id
-       WHERE cm.profile_id = ?1 AND cm.removed_at IS NULL AND cm.last_message_at IS NOT NULL
-         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = p.id) OR (b.blocker_id = p.id AND b.blocked_id = ?1))
-       ORDER BY cm.last_message_at DESC, cm.conversation_id DESC
-       LIMIT 500`,
-    )
-    .bind(profileId)
-    .all<ProfileRow & { conversation_id: number; unread_count: number; last_message_at: number; last_kind: MessageKind; last_body: string | null; last_sender: number | null; last_created_at: number | null }>();
-  const chats: ChatItem[] = rows.results.map((row) => ({
+export async function listChats(db: Database, profileId: number): Promise<ChatsResponse> {
+  const rows = await chatListRows(db, profileId);
+  const chats: ChatItem[] = rows.map((row) => ({
     conversation: { id: row.conversation_id },
     profile: chatProfile(row),
     num_unread_messages: row.unread_count,
     last_message:
-      row.last_sender === null || row.last_created_at === null
+      row.last_sender === null || row.last_kind === null
         ? null
-        : { kind: row.last_kind, body: row.last_kind === "text" ? (row.last_body ?? "").slice(0, 140) : null, sender_id: row.last_sender, created_at: row.last_created_at },
+        : { kind: row.last_kind, body: row.last_kind === "text" ? (row.last_preview ?? "") : null, sender_id: row.last_sender, created_at: row.last_message_at },
     last_message_at: row.last_message_at,
   }));
   return { chats, total_unread: chats.reduce((sum, chat) => sum + chat.num_unread_messages, 0) };
-}
-
-/** The other member of a conversation the member is in, or null when they are not in it. */
-export async function peerOf(db: D1Database, conversationId: number, profileId: number): Promise<number | null> {
-  const row = await db
-    .prepare(
-      `SELECT CASE WHEN c.profile_a = ?2 THEN c.profile_b ELSE c.profile_a END AS peer
-       FROM conversations c JOIN conversation_members cm ON cm.conversation_id = c.id AND cm.profile_id = ?2
-       WHERE c.id = ?1`,
-    )
-    .bind(conversationId, profileId)
-    .first<{ peer: number }>();
-  return row?.peer ?? null;
 }
 
 export type ChatViewer = { userId: number; profileId: number; country: string | null };
 
 /**
  * GET /api/chat.php: the conversation with one member as the viewer sees it: that member, a page of
- * history (the newest, or the one before `before`), their read mark, whether and at what cost the
- * viewer may write. A profile that does not exist (or is gone) is a 404.
+ * history from the conversation's object (the newest, or the one before `before`), their read
+ * mark, whether and at what cost the viewer may write. A profile that does not exist (or is gone) is a 404.
  */
-export async function loadChat(db: D1Database, site: SiteSettings, t: i18n["t"], viewer: ChatViewer, peerId: number, before: number | null): Promise<ChatResponse> {
+export async function loadChat(
+  db: Database,
+  rooms: ConversationRooms,
+  site: SiteSettings,
+  t: i18n["t"],
+  viewer: ChatViewer,
+  peerId: number,
+  before: number | null,
+): Promise<ChatResponse> {
   if (peerId === viewer.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
-  const profile = await db
-    .prepare(
-      `SELECT ${PROFILE_COLUMNS} FROM profiles p JOIN users u ON u.id = p.user_id LEFT JOIN photos ph ON ph.id = p.main_photo_id
-       WHERE p.id = ? AND p.status = 'active' AND u.status IN ('active', 'not_confirmed')`,
-    )
-    .bind(peerId)
-    .first<ProfileRow>();
+  const [profile, conversation] = await Promise.all([chatProfileRow(db, peerId), conversationOf(db, viewer.profileId, peerId)]);
   if (!profile) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
-  const conversationId = await conversationIdOf(db, viewer.profileId, peerId);
-  const [facts, membership, peerMark] = await Promise.all([
-    loadSendFacts(db, viewer.userId, viewer.profileId, peerId, conversationId),
-    conversationId === null
-      ? null
-      : db
-          .prepare("SELECT hidden_before_id, unread_count FROM conversation_members WHERE conversation_id = ? AND profile_id = ?")
-          .bind(conversationId, viewer.profileId)
-          .first<{ hidden_before_id: number; unread_count: number }>(),
-    conversationId === null
-      ? null
-      : db
-          .prepare("SELECT last_read_message_id FROM conversation_members WHERE conversation_id = ? AND profile_id = ?")
-          .bind(conversationId, peerId)
-          .first<{ last_read_message_id: number | null }>(),
-  ]);
+  const history = async (): Promise<HistoryAnswer> => {
+    if (!conversation) return { rows: [], hasMore: false, peerReadId: null, here: { freeUsedHere: 0, recipientHasWritten: false } };
+    const hidden = await hiddenBeforeOf(db, conversation.id, viewer.profileId);
+    return rooms(viewer.profileId, peerId).history(viewer.profileId, peerId, before, hidden);
+  };
+  const [row, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId), history()]);
+  const facts = sendFacts(row, page.here);
   if (facts.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
-  const page = conversationId === null ? { rows: [], hasMore: false } : await historyPage(db, conversationId, membership?.hidden_before_id ?? 0, before, HISTORY_PAGE_SIZE);
   const viewerSide = { profileId: viewer.profileId, premium: facts.senderPaid };
   const country = viewer.country ?? site.countries[0]!;
   return {
-    conversation: conversationId === null ? null : { id: conversationId },
+    conversation: conversation === null ? null : { id: conversation.id },
     profile: chatProfile(profile),
-    messages: page.rows.map((row) => messageView(row, viewerSide, site.cdn_prefix, t)),
+    messages: page.rows.map((m) => messageView(m, conversation!.id, viewerSide, site.cdn_prefix, t)),
     has_more: page.hasMore,
-    peer_read_id: peerMark?.last_read_message_id ?? null,
+    peer_read_id: page.peerReadId,
     blocked_reason: blockedReason(facts),
     costs: {
       message: textPrice(site, facts).credits,
@@ -231,74 +155,92 @@ export async function loadChat(db: D1Database, site: SiteSettings, t: i18n["t"],
 }
 
 /**
- * The member has seen the conversation up to `messageId`: their read mark moves forward (never
- * back) and their unread count becomes what is left after it. Returns the count and the mark.
+ * DELETE /api/chat.php: remove conversations for the member (the other member keeps theirs): by
+ * conversation, or every conversation with a profile. Their messages so far are hidden for the
+ * member and count as read; a new message brings the conversation back. Returns how many were
+ * removed; 404 when the member is in none of them.
  */
-export async function markRead(db: D1Database, conversationId: number, profileId: number, messageId: number): Promise<{ unread: number; readId: number }> {
-  // A mark past the newest message would claim messages not yet written as seen: it stops there.
-  const mark = "MIN(?3, COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = ?1), 0))";
-  const [, row] = await db.batch([
-    db
-      .prepare(
-        `UPDATE conversation_members
-         SET last_read_message_id = MAX(COALESCE(last_read_message_id, 0), ${mark}),
-             unread_count = (SELECT COUNT(*) FROM messages WHERE conversation_id = ?1 AND sender_id != ?2 AND id > MAX(COALESCE(last_read_message_id, 0), ${mark}))
-         WHERE conversation_id = ?1 AND profile_id = ?2`,
-      )
-      .bind(conversationId, profileId, messageId),
-    db.prepare("SELECT unread_count, last_read_message_id FROM conversation_members WHERE conversation_id = ? AND profile_id = ?").bind(conversationId, profileId),
-  ]);
-  const result = row!.results[0] as { unread_count: number; last_read_message_id: number | null } | undefined;
-  return { unread: result?.unread_count ?? 0, readId: result?.last_read_message_id ?? 0 };
+export async function removeChats(db: Database, rooms: ConversationRooms, profileId: number, target: { conversationId: number } | { profileId: number }, now = Math.floor(Date.now() / 1000)): Promise<number> {
+  const removed = await removeConversations(db, profileId, target, now);
+  if (removed.length === 0) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found" });
+  await Promise.all(
+    removed.map(({ profileA, profileB }) => {
+      const peer = profileA === profileId ? profileB : profileA;
+      return rooms(profileId, peer).markAllRead(profileId, peer);
+    }),
+  );
+  return removed.length;
 }
 
-/** The member's unread count and the other member's read mark in a conversation. */
-export async function readState(db: D1Database, conversationId: number, profileId: number, peerId: number): Promise<{ unread: number; peerReadId: number | null }> {
-  const rows = await db
-    .prepare("SELECT profile_id, unread_count, last_read_message_id FROM conversation_members WHERE conversation_id = ? AND profile_id IN (?, ?)")
-    .bind(conversationId, profileId, peerId)
-    .all<{ profile_id: number; unread_count: number; last_read_message_id: number | null }>();
-  const mine = rows.results.find((r) => r.profile_id === profileId);
-  const theirs = rows.results.find((r) => r.profile_id === peerId);
-  return { unread: mine?.unread_count ?? 0, peerReadId: theirs?.last_read_message_id ?? null };
+/** The object of a pair in the Worker: named after the pair (never after a D1 row), so nobody reaches another pair's. */
+export function conversationRooms(namespace: { getByName(name: string): unknown }): ConversationRooms {
+  return (one, other) => namespace.getByName(roomName(one, other)) as unknown as ConversationRoomCalls;
+}
+
+/** A member's messages from every conversation they are in, for their data export (GET /api/my-data.php). */
+export async function exportChatMessages(db: Database, rooms: ConversationRooms, profileId: number) {
+  const conversations = await conversationsOfProfiles(db, [profileId]);
+  const pages = await Promise.all(
+    conversations.map(async ({ id, profileA, profileB }) => {
+      const peer = profileA === profileId ? profileB : profileA;
+      const rows = await rooms(profileId, peer).messagesFor(profileId, peer);
+      return rows.map((m) => ({ conversation_id: id, sender_id: m.sender_id, kind: m.kind, body: m.body, credits_charged: m.credits_charged, created_at: m.created_at }));
+    }),
+  );
+  return pages.flat();
 }
 
 /**
- * DELETE /api/chat.php: remove conversations for the member (the other member keeps theirs): by
- * conversation, or every conversation with a profile. Their messages so far are hidden for the
- * member; a new message brings the conversation back. Returns how many were removed; 404 when the
- * member is in none of them.
+ * Account erasure (the daily clock work): the erased members' messages leave every conversation
+ * object they were in. Returns the accounts whose every conversation was reached; an account with
+ * an object that could not be reached is left for the next run, so no message outlives its account.
  */
-export async function removeChats(db: D1Database, profileId: number, target: { conversationId: number } | { profileId: number }): Promise<number> {
-  const now = Math.floor(Date.now() / 1000);
-  const which =
-    "conversationId" in target
-      ? db.prepare("SELECT ?2 AS id WHERE EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ?2 AND profile_id = ?1)").bind(profileId, target.conversationId)
-      : db.prepare("SELECT id FROM conversations WHERE (profile_a = ?1 AND profile_b = ?2) OR (profile_a = ?2 AND profile_b = ?1)").bind(profileId, target.profileId);
-  const ids = (await which.all<{ id: number }>()).results.map((r) => r.id);
-  if (ids.length === 0) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found" });
-  await db.batch(
-    ids.map((id) =>
-      db
-        .prepare(
-          `UPDATE conversation_members SET removed_at = ?3, unread_count = 0,
-             hidden_before_id = COALESCE((SELECT last_message_id FROM conversations WHERE id = ?1), 0),
-             last_read_message_id = COALESCE((SELECT last_message_id FROM conversations WHERE id = ?1), last_read_message_id)
-           WHERE conversation_id = ?1 AND profile_id = ?2`,
-        )
-        .bind(id, profileId, now),
-    ),
+export async function eraseChatMessages(db: Database, rooms: ConversationRooms, userIds: readonly number[]): Promise<number[]> {
+  const profiles = await profilesOfUsers(db, userIds);
+  const conversations = await conversationsOfProfiles(db, profiles.map((p) => p.id));
+  const failed = new Set<number>();
+  await Promise.all(
+    conversations.map(async ({ profileId, profileA, profileB }) => {
+      const peer = profileA === profileId ? profileB : profileA;
+      try {
+        await rooms(profileId, peer).eraseMember(profileId, peer);
+      } catch (error) {
+        failed.add(profileId);
+        console.error(JSON.stringify({ event: "chat_erasure_failed", profile_id: profileId, message: error instanceof Error ? error.message : String(error) }));
+      }
+    }),
   );
-  return ids.length;
+  return userIds.filter((userId) => !profiles.some((p) => p.userId === userId && failed.has(p.id)));
 }
 
-/** The other member of each of a member's conversations (whose objects must hear when the member turns premium). */
-export async function conversationPeersOfUser(db: D1Database, userId: number): Promise<{ profileId: number; peers: number[] } | null> {
-  const profile = await db.prepare("SELECT id FROM profiles WHERE user_id = ?").bind(userId).first<{ id: number }>();
-  if (!profile) return null;
-  const { results } = await db
-    .prepare("SELECT CASE WHEN profile_a = ?1 THEN profile_b ELSE profile_a END AS peer FROM conversations WHERE profile_a = ?1 OR profile_b = ?1")
-    .bind(profile.id)
-    .all<{ peer: number }>();
-  return { profileId: profile.id, peers: results.map((r) => r.peer) };
+/**
+ * Something about a member changed in D1 that their open chats must see now (a purchase made them
+ * premium: photo originals on sockets opened before it): every conversation object they are in
+ * forgets what it read about them. A socket opened before a conversation's first message is not
+ * reached; it sees the change once it is opened again.
+ */
+export async function memberChangedInChats(db: Database, rooms: ConversationRooms, profileId: number): Promise<void> {
+  const conversations = await conversationsOfProfiles(db, [profileId]);
+  await Promise.all(conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId)));
+}
+
+/** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */
+export function chatErasureIn(env: Pick<Env, "DB" | "CONVERSATIONS">): (userIds: number[]) => Promise<number[]> {
+  const db = databaseOf(env.DB);
+  return (userIds) => eraseChatMessages(db, conversationRooms(env.CONVERSATIONS), userIds);
+}
+
+/**
+ * The move of messages from D1's old table into the objects, completed in the background: up to
+ * `limit` conversations whose object has not taken its messages over yet (each object also does it
+ * by itself the first time it is used). Idempotent and resumable. Returns how many conversations
+ * were moved and how many are left.
+ */
+export async function moveChatMessages(env: Pick<Env, "DB" | "CONVERSATIONS">, limit: number): Promise<{ conversations: number; messages: number; left: number }> {
+  const db = databaseOf(env.DB);
+  const rooms = conversationRooms(env.CONVERSATIONS);
+  let messages = 0;
+  const due = await conversationsToMove(db, limit);
+  for (const { profileA, profileB } of due) messages += await rooms(profileA, profileB).moveMessages(profileA, profileB);
+  return { conversations: due.length, messages, left: await conversationsLeftToMove(db) };
 }

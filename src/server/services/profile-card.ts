@@ -19,5 +19,6 @@ export function toProfileCard(row: CardRow, today = new Date()): ProfileCard {
     main_image: mainImage(row.photoKey, row.photoThumbKey, row.photoStatus),
     fictional: row.fictional,
     last_active_at: row.lastActiveAt,
+    premium: row.premium === true,
   };
 }

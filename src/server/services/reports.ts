@@ -2,13 +2,16 @@ import type { i18n } from "i18next";
 import { REPORTS_PER_ADDRESS_HOUR, REPORTS_PER_HOUR, type ReportBody } from "../../shared/reports";
 import type { Database } from "../db/database";
 import { accountById } from "../db/accounts";
-import { hasReported, insertReport, isReportableProfile, visibleMessageSender } from "../db/reports";
+import { hasReported, insertReport, isReportableProfile } from "../db/reports";
 import { AppError, fieldError } from "../errors";
 import type { Mailer } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
+import type { ConversationRooms } from "./chats";
 
 export type ReportContext = {
   db: Database;
+  /** The conversations' objects, which keep the messages a report may name. */
+  rooms: ConversationRooms;
   mailer: Mailer;
   /** The translate function of the reporter's language: the confirmation is written in it. */
   t: i18n["t"];
@@ -36,11 +39,14 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
 
   let profileId = body.profile_id ?? null;
   const messageId = body.message_id ?? null;
+  // A message's id counts within its conversation, the pair of the reporter and the other member
+  // (`profile_id`): the report names both.
+  const peerId = profileId;
   if (messageId !== null) {
     if (!reporter) throw new AppError({ status: 403, code: "authentication_required", key: "reports.errors.login_for_message" });
-    const sender = await visibleMessageSender(ctx.db, messageId, reporter.profileId);
+    const sender = peerId === null || peerId === reporter.profileId ? undefined : await messageSender(ctx.rooms, reporter.profileId, peerId, messageId);
     if (sender === undefined) throw fieldError({ status: 404, code: "message_not_found", field: "message_id", key: "reports.errors.message_not_found" });
-    if (profileId !== null && profileId !== sender) throw fieldError({ status: 400, code: "invalid_parameter", field: "profile_id", key: "reports.errors.message_of_other_member" });
+    if (sender !== peerId) throw fieldError({ status: 400, code: "invalid_parameter", field: "profile_id", key: "reports.errors.message_of_other_member" });
     profileId = sender;
   }
   if (profileId !== null) {
@@ -49,7 +55,7 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
   }
 
   const reporterKey = reporter ? `user:${reporter.userId}` : `email:${email.toLowerCase()}`;
-  const targetKey = messageId !== null ? `message:${messageId}` : profileId !== null ? `profile:${profileId}` : null;
+  const targetKey = messageId !== null ? `message:${Math.min(reporter!.profileId, peerId!)}:${Math.max(reporter!.profileId, peerId!)}:${messageId}` : profileId !== null ? `profile:${profileId}` : null;
   const duplicate = messageId !== null ? "reports.errors.message_reported" : "reports.errors.profile_reported";
   if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError({ status: 409, code: "already_reported", key: duplicate });
 
@@ -88,4 +94,10 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
     console.warn(JSON.stringify({ event: "report_mail_failed", report: id, message: (error as Error).message }));
   }
   return { id };
+}
+
+/** The sender of a message of the conversation between two members, as the viewer sees it; undefined when there is none. */
+async function messageSender(rooms: ConversationRooms, viewer: number, peer: number, messageId: number): Promise<number | undefined> {
+  const page = await rooms(viewer, peer).history(viewer, peer, messageId + 1, 0);
+  return page.rows.find((row) => row.id === messageId)?.sender_id;
 }

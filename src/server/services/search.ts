@@ -16,7 +16,7 @@ const SIMILAR_AGE_WIDENING = 10;
 export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
 
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
-type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
+export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
 
 /** The search conditions of an age range on a given day. */
 export function conditions(c: Criteria, today: Date): SQL[] {
@@ -26,7 +26,7 @@ export function conditions(c: Criteria, today: Date): SQL[] {
 }
 
 /** Whom a member looks for when they have not said: hetero the other gender, gay men, lesbian women, bi everyone. */
-function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">): string | undefined {
+export function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">): string | undefined {
   if (searcher.sexuality === "gay") return "male";
   if (searcher.sexuality === "lesbian") return "female";
   if (searcher.sexuality === "bi") return undefined;

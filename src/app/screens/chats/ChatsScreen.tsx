@@ -1,5 +1,6 @@
 import type { ChatItem } from "../../../shared/chat";
 import { Link } from "../../components/Link";
+import { NextStepNotice } from "../../components/NextStepNotice";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
@@ -44,12 +45,7 @@ function ChatList({ openId }: { openId: number | null }) {
       {chats === undefined ? (
         <Pending failed={error !== undefined} retry={() => void mutate()} />
       ) : chats.length === 0 ? (
-        <div className="notice chats__empty">
-          <p>{t("chat.empty")}</p>
-          <Link href="/members" className="button button--primary">
-            {t("chat.empty_search")}
-          </Link>
-        </div>
+        <NextStepNotice text={t("chat.empty")} href="/members" action={t("chat.empty_search")} className="chats__empty" />
       ) : (
         <ul className="chat-list">
           {chats.map((chat) => (

@@ -1,6 +1,6 @@
 import { Link } from "../../components/Link";
+import { FormPage } from "../../components/Form";
 import { ReportForm } from "../../components/ReportForm";
-import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
@@ -15,9 +15,7 @@ export default function ComplaintsScreen({ query }: ScreenProps) {
   const settings = useSettings();
   const title = t("reports.title");
   return (
-    <section className="form-page complaints">
-      <Title text={title} />
-      <h1>{title}</h1>
+    <FormPage title={title} className="complaints">
       <p>{t("reports.intro", { site: settings.name })}</p>
       <ReportForm
         askReference
@@ -27,6 +25,6 @@ export default function ComplaintsScreen({ query }: ScreenProps) {
       <p className="form__alternative">
         <Link href="/pages/service">{t("footer.customer_service")}</Link>
       </p>
-    </section>
+    </FormPage>
   );
 }

@@ -1,6 +1,4 @@
-import { useState, type CSSProperties } from "react";
-import { useT } from "../../page-context";
-import { MemberName, MemberPhoto, MemberTown, type ConceptProps } from "./parts";
+import { MemberCaption, MemberPhoto, PausableShow, type ConceptProps } from "./parts";
 
 const CLIPS = 5;
 const CLIP_SECONDS = 4;
@@ -10,14 +8,9 @@ const CLIP_SECONDS = 4;
  * progress bar per member), played by CSS; the visitor can pause it.
  */
 export function Reel({ profiles }: ConceptProps) {
-  const t = useT();
-  const [paused, setPaused] = useState(false);
   const clips = profiles.slice(0, CLIPS);
   return (
-    <div
-      className={`reel${paused ? " reel--paused" : ""}`}
-      style={{ "--clips": clips.length, "--clip-seconds": `${CLIP_SECONDS}s` } as CSSProperties}
-    >
+    <PausableShow block="reel" shots={clips.length} seconds={CLIP_SECONDS}>
       <div className="reel__bars" aria-hidden="true">
         {clips.map((profile, i) => (
           <span key={profile.id} className="reel__bar">
@@ -28,15 +21,9 @@ export function Reel({ profiles }: ConceptProps) {
       {clips.map((profile, i) => (
         <figure key={profile.id} className="reel__clip" style={{ animationDelay: `${i * CLIP_SECONDS}s` }}>
           <MemberPhoto profile={profile} large eager={i === 0} />
-          <figcaption>
-            <MemberName profile={profile} />
-            <MemberTown profile={profile} />
-          </figcaption>
+          <MemberCaption profile={profile} />
         </figure>
       ))}
-      <button type="button" className="reel__toggle" onClick={() => setPaused((p) => !p)}>
-        {paused ? t("landers.play") : t("landers.pause")}
-      </button>
-    </div>
+    </PausableShow>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from "react";
-import { Link } from "../../components/Link";
 import { useT } from "../../page-context";
-import { MemberName, MemberPhoto, type ConceptProps } from "./parts";
+import { MemberGallery, type ConceptProps } from "./parts";
 
 /**
  * /landers/maplanding: the towns the members live in, drawn on a map by their relative places
@@ -35,18 +34,7 @@ export function TownMap({ profiles, towns, signup }: ConceptProps) {
           </li>
         ))}
       </ul>
-      <ul className="lander-gallery">
-        {members.map((profile, i) => (
-          <li key={profile.id} className="lander-gallery__item">
-            <Link href={signup} className="lander-gallery__link">
-              <MemberPhoto profile={profile} eager={i < 2} />
-              <span className="lander-gallery__text">
-                <MemberName profile={profile} />
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <MemberGallery profiles={members} signup={signup} eager={2} />
     </div>
   );
 }

@@ -1,6 +1,4 @@
-import { useState, type CSSProperties } from "react";
-import { useT } from "../../page-context";
-import { MemberName, MemberPhoto, MemberTown, type ConceptProps } from "./parts";
+import { MemberCaption, MemberPhoto, PausableShow, type ConceptProps } from "./parts";
 
 const SLIDES = 6;
 /** Seconds each member stays on screen; the CSS animation of a slide runs SLIDES times this. */
@@ -12,23 +10,15 @@ const SLIDE_SECONDS = 3;
  * anything that moves on its own for more than five seconds, it can be paused (WCAG 2.2.2).
  */
 export function Transitions({ profiles }: ConceptProps) {
-  const t = useT();
-  const [paused, setPaused] = useState(false);
   const shown = profiles.slice(0, SLIDES);
   return (
-    <div className={`transitions${paused ? " transitions--paused" : ""}`} style={{ "--slides": shown.length, "--slide-seconds": `${SLIDE_SECONDS}s` } as CSSProperties}>
+    <PausableShow block="transitions" shots={shown.length} seconds={SLIDE_SECONDS}>
       {shown.map((profile, i) => (
         <figure key={profile.id} className={`transitions__slide transitions__slide--${i % 3}`} style={{ animationDelay: `${i * SLIDE_SECONDS}s` }}>
           <MemberPhoto profile={profile} large eager={i === 0} />
-          <figcaption>
-            <MemberName profile={profile} />
-            <MemberTown profile={profile} />
-          </figcaption>
+          <MemberCaption profile={profile} />
         </figure>
       ))}
-      <button type="button" className="reel__toggle" onClick={() => setPaused((p) => !p)}>
-        {paused ? t("landers.play") : t("landers.pause")}
-      </button>
-    </div>
+    </PausableShow>
   );
 }

@@ -1,3 +1,4 @@
+import { useState, type CSSProperties, type ReactNode } from "react";
 import type { ProfileCard, ShowcaseTown } from "../../../shared/api";
 import { Link } from "../../components/Link";
 import { FictionalMark } from "../../components/ProfileCard";
@@ -25,14 +26,22 @@ export function MemberPhoto({ profile, large = false, eager = false, className }
 }
 
 /** "Name, 34" with the site's fictional mark when the profile is one (SPEC §3 fictional_icon). */
-export function MemberName({ profile }: { profile: ProfileCard }) {
+export function MemberName({
+  profile,
+  as: Tag = "span",
+  className = "lander-name",
+}: {
+  profile: Pick<ProfileCard, "name" | "age" | "fictional">;
+  as?: "span" | "p";
+  className?: string;
+}) {
   return (
-    <span className="lander-name">
+    <Tag className={className}>
       <strong>
         {profile.name}, {profile.age}
       </strong>
       {profile.fictional && <FictionalMark />}
-    </span>
+    </Tag>
   );
 }
 
@@ -49,5 +58,52 @@ export function SignupCta({ href, label, className = "" }: { href: string; label
     <Link href={href} className={`button button--primary lander-cta ${className}`}>
       {label ?? t("landers.cta")}
     </Link>
+  );
+}
+
+/** A member's name and town under a photo that fills its frame. */
+export function MemberCaption({ profile }: { profile: ProfileCard }) {
+  return (
+    <figcaption>
+      <MemberName profile={profile} />
+      <MemberTown profile={profile} />
+    </figcaption>
+  );
+}
+
+/**
+ * A show of `shots` members, `seconds` each, that plays by CSS on its own (`--shots`, `--shot-seconds`),
+ * with the button that pauses it (WCAG 2.2.2): the container gets `<block>--paused`, which the
+ * stylesheet turns into `animation-play-state: paused`.
+ */
+export function PausableShow({ block, shots, seconds, children }: { block: string; shots: number; seconds: number; children: ReactNode }) {
+  const t = useT();
+  const [paused, setPaused] = useState(false);
+  return (
+    <div className={`${block}${paused ? ` ${block}--paused` : ""}`} style={{ "--shots": shots, "--shot-seconds": `${seconds}s` } as CSSProperties}>
+      {children}
+      <button type="button" className="reel__toggle" onClick={() => setPaused((p) => !p)}>
+        {paused ? t("landers.play") : t("landers.pause")}
+      </button>
+    </div>
+  );
+}
+
+/** Members as a grid of photos, each leading to signup; the first `eager` photos load at once. */
+export function MemberGallery({ profiles, signup, eager, withTown = false }: { profiles: ProfileCard[]; signup: string; eager: number; withTown?: boolean }) {
+  return (
+    <ul className="lander-gallery">
+      {profiles.map((profile, i) => (
+        <li key={profile.id} className="lander-gallery__item">
+          <Link href={signup} className="lander-gallery__link">
+            <MemberPhoto profile={profile} eager={i < eager} />
+            <span className="lander-gallery__text">
+              <MemberName profile={profile} />
+              {withTown && <MemberTown profile={profile} />}
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -3,7 +3,6 @@ import { LoginBody } from "../../../shared/account";
 import { apiSend } from "../../api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { Title } from "../../components/Title";
 import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser, type UserResponse } from "../../hooks/useUser";
 
@@ -36,7 +35,6 @@ export default function LoginScreen() {
   if (user && !form.busy && !form.succeeded) {
     return (
       <FormPage title={title}>
-        <Title text={title} />
         <p>{t("login.already", { name: user.profile.name })}</p>
         <Link href="/members" className="button button--primary">
           {t("nav.search_members")}
@@ -47,7 +45,6 @@ export default function LoginScreen() {
 
   return (
     <FormPage title={title}>
-      <Title text={title} />
       <form className="form" onSubmit={submit} noValidate>
         <FormMessage text={form.errors.message} />
         <CredentialField kind="login-email" label={t("login.email")} {...bind("email")} />

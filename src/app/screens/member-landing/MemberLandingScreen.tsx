@@ -4,7 +4,7 @@ import type { ApiRequestError } from "../../api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
-import { FictionalMark } from "../../components/ProfileCard";
+import { MemberName } from "../landers/parts";
 import { Title } from "../../components/Title";
 import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
@@ -60,12 +60,7 @@ export default function MemberLandingScreen({ params, query, routeName }: Screen
           />
         )}
         <div className="member-landing__text">
-          <p className="member-landing__name">
-            <strong>
-              {profile.name}, {profile.age}
-            </strong>
-            {profile.fictional && <FictionalMark />}
-          </p>
+          <MemberName profile={profile} as="p" className="member-landing__name" />
           {place && <p className="lander-town">{place}</p>}
           {style === "chat" ? (
             <div className="chat-teaser">

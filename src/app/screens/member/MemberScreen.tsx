@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import useSWR from "swr";
 import type { ProfileResponse } from "../../../shared/api";
 import type { PROFILE_FIELDS } from "../../../shared/settings";
@@ -8,6 +8,7 @@ import { Link } from "../../components/Link";
 import { ReportButton } from "../../components/ReportButton";
 import { CamPromotion } from "../../components/CamPromotion";
 import { LockIcon } from "../../components/LockIcon";
+import { PremiumBadge } from "../../components/PremiumBadge";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
 import { useSignupModal } from "../../components/SignupModal";
 import { Title } from "../../components/Title";
@@ -16,6 +17,10 @@ import { useUser } from "../../hooks/useUser";
 import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { BlockButton } from "./BlockButton";
+import { LikeButton } from "../../components/LikeButton";
+import { GiftButton } from "./GiftButton";
+import { MatchNotice } from "../likes/MatchNotice";
+import { useReloadLikes } from "../../hooks/useLikes";
 
 type Field = (typeof PROFILE_FIELDS)[number];
 
@@ -30,6 +35,14 @@ export default function MemberScreen({ params }: ScreenProps) {
   const { openSignup } = useSignupModal();
   const { data, error, mutate } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
   const [selected, setSelected] = useState<number | null>(null);
+  const [matched, setMatched] = useState(false);
+  const reloadLikes = useReloadLikes();
+  const likedMe = data?.viewer?.liked_me ?? false;
+  // Opening a liker's profile cleared its new mark on the server: the badge follows.
+  const likerId = likedMe ? data?.profile.id : undefined;
+  useEffect(() => {
+    if (likerId !== undefined) void reloadLikes();
+  }, [likerId, reloadLikes]);
 
   if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
   if (!data) return <p className="notice" aria-busy="true">{t("search.loading")}</p>;
@@ -55,7 +68,7 @@ export default function MemberScreen({ params }: ScreenProps) {
     <article className="member">
       <Title text={`${profile.name}, ${profile.age}`} />
       <div className="member__photos">
-        <div className="member__main-photo">
+        <div className={profile.premium ? "member__main-photo is-premium" : "member__main-photo"}>
           {shown ? (
             <img src={shown.image} alt={profile.name} width={480} height={600} className={shown.locked ? "is-locked" : undefined} />
           ) : (
@@ -98,14 +111,30 @@ export default function MemberScreen({ params }: ScreenProps) {
       <div className="member__info">
         <h1>
           {profile.name}, {profile.age} {profile.fictional && <FictionalMark />}
+          {profile.premium && <PremiumBadge />}
         </h1>
         <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
+        {(matched || (data.viewer?.liked && likedMe)) && <MatchNotice profileId={profile.id} name={profile.name} />}
         <div className="member__actions">
           {user ? (
-            <Link href={`/members/${profile.id}/chat`} className="button button--primary">
-              {t("profile.message")}
-            </Link>
+            <>
+              <Link href={`/members/${profile.id}/chat`} className="button button--primary">
+                {t("profile.message")}
+              </Link>
+              {data.viewer && !data.viewer.own && !data.viewer.blocked && (
+                <>
+                  <LikeButton
+                    key={`${profile.id}-${data.viewer.liked ? 1 : 0}`}
+                    profileId={profile.id}
+                    liked={data.viewer.liked ?? false}
+                    likedMe={likedMe}
+                    onDone={(result) => setMatched(result.match && result.liked)}
+                  />
+                  <GiftButton profileId={profile.id} name={profile.name} />
+                </>
+              )}
+            </>
           ) : (
             <>
               <button type="button" className="button button--primary" onClick={() => openSignup(t("login_needed.chat"))}>

@@ -1,9 +1,10 @@
 import useSWR from "swr";
 import useSWRInfinite from "swr/infinite";
-import type { RegionsResponse, SearchResponse } from "../../../shared/api";
+import type { ProfileCard, RegionsResponse, SearchResponse } from "../../../shared/api";
 import { ApiRequestError } from "../../api";
-import { Link } from "../../components/Link";
+import { NextStepNotice } from "../../components/NextStepNotice";
 import { ProfileGrid } from "../../components/ProfileCard";
+import { LikeButton } from "../../components/LikeButton";
 import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page-context";
 import { REGIONS_KEY, searchFilters, searchPageKey } from "../../page-data";
@@ -13,6 +14,9 @@ import { SearchForm } from "./SearchForm";
 import { useUser } from "../../hooks/useUser";
 
 /** Member search (SPEC §2, §4): filters, results added page by page, similar results when few. */
+/** A member's like button under each result (whether they like it already shows after pressing). */
+const likeAction = (profile: ProfileCard) => <LikeButton profileId={profile.id} liked={false} />;
+
 export default function MembersScreen({ query }: ScreenProps) {
   const { settings } = usePage();
   const { user } = useUser();
@@ -37,12 +41,7 @@ export default function MembersScreen({ query }: ScreenProps) {
       <h1>{t("search.title")}</h1>
       <SearchForm key={query.toString()} query={query} regions={regions.data?.regions ?? []} applied={pages[0]?.query} />
       {!allowed ? (
-        <div className="notice">
-          <p>{t("search.login_needed")}</p>
-          <Link href="/login" className="button button--primary">
-            {t("nav.login")}
-          </Link>
-        </div>
+        <NextStepNotice text={t("search.login_needed")} href="/login" action={t("nav.login")} />
       ) : search.error ? (
         <p className="notice notice--error" role="alert">
           {search.error.message}
@@ -53,15 +52,10 @@ export default function MembersScreen({ query }: ScreenProps) {
         </p>
       ) : (
         <>
-          {profiles.length === 0 ? <p className="notice">{t("search.no_results")}</p> : <ProfileGrid profiles={profiles} eagerCount={4} />}
+          {profiles.length === 0 ? <p className="notice">{t("search.no_results")}</p> : <ProfileGrid profiles={profiles} eagerCount={4} action={user ? likeAction : undefined} />}
           {hasMore &&
             (firstPageOnly ? (
-              <div className="notice">
-                <p>{t("search.signup_for_more")}</p>
-                <Link href="/signup" className="button button--primary">
-                  {t("nav.signup")}
-                </Link>
-              </div>
+              <NextStepNotice text={t("search.signup_for_more")} href="/signup" action={t("nav.signup")} />
             ) : (
               <button type="button" className="button button--primary members__more" disabled={loadingMore} onClick={() => void search.setSize(search.size + 1)}>
                 {loadingMore ? t("search.loading") : t("search.more")}

@@ -4,7 +4,6 @@ import { passwordProblem } from "../../../shared/account-fields";
 import { apiSend } from "../../api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { Title } from "../../components/Title";
 import { useT } from "../../page-context";
 import type { ScreenProps } from "../../page-state";
 
@@ -33,7 +32,6 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
   if (!token) {
     return (
       <FormPage title={title}>
-        <Title text={title} />
         <FormMessage text={t("errors.link_expired")} />
         <Link href="/reset-password" className="button button--primary">
           {t("reset.request_new")}
@@ -44,7 +42,6 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
 
   return (
     <FormPage title={title}>
-      <Title text={title} />
       {form.succeeded ? (
         <>
           <FormMessage tone="success" text={t("reset.done")} />

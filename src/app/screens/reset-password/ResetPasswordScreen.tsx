@@ -3,7 +3,6 @@ import { isEmail } from "../../../shared/account";
 import { apiSend } from "../../api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { Title } from "../../components/Title";
 import { useT } from "../../page-context";
 
 /** Forgot password: the member's e-mail address; the server mails a link to /reset-password/do. */
@@ -23,7 +22,6 @@ export default function ResetPasswordScreen() {
   const title = t("reset.title");
   return (
     <FormPage title={title}>
-      <Title text={title} />
       {form.succeeded ? (
         <>
           <FormMessage tone="success" text={t("errors.reset_sent")} />

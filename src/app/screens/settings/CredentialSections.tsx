@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { MailChangeBody, PasswordChangeBody } from "../../../shared/account";
 import { emailProblem, passwordProblem } from "../../../shared/account-fields";
 import { apiSend } from "../../api";
@@ -7,6 +7,34 @@ import { useT } from "../../page-context";
 
 const MAIL_FIELDS = Object.keys(MailChangeBody.entries);
 const PASSWORD_FIELDS = Object.keys(PasswordChangeBody.entries);
+
+/** A credentials form of the settings: what went well (if anything), what went wrong, the fields and the button. */
+function SettingsForm({
+  onSubmit,
+  busy,
+  done,
+  message,
+  submitLabel,
+  children,
+}: {
+  onSubmit: (event: FormEvent) => void;
+  busy: boolean;
+  done: string | false | null;
+  message: string | null | undefined;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      {done && <FormMessage tone="success" text={done} />}
+      <FormMessage text={message} />
+      {children}
+      <button type="submit" className="button button--primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
 
 /** Change e-mail: the new address and the current password; a confirmation link goes to the new address. */
 export function MailChangeSection({ email: current }: { email: string }) {
@@ -37,15 +65,10 @@ export function MailChangeSection({ email: current }: { email: string }) {
     <section className="settings__section" aria-labelledby="settings-email">
       <h2 id="settings-email">{t("settings.email.title")}</h2>
       <p>{t("settings.email.current", { email: current })}</p>
-      <form className="form" onSubmit={submit} noValidate>
-        {sentTo && <FormMessage tone="success" text={t("settings.email.sent", { email: sentTo })} />}
-        <FormMessage text={form.errors.message} />
+      <SettingsForm onSubmit={submit} busy={form.busy} done={sentTo && t("settings.email.sent", { email: sentTo })} message={form.errors.message} submitLabel={t("settings.email.submit")}>
         <CredentialField kind="email" label={t("settings.email.new")} {...bind("email")} />
         <CredentialField kind="current-password" label={t("settings.current_password")} {...bind("password")} />
-        <button type="submit" className="button button--primary" disabled={form.busy}>
-          {t("settings.email.submit")}
-        </button>
-      </form>
+      </SettingsForm>
     </section>
   );
 }
@@ -76,16 +99,11 @@ export function PasswordSection() {
   return (
     <section className="settings__section" aria-labelledby="settings-password">
       <h2 id="settings-password">{t("settings.password.title")}</h2>
-      <form className="form" onSubmit={submit} noValidate>
-        {changed && <FormMessage tone="success" text={t("settings.password.done")} />}
-        <FormMessage text={form.errors.message} />
+      <SettingsForm onSubmit={submit} busy={form.busy} done={changed && t("settings.password.done")} message={form.errors.message} submitLabel={t("settings.password.submit")}>
         <CredentialField kind="current-password" label={t("settings.current_password")} {...bind("old_password")} />
         <CredentialField kind="new-password" label={t("settings.password.new")} {...bind("password")} />
         <CredentialField kind="repeat-password" label={t("settings.password.repeat")} {...bind("password_repeat")} />
-        <button type="submit" className="button button--primary" disabled={form.busy}>
-          {t("settings.password.submit")}
-        </button>
-      </form>
+      </SettingsForm>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import useSWR from "swr";
 import type { ProfileResponse } from "../../../shared/api";
 import { ErrorPage } from "../../components/ErrorPage";
-import { Link } from "../../components/Link";
+import { NextStepNotice } from "../../components/NextStepNotice";
 import { SignupForm } from "../../components/SignupForm";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../page-context";
@@ -39,12 +39,11 @@ export default function SignupScreen({ params, routeName }: ScreenProps) {
       )}
       <h1>{title}</h1>
       {user && !joined ? (
-        <div className="notice">
-          <p>{t("login.already", { name: user.profile.name })}</p>
-          <Link href={profile ? `/members/${profile.id}` : "/members"} className="button button--primary">
-            {profile ? t("profile.message") : t("nav.search_members")}
-          </Link>
-        </div>
+        <NextStepNotice
+          text={t("login.already", { name: user.profile.name })}
+          href={profile ? `/members/${profile.id}` : "/members"}
+          action={profile ? t("profile.message") : t("nav.search_members")}
+        />
       ) : (
         <>
           <p className="signup__intro">{intro}</p>

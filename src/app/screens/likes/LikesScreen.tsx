@@ -1,0 +1,79 @@
+import useSWRInfinite from "swr/infinite";
+import { LIKE_TYPES, type LikeCard, type LikesResponse, type LikeType } from "../../../shared/likes";
+import type { ApiRequestError } from "../../api";
+import { LikeButton } from "../../components/LikeButton";
+import { Link } from "../../components/Link";
+import { LoginPrompt } from "../../components/LoginPrompt";
+import { ProfileCard } from "../../components/ProfileCard";
+import { Title } from "../../components/Title";
+import { useT } from "../../page-context";
+import { ListPending } from "./ListPending";
+import { useUser } from "../../hooks/useUser";
+import { likesPageKey } from "../../page-data";
+import type { ScreenProps } from "../../page-state";
+
+/** One profile of a likes tab: photo, name, age, city, and like back, unlike or message. */
+function LikeItem({ card, type, reload }: { card: LikeCard; type: LikeType; reload: () => void }) {
+  const t = useT();
+  const match = card.liked && card.liked_me;
+  return (
+    <ProfileCard
+      profile={card}
+      className="profile-card like-card"
+      href={type === "received" ? `/likes/m/${card.id}` : `/members/${card.id}`}
+      mark={card.like_new && card.liked_me ? <span className="like-card__new">{t("likes.new")}</span> : null}
+    >
+      {match ? (
+        <Link href={`/members/${card.id}/chat`} className="button button--primary">
+          {t("likes.message")}
+        </Link>
+      ) : (
+        <LikeButton key={String(card.liked)} profileId={card.id} liked={card.liked} likedMe={card.liked_me} className={card.liked ? "button button--ghost" : "button button--primary"} onDone={reload} />
+      )}
+    </ProfileCard>
+  );
+}
+
+/** Likes (SPEC §2): tabs received, sent and matches, newest first, a page at a time. */
+export default function LikesScreen({ params }: ScreenProps) {
+  const t = useT();
+  const { user } = useUser();
+  const type = (LIKE_TYPES as readonly string[]).includes(params.type ?? "") ? (params.type as LikeType) : "received";
+  const list = useSWRInfinite<LikesResponse, ApiRequestError>(
+    (index, previous: LikesResponse | null) => (!user || (previous && !previous.has_more) ? null : likesPageKey(type, index + 1)),
+    { revalidateFirstPage: false },
+  );
+  if (!user) return <LoginPrompt title={t("likes.title")} text={t("login_needed.like")} />;
+  const pages = list.data ?? [];
+  const profiles = pages.flatMap((page) => page.profiles);
+  const hasMore = pages.length > 0 && pages[pages.length - 1]!.has_more;
+  return (
+    <section className="likes">
+      <Title text={t("likes.title")} />
+      <h1>{t("likes.title")}</h1>
+      <nav className="tabs" aria-label={t("likes.title")}>
+        {LIKE_TYPES.map((tab) => (
+          <Link key={tab} href={`/likes/${tab}`} className={tab === type ? "tabs__tab is-active" : "tabs__tab"} aria-current={tab === type ? "page" : undefined}>
+            {t(`likes.tabs.${tab}`)}
+          </Link>
+        ))}
+      </nav>
+      {list.error || list.data === undefined ? (
+        <ListPending error={list.error} />
+      ) : profiles.length === 0 ? (
+        <p className="notice">{t(`likes.empty.${type}`)}</p>
+      ) : (
+        <ul className="profile-grid">
+          {profiles.map((card) => (
+            <LikeItem key={card.id} card={card} type={type} reload={() => void list.mutate()} />
+          ))}
+        </ul>
+      )}
+      {hasMore && (
+        <button type="button" className="button button--ghost" disabled={list.isValidating} onClick={() => void list.setSize(list.size + 1)}>
+          {t("likes.more")}
+        </button>
+      )}
+    </section>
+  );
+}

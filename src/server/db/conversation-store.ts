@@ -1,0 +1,223 @@
+/**
+ * The messages of one conversation in its Durable Object's own SQLite storage (`ctx.storage.sql`):
+ * the schema with its migrations, and every query the object runs on it. Only the conversation's
+ * object opens this storage, one step at a time, so these functions are synchronous.
+ *
+ * A message is written `recorded = 0` before its charge and the conversation's summary go to D1,
+ * and becomes `recorded = 1` once D1 has them (docs/decisions/0015). Only recorded messages are
+ * shown, counted or exported; an unrecorded one is settled against D1 when the object next works.
+ */
+import type { MessageKind } from "../../shared/chat";
+
+/** A message with its chat photo's keys, as both D1's old messages table and the object's storage hold it. */
+export type MessageRow = {
+  id: number;
+  sender_id: number;
+  client_id: string;
+  kind: MessageKind;
+  body: string | null;
+  gift: string | null;
+  photo_id: number | null;
+  photo_key: string | null;
+  photo_thumb_key: string | null;
+  photo_blur_key: string | null;
+  photo_width: number | null;
+  photo_height: number | null;
+  credits_charged: number;
+  free: number;
+  created_at: number;
+};
+
+/** A stored message, as the views need it: `recorded` once D1 has its charge and summary. */
+export type StoredMessage = MessageRow & { recorded: number };
+
+export type NewStoredMessage = Omit<MessageRow, "id">;
+
+/** Each entry brings the storage from the version before it to its own; never change an entry, add one. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE messages (
+     id INTEGER PRIMARY KEY,
+     sender_id INTEGER NOT NULL,
+     client_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     body TEXT,
+     gift TEXT,
+     photo_id INTEGER,
+     photo_key TEXT,
+     photo_thumb_key TEXT,
+     photo_blur_key TEXT,
+     photo_width INTEGER,
+     photo_height INTEGER,
+     credits_charged INTEGER NOT NULL DEFAULT 0,
+     free INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL,
+     recorded INTEGER NOT NULL DEFAULT 1
+   );
+   CREATE UNIQUE INDEX messages_client_idx ON messages (sender_id, client_id);
+   CREATE INDEX messages_unrecorded_idx ON messages (id) WHERE recorded = 0;
+   CREATE TABLE members (
+     profile_id INTEGER PRIMARY KEY,
+     last_read_message_id INTEGER NOT NULL DEFAULT 0,
+     unread_count INTEGER NOT NULL DEFAULT 0
+   );`,
+];
+
+const VERSION_KEY = "schema_version";
+
+/** Bring the object's storage to the newest schema (called in the constructor, under blockConcurrencyWhile). */
+export function migrateConversationStore(storage: DurableObjectStorage): void {
+  const done = storage.kv.get<number>(VERSION_KEY) ?? 0;
+  if (done >= MIGRATIONS.length) return;
+  storage.transactionSync(() => {
+    for (const step of MIGRATIONS.slice(done)) storage.sql.exec(step);
+    storage.kv.put(VERSION_KEY, MIGRATIONS.length);
+  });
+}
+
+const COLUMNS = `id, sender_id, client_id, kind, body, gift, photo_id, photo_key, photo_thumb_key, photo_blur_key, photo_width, photo_height, credits_charged, free, created_at, recorded`;
+
+/** A message's values in the order of COLUMNS, all but `recorded`. */
+function rowValues(m: MessageRow) {
+  return [m.id, m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id, m.photo_key, m.photo_thumb_key, m.photo_blur_key, m.photo_width, m.photo_height, m.credits_charged, m.free, m.created_at];
+}
+
+/** The id the next message gets: one above every message the conversation ever had. */
+export function nextMessageId(sql: SqlStorage): number {
+  return (sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages").one().id ?? 0) + 1;
+}
+
+/** Write a message before its D1 side is stored: invisible until markRecorded. */
+export function insertUnrecorded(sql: SqlStorage, id: number, m: NewStoredMessage): StoredMessage {
+  sql.exec(
+    `INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+    ...rowValues({ ...m, id }),
+  );
+  return { ...m, id, recorded: 0 };
+}
+
+/** D1 has the message's charge and summary: it counts from now on, one more unread for the recipient. */
+export function markRecorded(storage: DurableObjectStorage, id: number, recipientId: number): number {
+  return storage.transactionSync(() => {
+    storage.sql.exec("UPDATE messages SET recorded = 1 WHERE id = ? AND recorded = 0", id);
+    storage.sql.exec(
+      `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
+       ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1`,
+      recipientId,
+    );
+    return unreadCountOf(storage.sql, recipientId);
+  });
+}
+
+/** D1 refused or never got the message's side: the message was never sent. */
+export function discardUnrecorded(sql: SqlStorage, id: number): void {
+  sql.exec("DELETE FROM messages WHERE id = ? AND recorded = 0", id);
+}
+
+/** Messages whose D1 side is not known to be stored (left by an eviction or a failed call), oldest first. */
+export function unrecordedMessages(sql: SqlStorage): StoredMessage[] {
+  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE recorded = 0 ORDER BY id`).toArray();
+}
+
+/** The message a sender stored under a client id (recorded or not), if any. */
+export function messageByClientId(sql: SqlStorage, senderId: number, clientId: string): StoredMessage | null {
+  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, senderId, clientId).toArray()[0] ?? null;
+}
+
+/** One page of history, oldest first: the newest, or the one before message `before`; nothing up to `hiddenBeforeId`. */
+export function historyPage(sql: SqlStorage, hiddenBeforeId: number, before: number | null, size: number): { rows: StoredMessage[]; hasMore: boolean } {
+  const rows = sql
+    .exec<StoredMessage>(
+      `SELECT ${COLUMNS} FROM messages WHERE recorded = 1 AND id > ? AND id < ? ORDER BY id DESC LIMIT ?`,
+      hiddenBeforeId,
+      before ?? Number.MAX_SAFE_INTEGER,
+      size + 1,
+    )
+    .toArray();
+  return { rows: rows.slice(0, size).toReversed(), hasMore: rows.length > size };
+}
+
+/** Whether a chat photo was sent here. */
+export function hasImageOf(sql: SqlStorage, photoId: number): boolean {
+  return sql.exec<{ found: number }>("SELECT EXISTS (SELECT 1 FROM messages WHERE photo_id = ? AND kind = 'image' AND recorded = 1) AS found", photoId).one().found === 1;
+}
+
+/** Every recorded message, oldest first (a member's data export). */
+export function allMessages(sql: SqlStorage): StoredMessage[] {
+  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE recorded = 1 ORDER BY id`).toArray();
+}
+
+export function unreadCountOf(sql: SqlStorage, profileId: number): number {
+  return sql.exec<{ n: number }>("SELECT unread_count AS n FROM members WHERE profile_id = ?", profileId).toArray()[0]?.n ?? 0;
+}
+
+/** A member's read mark: messages up to it have been seen; null before they read any. */
+export function readMarkOf(sql: SqlStorage, profileId: number): number | null {
+  const mark = sql.exec<{ id: number }>("SELECT last_read_message_id AS id FROM members WHERE profile_id = ?", profileId).toArray()[0]?.id ?? 0;
+  return mark > 0 ? mark : null;
+}
+
+/**
+ * The member has seen the conversation up to `messageId` (never past the newest message, never
+ * back): the mark moves, the unread count becomes what the other member wrote after it.
+ */
+export function markRead(storage: DurableObjectStorage, profileId: number, messageId: number): { unread: number; readId: number } {
+  return storage.transactionSync(() => {
+    const newest = storage.sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages WHERE recorded = 1").one().id ?? 0;
+    const mark = Math.max(readMarkOf(storage.sql, profileId) ?? 0, Math.min(messageId, newest));
+    const unread = storage.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE recorded = 1 AND sender_id != ? AND id > ?", profileId, mark)
+      .one().n;
+    storage.sql.exec(
+      `INSERT INTO members (profile_id, last_read_message_id, unread_count) VALUES (?1, ?2, ?3)
+       ON CONFLICT (profile_id) DO UPDATE SET last_read_message_id = ?2, unread_count = ?3`,
+      profileId,
+      mark,
+      unread,
+    );
+    return { unread, readId: mark };
+  });
+}
+
+/** What the send rules need from the conversation itself: the sender's free messages here, whether the other member wrote here. */
+export function conversationFacts(sql: SqlStorage, senderId: number, recipientId: number): { freeUsedHere: number; recipientHasWritten: boolean } {
+  const row = sql
+    .exec<{ free: number; written: number }>(
+      `SELECT (SELECT COUNT(*) FROM messages WHERE sender_id = ?1 AND free = 1 AND recorded = 1) AS free,
+              EXISTS (SELECT 1 FROM messages WHERE sender_id = ?2 AND recorded = 1) AS written`,
+      senderId,
+      recipientId,
+    )
+    .one();
+  return { freeUsedHere: row.free, recipientHasWritten: row.written === 1 };
+}
+
+/** Messages moved in from D1 (ids kept); a message already here is left as it is. Returns how many were new. */
+export function importMessages(sql: SqlStorage, rows: readonly MessageRow[]): number {
+  const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages").one().n;
+  const before = count();
+  for (const m of rows) {
+    sql.exec(
+      `INSERT OR IGNORE INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      ...rowValues(m),
+    );
+  }
+  return count() - before;
+}
+
+/** A member's read mark and unread count moved in from D1, unless the object already has its own. */
+export function importMember(sql: SqlStorage, profileId: number, lastReadMessageId: number, unread: number): void {
+  sql.exec("INSERT OR IGNORE INTO members (profile_id, last_read_message_id, unread_count) VALUES (?, ?, ?)", profileId, lastReadMessageId, unread);
+}
+
+/** An erased member's messages and read mark go; the other member's unread count follows. Returns how many messages went. */
+export function eraseMember(storage: DurableObjectStorage, profileId: number): number {
+  return storage.transactionSync(() => {
+    const erased = storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?", profileId).one().n;
+    storage.sql.exec("DELETE FROM messages WHERE sender_id = ?", profileId);
+    storage.sql.exec("DELETE FROM members WHERE profile_id = ?", profileId);
+    storage.sql.exec(
+      `UPDATE members SET unread_count = (SELECT COUNT(*) FROM messages m WHERE m.recorded = 1 AND m.sender_id != members.profile_id AND m.id > members.last_read_message_id)`,
+    );
+    return erased;
+  });
+}

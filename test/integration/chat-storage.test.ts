@@ -1,0 +1,318 @@
+/**
+ * Where chat messages are kept (docs/decisions/0008): in each conversation's Durable Object, with
+ * D1 holding the chat list's summary, the charge and the free allowance. What a member relies on:
+ * history reads as before, a send is charged once and never lost across evictions, export and
+ * erasure reach the objects, and the move of old messages out of D1 takes each message once.
+ */
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ChatMessage, ChatResponse } from "../../src/shared/chat";
+import type { ConversationRoom } from "../../src/server/chat/conversation-room";
+import { importMessages, insertUnrecorded, nextMessageId, unreadCountOf } from "../../src/server/db/conversation-store";
+import { recordSends } from "../../src/server/db/conversations";
+import { databaseOf } from "../../src/server/db/database";
+import { purgeDeletedAccounts } from "../../src/server/services/accounts";
+import { chatErasureIn, conversationRooms, memberChangedInChats, moveChatMessages, roomName } from "../../src/server/services/chats";
+import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
+import { putSites, site } from "../fixtures";
+import { jpeg, picture } from "../images";
+import { json } from "../http";
+
+const ORIGIN = "http://chat-storage.test";
+const MESSAGE = 5;
+
+beforeAll(async () => {
+  await putSites(site("chat-storage.test", { message_credits: MESSAGE, free_conversations: 1, free_messages: 3, message_length: 200 }));
+});
+
+const premium = (credits = 1000) => chatMember(ORIGIN, { paid: true, credits });
+const room = (a: Member, b: Member) => env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
+
+async function chat(member: Member, query: string): Promise<ChatResponse> {
+  const res = await member.browser.fetch(`/api/chat.php?${query}`);
+  expect(res.status).toBe(200);
+  return json<ChatResponse>(res);
+}
+
+async function unreadInList(member: Member, peer: Member): Promise<number | undefined> {
+  const list = await json<{ chats: { profile: { id: number }; num_unread_messages: number }[] }>(await member.browser.fetch("/api/chats.php"));
+  return list.chats.find((c) => c.profile.id === peer.id)?.num_unread_messages;
+}
+
+async function ledgerOf(member: Member) {
+  return (await env.DB.prepare("SELECT delta, ref FROM credit_ledger WHERE user_id = ? AND reason = 'message' ORDER BY id").bind(member.userId).all<{ delta: number; ref: string }>()).results;
+}
+
+async function send(socket: ChatSocket, body: string, id = clientId()): Promise<ChatMessage> {
+  socket.sendText(id, body);
+  return (await socket.ack(id)).message;
+}
+
+describe("history from the conversation's object", () => {
+  it("answers pages of 30 with the messages exactly as their acks showed them, older pages by before=", async () => {
+    const anna = await premium();
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    const sent: ChatMessage[] = [];
+    for (let i = 0; i < 33; i++) sent.push(await send(socket, `line ${i}`));
+    const newest = await chat(anna, `profile=${bram.id}`);
+    expect(newest.messages).toEqual(sent.slice(3));
+    expect(newest.has_more).toBe(true);
+    expect(newest.conversation).toEqual({ id: sent[0]!.conversation_id });
+    const older = await chat(anna, `profile=${bram.id}&before=${sent[3]!.id}`);
+    expect(older.messages).toEqual(sent.slice(0, 3));
+    expect(older.has_more).toBe(false);
+    // The other member sees the same messages without the sender's client ids and costs.
+    const theirs = await chat(bram, `conversation=${sent[0]!.conversation_id}`);
+    expect(theirs.messages).toEqual(sent.slice(3).map((m) => ({ ...m, client_id: "", credits: 0 })));
+    socket.close();
+  });
+});
+
+describe("a send between the two stores", () => {
+  it("written in the object and charged in D1 when the object is evicted: shown once, charged once, counted once", async () => {
+    const anna = await premium(100);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    const first = await send(socket, "one");
+    const stub = room(anna, bram);
+    const retried = clientId();
+    // A step of the object first marks what it acknowledged before ("one").
+    await stub.messagesFor(anna.id, bram.id);
+    // What the object does for a send, stopped after D1 has recorded it and before the object marks it.
+    await runInDurableObject(stub, async (_instance, state) => {
+      const id = nextMessageId(state.storage.sql);
+      const row = { sender_id: anna.id, client_id: retried, kind: "text" as const, body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: first.created_at };
+      insertUnrecorded(state.storage.sql, id, row);
+      const recorded = await recordSends(databaseOf(env.DB), [
+        {
+        conversationId: first.conversation_id,
+        messageId: id,
+        write: crypto.randomUUID(),
+        senderProfileId: anna.id,
+        senderUserId: anna.userId,
+        recipientProfileId: bram.id,
+        kind: "text",
+        preview: "two",
+        credits: MESSAGE,
+        free: false,
+        reason: "message",
+        photoId: null,
+        recipientHasWritten: false,
+        freeUsedHere: 0,
+        allowance: { freeMessages: 3, freeConversations: 1 },
+        recipientUnread: unreadCountOf(state.storage.sql, bram.id) + 1,
+        now: first.created_at,
+        },
+      ]);
+      expect(recorded).toEqual({ recorded: true, credits: [100 - 2 * MESSAGE] });
+    });
+    await evictDurableObject(stub);
+
+    const history = await chat(bram, `profile=${anna.id}`);
+    expect(history.messages.map((m) => m.body)).toEqual(["one", "two"]);
+    expect(await unreadInList(bram, anna)).toBe(2);
+    const bramSocket = await ChatSocket.open(bram, anna.id);
+    // The object keeps the same count.
+    expect(await runInDurableObject(stub, (_i, state) => unreadCountOf(state.storage.sql, bram.id))).toBe(2);
+    // The sender never had the ack: their retry gets the same message, and no second charge.
+    socket.sendText(retried, "two");
+    const ack = await socket.ack(retried);
+    expect(ack.message.id).toBe(history.messages[1]!.id);
+    expect(ack.credits).toBe(100 - 2 * MESSAGE);
+    expect(await creditsOf(anna)).toBe(100 - 2 * MESSAGE);
+    expect((await ledgerOf(anna)).map((l) => l.delta)).toEqual([-MESSAGE, -MESSAGE]);
+    expect(await stub.messagesFor(anna.id, bram.id)).toHaveLength(2);
+    // Counts go on from there.
+    await send(socket, "three");
+    expect(await unreadInList(bram, anna)).toBe(3);
+    socket.close();
+    bramSocket.close();
+  });
+
+  it("written in the object but not in D1 when the object is evicted: never shown nor charged, and the retry is stored and charged once", async () => {
+    const anna = await premium(100);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    await send(socket, "one");
+    const stub = room(anna, bram);
+    const retried = clientId();
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      insertUnrecorded(sql, nextMessageId(sql), { sender_id: anna.id, client_id: retried, kind: "text", body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: 1 });
+    });
+    await evictDurableObject(stub);
+
+    expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["one"]);
+    expect(await creditsOf(anna)).toBe(100 - MESSAGE);
+    expect(await unreadInList(bram, anna)).toBe(1);
+    socket.sendText(retried, "two");
+    expect((await socket.ack(retried)).credits).toBe(100 - 2 * MESSAGE);
+    expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["one", "two"]);
+    expect(await unreadInList(bram, anna)).toBe(2);
+    expect(await ledgerOf(anna)).toHaveLength(2);
+    socket.close();
+  });
+
+  it("takes a burst as one write; when D1 refuses the group, each send is decided again alone and a refused one stores nothing", async () => {
+    const anna = await premium(100);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    await send(socket, "warm");
+    // The object still believes in 95 credits; D1 has 2 * MESSAGE.
+    await env.DB.prepare("UPDATE users SET credits = ? WHERE id = ?").bind(2 * MESSAGE, anna.userId).run();
+    const ids = Array.from({ length: 5 }, () => clientId());
+    ids.forEach((id, i) => socket.sendText(id, `burst ${i}`));
+    const replies = await Promise.all(ids.map((id) => socket.reply(id)));
+    expect(replies.map((r) => r.type)).toEqual(["ack", "ack", "error", "error", "error"]);
+    expect(replies.filter((r) => r.type === "error").map((r) => r.error)).toEqual(["insufficient_credits", "insufficient_credits", "insufficient_credits"]);
+    expect(await creditsOf(anna)).toBe(0);
+    expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["warm", "burst 0", "burst 1"]);
+    expect(await ledgerOf(anna)).toHaveLength(3);
+    expect(await unreadInList(bram, anna)).toBe(3);
+    socket.close();
+  });
+
+  it("writes no D1 row for a free message and one ledger row for a paid one", async () => {
+    const count = async () => (await env.DB.prepare("SELECT (SELECT COUNT(*) FROM credit_ledger) + (SELECT COUNT(*) FROM conversations) + (SELECT COUNT(*) FROM conversation_members) AS n").first<{ n: number }>())!.n;
+    const sender = await chatMember(ORIGIN, { credits: 0 });
+    const recipient = await premium();
+    const socket = await ChatSocket.open(sender, recipient.id);
+    await send(socket, "free one");
+    const afterFirst = await count();
+    await send(socket, "free two");
+    await send(socket, "free three");
+    expect(await count()).toBe(afterFirst);
+    await env.DB.prepare("UPDATE users SET credits = 10 WHERE id = ?").bind(sender.userId).run();
+    await send(socket, "paid");
+    expect(await count()).toBe(afterFirst + 1);
+    const [ledger] = await ledgerOf(sender);
+    expect(ledger!.ref).toMatch(/^chat:\d+:\d+$/);
+    socket.close();
+  });
+});
+
+describe("a member who becomes premium", () => {
+  it("sees photo originals on a chat socket opened before, once the purchase tells their conversations", async () => {
+    const sender = await premium();
+    const member = await chatMember(ORIGIN, { credits: 0 });
+    const photo = async () => {
+      const form = new FormData();
+      form.set("photo", new File([await jpeg(picture(32, 24))], "p.jpg", { type: "image/jpeg" }));
+      return (await json<{ photo: { id: number; image: string } }>(await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }))).photo;
+    };
+    const socket = await ChatSocket.open(sender, member.id);
+    const memberSocket = await ChatSocket.open(member, sender.id);
+    const sendPhoto = async (id: number) => {
+      const cid = clientId();
+      socket.send({ type: "send", client_id: cid, kind: "image", photo_id: id });
+      await socket.ack(cid);
+      return (await memberSocket.message()).message.image!;
+    };
+    const before = await photo();
+    expect((await sendPhoto(before.id)).locked).toBe(true);
+    await env.DB.prepare("UPDATE users SET paid_user = 1 WHERE id = ?").bind(member.userId).run();
+    await memberChangedInChats(databaseOf(env.DB), conversationRooms(env.CONVERSATIONS), member.id);
+    const after = await photo();
+    expect(await sendPhoto(after.id)).toMatchObject({ locked: false, image: after.image });
+    socket.close();
+    memberSocket.close();
+  });
+});
+
+describe("a member's data", () => {
+  it("is exported with the messages of every conversation, and erased from every conversation object with the account", async () => {
+    const leaving = await premium();
+    const bram = await premium();
+    const cees = await premium();
+    const toBram = await ChatSocket.open(leaving, bram.id);
+    const toCees = await ChatSocket.open(leaving, cees.id);
+    await send(toBram, "hello Bram");
+    await send(toCees, "hello Cees");
+    const fromBram = await ChatSocket.open(bram, leaving.id);
+    await send(fromBram, "hello back");
+
+    const archive = await json<{ messages: { body: string; sender_id: number }[] }>(await leaving.browser.fetch("/api/my-data.php"));
+    expect(archive.messages.map((m) => m.body).toSorted()).toEqual(["hello Bram", "hello Cees", "hello back"]);
+    for (const s of [toBram, toCees, fromBram]) s.close();
+
+    expect((await leaving.browser.delete("/api/user.php", { password: "a good password" })).status).toBe(200);
+    const later = Math.floor(Date.now() / 1000) + 15 * 86400;
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, chatErasureIn(env), later)).toBe(1);
+    expect((await room(leaving, bram).messagesFor(bram.id, leaving.id)).map((m) => m.body)).toEqual(["hello back"]);
+    expect(await room(leaving, cees).messagesFor(cees.id, leaving.id)).toEqual([]);
+  });
+});
+
+describe("the move of D1's messages into the objects", () => {
+  it("moves each message once, also when run twice or after an interrupted run, keeping ids, read marks and unread counts", async () => {
+    // The table as it was before the move; migration 0007 of this checkout dropped it.
+    await env.DB.prepare(
+      `CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL, sender_id INTEGER NOT NULL, client_id TEXT NOT NULL,
+       kind TEXT NOT NULL, body TEXT, photo_id INTEGER, gift TEXT, credits_charged INTEGER NOT NULL DEFAULT 0, free INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL)`,
+    ).run();
+    try {
+      const dora = await premium();
+      const eric = await premium();
+      const fenna = await premium();
+      const legacy = async (one: Member, other: Member, messages: [number, Member, string][], marks: Map<Member, [number, number]>) => {
+        const [a, b] = one.id < other.id ? [one, other] : [other, one];
+        const last = messages.at(-1)!;
+        const { id } = (await env.DB.prepare(
+          "INSERT INTO conversations (profile_a, profile_b, started_by, last_message_id, last_message_at, last_message_sender_id, last_message_kind, last_message_preview, messages_moved) VALUES (?, ?, ?, ?, 100, ?, 'text', ?, 0) RETURNING id",
+        )
+          .bind(a.id, b.id, messages[0]![1].id, last[0], last[1].id, last[2])
+          .first<{ id: number }>())!;
+        for (const member of [one, other]) {
+          const [read, unread] = marks.get(member) ?? [0, 0];
+          await env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id, unread_count, last_read_message_id, last_message_at) VALUES (?, ?, ?, ?, 100)").bind(id, member.id, unread, read).run();
+        }
+        for (const [messageId, sender, body] of messages) {
+          await env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, client_id, kind, body, credits_charged, created_at) VALUES (?, ?, ?, ?, 'text', ?, 5, ?)").bind(messageId, id, sender.id, `old${messageId}`, body, messageId).run();
+        }
+        return id;
+      };
+      await legacy(
+        dora,
+        eric,
+        [
+          [5001, dora, "first"],
+          [5002, eric, "second"],
+          [5003, dora, "third"],
+        ],
+        new Map([
+          [eric, [5001, 1]],
+          [dora, [5002, 0]],
+        ]),
+      );
+      // An earlier run that stopped after the first message.
+      await runInDurableObject(room(dora, eric), (_i, state) =>
+        importMessages(state.storage.sql, [{ id: 5001, sender_id: dora.id, client_id: "old5001", kind: "text", body: "first", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: 5, free: 0, created_at: 5001 }]),
+      );
+
+      expect(await moveChatMessages(env, 100)).toEqual({ conversations: 1, messages: 2, left: 0 });
+      expect(await moveChatMessages(env, 100)).toEqual({ conversations: 0, messages: 0, left: 0 });
+      const moved = await room(dora, eric).messagesFor(dora.id, eric.id);
+      expect(moved.map((m) => [m.id, m.body])).toEqual([
+        [5001, "first"],
+        [5002, "second"],
+        [5003, "third"],
+      ]);
+      const view = await chat(eric, `profile=${dora.id}`);
+      expect(view.messages.map((m) => m.body)).toEqual(["first", "second", "third"]);
+      expect(view.peer_read_id).toBe(5002);
+      const socket = await ChatSocket.open(dora, eric.id);
+      expect((await send(socket, "fourth")).id).toBe(5004);
+      expect(await unreadInList(eric, dora)).toBe(2);
+      socket.close();
+
+      // A conversation nobody moved yet is moved by its object the first time it is opened, while the app serves.
+      await legacy(fenna, eric, [[6001, fenna, "waiting in D1"]], new Map([[eric, [0, 1]]]));
+      expect((await chat(eric, `profile=${fenna.id}`)).messages.map((m) => m.body)).toEqual(["waiting in D1"]);
+      expect(await moveChatMessages(env, 100)).toEqual({ conversations: 0, messages: 0, left: 0 });
+    } finally {
+      await env.DB.prepare("DROP TABLE messages").run();
+    }
+  });
+});
