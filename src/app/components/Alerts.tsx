@@ -2,7 +2,7 @@ import type { User } from "../../shared/api";
 import { useRouter, useT } from "../page-context";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
-import { Link } from "./Link";
+import { GoOrDismiss } from "./GoOrDismiss";
 import { ResendActivation } from "./ResendActivation";
 
 /** Routes on which the account-activation reminder does not show (SPEC §2 Alerts). */
@@ -45,12 +45,7 @@ export function Alerts() {
       {photo && (
         <div className="alert alert--info" role="status">
           <p>{t("alerts.photo")}</p>
-          <Link href="/profile#photos" className="button button--primary button--small">
-            {t("alerts.photo_add")}
-          </Link>
-          <button type="button" className="button button--ghost button--small" onClick={dismiss}>
-            {t("alerts.dismiss")}
-          </button>
+          <GoOrDismiss href="/profile#photos" go={t("alerts.photo_add")} dismiss={t("alerts.dismiss")} onDismiss={dismiss} small />
         </div>
       )}
     </div>

@@ -4,6 +4,7 @@ import { useActiveDiscount } from "../hooks/useDiscount";
 import { useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 import { useRouter, useT } from "../page-context";
+import { GoOrDismiss } from "./GoOrDismiss";
 import { Link } from "./Link";
 
 /** Whether the page is in the members area (members, members-id, chats, likes, likes-m-id, premium). */
@@ -53,12 +54,7 @@ export function TimeBonusModal() {
         <p>{t("discounts.modal_text", { percentage: timeBonus.percentage, time: countdown(secondsLeft) })}</p>
         <p className="time-bonus-modal__countdown">{countdown(secondsLeft)}</p>
         <div className="modal__actions">
-          <Link href="/credits" className="button button--primary">
-            {t("discounts.modal_buy")}
-          </Link>
-          <button type="button" className="button button--ghost" onClick={hide}>
-            {t("discounts.close")}
-          </button>
+          <GoOrDismiss href="/credits" go={t("discounts.modal_buy")} dismiss={t("discounts.close")} onDismiss={hide} />
         </div>
       </div>
     </div>
