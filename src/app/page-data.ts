@@ -50,7 +50,7 @@ export function likesPageKey(type: string, page: number): string {
 }
 
 /** The swr infinite key under which a likes tab's pages live. */
-export const likesInfiniteKey = (type: string) => unstable_serialize((index: number) => likesPageKey(type, index + 1));
+const likesInfiniteKey = (type: string) => unstable_serialize((index: number) => likesPageKey(type, index + 1));
 
 /** GET /api/swipe.php: the swipe game's next card. */
 export const SWIPE_KEY = "/api/swipe.php";

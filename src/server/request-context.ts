@@ -6,7 +6,7 @@ import type { Database } from "./db/database";
 /** The signed-in member: the session, the account's status and what search and blocking need of the profile. */
 export type Session = { id: string; userId: number; status: string; profileId: number; gender: string; sexuality: string; country: string };
 
-export type TrackingField = "network" | "ref" | "sub1" | "sub2" | "sub3";
+type TrackingField = "network" | "ref" | "sub1" | "sub2" | "sub3";
 /** The traffic source a visitor came with (see edge/tracking.ts). */
 export type Tracking = Partial<Record<TrackingField, string>>;
 

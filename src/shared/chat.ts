@@ -6,7 +6,7 @@
  */
 import type { MainImage } from "./api";
 
-export const MESSAGE_KINDS = ["text", "image", "gift"] as const;
+const MESSAGE_KINDS = ["text", "image", "gift"] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** Messages of one history page (GET /api/chat.php, newest page first, `before` for older ones). */

@@ -39,7 +39,7 @@ export type LegalSection = { id: string; heading: string; paragraphs: string[] }
 /** Something the site keeps in the browser, as the cookies page lists it. */
 export type StoredItem = { name: string; kind: "cookie" | "local" | "session"; purpose: string; lifetime: string };
 
-export type CompanyLines = { name: string; lines: string[] };
+type CompanyLines = { name: string; lines: string[] };
 
 /**
  * GET /api/legal.php?page=NAME: a static page in the visitor's language, filled in from the site's

@@ -32,7 +32,7 @@ export type LikeCard = ProfileCard & {
 };
 
 /** SPEC §3 liked-by item. */
-export type LikedBy = { id: number; like_new: boolean };
+type LikedBy = { id: number; like_new: boolean };
 
 /**
  * GET /api/likes.php (SPEC §3, §7): `profiles` is one page of the tab, newest first; `liked_by` says
@@ -94,7 +94,7 @@ export const MatchFinderQuery = v.pipe(
 export type MatchFinderQuery = v.InferOutput<typeof MatchFinderQuery>;
 
 /** A match-finder result: the card, the interests it shares with the search and whether the member likes it. */
-export type MatchFinderCard = ProfileCard & { shared_interests: number; liked: boolean };
+type MatchFinderCard = ProfileCard & { shared_interests: number; liked: boolean };
 export type MatchFinderResponse = { profiles: MatchFinderCard[] };
 
 /** Body of POST /api/gift.php: a gift for a member from their profile, sent as a gift message in the pair's chat. */

@@ -9,7 +9,7 @@ import type { Partner, SiteSettings } from "./settings";
 export const PARTNER_REDIRECT_SECONDS = 5;
 
 /** The variants of the cam-profile promotion block; each shows the partner of the same name. */
-export type PromotionVariant = "cam" | "resell";
+type PromotionVariant = "cam" | "resell";
 
 /** The partner of this name in the site's allow-list, or undefined. */
 export function allowedPartner(settings: Pick<SiteSettings, "partners">, name: string): Partner | undefined {

@@ -10,7 +10,7 @@ export const REPORT_SUBJECTS = ["fake_profile", "harassment", "inappropriate_con
 export type ReportSubject = (typeof REPORT_SUBJECTS)[number];
 
 export const REPORT_DESCRIPTION_MIN = 10;
-export const REPORT_DESCRIPTION_MAX = 4000;
+const REPORT_DESCRIPTION_MAX = 4000;
 /** Reports one member (or one visitor's address) may file per hour. */
 export const REPORTS_PER_HOUR = 5;
 /** Reports one network address may file per hour, whoever files them. */

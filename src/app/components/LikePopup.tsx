@@ -7,10 +7,10 @@ import { useUser } from "../hooks/useUser";
 import { AUTO_LIKE_KEY } from "../page-data";
 
 /** Likes reload this long after the popup sends the member to the liker (SPEC §4). */
-export const LIKES_RELOAD_MS = 500;
+const LIKES_RELOAD_MS = 500;
 
 /** The delay of the popup in seconds when `t` is a number, else null. */
-export function popupDelay(query: URLSearchParams): number | null {
+function popupDelay(query: URLSearchParams): number | null {
   const value = query.get("t");
   return value !== null && /^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(value) ? Number(value) : null;
 }

@@ -4,7 +4,7 @@ import type { DiscountResponse, DiscountView } from "../../shared/discounts";
 import { ApiRequestError, apiFetch } from "../api";
 import { useUser } from "./useUser";
 
-export const WELCOME_KEY = "/api/discountcode.php?welcome=true";
+const WELCOME_KEY = "/api/discountcode.php?welcome=true";
 
 const everySecond = (notify: () => void) => {
   const timer = setInterval(notify, 1000);
@@ -12,7 +12,7 @@ const everySecond = (notify: () => void) => {
 };
 
 /** Now in whole seconds, ticking each second; 0 on the server and while hydrating. */
-export function useSecond(): number {
+function useSecond(): number {
   return useSyncExternalStore(everySecond, () => Math.floor(Date.now() / 1000), () => 0);
 }
 

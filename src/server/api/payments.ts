@@ -32,13 +32,13 @@ import { selectedCountry } from "./settings";
 
 /** Orders a member may start per 15 minutes, and an address (several members behind one address). */
 export const ORDERS_PER_MEMBER = 10;
-export const ORDERS_PER_ADDRESS = 30;
+const ORDERS_PER_ADDRESS = 30;
 /** SMS codes an address may ask for per 15 minutes (a member has their own hourly limit). */
-export const SMS_CODES_PER_ADDRESS = 20;
+const SMS_CODES_PER_ADDRESS = 20;
 
 const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
-export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
+function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
   const origin = new URL(c.req.url).origin;
   return { db: c.get("db"), env: c.env, provider: paymentProviderFor(c.env, c.get("db"), origin), site: c.get("site"), origin, now };
 }

@@ -31,7 +31,7 @@ export type MessageRow = {
 /** A stored message, as the views need it: `recorded` once D1 has its charge and summary. */
 export type StoredMessage = MessageRow & { recorded: number };
 
-export type NewStoredMessage = Omit<MessageRow, "id">;
+type NewStoredMessage = Omit<MessageRow, "id">;
 
 /** Each entry brings the storage from the version before it to its own; never change an entry, add one. */
 const MIGRATIONS: readonly string[] = [

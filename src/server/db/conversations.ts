@@ -121,7 +121,7 @@ export type SendRecordResult =
   | { alreadyRecorded: true };
 
 /** The ledger reference of a chat message: unique, so a message is never charged twice. */
-export const chatLedgerRef = (conversationId: number, messageId: number) => `chat:${conversationId}:${messageId}`;
+const chatLedgerRef = (conversationId: number, messageId: number) => `chat:${conversationId}:${messageId}`;
 
 /** The statements of one message's D1 side; the last one reads the sender's balance back. */
 function sendStatements(s: SendRecord): SQL[] {
@@ -237,7 +237,7 @@ export type ChatProfileRow = {
 const PROFILE_COLUMNS = sql`p.id, p.name, p.birth_date, p.city, p.fictional, p.last_active_at,
   ph.key AS photo_key, ph.thumb_key AS photo_thumb_key, ph.status AS photo_status`;
 
-export type ChatListRow = ChatProfileRow & {
+type ChatListRow = ChatProfileRow & {
   conversation_id: number;
   unread_count: number;
   last_message_at: number;
@@ -306,7 +306,7 @@ export async function isPremium(db: Database, profileId: number): Promise<boolea
   return row?.paid === 1;
 }
 
-export type RemovedConversation = { id: number; profileA: number; profileB: number };
+type RemovedConversation = { id: number; profileA: number; profileB: number };
 
 /**
  * Remove conversations for the member (the other member keeps theirs): by conversation, or every

@@ -15,7 +15,7 @@ import { blocks, interests, likeRate, likes, photos, profileInterests, profiles,
  * invisible (SPEC §4). `searchable` says the same, but is checked against the account too, so an
  * account disabled without its profile following never shows.
  */
-export const shownToOthers: SQL = and(
+const shownToOthers: SQL = and(
   eq(profiles.status, "active"),
   eq(profiles.searchable, 1),
   accountIsLive(),
@@ -241,9 +241,9 @@ export async function nextSwipeProfile(db: Database, viewerId: number, country: 
 }
 
 /** How many of the most recently active candidates the match-finder ranks. */
-export const MATCH_FINDER_POOL = 500;
+const MATCH_FINDER_POOL = 500;
 
-export type MatchFinderCriteria = {
+type MatchFinderCriteria = {
   viewerId: number;
   country: string;
   gender?: string;

@@ -7,7 +7,7 @@ import type { Database } from "./database";
 import { statusRankSql } from "./orders";
 import { paymentCustomers, payments, sandboxPayments } from "./schema";
 
-export type PaymentRow = typeof payments.$inferSelect;
+type PaymentRow = typeof payments.$inferSelect;
 export type SandboxPaymentRow = typeof sandboxPayments.$inferSelect;
 
 export async function insertPayment(db: Database, payment: Omit<typeof payments.$inferInsert, "id" | "createdAt" | "updatedAt">, now: number): Promise<PaymentRow> {

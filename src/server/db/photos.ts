@@ -140,7 +140,7 @@ export async function insertChatPhoto(db: Database, photo: { profileId: number; 
   return row!.id;
 }
 
-export type ChatPhotoRow = typeof chatPhotos.$inferSelect;
+type ChatPhotoRow = typeof chatPhotos.$inferSelect;
 
 /** A chat photo the member may send: their own. */
 export async function ownChatPhoto(db: Database, photoId: number, profileId: number): Promise<ChatPhotoRow | undefined> {

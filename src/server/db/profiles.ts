@@ -78,7 +78,7 @@ export const regionJoin = eq(regions.id, profiles.regionId);
 export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
-export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
+type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
 
 /** The conditions of a filter, in the order the search indexes need them. */
 export function profileConditions(f: ProfileFilter): SQL[] {

@@ -10,7 +10,7 @@ import { profiles, reports, users } from "./schema";
 import { revokeMemberSessions } from "./sessions";
 
 export type ReportStatus = "open" | "resolved" | "rejected";
-export type NewReport = Pick<
+type NewReport = Pick<
   typeof reports.$inferInsert,
   "reporterKey" | "reporterUserId" | "email" | "subject" | "description" | "targetKey" | "profileId" | "messageId" | "siteDomain" | "language" | "clientAddress"
 >;

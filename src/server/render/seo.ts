@@ -34,7 +34,7 @@ const PUBLIC_ROUTES = new Set([
   "token",
 ]);
 
-export type Alternate = { hreflang: string; href: string };
+type Alternate = { hreflang: string; href: string };
 
 export type HeadTags = {
   description: string;
@@ -46,20 +46,20 @@ export type HeadTags = {
 };
 
 /** The language a site speaks when nobody asked for another. */
-export const siteLanguage = (site: SiteSettings): Language => resolveLocale(undefined, site.domain_language);
+const siteLanguage = (site: SiteSettings): Language => resolveLocale(undefined, site.domain_language);
 
 /** A site's own origin, with the scheme and port this request came in on (https in production, the dev port locally). */
-export function siteOrigin(site: SiteSettings, requestUrl: URL): string {
+function siteOrigin(site: SiteSettings, requestUrl: URL): string {
   return `${requestUrl.protocol}//${site.domain}${requestUrl.port ? `:${requestUrl.port}` : ""}`;
 }
 
 /** The address of a path on a site in one of its languages: the site's own language needs no ?lang=. */
-export function pageAddress(site: SiteSettings, path: string, language: Language, requestUrl: URL): string {
+function pageAddress(site: SiteSettings, path: string, language: Language, requestUrl: URL): string {
   return siteOrigin(site, requestUrl) + path + (language === siteLanguage(site) ? "" : `?lang=${language}`);
 }
 
 /** The same page on every site in each language its country offers (self included), as hreflang alternates. */
-export function alternatesOf(sites: SiteSettings[], path: string, requestUrl: URL): Alternate[] {
+function alternatesOf(sites: SiteSettings[], path: string, requestUrl: URL): Alternate[] {
   return sites.flatMap((site) =>
     languagesForCountry(site.countries[0]!).map((language) => ({ hreflang: `${language}-${site.countries[0]}`, href: pageAddress(site, path, language, requestUrl) })),
   );
@@ -104,7 +104,7 @@ function robotsPath(def: RouteDef): string {
 }
 
 /** The paths robots.txt disallows: every route that is not public, the API and the development pages. */
-export function disallowedPaths(): string[] {
+function disallowedPaths(): string[] {
   const paths = ROUTES.filter((r) => !PUBLIC_ROUTES.has(r.name)).map(robotsPath);
   return [...new Set(["/api/", "/dev/", ...paths])];
 }
@@ -119,7 +119,7 @@ export function robotsTxt(site: SiteSettings, requestUrl: URL): string {
  * the search when visitors may use it, the landers and the static pages. Members' own pages are not
  * listed: being findable by search engines is not something a member asked for.
  */
-export function sitemapPaths(site: SiteSettings): string[] {
+function sitemapPaths(site: SiteSettings): string[] {
   return [
     "/",
     ...(site.logged_out_search === "none" ? [] : ["/members"]),

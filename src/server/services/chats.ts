@@ -32,7 +32,7 @@ import { mainImage } from "./profile-card";
 export const roomName = (one: number, other: number) => pairOf(one, other).join(":");
 
 /** What the send rules need from the conversation's own messages (kept by its object). */
-export type ConversationFacts = { freeUsedHere: number; recipientHasWritten: boolean };
+type ConversationFacts = { freeUsedHere: number; recipientHasWritten: boolean };
 
 /** A history page as the conversation's object gives it, with the facts of the conversation for the viewer. */
 export type HistoryAnswer = { rows: StoredMessage[]; hasMore: boolean; peerReadId: number | null; here: ConversationFacts };
@@ -106,7 +106,7 @@ export async function listChats(db: Database, profileId: number): Promise<ChatsR
   return { chats, total_unread: chats.reduce((sum, chat) => sum + chat.num_unread_messages, 0) };
 }
 
-export type ChatViewer = { userId: number; profileId: number; country: string | null };
+type ChatViewer = { userId: number; profileId: number; country: string | null };
 
 /**
  * GET /api/chat.php: the conversation with one member as the viewer sees it: that member, a page of

@@ -17,7 +17,7 @@ import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, 
 
 const PURPOSE = "directdebit";
 
-export type DirectDebitForm = { bundleId: number; accountHolder: string; iban: string; street: string; houseNumber: string; postalCode: string; city: string; mobile: string };
+type DirectDebitForm = { bundleId: number; accountHolder: string; iban: string; street: string; houseNumber: string; postalCode: string; city: string; mobile: string };
 
 /** The bundle bought by direct debit, if the site offers direct debit to this member and the limit allows it. */
 async function directDebitOffer(ctx: PaymentContext, buyer: Buyer, bundleId: number) {

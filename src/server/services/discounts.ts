@@ -22,7 +22,7 @@ import { codeTaken, codesNamed, type DiscountCodeRow } from "../db/discounts";
 import { AppError } from "../errors";
 
 /** An order with a once-per-member code holds the code this long while its payment is under way. */
-export const DISCOUNT_HOLD_SECONDS = 15 * 60;
+const DISCOUNT_HOLD_SECONDS = 15 * 60;
 
 export type DiscountContext = { db: Database; site: SiteSettings; /** Unix seconds. */ now: number };
 export type DiscountMember = { userId: number; paid: boolean; /** Unix seconds. */ signupDate: number; language: string; country: string | null };

@@ -48,7 +48,7 @@ export const LIKE_BURST = { likes: 20, seconds: 60 };
 const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
 /** Why this member may not like that profile, as the error to answer; null when they may. */
-export function likeRefusal(viewerId: number, targetId: number, target: LikeTarget | null): AppError | null {
+function likeRefusal(viewerId: number, targetId: number, target: LikeTarget | null): AppError | null {
   if (targetId === viewerId) return new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   // Deleted, disabled and invisible members are not found: liking must not tell that they exist.
   if (!target || target.profileStatus !== "active" || !isLiveAccountStatus(target.accountStatus) || target.invisible) {
@@ -59,7 +59,7 @@ export function likeRefusal(viewerId: number, targetId: number, target: LikeTarg
   return null;
 }
 
-export type LikeContext = { db: Database; site: SiteSettings; now: Date };
+type LikeContext = { db: Database; site: SiteSettings; now: Date };
 
 /**
  * Like a profile (SPEC §2): refused for oneself, a blocked member (either way), an invisible,

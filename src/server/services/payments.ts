@@ -140,7 +140,7 @@ export async function customerOf(ctx: PaymentContext, buyer: Buyer): Promise<str
   return (await findCustomer(ctx.db, buyer.userId, ctx.provider.name))!.customerId;
 }
 
-export type Settlement = "unknown" | "unchanged" | "updated" | "credited";
+type Settlement = "unknown" | "unchanged" | "updated" | "credited";
 
 /**
  * What the webhook does with a payment id: read the payment back from the provider and record its

@@ -8,7 +8,7 @@ import type { Mailer } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
 import type { ConversationRooms } from "./chats";
 
-export type ReportContext = {
+type ReportContext = {
   db: Database;
   /** The conversations' objects, which keep the messages a report may name. */
   rooms: ConversationRooms;

@@ -7,7 +7,7 @@ import { conditions } from "./search";
 import { toProfileCard } from "./profile-card";
 
 /** Members a lander shows: enough for a swipe deck, a collage and a reel. */
-export const SHOWCASE_SIZE = 12;
+const SHOWCASE_SIZE = 12;
 /** The drawing's margin, so a town's dot and label stay inside it. */
 const MARGIN = 12;
 
@@ -30,7 +30,7 @@ export async function showcase(db: Database, country: string, withTowns: boolean
  * rounded to whole units, so a lander shows where members live by town without ever sending
  * coordinates. Towns the gazetteer does not know are left off the drawing.
  */
-export async function placeTowns(db: Database, country: string, cards: ProfileCard[]): Promise<ShowcaseTown[]> {
+async function placeTowns(db: Database, country: string, cards: ProfileCard[]): Promise<ShowcaseTown[]> {
   const names = [...new Set(cards.map((c) => c.city).filter((c): c is string => c !== null))];
   if (names.length === 0) return [];
   const found = await placesNamed(db, country, names);

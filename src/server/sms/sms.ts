@@ -6,14 +6,14 @@
 import type { Database } from "../db/database";
 import { recordSms } from "../db/outbox";
 
-export type Sms = { to: string; text: string };
+type Sms = { to: string; text: string };
 
 export interface SmsSender {
   send(sms: Sms): Promise<void>;
 }
 
 /** Development and tests: the SMS stays in the outbox table. */
-export class OutboxSms implements SmsSender {
+class OutboxSms implements SmsSender {
   constructor(private readonly db: Database) {}
 
   async send(sms: Sms): Promise<void> {

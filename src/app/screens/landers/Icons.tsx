@@ -2,7 +2,7 @@ import { useT } from "../../page-context";
 import { MemberPhoto, type ConceptProps } from "./parts";
 
 /** Line icons drawn inline, so the page needs no icon font or extra request. */
-export const STEP_ICONS = {
+const STEP_ICONS = {
   profile: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-7 8a7 7 0 0 1 14 0",
   search: "M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13Zm4.6-1.9L20 20",
   chat: "M4 5h16v11H9l-5 4V5Z",

@@ -17,7 +17,7 @@ const STEPS = 4;
 type Answers = { gender: "female" | "male" | "any"; minAge: number; maxAge: number; region: string; interests: string[] };
 
 /** The finder's answers as the query of GET /api/match-finder.php. */
-export function matchFinderKey(a: Answers): string {
+function matchFinderKey(a: Answers): string {
   const params = new URLSearchParams({ gender: a.gender, min_age: String(a.minAge), max_age: String(a.maxAge) });
   if (a.region) params.set("country_region", a.region);
   if (a.interests.length) params.set("interests", a.interests.join(","));
