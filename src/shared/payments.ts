@@ -59,6 +59,8 @@ export const CountryPricing = v.pipe(
     vat_rate: v.pipe(v.number(), v.minValue(0), v.maxValue(50)),
     methods: v.pipe(v.array(v.picklist(PAYMENT_METHODS)), v.minLength(1)),
     bundles: v.pipe(v.array(Bundle), v.minLength(1)),
+    /** The smallest order (minor units, VAT included) the site's own offers, the time bonus and the welcome discount, apply to; 0 when absent. */
+    offer_minimum_order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   }),
   v.check((p) => new Set(p.bundles.map((b) => b.id)).size === p.bundles.length, "bundle ids must be unique"),
   v.check((p) => p.bundles.filter((b) => b.popular).length <= 1, "at most one bundle is the most popular"),

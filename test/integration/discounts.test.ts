@@ -158,6 +158,21 @@ describe("the welcome discount and the time bonus", () => {
     expect(countdown(61)).toBe("00:01:01");
   });
 
+  it("the time bonus and the welcome discount keep the country's minimum order value of the site", async () => {
+    const nl = SITE.pricing.NL!;
+    const [smallest, ...larger] = nl.bundles.toSorted((a, b) => a.amount - b.amount);
+    const strict = { ...SITE, pricing: { ...SITE.pricing, NL: { ...nl, offer_minimum_order: smallest!.amount + 1 } } };
+    const buyer = await member();
+    const m = { ...fresh, userId: buyer.userId };
+    const ctx = { db, site: strict, now: signup + 60 };
+    expect(timeBonusFor(strict, m, signup + 60)?.minimum).toBe(smallest!.amount + 1);
+    for (const code of ["TIMEBONUS25", "WELCOME25"]) {
+      await expect(checkDiscount(ctx, m, code, { bundle: smallest!, method: "ideal" })).rejects.toMatchObject({ code: "discount_below_minimum" });
+      expect((await checkDiscount(ctx, m, code, { bundle: larger[0]!, method: "ideal" })).view.percentage).toBe(25);
+    }
+    expect(timeBonusFor(SITE, m, signup + 60)?.minimum).toBe(0);
+  });
+
   it("TIMEBONUS25 is accepted at 3:59:59 and refused as expired at 4:00:01", async () => {
     const buyer = await member();
     const m = { ...fresh, userId: buyer.userId };

@@ -37,10 +37,10 @@ function priceList(site: SiteSettings, country: string | null): { country: strin
   return pricingFor(site.pricing, site.countries, country);
 }
 
-/** The site's own terms for its offers: the member's country and currency, every method, no minimum. */
+/** The site's own terms for its offers: the member's country and currency, every method, the country's minimum order. */
 function siteOffer(site: SiteSettings, member: DiscountMember, code: string, percentage: number, expires: number | null, timeBonus: boolean): DiscountView {
   const { country, pricing } = priceList(site, member.country);
-  return { code, percentage, minimum: 0, country, currency: pricing.currency, expires, validity: "once_per_user", payment_methods: [...pricing.methods], time_bonus: timeBonus };
+  return { code, percentage, minimum: pricing.offer_minimum_order ?? 0, country, currency: pricing.currency, expires, validity: "once_per_user", payment_methods: [...pricing.methods], time_bonus: timeBonus };
 }
 
 /** TIMEBONUS25: only for a member who never paid and signed up less than 14,400 s before `now`. */
