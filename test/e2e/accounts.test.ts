@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
+import { signUpByForm } from "./dutch-site";
 
 const baseUrl = inject("baseUrl");
 const browser = sharedBrowser();
@@ -123,19 +124,7 @@ describe("an account on the Dutch site", () => {
 
   it("saves a member's language switch to the account, whose language the mails are written in", async () => {
     const { context, page, errors } = await phone(browser());
-    const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 100)}`;
-    await page.goto(`${baseUrl}/signup`);
-    await enterSite(page);
-    await page.getByLabel(nl.signup.email).fill(`e2e-lang${stamp}@example.com`);
-    await page.getByLabel(nl.signup.username, { exact: true }).fill(`e2el${stamp}`);
-    await page.getByLabel(nl.signup.password, { exact: true }).fill("een goed wachtwoord");
-    await page.getByLabel(nl.signup.day).selectOption("14");
-    await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
-    await page.getByLabel(nl.signup.year).selectOption("1990");
-    await page.getByLabel(nl.signup.gender_female).check();
-    await page.locator('input[name="terms"]').check();
-    await page.getByRole("button", { name: nl.signup.submit }).click();
-    await page.waitForURL(/\/complete-signup$/);
+    await signUpByForm(page, baseUrl, "lang");
     const language = () => page.evaluate(async () => ((await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as { user: { language: string } }).user.language);
     expect(await language()).toBe("nl");
 

@@ -4,6 +4,7 @@ import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
 import type { GiftsResponse } from "../../src/shared/chat";
 import { enterSite as enterShared, hydrated, phone, sharedBrowser } from "./browser";
+import { api, signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -14,34 +15,9 @@ const CREDITS = 1000;
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 
-/** A call to the site's API from its own page (Node cannot resolve *.localhost; the browser can), with the page's cookies. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ([m, p, b]) => {
-      const res = await fetch(p, { method: m, headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: b === undefined ? null : JSON.stringify(b) });
-      return { status: res.status, body: (await res.json()) as T };
-    },
-    [method, path, body] as const,
-  );
-}
 
-/** A member signed up through the site's API in this page's browser context. */
-async function signUp(page: Page, name: string, gender: "male" | "female"): Promise<User> {
-  await page.goto(`${baseUrl}/`);
-  await enterSite(page);
-  const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
-  const res = await api<{ user: User }>(page, "POST", "/api/signup.php", {
-    email: `e2e-chat-${name}${stamp}@example.com`,
-    username: `${name}${stamp}`,
-    password: "een goed wachtwoord",
-    date_of_birth: "1990-04-14",
-    gender,
-    terms: true,
-  });
-  expect(res.status).toBe(201);
-  return res.body.user;
-}
 
+const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "chat", name, gender);
 const credits = async (page: Page) => (await api<{ user: User }>(page, "GET", "/api/user.php")).body.user.credits;
 
 describe("two members chatting on the Dutch site", () => {
@@ -161,6 +137,7 @@ describe("two members chatting on the Dutch site", () => {
       const member = await signUp(w.page, name, "male");
       localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${member.profile.id}, ${yara.profile.id}))`);
       await w.page.goto(`${baseUrl}/members/${yara.profile.id}/chat`);
+      await hydrated(w.page);
       const dialog = w.page.getByRole("dialog");
       if (await dialog.count()) await dialog.getByRole("button", { name: nl.chat.ice_breaker.own }).click();
       const input = w.page.getByLabel(fill(nl.chat.message_to, { name: yara.profile.name }));

@@ -2,8 +2,8 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import en from "../../locales/en.json" with { type: "json" };
 import nl from "../../locales/nl.json" with { type: "json" };
-import type { User } from "../../src/shared/api";
-import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
+import { enterSite as enterShared, hydrated, phone, sharedBrowser } from "./browser";
+import { signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -67,32 +67,9 @@ describe("the static pages", () => {
   });
 });
 
-/** A call to the site's API from its own page, with the page's cookies. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ([m, p, b]) => {
-      const res = await fetch(p, { method: m, headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: b === undefined ? null : JSON.stringify(b) });
-      return { status: res.status, body: (await res.json()) as T };
-    },
-    [method, path, body] as const,
-  );
-}
 
-async function signUp(page: Page, name: string, gender: "male" | "female"): Promise<User> {
-  await page.goto(`${baseUrl}/`);
-  await enterShared(page, nl.entry_warning.enter);
-  const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
-  const res = await api<{ user: User }>(page, "POST", "/api/signup.php", {
-    email: `e2e-report-${name}${stamp}@example.com`,
-    username: `${name}${stamp}`,
-    password: "een goed wachtwoord",
-    date_of_birth: "1991-06-02",
-    gender,
-    terms: true,
-  });
-  expect(res.status).toBe(201);
-  return res.body.user;
-}
+
+const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "report", name, gender);
 
 describe("a member reports another from a chat", () => {
   it("files the report once, with the member filled in, and is told when reporting again", async () => {
@@ -103,6 +80,8 @@ describe("a member reports another from a chat", () => {
     localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${sanne.profile.id}, ${tom.profile.id}))`);
 
     await a.page.goto(`${baseUrl}/members/${tom.profile.id}/chat`);
+    // The ice-breaker opens once the page runs: look for it only then.
+    await hydrated(a.page);
     const iceBreaker = a.page.locator(".ice-breaker");
     if (await iceBreaker.count()) await iceBreaker.getByRole("button", { name: nl.chat.ice_breaker.own }).click();
     const label = fill(nl.reports.report_member, { name: tom.profile.name });

@@ -1,8 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
-import type { User } from "../../src/shared/api";
 import { enterSite as enterShared, hydrated, phone, sharedBrowser } from "./browser";
+import { signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -12,18 +12,8 @@ const browser = sharedBrowser();
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 
-/** A member signed up through the site's API in this page's browser context. */
-async function signUp(page: Page, name: string, gender: "male" | "female"): Promise<User> {
-  await page.goto(`${baseUrl}/`);
-  await enterSite(page);
-  const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
-  const res = await page.evaluate(async (body) => {
-    const r = await fetch("/api/signup.php", { method: "POST", headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as { user: User } };
-  }, { email: `e2e-likes-${name}${stamp}@example.com`, username: `${name}${stamp}`, password: "een goed wachtwoord", date_of_birth: "1991-06-02", gender, terms: true });
-  expect(res.status).toBe(201);
-  return res.body.user;
-}
+
+const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "likes", name, gender);
 
 describe("likes on the Dutch site", () => {
   it("A likes B; B sees the badge and title count, the new-like popup, likes back from the received tab, and both see the match", async () => {

@@ -1,34 +1,18 @@
 import { describe, expect, inject, it } from "vitest";
-import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { ProfileResponse, SearchResponse, User } from "../../src/shared/api";
-import { enterSite, phone, sharedBrowser } from "./browser";
+import { phone, sharedBrowser } from "./browser";
+import { signUpByForm } from "./dutch-site";
 
 const baseUrl = inject("baseUrl");
 const euro = (amount: number) => new Intl.NumberFormat("nl", { style: "currency", currency: "EUR" }).format(amount);
 const browser = sharedBrowser();
 
-/** A new free member of the Dutch site (signup credits only); the page ends on /complete-signup. */
-async function signUp(page: Page) {
-  const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 100)}`;
-  await page.goto(`${baseUrl}/signup`);
-  await enterSite(page, nl.entry_warning.enter);
-  await page.getByLabel(nl.signup.email).fill(`e2e-pay${stamp}@example.com`);
-  await page.getByLabel(nl.signup.username, { exact: true }).fill(`e2epay${stamp}`);
-  await page.getByLabel(nl.signup.password, { exact: true }).fill("een goed wachtwoord");
-  await page.getByLabel(nl.signup.day).selectOption("2");
-  await page.getByLabel(nl.signup.month).selectOption({ index: 5 });
-  await page.getByLabel(nl.signup.year).selectOption("1988");
-  await page.getByLabel(nl.signup.gender_male).check();
-  await page.locator('input[name="terms"]').check();
-  await page.getByRole("button", { name: nl.signup.submit }).click();
-  await page.waitForURL(/\/complete-signup$/);
-}
 
 describe("buying credits on the Dutch site", () => {
   it("a new member pays a bundle with iDEAL and the time bonus (25 percent less) in the sandbox checkout, becomes premium, sees a blurred photo in full and reads the receipt", async () => {
     const { page, context, errors } = await phone(browser());
-    await signUp(page);
+    await signUpByForm(page, baseUrl, "pay", "male");
 
     // A demo profile whose extra photos this free member sees blurred.
     const target = await page.evaluate(async () => {
@@ -97,7 +81,7 @@ describe("buying credits on the Dutch site", () => {
 
   it("the time bonus counts down, its modal opens after 40 s in the members area only, leaving cancels it and closing keeps it closed", async () => {
     const { page, context, errors } = await phone(browser());
-    await signUp(page);
+    await signUpByForm(page, baseUrl, "pay", "male");
     // Spend the signup credits on messages (the first three are free): the modal is for members with 0 credits.
     // A demo profile (with a photo): members other tests signed up may be unconfirmed and unable to chat.
     const demo = await page.evaluate(async () => ((await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as SearchResponse).profiles.find((p) => p.main_image)!);
@@ -117,7 +101,7 @@ describe("buying credits on the Dutch site", () => {
     await page.clock.install();
     await page.goto(`${baseUrl}/members`);
     const banner = page.locator(".time-bonus-banner");
-    await expect.poll(() => banner.textContent()).toMatch(/03:5\d:\d\d/);
+    await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toMatch(/03:5\d:\d\d/);
     const before = (await banner.textContent())!;
     await page.clock.runFor(2000);
     await expect.poll(() => banner.textContent()).not.toBe(before);

@@ -2,29 +2,13 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
-import { enterSite as enterShared, phone, sharedBrowser } from "./browser";
+import { phone, sharedBrowser } from "./browser";
+import { signUpByForm } from "./dutch-site";
 
 const baseUrl = inject("baseUrl");
 const browser = sharedBrowser();
 
-const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
 
-/** Sign up a new (free) member on the Dutch site; the page ends on /complete-signup. */
-async function signUp(page: Page) {
-  const stamp = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 100)}`;
-  await page.goto(`${baseUrl}/signup`);
-  await enterSite(page);
-  await page.getByLabel(nl.signup.email).fill(`e2e-profile${stamp}@example.com`);
-  await page.getByLabel(nl.signup.username, { exact: true }).fill(`e2ep${stamp}`);
-  await page.getByLabel(nl.signup.password, { exact: true }).fill("een goed wachtwoord");
-  await page.getByLabel(nl.signup.day).selectOption("14");
-  await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
-  await page.getByLabel(nl.signup.year).selectOption("1990");
-  await page.getByLabel(nl.signup.gender_female).check();
-  await page.locator('input[name="terms"]').check();
-  await page.getByRole("button", { name: nl.signup.submit }).click();
-  await page.waitForURL(/\/complete-signup$/);
-}
 
 /** A small real JPEG, drawn on a canvas in the page (a different colour each time). */
 async function jpegFile(page: Page, colour: string): Promise<Buffer> {
@@ -47,7 +31,7 @@ describe("my profile on the Dutch site", () => {
     const { context, page, errors } = await phone(browser());
     await context.grantPermissions(["geolocation"], { origin: baseUrl });
     await context.setGeolocation({ latitude: 52.3731, longitude: 4.8922 });
-    await signUp(page);
+    await signUpByForm(page, baseUrl, "profile");
 
     await page.goto(`${baseUrl}/profile`);
     const location = page.locator("section#location");
