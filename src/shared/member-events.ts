@@ -41,6 +41,8 @@ export type PushPayload = {
   body: string;
   tag: string;
   url: string;
+  /** Unread messages plus new likes after this event, for the app icon badge; null when unknown. */
+  badge: number | null;
 };
 
 /** What the service worker posts to the site's open pages when a push arrives: they reload chats and likes (SPEC §4). */
