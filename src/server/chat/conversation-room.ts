@@ -87,6 +87,10 @@ const MAX_GROUP = 50;
 const HOLD_MESSAGES = 20;
 /** A hold is given back after this long without a send. */
 const HOLD_IDLE_MS = 60_000;
+/** How long journaled messages may gather before D1 records them while a member writes fast. */
+const FLUSH_GATHER_MS = 25;
+/** Journal rows D1 has recorded are deleted this many at a time. */
+const JOURNAL_DROP_EVERY = 32;
 /** How soon the journal is tried again after D1 failed to take it. */
 const JOURNAL_RETRY_MS = 2_000;
 
@@ -139,6 +143,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   /** The object's writes to D1 about sends, one after another, so D1 records messages in order. */
   private d1: Promise<void> = Promise.resolve();
   private flushWanted = false;
+  private lastFlushAt = 0;
   /** Whether journal entries may be in D1 already (after a start, or a write whose outcome is unknown). */
   private journalUnsettled = true;
   /** D1 has every journaled message up to this id; their rows go with the next step's write (dropRecordedJournal). */
@@ -750,14 +755,23 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     }
   }
 
-  /** Have the journal recorded in D1 soon, once (a write already waiting takes whatever is journaled by then). */
+  /**
+   * Have the journal recorded in D1 soon, once (a write already waiting takes whatever is journaled
+   * by then): at once after a quiet spell or when a hold runs low, else after FLUSH_GATHER_MS, so a
+   * member writing fast costs D1 one write for several messages.
+   */
   private flush(): void {
     if (this.flushWanted) return;
     this.flushWanted = true;
-    void this.onD1(async () => {
-      this.flushWanted = false;
-      await this.flushOnce();
-    });
+    const run = () =>
+      void this.onD1(async () => {
+        this.flushWanted = false;
+        this.lastFlushAt = Date.now();
+        await this.flushOnce();
+      });
+    const low = [...this.holdSizes].some(([profileId, size]) => (this.holds.get(profileId) ?? 0) < size.want / 2);
+    if (low || Date.now() - this.lastFlushAt >= FLUSH_GATHER_MS) run();
+    else setTimeout(run, FLUSH_GATHER_MS);
   }
 
   /**
@@ -822,9 +836,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     });
   }
 
-  /** Journal rows D1 has recorded go, in one write with the step's own (a separate write would delay the next ack). */
+  /**
+   * Journal rows D1 has recorded go, some at a time, in one write with a step's own (a separate
+   * write would delay the next ack); until then they are skipped by id.
+   */
   private dropRecordedJournal(): void {
-    if (this.journaledUpTo <= this.journalDroppedUpTo) return;
+    if (this.journaledUpTo - this.journalDroppedUpTo < JOURNAL_DROP_EVERY) return;
     dropJournal(this.ctx.storage.sql, this.journaledUpTo);
     this.journalDroppedUpTo = this.journaledUpTo;
   }

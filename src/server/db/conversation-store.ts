@@ -126,12 +126,13 @@ export function markRecorded(storage: DurableObjectStorage, id: number, recipien
 export function insertAcknowledged(storage: DurableObjectStorage, message: StoredMessage, recipientId: number, record: (unread: number) => unknown): number {
   return storage.transactionSync(() => {
     storage.sql.exec(`INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`, ...rowValues(message));
-    storage.sql.exec(
-      `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
-       ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1`,
-      recipientId,
-    );
-    const unread = unreadCountOf(storage.sql, recipientId);
+    const unread = storage.sql
+      .exec<{ unread_count: number }>(
+        `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
+         ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1 RETURNING unread_count`,
+        recipientId,
+      )
+      .one().unread_count;
     storage.sql.exec("INSERT INTO d1_journal (message_id, sender_id, credits, record) VALUES (?, ?, ?, ?)", message.id, message.sender_id, message.credits_charged, JSON.stringify(record(unread)));
     return unread;
   });
