@@ -173,6 +173,31 @@ describe("a paid message covered by the member's hold", () => {
   });
 });
 
+describe("a standing change", () => {
+  it("stops sends paid from the hold at once: a block, the recipient going invisible", async () => {
+    const anna = await premium(1000);
+    const iris = await premium(0, "Iris");
+    const vera = await premium(0, "Vera");
+    const toIris = await ChatSocket.open(anna, iris.id);
+    const toVera = await ChatSocket.open(anna, vera.id);
+    await startPaying(toIris, 1000);
+    await startPaying(toVera, 1000 - 2 * MESSAGE);
+    expect(await holdOf(anna)).toBe(2 * FULL_HOLD);
+
+    expect((await iris.browser.post("/api/block.php", { profile_id: anna.id })).status).toBe(200);
+    expect(await sendText(toIris, "are you there?")).toMatchObject({ type: "error", error: "blocked_by" });
+    expect((await vera.browser.put("/api/user.php", { invisible: true })).status).toBe(200);
+    expect(await sendText(toVera, "hello?")).toMatchObject({ type: "error", error: "not_found" });
+
+    expect(await storedCount(anna, iris)).toBe(2);
+    expect(await storedCount(anna, vera)).toBe(2);
+    expect(await creditsOf(anna)).toBe(1000 - 4 * MESSAGE);
+    expect(await chatSpent(anna)).toBe(4 * MESSAGE);
+    toIris.close();
+    toVera.close();
+  });
+});
+
 describe("a credit hold", () => {
   it("serves a burst longer than itself: topped up as it goes, every message stored, charged and counted once, in order", async () => {
     const anna = await premium(1000);
