@@ -537,22 +537,22 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
 
-    // The conversation's facts and the member's, with what the group's earlier sends take.
-    const recorded = conversationFacts(sql, member.profileId, peer);
+    // The member's facts and the conversation's, with what the group's earlier sends take.
+    let read = await this.factsOf(member, peer, fresh);
+    const recorded = conversationFacts(sql, member.profileId, peer, read.row?.paid_user !== 1);
     const mine = planned.filter((p) => p.send.member.profileId === member.profileId);
     const freeBefore = mine.filter((p) => p.record.free).length;
     const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || planned.some((p) => p.send.member.profileId === peer) };
-    const decide = (read: { row: SendFactsRow | undefined }) => {
-      const row = read.row && {
-        ...read.row,
+    const decide = (answer: { row: SendFactsRow | undefined }) => {
+      const row = answer.row && {
+        ...answer.row,
         // Credits other conversations hold are not this one's to spend; this one's own hold is.
-        credits: read.row.credits - read.row.held_elsewhere - mine.reduce((sum, p) => sum + p.record.credits, 0),
-        free_conversations_used: read.row.free_conversations_used + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
+        credits: answer.row.credits - answer.row.held_elsewhere - mine.reduce((sum, p) => sum + p.record.credits, 0),
+        free_conversations_used: answer.row.free_conversations_used + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
       };
       const facts = sendFacts(row, here);
       return { facts, decision: decideSend(site, facts, request) };
     };
-    let read = await this.factsOf(member, peer, fresh);
     let { facts, decision } = decide(read);
     if ("refusal" in decision && decision.refusal.code === "insufficient_credits" && read.fresh && (read.row?.held_elsewhere ?? 0) > 0) {
       // The member's other conversations hold what this send needs: they give it back, then the send is decided again.

@@ -69,8 +69,6 @@ const MIGRATIONS: readonly string[] = [
      credits INTEGER NOT NULL,
      record TEXT NOT NULL
    );`,
-  // The send rules count a member's free messages here on every send.
-  `CREATE INDEX messages_sender_free_idx ON messages (sender_id, free, recorded);`,
 ];
 
 const VERSION_KEY = "schema_version";
@@ -226,14 +224,19 @@ export function markRead(storage: DurableObjectStorage, profileId: number, messa
   });
 }
 
-/** What the send rules need from the conversation itself: the sender's free messages here, whether the other member wrote here. */
-export function conversationFacts(sql: SqlStorage, senderId: number, recipientId: number): { freeUsedHere: number; recipientHasWritten: boolean } {
+/**
+ * What the send rules need from the conversation itself: the sender's free messages here (counted
+ * only when `countFree`: a member who has paid never sends free, and the count reads all their
+ * messages), whether the other member wrote here.
+ */
+export function conversationFacts(sql: SqlStorage, senderId: number, recipientId: number, countFree = true): { freeUsedHere: number; recipientHasWritten: boolean } {
   const row = sql
     .exec<{ free: number; written: number }>(
-      `SELECT (SELECT COUNT(*) FROM messages WHERE sender_id = ?1 AND free = 1 AND recorded = 1) AS free,
+      `SELECT CASE WHEN ?3 THEN (SELECT COUNT(*) FROM messages WHERE sender_id = ?1 AND free = 1 AND recorded = 1) ELSE 0 END AS free,
               EXISTS (SELECT 1 FROM messages WHERE sender_id = ?2 AND recorded = 1) AS written`,
       senderId,
       recipientId,
+      countFree ? 1 : 0,
     )
     .one();
   return { freeUsedHere: row.free, recipientHasWritten: row.written === 1 };
