@@ -89,6 +89,9 @@ export const TRANSACTIONS_KEY = "/api/transactions.php";
 /** GET /api/transaction.php?id=: a receipt. */
 export const transactionKey = (id: string | number) => `/api/transaction.php?id=${id}`;
 
+/** GET /api/sessions.php: the member's logged-in devices (settings screen). */
+export const SESSIONS_KEY = "/api/sessions.php";
+
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
 
 /**
@@ -139,6 +142,8 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return member ? [plain(FIRST_SEARCH_KEY)] : [];
     case "static-page":
       return [plain(legalKey(match.params.token ?? match.route.name.replace(/^pages-/, "")))];
+    case "settings":
+      return member ? [plain(SESSIONS_KEY)] : [];
     case "partner-redirect":
       return [plain(partnerKey(match.params.partner!))];
     default:

@@ -11,6 +11,7 @@ import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
+import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
 import { reportRoutes } from "./api/reports";
 import { loadSource, SOURCES } from "./api/sources";
@@ -100,6 +101,7 @@ function createApp() {
   app.route("/", reportRoutes);
   app.route("/", likeRoutes);
   app.route("/", paymentRoutes);
+  app.route("/", sessionRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));

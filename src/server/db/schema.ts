@@ -510,8 +510,14 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
+    /** The id the sessions list shows and ends a session by; the row id is in the cookie and never leaves it. */
+    publicId: text("public_id"),
+    /** "browser/system" read from the User-Agent at login (shared/devices.ts); never the raw header or an address. */
+    device: text("device"),
+    /** When a request last used the session, written at most every SESSION_TOUCH_SECONDS. */
+    lastUsedAt: integer("last_used_at"),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId), uniqueIndex("sessions_public_id_idx").on(t.publicId)],
 );
 
 /**

@@ -5,8 +5,9 @@ import { useUser } from "../../hooks/useUser";
 import { DeleteAccountSection } from "./DeleteAccountSection";
 import { InvisibleSection, MyDataSection } from "./PrivacySections";
 import { MailChangeSection, PasswordSection } from "./CredentialSections";
+import { SessionsSection } from "./SessionsSection";
 
-/** Settings (route notifications, SPEC §2): e-mail, password, invisible mode, my data, delete account. */
+/** Settings (route notifications, SPEC §2): e-mail, password, logged-in devices, invisible mode, my data, delete account. */
 export default function SettingsScreen() {
   const t = useT();
   const { user } = useUser();
@@ -18,6 +19,7 @@ export default function SettingsScreen() {
       <h1>{title}</h1>
       <MailChangeSection email={user.email} />
       <PasswordSection />
+      <SessionsSection />
       <InvisibleSection invisible={user.invisible} />
       <MyDataSection />
       <DeleteAccountSection />

@@ -1,0 +1,212 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { deviceNames, deviceOf } from "../../src/shared/devices";
+import type { SessionsResponse } from "../../src/shared/sessions";
+import { databaseOf } from "../../src/server/db/database";
+import { touchSession } from "../../src/server/db/sessions";
+import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
+import { Browser, json } from "../http";
+
+const ORIGIN = "http://nl.test";
+const PASSWORD = "a good password";
+const CHROME_ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+let counter = 0;
+
+/** A member signed up in one browser; more browsers log in with `logIn`. */
+async function member() {
+  counter++;
+  const email = `sessions${counter}@example.com`;
+  const signup = new Browser(ORIGIN);
+  const res = await signup.fetch("/api/signup.php", {
+    method: "POST",
+    headers: { "user-agent": FIREFOX_WINDOWS },
+    json: { email, username: `sessions${counter}`, password: PASSWORD, date_of_birth: birthDateForAge(30), gender: "female", terms: true },
+  });
+  expect(res.status).toBe(201);
+  return { email, signup };
+}
+
+async function logIn(email: string, userAgent: string) {
+  const browser = new Browser(ORIGIN);
+  const res = await browser.fetch("/api/user.php", { method: "POST", headers: { "user-agent": userAgent }, json: { email, password: PASSWORD } });
+  expect(res.status).toBe(200);
+  return browser;
+}
+
+async function list(browser: Browser) {
+  const res = await browser.fetch("/api/sessions.php");
+  expect(res.status).toBe(200);
+  return (await json<SessionsResponse>(res)).sessions;
+}
+
+const sessionRows = (email: string) =>
+  env.DB.prepare("SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ? ORDER BY s.created_at, s.rowid").bind(email).all<Record<string, unknown>>();
+
+const loggedIn = async (browser: Browser) => (await browser.fetch("/api/user.php")).status === 200;
+
+beforeAll(async () => {
+  await putSites(site("nl.test"));
+  await loadProfiles([]);
+});
+
+describe("devices", () => {
+  it("names common browsers and systems, and keeps nothing else of the User-Agent", () => {
+    expect(deviceOf(CHROME_ANDROID)).toBe("chrome/android");
+    expect(deviceOf(SAFARI_IPHONE)).toBe("safari/iphone");
+    expect(deviceOf(FIREFOX_WINDOWS)).toBe("firefox/windows");
+    expect(deviceOf("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0")).toBe("edge/macos");
+    expect(deviceOf("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0 Mobile/15E148 Safari/604.1")).toBe("chrome/iphone");
+    expect(deviceOf(undefined)).toBe("other/other");
+    expect(deviceOf("curl/8.5.0")).toBe("other/other");
+    expect(deviceNames("safari/iphone")).toEqual({ browser: "Safari", system: "iPhone" });
+    expect(deviceNames("<script>/x")).toEqual({ browser: null, system: null });
+  });
+});
+
+describe("the sessions list", () => {
+  it("lists the member's devices in their language, marks this one, and never shows a cookie's id, a User-Agent or an address", async () => {
+    const { email } = await member();
+    const phone = await logIn(email, CHROME_ANDROID);
+    await logIn(email, SAFARI_IPHONE);
+    const sessions = await list(phone);
+    expect(sessions.map((s) => [s.device, s.current])).toEqual(
+      expect.arrayContaining([
+        ["Chrome op Android", true],
+        ["Safari op iPhone", false],
+        ["Firefox op Windows", false],
+      ]),
+    );
+    expect(sessions).toHaveLength(3);
+    const rows = (await sessionRows(email)).results;
+    for (const session of sessions) {
+      expect(rows.map((r) => r.id)).not.toContain(session.id);
+      expect(session.created_at).toBeGreaterThan(0);
+      expect(session.last_used_at).toBeGreaterThanOrEqual(session.created_at);
+    }
+    expect(rows.map((r) => r.device)).toEqual(["firefox/windows", "chrome/android", "safari/iphone"]);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain("Mozilla");
+    expect(stored).not.toContain("Pixel");
+  });
+
+  it("speaks the language of the page: an English page says 'on' and 'Unknown device'", async () => {
+    const { email } = await member();
+    const browser = await logIn(email, "curl/8.5.0");
+    const res = await browser.fetch("/api/sessions.php", { headers: { cookie: "locale=en" } });
+    const { sessions } = await json<SessionsResponse>(res);
+    expect(sessions.map((s) => s.device).toSorted()).toEqual(["Firefox on Windows", "Unknown device"]);
+  });
+
+  it("shows the devices on the settings page itself", async () => {
+    const { email } = await member();
+    const phone = await logIn(email, CHROME_ANDROID);
+    const html = await (await phone.fetch("/notifications")).text();
+    expect(html).toContain("Ingelogde apparaten");
+    expect(html).toContain("Chrome op Android");
+    expect(html).toContain("Firefox op Windows");
+    expect(html).toContain("Dit apparaat");
+  });
+
+  it("asks a visitor to log in", async () => {
+    const res = await new Browser(ORIGIN).fetch("/api/sessions.php");
+    expect(res.status).toBe(403);
+    expect(await json(res)).toMatchObject({ error: "authentication_required" });
+    const end = await new Browser(ORIGIN).delete("/api/sessions.php", { others: true });
+    expect(end.status).toBe(403);
+  });
+});
+
+describe("ending sessions", () => {
+  it("logs out one other device: its cookie stops working, the others carry on", async () => {
+    const { email, signup } = await member();
+    const phone = await logIn(email, CHROME_ANDROID);
+    const iphone = await logIn(email, SAFARI_IPHONE);
+    const target = (await list(phone)).find((s) => s.device === "Safari op iPhone")!;
+    const res = await phone.delete("/api/sessions.php", { id: target.id });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ ended: 1 });
+    expect(await loggedIn(iphone)).toBe(false);
+    expect(await loggedIn(phone)).toBe(true);
+    expect(await loggedIn(signup)).toBe(true);
+    expect((await list(phone)).map((s) => s.device).toSorted()).toEqual(["Chrome op Android", "Firefox op Windows"]);
+    // Ending it again: it is gone.
+    const again = await phone.delete("/api/sessions.php", { id: target.id });
+    expect(again.status).toBe(404);
+    expect(await json(again)).toMatchObject({ error: "not_found", message: "Dit apparaat is niet meer ingelogd." });
+  });
+
+  it("logs out everywhere else, keeping this device logged in", async () => {
+    const { email, signup } = await member();
+    const phone = await logIn(email, CHROME_ANDROID);
+    const iphone = await logIn(email, SAFARI_IPHONE);
+    const res = await phone.delete("/api/sessions.php", { others: true });
+    expect(await json(res)).toEqual({ ended: 2 });
+    expect(await loggedIn(signup)).toBe(false);
+    expect(await loggedIn(iphone)).toBe(false);
+    expect(await loggedIn(phone)).toBe(true);
+    expect((await list(phone)).map((s) => [s.device, s.current])).toEqual([["Chrome op Android", true]]);
+  });
+
+  it("never shows or ends another member's session", async () => {
+    const alice = await member();
+    const bob = await member();
+    const alicePhone = await logIn(alice.email, CHROME_ANDROID);
+    const aliceIds = (await list(alicePhone)).map((s) => s.id);
+    const bobSessions = await list(bob.signup);
+    expect(bobSessions.map((s) => s.id).some((id) => aliceIds.includes(id))).toBe(false);
+    for (const id of aliceIds) {
+      const res = await bob.signup.delete("/api/sessions.php", { id });
+      expect(res.status).toBe(404);
+    }
+    const others = await bob.signup.delete("/api/sessions.php", { others: true });
+    expect(await json(others)).toEqual({ ended: 0 });
+    expect(await loggedIn(alicePhone)).toBe(true);
+    expect(await loggedIn(alice.signup)).toBe(true);
+    expect((await list(alicePhone)).map((s) => s.id).toSorted()).toEqual(aliceIds.toSorted());
+  });
+
+  it("refuses to end this device's own session (logging out does that) and refuses bodies that do not fit, changing nothing", async () => {
+    const { email, signup } = await member();
+    const phone = await logIn(email, CHROME_ANDROID);
+    const own = (await list(phone)).find((s) => s.current)!;
+    const current = await phone.delete("/api/sessions.php", { id: own.id });
+    expect(current.status).toBe(400);
+    expect(await json(current)).toMatchObject({ error: "current_session", message: "Gebruik Uitloggen in het menu om dit apparaat uit te loggen." });
+    for (const body of [{}, { id: 5 }, { id: "short" }, { others: false }, { others: "yes" }, { id: own.id, others: true }, { constructor: { id: own.id } }, []]) {
+      const res = await phone.delete("/api/sessions.php", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await json(res)).message).toEqual(expect.any(String));
+    }
+    expect(await loggedIn(phone)).toBe(true);
+    expect(await loggedIn(signup)).toBe(true);
+    expect(await list(phone)).toHaveLength(2);
+  });
+});
+
+describe("last used", () => {
+  it("is written when a request uses a session not used for ten minutes, and not on every page view", async () => {
+    const { email, signup } = await member();
+    const [row] = (await sessionRows(email)).results;
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE id = ?").bind(old, row!.id).run();
+    expect((await list(signup))[0]!.last_used_at).toBeGreaterThan(old + 3000);
+
+    const recent = Math.floor(Date.now() / 1000) - 60;
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE id = ?").bind(recent, row!.id).run();
+    await signup.fetch("/members");
+    expect((await list(signup))[0]!.last_used_at).toBe(recent);
+  });
+
+  it("touchSession writes at most once per interval", async () => {
+    const { email } = await member();
+    const [row] = (await sessionRows(email)).results;
+    const db = databaseOf(env.DB);
+    const start = Number(row!.last_used_at);
+    await touchSession(db, String(row!.id), start + 599, 600);
+    expect((await sessionRows(email)).results[0]!.last_used_at).toBe(start);
+    await touchSession(db, String(row!.id), start + 600, 600);
+    expect((await sessionRows(email)).results[0]!.last_used_at).toBe(start + 600);
+  });
+});
