@@ -9,7 +9,7 @@ const BROWSERS = [
   ["opera", /\bOPR\/|\bOpera\b/, "Opera"],
   ["samsung", /\bSamsungBrowser\//, "Samsung Internet"],
   ["firefox", /\b(Firefox|FxiOS)\//, "Firefox"],
-  ["chrome", /\b(Chrome|CriOS|Chromium)\//, "Chrome"],
+  ["chrome", /(Chrome|CriOS|Chromium)\//, "Chrome"],
   ["safari", /\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
 ] as const;
 

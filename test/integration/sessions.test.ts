@@ -79,6 +79,8 @@ describe("the sessions list", () => {
       ]),
     );
     expect(sessions).toHaveLength(3);
+    // This device first, then the most recently used.
+    expect(sessions.map((s) => s.device)).toEqual(["Chrome op Android", "Safari op iPhone", "Firefox op Windows"]);
     const rows = (await sessionRows(email)).results;
     for (const session of sessions) {
       expect(rows.map((r) => r.id)).not.toContain(session.id);

@@ -19,7 +19,7 @@ export async function liveSessionsOf(db: Database, userId: number) {
     .select({ publicId: sessions.publicId, device: sessions.device, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`unixepoch()`)))
-    .orderBy(desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`), desc(sessions.createdAt));
+    .orderBy(desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`), desc(sessions.createdAt), desc(sql`rowid`));
 }
 
 /**

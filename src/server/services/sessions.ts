@@ -18,7 +18,7 @@ function deviceLabel(t: i18n["t"], device: string | null): string {
   return t("sessions.device", { browser: browser ?? t("sessions.unknown_browser"), system: system ?? t("sessions.unknown_system") });
 }
 
-/** The member's live sessions, the one asking marked `current`. */
+/** The member's live sessions, the one asking first and marked `current`, then the most recently used. */
 export async function listSessions(db: Database, t: i18n["t"], session: Session): Promise<SessionsResponse> {
   const rows = await liveSessionsOf(db, session.userId);
   return {
@@ -30,7 +30,8 @@ export async function listSessions(db: Database, t: i18n["t"], session: Session)
         created_at: row.createdAt,
         last_used_at: row.lastUsedAt ?? row.createdAt,
         current: row.publicId === session.publicId,
-      })),
+      }))
+      .toSorted((a, b) => Number(b.current) - Number(a.current)),
   };
 }
 

@@ -13,12 +13,12 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60],
 ];
 
-/** "5 minutes ago", "yesterday" in the page's language. */
+/** "now", "5 minutes ago", "yesterday" in the page's language. */
 function ago(seconds: number, nowMs: number, locale: string): string {
   const elapsed = Math.max(0, nowMs / 1000 - seconds);
   const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
   for (const [unit, size] of UNITS) if (elapsed >= size) return format.format(-Math.floor(elapsed / size), unit);
-  return format.format(0, "minute");
+  return format.format(0, "second");
 }
 
 const dateTime = (seconds: number, locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(seconds * 1000);
