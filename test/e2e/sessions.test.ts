@@ -1,0 +1,94 @@
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import nl from "../../locales/nl.json" with { type: "json" };
+import type { User } from "../../src/shared/api";
+import { enterSite, hydrated, phone, sharedBrowser } from "./browser";
+import { api, signUpByApi } from "./dutch-site";
+
+const baseUrl = inject("baseUrl");
+const browser = sharedBrowser();
+const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+
+/** Every content security policy violation the page reports, kept across navigations. */
+async function recordViolations(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { violations: string[] };
+    w.violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => w.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return () => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+}
+
+describe("content security policy in Chromium", () => {
+  it("pages load with no violation, and the chat socket connects to the site's own host", async () => {
+    const a = await phone(browser());
+    const b = await phone(browser());
+    const violations = await recordViolations(a.page);
+    await signUpByApi(b.page, baseUrl, "csp", "bram", "male");
+    const bram = (await api<{ user: User }>(b.page, "GET", "/api/user.php")).body.user;
+    await signUpByApi(a.page, baseUrl, "csp", "anna", "female");
+
+    for (const path of ["/members", "/notifications", "/profile", "/chats"]) {
+      await a.page.goto(`${baseUrl}${path}`);
+      await hydrated(a.page);
+      expect(await violations(), path).toEqual([]);
+    }
+
+    const socket = a.page.waitForEvent("websocket", (ws) => ws.url().includes("/api/chat-socket.php"));
+    await a.page.goto(`${baseUrl}/members/${bram.profile.id}/chat`);
+    await hydrated(a.page);
+    const ws = await socket;
+    expect(new URL(ws.url()).host).toBe(new URL(baseUrl).host);
+    await ws.waitForEvent("framereceived", (frame) => String(frame.payload).includes('"ready"'));
+    expect(ws.isClosed()).toBe(false);
+    expect(await violations()).toEqual([]);
+    expect(a.errors).toEqual([]);
+
+    // A socket or a fetch to any other host is refused by the browser, and reported.
+    await a.page.evaluate(() => {
+      const elsewhere = new WebSocket(`ws://elsewhere.localhost:${location.port}/`);
+      elsewhere.addEventListener("error", () => undefined);
+      void fetch(`http://elsewhere.localhost:${location.port}/api/settings.php`).catch(() => undefined);
+    });
+    await expect.poll(violations).toEqual(expect.arrayContaining([expect.stringMatching(/^connect-src ws:\/\/elsewhere/), expect.stringMatching(/^connect-src http:\/\/elsewhere/)]));
+    await a.context.close();
+    await b.context.close();
+  });
+});
+
+describe("logged-in devices on the settings screen", () => {
+  it("shows this phone and the other device, and logs out everywhere else", async () => {
+    const a = await phone(browser());
+    const user = await signUpByApi(a.page, baseUrl, "sessions", "carla", "female");
+    // The same member on an iPhone.
+    const other = await browser().newContext({ userAgent: SAFARI_IPHONE, viewport: { width: 360, height: 740 } });
+    const iphone = await other.newPage();
+    await iphone.goto(`${baseUrl}/`);
+    await enterSite(iphone, nl.entry_warning.enter);
+    expect((await api(iphone, "POST", "/api/user.php", { email: user.email, password: "een goed wachtwoord" })).status).toBe(200);
+
+    await a.page.goto(`${baseUrl}/notifications`);
+    await hydrated(a.page);
+    const section = a.page.getByRole("region", { name: nl.sessions.title });
+    const items = section.getByRole("listitem");
+    await expect.poll(() => items.count()).toBe(2);
+    const safari = items.filter({ hasText: fill(nl.sessions.device, { browser: "Safari", system: "iPhone" }) });
+    await expect.poll(() => safari.count()).toBe(1);
+    await expect.poll(() => items.filter({ hasText: nl.sessions.this_device }).count()).toBe(1);
+    await expect.poll(() => safari.getByText(nl.sessions.this_device).count()).toBe(0);
+    // The times show in the browser's own zone once the page runs.
+    await expect.poll(() => safari.textContent()).toContain(fill(nl.sessions.last_used, { when: "" }).trim());
+
+    await section.getByRole("button", { name: nl.sessions.end_others }).click();
+    await expect.poll(() => section.getByText(nl.sessions.others_ended).count()).toBe(1);
+    await expect.poll(() => items.count()).toBe(1);
+    expect((await api(iphone, "GET", "/api/user.php")).status).toBe(403);
+    expect((await api(a.page, "GET", "/api/user.php")).status).toBe(200);
+    // Nothing overflows a 360 px phone.
+    expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(a.errors).toEqual([]);
+    await a.context.close();
+    await other.close();
+  });
+});
