@@ -212,3 +212,31 @@ describe("last used", () => {
     expect((await sessionRows(email)).results[0]!.last_used_at).toBe(start + 600);
   });
 });
+
+describe("a disabled member logging in", () => {
+  const attempt = (email: string, password: string, locale = "nl") =>
+    new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email, password }, headers: { cookie: `locale=${locale}`, "cf-connecting-ip": `10.1.0.${counter}` } });
+
+  it("is told the account is disabled, in their language, only after the right password; no session starts", async () => {
+    const { email } = await member();
+    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE email = ?").bind(email).run();
+    const right = await attempt(email, PASSWORD);
+    expect(right.status).toBe(403);
+    expect(await json(right)).toMatchObject({ error: "account_disabled", message: expect.stringContaining("Dit account is geblokkeerd") });
+    expect(right.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
+    const english = await attempt(email, PASSWORD, "en");
+    expect(await json(english)).toMatchObject({ error: "account_disabled", message: expect.stringContaining("This account has been disabled") });
+    // Only the session of the signup (which disabling would have ended) exists: no login started one.
+    expect((await sessionRows(email)).results).toHaveLength(1);
+  });
+
+  it("tells someone without the password only that the login failed, as for any account", async () => {
+    const { email } = await member();
+    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE email = ?").bind(email).run();
+    const wrong = await attempt(email, "not the password", "en");
+    expect(wrong.status).toBe(400);
+    expect(await json(wrong)).toEqual({ error: "login_failed", message: "Login failed, please try again" });
+    const unknown = await attempt("nobody-here@example.com", "not the password", "en");
+    expect(await json(unknown)).toEqual({ error: "login_failed", message: "Login failed, please try again" });
+  });
+});

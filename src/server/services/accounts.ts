@@ -208,7 +208,9 @@ export async function logIn(ctx: AccountContext, email: string, password: string
     if (wait) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(wait / 60) } });
   }
   const { ok, rehash } = await verifyPassword(account?.passwordHash ?? null, password);
-  if (!ok || !account || account.status === "disabled") {
+  // Only someone who knows the password learns that the account is disabled; anyone else is told the login failed.
+  if (ok && account?.status === "disabled") throw new AppError({ status: 403, code: "account_disabled", key: "sessions.account_disabled" });
+  if (!ok || !account) {
     await recordFailure(ctx.db, ipKey, ADDRESS_FAILURES);
     const blocked = userKey ? await recordFailure(ctx.db, userKey, ACCOUNT_FAILURES) : 0;
     if (blocked) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(blocked / 60) } });
