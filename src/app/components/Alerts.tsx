@@ -1,4 +1,5 @@
 import type { User } from "../../shared/api";
+import { PHOTO_ALERT_KEY } from "../../shared/browser-storage";
 import { useRouter, useT } from "../page-context";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
@@ -9,8 +10,6 @@ import { ResendActivation } from "./ResendActivation";
 const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
 /** Routes on which the profile-photo alert does not show (SPEC §2 Alerts). */
 const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
-/** SPEC §3: the dismissal timestamp of the profile-photo alert. */
-export const PHOTO_ALERT_KEY = "hide-enrich-alert";
 
 /** SPEC §2: remind a member whose e-mail is unconfirmed, unless their mail is disabled (that alert says more). */
 export function showActivationReminder(user: Pick<User, "status" | "notifications_disabled"> | null, routeName: string | null): boolean {
