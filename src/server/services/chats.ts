@@ -84,6 +84,7 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
     main_image: mainImage(row.photo_key, row.photo_thumb_key, row.photo_status),
     fictional: row.fictional === 1,
     last_active_at: row.last_active_at,
+    premium: row.paid_user === 1,
   };
 }
 
