@@ -8,6 +8,7 @@ import { api, signUpByApi } from "./dutch-site";
 const baseUrl = inject("baseUrl");
 const browser = sharedBrowser();
 const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
 
 /** Every content security policy violation the page reports, kept across navigations. */
@@ -58,37 +59,48 @@ describe("content security policy in Chromium", () => {
 });
 
 describe("logged-in devices on the settings screen", () => {
-  it("shows this phone and the other device, and logs out everywhere else", async () => {
+  it("shows this phone and the member's other devices; logs out one, then everywhere else", async () => {
     const a = await phone(browser());
     const user = await signUpByApi(a.page, baseUrl, "sessions", "carla", "female");
-    // The same member on an iPhone.
-    const other = await browser().newContext({ userAgent: SAFARI_IPHONE, viewport: { width: 360, height: 740 } });
-    const iphone = await other.newPage();
-    await iphone.goto(`${baseUrl}/`);
-    await enterSite(iphone, nl.entry_warning.enter);
-    expect((await api(iphone, "POST", "/api/user.php", { email: user.email, password: "een goed wachtwoord" })).status).toBe(200);
+    // The same member on an iPhone and on a Windows computer.
+    const others = await Promise.all([SAFARI_IPHONE, FIREFOX_WINDOWS].map((userAgent) => browser().newContext({ userAgent, viewport: { width: 360, height: 740 } })));
+    const [iphone, windows] = await Promise.all(others.map((context) => context.newPage()));
+    for (const page of [iphone!, windows!]) {
+      await page.goto(`${baseUrl}/`);
+      await enterSite(page, nl.entry_warning.enter);
+      expect((await api(page, "POST", "/api/user.php", { email: user.email, password: "een goed wachtwoord" })).status).toBe(200);
+    }
 
     await a.page.goto(`${baseUrl}/notifications`);
     await hydrated(a.page);
     const section = a.page.getByRole("region", { name: nl.sessions.title });
     const items = section.getByRole("listitem");
-    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(() => items.count()).toBe(3);
     const safari = items.filter({ hasText: fill(nl.sessions.device, { browser: "Safari", system: "iPhone" }) });
     await expect.poll(() => safari.count()).toBe(1);
+    await expect.poll(() => items.filter({ hasText: fill(nl.sessions.device, { browser: "Firefox", system: "Windows" }) }).count()).toBe(1);
+    // This phone comes first and is marked; only the others can be logged out from here.
+    await expect.poll(() => items.first().textContent()).toContain(nl.sessions.this_device);
     await expect.poll(() => items.filter({ hasText: nl.sessions.this_device }).count()).toBe(1);
-    await expect.poll(() => safari.getByText(nl.sessions.this_device).count()).toBe(0);
+    await expect.poll(() => items.first().getByRole("button").count()).toBe(0);
     // The times show in the browser's own zone once the page runs.
     await expect.poll(() => safari.textContent()).toContain(fill(nl.sessions.last_used, { when: "" }).trim());
+
+    await safari.getByRole("button", { name: nl.sessions.end }).click();
+    await expect.poll(() => items.count()).toBe(2);
+    expect((await api(iphone!, "GET", "/api/user.php")).status).toBe(403);
+    expect((await api(windows!, "GET", "/api/user.php")).status).toBe(200);
 
     await section.getByRole("button", { name: nl.sessions.end_others }).click();
     await expect.poll(() => section.getByText(nl.sessions.others_ended).count()).toBe(1);
     await expect.poll(() => items.count()).toBe(1);
-    expect((await api(iphone, "GET", "/api/user.php")).status).toBe(403);
+    await expect.poll(() => section.getByText(nl.sessions.none_other).count()).toBe(1);
+    expect((await api(windows!, "GET", "/api/user.php")).status).toBe(403);
     expect((await api(a.page, "GET", "/api/user.php")).status).toBe(200);
     // Nothing overflows a 360 px phone.
     expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     expect(a.errors).toEqual([]);
     await a.context.close();
-    await other.close();
+    await Promise.all(others.map((context) => context.close()));
   });
 });
