@@ -55,7 +55,7 @@ export function SessionsSection() {
   const item = (session: SessionView) => (
     <li key={session.id} className="sessions__item" data-current={session.current || undefined}>
       <div className="sessions__device">
-        <strong>{session.device}</strong>
+        <strong id={`session-${session.id}`}>{session.device}</strong>
         {session.current && <span className="sessions__current">{t("sessions.this_device")}</span>}
       </div>
       <div className="settings__hint">
@@ -67,7 +67,7 @@ export function SessionsSection() {
         )}
       </div>
       {!session.current && (
-        <button type="button" className="button button--ghost" disabled={busy} onClick={() => void end({ id: session.id })}>
+        <button type="button" className="button button--ghost" disabled={busy} aria-describedby={`session-${session.id}`} onClick={() => void end({ id: session.id })}>
           {t("sessions.end")}
         </button>
       )}
