@@ -4,8 +4,10 @@ import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
 import { enterSite, hydrated, phone, sharedBrowser } from "./browser";
 import { api, signUpByApi } from "./dutch-site";
+import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
+const statePath = inject("statePath");
 const browser = sharedBrowser();
 const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -102,5 +104,30 @@ describe("logged-in devices on the settings screen", () => {
     expect(a.errors).toEqual([]);
     await a.context.close();
     await Promise.all(others.map((context) => context.close()));
+  });
+});
+
+describe("a disabled member at the login form", () => {
+  it("is told the account is disabled, with the way to the access ban page, only after the right password", async () => {
+    const a = await phone(browser());
+    const user = await signUpByApi(a.page, baseUrl, "disabled", "dirk", "male");
+    await api(a.page, "GET", "/api/logout.php");
+    localD1(statePath, `UPDATE users SET status = 'disabled' WHERE email = '${user.email}'`);
+    await a.page.goto(`${baseUrl}/login`);
+    await hydrated(a.page);
+    await a.page.getByLabel(nl.login.email).fill(user.email);
+    await a.page.getByLabel(nl.login.password).fill("een fout wachtwoord");
+    await a.page.getByRole("button", { name: nl.login.submit }).click();
+    await expect.poll(() => a.page.getByText(nl.errors.login_failed).count()).toBe(1);
+    expect(await a.page.getByText(nl.sessions.account_disabled).count()).toBe(0);
+
+    await a.page.getByLabel(nl.login.password).fill("een goed wachtwoord");
+    await a.page.getByRole("button", { name: nl.login.submit }).click();
+    await expect.poll(() => a.page.getByText(nl.sessions.account_disabled).count()).toBe(1);
+    expect(await a.page.getByText(nl.errors.login_failed).count()).toBe(0);
+    await a.page.locator("form").getByRole("link", { name: nl.footer.access_ban }).click();
+    await a.page.waitForURL(/\/pages\/ban$/);
+    expect(a.errors).toEqual([]);
+    await a.context.close();
   });
 });
