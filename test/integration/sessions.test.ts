@@ -5,6 +5,7 @@ import type { SessionsResponse } from "../../src/shared/sessions";
 import { databaseOf } from "../../src/server/db/database";
 import { touchSession } from "../../src/server/db/sessions";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
+import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { Browser, json } from "../http";
 
 const ORIGIN = "http://nl.test";
@@ -184,6 +185,66 @@ describe("ending sessions", () => {
     expect(await loggedIn(phone)).toBe(true);
     expect(await loggedIn(signup)).toBe(true);
     expect(await list(phone)).toHaveLength(2);
+  });
+});
+
+describe("chat sockets of ended sessions", () => {
+  /** The same member logged in on another browser too. */
+  async function elsewhere(chatter: Member): Promise<Member> {
+    const browser = new Browser(ORIGIN);
+    const res = await browser.fetch("/api/user.php", { method: "POST", headers: { "user-agent": SAFARI_IPHONE }, json: { email: chatter.user.email, password: PASSWORD } });
+    expect(res.status).toBe(200);
+    return { ...chatter, browser };
+  }
+
+  const closedSoon = async (socket: ChatSocket) => {
+    for (let i = 0; i < 100 && !socket.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    return socket.closed;
+  };
+
+  it("close when the member logs that device out, in every conversation; this device's stay open and the other cannot reconnect", async () => {
+    const anna = await chatMember(ORIGIN, { paid: true, credits: 100 });
+    const [bram, carl] = [await chatMember(ORIGIN), await chatMember(ORIGIN)];
+    const annaPhone = await elsewhere(anna);
+    const here: ChatSocket[] = [];
+    const there: ChatSocket[] = [];
+    for (const peer of [bram, carl]) {
+      const socket = await ChatSocket.open(anna, peer.id);
+      const id = clientId();
+      socket.sendText(id, "Hoi!");
+      await socket.next((f) => f.type === "ack" && f.client_id === id);
+      here.push(socket);
+      there.push(await ChatSocket.open(annaPhone, peer.id));
+    }
+    const phoneSession = (await list(anna.browser)).find((s) => !s.current)!;
+    expect((await anna.browser.delete("/api/sessions.php", { id: phoneSession.id })).status).toBe(200);
+    for (const socket of there) expect(await closedSoon(socket)).toBe(true);
+    expect(here.map((socket) => socket.closed)).toEqual([false, false]);
+    await expect(ChatSocket.open(annaPhone, bram.id)).rejects.toThrow(/403/);
+    // This device still writes.
+    const id = clientId();
+    here[0]!.sendText(id, "Nog steeds hier");
+    expect(await here[0]!.next((f) => f.type === "ack" && f.client_id === id)).toBeTruthy();
+    for (const socket of here) socket.ws.close();
+  });
+
+  it("close for every other device when the member logs out everywhere else", async () => {
+    const anna = await chatMember(ORIGIN, { paid: true, credits: 100 });
+    const bram = await chatMember(ORIGIN);
+    const [phone1, phone2] = [await elsewhere(anna), await elsewhere(anna)];
+    const mine = await ChatSocket.open(anna, bram.id);
+    const id = clientId();
+    mine.sendText(id, "Hoi!");
+    await mine.next((f) => f.type === "ack" && f.client_id === id);
+    const theirs = [await ChatSocket.open(phone1, bram.id), await ChatSocket.open(phone2, bram.id)];
+    // Bram's own socket in the same conversation is not Anna's to close.
+    const bramSocket = await ChatSocket.open(bram, anna.id);
+    expect(await json(await anna.browser.delete("/api/sessions.php", { others: true }))).toEqual({ ended: 2 });
+    for (const socket of theirs) expect(await closedSoon(socket)).toBe(true);
+    expect(mine.closed).toBe(false);
+    expect(bramSocket.closed).toBe(false);
+    mine.ws.close();
+    bramSocket.ws.close();
   });
 });
 

@@ -34,13 +34,14 @@ export async function revokeSessionByPublicId(db: Database, userId: number, publ
   return result.meta.changes > 0;
 }
 
-/** End every live session of a member except the one making the call ("log out everywhere else"). Returns how many ended. */
-export async function revokeOtherSessions(db: Database, userId: number, currentSessionId: string, now: number): Promise<number> {
-  const result = await db
+/** End every live session of a member except the one making the call ("log out everywhere else"). Returns the public ids of those ended. */
+export async function revokeOtherSessions(db: Database, userId: number, currentSessionId: string, now: number): Promise<string[]> {
+  const ended = await db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId), isNull(sessions.revokedAt)));
-  return result.meta.changes;
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId), isNull(sessions.revokedAt)))
+    .returning({ publicId: sessions.publicId });
+  return ended.flatMap((row) => (row.publicId === null ? [] : [row.publicId]));
 }
 
 /** Record that a session was used now, unless that was written less than `everySeconds` ago (a page view is not a D1 write). */

@@ -46,6 +46,7 @@ export interface ConversationRoomCalls {
   moveMessages(one: number, other: number): Promise<number>;
   hasImage(photoId: number, one: number, other: number): Promise<boolean>;
   memberChanged(profileId: number): Promise<void>;
+  sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
 }
 
 /** The object of the conversation between two profiles. */

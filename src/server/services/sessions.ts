@@ -6,9 +6,11 @@ import type { i18n } from "i18next";
 import { deviceNames } from "../../shared/devices";
 import type { EndSessionsBody, SessionsResponse } from "../../shared/sessions";
 import type { Database } from "../db/database";
+import { conversationsOfProfiles } from "../db/conversations";
 import { liveSessionsOf, revokeOtherSessions, revokeSessionByPublicId } from "../db/sessions";
 import { AppError } from "../errors";
 import type { Session } from "../request-context";
+import type { ConversationRooms } from "./chats";
 
 /** "Chrome on Android" in the member's language; the product names stay as they are. */
 function deviceLabel(t: i18n["t"], device: string | null): string {
@@ -36,14 +38,33 @@ export async function listSessions(db: Database, t: i18n["t"], session: Session)
 }
 
 /**
- * End one other session of the member, or all others. The session asking is never ended here
- * (logging out does that); an id that is not one of the member's live sessions is a 404.
+ * End one other session of the member, or all others; returns the public ids ended. The session
+ * asking is never ended here (logging out does that); an id that is not one of the member's live
+ * sessions is a 404.
  */
-export async function endSessions(db: Database, session: Session, body: EndSessionsBody, now: number): Promise<{ ended: number }> {
-  if ("others" in body) return { ended: await revokeOtherSessions(db, session.userId, session.id, now) };
+export async function endSessions(db: Database, session: Session, body: EndSessionsBody, now: number): Promise<string[]> {
+  if ("others" in body) return revokeOtherSessions(db, session.userId, session.id, now);
   if (body.id === session.publicId) throw new AppError({ status: 400, code: "current_session", key: "sessions.current_refused", field: "id" });
   if (!(await revokeSessionByPublicId(db, session.userId, body.id, session.id, now))) {
     throw new AppError({ status: 404, code: "not_found", key: "sessions.not_found", field: "id" });
   }
-  return { ended: 1 };
+  return [body.id];
+}
+
+/**
+ * Close the chat sockets that ended sessions opened, in every conversation of the member: each
+ * conversation's object closes its own, and the page's reconnect is refused. A failing object does
+ * not keep the others from closing theirs.
+ */
+export async function closeSessionSockets(db: Database, rooms: ConversationRooms, profileId: number, sessions: string[]): Promise<void> {
+  if (sessions.length === 0) return;
+  const conversations = await conversationsOfProfiles(db, [profileId]);
+  const closed = await Promise.allSettled(
+    conversations.map(({ profileA, profileB }) => {
+      const peer = profileA === profileId ? profileB : profileA;
+      return rooms(profileId, peer).sessionsEnded(profileId, peer, sessions);
+    }),
+  );
+  const failed = closed.filter((result) => result.status === "rejected").length;
+  if (failed > 0) console.warn(JSON.stringify({ event: "session_sockets_not_closed", profileId, conversations: failed }));
 }
