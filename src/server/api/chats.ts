@@ -57,8 +57,8 @@ export const chatRoutes = new Hono<AppEnv>()
       language: c.get("locale"),
       siteDomain: c.get("site").domain,
       country: c.get("country"),
-      premium: row.paid_user === 1,
       ...(session.publicId ? { session: session.publicId } : {}),
+      premium: row.paid_user === 1,
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });

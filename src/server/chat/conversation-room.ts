@@ -58,10 +58,10 @@ export type SocketMember = {
   /** The domain of the site the socket was opened on: its settings price the sends. */
   siteDomain: string;
   country: string | null;
-  /** Whether they see photos' originals; read when the socket opened, refreshed by memberChanged. */
-  premium: boolean;
   /** The public id of the login session that opened the socket: ending that session closes it (sessionsEnded). */
   session?: string;
+  /** Whether they see photos' originals; read when the socket opened, refreshed by memberChanged. */
+  premium: boolean;
 };
 
 /** The header by which the Worker hands the authorised member to the object. */
