@@ -128,6 +128,8 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return match.params.id ? [plain(transactionKey(match.params.id))] : [plain(TRANSACTIONS_KEY)];
     case "credits-repeat":
       return member ? [plain(TRANSACTIONS_KEY)] : [];
+    case "settings":
+      return member ? [plain(SESSIONS_KEY)] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];
@@ -142,8 +144,6 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return member ? [plain(FIRST_SEARCH_KEY)] : [];
     case "static-page":
       return [plain(legalKey(match.params.token ?? match.route.name.replace(/^pages-/, "")))];
-    case "settings":
-      return member ? [plain(SESSIONS_KEY)] : [];
     case "partner-redirect":
       return [plain(partnerKey(match.params.partner!))];
     default:

@@ -98,10 +98,10 @@ function createApp() {
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
+  app.route("/", sessionRoutes);
   app.route("/", reportRoutes);
   app.route("/", likeRoutes);
   app.route("/", paymentRoutes);
-  app.route("/", sessionRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));

@@ -1,12 +1,14 @@
-/** DELETE /api/sessions.php: end another of the member's sessions, or all others (GET is a page source). */
+/** GET /api/sessions.php (a page source): the member's logged-in devices; DELETE: log out one other, or all others. */
 import { vValidator } from "@hono/valibot-validator";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { EndSessionsBody } from "../../shared/sessions";
 import { requireMember } from "../edge/signed-in-member";
 import type { AppEnv } from "../request-context";
 import { conversationRooms } from "../services/chats";
-import { closeSessionSockets, endSessions } from "../services/sessions";
+import { closeSessionSockets, endSessions, listSessions } from "../services/sessions";
 import { invalidBody } from "./body";
+
+export const loadSessions = async (c: Context<AppEnv>) => listSessions(c.get("db"), c.get("t"), requireMember(c));
 
 export const sessionRoutes = new Hono<AppEnv>().delete("/api/sessions.php", vValidator("json", EndSessionsBody, invalidBody), async (c) => {
   const session = requireMember(c);

@@ -1,3 +1,4 @@
+import { SessionsSection } from "./SessionsSection";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
 import { useT } from "../../page-context";
@@ -5,9 +6,8 @@ import { useUser } from "../../hooks/useUser";
 import { DeleteAccountSection } from "./DeleteAccountSection";
 import { InvisibleSection, MyDataSection } from "./PrivacySections";
 import { MailChangeSection, PasswordSection } from "./CredentialSections";
-import { SessionsSection } from "./SessionsSection";
 
-/** Settings (route notifications, SPEC §2): e-mail, password, logged-in devices, invisible mode, my data, delete account. */
+/** Settings (route notifications, SPEC §2): e-mail, password, invisible mode, my data, delete account. */
 export default function SettingsScreen() {
   const t = useT();
   const { user } = useUser();
