@@ -112,7 +112,8 @@ describe("a disabled member at the login form", () => {
     const a = await phone(browser());
     const user = await signUpByApi(a.page, baseUrl, "disabled", "dirk", "male");
     await api(a.page, "GET", "/api/logout.php");
-    localD1(statePath, `UPDATE users SET status = 'disabled' WHERE email = '${user.email}'`);
+    // As moderation disables an account: the account and its profile, which leaves search.
+    localD1(statePath, `UPDATE users SET status = 'disabled' WHERE email = '${user.email}'; UPDATE profiles SET status = 'disabled', searchable = 0 WHERE id = ${user.profile.id}`);
     await a.page.goto(`${baseUrl}/login`);
     await hydrated(a.page);
     await a.page.getByLabel(nl.login.email).fill(user.email);

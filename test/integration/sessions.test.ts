@@ -274,13 +274,20 @@ describe("last used", () => {
   });
 });
 
+/** As moderation disables an account: the account and its profile, which leaves search. */
+const disable = (email: string) =>
+  env.DB.batch([
+    env.DB.prepare("UPDATE users SET status = 'disabled' WHERE email = ?").bind(email),
+    env.DB.prepare("UPDATE profiles SET status = 'disabled', searchable = 0 WHERE user_id = (SELECT id FROM users WHERE email = ?)").bind(email),
+  ]);
+
 describe("a disabled member logging in", () => {
   const attempt = (email: string, password: string, locale = "nl") =>
     new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email, password }, headers: { cookie: `locale=${locale}`, "cf-connecting-ip": `10.1.0.${counter}` } });
 
   it("is told the account is disabled, in their language, only after the right password; no session starts", async () => {
     const { email } = await member();
-    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE email = ?").bind(email).run();
+    await disable(email);
     const right = await attempt(email, PASSWORD);
     expect(right.status).toBe(403);
     expect(await json(right)).toMatchObject({ error: "account_disabled", message: expect.stringContaining("Dit account is geblokkeerd") });
@@ -293,7 +300,7 @@ describe("a disabled member logging in", () => {
 
   it("tells someone without the password only that the login failed, as for any account", async () => {
     const { email } = await member();
-    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE email = ?").bind(email).run();
+    await disable(email);
     const wrong = await attempt(email, "not the password", "en");
     expect(wrong.status).toBe(400);
     expect(await json(wrong)).toEqual({ error: "login_failed", message: "Login failed, please try again" });
