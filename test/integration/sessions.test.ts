@@ -248,6 +248,30 @@ describe("chat sockets of ended sessions", () => {
   });
 });
 
+describe("chat sockets after a password change", () => {
+  it("close for every session the old password had; this browser reconnects with its new session", async () => {
+    const anna = await chatMember(ORIGIN, { paid: true, credits: 100 });
+    const bram = await chatMember(ORIGIN);
+    const phone = new Browser(ORIGIN);
+    expect((await phone.post("/api/user.php", { email: anna.user.email, password: PASSWORD })).status).toBe(200);
+    const mine = await ChatSocket.open(anna, bram.id);
+    const id = clientId();
+    mine.sendText(id, "Hoi!");
+    await mine.next((f) => f.type === "ack" && f.client_id === id);
+    const theirs = await ChatSocket.open({ ...anna, browser: phone }, bram.id);
+    const res = await anna.browser.post("/api/password.php", { old_password: PASSWORD, password: "another good password", password_repeat: "another good password" });
+    expect(res.status).toBe(200);
+    for (const socket of [theirs, mine]) {
+      for (let i = 0; i < 100 && !socket.closed; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(socket.closed).toBe(true);
+    }
+    await expect(ChatSocket.open({ ...anna, browser: phone }, bram.id)).rejects.toThrow(/403/);
+    const again = await ChatSocket.open(anna, bram.id);
+    expect(again.closed).toBe(false);
+    again.ws.close();
+  });
+});
+
 describe("last used", () => {
   it("is written when a request uses a session not used for ten minutes, and not on every page view", async () => {
     const { email, signup } = await member();

@@ -37,6 +37,11 @@ export async function listSessions(db: Database, t: i18n["t"], session: Session)
   };
 }
 
+/** The public ids of the member's live sessions (whose sockets a change that ends them all must close). */
+export async function liveSessionIds(db: Database, userId: number): Promise<string[]> {
+  return (await liveSessionsOf(db, userId)).flatMap((row) => (row.publicId === null ? [] : [row.publicId]));
+}
+
 /**
  * End one other session of the member, or all others; returns the public ids ended. The session
  * asking is never ended here (logging out does that); an id that is not one of the member's live
