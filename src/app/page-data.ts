@@ -63,6 +63,8 @@ export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns
 export const FIRST_SEARCH_KEY = searchPageKey(new URLSearchParams(), 1);
 /** GET /api/chats.php: the member's conversations (SPEC §7). */
 export const CHATS_KEY = "/api/chats.php";
+/** GET /api/notifications.php: the member's notification choices and why mail stopped. */
+export const NOTIFICATIONS_KEY = "/api/notifications.php";
 /** GET /api/gifts.php: the gifts this site sells. */
 export const GIFTS_KEY = "/api/gifts.php";
 
@@ -125,6 +127,8 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return match.params.id ? [plain(transactionKey(match.params.id))] : [plain(TRANSACTIONS_KEY)];
     case "credits-repeat":
       return member ? [plain(TRANSACTIONS_KEY)] : [];
+    case "settings":
+      return member ? [plain(NOTIFICATIONS_KEY)] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];
