@@ -113,6 +113,10 @@ describe("notification mail for events", () => {
     expect(mail!.text).toContain(link);
     expect(mail!.html).toContain(link.replace(/&/g, "&#38;"));
     expect(mail!.text).toContain(`${ORIGIN}/notifications`);
+    // The development outbox shows the headers, with the links on the local origin.
+    const outbox = await (await fetchWorker(`http://${DOMAIN}:8787/dev/outbox?to=${encodeURIComponent(anna.email)}`)).text();
+    expect(outbox).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    expect(outbox).toContain(`<a href="http://${DOMAIN}:8787/api/unsubscribe.php?token=`);
   });
 
   it("sends each kind only when the member chose it: new conversations, new messages, likes and matches", async () => {

@@ -37,6 +37,8 @@ function linkPage(c: Context<AppEnv>, language: string | null, status: 200 | 400
 <style>body{font:16px system-ui,sans-serif;color:#23191b;max-width:32rem;margin:2rem auto;padding:0 1rem}button{font:inherit;font-weight:600;padding:.75rem 1.25rem;border:0;border-radius:999px;background:#e8412c;color:#fff;cursor:pointer}a{color:#b8321f}</style>
 <h1>${title}</h1>${body(t)}</html>`,
     status,
+    // About one member: no shared cache may keep it.
+    { "cache-control": "private, no-store" },
   );
 }
 

@@ -38,7 +38,7 @@ export const WEEKLY_UPDATE_EVERY = 7 * DAY;
 export const ACTIVATION_REMINDER_AFTER = DAY;
 export const ACTIVATION_REMINDER_UNTIL = 6 * DAY;
 /** Members one run of the clock mails at most per kind of mail; the next run takes the rest. */
-const CLOCK_BATCH = 200;
+const CLOCK_BATCH = 500;
 
 type Recipient = NonNullable<Awaited<ReturnType<typeof mailRecipient>>>;
 
