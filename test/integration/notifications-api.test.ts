@@ -55,6 +55,9 @@ describe("GET and PUT /api/notifications.php", () => {
     await put(anna, { email: { news: true } });
     expect((await answerOf(anna)).notifications).toEqual({ ...expected, email: { ...expected.email, news: true } });
     expect((await answerOf(bo)).notifications).toEqual(DEFAULT_NOTIFICATION_CHOICES);
+    // The member's copy of their data holds them too.
+    const archive = await json<{ notifications: NotificationsAnswer }>(await anna.browser.fetch("/api/my-data.php"));
+    expect(archive.notifications.notifications.email.news).toBe(true);
   });
 
   it("refuses bad input with 400 and changes nothing", async () => {
