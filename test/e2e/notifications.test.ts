@@ -3,8 +3,10 @@ import nl from "../../locales/nl.json" with { type: "json" };
 import type { NotificationsAnswer } from "../../src/shared/notifications";
 import { hydrated, phone, sharedBrowser } from "./browser";
 import { api, signUpByApi } from "./dutch-site";
+import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
+const statePath = inject("statePath");
 const browser = sharedBrowser();
 
 describe("the notification settings on the Dutch site", () => {
@@ -38,6 +40,46 @@ describe("the notification settings on the Dutch site", () => {
 
     // Nothing sticks out sideways on a phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(errors).toEqual([]);
+  });
+
+  it("tells a member whose mail bounced instead of the activation reminder, until they have it sent again or dismiss it", async () => {
+    const { page, errors } = await phone(browser());
+    const user = await signUpByApi(page, baseUrl, "bounce", "Bram", "male");
+    const bounce = () =>
+      localD1(statePath, `INSERT OR REPLACE INTO mail_stops (user_id, reason, kind, address) SELECT user_id, 'bounce', '', '${user.email}' FROM profiles WHERE id = ${user.profile.id}`);
+    const bounced = nl.notifications.alert.bounce.replace("{email}", user.email);
+    const activation = nl.alerts.activation.replace("{email}", user.email);
+
+    await page.goto(`${baseUrl}/members`);
+    await hydrated(page);
+    expect(await page.getByText(activation).count()).toBe(1);
+    bounce();
+    await page.reload();
+    await hydrated(page);
+    expect(await page.getByText(bounced).count()).toBe(1);
+    expect(await page.getByText(activation).count()).toBe(0);
+
+    // The alert leads to the switches, where the member asks for mail again.
+    await page.getByRole("link", { name: nl.notifications.alert.settings }).click();
+    await page.waitForURL(/\/notifications#notifications$/);
+    expect(await page.getByText(bounced).count()).toBe(0);
+    await page.getByRole("button", { name: nl.notifications.stopped.resume }).click();
+    await expect.poll(() => page.getByRole("button", { name: nl.notifications.stopped.resume }).count()).toBe(0);
+    await page.goto(`${baseUrl}/members`);
+    await hydrated(page);
+    expect(await page.getByText(bounced).count()).toBe(0);
+    expect(await page.getByText(activation).count()).toBe(1);
+
+    // Dismissed, it stays away.
+    bounce();
+    await page.reload();
+    await hydrated(page);
+    await page.locator('[data-alert="disabled-notifications"]').getByRole("button", { name: nl.alerts.dismiss }).click();
+    expect(await page.getByText(bounced).count()).toBe(0);
+    await page.reload();
+    await hydrated(page);
+    expect(await page.getByText(bounced).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });
