@@ -78,11 +78,7 @@ const message = (conversationId: number, from: Row, unread: number, first = fals
 const likeEvent = (from: Row): MemberEvent => ({ kind: "like", liker_id: from.profileId, liker_name: "Sanne", created_at: T0 });
 const matchEvent = (from: Row): MemberEvent => ({ kind: "match", peer_id: from.profileId, peer_name: "Sanne", created_at: T0 });
 
-async function choose(row: Row, kind: EmailKind, on: boolean) {
-  const choices = await notificationChoicesOf(db, row.userId);
-  choices.email[kind] = on;
-  await saveNotificationChoices(db, row.userId, choices, T0);
-}
+const choose = (row: Row, kind: EmailKind, on: boolean) => saveNotificationChoices(db, row.userId, [{ kind: "email", name: kind, on }], T0);
 
 /** The unsubscribe link of a mail, from its List-Unsubscribe header. */
 function unsubscribeLinkOf(mail: MailRow): string {

@@ -55,6 +55,9 @@ describe("GET and PUT /api/notifications.php", () => {
     await put(anna, { email: { news: true } });
     expect((await answerOf(anna)).notifications).toEqual({ ...expected, email: { ...expected.email, news: true } });
     expect((await answerOf(bo)).notifications).toEqual(DEFAULT_NOTIFICATION_CHOICES);
+    // Two changes at the same moment (two tabs) both stay.
+    await Promise.all([put(bo, { email: { news: true } }), put(bo, { push: { like: false } }), put(bo, { previews: true })]);
+    expect((await answerOf(bo)).notifications).toEqual({ ...DEFAULT_NOTIFICATION_CHOICES, email: { ...DEFAULT_NOTIFICATION_CHOICES.email, news: true }, push: { ...DEFAULT_NOTIFICATION_CHOICES.push, like: false }, previews: true });
     // The member's copy of their data holds them too.
     const archive = await json<{ notifications: NotificationsAnswer }>(await anna.browser.fetch("/api/my-data.php"));
     expect(archive.notifications.notifications.email.news).toBe(true);
@@ -118,6 +121,11 @@ describe("notifications_disabled", () => {
     expect((await answerOf(anna)).notifications_disabled).toEqual(["bounce"]);
     const res = await put(anna, { resume_mail: true });
     expect((await json<NotificationsAnswer>(res)).notifications_disabled).toEqual([]);
+    // Asking for mail again is no change of choices.
+    const fresh = await chatMember(ORIGIN);
+    await put(fresh, { resume_mail: true });
+    await put(fresh, {});
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM notification_choices WHERE user_id = ?").bind(fresh.userId).first()).toEqual({ n: 0 });
 
     const bo = await chatMember(ORIGIN);
     await stop(bo, "complaint", "", bo.user.email);

@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { DEFAULT_NOTIFICATION_CHOICES, EMAIL_KINDS, PUSH_KINDS, type EmailKind, type MailStopReason, type NotificationChoices } from "../../shared/notifications";
+import { DEFAULT_NOTIFICATION_CHOICES, EMAIL_KINDS, PUSH_KINDS, type EmailKind, type MailStopReason, type NotificationChoices, type PushKind } from "../../shared/notifications";
 import type { Database } from "./database";
 import { mailStops, notificationChoices, users } from "./schema";
 
@@ -32,34 +32,51 @@ export async function notificationChoicesOf(db: Database, userId: number): Promi
   return choicesFrom(row?.choices);
 }
 
-/** The statement that stores a member's whole choice set. */
-function storeChoices(db: Database, userId: number, choices: NotificationChoices, now: number) {
-  const json = JSON.stringify(choices);
+/** One switch: where it sits in NotificationChoices and whether it is on. */
+export type ChoiceChange = { kind: "email"; name: EmailKind; on: boolean } | { kind: "push"; name: PushKind; on: boolean } | { kind: "previews"; on: boolean };
+
+const pathOf = (change: ChoiceChange) => (change.kind === "previews" ? "$.previews" : `$.${change.kind}.${change.name}`);
+
+/**
+ * The statement that turns switches on or off (at least one): a new row is the defaults with the changes, an
+ * existing one is changed in place (json_set), so two changes at once never undo each other.
+ */
+function storeChanges(db: Database, userId: number, changes: readonly ChoiceChange[], now: number) {
+  const fresh = structuredClone(DEFAULT_NOTIFICATION_CHOICES);
+  for (const change of changes) {
+    if (change.kind === "previews") fresh.previews = change.on;
+    else if (change.kind === "email") fresh.email[change.name] = change.on;
+    else fresh.push[change.name] = change.on;
+  }
+  const paths = changes.map((change) => sql`${pathOf(change)}, json(${change.on ? "true" : "false"})`);
   return db
     .insert(notificationChoices)
-    .values({ userId, choices: json, updatedAt: now })
-    .onConflictDoUpdate({ target: notificationChoices.userId, set: { choices: json, updatedAt: now } });
+    .values({ userId, choices: JSON.stringify(fresh), updatedAt: now })
+    .onConflictDoUpdate({
+      target: notificationChoices.userId,
+      set: { choices: sql`json_set(${notificationChoices.choices}, ${sql.join(paths, sql`, `)})`, updatedAt: now },
+    });
 }
 
 /**
- * Store the member's choices. An e-mail kind turned on takes back an unsubscribe from it, and
- * `resumeMail` (the member asking to be mailed again) takes back bounces and complaints, in the
- * same batch as the choices.
+ * Turn the member's switches on or off. An e-mail kind turned on takes back an unsubscribe from it,
+ * and `resumeMail` (the member asking to be mailed again) takes back bounces and complaints, in the
+ * same batch as the switches.
  */
-export async function saveNotificationChoices(db: Database, userId: number, choices: NotificationChoices, now: number, resumeMail = false): Promise<void> {
-  const on = EMAIL_KINDS.filter((kind) => choices.email[kind]);
-  const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [storeChoices(db, userId, choices, now)];
+export async function saveNotificationChoices(db: Database, userId: number, changes: readonly ChoiceChange[], now: number, resumeMail = false): Promise<void> {
+  const on = changes.flatMap((change) => (change.kind === "email" && change.on ? [change.name] : []));
+  const statements: BatchItem<"sqlite">[] = [];
+  if (changes.length) statements.push(storeChanges(db, userId, changes, now));
   if (on.length) statements.push(db.delete(mailStops).where(and(eq(mailStops.userId, userId), eq(mailStops.reason, "unsubscribe"), inArray(mailStops.kind, on))));
   if (resumeMail) statements.push(db.delete(mailStops).where(and(eq(mailStops.userId, userId), ne(mailStops.reason, "unsubscribe"))));
-  await db.batch(statements);
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
 }
 
 /** An unsubscribe from one kind of mail: the kind turned off and the reason kept, in one batch. */
 export async function unsubscribeFromKind(db: Database, userId: number, kind: EmailKind, now: number): Promise<void> {
-  const choices = await notificationChoicesOf(db, userId);
-  choices.email[kind] = false;
   await db.batch([
-    storeChoices(db, userId, choices, now),
+    storeChanges(db, userId, [{ kind: "email", name: kind, on: false }], now),
     db.insert(mailStops).values({ userId, reason: "unsubscribe", kind, createdAt: now }).onConflictDoNothing(),
   ]);
 }

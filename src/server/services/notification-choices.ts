@@ -5,7 +5,7 @@
  */
 import { disabledReasons, EMAIL_KINDS, PUSH_KINDS, type EmailKind, type NotificationsAnswer, type NotificationsUpdate } from "../../shared/notifications";
 import type { Database } from "../db/database";
-import { mailStopsOf, notificationChoicesOf, saveNotificationChoices, stopMailTo, unsubscribeFromKind } from "../db/notification-choices";
+import { mailStopsOf, notificationChoicesOf, saveNotificationChoices, stopMailTo, unsubscribeFromKind, type ChoiceChange } from "../db/notification-choices";
 import { normaliseEmail } from "./account-rules";
 
 /** GET /api/notifications.php: the choices, why mail is stopped, and each stop. */
@@ -19,17 +19,17 @@ export async function notificationsAnswer(db: Database, userId: number): Promise
  * e-mail kind on takes back an unsubscribe from it; `resume_mail` takes back a bounce or complaint.
  */
 export async function updateNotifications(db: Database, userId: number, update: NotificationsUpdate, now: number): Promise<NotificationsAnswer> {
-  const choices = await notificationChoicesOf(db, userId);
+  const changes: ChoiceChange[] = [];
   for (const kind of EMAIL_KINDS) {
     const on = update.email?.[kind];
-    if (on !== undefined) choices.email[kind] = on;
+    if (on !== undefined) changes.push({ kind: "email", name: kind, on });
   }
   for (const kind of PUSH_KINDS) {
     const on = update.push?.[kind];
-    if (on !== undefined) choices.push[kind] = on;
+    if (on !== undefined) changes.push({ kind: "push", name: kind, on });
   }
-  if (update.previews !== undefined) choices.previews = update.previews;
-  await saveNotificationChoices(db, userId, choices, now, update.resume_mail === true);
+  if (update.previews !== undefined) changes.push({ kind: "previews", on: update.previews });
+  await saveNotificationChoices(db, userId, changes, now, update.resume_mail === true);
   return notificationsAnswer(db, userId);
 }
 
