@@ -1,3 +1,4 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
@@ -8,6 +9,7 @@ import type { MemberEvent, Presence } from "../../src/shared/member-events";
 import { DEFAULT_NOTIFICATION_CHOICES, type EmailKind } from "../../src/shared/notifications";
 import { putSites, site } from "../fixtures";
 import { fetchWorker } from "../http";
+import worker from "../../src/worker";
 
 const DOMAIN = "mail.test";
 const ORIGIN = `https://${DOMAIN}`;
@@ -414,5 +416,15 @@ describe("the mail clock", () => {
     const res = await fetchWorker(link, { redirect: "manual" });
     expect(res.headers.get("location")).toBe("/activate/done");
     expect(JSON.parse(mail!.headers!)["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+  });
+
+  it("runs on the hourly cron trigger", async () => {
+    const [anna, sanne] = [await memberRow(), await memberRow()];
+    await choose(anna, "weekly_updates", false);
+    await conversation(anna, sanne, 1, Math.floor(Date.now() / 1000) - 2 * DAY);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "41 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await kindsTo(anna)).toEqual(["unread_reminder"]);
   });
 });

@@ -41,6 +41,7 @@ export const ACTIVATION_REMINDER_UNTIL = 6 * DAY;
 const CLOCK_BATCH = 500;
 
 type Recipient = NonNullable<Awaited<ReturnType<typeof mailRecipient>>>;
+type Site = NonNullable<Awaited<ReturnType<typeof loadSite>>>;
 
 /** What mail an event makes: the kind the member chooses it by, the mail, where its button leads, and its texts' values. */
 type NoticeMail = { kind: EmailKind; mail: NotificationMail; path: string; values: Record<string, string | number> };
@@ -65,7 +66,15 @@ function noticeFor(event: MemberEvent): NoticeMail | null {
  * unsubscribe link in the body and in the List-Unsubscribe headers. `link` is a path of the site or
  * a whole address. Answers false when the member's site is gone (nothing to link to).
  */
-async function sendNotificationMail(env: Env, db: Database, to: Recipient, kind: EmailKind, mail: NotificationMail, link: string | ((origin: string) => Promise<string>), values: Record<string, string | number>): Promise<boolean> {
+async function sendNotificationMail(
+  env: Env,
+  db: Database,
+  to: Recipient,
+  kind: EmailKind,
+  mail: NotificationMail,
+  link: string | ((site: Site, origin: string) => Promise<string>),
+  values: Record<string, string | number>,
+): Promise<boolean> {
   const site = await loadSite(env.SETTINGS, to.siteDomain);
   if (!site) {
     console.warn(JSON.stringify({ event: "notification_mail_no_site", userId: to.userId, site: to.siteDomain }));
@@ -74,7 +83,7 @@ async function sendNotificationMail(env: Env, db: Database, to: Recipient, kind:
   const origin = `https://${site.settings.domain}`;
   const unsubscribe = `${origin}/api/unsubscribe.php?token=${await unsubscribeToken(env.SESSION_SECRET, to.userId, kind)}`;
   const t = i18nFor(isLanguage(to.language) ? to.language : "en").t;
-  const href = typeof link === "string" ? origin + link : await link(origin);
+  const href = typeof link === "string" ? origin + link : await link(site, origin);
   const composed = composeMail(t, mail, { address: to.email, name: to.name }, site.settings.name, href, values, { unsubscribe, settings: `${origin}/notifications` });
   await mailerFor(env, db).send({ ...composed, headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
   return true;
@@ -109,48 +118,67 @@ export async function mailNotice(env: Env, profileId: number, event: MemberEvent
   }
 }
 
+/**
+ * One run of a clock mail over the members due it: each is mailed (or found to need none) and marked
+ * done; a member whose mail fails is logged and left for the next run, without holding up the rest.
+ */
+async function mailEachDue<T extends { userId: number }>(mail: NotificationMail, due: readonly T[], mailOne: (member: T) => Promise<boolean>, done: (member: T) => Promise<void>): Promise<number> {
+  let sent = 0;
+  for (const member of due) {
+    try {
+      if (await mailOne(member)) sent++;
+      await done(member);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "clock_mail_failed", mail, userId: member.userId, message: error instanceof Error ? error.message : String(error) }));
+    }
+  }
+  return sent;
+}
+
 /** Unread-message reminders: members with a conversation unread for a day, not reminded of those messages yet, at most one per three days. */
 export async function mailUnreadReminders(env: Env, now: number): Promise<number> {
   const db = databaseOf(env.DB);
-  let sent = 0;
-  for (const due of await membersDueUnreadReminder(db, now - UNREAD_REMINDER_AFTER, now - UNREAD_REMINDER_EVERY, CLOCK_BATCH)) {
-    const to = await mailRecipient(db, due.profileId);
-    if (mailable(to) && (await sendNotificationMail(env, db, to, "unread_message_reminders", "unread_reminder", "/chats", { count: due.unread }))) sent++;
-    await recordClockMail(db, due.userId, { unreadReminderAt: now, unreadRemindedUpTo: due.upTo });
-  }
-  return sent;
+  return mailEachDue(
+    "unread_reminder",
+    await membersDueUnreadReminder(db, now - UNREAD_REMINDER_AFTER, now - UNREAD_REMINDER_EVERY, CLOCK_BATCH),
+    async (due) => {
+      const to = await mailRecipient(db, due.profileId);
+      return mailable(to) && sendNotificationMail(env, db, to, "unread_message_reminders", "unread_reminder", "/chats", { count: due.unread });
+    },
+    (due) => recordClockMail(db, due.userId, { unreadReminderAt: now, unreadRemindedUpTo: due.upTo }),
+  );
 }
 
 /** The weekly update: likes, unread messages and new members near them, once a week, only when there is something to tell. */
 export async function mailWeeklyUpdates(env: Env, now: number): Promise<number> {
   const db = databaseOf(env.DB);
-  let sent = 0;
-  for (const due of await membersDueWeeklyUpdate(db, now - WEEKLY_UPDATE_EVERY, CLOCK_BATCH)) {
-    const week = await weekOf(db, due, now - WEEKLY_UPDATE_EVERY);
-    const to = await mailRecipient(db, due.profileId);
-    if (mailable(to) && week.likes + week.unread + week.joined > 0 && (await sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", "/members", week))) sent++;
-    await recordClockMail(db, due.userId, { weeklyUpdateAt: now });
-  }
-  return sent;
+  return mailEachDue(
+    "weekly_update",
+    await membersDueWeeklyUpdate(db, now - WEEKLY_UPDATE_EVERY, CLOCK_BATCH),
+    async (due) => {
+      const week = await weekOf(db, due, now - WEEKLY_UPDATE_EVERY);
+      const to = await mailRecipient(db, due.profileId);
+      return mailable(to) && week.likes + week.unread + week.joined > 0 && sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", "/members", week);
+    },
+    (due) => recordClockMail(db, due.userId, { weeklyUpdateAt: now }),
+  );
 }
 
 /** The one reminder to confirm the address, a day after signup, with a fresh activation link. */
 export async function mailActivationReminders(env: Env, now: number): Promise<number> {
   const db = databaseOf(env.DB);
-  let sent = 0;
-  for (const due of await membersDueActivationReminder(db, now - ACTIVATION_REMINDER_UNTIL, now - ACTIVATION_REMINDER_AFTER, CLOCK_BATCH)) {
-    const to = await mailRecipient(db, due.profileId);
-    // Not `mailable`: this mail is for exactly the members whose address is not confirmed yet.
-    if (to && to.status === "not_confirmed" && to.reachable === 1) {
-      const link = async (origin: string) => {
-        const site = (await loadSite(env.SETTINGS, to.siteDomain))!;
-        return activationLink({ db, mailer: mailerFor(env, db), origin, site: site.settings, company: site.company, now }, to.userId);
-      };
-      if (await sendNotificationMail(env, db, to, "reminders", "activation_reminder", link, {})) sent++;
-    }
-    await recordClockMail(db, due.userId, { activationReminderAt: now });
-  }
-  return sent;
+  return mailEachDue(
+    "activation_reminder",
+    await membersDueActivationReminder(db, now - ACTIVATION_REMINDER_UNTIL, now - ACTIVATION_REMINDER_AFTER, CLOCK_BATCH),
+    async (due) => {
+      const to = await mailRecipient(db, due.profileId);
+      // Not `mailable`: this mail is for exactly the members whose address is not confirmed yet.
+      if (!to || to.status !== "not_confirmed" || to.reachable !== 1) return false;
+      const link = (site: Site, origin: string) => activationLink({ db, mailer: mailerFor(env, db), origin, site: site.settings, company: site.company, now }, to.userId);
+      return sendNotificationMail(env, db, to, "reminders", "activation_reminder", link, {});
+    },
+    (due) => recordClockMail(db, due.userId, { activationReminderAt: now }),
+  );
 }
 
 /** The hourly mail clock (src/worker.ts): reminders, weekly updates and activation reminders that are due at `now`. */
