@@ -63,6 +63,8 @@ export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns
 export const FIRST_SEARCH_KEY = searchPageKey(new URLSearchParams(), 1);
 /** GET /api/chats.php: the member's conversations (SPEC §7). */
 export const CHATS_KEY = "/api/chats.php";
+/** GET /api/notifications.php: the member's notification choices and why mail stopped. */
+export const NOTIFICATIONS_KEY = "/api/notifications.php";
 /** GET /api/gifts.php: the gifts this site sells. */
 export const GIFTS_KEY = "/api/gifts.php";
 
@@ -129,7 +131,7 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
     case "credits-repeat":
       return member ? [plain(TRANSACTIONS_KEY)] : [];
     case "settings":
-      return member ? [plain(SESSIONS_KEY)] : [];
+      return member ? [plain(SESSIONS_KEY), plain(NOTIFICATIONS_KEY)] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];

@@ -7,6 +7,7 @@ import { isLanguage } from "../shared/locales";
 import { accountRoutes } from "./api/account";
 import { chatRoutes } from "./api/chats";
 import { likeRoutes } from "./api/likes";
+import { mailLinkRoutes, notificationRoutes } from "./api/notifications";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
@@ -88,6 +89,8 @@ function createApp() {
   app.use(session);
   // The payment provider calls the webhook; it is not one of the site's pages.
   app.post("/api/payment-webhook.php", paymentWebhook);
+  // A notification mail's unsubscribe link (no login, one-click POST) and the mail provider's webhook.
+  app.route("/", mailLinkRoutes);
   app.use("/api/*", requireSameOrigin);
   app.use("/api/*", async (c, next) => {
     await next();
@@ -102,6 +105,7 @@ function createApp() {
   app.route("/", reportRoutes);
   app.route("/", likeRoutes);
   app.route("/", paymentRoutes);
+  app.route("/", notificationRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));

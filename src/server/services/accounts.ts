@@ -190,6 +190,13 @@ export async function resendActivation(ctx: AccountContext, userId: number): Pro
   await mailLink(ctx, account, "activation", token);
 }
 
+/** A fresh activation link for the reminder the clock mails to a member who has not confirmed yet. */
+export async function activationLink(ctx: AccountContext, userId: number): Promise<string> {
+  const { token, statement } = await newToken(ctx, userId, "activation");
+  await statement;
+  return ctx.origin + LINKS.activation(token);
+}
+
 type LoginResult = { userId: number };
 
 /**
