@@ -160,6 +160,33 @@ describe("a paid message covered by the member's hold", () => {
     again.close();
   });
 
+  it("is recorded after an update that moves the object's journal onto its messages: charged once, counted once", async () => {
+    const { anna, bram, stub, conversation } = await evictedBeforeD1Records();
+    // The object's storage as the version before kept it: "three"'s D1 side in the journal table.
+    await runInDurableObject(stub, (_room, state) => {
+      const sql = state.storage.sql;
+      sql.exec("CREATE TABLE d1_journal (message_id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, credits INTEGER NOT NULL, record TEXT NOT NULL)");
+      sql.exec("INSERT INTO d1_journal SELECT id, sender_id, credits_charged, d1_record FROM messages WHERE d1_record IS NOT NULL");
+      sql.exec("DROP INDEX messages_d1_pending_idx");
+      sql.exec("ALTER TABLE messages DROP COLUMN d1_record");
+      state.storage.kv.put("schema_version", 2);
+    });
+    await evictDurableObject(stub);
+
+    const history = await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`));
+    expect(history.messages.map((m) => m.body)).toEqual(["one", "two", "three"]);
+    expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
+    expect((await ledgerOf(anna)).filter((r) => r.reason === "message").map((r) => r.ref)).toEqual(history.messages.map((m) => `chat:${conversation}:${m.id}`));
+    expect(await unreadOf(bram, conversation)).toBe(3);
+    expect(await chatSpent(anna)).toBe(3 * MESSAGE);
+    const tables = await runInDurableObject(stub, (_room, state) => state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((t) => t.name));
+    expect(tables).not.toContain("d1_journal");
+    // Started again, the object finds D1 has the message and records nothing twice.
+    await evictDurableObject(stub);
+    expect((await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`))).messages).toHaveLength(3);
+    expect(await chatSpent(anna)).toBe(3 * MESSAGE);
+  });
+
   it("is recorded by the alarm when nobody contacts the object again after an eviction", async () => {
     const { anna, bram, stub, conversation } = await evictedBeforeD1Records();
     expect(await creditsOf(anna)).toBe(1000 - 2 * MESSAGE);

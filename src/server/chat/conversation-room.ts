@@ -91,7 +91,7 @@ const HOLD_MESSAGES = 20;
 const HOLD_IDLE_MS = 60_000;
 /** How long journaled messages may gather before D1 records them while a member writes fast. */
 const FLUSH_GATHER_MS = 25;
-/** Journal rows D1 has recorded are deleted this many at a time. */
+/** Messages D1 has recorded have their pending D1 side cleared this many at a time. */
 const JOURNAL_DROP_EVERY = 32;
 /** How soon the journal is tried again after D1 failed to take it. */
 const JOURNAL_RETRY_MS = 2_000;
@@ -615,10 +615,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const price = decision.price.credits;
     const hold = this.holds.get(member.profileId) ?? 0;
     if (planned.length === 0 && price > 0 && hold >= price && !this.holdsAskedBack.has(member.profileId)) {
-      // Paid from the hold: stored (with its D1 side in the journal) and acknowledged now, recorded in D1 next.
+      // Paid from the hold: stored (with its D1 side on its row, the journal) and acknowledged now, recorded in D1 next.
       this.holds.set(member.profileId, hold - price);
       message.recorded = 1;
-      const unread = insertAcknowledged(this.ctx.storage, message, peer, (count) => ({ ...record(count), fromHold: true }));
+      const unread = insertAcknowledged(sql, message, peer, (count) => ({ ...record(count), fromHold: true }));
       const mineNow = this.facts.get(member.profileId)?.row;
       if (mineNow) mineNow.credits -= price;
       this.lastSendAt = Date.now();
@@ -848,7 +848,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   }
 
   /**
-   * Journal rows D1 has recorded go, some at a time, in one write with a step's own (a separate
+   * Messages D1 has recorded lose their pending D1 side, some at a time, in one write with a step's own (a separate
    * write would delay the next ack); until then they are skipped by id.
    */
   private dropRecordedJournal(): void {
