@@ -166,9 +166,12 @@ describe("a paid message covered by the member's hold", () => {
     await runInDurableObject(stub, (_room, state) => {
       const sql = state.storage.sql;
       sql.exec("CREATE TABLE d1_journal (message_id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, credits INTEGER NOT NULL, record TEXT NOT NULL)");
-      sql.exec("INSERT INTO d1_journal SELECT id, sender_id, credits_charged, d1_record FROM messages WHERE d1_record IS NOT NULL");
+      sql.exec(
+        "INSERT INTO d1_journal SELECT id, sender_id, credits_charged, json_object('messageId', id, 'senderUserId', d1_sender_user, 'credits', credits_charged, 'fromHold', json('true')) FROM messages WHERE d1_sender_user IS NOT NULL",
+      );
+      expect(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM d1_journal").one().n).toBe(1);
       sql.exec("DROP INDEX messages_d1_pending_idx");
-      sql.exec("ALTER TABLE messages DROP COLUMN d1_record");
+      sql.exec("ALTER TABLE messages DROP COLUMN d1_sender_user");
       state.storage.kv.put("schema_version", 2);
     });
     await evictDurableObject(stub);

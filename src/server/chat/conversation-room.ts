@@ -140,6 +140,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   /** Members whose hold another conversation asked back: not used or topped up until they send here on the slow path. */
   private holdsAskedBack = new Set<number>();
   private lastSendAt = 0;
+  /** Members known to have a recorded message here (only an erasure takes that back). */
+  private wroteHere = new Set<number>();
   /** Counts memberChanged calls: a D1 answer about holds read before the latest change is not believed. */
   private standing = 0;
   /** The object's writes to D1 about sends, one after another, so D1 records messages in order. */
@@ -285,6 +287,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     let erased = 0;
     await this.step(async () => {
       erased = eraseMember(this.ctx.storage, profileId);
+      this.wroteHere.clear();
       for (const ws of this.ctx.getWebSockets()) {
         if ((ws.deserializeAttachment() as SocketMember | null)?.profileId === profileId) ws.close(1008, "gone");
       }
@@ -550,7 +553,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
     // The member's facts and the conversation's, with what the group's earlier sends take.
     let read = await this.factsOf(member, peer, fresh);
-    const recorded = conversationFacts(sql, member.profileId, peer, read.row?.paid_user !== 1);
+    // A member who has paid is not counted free messages, and once the other member has written here they have (until an erasure): no read of the conversation then.
+    const countFree = read.row?.paid_user !== 1;
+    const recorded = !countFree && this.wroteHere.has(peer) ? { freeUsedHere: 0, recipientHasWritten: true } : conversationFacts(sql, member.profileId, peer, countFree);
+    if (recorded.recipientHasWritten) this.wroteHere.add(peer);
     const mine = planned.filter((p) => p.send.member.profileId === member.profileId);
     const freeBefore = mine.filter((p) => p.record.free).length;
     const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || planned.some((p) => p.send.member.profileId === peer) };
@@ -594,23 +600,11 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       recorded: 0,
     };
     const record = (unread: number): SendRecord => ({
-      conversationId,
-      messageId: message.id,
-      write: crypto.randomUUID(),
-      senderProfileId: member.profileId,
-      senderUserId: member.userId,
-      recipientProfileId: peer,
-      kind: message.kind,
-      preview: message.kind === "text" ? (body ?? "").slice(0, 140) : null,
-      credits: decision.price.credits,
+      ...sendRecordOf(message, conversationId, member.userId, peer, unread),
       free: decision.price.free,
-      reason: KIND_LEDGER_REASON[message.kind],
-      photoId: message.photo_id,
       recipientHasWritten: here.recipientHasWritten,
       freeUsedHere: here.freeUsedHere,
       allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
-      recipientUnread: unread,
-      now: message.created_at,
     });
     const price = decision.price.credits;
     const hold = this.holds.get(member.profileId) ?? 0;
@@ -618,7 +612,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       // Paid from the hold: stored (with its D1 side on its row, the journal) and acknowledged now, recorded in D1 next.
       this.holds.set(member.profileId, hold - price);
       message.recorded = 1;
-      const unread = insertAcknowledged(sql, message, peer, (count) => ({ ...record(count), fromHold: true }));
+      const unread = insertAcknowledged(sql, message, member.userId, peer);
       const mineNow = this.facts.get(member.profileId)?.row;
       if (mineNow) mineNow.credits -= price;
       this.lastSendAt = Date.now();
@@ -800,13 +794,22 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
         const record = await this.conversation();
         const upTo = record ? await lastRecordedId(this.db, record.id) : 0;
         this.journaledUpTo = Math.max(this.journaledUpTo, upTo);
-        entries = entries.filter((e) => e.message_id > upTo);
+        entries = entries.filter((e) => e.id > upTo);
       }
       this.journalUnsettled = false;
       if (!entries.length) return;
-      const sends = entries.map((e) => {
-        const send = JSON.parse(e.record) as SendRecord;
-        return { ...send, recipientUnread: unreadCountOf(sql, send.recipientProfileId) };
+      const conversationId = (await this.conversation())!.id;
+      const sends = entries.map((e): SendRecord => {
+        const recipient = this.otherOf(e.sender_id);
+        return {
+          ...sendRecordOf(e, conversationId, e.sender_user_id, recipient, unreadCountOf(sql, recipient)),
+          // Paid from the hold: recorded whatever the standing is now; a top-up's guard reads the conversation as it is now.
+          fromHold: true,
+          free: false,
+          recipientHasWritten: this.wroteHere.has(recipient) || conversationFacts(sql, e.sender_id, recipient, false).recipientHasWritten,
+          freeUsedHere: 0,
+          allowance: { freeMessages: 0, freeConversations: 0 },
+        };
       });
       const holds: HoldRequest[] = [];
       for (const s of sends) {
@@ -820,7 +823,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       const standing = this.standing;
       const result = await recordSends(this.db, sends, holds);
       if (!("recorded" in result)) throw new Error(`chat journal: D1 did not record it (${Object.keys(result)[0]})`);
-      this.journaledUpTo = entries.at(-1)!.message_id;
+      this.journaledUpTo = entries.at(-1)!.id;
       this.learnHolds(result.holds ?? [], sends, standing);
       for (const [i, s] of sends.entries()) {
         const mine = this.facts.get(s.senderProfileId)?.row;
@@ -915,6 +918,32 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       // The socket is closing; its client reconnects and reloads the newest page.
     }
   }
+}
+
+/** The D1 side of a message, as far as the stored message says it (the rest is the send's to add). */
+function sendRecordOf(
+  message: Pick<StoredMessage, "id" | "sender_id" | "kind" | "body" | "photo_id" | "credits_charged" | "created_at">,
+  conversationId: number,
+  senderUserId: number,
+  recipientProfileId: number,
+  recipientUnread: number,
+): Omit<SendRecord, "free" | "recipientHasWritten" | "freeUsedHere" | "allowance"> {
+  return {
+    conversationId,
+    messageId: message.id,
+    // Unique to this attempt at D1 (a retry after an unknown outcome first drops what D1 has).
+    write: crypto.randomUUID(),
+    senderProfileId: message.sender_id,
+    senderUserId,
+    recipientProfileId,
+    kind: message.kind,
+    preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
+    credits: message.credits_charged,
+    reason: KIND_LEDGER_REASON[message.kind],
+    photoId: message.photo_id,
+    recipientUnread,
+    now: message.created_at,
+  };
 }
 
 function parseMember(raw: string | null): SocketMember | null {

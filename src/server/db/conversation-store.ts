@@ -7,7 +7,7 @@
  * and becomes `recorded = 1` once D1 has them (docs/decisions/0015). Only recorded messages are
  * shown, counted or exported; an unrecorded one is settled against D1 when the object next works.
  * A message paid from the conversation's credit hold is written recorded at once, with its D1 side
- * on its row (`d1_record`, the journal) until D1 has it (docs/decisions/0021).
+ * marked on its row (`d1_sender_user`, the journal) until D1 has it (docs/decisions/0021).
  */
 import type { MessageKind } from "../../shared/chat";
 
@@ -69,11 +69,12 @@ const MIGRATIONS: readonly string[] = [
      credits INTEGER NOT NULL,
      record TEXT NOT NULL
    );`,
-  // A message's pending D1 side moves onto the message itself (d1_record, null once D1 has it), so
-  // a send paid from the hold writes one row less (docs/decisions/0021). Journal rows move over.
-  `ALTER TABLE messages ADD COLUMN d1_record TEXT;
-   CREATE INDEX messages_d1_pending_idx ON messages (id) WHERE d1_record IS NOT NULL;
-   UPDATE messages SET d1_record = (SELECT j.record FROM d1_journal j WHERE j.message_id = messages.id)
+  // A message paid from the hold carries its pending D1 side itself: the sender's account
+  // (d1_sender_user), null once D1 has recorded it; the rest of the D1 side is the message
+  // (docs/decisions/0021). One row less per such send. The journal's rows move over.
+  `ALTER TABLE messages ADD COLUMN d1_sender_user INTEGER;
+   CREATE INDEX messages_d1_pending_idx ON messages (id) WHERE d1_sender_user IS NOT NULL;
+   UPDATE messages SET d1_sender_user = (SELECT json_extract(j.record, '$.senderUserId') FROM d1_journal j WHERE j.message_id = messages.id)
      WHERE id IN (SELECT message_id FROM d1_journal);
    DROP TABLE d1_journal;`,
 ];
@@ -126,40 +127,43 @@ export function markRecorded(storage: DurableObjectStorage, id: number, recipien
 
 /**
  * A message paid from the conversation's hold, stored and counted at once (it is acknowledged before
- * D1 hears of it), its D1 side (`record`, as JSON) on the row until D1 has it. Two statements and no
- * savepoint of their own: they run in the object's implicit transaction with nothing awaited between
- * them, so they commit together, in the one write the ack waits for. The insert goes first: a
- * client id seen before fails it before anything is written. Returns the recipient's unread count.
+ * D1 hears of it), marked as waiting for D1 by its sender's account. Two statements and no savepoint
+ * of their own: they run in the object's implicit transaction with nothing awaited between them, so
+ * they commit together, in the one write the ack waits for. The insert goes first: a client id seen
+ * before fails it before anything is written. Returns the recipient's unread count.
  */
-export function insertAcknowledged(sql: SqlStorage, message: StoredMessage, recipientId: number, record: (unread: number) => unknown): number {
-  const unread = unreadCountOf(sql, recipientId) + 1;
-  sql.exec(`INSERT INTO messages (${COLUMNS}, d1_record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`, ...rowValues(message), JSON.stringify(record(unread)));
-  sql.exec(
-    `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
-     ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1`,
-    recipientId,
-  );
-  return unread;
+export function insertAcknowledged(sql: SqlStorage, message: StoredMessage, senderUserId: number, recipientId: number): number {
+  sql.exec(`INSERT INTO messages (${COLUMNS}, d1_sender_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`, ...rowValues(message), senderUserId);
+  return sql
+    .exec<{ unread_count: number }>(
+      `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
+       ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1 RETURNING unread_count`,
+      recipientId,
+    )
+    .one().unread_count;
 }
 
-/** A message's D1 side waiting on its row. */
-export type JournalEntry = { message_id: number; sender_id: number; credits: number; record: string };
+/** A message whose D1 side waits (the journal): what D1 must record of it. */
+export type JournalEntry = Pick<StoredMessage, "id" | "sender_id" | "kind" | "body" | "photo_id" | "credits_charged" | "created_at"> & { sender_user_id: number };
 
 /** What D1 must still record (after message `after`, which D1 is known to have), oldest first. */
 export function journalEntries(sql: SqlStorage, after: number): JournalEntry[] {
   return sql
-    .exec<JournalEntry>("SELECT id AS message_id, sender_id, credits_charged AS credits, d1_record AS record FROM messages WHERE d1_record IS NOT NULL AND id > ? ORDER BY id", after)
+    .exec<JournalEntry>(
+      "SELECT id, sender_id, kind, body, photo_id, credits_charged, created_at, d1_sender_user AS sender_user_id FROM messages WHERE d1_sender_user IS NOT NULL AND id > ? ORDER BY id",
+      after,
+    )
     .toArray();
 }
 
 /** D1 has recorded every message up to this id. */
 export function dropJournal(sql: SqlStorage, upToId: number): void {
-  sql.exec("UPDATE messages SET d1_record = NULL WHERE d1_record IS NOT NULL AND id <= ?", upToId);
+  sql.exec("UPDATE messages SET d1_sender_user = NULL WHERE d1_sender_user IS NOT NULL AND id <= ?", upToId);
 }
 
 /** Credits of a sender's messages D1 has not charged yet (after message `after`). */
 export function journalCredits(sql: SqlStorage, senderId: number, after: number): number {
-  return sql.exec<{ n: number }>("SELECT COALESCE(SUM(credits_charged), 0) AS n FROM messages WHERE d1_record IS NOT NULL AND id > ? AND sender_id = ?", after, senderId).one().n;
+  return sql.exec<{ n: number }>("SELECT COALESCE(SUM(credits_charged), 0) AS n FROM messages WHERE d1_sender_user IS NOT NULL AND id > ? AND sender_id = ?", after, senderId).one().n;
 }
 
 /** D1 refused or never got the message's side: the message was never sent. */
