@@ -1,7 +1,10 @@
+import { useState } from "react";
 import type { User } from "../../shared/api";
-import { useRouter, useT } from "../page-context";
+import { useRouter, useSettings, useT } from "../page-context";
+import { usePushState } from "../hooks/usePush";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
+import { turnOnPush, type PushState } from "../push-state";
 import { GoOrDismiss } from "./GoOrDismiss";
 import { ResendActivation } from "./ResendActivation";
 
@@ -11,6 +14,10 @@ const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
 const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
 /** SPEC §3: the dismissal timestamp of the profile-photo alert. */
 export const PHOTO_ALERT_KEY = "hide-enrich-alert";
+/** Routes on which the push alert does not show (SPEC §2 Alerts). */
+const NO_PUSH_ALERT = new Set(["signup", "complete-signup", "notifications", "activate-done", "directdebit", "premium"]);
+/** SPEC §3: the dismissal timestamp of the push alert. */
+export const PUSH_ALERT_KEY = "hide-push-notification-alert";
 
 /** SPEC §2: remind a member whose e-mail is unconfirmed, unless their mail is disabled (that alert says more). */
 export function showActivationReminder(user: Pick<User, "status" | "notifications_disabled"> | null, routeName: string | null): boolean {
@@ -24,6 +31,12 @@ export function showPhotoAlert(user: Pick<User, "profile"> | null, routeName: st
   return routeName === null || !NO_PHOTO_ALERT.has(routeName);
 }
 
+/** SPEC §2: offer push to a member while this browser could subscribe and is not, until dismissed, except on some routes. */
+export function showPushAlert(user: object | null, push: PushState, routeName: string | null, dismissedAt: string | null): boolean {
+  if (!user || push !== "capable" || dismissedAt) return false;
+  return routeName === null || !NO_PUSH_ALERT.has(routeName);
+}
+
 /** The alerts under the top bar of the Default layout. */
 export function Alerts() {
   const { user } = useUser();
@@ -33,7 +46,10 @@ export function Alerts() {
   const route = match?.route.name ?? null;
   const activation = showActivationReminder(user, route);
   const photo = dismissedAt !== NOT_KNOWN_YET && showPhotoAlert(user, route, dismissedAt);
-  if (!user || (!activation && !photo)) return null;
+  const [pushDismissedAt, dismissPush] = useStoredTimestamp(PUSH_ALERT_KEY);
+  const pushState = usePushState();
+  const push = pushDismissedAt !== NOT_KNOWN_YET && showPushAlert(user, pushState, route, pushDismissedAt);
+  if (!user || (!activation && !photo && !push)) return null;
   return (
     <div className="alerts">
       {activation && (
@@ -48,6 +64,38 @@ export function Alerts() {
           <GoOrDismiss href="/profile#photos" go={t("alerts.photo_add")} dismiss={t("alerts.dismiss")} onDismiss={dismiss} small />
         </div>
       )}
+      {push && <PushAlert memberId={user.profile.id} onDismiss={dismissPush} />}
+    </div>
+  );
+}
+
+/** SPEC §2: the offer to turn on push; a refusal in the browser's prompt makes the state "denied" and hides it. */
+function PushAlert({ memberId, onDismiss }: { memberId: number; onDismiss: () => void }) {
+  const t = useT();
+  const { push_public_key: publicKey } = useSettings();
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const enable = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      await turnOnPush(publicKey, memberId);
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="alert alert--info" role="status">
+      <p>{t("push_alert.text")}</p>
+      {failed && <p className="form-message form-message--error">{t("push_alert.failed")}</p>}
+      <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => void enable()}>
+        {t("push_alert.enable")}
+      </button>
+      <button type="button" className="button button--ghost button--small" onClick={onDismiss}>
+        {t("push_alert.dismiss")}
+      </button>
     </div>
   );
 }
