@@ -104,6 +104,40 @@ describe("the installable app", () => {
     await context.close();
   });
 
+  it("a new deploy's service worker takes over: older caches go, and the page's next navigation loads the new build", async () => {
+    const { context, page } = await phone(browser());
+    await signUpByApi(page, baseUrl, "update", "uwe", "male");
+    await page.goto(`${baseUrl}/members`);
+    await hydrated(page);
+    await controlled(page);
+    const messages = page.locator(".top-bar").getByRole("link", { name: nl.nav.messages });
+    const sameDocument = () => page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument === true);
+    await page.evaluate(async () => {
+      await (await caches.open("flirtwave-an-older-build")).put("/offline.html", new Response("old"));
+      (window as Window & { sameDocument?: boolean }).sameDocument = true;
+    });
+
+    // Without a new build, moving around the app keeps the page (no reload).
+    await messages.click();
+    await page.waitForURL(`${baseUrl}/chats`);
+    expect(await sameDocument()).toBe(true);
+    await page.goBack();
+    await page.waitForURL(`${baseUrl}/members`);
+
+    // The deploy: a service worker script the browser has not run yet installs, takes over and clears up.
+    await page.evaluate(() => navigator.serviceWorker.register("/sw.js?deploy=2", { scope: "/" }).then(() => undefined));
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 15_000 }).toBe(`${baseUrl}/sw.js?deploy=2`);
+    await expect.poll(() => page.evaluate(() => caches.keys())).toEqual([expect.stringMatching(/^flirtwave-[0-9a-f]{16}$/)]);
+    expect(await sameDocument()).toBe(true);
+
+    // The next navigation loads the page anew, from the new build.
+    await messages.click();
+    await page.waitForURL(`${baseUrl}/chats`);
+    await hydrated(page);
+    expect(await sameDocument()).toBe(false);
+    await context.close();
+  });
+
   it("a push shows a notification and makes the open page reload the member's likes and chats", async () => {
     const liker = await phone(browser());
     const member = await phone(browser());
