@@ -74,7 +74,12 @@ export async function lookAtPush(publicKey: string): Promise<PushSubscription | 
   return subscription;
 }
 
-/** The server keeps this browser's subscription for the member logged in now. */
+/** The server forgets this browser's subscription (it names the endpoint, so only this browser's goes). */
+function takeFromServer(subscription: PushSubscription): Promise<unknown> {
+  return apiSend("POST", SUBSCRIPTION_URL, { subscription: null, endpoint: subscription.endpoint }).catch(() => undefined);
+}
+
+/** The server keeps this browser's subscription for the member logged in now (and this login). */
 async function giveToServer(subscription: PushSubscription, memberId: number): Promise<void> {
   await apiSend("POST", SUBSCRIPTION_URL, { subscription: subscription.toJSON() });
   storeMember(memberId);
@@ -102,7 +107,7 @@ export async function turnOnPush(publicKey: string, memberId: number): Promise<P
 export async function turnOffPush(publicKey: string): Promise<void> {
   const subscription = await currentSubscription().catch(() => null);
   if (subscription) {
-    await apiSend("POST", SUBSCRIPTION_URL, { subscription: null }).catch(() => undefined);
+    await takeFromServer(subscription);
     await subscription.unsubscribe().catch(() => false);
   }
   storeMember(null);
@@ -123,14 +128,15 @@ export async function givePushToMember(publicKey: string, memberId: number): Pro
 export async function leavePush(): Promise<void> {
   if (storedMember() === null || !browserCapable()) return;
   const subscription = await currentSubscription().catch(() => null);
-  if (subscription) await apiSend("POST", SUBSCRIPTION_URL, { subscription: null }).catch(() => undefined);
+  if (subscription) await takeFromServer(subscription);
   storeMember(null);
 }
 
 /**
- * The member is gone from this page (logout, deletion, a session that ended). If the server could
- * not be told first (leavePush), the browser drops the subscription, so a shared phone shows no
- * more notifications of the member who left; the server deletes it when the push service answers 410.
+ * The member is gone (logout, deletion, a session that ended, a page that loads as a visitor's). If
+ * the server could not be told first (leavePush), the browser drops the subscription, so a shared
+ * phone shows no more notifications of the member who left; the server deletes it when the push
+ * service answers 410.
  */
 export async function forgetPush(): Promise<void> {
   if (storedMember() === null || !browserCapable()) return;

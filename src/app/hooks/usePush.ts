@@ -3,7 +3,7 @@ import { useSWRConfig } from "swr";
 import { isPushedToPages } from "../../shared/service-worker";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
 import { useSettings } from "../page-context";
-import { currentPushState, givePushToMember, lookAtPush, subscribeToPushState, type PushState } from "../push-state";
+import { currentPushState, forgetPush, givePushToMember, lookAtPush, subscribeToPushState, type PushState } from "../push-state";
 import { USER_KEY } from "./useUser";
 
 const unknownOnServer = (): PushState => "unknown";
@@ -21,12 +21,14 @@ export function usePushState(): PushState {
 /**
  * For a logged-in member's page: a subscription this browser already has goes to this member, and
  * a push the service worker hears of makes the page reload the member, chats and likes (SPEC §4).
+ * A visitor's page on a browser still subscribed for a member whose login ended drops it.
  */
 export function usePushForMember(memberId: number | null) {
   const { push_public_key: publicKey } = useSettings();
   const { mutate } = useSWRConfig();
   useEffect(() => {
     if (memberId !== null) void givePushToMember(publicKey, memberId).catch(() => undefined);
+    else void forgetPush();
   }, [memberId, publicKey]);
   useEffect(() => {
     if (memberId === null || !("serviceWorker" in navigator)) return;
