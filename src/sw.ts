@@ -46,8 +46,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       await Promise.all(staleCaches(await caches.keys(), SW_BUILD_VERSION).map((name) => caches.delete(name)));
-      // Navigations start while the worker wakes up, so having a worker costs pages no time.
-      await self.registration.navigationPreload?.enable().catch(() => undefined);
+      // No navigation preload: the browser would send it for every navigation, also those this worker
+      // leaves alone (the mailed links under /api/), which would then reach the server twice.
       await self.clients.claim();
     })(),
   );
@@ -58,8 +58,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     (async () => {
       try {
-        const preloaded = (await event.preloadResponse) as Response | undefined;
-        return preloaded ?? (await fetch(event.request));
+        return await fetch(event.request);
       } catch {
         const offline = await caches.match(OFFLINE_PATH, { cacheName: CACHE });
         return offline ?? Response.error();

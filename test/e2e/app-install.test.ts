@@ -22,7 +22,7 @@ const browser = sharedBrowser();
 
 /** Wait until the page is controlled by the service worker (it claims pages when it activates). */
 async function controlled(page: Page) {
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 15_000 }).toBe(`${baseUrl}/sw.js`);
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 30_000 }).toBe(`${baseUrl}/sw.js`);
 }
 
 /** The service worker's registration id, as the DevTools protocol names it. */
