@@ -20,8 +20,13 @@ export function newBuildWaiting(): boolean {
 }
 
 export function registerServiceWorker(locale: string): void {
-  if (!SERVICE_WORKER_ENABLED || !("serviceWorker" in navigator)) return;
+  if (!("serviceWorker" in navigator)) return;
   const container = navigator.serviceWorker;
+  if (!SERVICE_WORKER_ENABLED) {
+    // `npm start` and `npm run dev` share an address: a worker a built app left there goes.
+    void container.getRegistration("/").then((left) => left?.unregister()).catch(() => undefined);
+    return;
+  }
   // The first worker taking over a page that had none (a first visit) is the page's own build; a
   // later one is a new deploy.
   let controlled = container.controller !== null;
