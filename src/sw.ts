@@ -15,6 +15,7 @@ import {
   staleCaches,
   NOTIFICATION_BADGE_ICON,
   NOTIFICATION_ICON,
+  windowForClick,
   type PageToWorker,
 } from "./shared/service-worker";
 
@@ -109,14 +110,11 @@ self.addEventListener("notificationclick", (event) => {
   const target = clickTarget((event.notification.data as { url?: unknown } | null)?.url, self.location.origin);
   event.waitUntil(
     (async () => {
-      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-      const exact = windows.find((w) => w.url === target);
-      if (exact) return void (await exact.focus());
-      const any = windows[0];
-      if (any) {
-        const focused = await any.focus();
-        const moved = await focused.navigate(target).catch(() => null);
-        if (moved) return;
+      const chosen = windowForClick(await self.clients.matchAll({ type: "window", includeUncontrolled: true }), target);
+      if (chosen) {
+        const focused = await chosen.window.focus();
+        // A window this worker does not control cannot be sent elsewhere: a new one opens then.
+        if (!chosen.navigate || (await focused.navigate(target).catch(() => null))) return;
       }
       await self.clients.openWindow(target);
     })(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answersOffline, cacheName, clickTarget, isPushedToPages, notificationOf, readPushPayload, staleCaches } from "./service-worker";
+import { answersOffline, cacheName, clickTarget, isPushedToPages, notificationOf, readPushPayload, staleCaches, windowForClick } from "./service-worker";
 
 const ORIGIN = "https://example.nl";
 const navigation = (path: string, method = "GET") => ({ mode: "navigate", method, url: `${ORIGIN}${path}` });
@@ -53,6 +53,14 @@ describe("push payloads", () => {
     expect(clickTarget("https://evil.example/", ORIGIN)).toBe(`${ORIGIN}/chats`);
     expect(clickTarget("//evil.example/x", ORIGIN)).toBe(`${ORIGIN}/chats`);
     expect(clickTarget(undefined, ORIGIN)).toBe(`${ORIGIN}/chats`);
+  });
+
+  it("a click focuses the window already on its page, else sends a window of the site there, else opens one", () => {
+    const chat = { url: `${ORIGIN}/chats/7`, id: "a" };
+    const search = { url: `${ORIGIN}/members`, id: "b" };
+    expect(windowForClick([search, chat], `${ORIGIN}/chats/7`)).toEqual({ window: chat, navigate: false });
+    expect(windowForClick([search], `${ORIGIN}/chats/7`)).toEqual({ window: search, navigate: true });
+    expect(windowForClick([], `${ORIGIN}/chats/7`)).toBeNull();
   });
 
   it("pages know the service worker's news of a push from other messages", () => {

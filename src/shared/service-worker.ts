@@ -82,3 +82,13 @@ export function clickTarget(url: unknown, origin: string): string {
   if (typeof url !== "string" || !url.startsWith("/") || url.startsWith("//")) return fallback;
   return new URL(url, origin).href;
 }
+
+/**
+ * The window a notification click uses: one already showing the address (focused), else any window
+ * of the site (focused and sent there); null when none is open (a new one opens).
+ */
+export function windowForClick<W extends { url: string }>(windows: readonly W[], target: string): { window: W; navigate: boolean } | null {
+  const exact = windows.find((w) => w.url === target);
+  if (exact) return { window: exact, navigate: false };
+  return windows[0] ? { window: windows[0], navigate: true } : null;
+}
