@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { User } from "../../shared/api";
+import { DISABLED_NOTIFICATIONS_ALERT_KEY, PHOTO_ALERT_KEY, PUSH_ALERT_KEY } from "../../shared/browser-storage";
 import { useRouter, useSettings, useT } from "../page-context";
 import { usePushState } from "../hooks/usePush";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
@@ -12,12 +13,10 @@ import { ResendActivation } from "./ResendActivation";
 const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
 /** Routes on which the profile-photo alert does not show (SPEC §2 Alerts). */
 const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
-/** SPEC §3: the dismissal timestamp of the profile-photo alert. */
-export const PHOTO_ALERT_KEY = "hide-enrich-alert";
 /** Routes on which the push alert does not show (SPEC §2 Alerts). */
 const NO_PUSH_ALERT = new Set(["signup", "complete-signup", "notifications", "activate-done", "directdebit", "premium"]);
-/** SPEC §3: the dismissal timestamp of the push alert. */
-export const PUSH_ALERT_KEY = "hide-push-notification-alert";
+/** Routes on which the disabled-notifications alert does not show: the notification switches are there (SPEC §2 Alerts). */
+const NO_DISABLED_NOTIFICATIONS_ALERT = new Set(["settings", "notifications"]);
 
 /** SPEC §2: remind a member whose e-mail is unconfirmed, unless their mail is disabled (that alert says more). */
 export function showActivationReminder(user: Pick<User, "status" | "notifications_disabled"> | null, routeName: string | null): boolean {
@@ -37,21 +36,39 @@ export function showPushAlert(user: object | null, push: PushState, routeName: s
   return routeName === null || !NO_PUSH_ALERT.has(routeName);
 }
 
+/**
+ * SPEC §2: tell a member whose mail is stopped (notifications_disabled non-empty), until dismissed,
+ * except where the switches are. Answers the reason to tell (a bounce before a complaint before an
+ * unsubscribe), or null.
+ */
+export function disabledNotificationsAlert(user: Pick<User, "notifications_disabled"> | null, routeName: string | null, dismissedAt: string | null): string | null {
+  if (!user || dismissedAt || (routeName !== null && NO_DISABLED_NOTIFICATIONS_ALERT.has(routeName))) return null;
+  return ["bounce", "complaint", "unsubscribe"].find((reason) => user.notifications_disabled.includes(reason)) ?? null;
+}
+
 /** The alerts under the top bar of the Default layout. */
 export function Alerts() {
   const { user } = useUser();
   const { match } = useRouter();
   const t = useT();
   const [dismissedAt, dismiss] = useStoredTimestamp(PHOTO_ALERT_KEY);
+  const [mailAlertDismissedAt, dismissMailAlert] = useStoredTimestamp(DISABLED_NOTIFICATIONS_ALERT_KEY);
   const route = match?.route.name ?? null;
   const activation = showActivationReminder(user, route);
   const photo = dismissedAt !== NOT_KNOWN_YET && showPhotoAlert(user, route, dismissedAt);
+  const mailStopped = mailAlertDismissedAt === NOT_KNOWN_YET ? null : disabledNotificationsAlert(user, route, mailAlertDismissedAt);
   const [pushDismissedAt, dismissPush] = useStoredTimestamp(PUSH_ALERT_KEY);
   const pushState = usePushState();
   const push = pushDismissedAt !== NOT_KNOWN_YET && showPushAlert(user, pushState, route, pushDismissedAt);
-  if (!user || (!activation && !photo && !push)) return null;
+  if (!user || (!activation && !photo && !mailStopped && !push)) return null;
   return (
     <div className="alerts">
+      {mailStopped && (
+        <div className="alert alert--warning" role="status" data-alert="disabled-notifications">
+          <p>{t(`notifications.alert.${mailStopped}`, { email: user.email })}</p>
+          <GoOrDismiss href="/notifications#notifications" go={t("notifications.alert.settings")} dismiss={t("alerts.dismiss")} onDismiss={dismissMailAlert} small />
+        </div>
+      )}
       {activation && (
         <div className="alert alert--warning" role="status">
           <p>{t("alerts.activation", { email: user.email })}</p>
