@@ -4,6 +4,7 @@
  * page, read by the push alert, the signup step and the refresh interval; the actions subscribe,
  * turn off, and move the subscription to whichever member is logged in (decision 0019).
  */
+import { PUSH_MEMBER_KEY } from "../shared/browser-storage";
 import { apiSend } from "./api";
 import { SERVICE_WORKER_ENABLED } from "./app-update";
 
@@ -20,8 +21,6 @@ export function pushStateOf(facts: PushFacts): PushState {
   return facts.subscribed && facts.permission === "granted" ? "subscribed" : "capable";
 }
 
-/** The member (profile id) this browser's subscription was last given to the server for. */
-export const PUSH_MEMBER_KEY = "push-subscription-member";
 const SUBSCRIPTION_URL = "/api/user.php?push=1";
 
 let state: PushState = "unknown";
