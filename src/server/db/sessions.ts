@@ -37,7 +37,12 @@ export async function revokeSession(db: Database, userId: number, sessionId: str
  * not revoked, not expired, and its account live. Join users and profiles as `liveSessionOf` does.
  */
 function liveSession(sessionId: string, userId: number) {
-  return and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`unixepoch()`), accountIsLive());
+  return and(eq(sessions.id, sessionId), eq(sessions.userId, userId), sessionIsLive(), accountIsLive());
+}
+
+/** The session row is neither revoked nor expired (at `now`, or the database's clock). */
+export function sessionIsLive(now: number | SQLWrapper = sql`unixepoch()`) {
+  return and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
 }
 
 /** The signed-in member behind a session cookie's claims, or undefined when the session is not live. */

@@ -8,7 +8,7 @@ import { reportsFiledBy } from "../db/reports";
  */
 export async function exportMemberData(db: Database, userId: number, chatMessages: (profileId: number) => Promise<unknown[]>): Promise<Record<string, unknown>> {
   const [archive, reports] = await Promise.all([memberArchive(db, userId), reportsFiledBy(db, userId)]);
-  const { account, profile, interests, photos, likes, blocks, credits, orders, payments, sessions, mails } = archive;
+  const { account, profile, interests, photos, likes, blocks, credits, orders, payments, sessions, mails, push_subscriptions } = archive;
   // The messages live in each conversation's object.
   const messages = profile ? await chatMessages(profile.id) : [];
   return {
@@ -25,6 +25,7 @@ export async function exportMemberData(db: Database, userId: number, chatMessage
     payments,
     sessions,
     mails,
+    push_subscriptions,
     reports,
   };
 }
