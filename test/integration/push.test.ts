@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { DEVELOPMENT_VAPID } from "../../scripts/demo/vapid-keys";
+import { databaseOf } from "../../src/server/db/database";
 import { isAllowedPushEndpoint } from "../../src/server/push/endpoints";
 import { pushNotice } from "../../src/server/push/notices";
+import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import type { MemberEvent, PushPayload } from "../../src/shared/member-events";
 import { DEFAULT_NOTIFICATION_CHOICES, type NotificationChoices } from "../../src/shared/notifications";
 import { chatMember, type Member } from "../chat";
@@ -187,6 +189,14 @@ describe("POST /api/user.php?push=1", () => {
     expect(await subscriptionRows(h.userId)).toEqual([]);
   });
 
+  it("erasing an account erases its subscriptions", async () => {
+    const j = await chatMember(ORIGIN, { name: "Joost" });
+    await subscribe(j, await browserSubscription());
+    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = ? WHERE id = ?").bind(now() - 15 * 86_400, j.userId).run();
+    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, async (ids) => ids, now())).toBeGreaterThanOrEqual(1);
+    expect(await subscriptionRows(j.userId)).toEqual([]);
+  });
+
   it("lists the member's subscriptions in their data export, without keys", async () => {
     const i = await chatMember(ORIGIN, { name: "Ilse" });
     const subscription = await browserSubscription();
@@ -294,6 +304,9 @@ describe("pushNotice: what is pushed", () => {
     expect(await pushesTo(dana)).toMatchObject([
       { kind: "message", title: "New message", body: "Anna sent you a message", tag: `conversation-${anna.id}`, url: `/members/${anna.id}/chat`, topic: `conversation-${anna.id}`, urgency: "high" },
     ]);
+    const outbox = await (await new Browser(ORIGIN).fetch("/dev/outbox")).text();
+    expect(outbox).toContain(`<article class="push" data-user="${dana.userId}">`);
+    expect(outbox).toContain("Anna sent you a message");
   });
 
   it("a new conversation, a photo and a gift say so; likes and matches always; reads and credits never", async () => {
