@@ -73,6 +73,15 @@ async function pushesTo(member: Member): Promise<(PushPayload & { topic: string 
 
 const subscribe = (member: Member, subscription: unknown) => member.browser.post("/api/user.php?push=1", { subscription });
 
+/** The member logged in on another browser. */
+async function anotherBrowserOf(member: Member): Promise<Browser> {
+  const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(member.userId).first<{ email: string }>())!;
+  const browser = new Browser(ORIGIN);
+  browser.cookies.set("locale", "en");
+  expect((await browser.post("/api/user.php", { email, password: "a good password" })).status).toBe(200);
+  return browser;
+}
+
 function messageFrom(sender: Member, name: string, over: Partial<Extract<MemberEvent, { kind: "message" }>> = {}): MemberEvent {
   return { kind: "message", conversation_id: 1, peer_id: sender.id, peer_name: name, message_kind: "text", preview: "Shall we meet at the harbour tonight?", first: false, unread: 1, created_at: now(), ...over };
 }
@@ -109,14 +118,14 @@ describe("POST /api/user.php?push=1", () => {
 
   it("is no longer a login: e-mail and password with ?push=1 log nobody in", async () => {
     const c = await chatMember(ORIGIN, { name: "Cas" });
-    const email = (await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(c.userId).first<{ email: string }>())!.email;
+    const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(c.userId).first<{ email: string }>())!;
     const visitor = new Browser(ORIGIN);
     visitor.cookies.set("locale", "en");
     const res = await visitor.post("/api/user.php?push=1", { email, password: "a good password" });
     expect(res.status).toBe(403);
-    expect(visitor.cookies.size).toBe(1);
+    expect([...visitor.cookies.keys()]).toEqual(["locale"]);
     // The plain call still logs in.
-    expect((await visitor.post("/api/user.php", { email, password: "a good password" })).status).toBe(200);
+    await anotherBrowserOf(c);
     // And a member who sends login fields to ?push=1 is told the subscription is missing.
     await expectRefused(await c.browser.post("/api/user.php?push=1", { email, password: "a good password" }), 400, "invalid_parameter", "This browser's subscription is incomplete. Turn notifications off and on again.");
   });
@@ -158,6 +167,14 @@ describe("POST /api/user.php?push=1", () => {
     expect(await subscriptionRows(d.userId)).toEqual([]);
   });
 
+  it("keeps one subscription per browser: subscribing anew replaces the old one", async () => {
+    const k = await chatMember(ORIGIN, { name: "Kees" });
+    const [old, renewed] = [await browserSubscription(), await browserSubscription()];
+    await subscribe(k, old);
+    await subscribe(k, renewed);
+    expect((await subscriptionRows(k.userId)).map((r) => r.endpoint)).toEqual([renewed.endpoint]);
+  });
+
   it("moves a browser's endpoint to the member who logs in on it next", async () => {
     const e = await chatMember(ORIGIN, { name: "Eva" });
     const f = await chatMember(ORIGIN, { name: "Frits" });
@@ -173,9 +190,11 @@ describe("POST /api/user.php?push=1", () => {
     const g = await chatMember(ORIGIN, { name: "Gijs" });
     const [one, two] = [await browserSubscription(), await browserSubscription()];
     await subscribe(g, one);
-    await subscribe(g, two);
+    expect(await (await g.browser.post("/api/user.php?push=1", { subscription: null, endpoint: two.endpoint })).json()).toEqual({ ok: true });
+    expect((await subscriptionRows(g.userId)).map((r) => r.endpoint)).toEqual([one.endpoint]);
     expect(await (await g.browser.post("/api/user.php?push=1", { subscription: null, endpoint: one.endpoint })).json()).toEqual({ ok: true });
-    expect((await subscriptionRows(g.userId)).map((r) => r.endpoint)).toEqual([two.endpoint]);
+    expect(await subscriptionRows(g.userId)).toEqual([]);
+    await subscribe(g, two);
     expect((await g.browser.post("/api/user.php?push=1", { subscription: null })).status).toBe(200);
     expect(await subscriptionRows(g.userId)).toEqual([]);
 
@@ -273,7 +292,9 @@ describe("web push to the push service stand-in", () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const carl = await chatMember(ORIGIN, { name: "Carl" });
     const [gone, missing, failing] = [await standInSubscription(), await standInSubscription(), await standInSubscription()];
-    for (const s of [gone, missing, failing]) await subscribe(carl, s.subscription);
+    // Three browsers of Carl's (one subscription each).
+    for (const s of [gone, missing, failing]) await subscribe({ ...carl, browser: await anotherBrowserOf(carl) }, s.subscription);
+    expect(await subscriptionRows(carl.userId)).toHaveLength(3);
     await answerWith(gone.id, 410);
     await answerWith(missing.id, 404);
     await answerWith(failing.id, 500);

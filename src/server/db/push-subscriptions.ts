@@ -3,7 +3,7 @@
  * pushes that would have been sent (outgoing_push). "A subscription that may be pushed to" — its
  * account live, the login that stored it still live, not expired by the browser — is written here once.
  */
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { outgoingPush, profiles, pushSubscriptions, sessions, users } from "./schema";
@@ -14,21 +14,30 @@ export type StoredSubscription = Pick<PushSubscriptionRow, "id" | "endpoint" | "
 
 /**
  * Store a browser's subscription for the member and the login that gave it. The endpoint is the
- * browser's: stored for another member before (same browser, new login), it moves to this one.
+ * browser's: stored for another member before (same browser, new login), it moves to this one. A
+ * login is one browser, which has one subscription for the site: one it stored before is replaced.
  */
 export async function storeSubscription(
   db: Database,
-  subscription: Pick<PushSubscriptionRow, "userId" | "sessionId" | "endpoint" | "p256dh" | "auth" | "expiresAt">,
+  subscription: Pick<PushSubscriptionRow, "userId" | "endpoint" | "p256dh" | "auth" | "expiresAt"> & { sessionId: string },
   now: number,
 ): Promise<void> {
-  const { endpoint: _endpoint, ...fields } = subscription;
-  await db
-    .insert(pushSubscriptions)
-    .values({ ...subscription, createdAt: now })
-    .onConflictDoUpdate({
-      target: pushSubscriptions.endpoint,
-      set: { ...fields, createdAt: sql`CASE WHEN ${pushSubscriptions.userId} = excluded.user_id THEN ${pushSubscriptions.createdAt} ELSE excluded.created_at END` },
-    });
+  const { endpoint, ...fields } = subscription;
+  const sameMember = sql`${pushSubscriptions.userId} = excluded.user_id`;
+  await db.batch([
+    db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.sessionId, subscription.sessionId), ne(pushSubscriptions.endpoint, endpoint))),
+    db
+      .insert(pushSubscriptions)
+      .values({ ...subscription, createdAt: now })
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: {
+          ...fields,
+          createdAt: sql`CASE WHEN ${sameMember} THEN ${pushSubscriptions.createdAt} ELSE excluded.created_at END`,
+          lastSuccessAt: sql`CASE WHEN ${sameMember} THEN ${pushSubscriptions.lastSuccessAt} END`,
+        },
+      }),
+  ]);
 }
 
 /** Forget one browser of the member (push turned off, or the browser dropped it). */
@@ -54,6 +63,9 @@ export async function deleteSubscription(db: Database, id: number): Promise<void
 export async function markPushDelivered(db: Database, id: number, now: number): Promise<void> {
   await db.update(pushSubscriptions).set({ lastSuccessAt: now }).where(eq(pushSubscriptions.id, id));
 }
+
+/** The most browsers one event is pushed to (the newest subscriptions): a member's devices, not a fan-out. */
+const MAX_BROWSERS = 10;
 
 export type PushRecipient = { userId: number; language: string; siteDomain: string; subscriptions: StoredSubscription[] };
 
@@ -83,6 +95,8 @@ export async function pushRecipient(db: Database, profileId: number, now: number
       ),
     )
     .where(eq(profiles.id, profileId))
+    .orderBy(desc(pushSubscriptions.id))
+    .limit(MAX_BROWSERS)
     .all();
   const [first] = rows;
   if (!first) return null;

@@ -23,7 +23,7 @@ const TTL_SECONDS = 24 * 60 * 60;
  * none of the member's pages is in view (an open page already shows it), a like and a match always,
  * never a read or a balance change.
  */
-export function pushKindOf(event: MemberEvent, presence: Presence): PushKind | null {
+function pushKindOf(event: MemberEvent, presence: Presence): PushKind | null {
   if (event.kind === "message") return presence.visible === 0 ? (event.first ? "new_conversations" : "new_messages") : null;
   if (event.kind === "like" || event.kind === "match") return "like";
   return null;
@@ -34,7 +34,7 @@ export function pushKindOf(event: MemberEvent, presence: Presence): PushKind | n
  * when the member turned previews on (a lock screen is seen by others). `tag` collapses one
  * conversation's notifications into one; `url` is the page a click opens.
  */
-export function pushPayloadOf(event: Pushable, t: i18n["t"], previews: NotificationChoices["previews"], badge: number | null): PushPayload {
+function pushPayloadOf(event: Pushable, t: i18n["t"], previews: NotificationChoices["previews"], badge: number | null): PushPayload {
   if (event.kind === "like") return { kind: "like", title: t("push.like.title"), body: t("push.like.body", { name: event.liker_name }), tag: "likes", url: pathFor("likes"), badge };
   if (event.kind === "match") {
     return { kind: "match", title: t("push.match.title"), body: t("push.match.body", { name: event.peer_name }), tag: `match-${event.peer_id}`, url: pathFor("members-id", { id: event.peer_id }), badge };

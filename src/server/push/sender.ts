@@ -57,7 +57,7 @@ export class WebPush implements PushSender {
       Urgency: message.urgency,
     };
     if (message.topic) headers["Topic"] = message.topic;
-    const response = await this.fetcher(subscription.endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
+    const response = await this.fetcher(subscription.endpoint, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
     await response.body?.cancel();
     if (response.status === 404 || response.status === 410) return { kind: "gone", status: response.status };
     if (!response.ok) return { kind: "failed", reason: `push service answered ${response.status}` };
