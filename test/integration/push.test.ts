@@ -7,6 +7,7 @@ import { pushNotice } from "../../src/server/push/notices";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import type { MemberEvent, PushPayload } from "../../src/shared/member-events";
 import { DEFAULT_NOTIFICATION_CHOICES, type NotificationChoices } from "../../src/shared/notifications";
+import { encodeBase64Url } from "../../src/shared/web-push";
 import { chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
@@ -37,7 +38,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const encode = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+const encode = encodeBase64Url;
 
 /** What PushManager.subscribe gives a page: an endpoint and the browser's P-256 key and auth secret. */
 async function browserSubscription(endpoint = `https://push.example.net/send/${crypto.randomUUID()}`) {
