@@ -5,7 +5,9 @@
  * own origin, expiry within 24 hours, signed by the key the header names) and decrypts the
  * aes128gcm body (RFC 8291) with the subscription's private key.
  *
- * - POST /_stand-in/subscriptions { answer? } makes a subscription: its `PushSubscription.toJSON()`
+ * - POST /_stand-in/subscriptions { applicationServerKey?, answer? } makes a subscription (as
+ *   PushManager.subscribe with that VAPID public key): its `PushSubscription.toJSON()`. Pushes whose
+ *   token does not verify get 401, a token of another key than the subscription's 403 (RFC 8292 §4).
  * - POST /_stand-in/subscriptions/<id>/answer { status } sets what its pushes are answered (201, 404, 410, 500 ...)
  * - GET /_stand-in/received/<id> lists what reached it: headers, the token's claims, the decrypted JSON
  */
@@ -15,7 +17,7 @@ import { webcrypto } from "node:crypto";
 
 const subtle = webcrypto.subtle;
 
-type Subscription = { privateKey: webcrypto.CryptoKey; publicRaw: Uint8Array; auth: Uint8Array; answer: number };
+type Subscription = { privateKey: webcrypto.CryptoKey; publicRaw: Uint8Array; auth: Uint8Array; applicationServerKey: string | null; answer: number };
 
 export type ReceivedPush = {
   answered: number;
@@ -94,12 +96,12 @@ export function createPushStandIn() {
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
     const body = await readBytes(req);
     if (path === "/_stand-in/subscriptions" && req.method === "POST") {
-      const { answer = 201 } = (body.length ? JSON.parse(Buffer.from(body).toString()) : {}) as { answer?: number };
+      const { answer = 201, applicationServerKey = null } = (body.length ? JSON.parse(Buffer.from(body).toString()) : {}) as { answer?: number; applicationServerKey?: string };
       const pair = (await subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as webcrypto.CryptoKeyPair;
       const publicRaw = new Uint8Array(await subtle.exportKey("raw", pair.publicKey));
       const auth = webcrypto.getRandomValues(new Uint8Array(16));
       const id = `s${++next}-${b64(webcrypto.getRandomValues(new Uint8Array(6)))}`;
-      subscriptions.set(id, { privateKey: pair.privateKey, publicRaw, auth, answer });
+      subscriptions.set(id, { privateKey: pair.privateKey, publicRaw, auth, applicationServerKey, answer });
       received.set(id, []);
       return send(res, 201, { id, subscription: { endpoint: `${origin}/push/${id}`, expirationTime: null, keys: { p256dh: b64(publicRaw), auth: b64(auth) } } });
     }
@@ -116,15 +118,17 @@ export function createPushStandIn() {
     const push = /^\/push\/([\w-]+)$/.exec(path);
     const subscription = push ? subscriptions.get(push[1]!) : undefined;
     if (!push || !subscription || req.method !== "POST") return send(res, 404, { error: "not found" });
+    const vapid = await checkVapid(req.headers.authorization, origin).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+    const answered = !vapid.ok ? 401 : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey ? 403 : subscription.answer;
     const entry: ReceivedPush = {
-      answered: subscription.answer,
+      answered,
       headers: {
         contentEncoding: (req.headers["content-encoding"] as string | undefined) ?? null,
         ttl: (req.headers["ttl"] as string | undefined) ?? null,
         urgency: (req.headers["urgency"] as string | undefined) ?? null,
         topic: (req.headers["topic"] as string | undefined) ?? null,
       },
-      vapid: await checkVapid(req.headers.authorization, origin).catch((error: Error) => ({ ok: false as const, reason: error.message })),
+      vapid,
       payload: null,
       decryptError: null,
     };
@@ -135,8 +139,8 @@ export function createPushStandIn() {
     }
     received.get(push[1]!)!.push(entry);
     // RFC 8030 §5: 201 Created with the message's location when taken.
-    if (subscription.answer === 201) res.setHeader("location", `${origin}/message/${received.get(push[1]!)!.length}`);
-    return send(res, subscription.answer);
+    if (answered === 201) res.setHeader("location", `${origin}/message/${received.get(push[1]!)!.length}`);
+    return send(res, answered);
   });
 
   return {

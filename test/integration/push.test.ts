@@ -48,8 +48,8 @@ async function browserSubscription(endpoint = `https://push.example.net/send/${c
 }
 
 /** A subscription of the push service stand-in: the browser's private key stays with the stand-in. */
-async function standInSubscription(): Promise<{ id: string; subscription: Awaited<ReturnType<typeof browserSubscription>> }> {
-  const res = await fetch(`${pushUrl}/_stand-in/subscriptions`, { method: "POST", body: "{}" });
+async function standInSubscription(applicationServerKey = DEVELOPMENT_VAPID.publicKey): Promise<{ id: string; subscription: Awaited<ReturnType<typeof browserSubscription>> }> {
+  const res = await fetch(`${pushUrl}/_stand-in/subscriptions`, { method: "POST", body: JSON.stringify({ applicationServerKey }) });
   return res.json();
 }
 
@@ -274,6 +274,7 @@ describe("web push to the push service stand-in", () => {
 
     const [push, ...more] = await received(id);
     expect(more).toEqual([]);
+    expect(push!.answered).toBe(201);
     expect(push!.decryptError).toBeNull();
     expect(push!.vapid).toMatchObject({ ok: true, aud: pushUrl, sub: "mailto:support@example.com", k: DEVELOPMENT_VAPID.publicKey });
     expect(push!.headers).toEqual({ contentEncoding: "aes128gcm", ttl: "86400", urgency: "high", topic: `conversation-${anna.id}` });
@@ -307,6 +308,23 @@ describe("web push to the push service stand-in", () => {
     expect((await subscriptionRows(carl.userId)).map((r) => r.endpoint)).toEqual([failing.subscription.endpoint]);
     const logged = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as { event: string; reason: string });
     expect(logged).toEqual([expect.objectContaining({ event: "push_failed", reason: "push service answered 500" })]);
+  });
+
+  it("a push the service refuses for another key is logged and the subscription kept; without the VAPID secret nothing is sent", async () => {
+    const anna = await chatMember(ORIGIN, { name: "Anna" });
+    const lena = await chatMember(ORIGIN, { name: "Lena" });
+    const other = await standInSubscription("BJ3ORD59KaV08jFzdUjFXPvSCMQd8-OXxDAI3YWCFy1FX3h1Wh9Ctnw3Fng5TUBIboclxaSxS3brypu3tJ58QZI");
+    await subscribe(lena, other.subscription);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await pushNotice(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now());
+    expect((await received(other.id)).map((r) => r.answered)).toEqual([403]);
+    expect(await subscriptionRows(lena.userId)).toHaveLength(1);
+    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_failed", reason: "push service answered 403" });
+
+    warn.mockClear();
+    await pushNotice({ ...webEnv, VAPID_PRIVATE_KEY: "" }, lena.id, messageFrom(anna, "Anna"), hidden, now());
+    expect(await received(other.id)).toHaveLength(1);
+    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_not_configured", private_key: false });
   });
 });
 
