@@ -30,30 +30,34 @@ async function hkdf(salt: Uint8Array<ArrayBuffer>, ikm: Uint8Array<ArrayBuffer>,
   return new Uint8Array(await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt, info }, key, bytes * 8));
 }
 
+/** What is fresh for every message; a test fixes it to reproduce RFC 8291's example (Appendix A). */
+type Sealing = { keyPair?: CryptoKeyPair; salt?: Uint8Array<ArrayBuffer>; padTo?: number };
+
 /**
  * Encrypt a push message for one subscription (its `p256dh` point and `auth` secret, base64url):
  * a fresh ECDH key pair and salt per message, one record, the body to POST with
  * `Content-Encoding: aes128gcm`.
  */
-export async function encryptForSubscription(keys: { p256dh: string; auth: string }, plaintext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+export async function encryptForSubscription(keys: { p256dh: string; auth: string }, plaintext: Uint8Array, sealing: Sealing = {}): Promise<Uint8Array<ArrayBuffer>> {
   if (plaintext.length > MAX_PUSH_PLAINTEXT) throw new Error(`push message of ${plaintext.length} bytes exceeds ${MAX_PUSH_PLAINTEXT}`);
   const userAgentPublic = decodeBase64Url(keys.p256dh);
   const authSecret = decodeBase64Url(keys.auth);
   if (!userAgentPublic || userAgentPublic.length !== 65 || !authSecret || authSecret.length !== 16) throw new Error("subscription keys are malformed");
   const uaPublic = concat(userAgentPublic);
   const uaKey = await crypto.subtle.importKey("raw", uaPublic, { name: "ECDH", namedCurve: "P-256" }, false, []);
-  const local = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const local = sealing.keyPair ?? ((await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair);
   const asPublic = new Uint8Array((await crypto.subtle.exportKey("raw", local.publicKey)) as ArrayBuffer);
   const ecdhSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: uaKey }, local.privateKey, 256));
 
   // RFC 8291 §3.3-3.4: the input keying material binds both public keys and the auth secret.
   const ikm = await hkdf(concat(authSecret), ecdhSecret, concat(text("WebPush: info\0"), uaPublic, asPublic), 32);
-  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const salt = sealing.salt ?? crypto.getRandomValues(new Uint8Array(16));
   const cek = await hkdf(salt, ikm, text("Content-Encoding: aes128gcm\0"), 16);
   const nonce = await hkdf(salt, ikm, text("Content-Encoding: nonce\0"), 12);
 
   // The last (only) record ends with the delimiter 0x02, then zero padding (RFC 8188 §2).
-  const paddedLength = Math.min(MAX_PUSH_PLAINTEXT + 1, Math.ceil((plaintext.length + 1) / PAD_TO) * PAD_TO);
+  const padTo = sealing.padTo ?? PAD_TO;
+  const paddedLength = Math.min(MAX_PUSH_PLAINTEXT + 1, Math.ceil((plaintext.length + 1) / padTo) * padTo);
   const record = new Uint8Array(paddedLength);
   record.set(plaintext);
   record[plaintext.length] = 0x02;
