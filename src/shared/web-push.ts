@@ -31,7 +31,8 @@ const isAuthSecret = (text: string) => decodeBase64Url(text)?.length === 16;
 
 export const PushSubscriptionJson = v.object({
   endpoint: v.pipe(v.string(), v.maxLength(2048)),
-  expirationTime: v.optional(v.nullable(v.pipe(v.number(), v.finite()))),
+  /** Milliseconds since 1970 (a DOMHighResTimeStamp), within what a Date can hold. */
+  expirationTime: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.maxValue(8.64e15)))),
   keys: v.object({
     p256dh: v.pipe(v.string(), v.maxLength(200), v.check(isUncompressedP256Point)),
     auth: v.pipe(v.string(), v.maxLength(50), v.check(isAuthSecret)),

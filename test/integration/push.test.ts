@@ -150,6 +150,8 @@ describe("POST /api/user.php?push=1", () => {
       [{ ...good, keys: { ...good.keys, auth: encode(new Uint8Array(15)) } }, "subscription.keys.auth", keysText],
       [{ endpoint: good.endpoint }, "subscription.keys", keysText],
       ["a string", "subscription", "This browser's subscription is incomplete. Turn notifications off and on again."],
+      [{ ...good, expirationTime: "soon" }, "subscription.expirationTime", "This browser's subscription is incomplete. Turn notifications off and on again."],
+      [{ ...good, expirationTime: 1e300 }, "subscription.expirationTime", "This browser's subscription is incomplete. Turn notifications off and on again."],
     ];
     for (const [subscription, field, message] of cases) {
       const res = await subscribe(d, subscription);
