@@ -6,18 +6,11 @@ import { isAllowedPushEndpoint } from "../../src/server/push/endpoints";
 import { pushNotice } from "../../src/server/push/notices";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import type { MemberEvent, PushPayload } from "../../src/shared/member-events";
-import { DEFAULT_NOTIFICATION_CHOICES, type NotificationChoices } from "../../src/shared/notifications";
 import { encodeBase64Url } from "../../src/shared/web-push";
 import { chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
 import type { ReceivedPush } from "../push-stand-in";
-
-// The member's choices: the defaults, unless a test sets them (the /notifications writer is another piece of work).
-const choices = vi.hoisted(() => ({ current: null as NotificationChoices | null }));
-vi.mock("../../src/server/db/notification-choices", () => ({
-  notificationChoicesOf: async () => structuredClone(choices.current ?? DEFAULT_NOTIFICATION_CHOICES),
-}));
 
 const ORIGIN = "http://push.test";
 const pushUrl = inject("pushUrl");
@@ -34,9 +27,13 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  choices.current = null;
   vi.restoreAllMocks();
 });
+
+/** The member's switches on /notifications, saved as the settings screen saves them. */
+async function choose(member: Member, update: Record<string, unknown>) {
+  expect((await member.browser.put("/api/notifications.php", update)).status).toBe(200);
+}
 
 const encode = encodeBase64Url;
 
@@ -373,7 +370,7 @@ describe("pushNotice: what is pushed", () => {
   it("respects the member's push choices per kind (a match goes under like)", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const finn = await subscribed("Finn");
-    choices.current = { ...DEFAULT_NOTIFICATION_CHOICES, push: { new_conversations: true, new_messages: false, like: false } };
+    await choose(finn, { push: { new_messages: false, like: false } });
     await pushNotice(env, finn.id, messageFrom(anna, "Anna"), hidden, now());
     await pushNotice(env, finn.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, hidden, now());
     await pushNotice(env, finn.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", created_at: now() }, hidden, now());
@@ -386,7 +383,7 @@ describe("pushNotice: what is pushed", () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const gina = await subscribed("Gina");
     await pushNotice(env, gina.id, messageFrom(anna, "Anna"), hidden, now());
-    choices.current = { ...DEFAULT_NOTIFICATION_CHOICES, previews: true };
+    await choose(gina, { previews: true });
     await pushNotice(env, gina.id, messageFrom(anna, "Anna"), hidden, now());
     const [discreet, preview] = await pushesTo(gina);
     expect(JSON.stringify(discreet)).not.toContain("harbour");

@@ -57,6 +57,7 @@ export const chatRoutes = new Hono<AppEnv>()
       language: c.get("locale"),
       siteDomain: c.get("site").domain,
       country: c.get("country"),
+      ...(session.publicId ? { session: session.publicId } : {}),
       premium: row.paid_user === 1,
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
