@@ -7,6 +7,7 @@ import { isLanguage } from "../shared/locales";
 import { accountRoutes } from "./api/account";
 import { chatRoutes } from "./api/chats";
 import { likeRoutes } from "./api/likes";
+import { memberChannelRoutes } from "./api/member-socket";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
@@ -99,6 +100,7 @@ function createApp() {
   app.route("/", chatRoutes);
   app.route("/", reportRoutes);
   app.route("/", likeRoutes);
+  app.route("/", memberChannelRoutes);
   app.route("/", paymentRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {

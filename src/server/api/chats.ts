@@ -58,6 +58,7 @@ export const chatRoutes = new Hono<AppEnv>()
       siteDomain: c.get("site").domain,
       country: c.get("country"),
       premium: row.paid_user === 1,
+      name: row.own_name,
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });

@@ -48,6 +48,7 @@ import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
 import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type SendRequest } from "../services/chat-rules";
 import { sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { announceRead, announceSends } from "../services/member-news";
 import { loadSite } from "../services/site-settings";
 
 /** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
@@ -60,6 +61,8 @@ export type SocketMember = {
   country: string | null;
   /** Whether they see photos' originals; read when the socket opened, refreshed by memberChanged. */
   premium: boolean;
+  /** Their name, for what the other member is told of their messages (read when unknown). */
+  name?: string;
 };
 
 /** The header by which the Worker hands the authorised member to the object. */
@@ -547,6 +550,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       }
       send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits: credits[i]! });
     }
+    // The members' other pages (badges, chat list), push and mail hear of the group once it is stored.
+    this.ctx.waitUntil(announceSends(this.env, planned.map((p, i) => ({ sender: p.send.member, recipient: p.peer, messageId: p.message.id, unread: p.unread, balance: credits[i]!, record: p.record }))));
     this.delivered.push(...planned.map((p) => ({ id: p.message.id, peer: p.peer })));
   }
 
@@ -592,6 +597,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     if (record === null) return;
     const { unread, readId } = markRead(this.ctx.storage, member.profileId, messageId);
     await setUnreadCount(this.db, record.id, member.profileId, unread);
+    this.ctx.waitUntil(announceRead(this.env, member.profileId, this.otherOf(member.profileId), record.id, unread));
     this.broadcast(
       () => true,
       (viewer) => (viewer.profileId === member.profileId ? { type: "unread", count: unread } : { type: "read", profile_id: member.profileId, message_id: readId }),
