@@ -54,16 +54,16 @@ export function useMemberChannel(enabled: boolean) {
     };
 
     const apply = (frame: MemberFrame) => {
-      const { update, reloadLikes } = actions.current;
+      const cached = actions.current;
       if (frame.type === "visibility_check") {
         say({ type: "visibility", visible: inView() });
         return;
       }
       const { counts } = frame;
-      void update<UserResponse>(USER_KEY, (data) => (data.user ? { user: userWithCounts(data.user, counts) } : data));
-      void update<LikesResponse>(LIKES_KEY, (likes) => likesWithCounts(likes, counts));
-      void update<ChatsResponse>(CHATS_KEY, (list) => chatsAfterFrame(list, frame));
-      if (reloadsLikes(frame)) void reloadLikes();
+      void cached.update<UserResponse>(USER_KEY, (data) => (data.user ? { user: userWithCounts(data.user, counts) } : data));
+      void cached.update<LikesResponse>(LIKES_KEY, (likes) => likesWithCounts(likes, counts));
+      void cached.update<ChatsResponse>(CHATS_KEY, (list) => chatsAfterFrame(list, frame));
+      if (reloadsLikes(frame)) void cached.reloadLikes();
     };
 
     const connect = () => {
@@ -98,9 +98,8 @@ export function useMemberChannel(enabled: boolean) {
     };
     const onPushed = (event: MessageEvent<PushedToPages | null>) => {
       if (event.data?.type !== "pushed") return;
-      const { mutate, reloadLikes } = actions.current;
-      void mutate(CHATS_KEY);
-      void reloadLikes();
+      void actions.current.mutate(CHATS_KEY);
+      void actions.current.reloadLikes();
     };
 
     connect();
