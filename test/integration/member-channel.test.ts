@@ -206,6 +206,16 @@ describe("the channel hears of", () => {
     const read = await bramPage.event("read");
     expect(read.event).toEqual({ kind: "read", conversation_id: last.message.conversation_id, peer_id: anna.id, unread: 0 });
     expect(read.counts.unread_messages).toBe(0);
+
+    // Removing a conversation with unread messages on one page: the other pages drop its count.
+    const unseen = await send(annaChat, "three");
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(1);
+    const removed = await bram.browser.fetch("/api/chat.php", { method: "DELETE", json: { conversation: { id: unseen.message.conversation_id } } });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toEqual({ removed: 1 });
+    const cleared = await bramPage.event("read");
+    expect(cleared.event).toMatchObject({ conversation_id: unseen.message.conversation_id, unread: 0 });
+    expect(cleared.counts.unread_messages).toBe(0);
     annaChat.close();
     bramChat.close();
     bramPage.close();

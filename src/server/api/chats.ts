@@ -18,6 +18,7 @@ import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
 import { socketPeerRow } from "../db/conversations";
 import { conversationRooms, removeChats, roomName } from "../services/chats";
+import { announceRead } from "../services/member-news";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { parseQuery } from "./query";
@@ -70,7 +71,9 @@ export const chatRoutes = new Hono<AppEnv>()
     const { profileId } = requireChatMember(c);
     const body = c.req.valid("json");
     const removed = await removeChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
-    return c.json({ removed });
+    // Everything in them counts as read: the member's other pages drop their badges.
+    c.executionCtx.waitUntil(Promise.all(removed.map((chat) => announceRead(c.env, profileId, chat.peer, chat.id, 0))));
+    return c.json({ removed: removed.length });
   })
   .post(
     "/api/chat-photo.php",

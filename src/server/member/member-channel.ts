@@ -24,6 +24,11 @@ const BADGES_KEY = "badges";
  * pings is frozen or gone (a phone put it away without a word) and does not count as seen.
  */
 const SILENT_AFTER_MS = 70_000;
+/**
+ * Badges read in D1 longer ago than this are read again after the next event: changes that send no
+ * event (a chat removed on a page, a block, a like seen) are right on every page within a minute.
+ */
+const REREAD_AFTER_MS = 60_000;
 
 /**
  * The Durable Object of one member: every open page of theirs holds one hibernating socket here.
@@ -54,9 +59,7 @@ export class MemberChannel extends DurableObject<Env> {
     server.serializeAttachment({ visible, at: Date.now() } satisfies PageState);
     // Read again on every connect: whatever happened while no page was open (or on no socket, such
     // as a like seen on another page) is right again, on every open page.
-    const badges = await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, member));
-    this.ctx.storage.kv.put(BADGES_KEY, badges);
-    this.broadcast({ type: "counts", counts: badgeCounts(badges) });
+    await this.reread(member, true);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -71,11 +74,14 @@ export class MemberChannel extends DurableObject<Env> {
     // A like carries no count: the new-likes count is read again (likes are seen on pages without an event).
     const newLikes = event.kind === "like" || event.kind === "match" ? await readNewLikes(this.db, owner.profileId) : null;
     // Read, changed and stored with no wait in between, so events arriving together each see the other's change.
-    let badges = this.ctx.storage.kv.get<Badges>(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner)));
+    let badges = this.ctx.storage.kv.get<Badges>(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
     if (newLikes !== null) badges = { ...badges, new_likes: newLikes };
     badges = badgesAfter(badges, event);
-    this.ctx.storage.kv.put(BADGES_KEY, badges);
+    // The frames go before the write, so they do not wait for it (the output gate): a write lost
+    // with the object is healed by the next frame, whose counts are whole.
     this.broadcast({ type: "event", event, counts: badgeCounts(badges) });
+    this.ctx.storage.kv.put(BADGES_KEY, badges);
+    if (Date.now() - badges.read_at > REREAD_AFTER_MS) this.ctx.waitUntil(this.reread(owner, false));
     return this.presence();
   }
 
@@ -95,6 +101,18 @@ export class MemberChannel extends DurableObject<Env> {
     }
     this.broadcast({ type: "visibility_check" });
     return this.presence();
+  }
+
+  /**
+   * Read the badges in D1 again (with no event in between: producers store before they tell) and
+   * give them to every page; `always`: even when they did not change (a page just connected).
+   */
+  private async reread(owner: ChannelMember, always: boolean): Promise<void> {
+    const fresh = await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now()));
+    const before = this.ctx.storage.kv.get<Badges>(BADGES_KEY);
+    this.ctx.storage.kv.put(BADGES_KEY, fresh);
+    const counts = badgeCounts(fresh);
+    if (always || !before || JSON.stringify(badgeCounts(before)) !== JSON.stringify(counts)) this.broadcast({ type: "counts", counts });
   }
 
   /** Pages open and in view now. */
