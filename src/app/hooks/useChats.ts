@@ -36,7 +36,7 @@ export function withMessage(data: ChatsResponse, message: ChatMessage): ChatsRes
 /**
  * Change cached data where the hooks read it: the cache, or the page's embedded data until the
  * first fetch (swr keeps that apart from the cache). A change that returns null reloads the key;
- * nothing happens while the key has no data.
+ * nothing happens while the key has no data; a load under way is not lost (it is made again).
  */
 export function useUpdateCached() {
   const { cache, mutate, fallback } = useSWRConfig();
@@ -46,7 +46,9 @@ export function useUpdateCached() {
       if (data === undefined) return;
       const next = change(data);
       if (next === data) return;
-      await (next ? mutate(key, next, { revalidate: false }) : mutate(key));
+      // swr drops a load that started before a change: one under way is started again after it.
+      const loading = cache.get(key)?.isValidating === true;
+      await (next ? mutate(key, next, { revalidate: loading }) : mutate(key));
     },
     [cache, mutate, fallback],
   );
