@@ -292,11 +292,20 @@ describe("the badges", () => {
 
   it("with no page open, an event costs nothing: no storage, no alarm, presence none", async () => {
     const dora = await premium();
+    const nothingKept = () =>
+      runInDurableObject(channel(dora), async (_instance, state) => {
+        expect([...state.storage.kv.list()]).toEqual([]);
+        expect(await state.storage.getAlarm()).toBeNull();
+      });
     expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
-    await runInDurableObject(channel(dora), async (_instance, state) => {
-      expect([...state.storage.kv.list()]).toEqual([]);
-      expect(await state.storage.getAlarm()).toBeNull();
-    });
+    await nothingKept();
+    // A page came and went: its close leaves nothing behind either.
+    const page = await MemberSocket.open(dora);
+    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    page.close();
+    for (let i = 0; (await channel(dora).presenceNow()).open > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
+    await nothingKept();
   });
 });
 

@@ -35,8 +35,9 @@ const REREAD_AFTER_MS = 60_000;
  * Producers tell it what happened to the member (deliver); it sends each page the event with the
  * badges after it, whole, and answers how many pages are open and in view, so push and mail know
  * whether the member already saw it. The badges live in the object's storage (read again from D1
- * whenever a page connects), so an eviction loses none. With no page open nothing runs: no alarm,
- * nothing kept in memory, and an event costs one call that stores nothing (docs/decisions/0017).
+ * whenever a page connects), so an eviction loses none. With no page open nothing runs and nothing
+ * is kept: no alarm, no memory, no storage (the last page's close clears it), and an event costs one
+ * call that stores nothing (docs/decisions/0017).
  */
 export class MemberChannel extends DurableObject<Env> {
   private readonly db: Database;
@@ -137,6 +138,7 @@ export class MemberChannel extends DurableObject<Env> {
     } catch {
       // already closed
     }
+    this.forgetWhenAlone(ws);
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
@@ -145,6 +147,14 @@ export class MemberChannel extends DurableObject<Env> {
     } catch {
       // already closed
     }
+    this.forgetWhenAlone(ws);
+  }
+
+  /** The member's last page went: nothing is kept (the next page reads everything from D1 again). */
+  private forgetWhenAlone(closed: WebSocket): void {
+    if (this.ctx.getWebSockets().some((ws) => ws !== closed && ws.readyState === WebSocket.OPEN)) return;
+    this.ctx.storage.kv.delete(BADGES_KEY);
+    this.ctx.storage.kv.delete(OWNER_KEY);
   }
 
   /**
