@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { enterSite as enterShared, hydrated, phone, sharedBrowser } from "./browser";
-import { signUpByApi } from "./dutch-site";
+import { api, signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
@@ -50,7 +50,10 @@ describe("live badges on the Dutch site", () => {
     });
     const anna = await signUpByApi(a.page, baseUrl, "live", "anna", "female");
     const bram = await signUpByApi(b.page, baseUrl, "live", "bram", "male");
-    localD1(statePath, `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`);
+    // Anna will have 10 credits left after her first message: the top bar then shows her credits badge (SPEC §2).
+    const price = (await api<{ message_credits: number }>(a.page, "GET", "/api/settings.php")).body.message_credits;
+    localD1(statePath, `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id = ${bram.profile.id})`);
+    localD1(statePath, `UPDATE users SET status = 'active', credits = ${10 + price}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id = ${anna.profile.id})`);
 
     // Bram is on the search page; his page's member socket has told him his badges.
     const counted = b.page.waitForEvent("websocket", (ws) => ws.url().includes("/api/member-socket.php")).then((ws) => ws.waitForEvent("framereceived", (f) => String(f.payload).includes('"counts"')));
@@ -65,16 +68,22 @@ describe("live badges on the Dutch site", () => {
 
     await a.page.goto(`${baseUrl}/members`);
     await hydrated(a.page);
+    const annaCredits = a.page.locator(".top-bar").getByRole("link", { name: nl.nav.credits }).locator(".badge");
+    expect(await annaCredits.count()).toBe(0);
     await write(a.page, bram.profile.id, "Hoi Bram, ben je er?");
     await expect.poll(() => messagesLink.locator(".badge--unread").textContent(), { timeout: LIVE_MS }).toBe("1");
     await expect.poll(() => b.page.title(), { timeout: LIVE_MS }).toMatch(/^\(1\) /);
     await expect.poll(() => b.page.evaluate(() => (window as unknown as Recorded).appBadges.at(-1)), { timeout: LIVE_MS }).toBe(1);
+    // Anna's own page shows what the message cost her.
+    await expect.poll(() => annaCredits.textContent(), { timeout: LIVE_MS }).toBe("10");
 
     // A second message, and a like: the counts follow.
     await write(a.page, bram.profile.id, "Nog een bericht");
     await expect.poll(() => messagesLink.locator(".badge--unread").textContent(), { timeout: LIVE_MS }).toBe("2");
     await a.page.evaluate((id) => fetch("/api/like.php", { method: "POST", headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: JSON.stringify({ profile: { id } }) }), bram.profile.id);
     await expect.poll(() => b.page.title(), { timeout: LIVE_MS }).toMatch(/^\(3\) /);
+    expect(await b.page.locator(".top-bar").getByRole("link", { name: nl.nav.likes }).locator(".badge--likes").textContent()).toBe("1");
+    await expect.poll(() => annaCredits.textContent(), { timeout: LIVE_MS }).toBe(String(10 - price));
     // No reload happened: the marker set after the load is still there.
     expect(await b.page.evaluate(() => (window as unknown as Recorded).loadedOnce)).toBe(false);
 
