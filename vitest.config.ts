@@ -14,7 +14,7 @@ export default defineConfig(async () => {
       clientManifest(),
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, SESSION_SECRET: "a session secret used only by the tests, 48 chars" } },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, SESSION_SECRET: "a session secret used only by the tests, 48 chars", MAIL_WEBHOOK_SECRET: "whsec_dGVzdCB3ZWJob29rIHNlY3JldCBvZiB0aGUgbWFpbCBwcm92aWRlcg==" } },
       }),
     ],
     test: {

@@ -19,6 +19,7 @@ interface __BaseEnv_Env {
 	MAIL_API_KEY: string;
 	MOLLIE_API_KEY: string;
 	SMS_API_KEY: string;
+	MAIL_WEBHOOK_SECRET: string;
 	CONVERSATIONS: DurableObjectNamespace<import("./src/worker").ConversationRoom>;
 	MEMBERS: DurableObjectNamespace<import("./src/worker").MemberChannel>;
 }
@@ -45,6 +46,7 @@ declare namespace Cloudflare {
 		MAIL_API_KEY: string;
 		MOLLIE_API_KEY: string;
 		SMS_API_KEY: string;
+		MAIL_WEBHOOK_SECRET: string;
 		CONVERSATIONS: DurableObjectNamespace<import("./src/worker").ConversationRoom>;
 		MEMBERS: DurableObjectNamespace<import("./src/worker").MemberChannel>;
 	}
@@ -55,7 +57,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "DEV_COUNTRY" | "MAIL_PROVIDER" | "MAIL_API_URL" | "MAIL_FROM" | "PAYMENT_PROVIDER" | "MOLLIE_API_URL" | "SMS_PROVIDER" | "SMS_API_URL" | "SESSION_SECRET" | "MAIL_API_KEY" | "MOLLIE_API_KEY" | "SMS_API_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "DEV_COUNTRY" | "MAIL_PROVIDER" | "MAIL_API_URL" | "MAIL_FROM" | "PAYMENT_PROVIDER" | "MOLLIE_API_URL" | "SMS_PROVIDER" | "SMS_API_URL" | "SESSION_SECRET" | "MAIL_API_KEY" | "MOLLIE_API_KEY" | "SMS_API_KEY" | "MAIL_WEBHOOK_SECRET">> {}
 }
 declare module "*.txt" {
 	const value: string;

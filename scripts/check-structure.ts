@@ -7,7 +7,9 @@
  *    chain, no string holding a SELECT ... FROM, INSERT INTO, UPDATE ... SET or DELETE FROM statement;
  * 3. no base name used by two files of src/app and src/server for different things (index files,
  *    tests and the screens named after their routes are allowed, and so is one table family's
- *    handlers, service and queries: server/api/photos.ts, server/services/photos.ts, server/db/photos.ts).
+ *    handlers, service and queries: server/api/photos.ts, server/services/photos.ts, server/db/photos.ts);
+ * 4. no import of src/app from the server's services and queries (src/server/services, src/server/db):
+ *    what both sides need lives in src/shared.
  *
  * Prints every offence grouped by rule and exits 1 if there is any.
  */
@@ -186,11 +188,17 @@ const loops = cycles(graph).map((component) => {
 });
 const sql = files.filter((file) => !file.startsWith(DB_DIR + "/")).flatMap(sqlOffences);
 const names = nameOffences(files);
+const APP_DIR = join(SRC, "app") + "/";
+const RULE_DIRS = [join(SRC, "server", "services") + "/", DB_DIR + "/"];
+const appImports = files
+  .filter((file) => RULE_DIRS.some((dir) => file.startsWith(dir)))
+  .flatMap((file) => (graph.get(file) ?? []).filter((target) => target.startsWith(APP_DIR)).map((target) => `${show(file)} imports ${show(target)}`));
 
 const report: [string, string[]][] = [
   ["Import cycles among src/ files", loops],
   ["SQL outside src/server/db/", sql],
   ["Base names used by more than one file in src/app and src/server", names],
+  ["Imports of src/app from src/server/services or src/server/db", appImports],
 ];
 let failed = false;
 for (const [title, offences] of report) {

@@ -3,6 +3,7 @@
  * live ones and own sends still under way, each once), how they group by day, what the next message
  * costs, and how the socket waits before reconnecting.
  */
+import { LAST_CHAT_KEY } from "../shared/browser-storage";
 import type { ChatCosts, ChatGift, ChatImage, ChatMessage, ChatResponse, MessageKind, SendFrame } from "../shared/chat";
 
 /** Messages of both lists, each id once (the copy in `added` wins), oldest first. */
@@ -131,8 +132,6 @@ export function newClientId(): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-/** SPEC §3: the last-opened chat profile and its date (ms) are remembered under this key. */
-export const LAST_CHAT_KEY = "last-chat";
 
 export function rememberLastChat(profileId: number, at = Date.now()): void {
   try {

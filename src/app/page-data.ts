@@ -63,6 +63,8 @@ export const showcaseKey = (towns: boolean) => (towns ? "/api/showcase.php?towns
 export const FIRST_SEARCH_KEY = searchPageKey(new URLSearchParams(), 1);
 /** GET /api/chats.php: the member's conversations (SPEC §7). */
 export const CHATS_KEY = "/api/chats.php";
+/** GET /api/notifications.php: the member's notification choices and why mail stopped. */
+export const NOTIFICATIONS_KEY = "/api/notifications.php";
 /** GET /api/gifts.php: the gifts this site sells. */
 export const GIFTS_KEY = "/api/gifts.php";
 
@@ -88,6 +90,9 @@ export const orderKey = (id: string | number) => `/api/order.php?id=${id}`;
 export const TRANSACTIONS_KEY = "/api/transactions.php";
 /** GET /api/transaction.php?id=: a receipt. */
 export const transactionKey = (id: string | number) => `/api/transaction.php?id=${id}`;
+
+/** GET /api/sessions.php: the member's logged-in devices (settings screen). */
+export const SESSIONS_KEY = "/api/sessions.php";
 
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
 
@@ -125,6 +130,8 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return match.params.id ? [plain(transactionKey(match.params.id))] : [plain(TRANSACTIONS_KEY)];
     case "credits-repeat":
       return member ? [plain(TRANSACTIONS_KEY)] : [];
+    case "settings":
+      return member ? [plain(SESSIONS_KEY), plain(NOTIFICATIONS_KEY)] : [];
     case "signup":
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];

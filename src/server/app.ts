@@ -8,10 +8,12 @@ import { accountRoutes } from "./api/account";
 import { chatRoutes } from "./api/chats";
 import { likeRoutes } from "./api/likes";
 import { memberChannelRoutes } from "./api/member-socket";
+import { mailLinkRoutes, notificationRoutes } from "./api/notifications";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
+import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
 import { reportRoutes } from "./api/reports";
 import { loadSource, SOURCES } from "./api/sources";
@@ -88,6 +90,8 @@ function createApp() {
   app.use(session);
   // The payment provider calls the webhook; it is not one of the site's pages.
   app.post("/api/payment-webhook.php", paymentWebhook);
+  // A notification mail's unsubscribe link (no login, one-click POST) and the mail provider's webhook.
+  app.route("/", mailLinkRoutes);
   app.use("/api/*", requireSameOrigin);
   app.use("/api/*", async (c, next) => {
     await next();
@@ -98,10 +102,12 @@ function createApp() {
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
   app.route("/", chatRoutes);
+  app.route("/", sessionRoutes);
   app.route("/", reportRoutes);
   app.route("/", likeRoutes);
   app.route("/", memberChannelRoutes);
   app.route("/", paymentRoutes);
+  app.route("/", notificationRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));

@@ -4,7 +4,18 @@ import type { CompanyInfo, SiteSettings } from "../shared/settings";
 import type { Database } from "./db/database";
 
 /** The signed-in member: the session, the account's status and what search and blocking need of the profile. */
-export type Session = { id: string; userId: number; status: string; profileId: number; gender: string; sexuality: string; country: string };
+export type Session = {
+  id: string;
+  userId: number;
+  status: string;
+  profileId: number;
+  gender: string;
+  sexuality: string;
+  country: string;
+  /** The id the sessions list knows this session by (the row id stays in the cookie). */
+  publicId: string | null;
+  lastUsedAt: number | null;
+};
 
 type TrackingField = "network" | "ref" | "sub1" | "sub2" | "sub3";
 /** The traffic source a visitor came with (see edge/tracking.ts). */

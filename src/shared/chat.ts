@@ -63,6 +63,8 @@ export type ChatProfile = {
   main_image: MainImage | null;
   fictional: boolean;
   last_active_at: number;
+  /** The member is premium (paid_user): their photo has the premium border (SPEC §6). */
+  premium: boolean;
 };
 
 /** SPEC §3 chat item, with what the overview shows. */

@@ -1,4 +1,5 @@
 /** The member's notification choices (SPEC §3 e-mail kinds, push per kind), shared by /notifications and the Worker. */
+import * as v from "valibot";
 
 /** SPEC §3: the kinds of e-mail a member can turn on or off. A match is mailed under `like`. */
 export const EMAIL_KINDS = [
@@ -42,3 +43,38 @@ export const DEFAULT_NOTIFICATION_CHOICES: NotificationChoices = {
   push: { new_conversations: true, new_messages: true, like: true },
   previews: false,
 };
+
+/**
+ * Why mail to a member stopped (SPEC §3 User.notifications_disabled, §4): the mail provider reported
+ * a bounce or a spam complaint for their address (no mail the product sends on its own, only what the
+ * member asks for: password reset, e-mail change, activation), or they unsubscribed from a kind.
+ */
+export const MAIL_STOP_REASONS = ["bounce", "complaint", "unsubscribe"] as const;
+export type MailStopReason = (typeof MAIL_STOP_REASONS)[number];
+
+/** GET and PUT /api/notifications.php: the choices, the reasons mail is stopped, and each stop with its kind and time. */
+export type NotificationsAnswer = {
+  notifications: NotificationChoices;
+  notifications_disabled: MailStopReason[];
+  stops: { reason: MailStopReason; kind: EmailKind | null; since: number }[];
+};
+
+const switches = <K extends string>(kinds: readonly K[]) =>
+  v.strictObject(Object.fromEntries(kinds.map((kind) => [kind, v.optional(v.boolean())])) as Record<K, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>);
+
+/**
+ * PUT /api/notifications.php: any part of the choices (the rest stays); `resume_mail: true` asks to
+ * be mailed again after a bounce or complaint. Unknown kinds are refused, so nothing is half-saved.
+ */
+export const NotificationsUpdate = v.strictObject({
+  email: v.optional(switches(EMAIL_KINDS)),
+  push: v.optional(switches(PUSH_KINDS)),
+  previews: v.optional(v.boolean()),
+  resume_mail: v.optional(v.literal(true)),
+});
+export type NotificationsUpdate = v.InferOutput<typeof NotificationsUpdate>;
+
+/** SPEC §3 User.notifications_disabled: the reasons mail is stopped, each once, in a fixed order (empty: nothing stopped). */
+export function disabledReasons(stops: readonly { reason: MailStopReason }[]): MailStopReason[] {
+  return MAIL_STOP_REASONS.filter((reason) => stops.some((stop) => stop.reason === reason));
+}

@@ -95,8 +95,12 @@ describe("applying a code", () => {
     const placed = await orderOf(buyer, created.id);
     expect(placed.amount).toBe(discountedAmount(1995, shown.discount.percentage));
     expect(placed).toMatchObject({ amount: 1596, discount: 399, vat: 277 });
-    // Not paid yet: the code is held while the payment is under way, not used.
-    expect((await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: "SPRING20" })).status).toBe(409);
+    // Not paid yet: the code is held while the payment is under way, not used, and the member is told so.
+    const held = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: "SPRING20" });
+    expect(held.status).toBe(409);
+    expect(await held.json()).toMatchObject({ error: "discount_held", message: "This code is waiting for a payment you started", field: "discount_code" });
+    const shownHeld = await buyer.browser.fetch("/api/discountcode.php?code=SPRING20&bundle_id=1&method=ideal");
+    expect(await shownHeld.json()).toMatchObject({ error: "discount_held" });
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_uses WHERE user_id = ?").bind(buyer.userId).first<{ n: number }>())!.n).toBe(0);
     await pay(buyer, created);
     expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", credits: 125 });

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
+import type { ChatsResponse } from "../../src/shared/chat";
+import { ChatSocket, chatMember, clientId } from "../chat";
 import { loadProfiles, putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
 
@@ -53,5 +55,27 @@ describe("the premium mark of other members", () => {
     expect(members).toMatch(/<img[^>]*alt="Paula"[^>]*class="is-premium"\/>/);
     expect(members).toMatch(/Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">/);
     expect(members).toMatch(/Fenna, 31<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="profile-card__place">/);
+  });
+});
+
+describe("the premium mark in the chat list", () => {
+  it("borders a premium member's photo in /chats, and not a free member's", async () => {
+    const viewer = await chatMember("http://nl.test", { paid: true, credits: 100 });
+    for (const peer of [1, 2]) {
+      const socket = await ChatSocket.open(viewer, peer);
+      const id = clientId();
+      socket.sendText(id, "Hallo!");
+      await socket.next((f) => f.type === "ack" && f.client_id === id);
+      socket.ws.close();
+    }
+    const { chats } = await json<ChatsResponse>(await viewer.browser.fetch("/api/chats.php"));
+    expect(chats.map((c) => [c.profile.name, c.profile.premium]).toSorted()).toEqual([
+      ["Fenna", false],
+      ["Paula", true],
+    ]);
+    const html = (await (await viewer.browser.fetch("/chats")).text()).replaceAll("<!-- -->", "");
+    expect(html.match(/class="avatar is-premium"/g)).toHaveLength(1);
+    expect(html).toMatch(/<img class="avatar is-premium"[^>]*>\s*<span class="chat-item__text"><span class="chat-item__name">Paula</);
+    expect(html).toMatch(/<img class="avatar"[^>]*>\s*<span class="chat-item__text"><span class="chat-item__name">Fenna</);
   });
 });

@@ -1,4 +1,5 @@
 import type { User } from "../../shared/api";
+import { DISABLED_NOTIFICATIONS_ALERT_KEY, PHOTO_ALERT_KEY } from "../../shared/browser-storage";
 import { useRouter, useT } from "../page-context";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
@@ -9,8 +10,8 @@ import { ResendActivation } from "./ResendActivation";
 const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
 /** Routes on which the profile-photo alert does not show (SPEC §2 Alerts). */
 const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
-/** SPEC §3: the dismissal timestamp of the profile-photo alert. */
-export const PHOTO_ALERT_KEY = "hide-enrich-alert";
+/** Routes on which the disabled-notifications alert does not show: the notification switches are there (SPEC §2 Alerts). */
+const NO_DISABLED_NOTIFICATIONS_ALERT = new Set(["settings", "notifications"]);
 
 /** SPEC §2: remind a member whose e-mail is unconfirmed, unless their mail is disabled (that alert says more). */
 export function showActivationReminder(user: Pick<User, "status" | "notifications_disabled"> | null, routeName: string | null): boolean {
@@ -24,18 +25,36 @@ export function showPhotoAlert(user: Pick<User, "profile"> | null, routeName: st
   return routeName === null || !NO_PHOTO_ALERT.has(routeName);
 }
 
+/**
+ * SPEC §2: tell a member whose mail is stopped (notifications_disabled non-empty), until dismissed,
+ * except where the switches are. Answers the reason to tell (a bounce before a complaint before an
+ * unsubscribe), or null.
+ */
+export function disabledNotificationsAlert(user: Pick<User, "notifications_disabled"> | null, routeName: string | null, dismissedAt: string | null): string | null {
+  if (!user || dismissedAt || (routeName !== null && NO_DISABLED_NOTIFICATIONS_ALERT.has(routeName))) return null;
+  return ["bounce", "complaint", "unsubscribe"].find((reason) => user.notifications_disabled.includes(reason)) ?? null;
+}
+
 /** The alerts under the top bar of the Default layout. */
 export function Alerts() {
   const { user } = useUser();
   const { match } = useRouter();
   const t = useT();
   const [dismissedAt, dismiss] = useStoredTimestamp(PHOTO_ALERT_KEY);
+  const [mailAlertDismissedAt, dismissMailAlert] = useStoredTimestamp(DISABLED_NOTIFICATIONS_ALERT_KEY);
   const route = match?.route.name ?? null;
   const activation = showActivationReminder(user, route);
   const photo = dismissedAt !== NOT_KNOWN_YET && showPhotoAlert(user, route, dismissedAt);
-  if (!user || (!activation && !photo)) return null;
+  const mailStopped = mailAlertDismissedAt === NOT_KNOWN_YET ? null : disabledNotificationsAlert(user, route, mailAlertDismissedAt);
+  if (!user || (!activation && !photo && !mailStopped)) return null;
   return (
     <div className="alerts">
+      {mailStopped && (
+        <div className="alert alert--warning" role="status" data-alert="disabled-notifications">
+          <p>{t(`notifications.alert.${mailStopped}`, { email: user.email })}</p>
+          <GoOrDismiss href="/notifications#notifications" go={t("notifications.alert.settings")} dismiss={t("alerts.dismiss")} onDismiss={dismissMailAlert} small />
+        </div>
+      )}
       {activation && (
         <div className="alert alert--warning" role="status">
           <p>{t("alerts.activation", { email: user.email })}</p>

@@ -1,9 +1,9 @@
+import { ENTRY_SKIP_KEY } from "../../shared/browser-storage";
 import { usePage, useT } from "../page-context";
 import { useHydrated } from "../hooks/useHydrated";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 
-export const ENTRY_SKIP_KEY = "site-entry-skip";
 /** Set on <html> by ENTRY_SKIPPED_SCRIPT before the body is parsed, when the warning must not show. */
 const ENTRY_SKIPPED_ATTRIBUTE = "data-entry-skipped";
 /**

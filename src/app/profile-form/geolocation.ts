@@ -1,12 +1,11 @@
 import { useEffect, useState } from "react";
 import type { GeocodeResponse } from "../../shared/api";
+import { GEOCODE_STORAGE_KEY } from "../../shared/browser-storage";
 import { apiFetch } from "../api";
 
 /** SPEC §3: unsupported (no navigator.geolocation), unknown (no Permissions API), or the browser's state. */
 type GeolocationPermission = "unsupported" | "unknown" | PermissionState;
 
-/** The session storage key of the last geocode answer (`false` after a failure). */
-export const GEOCODE_STORAGE_KEY = "geocode";
 
 function readGeolocationPermission(): Promise<GeolocationPermission> {
   if (typeof navigator === "undefined" || !("geolocation" in navigator) || !navigator.geolocation) return Promise.resolve("unsupported");

@@ -47,6 +47,7 @@ import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
 import { getUserView } from "../services/users";
+import { closeSessionSockets, liveSessionIds } from "../services/sessions";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 
@@ -134,10 +135,12 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json({ ok: true });
   })
   .post("/api/password.php", vValidator("json", PasswordChangeBody, invalidBody), async (c) => {
-    const { userId } = requireMember(c);
+    const { userId, profileId } = requireMember(c);
     const { old_password, password, password_repeat } = c.req.valid("json");
+    const before = await liveSessionIds(c.get("db"), userId);
     await changePassword(accounts(c), userId, old_password, password, password_repeat);
-    // Every session ended with the old password; this browser carries on with a new one.
+    // Every session ended with the old password, and the chat sockets they opened close; this browser carries on with a new one.
+    c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, before));
     await startSession(c, userId);
     return c.json({ ok: true });
   })

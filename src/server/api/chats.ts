@@ -58,6 +58,7 @@ export const chatRoutes = new Hono<AppEnv>()
       language: c.get("locale"),
       siteDomain: c.get("site").domain,
       country: c.get("country"),
+      ...(session.publicId ? { session: session.publicId } : {}),
       premium: row.paid_user === 1,
       name: row.own_name,
     };

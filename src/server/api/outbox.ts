@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { latestMails, listSms } from "../db/outbox";
+import { escapeHtml as escape } from "../mail/templates";
 import type { AppEnv } from "../request-context";
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-const linkify = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
+const clickable = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
 
 /**
  * Development only: the local outbox, newest first, with the links clickable, so a developer can
@@ -11,12 +11,15 @@ const linkify = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, 
  */
 export async function showOutbox(c: Context<AppEnv>): Promise<Response> {
   const to = c.req.query("to");
+  // Mails link to https://<site domain>; locally the site answers on this page's origin (http, a port).
+  const here = new URL(c.req.url);
+  const linkify = (text: string) => clickable(text).replaceAll(`https://${here.hostname}/`, `${here.origin}/`);
   const mails = await latestMails(c.get("db"), to, 50);
   const items = mails
     .map(
       (m) => `<article class="mail" data-kind="${escape(m.kind)}" data-to="${escape(m.toAddress)}">
 <h2>${escape(m.subject)}</h2><p><b>To:</b> ${escape(m.toAddress)} · <b>Kind:</b> ${escape(m.kind)} · ${new Date(m.createdAt * 1000).toISOString()}</p>
-<pre>${linkify(m.text)}</pre></article>`,
+${m.headers ? `<pre class="mail__headers">${linkify(Object.entries(JSON.parse(m.headers) as Record<string, string>).map(([name, value]) => `${name}: ${value.replace(/[<>]/g, "")}`).join("\n"))}</pre>` : ""}<pre>${linkify(m.text)}</pre></article>`,
     )
     .join("\n");
   const sms = (await listSms(c.get("db")))

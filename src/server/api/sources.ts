@@ -18,6 +18,7 @@ import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
 import { searchMembers } from "../services/search";
+import { loadSessions } from "./sessions";
 import { showcase } from "../services/showcase";
 import { legalPage } from "../services/legal-pages";
 import { LEGAL_PAGES } from "../../shared/legal";
@@ -29,6 +30,8 @@ import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadDiscount } from "./discounts";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
+import { requireMember } from "../edge/signed-in-member";
+import { notificationsAnswer } from "../services/notification-choices";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
@@ -79,6 +82,7 @@ export const SOURCES: Record<string, Source> = {
     return company;
   },
   "/api/settings.php": async (c, params) => publicSettings(c, params),
+  "/api/sessions.php": loadSessions,
   "/api/chats.php": async (c) => listChats(c.get("db"), requireChatMember(c).profileId),
   "/api/chat.php": async (c, params) => {
     const session = requireChatMember(c);
@@ -111,6 +115,7 @@ export const SOURCES: Record<string, Source> = {
   "/api/transactions.php": loadTransactions,
   "/api/transaction.php": loadTransaction,
   "/api/discountcode.php": (c, params) => loadDiscount(c, params),
+  "/api/notifications.php": async (c) => notificationsAnswer(c.get("db"), requireMember(c).userId),
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
     return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };

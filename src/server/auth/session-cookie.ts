@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
+import { deviceOf } from "../../shared/devices";
 import { insertSession } from "../db/sessions";
 import type { AppEnv } from "../request-context";
 import { randomToken } from "./tokens";
@@ -23,11 +24,12 @@ function key(secret: string): Uint8Array {
 
 type SessionClaims = { sessionId: string; userId: number };
 
-/** Start a session for a member: a row, then the signed cookie. */
+/** Start a session for a member: a row (with the device it was started on), then the signed cookie. */
 export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {
   const sessionId = randomToken(24);
   const now = Math.floor(Date.now() / 1000);
-  await insertSession(c.get("db"), { id: sessionId, userId, createdAt: now, expiresAt: now + SESSION_SECONDS });
+  const device = deviceOf(c.req.header("user-agent"));
+  await insertSession(c.get("db"), { id: sessionId, publicId: randomToken(16), userId, createdAt: now, expiresAt: now + SESSION_SECONDS, device });
   const token = await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(String(userId))

@@ -59,6 +59,8 @@ export type SocketMember = {
   /** The domain of the site the socket was opened on: its settings price the sends. */
   siteDomain: string;
   country: string | null;
+  /** The public id of the login session that opened the socket: ending that session closes it (sessionsEnded). */
+  session?: string;
   /** Whether they see photos' originals; read when the socket opened, refreshed by memberChanged. */
   premium: boolean;
   /** Their name, for what the other member is told of their messages (read when unknown). */
@@ -243,6 +245,15 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       }
     });
     return erased;
+  }
+
+  /** Some of a member's login sessions were ended (logged out elsewhere): the sockets they opened here close; a reconnect is refused at the Worker. */
+  async sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void> {
+    this.mustBePair(profileId, peer);
+    for (const ws of this.ctx.getWebSockets()) {
+      const member = ws.deserializeAttachment() as SocketMember | null;
+      if (member?.profileId === profileId && member.session !== undefined && sessions.includes(member.session)) ws.close(1008, "session ended");
+    }
   }
 
   /** Take the conversation's messages over from D1 now (npm run chat-move, the daily clock work); idempotent. Returns how many came. */

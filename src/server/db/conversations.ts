@@ -232,10 +232,11 @@ export type ChatProfileRow = {
   photo_key: string | null;
   photo_thumb_key: string | null;
   photo_status: string | null;
+  paid_user: number;
 };
 
 const PROFILE_COLUMNS = sql`p.id, p.name, p.birth_date, p.city, p.fictional, p.last_active_at,
-  ph.key AS photo_key, ph.thumb_key AS photo_thumb_key, ph.status AS photo_status`;
+  ph.key AS photo_key, ph.thumb_key AS photo_thumb_key, ph.status AS photo_status, u.paid_user`;
 
 type ChatListRow = ChatProfileRow & {
   conversation_id: number;

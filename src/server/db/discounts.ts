@@ -35,8 +35,8 @@ export async function codesNamed(db: Database, code: string, userId: number): Pr
 /** Orders that still hold a once-per-member code: not yet final, started after `since`. */
 const IN_FLIGHT = ["open", "pending", "authorized"];
 
-/** Whether the member used the code (a paid order) or has an order with it still under way. */
-export async function codeTaken(db: Database, userId: number, code: string, inFlightSince: number): Promise<boolean> {
+/** Whether the member used the code (a paid order), holds it with an order still under way, or neither (null). */
+export async function codeTaken(db: Database, userId: number, code: string, inFlightSince: number): Promise<"used" | "held" | null> {
   const [used, pending] = await db.batch([
     db.select({ id: discountUses.id }).from(discountUses).where(and(eq(discountUses.userId, userId), eq(discountUses.code, code))).limit(1),
     db
@@ -45,7 +45,7 @@ export async function codeTaken(db: Database, userId: number, code: string, inFl
       .where(and(eq(orders.userId, userId), eq(orders.discountCode, code), inArray(orders.status, IN_FLIGHT), sql`${orders.createdAt} >= ${inFlightSince}`))
       .limit(1),
   ]);
-  return used.length > 0 || pending.length > 0;
+  return used.length > 0 ? "used" : pending.length > 0 ? "held" : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import { outgoingMail, outgoingSms } from "./schema";
 
 type OutgoingMail = typeof outgoingMail.$inferSelect;
 
-export async function recordMail(db: Database, mail: Pick<OutgoingMail, "toAddress" | "kind" | "subject" | "text" | "html"> & Partial<Pick<OutgoingMail, "sentAt" | "providerId">>): Promise<void> {
+export async function recordMail(db: Database, mail: Pick<OutgoingMail, "toAddress" | "kind" | "subject" | "text" | "html"> & Partial<Pick<OutgoingMail, "sentAt" | "providerId" | "headers">>): Promise<void> {
   await db.insert(outgoingMail).values(mail);
 }
 

@@ -510,8 +510,14 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
+    /** The id the sessions list shows and ends a session by; the row id is in the cookie and never leaves it. */
+    publicId: text("public_id"),
+    /** "browser/system" read from the User-Agent at login (shared/devices.ts); never the raw header or an address. */
+    device: text("device"),
+    /** When a request last used the session, written at most every SESSION_TOUCH_SECONDS. */
+    lastUsedAt: integer("last_used_at"),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId), uniqueIndex("sessions_public_id_idx").on(t.publicId)],
 );
 
 /**
@@ -554,6 +560,8 @@ export const outgoingMail = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     sentAt: integer("sent_at"),
     providerId: text("provider_id"),
+    /** Extra headers of the mail as JSON (List-Unsubscribe of notification mail), null when none. */
+    headers: text("headers"),
   },
   (t) => [index("outgoing_mail_to_idx").on(t.toAddress, t.createdAt)],
 );
@@ -596,3 +604,62 @@ export const reports = sqliteTable(
     index("reports_profile_idx").on(t.profileId),
   ],
 );
+
+/**
+ * A member's notification choices (NotificationChoices as JSON), only once they changed one: a
+ * member without a row has DEFAULT_NOTIFICATION_CHOICES, and a kind added later takes its default.
+ */
+export const notificationChoices = sqliteTable("notification_choices", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  choices: text("choices").notNull(),
+  updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/**
+ * Why mail to a member stopped (SPEC §3 notifications_disabled, §4): a bounce or spam complaint
+ * reported by the mail provider for `address` (it counts only while that is still the member's
+ * address), or an unsubscribe from one kind of mail (`kind`; "" for bounce and complaint).
+ */
+export const mailStops = sqliteTable(
+  "mail_stops",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** bounce | complaint | unsubscribe */
+    reason: text("reason").notNull(),
+    kind: text("kind").notNull().default(""),
+    address: text("address"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.reason, t.kind] })],
+);
+
+/** A conversation a member was mailed about while it stays unread: no second mail until they read it. */
+export const unreadMailMarks = sqliteTable(
+  "unread_mail_marks",
+  {
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    conversationId: integer("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    mailedAt: integer("mailed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.conversationId] })],
+);
+
+/** When the clock's mails last went to a member: unread-message reminder, weekly update, activation reminder. */
+export const mailClock = sqliteTable("mail_clock", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  unreadReminderAt: integer("unread_reminder_at"),
+  /** The newest unread message time the last reminder covered: a reminder is only for messages after it. */
+  unreadRemindedUpTo: integer("unread_reminded_up_to"),
+  weeklyUpdateAt: integer("weekly_update_at"),
+  activationReminderAt: integer("activation_reminder_at"),
+});

@@ -1,8 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { clearSessionCookie, readSessionCookie } from "../auth/session-cookie";
-import { liveSessionMember } from "../db/sessions";
+import { liveSessionMember, touchSession } from "../db/sessions";
 import type { AppEnv, Session } from "../request-context";
 import { AppError } from "../errors";
+
+/** How often a session's "last used" is written at most: a page view should not cost a D1 write. */
+export const SESSION_TOUCH_SECONDS = 10 * 60;
 
 /**
  * The signed-in member, if the session cookie is valid and its row is live (not revoked, not expired)
@@ -15,6 +18,9 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
     const member = await liveSessionMember(c.get("db"), claims.sessionId, claims.userId);
     if (member) {
       c.set("session", { id: claims.sessionId, userId: claims.userId, ...member });
+      const now = Math.floor(Date.now() / 1000);
+      // Awaited, not left to waitUntil: it happens once in ten minutes, and the list then never lags behind the answer.
+      if (member.lastUsedAt === null || now - member.lastUsedAt >= SESSION_TOUCH_SECONDS) await touchSession(c.get("db"), claims.sessionId, now, SESSION_TOUCH_SECONDS);
     } else {
       clearSessionCookie(c);
     }

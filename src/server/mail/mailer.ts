@@ -6,7 +6,10 @@
 import { databaseOf, type Database } from "../db/database";
 import { recordMail } from "../db/outbox";
 
-export type Mail = { to: string; kind: string; subject: string; text: string; html: string };
+/** `headers`: extra mail headers, such as List-Unsubscribe on notification mail (RFC 2369, RFC 8058). */
+export type Mail = { to: string; kind: string; subject: string; text: string; html: string; headers?: Record<string, string> };
+
+const headersOf = (mail: Mail) => (mail.headers && Object.keys(mail.headers).length ? JSON.stringify(mail.headers) : null);
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
@@ -17,13 +20,13 @@ export class OutboxMailer implements Mailer {
   constructor(private readonly db: Database) {}
 
   async send(mail: Mail): Promise<void> {
-    await recordMail(this.db, { toAddress: mail.to, kind: mail.kind, subject: mail.subject, text: mail.text, html: mail.html });
+    await recordMail(this.db, { toAddress: mail.to, kind: mail.kind, subject: mail.subject, text: mail.text, html: mail.html, headers: headersOf(mail) });
   }
 }
 
 /**
- * Production: a transactional-mail provider's JSON API (POST { from, to, subject, text, html } with a
- * bearer key, answering { id }), then the same record as the outbox with the provider's id.
+ * Production: a transactional-mail provider's JSON API (POST { from, to, subject, text, html, headers? }
+ * with a bearer key, answering { id }), then the same record as the outbox with the provider's id.
  */
 export class HttpMailer implements Mailer {
   constructor(
@@ -38,7 +41,7 @@ export class HttpMailer implements Mailer {
     const response = await this.fetcher(this.url, {
       method: "POST",
       headers: { Authorization: `Bearer ${this.apiKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }),
+      body: JSON.stringify({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.headers ? { headers: mail.headers } : {}) }),
     });
     if (!response.ok) throw new Error(`mail provider answered ${response.status}`);
     const { id } = (await response.json().catch(() => ({}))) as { id?: string };
@@ -48,6 +51,7 @@ export class HttpMailer implements Mailer {
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      headers: headersOf(mail),
       sentAt: Math.floor(Date.now() / 1000),
       providerId: id ?? null,
     });

@@ -1,12 +1,26 @@
 import type { i18n } from "i18next";
 import type { Mail } from "./mailer";
 
-export type MailKind = "activation" | "reset" | "mail_change" | "deletion" | "report";
+/** The notification mails (notification_mail.* in locales/), each sent under one e-mail kind the member can turn off. */
+export const NOTIFICATION_MAILS = ["new_conversation", "new_message", "like", "match", "unread_reminder", "weekly_update", "activation_reminder"] as const;
+export type NotificationMail = (typeof NOTIFICATION_MAILS)[number];
+
+export type MailKind = "activation" | "reset" | "mail_change" | "deletion" | "report" | NotificationMail;
 
 /** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
-const TEXTS: Record<MailKind, string> = { activation: "mail.activation", reset: "mail.reset", mail_change: "mail.mail_change", deletion: "mail.deletion", report: "reports.mail" };
+const TEXTS: Record<MailKind, string> = {
+  activation: "mail.activation",
+  reset: "mail.reset",
+  mail_change: "mail.mail_change",
+  deletion: "mail.deletion",
+  report: "reports.mail",
+  ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<NotificationMail, string>),
+};
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** The way out of a notification mail: the signed one-click unsubscribe link and the settings page. */
+export type MailFooter = { unsubscribe: string; settings: string };
+
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** A mail in the member's language: greeting, what it is about, the link as a button, and the signature. */
 export function composeMail(
@@ -16,6 +30,7 @@ export function composeMail(
   site: string,
   link: string,
   values: Record<string, string | number> = {},
+  footer?: MailFooter,
 ): Mail {
   const all = { site, name: to.name, ...values };
   const subject = t(`${TEXTS[kind]}.subject`, all);
@@ -24,11 +39,19 @@ export function composeMail(
   const button = t(`${TEXTS[kind]}.button`, all);
   const ignore = t("mail.ignore", all);
   const signature = t("mail.signature", all);
-  const text = `${greeting}\n\n${body}\n${link}\n\n${ignore}\n\n${signature}\n`;
+  // A notification mail says why it came and how to stop it instead of "ignore this mail".
+  const why = footer ? t("notification_mail.why", all) : ignore;
+  const out = footer ? { unsubscribe: t("notification_mail.unsubscribe", all), settings: t("notification_mail.settings", all) } : null;
+  const outText = footer && out ? `\n\n${out.unsubscribe}: ${footer.unsubscribe}\n${out.settings}: ${footer.settings}` : "";
+  const text = `${greeting}\n\n${body}\n${link}\n\n${why}${outText}\n\n${signature}\n`;
+  const outHtml =
+    footer && out
+      ? `<p style="color:#6d5d60;font-size:13px"><a href="${escapeHtml(footer.unsubscribe)}" style="color:#6d5d60">${escapeHtml(out.unsubscribe)}</a> · <a href="${escapeHtml(footer.settings)}" style="color:#6d5d60">${escapeHtml(out.settings)}</a></p>`
+      : "";
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#23191b">
-<p>${escape(greeting)}</p><p>${escape(body)}</p>
-<p><a href="${escape(link)}" style="display:inline-block;padding:12px 20px;border-radius:999px;background:#e8412c;color:#fff;text-decoration:none;font-weight:600">${escape(button)}</a></p>
-<p style="color:#6d5d60;font-size:13px">${escape(link)}</p><p style="color:#6d5d60">${escape(ignore)}</p>
-<p>${escape(signature).replace(/\n/g, "<br>")}</p></body></html>`;
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;border-radius:999px;background:#e8412c;color:#fff;text-decoration:none;font-weight:600">${escapeHtml(button)}</a></p>
+<p style="color:#6d5d60;font-size:13px">${escapeHtml(link)}</p><p style="color:#6d5d60">${escapeHtml(why)}</p>
+<p>${escapeHtml(signature).replace(/\n/g, "<br>")}</p>${outHtml}</body></html>`;
   return { to: to.address, kind, subject, text, html };
 }

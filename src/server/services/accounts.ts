@@ -190,6 +190,13 @@ export async function resendActivation(ctx: AccountContext, userId: number): Pro
   await mailLink(ctx, account, "activation", token);
 }
 
+/** A fresh activation link for the reminder the clock mails to a member who has not confirmed yet. */
+export async function activationLink(ctx: AccountContext, userId: number): Promise<string> {
+  const { token, statement } = await newToken(ctx, userId, "activation");
+  await statement;
+  return ctx.origin + LINKS.activation(token);
+}
+
 type LoginResult = { userId: number };
 
 /**
@@ -208,7 +215,9 @@ export async function logIn(ctx: AccountContext, email: string, password: string
     if (wait) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(wait / 60) } });
   }
   const { ok, rehash } = await verifyPassword(account?.passwordHash ?? null, password);
-  if (!ok || !account || account.status === "disabled") {
+  // Only someone who knows the password learns that the account is disabled; anyone else is told the login failed.
+  if (ok && account?.status === "disabled") throw new AppError({ status: 403, code: "account_disabled", key: "sessions.account_disabled" });
+  if (!ok || !account) {
     await recordFailure(ctx.db, ipKey, ADDRESS_FAILURES);
     const blocked = userKey ? await recordFailure(ctx.db, userKey, ACCOUNT_FAILURES) : 0;
     if (blocked) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(blocked / 60) } });

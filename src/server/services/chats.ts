@@ -46,6 +46,7 @@ export interface ConversationRoomCalls {
   moveMessages(one: number, other: number): Promise<number>;
   hasImage(photoId: number, one: number, other: number): Promise<boolean>;
   memberChanged(profileId: number): Promise<void>;
+  sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
 }
 
 /** The object of the conversation between two profiles. */
@@ -84,6 +85,7 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
     main_image: mainImage(row.photo_key, row.photo_thumb_key, row.photo_status),
     fictional: row.fictional === 1,
     last_active_at: row.last_active_at,
+    premium: row.paid_user === 1,
   };
 }
 

@@ -114,8 +114,10 @@ export async function checkDiscount(ctx: DiscountContext, member: DiscountMember
   if (view.percentage <= 0 || view.percentage > 100) throw refuse(400, "discount_invalid");
   const { pricing } = priceList(ctx.site, member.country);
   if (view.currency !== null && view.currency !== pricing.currency) throw refuse(400, "discount_other_country");
-  if (view.validity === "once_per_user" && (await codeTaken(ctx.db, member.userId, view.code, ctx.now - DISCOUNT_HOLD_SECONDS))) {
-    throw refuse(409, "discount_used");
+  if (view.validity === "once_per_user") {
+    // A code waiting on an unpaid order is not used yet: the member is told which, so they can finish that payment.
+    const taken = await codeTaken(ctx.db, member.userId, view.code, ctx.now - DISCOUNT_HOLD_SECONDS);
+    if (taken) throw refuse(409, taken === "used" ? "discount_used" : "discount_held");
   }
   if (order.bundle && order.bundle.amount < view.minimum) {
     throw refuse(400, "discount_below_minimum", { minimum: formatMoney(view.minimum, pricing.currency, member.language) });

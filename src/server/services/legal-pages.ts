@@ -2,11 +2,16 @@ import type { i18n } from "i18next";
 import usPrivacy from "../../../locales/en-US/privacy.json";
 import { REACTIVATION_DAYS } from "../../shared/account";
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";
-import { CHUNK_RELOAD_KEY } from "../../app/chunk-reload";
-import { LAST_CHAT_KEY } from "../../app/chat-view-rules";
-import { PHOTO_ALERT_KEY } from "../../app/components/Alerts";
-import { ENTRY_SKIP_KEY } from "../../app/components/EntryWarning";
-import { GEOCODE_STORAGE_KEY } from "../../app/profile-form/geolocation";
+import {
+  CHUNK_RELOAD_KEY,
+  DISABLED_NOTIFICATIONS_ALERT_KEY,
+  ENTRY_SKIP_KEY,
+  GEOCODE_STORAGE_KEY,
+  LAST_CHAT_KEY,
+  PHOTO_ALERT_KEY,
+  PUSH_ALERT_KEY,
+} from "../../shared/browser-storage";
+import { HIDE_TIME_BONUS_MODAL } from "../../shared/discounts";
 import { termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
 import type { Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
@@ -23,7 +28,6 @@ type SectionTexts = Record<string, { heading: string; p: string[] }>;
 /**
  * What the site keeps in the browser, with the names and lifetimes the code uses (SPEC §3: the
  * session, locale and tracking cookies, the dismissal timestamps and the site-entry skip).
- * The three dismissals not yet named by a constant carry the names SPEC §3 gives them.
  */
 const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: string }[] = [
   { name: SESSION_COOKIE, kind: "cookie", days: SESSION_DAYS, purpose: "session" },
@@ -31,9 +35,9 @@ const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: 
   { name: TRACKING_COOKIE, kind: "cookie", days: TRACKING_DAYS, purpose: "tracking" },
   { name: ENTRY_SKIP_KEY, kind: "local", purpose: "entry_skip" },
   { name: PHOTO_ALERT_KEY, kind: "local", purpose: "dismissal" },
-  { name: "hide-push-notification-alert", kind: "local", purpose: "dismissal" },
-  { name: "hide-disabled-notifications-alert", kind: "local", purpose: "dismissal" },
-  { name: "hide-time-bonus-modal", kind: "local", purpose: "dismissal" },
+  { name: PUSH_ALERT_KEY, kind: "local", purpose: "dismissal" },
+  { name: DISABLED_NOTIFICATIONS_ALERT_KEY, kind: "local", purpose: "dismissal" },
+  { name: HIDE_TIME_BONUS_MODAL, kind: "local", purpose: "dismissal" },
   { name: LAST_CHAT_KEY, kind: "local", purpose: "last_chat" },
   { name: GEOCODE_STORAGE_KEY, kind: "session", purpose: "geocode" },
   { name: CHUNK_RELOAD_KEY, kind: "session", purpose: "chunk_reload" },

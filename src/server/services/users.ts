@@ -1,6 +1,8 @@
 import type { MainImage, User } from "../../shared/api";
 import { accountView } from "../db/accounts";
 import type { Database } from "../db/database";
+import { mailStopsOf } from "../db/notification-choices";
+import { disabledReasons } from "../../shared/notifications";
 
 function ownMainImage(row: { photoKey: string | null; photoThumbKey: string | null; photoStatus: string | null }): MainImage | null {
   if (!row.photoKey || !row.photoThumbKey || !row.photoStatus) return null;
@@ -9,7 +11,7 @@ function ownMainImage(row: { photoKey: string | null; photoThumbKey: string | nu
 
 /** The member as GET /api/user.php answers it (SPEC §3 User), or null when there is no such account. */
 export async function getUserView(db: Database, userId: number): Promise<User | null> {
-  const row = await accountView(db, userId);
+  const [row, stops] = await Promise.all([accountView(db, userId), mailStopsOf(db, userId)]);
   if (!row) return null;
   return {
     status: row.status,
@@ -19,8 +21,8 @@ export async function getUserView(db: Database, userId: number): Promise<User | 
     paid_user: row.paidUser,
     language: row.language,
     signup_date: row.signupDate,
-    // No mail to a member is switched off yet: the notifications feature will keep why (bounce, spam, unsubscribe).
-    notifications_disabled: [],
+    // Why mail to the member stopped: "bounce", "complaint", "unsubscribe" (details at /api/notifications.php).
+    notifications_disabled: disabledReasons(stops),
     // The member's own main photo counts while it waits for approval (its status says so): the
     // profile-photo alert is for members who have none, not for one still pending.
     profile: { id: row.profileId, name: row.name, main_image: row.photoStatus === "rejected" ? null : ownMainImage(row) },

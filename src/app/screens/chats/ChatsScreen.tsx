@@ -78,7 +78,7 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
   return (
     <li className={["chat-item", unread > 0 && "is-unread", open && "is-open"].filter(Boolean).join(" ")}>
       <Link href={`/chats/${chat.conversation.id}`} className="chat-item__link" aria-current={open ? "page" : undefined}>
-        <Avatar image={profile.main_image} name={profile.name} />
+        <Avatar image={profile.main_image} name={profile.name} premium={profile.premium} />
         <span className="chat-item__text">
           <span className="chat-item__name">{profile.name}</span>
           <span className="chat-item__time">{now && last ? listTime(chat.last_message_at, now, locale) : ""}</span>

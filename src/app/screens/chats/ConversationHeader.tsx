@@ -35,7 +35,7 @@ export function ConversationHeader({ profile, backHref, status, onRemove }: Head
     <header className="conversation__header">
       <BackLink href={backHref} />
       <Link href={`/members/${profile.id}`} className="conversation__profile">
-        <Avatar image={profile.main_image} name={profile.name} size={40} />
+        <Avatar image={profile.main_image} name={profile.name} premium={profile.premium} size={40} />
         <span className="conversation__who">
           <span className="conversation__name">
             {profile.name}

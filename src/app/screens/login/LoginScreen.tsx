@@ -1,6 +1,6 @@
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { LoginBody } from "../../../shared/account";
-import { apiSend } from "../../api";
+import { ApiRequestError, apiSend } from "../../api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { useRouter, useT } from "../../page-context";
@@ -16,6 +16,8 @@ export default function LoginScreen() {
   const form = useApiForm(FIELDS);
   const { values, bind } = useFormFields(form, { email: "", password: "" });
   const { email, password } = values;
+  // A disabled account is told why (after the right password only); the access ban page says what it means.
+  const [disabled, setDisabled] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -24,8 +26,12 @@ export default function LoginScreen() {
     if (!email.trim()) problems.email = t("validation.required");
     if (!password) problems.password = t("validation.required");
     if (!form.check(problems)) return;
+    setDisabled(false);
     void form.run(async () => {
-      const answer = await apiSend<UserResponse>("POST", USER_KEY, { email: email.trim(), password });
+      const answer = await apiSend<UserResponse>("POST", USER_KEY, { email: email.trim(), password }).catch((error: unknown) => {
+        setDisabled(error instanceof ApiRequestError && error.body.error === "account_disabled");
+        throw error;
+      });
       await setUser(answer.user);
       navigate("/members");
     });
@@ -47,6 +53,11 @@ export default function LoginScreen() {
     <FormPage title={title}>
       <form className="form" onSubmit={submit} noValidate>
         <FormMessage text={form.errors.message} />
+        {disabled && (
+          <p className="form__aside">
+            <Link href="/pages/ban">{t("footer.access_ban")}</Link>
+          </p>
+        )}
         <CredentialField kind="login-email" label={t("login.email")} {...bind("email")} />
         <CredentialField kind="current-password" label={t("login.password")} {...bind("password")} />
         <p className="form__aside">

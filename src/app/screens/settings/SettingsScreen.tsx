@@ -1,3 +1,4 @@
+import { SessionsSection } from "./SessionsSection";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
 import { useT } from "../../page-context";
@@ -5,8 +6,9 @@ import { useUser } from "../../hooks/useUser";
 import { DeleteAccountSection } from "./DeleteAccountSection";
 import { InvisibleSection, MyDataSection } from "./PrivacySections";
 import { MailChangeSection, PasswordSection } from "./CredentialSections";
+import { NotificationSections } from "./NotificationSections";
 
-/** Settings (route notifications, SPEC §2): e-mail, password, invisible mode, my data, delete account. */
+/** Settings (route notifications, SPEC §2): notifications, e-mail, password, invisible mode, my data, delete account. */
 export default function SettingsScreen() {
   const t = useT();
   const { user } = useUser();
@@ -16,8 +18,10 @@ export default function SettingsScreen() {
     <section className="settings">
       <Title text={title} />
       <h1>{title}</h1>
+      <NotificationSections email={user.email} />
       <MailChangeSection email={user.email} />
       <PasswordSection />
+      <SessionsSection />
       <InvisibleSection invisible={user.invisible} />
       <MyDataSection />
       <DeleteAccountSection />

@@ -1,0 +1,20 @@
+/**
+ * The names under which the pages keep things in the browser's storage (SPEC §3: the dismissal
+ * timestamps, the site-entry skip, the last-opened chat). The pages use them, and the cookies page
+ * lists them by the same names.
+ */
+
+/** localStorage: when the site-entry warning was skipped. */
+export const ENTRY_SKIP_KEY = "site-entry-skip";
+/** localStorage: when the profile-photo alert was dismissed. */
+export const PHOTO_ALERT_KEY = "hide-enrich-alert";
+/** localStorage: when the push alert was dismissed. */
+export const PUSH_ALERT_KEY = "hide-push-notification-alert";
+/** localStorage: when the disabled-notifications alert was dismissed. */
+export const DISABLED_NOTIFICATIONS_ALERT_KEY = "hide-disabled-notifications-alert";
+/** localStorage: the last-opened chat profile and when. */
+export const LAST_CHAT_KEY = "last-chat";
+/** sessionStorage: the last geocoded position of the location button. */
+export const GEOCODE_STORAGE_KEY = "geocode";
+/** sessionStorage: when a failed chunk load last reloaded the page. */
+export const CHUNK_RELOAD_KEY = "chunk-reload-at";
