@@ -8,7 +8,7 @@ import type { MemberEvent } from "../../src/shared/member-events";
 import { MemberFrame } from "../../src/shared/member-frames";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
-import { fetchWorker, json } from "../http";
+import { Browser, fetchWorker, json } from "../http";
 
 const ORIGIN = "http://channel.test";
 const MESSAGE = 5;
@@ -164,6 +164,27 @@ describe("the member socket", () => {
     second.webSocket!.close(1000);
     page.close();
     chat.close();
+  });
+});
+
+describe("the member socket of an ended session", () => {
+  it("closes when the member logs that device out; this device's stays and the other cannot reconnect", async () => {
+    const anna = await premium();
+    const phoneBrowser = new Browser(ORIGIN);
+    const login = await phoneBrowser.fetch("/api/user.php", { method: "POST", json: { email: anna.user.email, password: "a good password" } });
+    expect(login.status).toBe(200);
+    const phone: Member = { ...anna, browser: phoneBrowser };
+    const here = await MemberSocket.open(anna);
+    const there = await MemberSocket.open(phone);
+    const sessions = await json<{ sessions: { id: string; current: boolean }[] }>(await anna.browser.fetch("/api/sessions.php"));
+    const phoneSession = sessions.sessions.find((s) => !s.current)!;
+    expect((await anna.browser.fetch("/api/sessions.php", { method: "DELETE", json: { id: phoneSession.id } })).status).toBe(200);
+    for (let i = 0; i < 100 && !there.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([there.closed, here.closed]).toEqual([true, false]);
+    await expect(MemberSocket.open(phone)).rejects.toThrow(/403/);
+    await notifyMember(env, anna.id, CREDITS_EVENT, now());
+    expect((await here.event("credits")).counts.credits).toBe(7);
+    here.close();
   });
 });
 

@@ -28,7 +28,7 @@ export const memberChannelRoutes = new Hono<AppEnv>()
     const origin = c.req.header("origin");
     if (!origin || origin !== new URL(c.req.url).origin) throw new AppError({ status: 403, code: "csrf", key: "errors.csrf" });
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError({ status: 426, code: "upgrade_required", key: "errors.invalid_body" });
-    const member: ChannelMember = { profileId: session.profileId, userId: session.userId };
+    const member: ChannelMember = { profileId: session.profileId, userId: session.userId, ...(session.publicId ? { session: session.publicId } : {}) };
     const visible = c.req.query("visible") === "0" ? "0" : "1";
     const forwarded = new Request(`https://member/socket?visible=${visible}`, { headers: { upgrade: "websocket", [CHANNEL_MEMBER_HEADER]: JSON.stringify(member) } });
     const handshake = await c.env.MEMBERS.getByName(memberChannelName(session.profileId)).fetch(forwarded);

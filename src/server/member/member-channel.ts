@@ -5,8 +5,8 @@ import { PageFrame, type MemberFrame } from "../../shared/member-frames";
 import { databaseOf, type Database } from "../db/database";
 import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "../services/badges";
 
-/** Whose channel it is, handed over by the Worker that checked the session. */
-export type ChannelMember = { profileId: number; userId: number };
+/** Whose channel it is, handed over by the Worker that checked the session; `session`: the public id of the login session that opened the socket. */
+export type ChannelMember = { profileId: number; userId: number; session?: string };
 
 /** The header by which the Worker hands the signed-in member to their channel. */
 export const CHANNEL_MEMBER_HEADER = "x-channel-member";
@@ -14,8 +14,8 @@ export const CHANNEL_MEMBER_HEADER = "x-channel-member";
 /** The name of a member's channel (one object per profile). */
 export const memberChannelName = (profileId: number) => `member:${profileId}`;
 
-/** Kept with each page's socket through hibernation: whether the page said it is in view, and when it last said anything. */
-type PageState = { visible: boolean; at: number };
+/** Kept with each page's socket through hibernation: whether the page said it is in view, when it last said anything, and its login session. */
+type PageState = { visible: boolean; at: number; session?: string };
 
 const OWNER_KEY = "owner";
 const BADGES_KEY = "badges";
@@ -57,7 +57,7 @@ export class MemberChannel extends DurableObject<Env> {
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ visible, at: Date.now() } satisfies PageState);
+    server.serializeAttachment({ visible, at: Date.now(), ...(member.session ? { session: member.session } : {}) } satisfies PageState);
     // Read again on every connect: whatever happened while no page was open (or on no socket, such
     // as a like seen on another page) is right again, on every open page.
     await this.reread(member, true);
@@ -93,13 +93,7 @@ export class MemberChannel extends DurableObject<Env> {
    */
   async pageHidden(): Promise<Presence> {
     const now = Date.now();
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.serializeAttachment({ visible: false, at: now } satisfies PageState);
-      } catch {
-        // closing
-      }
-    }
+    for (const ws of this.ctx.getWebSockets()) this.seen(ws, false, now);
     this.broadcast({ type: "visibility_check" });
     return this.presence();
   }
@@ -128,7 +122,25 @@ export class MemberChannel extends DurableObject<Env> {
     } catch {
       return;
     }
-    ws.serializeAttachment({ visible: frame.visible, at: Date.now() } satisfies PageState);
+    this.seen(ws, frame.visible, Date.now());
+  }
+
+  /** Some of the member's login sessions were ended (logged out elsewhere): the pages they opened lose their socket. */
+  async sessionsEnded(sessions: string[]): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) {
+      const page = ws.deserializeAttachment() as PageState | null;
+      if (page?.session !== undefined && sessions.includes(page.session)) ws.close(1008, "session ended");
+    }
+  }
+
+  /** What the page said of its visibility, and when. */
+  private seen(ws: WebSocket, visible: boolean, at: number): void {
+    const page = ws.deserializeAttachment() as PageState | null;
+    try {
+      ws.serializeAttachment({ ...page, visible, at } satisfies PageState);
+    } catch {
+      // closing
+    }
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -181,7 +193,7 @@ export class MemberChannel extends DurableObject<Env> {
   private claim(member: ChannelMember): boolean {
     const owner = this.ctx.storage.kv.get<ChannelMember>(OWNER_KEY);
     if (owner && owner.profileId !== member.profileId) return false;
-    if (!owner || owner.userId !== member.userId) this.ctx.storage.kv.put(OWNER_KEY, member);
+    if (!owner || owner.userId !== member.userId) this.ctx.storage.kv.put(OWNER_KEY, { profileId: member.profileId, userId: member.userId });
     return true;
   }
 
@@ -202,7 +214,7 @@ function parseMember(raw: string | null): ChannelMember | null {
   if (!raw) return null;
   try {
     const m = JSON.parse(raw) as ChannelMember;
-    if (Number.isInteger(m.profileId) && m.profileId > 0 && Number.isInteger(m.userId) && m.userId > 0) return m;
+    if (Number.isInteger(m.profileId) && m.profileId > 0 && Number.isInteger(m.userId) && m.userId > 0 && (m.session === undefined || typeof m.session === "string")) return m;
   } catch {
     // fall through
   }
