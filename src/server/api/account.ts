@@ -42,7 +42,7 @@ import {
   signUp,
 } from "../services/accounts";
 import { block, unblock } from "../services/blocking";
-import { conversationRooms, exportChatMessages } from "../services/chats";
+import { blockedInChat, conversationRooms, exportChatMessages, memberChangedInChats } from "../services/chats";
 import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
@@ -93,12 +93,16 @@ export const accountRoutes = new Hono<AppEnv>()
       await setLanguage(accounts(c), userId, language);
       setCookie(c, LOCALE_COOKIE, language, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
     }
-    if (invisible !== undefined) await setInvisible(accounts(c), userId, invisible);
+    if (invisible !== undefined) {
+      await setInvisible(accounts(c), userId, invisible);
+      if (invisible) await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), requireMember(c).profileId);
+    }
     return userAnswer(c, userId);
   })
   .delete("/api/user.php", vValidator("json", DeleteBody, invalidBody), async (c) => {
     const { userId } = requireMember(c);
     await requestDeletion(accounts(c), userId, c.req.valid("json").password);
+    await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), requireMember(c).profileId);
     clearSessionCookie(c);
     return c.json({ ok: true });
   })
@@ -165,7 +169,10 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix, profileId));
   })
   .post("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
-    await block(c.get("db"), requireMember(c).profileId, c.req.valid("json").profile_id);
+    const { profileId } = requireMember(c);
+    const blocked = c.req.valid("json").profile_id;
+    await block(c.get("db"), profileId, blocked);
+    await blockedInChat(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, blocked);
     return c.json({ blocked: true });
   })
   .delete("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {

@@ -10,12 +10,16 @@ import {
   allMessages,
   conversationFacts,
   discardUnrecorded,
+  dropJournal,
   eraseMember,
   hasImageOf,
   historyPage,
   importMember,
   importMessages,
+  insertAcknowledged,
   insertUnrecorded,
+  journalCredits,
+  journalEntries,
   markRead,
   markRecorded,
   messageByClientId,
@@ -30,15 +34,19 @@ import {
   conversationOf,
   creditsOf,
   ensureConversation,
+  holdingConversations,
   isPremium,
   lastRecordedId,
   legacyMessages,
   legacyReadMarks,
   markMessagesMoved,
   recordSends,
+  returnHolds,
   sendFactsRow,
   setUnreadCount,
   type ConversationRecord,
+  type HoldRequest,
+  type HoldState,
   type SendFactsRow,
   type SendRecord,
   type SendRecordResult,
@@ -47,7 +55,7 @@ import { refusalText, type Refusal } from "../errors";
 import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
 import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type SendRequest } from "../services/chat-rules";
-import { sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { conversationRooms, sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
 import { announceRead, announceSends } from "../services/member-news";
 import { loadSite } from "../services/site-settings";
 
@@ -80,21 +88,34 @@ const FACTS_TTL_MS = 30_000;
 const MOVE_PAGE = 500;
 /** Sends recorded in D1 in one batch at most. */
 const MAX_GROUP = 50;
+/** A member's credit hold here covers up to this many of their messages (docs/decisions/0021). */
+const HOLD_MESSAGES = 20;
+/** A hold is given back after this long without a send. */
+const HOLD_IDLE_MS = 60_000;
+/** How long journaled messages may gather before D1 records them while a member writes fast. */
+const FLUSH_GATHER_MS = 25;
+/** Journal rows D1 has recorded are deleted this many at a time. */
+const JOURNAL_DROP_EVERY = 32;
+/** How soon the journal is tried again after D1 failed to take it. */
+const JOURNAL_RETRY_MS = 2_000;
 
 /** A send waiting in the object's queue; `alone`: to be taken by itself on fresh facts. */
 type Send = { origin: WebSocket | null; member: SocketMember; frame: SendFrame; reply: (frame: ServerFrame) => void; alone?: boolean };
 /** A send the rules allow, written here unrecorded, with its D1 side. */
 type Planned = { send: Send; site: SiteSettings; peer: number; message: StoredMessage; recipientName: string; unread: number; record: SendRecord };
-type Plan = Planned | { reply: ServerFrame } | { later: true };
+type Plan = Planned | { reply: ServerFrame } | { later: true } | { acknowledged: true };
 
 /**
  * The Durable Object of one conversation (one pair of profiles), its single writer and the home of
  * its messages (db/conversation-store.ts). Every step (a group of sends, a read mark, a history
- * page, an export, an erasure) runs one after another in arrival order. Sends are decided by the
- * rules, written here unrecorded, recorded in D1 with their charges and the conversation's summary
- * in one batch, then acknowledged and fanned out, and then marked recorded here; a message whose D1
- * side is unknown (an eviction, a failed call) is settled against D1 before the next step
- * (docs/decisions/0015). Sockets use the hibernation API, so an idle conversation costs nothing.
+ * page, an export, an erasure) runs one after another in arrival order. A paid send the member's
+ * credit hold here covers is stored with its D1 side in the object's journal, acknowledged and
+ * fanned out, and recorded in D1 right after (docs/decisions/0021); other sends are written here
+ * unrecorded, recorded in D1 with their charges and the conversation's summary in one batch, then
+ * acknowledged and fanned out, and then marked recorded here; a message whose D1 side is unknown (an
+ * eviction, a failed call) is settled against D1 before the next step (docs/decisions/0015). The
+ * alarm retries the journal and gives idle holds back. Sockets use the hibernation API, so an idle
+ * conversation costs nothing.
  */
 export class ConversationRoom extends DurableObject<Env> implements ConversationRoomCalls {
   private readonly db: Database;
@@ -110,11 +131,38 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private outbox: Send[] = [];
   /** Messages acknowledged and not yet marked recorded here (markDelivered). */
   private delivered: { id: number; peer: number }[] = [];
+  /**
+   * Credits of each member's hold in D1 the object may still spend without asking D1: the hold less
+   * what the journal has yet to charge. Never more than that; unknown (absent) after a start.
+   */
+  private holds = new Map<number, number>();
+  /** What a member's hold is topped up to and the least worth holding, from their last paid send here. */
+  private holdSizes = new Map<number, { want: number; least: number }>();
+  /** Members who paid for a message here since the object started: their next paid send takes a hold. */
+  private paying = new Set<number>();
+  /** Members whose hold another conversation asked back: not used or topped up until they send here on the slow path. */
+  private holdsAskedBack = new Set<number>();
+  private lastSendAt = 0;
+  /** Counts memberChanged calls: a D1 answer about holds read before the latest change is not believed. */
+  private standing = 0;
+  /** The object's writes to D1 about sends, one after another, so D1 records messages in order. */
+  private d1: Promise<void> = Promise.resolve();
+  private flushWanted = false;
+  private lastFlushAt = 0;
+  /** Whether journal entries may be in D1 already (after a start, or a write whose outcome is unknown). */
+  private journalUnsettled = true;
+  /** D1 has every journaled message up to this id; their rows go with the next step's write (dropRecordedJournal). */
+  private journaledUpTo = 0;
+  private journalDroppedUpTo = 0;
+  private alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = databaseOf(env.DB);
-    void ctx.blockConcurrencyWhile(async () => migrateConversationStore(ctx.storage));
+    void ctx.blockConcurrencyWhile(async () => {
+      migrateConversationStore(ctx.storage);
+      this.alarmAt = await ctx.storage.getAlarm();
+    });
     this.pair = ctx.storage.kv.get<[number, number]>(PAIR_KEY) ?? null;
     // Keep-alive pings are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
@@ -268,16 +316,74 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   }
 
   /**
-   * Something about a member changed in D1 (a purchase made them premium, a block, credits): forget
-   * what the object read about them, and let their open sockets see photo originals if now premium.
+   * Something about a member changed in D1 (a purchase made them premium, a block, going invisible,
+   * a deletion): forget what the object read about both members and stop paying sends from the holds
+   * until D1 has looked at the standing again (the next send goes through D1), and let the member's
+   * open sockets see photo originals if now premium.
    */
   async memberChanged(profileId: number): Promise<void> {
-    this.facts.delete(profileId);
+    this.facts.clear();
+    this.holds.clear();
+    this.standing++;
     const premium = await isPremium(this.db, profileId);
     for (const ws of this.ctx.getWebSockets()) {
       const member = ws.deserializeAttachment() as SocketMember | null;
       if (member?.profileId === profileId && member.premium !== premium) ws.serializeAttachment({ ...member, premium });
     }
+  }
+
+  /**
+   * Another conversation of the member needs the credits held here: the hold is not used from now
+   * on, and once D1 has every message it paid for, what is left goes back to the balance.
+   */
+  async returnHold(profileId: number, userId: number): Promise<void> {
+    this.holdsAskedBack.add(profileId);
+    this.holds.set(profileId, 0);
+    const record = await this.conversation();
+    if (!record) return;
+    await this.onD1(async () => {
+      await this.flushOnce();
+      // Again, after the D1 writes before this one: only this queue learns holds, so none comes back until D1 has answered.
+      this.holdsAskedBack.add(profileId);
+      this.holds.set(profileId, 0);
+      if (journalCredits(this.ctx.storage.sql, profileId, this.journaledUpTo) === 0) await returnHolds(this.db, record.id, userId);
+    });
+  }
+
+  override async alarm(): Promise<void> {
+    this.alarmAt = null;
+    await this.clockWork(Date.now());
+  }
+
+  /** The clock work at `now`: the journal tried again, and the holds given back once the conversation has been idle HOLD_IDLE_MS. */
+  async clockWork(now: number): Promise<void> {
+    await this.step(async () => {
+      if (journalEntries(this.ctx.storage.sql, this.journaledUpTo).length) return this.alarmBy(now + JOURNAL_RETRY_MS);
+      if (this.lastSendAt && now - this.lastSendAt < HOLD_IDLE_MS) return this.alarmBy(this.lastSendAt + HOLD_IDLE_MS);
+      const record = await this.conversation();
+      if (!record) return;
+      await this.onD1(async () => {
+        this.holds.clear();
+        await returnHolds(this.db, record.id);
+      });
+    });
+  }
+
+  /** An alarm no later than `at` (a stored alarm outlives an eviction). */
+  private alarmBy(at: number): void {
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    void this.ctx.storage.setAlarm(at);
+  }
+
+  /** Run a write to D1 about sends after the ones before it. */
+  private onD1<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.d1.then(work);
+    this.d1 = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private enqueueSend(send: Send): Promise<void> {
@@ -306,7 +412,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private step(work: () => Promise<void>): Promise<void> {
     const run = this.queue.then(async () => {
       this.markDelivered();
+      this.dropRecordedJournal();
       await this.moveFromD1();
+      // After a start or a failed write, the journal is settled against D1 before anything else.
+      if (this.journalUnsettled) await this.onD1(() => this.flushOnce());
       await this.settle();
       await work();
     });
@@ -369,10 +478,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
   /**
    * Take the waiting sends as one group: each decided in arrival order on the facts at hand (with
-   * the balance and allowance the group's earlier sends take), written here unrecorded, then
-   * recorded in D1 in one batch: one commit for the group, however fast a member writes. A send
-   * refused on facts that were not read fresh, and every send of a group D1 refused, waits for the
-   * next step and goes alone on fresh facts; a refusal is only ever given on facts read fresh.
+   * the balance and allowance the group's earlier sends take). A paid send the member's hold here
+   * covers is stored, acknowledged and fanned out at once, its D1 side journaled for the next write
+   * (docs/decisions/0021); from the first send that needs D1 on, the rest are written here
+   * unrecorded, then recorded in D1 in one batch: one commit for the group, however fast a member
+   * writes. A send refused on facts that were not read fresh, and every send of a group D1 refused,
+   * waits for the next step and goes alone on fresh facts; a refusal is only ever given on facts read fresh.
    */
   private async sendWaiting(): Promise<void> {
     const first = this.outbox.shift();
@@ -396,7 +507,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       } else if ("later" in plan) {
         this.putBack(group.slice(i).map((s) => ({ ...s, alone: true })));
         break;
-      } else {
+      } else if ("send" in plan) {
         planned.push(plan);
       }
     }
@@ -418,8 +529,9 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
   /**
    * One send of a group: a retried client id gets its stored message back; otherwise the rules on
-   * the facts at hand (`fresh`: read in D1 now) and, when they allow it, the message written here
-   * unrecorded with the D1 side it needs.
+   * the facts at hand (`fresh`: read in D1 now) and, when they allow it, the message stored and
+   * acknowledged at once when the member's hold covers it (and no send before it in the group waits
+   * for D1), else written here unrecorded with the D1 side it needs.
    */
   private async plan(send: Send, planned: readonly Planned[], fresh: boolean): Promise<Plan> {
     const { member, frame } = send;
@@ -439,24 +551,35 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
 
-    // The conversation's facts and the member's, with what the group's earlier sends take.
-    const recorded = conversationFacts(sql, member.profileId, peer);
+    // The member's facts and the conversation's, with what the group's earlier sends take.
+    let read = await this.factsOf(member, peer, fresh);
+    const recorded = conversationFacts(sql, member.profileId, peer, read.row?.paid_user !== 1);
     const mine = planned.filter((p) => p.send.member.profileId === member.profileId);
     const freeBefore = mine.filter((p) => p.record.free).length;
     const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || planned.some((p) => p.send.member.profileId === peer) };
-    const read = await this.factsOf(member, peer, fresh);
-    const row = read.row && {
-      ...read.row,
-      credits: read.row.credits - mine.reduce((sum, p) => sum + p.record.credits, 0),
-      free_conversations_used: read.row.free_conversations_used + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
+    const decide = (answer: { row: SendFactsRow | undefined }) => {
+      const row = answer.row && {
+        ...answer.row,
+        // Credits other conversations hold are not this one's to spend; this one's own hold is.
+        credits: answer.row.credits - answer.row.held_elsewhere - mine.reduce((sum, p) => sum + p.record.credits, 0),
+        free_conversations_used: answer.row.free_conversations_used + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
+      };
+      const facts = sendFacts(row, here);
+      return { facts, decision: decideSend(site, facts, request) };
     };
-    const facts = sendFacts(row, here);
-    const decision = decideSend(site, facts, request);
+    let { facts, decision } = decide(read);
+    if ("refusal" in decision && decision.refusal.code === "insufficient_credits" && read.fresh && (read.row?.held_elsewhere ?? 0) > 0) {
+      // The member's other conversations hold what this send needs: they give it back, then the send is decided again.
+      await this.recallHolds(member);
+      read = await this.factsOf(member, peer, true);
+      ({ facts, decision } = decide(read));
+    }
     if ("refusal" in decision) return read.fresh && planned.length === 0 ? { reply: this.refusal(member, frame.client_id, decision.refusal) } : { later: true };
 
     const conversationId = (await this.conversation())?.id ?? (await this.createConversation(member.profileId, peer));
     const body = frame.kind === "text" ? frame.body.trim() : null;
-    const message = insertUnrecorded(sql, nextMessageId(sql), {
+    const message: StoredMessage = {
+      id: nextMessageId(sql),
       sender_id: member.profileId,
       client_id: frame.client_id,
       kind: frame.kind,
@@ -471,43 +594,60 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       credits_charged: decision.price.credits,
       free: decision.price.free ? 1 : 0,
       created_at: Math.floor(Date.now() / 1000),
-    });
-    const unread = unreadCountOf(sql, peer) + 1 + planned.filter((p) => p.peer === peer).length;
-    return {
-      send,
-      site,
-      peer,
-      message,
-      recipientName: facts.recipient?.name ?? "",
-      unread,
-      record: {
-        conversationId,
-        messageId: message.id,
-        write: crypto.randomUUID(),
-        senderProfileId: member.profileId,
-        senderUserId: member.userId,
-        recipientProfileId: peer,
-        kind: message.kind,
-        preview: message.kind === "text" ? (body ?? "").slice(0, 140) : null,
-        credits: decision.price.credits,
-        free: decision.price.free,
-        reason: KIND_LEDGER_REASON[message.kind],
-        photoId: message.photo_id,
-        recipientHasWritten: here.recipientHasWritten,
-        freeUsedHere: here.freeUsedHere,
-        allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
-        recipientUnread: unread,
-        now: message.created_at,
-      },
+      recorded: 0,
     };
+    const record = (unread: number): SendRecord => ({
+      conversationId,
+      messageId: message.id,
+      write: crypto.randomUUID(),
+      senderProfileId: member.profileId,
+      senderUserId: member.userId,
+      recipientProfileId: peer,
+      kind: message.kind,
+      preview: message.kind === "text" ? (body ?? "").slice(0, 140) : null,
+      credits: decision.price.credits,
+      free: decision.price.free,
+      reason: KIND_LEDGER_REASON[message.kind],
+      photoId: message.photo_id,
+      recipientHasWritten: here.recipientHasWritten,
+      freeUsedHere: here.freeUsedHere,
+      allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
+      recipientUnread: unread,
+      now: message.created_at,
+    });
+    const price = decision.price.credits;
+    const hold = this.holds.get(member.profileId) ?? 0;
+    if (planned.length === 0 && price > 0 && hold >= price && !this.holdsAskedBack.has(member.profileId)) {
+      // Paid from the hold: stored (with its D1 side in the journal) and acknowledged now, recorded in D1 next.
+      this.holds.set(member.profileId, hold - price);
+      message.recorded = 1;
+      const unread = insertAcknowledged(this.ctx.storage, message, peer, (count) => ({ ...record(count), fromHold: true }));
+      const mineNow = this.facts.get(member.profileId)?.row;
+      if (mineNow) mineNow.credits -= price;
+      this.lastSendAt = Date.now();
+      this.deliver(send, site, message, peer, unread, mineNow?.credits ?? facts.credits - price);
+      this.flush();
+      return { acknowledged: true };
+    }
+    insertUnrecorded(sql, message.id, message);
+    const unread = unreadCountOf(sql, peer) + 1 + planned.filter((p) => p.peer === peer).length;
+    return { send, site, peer, message, recipientName: facts.recipient?.name ?? "", unread, record: record(unread) };
+  }
+
+  /** Ask the member's other conversations holding their credits to give them back. */
+  private async recallHolds(member: SocketMember): Promise<void> {
+    const rooms = conversationRooms(this.env.CONVERSATIONS);
+    const holding = await holdingConversations(this.db, member.userId, this.record?.id ?? null);
+    await Promise.all(holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(member.profileId, member.userId)));
   }
 
   /**
-   * The D1 side of a group written here unrecorded. Once D1 has it, the acks and the fan-out go
-   * out at once; the messages' flags here are set after them (markDelivered), so the frames do not
-   * wait for a second write of the object's storage: an eviction before that leaves them to
-   * settle(), which finds them in D1. When D1 refuses, the group's messages go here too. When the
-   * call fails, D1 is asked whether it has the group; if even that fails, the messages wait
+   * The D1 side of a group written here unrecorded, after the journal (so D1 records messages in
+   * order), with the senders' holds given back and topped up. Once D1 has it, the acks and the
+   * fan-out go out at once; the messages' flags here are set after them (markDelivered), so the
+   * frames do not wait for a second write of the object's storage: an eviction before that leaves
+   * them to settle(), which finds them in D1. When D1 refuses, the group's messages go here too.
+   * When the call fails, D1 is asked whether it has the group; if even that fails, the messages wait
    * unrecorded (never shown, never acknowledged) to be settled before the next step.
    */
   private async commit(planned: Planned[], fresh: boolean): Promise<void> {
@@ -516,12 +656,19 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const discard = () => {
       for (const p of planned) discardUnrecorded(sql, p.message.id);
     };
+    const holds = this.holdRequests(planned);
+    const standing = this.standing;
     let result: SendRecordResult;
     try {
-      result = await recordSends(
-        this.db,
-        planned.map((p) => p.record),
-      );
+      result = await this.onD1(async () => {
+        await this.flushOnce();
+        if (journalEntries(sql, this.journaledUpTo).length) throw new Error("chat send: messages before it wait to be recorded in D1");
+        const records = planned.map((p) => p.record);
+        const recorded = await recordSends(this.db, records, holds);
+        // Learnt on the D1 queue, so a hold given back after this write is never believed again.
+        if ("recorded" in recorded) this.learnHolds(recorded.holds ?? [], records, standing);
+        return recorded;
+      });
     } catch (error) {
       this.unsettled = true;
       let recorded = false;
@@ -550,20 +697,146 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     }
     const credits = "recorded" in result ? result.credits : await Promise.all(planned.map((p) => creditsOf(this.db, p.send.member.userId)));
     for (const [i, p] of planned.entries()) {
-      const { send, site, message, peer } = p;
-      this.remember(send.member, p.record.free, credits[i]!);
-      for (const other of this.ctx.getWebSockets()) {
-        if (other === send.origin) continue;
-        const viewer = other.deserializeAttachment() as SocketMember | null;
-        if (!viewer) continue;
-        this.send(other, { type: "message", message: this.view(message, viewer, site) });
-        if (viewer.profileId === peer) this.send(other, { type: "unread", count: p.unread });
-      }
-      send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits: credits[i]! });
+      this.remember(p.send.member, p.record.free, credits[i]!);
+      this.deliver(p.send, p.site, p.message, p.peer, p.unread, credits[i]!);
     }
-    // The members' other pages (badges, chat list), push and mail hear of the group once it is stored.
-    this.ctx.waitUntil(announceSends(this.env, planned.map((p, i) => ({ sender: p.send.member, recipient: p.peer, messageId: p.message.id, unread: p.unread, balance: credits[i]!, record: p.record }))));
     this.delivered.push(...planned.map((p) => ({ id: p.message.id, peer: p.peer })));
+  }
+
+  /**
+   * A stored message goes out: to every other socket of the conversation (with the recipient's
+   * unread count) and the ack to its sender. The one place a send is acknowledged.
+   */
+  private deliver(send: Send, site: SiteSettings, message: StoredMessage, peer: number, unread: number, credits: number): void {
+    for (const other of this.ctx.getWebSockets()) {
+      if (other === send.origin) continue;
+      const viewer = other.deserializeAttachment() as SocketMember | null;
+      if (!viewer) continue;
+      this.send(other, { type: "message", message: this.view(message, viewer, site) });
+      if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });
+    }
+    send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits });
+    // The members' other pages (badges, chat list), push and mail hear of it once it is stored.
+    const record = { conversationId: this.record!.id, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
+    this.ctx.waitUntil(announceSends(this.env, [{ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record }]));
+  }
+
+  /**
+   * The holds a group paid from the balance asks for: each paying sender's hold here given back and,
+   * from their second paid message here on (a conversation in use, not a first message among many),
+   * topped up to HOLD_MESSAGES of their messages. The alarm is set first, so a hold never outlives
+   * the object's knowing of it.
+   */
+  private holdRequests(planned: readonly Planned[]): HoldRequest[] {
+    const bySender = new Map<number, { last: Planned; paidBefore: boolean }>();
+    for (const p of planned) {
+      if (p.record.credits === 0) continue;
+      const profileId = p.send.member.profileId;
+      bySender.set(profileId, { last: p, paidBefore: bySender.has(profileId) || this.paying.has(profileId) });
+    }
+    const requests: HoldRequest[] = [];
+    for (const [profileId, { last: p, paidBefore }] of bySender) {
+      this.paying.add(profileId);
+      this.holdsAskedBack.delete(profileId);
+      this.holds.set(profileId, 0);
+      const least = Math.max(1, p.site.message_credits, p.record.credits);
+      this.holdSizes.set(profileId, { want: HOLD_MESSAGES * least, least });
+      requests.push({
+        conversationId: p.record.conversationId,
+        userId: p.record.senderUserId,
+        standing: p.record,
+        release: true,
+        want: paidBefore ? HOLD_MESSAGES * least : 0,
+        least,
+        now: p.record.now,
+      });
+    }
+    if (requests.length) {
+      this.lastSendAt = Date.now();
+      this.alarmBy(this.lastSendAt + HOLD_IDLE_MS);
+    }
+    return requests;
+  }
+
+  /** What D1 says the holds are after a write: less what the journal has yet to charge, the object's to spend. */
+  private learnHolds(states: readonly HoldState[], records: readonly SendRecord[], standing: number): void {
+    const sql = this.ctx.storage.sql;
+    // A member changed while D1 answered: what it says may predate the change; the next send asks again.
+    if (standing !== this.standing) return;
+    for (const state of states) {
+      const profileId = records.find((r) => r.senderUserId === state.userId)!.senderProfileId;
+      const spendable = state.allowed && !this.holdsAskedBack.has(profileId) ? state.hold - journalCredits(sql, profileId, this.journaledUpTo) : 0;
+      this.holds.set(profileId, Math.max(0, spendable));
+      // The standing no longer allows sends: the next send reads the facts again (and is refused).
+      if (!state.allowed) this.facts.delete(profileId);
+    }
+  }
+
+  /**
+   * Have the journal recorded in D1 soon, once (a write already waiting takes whatever is journaled
+   * by then): at once after a quiet spell or when a hold runs low, else after FLUSH_GATHER_MS, so a
+   * member writing fast costs D1 one write for several messages.
+   */
+  private flush(): void {
+    if (this.flushWanted) return;
+    this.flushWanted = true;
+    const run = () =>
+      void this.onD1(async () => {
+        this.flushWanted = false;
+        this.lastFlushAt = Date.now();
+        await this.flushOnce();
+      });
+    const low = [...this.holdSizes].some(([profileId, size]) => (this.holds.get(profileId) ?? 0) < size.want / 2);
+    if (low || Date.now() - this.lastFlushAt >= FLUSH_GATHER_MS) run();
+    else setTimeout(run, FLUSH_GATHER_MS);
+  }
+
+  /**
+   * Record the journal in D1 in one batch (on the D1 queue): each message as it was acknowledged,
+   * charged from its sender's hold, the summary with the recipient's unread count as it is now, and
+   * the senders' holds topped up. After a start or an unknown outcome, what D1 already has is dropped
+   * first (D1 records ids in order, groups whole). A failure leaves the journal for the alarm or the
+   * next step; it never throws.
+   */
+  private async flushOnce(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    let entries = journalEntries(sql, this.journaledUpTo);
+    try {
+      if (this.journalUnsettled && entries.length) {
+        const record = await this.conversation();
+        const upTo = record ? await lastRecordedId(this.db, record.id) : 0;
+        this.journaledUpTo = Math.max(this.journaledUpTo, upTo);
+        entries = entries.filter((e) => e.message_id > upTo);
+      }
+      this.journalUnsettled = false;
+      if (!entries.length) return;
+      const sends = entries.map((e) => {
+        const send = JSON.parse(e.record) as SendRecord;
+        return { ...send, recipientUnread: unreadCountOf(sql, send.recipientProfileId) };
+      });
+      const holds: HoldRequest[] = [];
+      for (const s of sends) {
+        const size = this.holdSizes.get(s.senderProfileId);
+        const hold = this.holds.get(s.senderProfileId);
+        // Topped up once half is spent: most writes carry no top-up and no standing check.
+        if (!size || hold === undefined || hold >= size.want / 2 || this.holdsAskedBack.has(s.senderProfileId) || holds.some((h) => h.userId === s.senderUserId)) continue;
+        holds.push({ conversationId: s.conversationId, userId: s.senderUserId, standing: s, release: false, want: size.want - hold, least: size.least, now: s.now });
+      }
+      if (holds.length) this.alarmBy(Date.now() + HOLD_IDLE_MS);
+      const standing = this.standing;
+      const result = await recordSends(this.db, sends, holds);
+      if (!("recorded" in result)) throw new Error(`chat journal: D1 did not record it (${Object.keys(result)[0]})`);
+      this.journaledUpTo = entries.at(-1)!.message_id;
+      this.learnHolds(result.holds ?? [], sends, standing);
+      for (const [i, s] of sends.entries()) {
+        const mine = this.facts.get(s.senderProfileId)?.row;
+        if (mine && sends.findLast((x) => x.senderProfileId === s.senderProfileId) === s) mine.credits = result.credits[i]! - journalCredits(sql, s.senderProfileId, this.journaledUpTo);
+      }
+    } catch (error) {
+      this.journalUnsettled = true;
+      this.alarmBy(Date.now() + JOURNAL_RETRY_MS);
+      console.warn(JSON.stringify({ event: "chat_journal_waits", messages: entries.length, message: error instanceof Error ? error.message : String(error) }));
+    }
   }
 
   /**
@@ -580,11 +853,21 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     });
   }
 
+  /**
+   * Journal rows D1 has recorded go, some at a time, in one write with a step's own (a separate
+   * write would delay the next ack); until then they are skipped by id.
+   */
+  private dropRecordedJournal(): void {
+    if (this.journaledUpTo - this.journalDroppedUpTo < JOURNAL_DROP_EVERY) return;
+    dropJournal(this.ctx.storage.sql, this.journaledUpTo);
+    this.journalDroppedUpTo = this.journaledUpTo;
+  }
+
   /** The D1 facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
   private async factsOf(member: SocketMember, peer: number, fresh: boolean): Promise<{ row: SendFactsRow | undefined; fresh: boolean }> {
     const hit = this.facts.get(member.profileId);
     if (!fresh && hit && Date.now() - hit.at < FACTS_TTL_MS) return { row: hit.row, fresh: false };
-    const row = await sendFactsRow(this.db, member.userId, member.profileId, peer);
+    const row = await sendFactsRow(this.db, member.userId, member.profileId, peer, this.record?.id ?? null);
     if (row) this.facts.set(member.profileId, { row, at: Date.now() });
     return { row, fresh: true };
   }
@@ -607,7 +890,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const record = await this.conversation();
     if (record === null) return;
     const { unread, readId } = markRead(this.ctx.storage, member.profileId, messageId);
-    await setUnreadCount(this.db, record.id, member.profileId, unread);
+    // After the journal's writes, which carry the count as it was.
+    await this.onD1(() => setUnreadCount(this.db, record.id, member.profileId, unread));
     this.ctx.waitUntil(announceRead(this.env, member.profileId, this.otherOf(member.profileId), record.id, unread));
     this.broadcast(
       () => true,

@@ -1,5 +1,5 @@
 import { databaseOf } from "../db/database";
-import { profilesOfUsers } from "../db/conversations";
+import { holdingConversations, profilesOfUsers } from "../db/conversations";
 import { conversationRooms, memberChangedInChats } from "../services/chats";
 
 /**
@@ -11,4 +11,17 @@ export async function announcePremium(env: Pick<Env, "DB" | "CONVERSATIONS">, us
   const [profile] = await profilesOfUsers(db, [userId]);
   if (!profile) return;
   await memberChangedInChats(db, conversationRooms(env.CONVERSATIONS), profile.id);
+}
+
+/**
+ * Before credits are taken back (a refund, a reversal): the member's conversations give back the
+ * credits they hold for the member's next messages (docs/decisions/0021), so the balance can be taken.
+ */
+export async function recallChatHolds(env: Pick<Env, "DB" | "CONVERSATIONS">, userId: number): Promise<void> {
+  const db = databaseOf(env.DB);
+  const [profile] = await profilesOfUsers(db, [userId]);
+  if (!profile) return;
+  const rooms = conversationRooms(env.CONVERSATIONS);
+  const holding = await holdingConversations(db, userId, null);
+  await Promise.all(holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(profile.id, userId)));
 }

@@ -6,6 +6,8 @@
  * A message is written `recorded = 0` before its charge and the conversation's summary go to D1,
  * and becomes `recorded = 1` once D1 has them (docs/decisions/0015). Only recorded messages are
  * shown, counted or exported; an unrecorded one is settled against D1 when the object next works.
+ * A message paid from the conversation's credit hold is written recorded at once, with its D1 side
+ * in the journal (`d1_journal`) until D1 has it (docs/decisions/0021).
  */
 import type { MessageKind } from "../../shared/chat";
 
@@ -60,6 +62,13 @@ const MIGRATIONS: readonly string[] = [
      last_read_message_id INTEGER NOT NULL DEFAULT 0,
      unread_count INTEGER NOT NULL DEFAULT 0
    );`,
+  // What D1 must still record of messages acknowledged before it heard of them (docs/decisions/0021).
+  `CREATE TABLE d1_journal (
+     message_id INTEGER PRIMARY KEY,
+     sender_id INTEGER NOT NULL,
+     credits INTEGER NOT NULL,
+     record TEXT NOT NULL
+   );`,
 ];
 
 const VERSION_KEY = "schema_version";
@@ -106,6 +115,43 @@ export function markRecorded(storage: DurableObjectStorage, id: number, recipien
     );
     return unreadCountOf(storage.sql, recipientId);
   });
+}
+
+/**
+ * A message paid from the conversation's hold, stored and counted at once (it is acknowledged before
+ * D1 hears of it), with its D1 side in the journal, in one write. Returns the recipient's unread count.
+ */
+export function insertAcknowledged(storage: DurableObjectStorage, message: StoredMessage, recipientId: number, record: (unread: number) => unknown): number {
+  return storage.transactionSync(() => {
+    storage.sql.exec(`INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`, ...rowValues(message));
+    const unread = storage.sql
+      .exec<{ unread_count: number }>(
+        `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
+         ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1 RETURNING unread_count`,
+        recipientId,
+      )
+      .one().unread_count;
+    storage.sql.exec("INSERT INTO d1_journal (message_id, sender_id, credits, record) VALUES (?, ?, ?, ?)", message.id, message.sender_id, message.credits_charged, JSON.stringify(record(unread)));
+    return unread;
+  });
+}
+
+/** A message's D1 side waiting in the journal. */
+export type JournalEntry = { message_id: number; sender_id: number; credits: number; record: string };
+
+/** What D1 must still record (after message `after`, which D1 is known to have), oldest first. */
+export function journalEntries(sql: SqlStorage, after: number): JournalEntry[] {
+  return sql.exec<JournalEntry>("SELECT message_id, sender_id, credits, record FROM d1_journal WHERE message_id > ? ORDER BY message_id", after).toArray();
+}
+
+/** D1 has recorded every message up to this id. */
+export function dropJournal(sql: SqlStorage, upToId: number): void {
+  sql.exec("DELETE FROM d1_journal WHERE message_id <= ?", upToId);
+}
+
+/** Credits of a sender's messages D1 has not charged yet (after message `after`). */
+export function journalCredits(sql: SqlStorage, senderId: number, after: number): number {
+  return sql.exec<{ n: number }>("SELECT COALESCE(SUM(credits), 0) AS n FROM d1_journal WHERE sender_id = ? AND message_id > ?", senderId, after).one().n;
 }
 
 /** D1 refused or never got the message's side: the message was never sent. */
@@ -178,14 +224,19 @@ export function markRead(storage: DurableObjectStorage, profileId: number, messa
   });
 }
 
-/** What the send rules need from the conversation itself: the sender's free messages here, whether the other member wrote here. */
-export function conversationFacts(sql: SqlStorage, senderId: number, recipientId: number): { freeUsedHere: number; recipientHasWritten: boolean } {
+/**
+ * What the send rules need from the conversation itself: the sender's free messages here (counted
+ * only when `countFree`: a member who has paid never sends free, and the count reads all their
+ * messages), whether the other member wrote here.
+ */
+export function conversationFacts(sql: SqlStorage, senderId: number, recipientId: number, countFree = true): { freeUsedHere: number; recipientHasWritten: boolean } {
   const row = sql
     .exec<{ free: number; written: number }>(
-      `SELECT (SELECT COUNT(*) FROM messages WHERE sender_id = ?1 AND free = 1 AND recorded = 1) AS free,
+      `SELECT CASE WHEN ?3 THEN (SELECT COUNT(*) FROM messages WHERE sender_id = ?1 AND free = 1 AND recorded = 1) ELSE 0 END AS free,
               EXISTS (SELECT 1 FROM messages WHERE sender_id = ?2 AND recorded = 1) AS written`,
       senderId,
       recipientId,
+      countFree ? 1 : 0,
     )
     .one();
   return { freeUsedHere: row.free, recipientHasWritten: row.written === 1 };
@@ -214,6 +265,7 @@ export function eraseMember(storage: DurableObjectStorage, profileId: number): n
   return storage.transactionSync(() => {
     const erased = storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?", profileId).one().n;
     storage.sql.exec("DELETE FROM messages WHERE sender_id = ?", profileId);
+    storage.sql.exec("DELETE FROM d1_journal WHERE sender_id = ?", profileId);
     storage.sql.exec("DELETE FROM members WHERE profile_id = ?", profileId);
     storage.sql.exec(
       `UPDATE members SET unread_count = (SELECT COUNT(*) FROM messages m WHERE m.recorded = 1 AND m.sender_id != members.profile_id AND m.id > members.last_read_message_id)`,

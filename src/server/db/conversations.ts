@@ -11,6 +11,7 @@ import { accountIsLive } from "./accounts";
 import type { MessageRow } from "./conversation-store";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
+import { unheldCredits } from "./ledger";
 import { conversations } from "./schema";
 
 /** The pair of a conversation: the lower profile id first. */
@@ -69,15 +70,18 @@ export type SendFactsRow = {
   blocked_by_me: number;
   blocked_me: number;
   free_conversations_used: number;
+  /** Credits of the sender that other conversations hold (docs/decisions/0021): not spendable here. */
+  held_elsewhere: number;
 };
 
-export async function sendFactsRow(db: Database, senderUserId: number, sender: number, recipient: number): Promise<SendFactsRow | undefined> {
+export async function sendFactsRow(db: Database, senderUserId: number, sender: number, recipient: number, conversationId: number | null): Promise<SendFactsRow | undefined> {
   return db.get<SendFactsRow>(sql`
     SELECT u.status AS sender_status, u.credits, u.paid_user,
            rp.name AS recipient_name, ru.status AS recipient_status, rp.status AS recipient_profile_status, ru.invisible AS recipient_invisible,
            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ${sender} AND blocked_id = ${recipient}) AS blocked_by_me,
            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ${recipient} AND blocked_id = ${sender}) AS blocked_me,
-           (SELECT COUNT(*) FROM conversation_members WHERE profile_id = ${sender} AND free_messages_used > 0) AS free_conversations_used
+           (SELECT COUNT(*) FROM conversation_members WHERE profile_id = ${sender} AND free_messages_used > 0) AS free_conversations_used,
+           (SELECT COALESCE(SUM(credits), 0) FROM chat_credit_holds WHERE user_id = u.id AND conversation_id != ${conversationId ?? 0}) AS held_elsewhere
     FROM users u
     LEFT JOIN profiles rp ON rp.id = ${recipient}
     LEFT JOIN users ru ON ru.id = rp.user_id
@@ -109,11 +113,33 @@ export type SendRecord = {
   /** The recipient's unread count with this message (the object counts it). */
   recipientUnread: number;
   now: number;
+  /**
+   * Acknowledged already, paid from the conversation's hold (docs/decisions/0021): recorded whatever
+   * the standing is now (the hold was only taken while it allowed sends), charged from the hold.
+   */
+  fromHold?: boolean;
 };
 
+/** A member's hold in a conversation, topped up by a batch: by up to `want` credits, never more than half of what nobody holds. */
+export type HoldRequest = {
+  conversationId: number;
+  userId: number;
+  /** The standing a send needs (a paid one): no hold is taken without it. */
+  standing: Pick<SendRecord, "senderUserId" | "senderProfileId" | "recipientProfileId" | "recipientHasWritten">;
+  /** Give the hold back to the balance first (a send here paid from the balance). */
+  release: boolean;
+  want: number;
+  /** The least worth holding (one message's price). */
+  least: number;
+  now: number;
+};
+
+/** A hold after the batch, the balance it is part of, and whether the standing allowed it. */
+export type HoldState = { userId: number; hold: number; credits: number; allowed: boolean };
+
 export type SendRecordResult =
-  /** Every message of the group is recorded; the sender's balance after each. */
-  | { recorded: true; credits: number[] }
+  /** Every message of the group is recorded; the sender's balance after each, and the holds asked for. */
+  | { recorded: true; credits: number[]; holds?: HoldState[] }
   | { insufficientCredits: true }
   /** The members' standing no longer allows a send (a block, a status, the allowance): nothing written. */
   | { standingChanged: true }
@@ -123,20 +149,27 @@ export type SendRecordResult =
 /** The ledger reference of a chat message: unique, so a message is never charged twice. */
 const chatLedgerRef = (conversationId: number, messageId: number) => `chat:${conversationId}:${messageId}`;
 
-/** The statements of one message's D1 side; the last one reads the sender's balance back. */
-function sendStatements(s: SendRecord): SQL[] {
-  const c = s.conversationId;
+/** Whether the members' standing allows a send: the rules of chat-rules.ts again, in SQL. */
+function sendAllowed(s: Pick<SendRecord, "senderUserId" | "senderProfileId" | "recipientProfileId" | "recipientHasWritten"> & Partial<SendRecord>): SQL {
   const free = s.free ? 1 : 0;
-  const standing = sql`
+  const c = s.conversationId ?? 0;
+  return sql`
     EXISTS (SELECT 1 FROM users WHERE id = ${s.senderUserId} AND ${accountIsLive(sql`status`)})
     AND EXISTS (SELECT 1 FROM profiles rp JOIN users ru ON ru.id = rp.user_id WHERE rp.id = ${s.recipientProfileId} AND rp.status = 'active' AND ru.status = 'active'
                 AND (ru.invisible = 0 OR ${s.recipientHasWritten ? 1 : 0} = 1))
     AND ${notBlockedWith(s.senderProfileId, s.recipientProfileId)}
     AND (${free} = 0 OR ((SELECT paid_user FROM users WHERE id = ${s.senderUserId}) = 0
-         AND ${s.freeUsedHere} < ${s.allowance.freeMessages}
-         AND (${s.freeUsedHere} > 0
-              OR (SELECT COUNT(*) FROM conversation_members WHERE profile_id = ${s.senderProfileId} AND free_messages_used > 0 AND conversation_id != ${c}) < ${s.allowance.freeConversations})))
-    AND (${s.photoId} IS NULL OR EXISTS (SELECT 1 FROM chat_photos WHERE id = ${s.photoId} AND profile_id = ${s.senderProfileId}))`;
+         AND ${s.freeUsedHere ?? 0} < ${s.allowance?.freeMessages ?? 0}
+         AND (${s.freeUsedHere ?? 0} > 0
+              OR (SELECT COUNT(*) FROM conversation_members WHERE profile_id = ${s.senderProfileId} AND free_messages_used > 0 AND conversation_id != ${c}) < ${s.allowance?.freeConversations ?? 0})))
+    AND (${s.photoId ?? null} IS NULL OR EXISTS (SELECT 1 FROM chat_photos WHERE id = ${s.photoId ?? null} AND profile_id = ${s.senderProfileId}))`;
+}
+
+/** The statements of one message's D1 side; the last one reads the sender's balance back. */
+function sendStatements(s: SendRecord): SQL[] {
+  const c = s.conversationId;
+  const free = s.free ? 1 : 0;
+  const standing = s.fromHold ? sql`1` : sendAllowed(s);
   const ours = sql`EXISTS (SELECT 1 FROM conversations WHERE id = ${c} AND last_message_write = ${s.write})`;
   const statements = [
     // A standing that no longer allows the send sets no id, which trigger conversations_send_allowed refuses.
@@ -151,6 +184,7 @@ function sendStatements(s: SendRecord): SQL[] {
       WHERE conversation_id = ${c} AND ${ours}`,
   ];
   if (s.credits > 0) {
+    if (s.fromHold) statements.push(sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${ours}`);
     statements.push(
       sql`UPDATE users SET credits = credits - ${s.credits} WHERE id = ${s.senderUserId} AND ${ours}`,
       sql`
@@ -163,29 +197,58 @@ function sendStatements(s: SendRecord): SQL[] {
   return statements;
 }
 
+/** A member's hold here: given back to the balance first when asked, then topped up; the last statement reads it back. */
+function holdStatements(h: HoldRequest): { release: SQL[]; topUp: SQL[] } {
+  const key = sql`user_id = ${h.userId} AND conversation_id = ${h.conversationId}`;
+  const allowed = sendAllowed(h.standing);
+  const amount = sql`MIN(${h.want}, ${unheldCredits(h.userId)} / 2)`;
+  return {
+    release: h.release ? [sql`UPDATE chat_credit_holds SET credits = 0, updated_at = ${h.now} WHERE ${key}`] : [],
+    topUp: [
+      sql`INSERT INTO chat_credit_holds (user_id, conversation_id, credits, updated_at)
+          SELECT ${h.userId}, ${h.conversationId}, 0, ${h.now} WHERE ${h.want} >= ${h.least} ON CONFLICT (user_id, conversation_id) DO NOTHING`,
+      sql`UPDATE chat_credit_holds SET credits = credits + ${amount}, updated_at = ${h.now}
+          WHERE ${key} AND ${h.want} >= ${h.least} AND ${amount} >= ${h.least} AND ${allowed}`,
+      sql`SELECT COALESCE((SELECT credits FROM chat_credit_holds WHERE ${key}), 0) AS hold, (SELECT credits FROM users WHERE id = ${h.userId}) AS credits, ${allowed} AS allowed`,
+    ],
+  };
+}
+
 /**
  * Record the D1 side of one or more messages of a conversation, in their order, in one batch (one
  * transaction): for each, the conversation's last message (only while the members' standing allows
  * the send: live accounts, the recipient active and visible or a writer here, no block either way, a
- * free message within the allowance, an image's photo the sender's own), both members' summaries,
- * the charge with its ledger entry, the photo marked sent, and the balance read back. A standing
- * that no longer allows a send (trigger conversations_send_allowed), a balance below zero (trigger
- * users_credits_not_negative), a message id recorded before (trigger conversations_message_once) or
- * a ledger reference used before aborts all of it: the group is recorded whole or not at all.
+ * free message within the allowance, an image's photo the sender's own; a message paid from a hold
+ * was acknowledged already and is recorded regardless), both members' summaries, the charge with
+ * its ledger entry (from the hold for those), the photo marked sent, and the balance read back; then
+ * the senders' holds as asked (docs/decisions/0021). A standing that no longer allows a send (trigger
+ * conversations_send_allowed), a balance below zero or below what is held (triggers
+ * users_credits_not_negative, users_credits_cover_holds), a message id recorded before (trigger
+ * conversations_message_once) or a ledger reference used before aborts all of it: the group is
+ * recorded whole or not at all.
  */
-export async function recordSends(db: Database, sends: readonly SendRecord[]): Promise<SendRecordResult> {
+export async function recordSends(db: Database, sends: readonly SendRecord[], holds: readonly HoldRequest[] = []): Promise<SendRecordResult> {
   const perSend = sends.map(sendStatements);
+  const perHold = holds.map(holdStatements);
+  // Holds given back first, so a charge from the balance may take what this conversation held.
+  const releases = perHold.flatMap((h) => h.release);
   try {
-    const results = await batch(db, perSend.flat());
+    const results = await batch(db, [...releases, ...perSend.flat(), ...perHold.flatMap((h) => h.topUp)]);
     const credits: number[] = [];
-    let at = 0;
+    let at = releases.length;
     for (const statements of perSend) {
       at += statements.length;
       const row = results[at - 1]?.results[0] as { credits: number; recorded: number } | undefined;
       if (!row || row.recorded !== 1) throw new Error("chat send: a statement of a recorded send did not apply");
       credits.push(row.credits);
     }
-    return { recorded: true, credits };
+    const states: HoldState[] = [];
+    for (const [i, { topUp }] of perHold.entries()) {
+      at += topUp.length;
+      const row = results[at - 1]!.results[0] as { hold: number; credits: number; allowed: number };
+      states.push({ userId: holds[i]!.userId, hold: row.hold, credits: row.credits, allowed: row.allowed === 1 });
+    }
+    return { recorded: true, credits, ...(holds.length ? { holds: states } : {}) };
   } catch (error) {
     const text = errorText(error);
     if (text.includes("insufficient_credits")) return { insufficientCredits: true };
@@ -193,6 +256,19 @@ export async function recordSends(db: Database, sends: readonly SendRecord[]): P
     if (text.includes("message_already_recorded") || (text.includes("UNIQUE") && text.includes("credit_ledger"))) return { alreadyRecorded: true };
     throw error;
   }
+}
+
+/** Give a conversation's holds back to the balances (of one member, or all); only its object calls this, with nothing of theirs waiting to be recorded. */
+export async function returnHolds(db: Database, conversationId: number, userId?: number): Promise<void> {
+  await db.run(sql`DELETE FROM chat_credit_holds WHERE conversation_id = ${conversationId} AND (${userId ?? null} IS NULL OR user_id = ${userId ?? null})`);
+}
+
+/** The pairs of the other conversations holding a member's credits. */
+export async function holdingConversations(db: Database, userId: number, conversationId: number | null): Promise<{ profileA: number; profileB: number }[]> {
+  const rows = await db.all<{ profile_a: number; profile_b: number }>(sql`
+    SELECT c.profile_a, c.profile_b FROM chat_credit_holds h JOIN conversations c ON c.id = h.conversation_id
+    WHERE h.user_id = ${userId} AND h.conversation_id != ${conversationId ?? 0} AND h.credits > 0`);
+  return rows.map((r) => ({ profileA: r.profile_a, profileB: r.profile_b }));
 }
 
 /** The message of an error and of its causes (drizzle wraps D1's error). */

@@ -12,9 +12,16 @@ export async function ledgerSum(db: Database, userId: number): Promise<number> {
   return row?.total ?? 0;
 }
 
-/** A member's balance and premium flag. */
-export async function balanceOf(db: Database, userId: number): Promise<{ credits: number; paid: boolean } | null> {
-  const row = await db.select({ credits: users.credits, paid: users.paidUser }).from(users).where(eq(users.id, userId)).get();
+/**
+ * A member's credits that no conversation holds for their next messages (docs/decisions/0021): what
+ * any other spending (another conversation, a refund) may take.
+ */
+export const unheldCredits = (userId: number | SQL) =>
+  sql`((SELECT credits FROM users WHERE id = ${userId}) - (SELECT COALESCE(SUM(credits), 0) FROM chat_credit_holds WHERE user_id = ${userId}))`;
+
+/** A member's balance (held credits included: they are still theirs), what of it no conversation holds, and their premium flag. */
+export async function balanceOf(db: Database, userId: number): Promise<{ credits: number; unheld: number; paid: boolean } | null> {
+  const row = await db.select({ credits: users.credits, unheld: sql<number>`${unheldCredits(userId)}`, paid: users.paidUser }).from(users).where(eq(users.id, userId)).get();
   return row ?? null;
 }
 

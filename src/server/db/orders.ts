@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { discountUseStatement } from "./discounts";
-import { ledgerEntryWhere } from "./ledger";
+import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { orders, payments, users } from "./schema";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -92,7 +92,7 @@ export function takeBackStatements(db: Database, order: Pick<OrderRow, "id" | "u
     ledgerEntryWhere(
       db,
       sql`SELECT NULL, ${order.userId}, ${-take.credits}, ${take.reason}, ${"order:" + order.id}, ${take.now}
-          WHERE ${stillPaid} AND (SELECT credits FROM users WHERE id = ${order.userId}) >= ${take.credits}`,
+          WHERE ${stillPaid} AND ${unheldCredits(order.userId)} >= ${take.credits}`,
     ),
     db
       .update(users)

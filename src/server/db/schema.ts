@@ -663,3 +663,23 @@ export const mailClock = sqliteTable("mail_clock", {
   weeklyUpdateAt: integer("weekly_update_at"),
   activationReminderAt: integer("activation_reminder_at"),
 });
+
+/**
+ * Credits a conversation's object has set aside from a member's balance for their next paid
+ * messages there, so it can acknowledge them before D1 hears of them (docs/decisions/0021). They
+ * stay in `users.credits` (the balance the member sees and the ledger adds up to); no other
+ * spending may take them (trigger users_credits_cover_holds). Only that conversation's object
+ * changes its rows; it gives back what it does not use after a short idle time.
+ */
+export const chatCreditHolds = sqliteTable(
+  "chat_credit_holds",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: integer("conversation_id").notNull(),
+    credits: integer("credits").notNull().default(0),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.conversationId] }), index("chat_credit_holds_conversation_idx").on(t.conversationId)],
+);

@@ -47,6 +47,7 @@ export interface ConversationRoomCalls {
   hasImage(photoId: number, one: number, other: number): Promise<boolean>;
   memberChanged(profileId: number): Promise<void>;
   sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
+  returnHold(profileId: number, userId: number): Promise<void>;
 }
 
 /** The object of the conversation between two profiles. */
@@ -132,7 +133,7 @@ export async function loadChat(
     const hidden = await hiddenBeforeOf(db, conversation.id, viewer.profileId);
     return rooms(viewer.profileId, peerId).history(viewer.profileId, peerId, before, hidden);
   };
-  const [row, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId), history()]);
+  const [row, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId, conversation?.id ?? null), history()]);
   const facts = sendFacts(row, page.here);
   if (facts.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
   const viewerSide = { profileId: viewer.profileId, premium: facts.senderPaid };
@@ -213,13 +214,23 @@ export async function eraseChatMessages(db: Database, rooms: ConversationRooms, 
 
 /**
  * Something about a member changed in D1 that their open chats must see now (a purchase made them
- * premium: photo originals on sockets opened before it): every conversation object they are in
- * forgets what it read about them. A socket opened before a conversation's first message is not
+ * premium: photo originals on sockets opened before it; they went invisible or asked to be deleted:
+ * sends to or from them are decided on fresh facts): every conversation object they are in forgets
+ * what it read about them. A socket opened before a conversation's first message is not
  * reached; it sees the change once it is opened again.
  */
 export async function memberChangedInChats(db: Database, rooms: ConversationRooms, profileId: number): Promise<void> {
   const conversations = await conversationsOfProfiles(db, [profileId]);
   await Promise.all(conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId)));
+}
+
+/**
+ * One member blocked the other: their conversation's object reads both members' standing again
+ * before the next send (it may otherwise acknowledge a send from a credit hold on what it read
+ * before, docs/decisions/0021).
+ */
+export async function blockedInChat(db: Database, rooms: ConversationRooms, blockerId: number, blockedId: number): Promise<void> {
+  if (await conversationOf(db, blockerId, blockedId)) await rooms(blockerId, blockedId).memberChanged(blockerId);
 }
 
 /** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */

@@ -6,7 +6,7 @@
 import { pricingFor, statusRank, vatPart, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
 import type { OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
-import { announcePremium } from "../chat/premium";
+import { announcePremium, recallChatHolds } from "../chat/premium";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
 import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
@@ -192,7 +192,8 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
  * order is marked reversed, and the member's direct debit is blocked (SPEC §8 "direct debit blocked").
  */
 async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void> {
-  const balance = (await balanceOf(ctx.db, order.userId))?.credits ?? 0;
+  await recallChatHolds(ctx.env, order.userId);
+  const balance = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
   const unused = Math.min(balance, order.credits);
   await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
   console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
@@ -246,7 +247,8 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
   const refusal = refundRefusal(order, (await latestPaidOrder(ctx.db, userId))?.id ?? null, ctx.site.refund_days, ctx.now);
   if (refusal) throw refusal;
-  const balance = (await balanceOf(ctx.db, userId))?.credits ?? 0;
+  await recallChatHolds(ctx.env, userId);
+  const balance = (await balanceOf(ctx.db, userId))?.unheld ?? 0;
   const unused = Math.min(balance, order.credits);
   if (unused <= 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
   const cents = Math.floor((order.amountCents * unused) / order.credits);
