@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { CLIENT_OUT_DIR, clientManifest } from "./scripts/vite/client-manifest";
+import { buildServiceWorker } from "./scripts/vite/service-worker";
 
 export default defineConfig({
   plugins: [clientManifest(), cloudflare({ persistState: { path: ".wrangler/state" } }), react()],
@@ -17,6 +18,7 @@ export default defineConfig({
   builder: {
     async buildApp(builder) {
       await builder.build(builder.environments.client!);
+      await buildServiceWorker();
       await builder.build(builder.environments.edge_dating!);
     },
   },

@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 // Offline: wrangler and Miniflare must not try to download request.cf data or send metrics.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
+import { DEVELOPMENT_VAPID } from "./scripts/demo/vapid-keys";
 import { clientManifest } from "./scripts/vite/client-manifest";
 
 /** Tests inside workerd: the Worker with real local D1, KV and R2; migrations applied in setup. */
@@ -14,7 +15,14 @@ export default defineConfig(async () => {
       clientManifest(),
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, SESSION_SECRET: "a session secret used only by the tests, 48 chars", MAIL_WEBHOOK_SECRET: "whsec_dGVzdCB3ZWJob29rIHNlY3JldCBvZiB0aGUgbWFpbCBwcm92aWRlcg==" } },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            SESSION_SECRET: "a session secret used only by the tests, 48 chars",
+            MAIL_WEBHOOK_SECRET: "whsec_dGVzdCB3ZWJob29rIHNlY3JldCBvZiB0aGUgbWFpbCBwcm92aWRlcg==",
+            VAPID_PRIVATE_KEY: DEVELOPMENT_VAPID.privateKey,
+          },
+        },
       }),
     ],
     test: {

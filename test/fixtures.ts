@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import * as v from "valibot";
+import { DEVELOPMENT_VAPID } from "../scripts/demo/vapid-keys";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../src/shared/settings";
 
 const texts = (en: string) => ({ en });
@@ -37,7 +38,7 @@ export function site(domain: string, overrides: Partial<SiteSettings> = {}): Sit
     minimum_message_costs: { NL: { costs: 1.5, currency: "EUR" }, BE: { costs: 1.5, currency: "EUR" } },
     support_phone: "+31 20 000 0000",
     support_email: "support@example.com",
-    push_public_key: "",
+    push_public_key: DEVELOPMENT_VAPID.publicKey,
     enable_site_entry_popup: true,
     fictional_icon: "/icons/fictional.svg",
     fictional_warning: texts("Fictional"),

@@ -9,6 +9,7 @@ import {
 } from "../../src/shared/settings";
 import type { CountryPricing, PaymentMethod } from "../../src/shared/payments";
 import type { DemoCountry } from "./regions";
+import { DEVELOPMENT_VAPID } from "./vapid-keys";
 
 export const BRAND = "Flirtwave";
 
@@ -189,7 +190,7 @@ function site(spec: SiteSpec): SiteSettings {
     minimum_message_costs: Object.fromEntries(spec.countries.map((c) => [c, MESSAGE_COSTS[c]])),
     support_phone: spec.supportPhone,
     support_email: `support@${spec.domain === "localhost" ? "uk" : spec.domain.split(".")[0]}.flirtwave.example`,
-    push_public_key: "",
+    push_public_key: DEVELOPMENT_VAPID.publicKey,
     enable_site_entry_popup: true,
     fictional_icon: "/icons/fictional.svg",
     fictional_warning: FICTIONAL_WARNING,

@@ -2,6 +2,7 @@ import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef
 import type { i18n } from "i18next";
 import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
 import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
+import { newBuildWaiting } from "./app-update";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
@@ -51,7 +52,8 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
 
   const show = useCallback(async (href: string, push: "push" | "replace" | "none") => {
     const target = new URL(href, window.location.href);
-    if (target.origin !== window.location.origin) {
+    // Another site, or a new deploy took over this page (decision 0019): the next page loads anew.
+    if (target.origin !== window.location.origin || newBuildWaiting()) {
       window.location.assign(target.href);
       return;
     }

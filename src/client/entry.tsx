@@ -1,5 +1,6 @@
 import { hydrateRoot } from "react-dom/client";
 import { App } from "../app/App";
+import { registerServiceWorker } from "../app/app-update";
 import { isChunkLoadError, reloadForChunkError } from "../app/chunk-reload";
 import type { PageState } from "../app/page-state";
 import { matchRoute } from "../app/routes";
@@ -26,6 +27,7 @@ async function start() {
   }
   const url = window.location.pathname + window.location.search + window.location.hash;
   hydrateRoot(document.getElementById("root")!, <App page={page} url={url} />);
+  registerServiceWorker(page.locale);
 }
 
 void start();

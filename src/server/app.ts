@@ -11,6 +11,7 @@ import { memberChannelRoutes } from "./api/member-socket";
 import { mailLinkRoutes, notificationRoutes } from "./api/notifications";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
+import { offlinePage } from "./render/offline-page";
 import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { sessionRoutes } from "./api/sessions";
@@ -83,10 +84,11 @@ function createApp() {
     c.set("db", databaseOf(c.env.DB));
     await next();
   });
-  // Photos and the manifest need no member: answered before the session lookup, so a page of
+  // Photos, the manifest and the offline page need no member: answered before the session lookup, so a page of
   // thumbnails costs no session query per image.
   app.get("/media/*", serveMedia);
   app.get("/manifest.webmanifest", webManifest);
+  app.get("/offline.html", offlinePage);
   app.use(session);
   // The payment provider calls the webhook; it is not one of the site's pages.
   app.post("/api/payment-webhook.php", paymentWebhook);

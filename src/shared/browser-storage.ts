@@ -12,6 +12,8 @@ export const PHOTO_ALERT_KEY = "hide-enrich-alert";
 export const PUSH_ALERT_KEY = "hide-push-notification-alert";
 /** localStorage: when the disabled-notifications alert was dismissed. */
 export const DISABLED_NOTIFICATIONS_ALERT_KEY = "hide-disabled-notifications-alert";
+/** localStorage: the member (profile id) this browser's push subscription was last given to the server for. */
+export const PUSH_MEMBER_KEY = "push-subscription-member";
 /** localStorage: the last-opened chat profile and when. */
 export const LAST_CHAT_KEY = "last-chat";
 /** sessionStorage: the last geocoded position of the location button. */

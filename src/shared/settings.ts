@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { GIFT_SLUGS } from "./gifts";
 import { LANGUAGES } from "./locales";
 import { CountryPricing, DirectDebitSettings } from "./payments";
+import { isUncompressedP256Point } from "./web-push";
 
 const Language = v.picklist(LANGUAGES);
 const Country = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "a two-letter ISO country code"));
@@ -77,7 +78,8 @@ export const SiteSettings = v.pipe(v.strictObject({
   minimum_message_costs: v.record(Country, v.strictObject({ costs: v.number(), currency: v.string() })),
   support_phone: v.string(),
   support_email: v.pipe(v.string(), v.email()),
-  push_public_key: v.string(),
+  /** The VAPID public key of the deployment (npm run vapid), or "" for a site without web push. */
+  push_public_key: v.union([v.literal(""), v.pipe(v.string(), v.check(isUncompressedP256Point, "push_public_key must be the base64url of an uncompressed P-256 point"))]),
   enable_site_entry_popup: v.boolean(),
   fictional_icon: v.string(),
   fictional_warning: LocalisedText,

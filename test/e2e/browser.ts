@@ -1,18 +1,32 @@
 import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
+const CHROMIUM = {
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
+};
+const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
 /** Debian's Chromium, headless, kept off the network. */
 export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
-  });
+  return chromium.launch(CHROMIUM);
 }
 
 /** A phone-sized visitor whose page errors, console errors and failed sub-requests are collected. */
 export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
+  return watched(await browser.newContext(PHONE));
+}
+
+/**
+ * The same phone with a profile on disk (`dir`): Chromium offers to install an app only outside
+ * incognito, and every context of a launched browser is incognito. Closing the context ends that Chromium.
+ */
+export async function phoneWithProfile(dir: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  return watched(await chromium.launchPersistentContext(dir, { ...CHROMIUM, ...PHONE }));
+}
+
+async function watched(context: BrowserContext): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => {

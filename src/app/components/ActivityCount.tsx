@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
 import { useChats } from "../hooks/useChats";
+import { usePushForMember } from "../hooks/usePush";
 import { useRefresh } from "../hooks/useRefresh";
 import { useUser } from "../hooks/useUser";
 
@@ -36,6 +37,7 @@ export function ActivityCount({ newLikes = 0, children }: { newLikes?: number; c
   const { user } = useUser();
   const { totalUnread } = useChats();
   useRefresh(user !== null);
+  usePushForMember(user ? user.profile.id : null);
   const count = user ? totalUnread + newLikes : 0;
   const shown = useRef(0);
   useEffect(() => {

@@ -1,8 +1,11 @@
+import { useState } from "react";
 import type { User } from "../../shared/api";
-import { DISABLED_NOTIFICATIONS_ALERT_KEY, PHOTO_ALERT_KEY } from "../../shared/browser-storage";
-import { useRouter, useT } from "../page-context";
+import { DISABLED_NOTIFICATIONS_ALERT_KEY, PHOTO_ALERT_KEY, PUSH_ALERT_KEY } from "../../shared/browser-storage";
+import { useRouter, useSettings, useT } from "../page-context";
+import { usePushState } from "../hooks/usePush";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
+import { turnOnPush, type PushState } from "../push-state";
 import { GoOrDismiss } from "./GoOrDismiss";
 import { ResendActivation } from "./ResendActivation";
 
@@ -10,6 +13,8 @@ import { ResendActivation } from "./ResendActivation";
 const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
 /** Routes on which the profile-photo alert does not show (SPEC §2 Alerts). */
 const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
+/** Routes on which the push alert does not show (SPEC §2 Alerts). */
+const NO_PUSH_ALERT = new Set(["signup", "complete-signup", "notifications", "activate-done", "directdebit", "premium"]);
 /** Routes on which the disabled-notifications alert does not show: the notification switches are there (SPEC §2 Alerts). */
 const NO_DISABLED_NOTIFICATIONS_ALERT = new Set(["settings", "notifications"]);
 
@@ -23,6 +28,12 @@ export function showActivationReminder(user: Pick<User, "status" | "notification
 export function showPhotoAlert(user: Pick<User, "profile"> | null, routeName: string | null, dismissedAt: string | null): boolean {
   if (!user || user.profile.main_image !== null || dismissedAt) return false;
   return routeName === null || !NO_PHOTO_ALERT.has(routeName);
+}
+
+/** SPEC §2: offer push to a member while this browser could subscribe and is not, until dismissed, except on some routes. */
+export function showPushAlert(user: object | null, push: PushState, routeName: string | null, dismissedAt: string | null): boolean {
+  if (!user || push !== "capable" || dismissedAt) return false;
+  return routeName === null || !NO_PUSH_ALERT.has(routeName);
 }
 
 /**
@@ -46,7 +57,10 @@ export function Alerts() {
   const activation = showActivationReminder(user, route);
   const photo = dismissedAt !== NOT_KNOWN_YET && showPhotoAlert(user, route, dismissedAt);
   const mailStopped = mailAlertDismissedAt === NOT_KNOWN_YET ? null : disabledNotificationsAlert(user, route, mailAlertDismissedAt);
-  if (!user || (!activation && !photo && !mailStopped)) return null;
+  const [pushDismissedAt, dismissPush] = useStoredTimestamp(PUSH_ALERT_KEY);
+  const pushState = usePushState();
+  const push = pushDismissedAt !== NOT_KNOWN_YET && showPushAlert(user, pushState, route, pushDismissedAt);
+  if (!user || (!activation && !photo && !mailStopped && !push)) return null;
   return (
     <div className="alerts">
       {mailStopped && (
@@ -67,6 +81,38 @@ export function Alerts() {
           <GoOrDismiss href="/profile#photos" go={t("alerts.photo_add")} dismiss={t("alerts.dismiss")} onDismiss={dismiss} small />
         </div>
       )}
+      {push && <PushAlert memberId={user.profile.id} onDismiss={dismissPush} />}
+    </div>
+  );
+}
+
+/** SPEC §2: the offer to turn on push; a refusal in the browser's prompt makes the state "denied" and hides it. */
+function PushAlert({ memberId, onDismiss }: { memberId: number; onDismiss: () => void }) {
+  const t = useT();
+  const { push_public_key: publicKey } = useSettings();
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const enable = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      await turnOnPush(publicKey, memberId);
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="alert alert--info" role="status">
+      <p>{t("push_alert.text")}</p>
+      {failed && <p className="form-message form-message--error">{t("push_alert.failed")}</p>}
+      <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => void enable()}>
+        {t("push_alert.enable")}
+      </button>
+      <button type="button" className="button button--ghost button--small" onClick={onDismiss}>
+        {t("push_alert.dismiss")}
+      </button>
     </div>
   );
 }

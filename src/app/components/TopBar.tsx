@@ -7,6 +7,7 @@ import { LanguageSwitcher } from "./LanguageSwitcher";
 import { Link } from "./Link";
 import { useUser } from "../hooks/useUser";
 import { useSignOut } from "../hooks/useSignOut";
+import { leavePush } from "../push-state";
 
 const CREDIT_BADGE_THRESHOLD = 10;
 
@@ -40,6 +41,8 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
     event.preventDefault();
     event.currentTarget.closest("details")?.removeAttribute("open");
     // Even if the call fails the member asked to leave: forget them here; the cookie ends with the session.
+    // The server forgets this browser's push subscription while the session still says whose it is.
+    await leavePush();
     await apiFetch("/api/logout.php").catch(() => undefined);
     await signOut();
     navigate("/");

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useSWRConfig } from "swr";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
+import { currentPushState } from "../push-state";
 import { USER_KEY } from "./useUser";
 
 /** SPEC §9: the first refresh comes this long after the page loads. */
@@ -9,11 +10,6 @@ export const REFRESH_START_MS = 5_000;
 /** SPEC §9: how often the member, their chats and likes are refreshed; push brings news itself, so less often with it. */
 export function refreshInterval(pushSubscribed: boolean): number {
   return pushSubscribed ? 300_000 : 60_000;
-}
-
-/** Whether this browser gets push messages. Push is not built yet, so none does. */
-function isPushSubscribed(): boolean {
-  return false;
 }
 
 /** Refresh the member, their chats and their likes while `active`: 5 s after load, then every interval. */
@@ -26,7 +22,7 @@ export function useRefresh(active: boolean) {
       void mutate(USER_KEY);
       void mutate(CHATS_KEY);
       void mutate(LIKES_KEY);
-      timer = setTimeout(refresh, refreshInterval(isPushSubscribed()));
+      timer = setTimeout(refresh, refreshInterval(currentPushState() === "subscribed"));
     };
     timer = setTimeout(refresh, REFRESH_START_MS);
     return () => clearTimeout(timer);

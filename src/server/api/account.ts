@@ -17,6 +17,7 @@ import { isLanguage } from "../../shared/locales";
 import { BlockBody, ProfileUpdateBody } from "../../shared/profile";
 import { clearSessionCookie, startSession } from "../auth/session-cookie";
 import { profileOfMember } from "../db/profiles";
+import { forgetSessionSubscriptions } from "../db/push-subscriptions";
 import { revokeSession } from "../db/sessions";
 import type { AppEnv } from "../request-context";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
@@ -24,6 +25,7 @@ import { requireMember } from "../edge/signed-in-member";
 import { AppError, fieldError } from "../errors";
 import { mailerFor } from "../mail/mailer";
 import { postMessage } from "./chats";
+import { pushSubscriptionCall } from "./push-subscription";
 import {
   acceptRetentionOffer,
   activate,
@@ -79,6 +81,7 @@ async function sendSignupMessage(c: Context<AppEnv>, userId: number, peer: numbe
 
 export const accountRoutes = new Hono<AppEnv>()
   .get("/api/user.php", async (c) => userAnswer(c, requireMember(c).userId))
+  .post("/api/user.php", pushSubscriptionCall)
   .post("/api/user.php", vValidator("json", LoginBody, invalidBody), async (c) => {
     const { email, password } = c.req.valid("json");
     const { userId } = await logIn(accounts(c), email, password, clientAddress(c));
@@ -108,7 +111,11 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .get("/api/logout.php", async (c) => {
     const current = c.get("session");
-    if (current) await revokeSession(c.get("db"), current.userId, current.id, Math.floor(Date.now() / 1000));
+    if (current) {
+      // A browser that logged out shows nobody's pushes (a shared computer, a borrowed phone).
+      await forgetSessionSubscriptions(c.get("db"), current.userId, current.id);
+      await revokeSession(c.get("db"), current.userId, current.id, Math.floor(Date.now() / 1000));
+    }
     clearSessionCookie(c);
     // A plain link (no script) comes back to the home page; the client's fetch gets JSON.
     if ((c.req.header("accept") ?? "").includes("text/html")) return c.redirect("/", 302);

@@ -335,15 +335,26 @@ export async function chatListRows(db: Database, profileId: number): Promise<Cha
            CASE WHEN c.last_message_id > cm.hidden_before_id THEN c.last_message_preview END AS last_preview,
            CASE WHEN c.last_message_id > cm.hidden_before_id THEN c.last_message_sender_id END AS last_sender,
            ${PROFILE_COLUMNS}
-    FROM conversation_members cm
+    ${listedConversations(profileId, sql`LEFT JOIN photos ph ON ph.id = p.main_photo_id`)}
+    ORDER BY cm.last_message_at DESC, cm.conversation_id DESC
+    LIMIT 500`);
+}
+
+/** FROM ... WHERE of the conversations a member's chat list shows (`cm` theirs, `p` the other member). */
+function listedConversations(profileId: number, joins = sql``): SQL {
+  return sql`FROM conversation_members cm
     JOIN conversations c ON c.id = cm.conversation_id
     JOIN profiles p ON p.id = CASE WHEN c.profile_a = ${profileId} THEN c.profile_b ELSE c.profile_a END
     JOIN users u ON u.id = p.user_id AND ${accountIsLive(sql`u.status`)}
-    LEFT JOIN photos ph ON ph.id = p.main_photo_id
+    ${joins}
     WHERE cm.profile_id = ${profileId} AND cm.removed_at IS NULL AND cm.last_message_at IS NOT NULL
-      AND ${notBlockedWith(profileId, sql`p.id`)}
-    ORDER BY cm.last_message_at DESC, cm.conversation_id DESC
-    LIMIT 500`);
+      AND ${notBlockedWith(profileId, sql`p.id`)}`;
+}
+
+/** The member's unread messages over the conversations of their chat list: the Messages badge's count. */
+export async function unreadTotalOf(db: Database, profileId: number): Promise<number> {
+  const row = await db.get<{ n: number | null }>(sql`SELECT sum(cm.unread_count) AS n ${listedConversations(profileId)} AND cm.unread_count > 0`);
+  return row?.n ?? 0;
 }
 
 /** The other member of a conversation the member is in, or null when they are not in it. */

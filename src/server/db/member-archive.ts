@@ -4,6 +4,7 @@
  */
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database";
+import { subscriptionsForExport } from "./push-subscriptions";
 import { blocks, creditLedger, interests, likes, orders, outgoingMail, payments, photos, profileInterests, profiles, regions, sessions, users } from "./schema";
 
 /** Everything held about a member but their messages, read in parallel. */
@@ -48,7 +49,7 @@ export async function memberArchive(db: Database, userId: number) {
     currency: payments.currency,
     created_at: payments.createdAt,
   };
-  const [accountRow, profile, interestRows, photoRows, likesGiven, likesReceived, blockRows, credits, orderRows, paymentRows, sessionRows, mails] = await Promise.all([
+  const [accountRow, profile, interestRows, photoRows, likesGiven, likesReceived, blockRows, credits, orderRows, paymentRows, sessionRows, mails, pushSubscriptionRows] = await Promise.all([
     db.select(account).from(users).where(eq(users.id, userId)).get(),
     db
       .select({
@@ -99,6 +100,7 @@ export async function memberArchive(db: Database, userId: number) {
       .from(outgoingMail)
       .where(eq(outgoingMail.toAddress, sql`(SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${userId})`))
       .orderBy(asc(outgoingMail.id)),
+    subscriptionsForExport(db, userId),
   ]);
   return {
     account: accountRow ?? null,
@@ -112,5 +114,6 @@ export async function memberArchive(db: Database, userId: number) {
     payments: paymentRows,
     sessions: sessionRows,
     mails,
+    push_subscriptions: pushSubscriptionRows,
   };
 }

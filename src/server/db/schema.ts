@@ -683,3 +683,42 @@ export const chatCreditHolds = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.conversationId] }), index("chat_credit_holds_conversation_idx").on(t.conversationId)],
 );
+
+/**
+ * The browsers a member subscribed to web push (several per member). The endpoint is the browser's
+ * push resource, unique: the same browser logging in as another member moves the row. `sessionId`
+ * is the login that stored it: a browser that logged out (or was logged out everywhere) gets no push.
+ * Keys as the browser gave them (base64url): `p256dh` the 65-byte P-256 point, `auth` 16 bytes.
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id"),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    /** The browser's own expiry (seconds), when it gave one. */
+    expiresAt: integer("expires_at"),
+    createdAt: integer("created_at").notNull().default(now),
+    lastSuccessAt: integer("last_success_at"),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
+);
+
+/** Development and tests (PUSH_PROVIDER "outbox"): each push that would have been sent, shown at /dev/outbox. */
+export const outgoingPush = sqliteTable(
+  "outgoing_push",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    /** The PushPayload as JSON. */
+    payload: text("payload").notNull(),
+    topic: text("topic"),
+    urgency: text("urgency").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("outgoing_push_user_idx").on(t.userId, t.createdAt)],
+);

@@ -38,6 +38,8 @@ export function Document({ lang, assets, nonce, head, children }: DocumentProps)
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ENTRY_SKIPPED_SCRIPT }} />
         <link rel="manifest" href="/manifest.webmanifest" />
         <link rel="icon" href="/icons/icon.svg" type="image/svg+xml" />
+        {/* iOS puts this on the home screen and rounds it itself: the full-bleed icon. */}
+        <link rel="apple-touch-icon" href="/icons/icon-maskable-512.png" />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

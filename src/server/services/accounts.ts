@@ -35,6 +35,7 @@ import type { Database } from "../db/database";
 import { activeRetentionCode, insertRetentionCode } from "../db/discounts";
 import { photoObjectsOfAccounts } from "../db/photos";
 import { hideProfile, refreshSearchable } from "../db/profiles";
+import { forgetMemberSubscriptions } from "../db/push-subscriptions";
 import { revokeMemberSessions } from "../db/sessions";
 import { AppError, fieldError, invalidFields } from "../errors";
 import type { Tracking } from "../request-context";
@@ -321,7 +322,7 @@ export async function requestDeletion(ctx: AccountContext, userId: number, passw
   if (!(await verifyPassword(account.passwordHash, password)).ok) throw fieldError({ status: 400, code: "invalid_parameter", key: "validation.old_password_wrong", field: "password" });
   const now = nowOf(ctx);
   const { token, statement } = await newToken(ctx, userId, "reactivation", account.status);
-  await ctx.db.batch([markPendingDeletion(ctx.db, userId, now), hideProfile(ctx.db, userId), revokeMemberSessions(ctx.db, userId, now), statement]);
+  await ctx.db.batch([markPendingDeletion(ctx.db, userId, now), hideProfile(ctx.db, userId), revokeMemberSessions(ctx.db, userId, now), forgetMemberSubscriptions(ctx.db, userId), statement]);
   await mailLink(ctx, account, "reactivation", token, { days: REACTIVATION_DAYS });
 }
 

@@ -9,7 +9,7 @@ import { notificationsAnswer } from "./notification-choices";
  */
 export async function exportMemberData(db: Database, userId: number, chatMessages: (profileId: number) => Promise<unknown[]>): Promise<Record<string, unknown>> {
   const [archive, reports, notifications] = await Promise.all([memberArchive(db, userId), reportsFiledBy(db, userId), notificationsAnswer(db, userId)]);
-  const { account, profile, interests, photos, likes, blocks, credits, orders, payments, sessions, mails } = archive;
+  const { account, profile, interests, photos, likes, blocks, credits, orders, payments, sessions, mails, push_subscriptions } = archive;
   // The messages live in each conversation's object.
   const messages = profile ? await chatMessages(profile.id) : [];
   return {
@@ -26,6 +26,7 @@ export async function exportMemberData(db: Database, userId: number, chatMessage
     payments,
     sessions,
     mails,
+    push_subscriptions,
     reports,
     notifications,
   };

@@ -1,11 +1,13 @@
-import { useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ResendActivation } from "../../components/ResendActivation";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../page-context";
+import { usePushState } from "../../hooks/usePush";
 import { useUser } from "../../hooks/useUser";
+import { turnOnPush } from "../../push-state";
 import { AboutForm } from "../../profile-form/AboutForm";
 import type { FormFrame } from "../../profile-form/fields";
 import { LocationForm } from "../../profile-form/LocationForm";
@@ -13,7 +15,6 @@ import { PersonalForm } from "../../profile-form/PersonalForm";
 import { useProfileFormData, type ProfileFormData } from "../../profile-form/save";
 import { StepForm } from "./StepForm";
 import { PhotoStep } from "./PhotoStep";
-import { noSubscription } from "../../hooks/useStoredTimestamp";
 
 /** SPEC §2, §4: the signup steps 0 to 4; after them the flow is complete (push opt-in, confirm e-mail). */
 const SIGNUP_STEPS = ["message", "photo", "location", "personal", "about"] as const;
@@ -29,23 +30,15 @@ export function previousStep(step: SignupStep): SignupStep {
   return Math.max(0, step - 1);
 }
 
-type Push = "unknown" | "unsupported" | NotificationPermission;
-
-/** Whether the browser can ask for notifications, and what the member answered so far. */
-function pushPermission(): Push {
-  if (!("Notification" in window) || !("serviceWorker" in navigator)) return "unsupported";
-  return Notification.permission;
-}
-// Read on every render (the answer changes only when the member is asked here); unknown on the server.
-const serverPush = (): Push => "unknown";
-
 /** The steps after signup: welcome, photo, location, personal info, about me, then push and the e-mail. */
 export default function CompleteSignupScreen() {
   const t = useT();
   const { user } = useUser();
   const [step, setStep] = useState<SignupStep>(0);
-  const push = useSyncExternalStore(noSubscription, pushPermission, serverPush);
+  const push = usePushState();
+  const settings = useSettings();
   const [pushDone, setPushDone] = useState(false);
+  const [pushFailed, setPushFailed] = useState(false);
   const data = useProfileFormData(user ? user.profile.id : null);
 
   const title = t("routes.complete-signup");
@@ -53,13 +46,14 @@ export default function CompleteSignupScreen() {
 
   const askPush = async () => {
     try {
-      await Notification.requestPermission();
+      await turnOnPush(settings.push_public_key, user.profile.id);
     } catch {
-      // An old browser without the promise form: the member can still turn it on later.
+      // The push service or the server failed: the member can turn it on later from the push alert.
+      setPushFailed(true);
     }
   };
-  // Only a browser that can still be asked gets the push step.
-  const showPush = step === "complete" && !pushDone && push === "default";
+  // Only a browser that can subscribe and is not subscribed yet gets the push step.
+  const showPush = step === "complete" && !pushDone && push === "capable";
 
   return (
     <section className="form-page steps">
@@ -90,7 +84,8 @@ export default function CompleteSignupScreen() {
             ) : (
               <p>{t("complete_signup.confirm.done")}</p>
             )}
-            {push === "granted" && pushDone && <p className="form-message form-message--success">{t("complete_signup.push.enabled")}</p>}
+            {push === "subscribed" && pushDone && <p className="form-message form-message--success">{t("complete_signup.push.enabled")}</p>}
+            {pushFailed && <p className="form-message form-message--error">{t("push_alert.failed")}</p>}
             <div className="steps__actions">
               <Link href="/signup-matches" className="button button--primary">
                 {t("complete_signup.to_members")}

@@ -3,6 +3,7 @@ import useSWR, { useSWRConfig } from "swr";
 import { EMAIL_KINDS, PUSH_KINDS, type NotificationsAnswer, type NotificationsUpdate } from "../../../shared/notifications";
 import { apiSend } from "../../api";
 import { FormMessage, formErrors } from "../../components/Form";
+import { PushOnThisBrowser } from "../../components/PushOnThisBrowser";
 import { USER_KEY } from "../../hooks/useUser";
 import { useT } from "../../page-context";
 import { NOTIFICATIONS_KEY } from "../../page-data";
@@ -101,6 +102,7 @@ export function NotificationSections({ email }: { email: string }) {
       <section className="settings__section" aria-labelledby="settings-push-notifications">
         <h2 id="settings-push-notifications">{t("notifications.push_title")}</h2>
         <p className="settings__hint">{t("notifications.push_intro")}</p>
+        <PushOnThisBrowser />
         <div className="notifications__switches">
           {PUSH_KINDS.map((kind) => (
             <Switch
