@@ -23,11 +23,12 @@ interface __BaseEnv_Env {
 	MAIL_WEBHOOK_SECRET: string;
 	VAPID_PRIVATE_KEY: string;
 	CONVERSATIONS: DurableObjectNamespace<import("./src/worker").ConversationRoom>;
+	MEMBERS: DurableObjectNamespace<import("./src/worker").MemberChannel>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/worker");
-		durableNamespaces: "ConversationRoom";
+		durableNamespaces: "ConversationRoom" | "MemberChannel";
 	}
 	interface ProductionEnv {
 		SETTINGS: KVNamespace;
@@ -51,6 +52,7 @@ declare namespace Cloudflare {
 		MAIL_WEBHOOK_SECRET: string;
 		VAPID_PRIVATE_KEY: string;
 		CONVERSATIONS: DurableObjectNamespace<import("./src/worker").ConversationRoom>;
+		MEMBERS: DurableObjectNamespace<import("./src/worker").MemberChannel>;
 	}
 	interface Env extends __BaseEnv_Env {}
 }

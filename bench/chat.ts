@@ -49,7 +49,7 @@ const ECHO_STATE = ".tmp/bench-echo-state";
 const WRANGLER_ENV = { CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
 type Timing = { receipt: number; ack: number | null };
-type Stats = { p50: number; p99: number };
+export type Stats = { p50: number; p99: number };
 export type BurstResult = {
   sent: number;
   seconds: number;
@@ -80,7 +80,7 @@ export type ChatBenchResult = {
   chatBurst: BurstResult;
 };
 
-const stats = (values: number[]): Stats => {
+export const stats = (values: number[]): Stats => {
   const sorted = values.toSorted((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 };
@@ -135,7 +135,7 @@ export async function signUp(port: number, host: string, username: string, gende
 }
 
 /** The echo Worker under its own wrangler dev, stopped like the app's server. */
-async function serveEcho(port: number): Promise<{ stop: () => Promise<void> }> {
+export async function serveEcho(port: number): Promise<{ stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(
     "wrangler",
     ["dev", "--config", "bench/wrangler.echo.toml", "--persist-to", ECHO_STATE, "--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"],
@@ -163,7 +163,7 @@ async function serveEcho(port: number): Promise<{ stop: () => Promise<void> }> {
 }
 
 /** A socket whose text frames go to whatever handler is set now. */
-class Endpoint {
+export class Endpoint {
   onText: (text: string, at: number) => void = () => undefined;
   constructor(readonly socket: BenchSocket) {
     socket.listen((text, at) => this.onText(text, at));
@@ -171,7 +171,7 @@ class Endpoint {
 }
 
 /** A chat socket, once its first frame (`ready`) has arrived. */
-async function openChat(port: number, host: string, member: Member, peer: Member): Promise<Endpoint> {
+export async function openChat(port: number, host: string, member: Member, peer: Member): Promise<Endpoint> {
   const socket = await BenchSocket.open({ port, host, path: `/api/chat-socket.php?profile=${peer.profileId}`, headers: { cookie: member.cookie } });
   await withTimeout(
     new Promise<void>((resolve) => socket.listen((text) => (JSON.parse(text) as ServerFrame).type === "ready" && resolve())),
@@ -180,9 +180,9 @@ async function openChat(port: number, host: string, member: Member, peer: Member
   return new Endpoint(socket);
 }
 
-const sendFrame = (clientId: string, body: string) => JSON.stringify({ type: "send", client_id: clientId, kind: "text", body });
+export const sendFrame = (clientId: string, body: string) => JSON.stringify({ type: "send", client_id: clientId, kind: "text", body });
 
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`chat bench: no ${what} in ${REPLY_TIMEOUT_MS} ms`)), REPLY_TIMEOUT_MS)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
@@ -214,7 +214,7 @@ async function chatOnce(from: Endpoint, to: Endpoint, clientId: string, body: st
 }
 
 /** One echo message: ms until the other socket has it. */
-async function echoOnce(from: Endpoint, to: Endpoint, text: string): Promise<Timing> {
+export async function echoOnce(from: Endpoint, to: Endpoint, text: string): Promise<Timing> {
   const received = new Promise<number>((resolve) => {
     to.onText = (got, at) => {
       if (got === text) resolve(at);

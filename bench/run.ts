@@ -9,9 +9,11 @@
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
  *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]
  *                 [-- --likes-requests 600 --no-likes]
+ *                 [-- --badge-messages 500 --no-badges]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
+import { badgesBench, printBadges } from "./badges";
 import { chatBench, printChat } from "./chat";
 import { likesBench, printLikes } from "./likes";
 import { paymentsBench, printPayments } from "./payments";
@@ -43,6 +45,9 @@ const { values } = parseArgs({
     "no-payments": { type: "boolean", default: false },
     "likes-requests": { type: "string", default: "600" },
     "no-likes": { type: "boolean", default: false },
+    // Live badges: send -> badge frame on the other member's member socket, next to the echo (served on --echo-port).
+    "badge-messages": { type: "string", default: "500" },
+    "no-badges": { type: "boolean", default: false },
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
@@ -117,6 +122,9 @@ try {
   // Chat last on this server: its two members sign up after the figures above are taken.
   if (!values["no-chat"]) {
     printChat(await chatBench({ port: PORT, host: HOST, persistTo: STATE, echoPort: Number(values["echo-port"]), messages: chatMessages, burst: chatBurst }));
+  }
+  if (!values["no-badges"]) {
+    printBadges(await badgesBench({ port: PORT, host: HOST, persistTo: STATE, echoPort: Number(values["echo-port"]), messages: Number(values["badge-messages"]) }));
   }
 } finally {
   await server.stop();

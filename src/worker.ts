@@ -9,6 +9,7 @@ import { runMailClock } from "./server/services/notification-mail";
 import { chatErasureIn, moveChatMessages } from "./server/services/chats";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
+export { MemberChannel } from "./server/member/member-channel";
 
 /** The cron of the daily clock work (wrangler.toml); the other one moves chat messages. */
 const DAILY = "17 3 * * *";

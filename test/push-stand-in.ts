@@ -1,9 +1,14 @@
 /**
  * A stand-in of a browser's push service (RFC 8030) on loopback, playing the browser too: it makes
  * subscriptions as PushManager.subscribe would (a P-256 key pair and a 16-byte auth secret, with
- * WebCrypto), and for each push it receives it checks the VAPID token (RFC 8292: ES256, audience its
- * own origin, expiry within 24 hours, signed by the key the header names) and decrypts the
+ * WebCrypto), and for each push it receives it checks the VAPID token (RFC 8292: ES256, audience the
+ * endpoint's origin, expiry within 24 hours, signed by the key the header names) and decrypts the
  * aes128gcm body (RFC 8291) with the subscription's private key.
+ *
+ * It listens on plain http (no certificate on loopback), but hands out endpoints as a real push
+ * service does: https (`https://127.0.0.1:<port>/push/<id>`), so the token's audience is that https
+ * origin. In development and tests the Worker reaches a loopback https endpoint over http
+ * (pushServiceAddress in src/server/push/endpoints.ts).
  *
  * - POST /_stand-in/subscriptions { applicationServerKey?, answer? } makes a subscription (as
  *   PushManager.subscribe with that VAPID public key): its `PushSubscription.toJSON()`. Pushes whose
@@ -80,9 +85,10 @@ async function decrypt(subscription: Subscription, body: Uint8Array): Promise<un
   const nonce = await hkdf(salt, ikm, new TextEncoder().encode("Content-Encoding: nonce\0"), 12);
   const key = await subtle.importKey("raw", cek, "AES-GCM", false, ["decrypt"]);
   const padded = new Uint8Array(await subtle.decrypt({ name: "AES-GCM", iv: nonce }, key, record));
+  // RFC 8188 §2: the text, then the delimiter 0x02 (last record), then zeros up to the record's end.
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) end--;
-  if (padded[end] !== 0x02) throw new Error("the last record does not end with the delimiter 0x02");
+  if (end < 0 || padded[end] !== 0x02) throw new Error("the last record does not end with the delimiter 0x02");
   return JSON.parse(new TextDecoder().decode(padded.slice(0, end)));
 }
 
@@ -90,6 +96,8 @@ export function createPushStandIn() {
   const subscriptions = new Map<string, Subscription>();
   const received = new Map<string, ReceivedPush[]>();
   let origin = "";
+  /** The origin of the endpoints handed out, as a browser would get them: https. */
+  let subscribedOrigin = "";
   let next = 0;
 
   const server = createServer(async (req, res) => {
@@ -103,7 +111,7 @@ export function createPushStandIn() {
       const id = `s${++next}-${b64(webcrypto.getRandomValues(new Uint8Array(6)))}`;
       subscriptions.set(id, { privateKey: pair.privateKey, publicRaw, auth, applicationServerKey, answer });
       received.set(id, []);
-      return send(res, 201, { id, subscription: { endpoint: `${origin}/push/${id}`, expirationTime: null, keys: { p256dh: b64(publicRaw), auth: b64(auth) } } });
+      return send(res, 201, { id, subscription: { endpoint: `${subscribedOrigin}/push/${id}`, expirationTime: null, keys: { p256dh: b64(publicRaw), auth: b64(auth) } } });
     }
     const answer = /^\/_stand-in\/subscriptions\/([\w-]+)\/answer$/.exec(path);
     if (answer && req.method === "POST") {
@@ -118,7 +126,7 @@ export function createPushStandIn() {
     const push = /^\/push\/([\w-]+)$/.exec(path);
     const subscription = push ? subscriptions.get(push[1]!) : undefined;
     if (!push || !subscription || req.method !== "POST") return send(res, 404, { error: "not found" });
-    const vapid = await checkVapid(req.headers.authorization, origin).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+    const vapid = await checkVapid(req.headers.authorization, subscribedOrigin).catch((error: Error) => ({ ok: false as const, reason: error.message }));
     const answered = !vapid.ok ? 401 : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey ? 403 : subscription.answer;
     const entry: ReceivedPush = {
       answered,
@@ -147,6 +155,7 @@ export function createPushStandIn() {
     async start(): Promise<string> {
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      subscribedOrigin = origin.replace(/^http:/, "https:");
       return origin;
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),

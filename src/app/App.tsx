@@ -7,8 +7,9 @@ import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
 import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page-context";
+import { useMemberChannel } from "./hooks/useMemberChannel";
 import { forgetMember } from "./hooks/useSignOut";
-import { USER_KEY, type UserResponse } from "./hooks/useUser";
+import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
 import { createI18n } from "./i18n-instance";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
@@ -28,6 +29,13 @@ function locationOf(href: string): Location {
 function viewOf(location: Location, error: PageError | null): View {
   const match = matchRoute(location.pathname);
   return { location, match, error: error ?? (match ? null : NOT_FOUND) };
+}
+
+/** The page's one socket to the member's channel (live badges), for a logged-in member only; it lives as long as the page, across navigations. */
+function MemberChannel() {
+  const { user } = useUser();
+  useMemberChannel(user !== null);
+  return null;
 }
 
 /**
@@ -131,6 +139,7 @@ export function App({ page, url, i18n: given }: { page: PageState; url: string; 
       <I18nContext.Provider value={i18n}>
         <SWRConfig value={{ ...swrConfig, fallback: page.fallback }}>
           <RouterContext.Provider value={router}>
+            <MemberChannel />
             <Layout>
               <ErrorBoundary resetKey={view.location.pathname + view.location.search}>
                 {Screen && view.match ? (

@@ -7,6 +7,7 @@ import { isLanguage } from "../shared/locales";
 import { accountRoutes } from "./api/account";
 import { chatRoutes } from "./api/chats";
 import { likeRoutes } from "./api/likes";
+import { memberChannelRoutes } from "./api/member-socket";
 import { mailLinkRoutes, notificationRoutes } from "./api/notifications";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
@@ -106,6 +107,7 @@ function createApp() {
   app.route("/", sessionRoutes);
   app.route("/", reportRoutes);
   app.route("/", likeRoutes);
+  app.route("/", memberChannelRoutes);
   app.route("/", paymentRoutes);
   app.route("/", notificationRoutes);
   app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));

@@ -156,7 +156,7 @@ describe("the installable app", () => {
     const likesBadge = member.page.locator(".top-bar").getByRole("link", { name: nl.nav.likes }).locator(".badge--likes");
     expect(await likesBadge.count()).toBe(0);
 
-    // Lena likes Piet; his open page does not know yet.
+    // Lena likes Piet (his open page also hears of it through the member channel).
     expect((await api(liker.page, "POST", "/api/like.php", { profile: { id: piet.profile.id } })).status).toBe(200);
 
     const session = await member.context.newCDPSession(member.page);
@@ -168,11 +168,13 @@ describe("the installable app", () => {
 
     await Promise.all([chats, likes]);
     await expect.poll(() => likesBadge.textContent()).toBe("1");
-    const shown = await member.page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
-    });
-    expect(shown).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
+    // The pages are told first; the notification shows once the service worker has drawn it.
+    const shown = () =>
+      member.page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.ready;
+        return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
+      });
+    await expect.poll(shown).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
     await liker.context.close();
     await member.context.close();
   });

@@ -14,6 +14,8 @@ import type { ReceivedPush } from "../push-stand-in";
 
 const ORIGIN = "http://push.test";
 const pushUrl = inject("pushUrl");
+/** The origin of the stand-in's endpoints: https, as a browser subscribes; the Worker reaches it over http in tests. */
+const pushOrigin = pushUrl.replace(/^http:/, "https:");
 const webEnv = { ...env, PUSH_PROVIDER: "web" } as Env;
 const hidden = { open: 1, visible: 0 };
 const inView = { open: 1, visible: 1 };
@@ -246,15 +248,17 @@ describe("which endpoints the Worker posts to", () => {
       "https://[fd00::1]/push",
       "https://intranet/push",
       "https://user:pw@fcm.googleapis.com/fcm/send/abc",
-      `${pushUrl}/push/x`,
+      `${pushOrigin}/push/x`,
     ]) {
       expect(isAllowedPushEndpoint(refused, false), refused).toBe(false);
     }
   });
 
   it("in development and tests: also the loopback stand-in, but no other private address", () => {
-    expect(isAllowedPushEndpoint(`${pushUrl}/push/x`, true)).toBe(true);
-    expect(isAllowedPushEndpoint("http://10.0.0.1/push", true)).toBe(false);
+    expect(isAllowedPushEndpoint(`${pushOrigin}/push/x`, true)).toBe(true);
+    // Push services are https (RFC 8030 §2), loopback too: the sender reaches the stand-in over http itself.
+    expect(isAllowedPushEndpoint(`${pushUrl}/push/x`, true)).toBe(false);
+    expect(isAllowedPushEndpoint("https://10.0.0.1/push", true)).toBe(false);
     expect(isAllowedPushEndpoint("http://127.evil.example/push", true)).toBe(false);
   });
 });
@@ -275,7 +279,7 @@ describe("web push to the push service stand-in", () => {
     expect(more).toEqual([]);
     expect(push!.answered).toBe(201);
     expect(push!.decryptError).toBeNull();
-    expect(push!.vapid).toMatchObject({ ok: true, aud: pushUrl, sub: "mailto:support@example.com", k: DEVELOPMENT_VAPID.publicKey });
+    expect(push!.vapid).toMatchObject({ ok: true, aud: pushOrigin, sub: "mailto:support@example.com", k: DEVELOPMENT_VAPID.publicKey });
     expect(push!.headers).toEqual({ contentEncoding: "aes128gcm", ttl: "86400", urgency: "high", topic: `conversation-${anna.id}` });
     expect(push!.payload).toEqual({
       kind: "message",

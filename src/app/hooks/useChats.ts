@@ -34,21 +34,30 @@ export function withMessage(data: ChatsResponse, message: ChatMessage): ChatsRes
 }
 
 /**
- * Change the chat list where the hooks read it: the cache, or the page's embedded data until the
- * first fetch (swr keeps that apart from the cache). A change that returns null reloads the list.
+ * Change cached data where the hooks read it: the cache, or the page's embedded data until the
+ * first fetch (swr keeps that apart from the cache). A change that returns null reloads the key;
+ * nothing happens while the key has no data; a load under way is not lost (it is made again).
  */
-export function useUpdateChats() {
+export function useUpdateCached() {
   const { cache, mutate, fallback } = useSWRConfig();
   return useCallback(
-    async (change: (list: ChatsResponse) => ChatsResponse | null): Promise<void> => {
-      const list = (cache.get(CHATS_KEY)?.data ?? fallback[CHATS_KEY]) as ChatsResponse | undefined;
-      if (!list) return;
-      const next = change(list);
-      if (next === list) return;
-      await (next ? mutate(CHATS_KEY, next, { revalidate: false }) : mutate(CHATS_KEY));
+    async <T,>(key: string, change: (data: T) => T | null): Promise<void> => {
+      const data = (cache.get(key)?.data ?? fallback[key]) as T | undefined;
+      if (data === undefined) return;
+      const next = change(data);
+      if (next === data) return;
+      // swr drops a load that started before a change: one under way is started again after it.
+      const loading = cache.get(key)?.isValidating === true;
+      await (next ? mutate(key, next, { revalidate: loading }) : mutate(key));
     },
     [cache, mutate, fallback],
   );
+}
+
+/** Change the chat list where the hooks read it (useUpdateCached); a change that returns null reloads the list. */
+export function useUpdateChats() {
+  const update = useUpdateCached();
+  return useCallback((change: (list: ChatsResponse) => ChatsResponse | null) => update<ChatsResponse>(CHATS_KEY, change), [update]);
 }
 
 type ChatTarget = { conversation: { id: number } } | { profile: { id: number } };

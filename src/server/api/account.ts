@@ -49,6 +49,7 @@ import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
 import { getUserView } from "../services/users";
+import { memberChannelName } from "../member/member-channel";
 import { closeSessionSockets, liveSessionIds } from "../services/sessions";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
@@ -151,7 +152,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const before = await liveSessionIds(c.get("db"), userId);
     await changePassword(accounts(c), userId, old_password, password, password_repeat);
     // Every session ended with the old password, and the chat sockets they opened close; this browser carries on with a new one.
-    c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, before));
+    c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.env.MEMBERS.getByName(memberChannelName(profileId)), profileId, before));
     await startSession(c, userId);
     return c.json({ ok: true });
   })

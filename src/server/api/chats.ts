@@ -18,6 +18,7 @@ import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
 import { socketPeerRow } from "../db/conversations";
 import { conversationRooms, removeChats, roomName } from "../services/chats";
+import { announceRead } from "../services/member-news";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { parseQuery } from "./query";
@@ -59,6 +60,7 @@ export const chatRoutes = new Hono<AppEnv>()
       country: c.get("country"),
       ...(session.publicId ? { session: session.publicId } : {}),
       premium: row.paid_user === 1,
+      name: row.own_name,
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });
@@ -70,7 +72,9 @@ export const chatRoutes = new Hono<AppEnv>()
     const { profileId } = requireChatMember(c);
     const body = c.req.valid("json");
     const removed = await removeChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
-    return c.json({ removed });
+    // Everything in them counts as read: the member's other pages drop their badges.
+    c.executionCtx.waitUntil(Promise.all(removed.map((chat) => announceRead(c.env, profileId, chat.peer, chat.id, 0))));
+    return c.json({ removed: removed.length });
   })
   .post(
     "/api/chat-photo.php",

@@ -14,6 +14,7 @@ import { GiftBody, LikeBody, SwipePassBody } from "../../shared/likes";
 import type { AppEnv, Session } from "../request-context";
 import { requireMember } from "../edge/signed-in-member";
 import { like, pass, unlike } from "../services/likes";
+import { announceLike } from "../services/member-news";
 import { invalidBody } from "./body";
 import { postMessage } from "./chats";
 
@@ -32,7 +33,12 @@ const GIFT_REFUSAL_STATUS: Record<string, ContentfulStatusCode> = {
   unknown_site: 404,
 };
 
-const likeContext = (c: Context<AppEnv>) => ({ db: c.get("db"), site: c.get("site"), now: new Date() });
+const likeContext = (c: Context<AppEnv>) => ({
+  db: c.get("db"),
+  site: c.get("site"),
+  now: new Date(),
+  liked: (news: Parameters<typeof announceLike>[1], now: number) => c.executionCtx.waitUntil(announceLike(c.env, news, now)),
+});
 
 export const likeRoutes = new Hono<AppEnv>()
   .post("/api/like.php", vValidator("json", LikeBody, invalidBody), async (c) => {

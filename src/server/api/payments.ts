@@ -21,6 +21,7 @@ import type { Session } from "../request-context";
 import { AppError } from "../errors";
 import { paymentProviderFor } from "../payments";
 import { PAYMENT_STATUSES } from "../../shared/payments";
+import { announceBalance } from "../services/member-news";
 import { createOrder, refundOrder, repeatOrder, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
 import { getUserView } from "../services/users";
 import type { OrderRow } from "../db/orders";
@@ -40,7 +41,8 @@ const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?
 
 function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
   const origin = new URL(c.req.url).origin;
-  return { db: c.get("db"), env: c.env, provider: paymentProviderFor(c.env, c.get("db"), origin), site: c.get("site"), origin, now };
+  const balanceChanged = (userId: number) => c.executionCtx.waitUntil(announceBalance(c.env, userId, now));
+  return { db: c.get("db"), env: c.env, provider: paymentProviderFor(c.env, c.get("db"), origin), site: c.get("site"), origin, now, balanceChanged };
 }
 
 async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {

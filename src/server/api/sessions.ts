@@ -5,6 +5,7 @@ import { EndSessionsBody } from "../../shared/sessions";
 import { requireMember } from "../edge/signed-in-member";
 import type { AppEnv } from "../request-context";
 import { conversationRooms } from "../services/chats";
+import { memberChannelName } from "../member/member-channel";
 import { closeSessionSockets, endSessions, listSessions } from "../services/sessions";
 import { invalidBody } from "./body";
 
@@ -14,6 +15,6 @@ export const sessionRoutes = new Hono<AppEnv>().delete("/api/sessions.php", vVal
   const session = requireMember(c);
   const ended = await endSessions(c.get("db"), session, c.req.valid("json"), Math.floor(Date.now() / 1000));
   // The chat sockets those sessions opened close after the answer; their next reconnect is refused anyway.
-  c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), session.profileId, ended));
+  c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.env.MEMBERS.getByName(memberChannelName(session.profileId)), session.profileId, ended));
   return c.json({ ended: ended.length });
 });

@@ -56,6 +56,7 @@ import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
 import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type SendRequest } from "../services/chat-rules";
 import { conversationRooms, sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { announceRead, announceSends } from "../services/member-news";
 import { loadSite } from "../services/site-settings";
 
 /** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
@@ -70,6 +71,8 @@ export type SocketMember = {
   session?: string;
   /** Whether they see photos' originals; read when the socket opened, refreshed by memberChanged. */
   premium: boolean;
+  /** Their name, for what the other member is told of their messages (read when unknown). */
+  name?: string;
 };
 
 /** The header by which the Worker hands the authorised member to the object. */
@@ -707,6 +710,9 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });
     }
     send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits });
+    // The members' other pages (badges, chat list), push and mail hear of it once it is stored.
+    const record = { conversationId: this.record!.id, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
+    this.ctx.waitUntil(announceSends(this.env, [{ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record }]));
   }
 
   /**
@@ -889,6 +895,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const { unread, readId } = markRead(this.ctx.storage, member.profileId, messageId);
     // After the journal's writes, which carry the count as it was.
     await this.onD1(() => setUnreadCount(this.db, record.id, member.profileId, unread));
+    this.ctx.waitUntil(announceRead(this.env, member.profileId, this.otherOf(member.profileId), record.id, unread));
     this.broadcast(
       () => true,
       (viewer) => (viewer.profileId === member.profileId ? { type: "unread", count: unread } : { type: "read", profile_id: member.profileId, message_id: readId }),

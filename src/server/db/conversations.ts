@@ -379,10 +379,10 @@ export async function hiddenBeforeOf(db: Database, conversationId: number, profi
   return row?.hidden ?? 0;
 }
 
-/** Who a socket is opened to: their name, whether they blocked the member, whether the member is premium. */
+/** Who a socket is opened to: their name, whether they blocked the member; the member's own name and whether they are premium. */
 export async function socketPeerRow(db: Database, peer: number, profileId: number, userId: number) {
-  return db.get<{ name: string; paid_user: number; blocked_me: number }>(sql`
-    SELECT p.name, (SELECT paid_user FROM users WHERE id = ${userId}) AS paid_user,
+  return db.get<{ name: string; own_name: string; paid_user: number; blocked_me: number }>(sql`
+    SELECT p.name, (SELECT name FROM profiles WHERE id = ${profileId}) AS own_name, (SELECT paid_user FROM users WHERE id = ${userId}) AS paid_user,
            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = p.id AND blocked_id = ${profileId}) AS blocked_me
     FROM profiles p JOIN users u ON u.id = p.user_id
     WHERE p.id = ${peer} AND p.status = 'active' AND ${accountIsLive(sql`u.status`)}`);

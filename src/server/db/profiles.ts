@@ -28,6 +28,11 @@ export async function profileOfMember(db: Database, userId: number): Promise<Pic
   return db.select({ id: profiles.id, country: profiles.country, gender: profiles.gender }).from(profiles).where(eq(profiles.userId, userId)).get();
 }
 
+/** A profile's name, or null when it does not exist. */
+export async function profileNameOf(db: Database, profileId: number): Promise<string | null> {
+  return (await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.id, profileId)).get())?.name ?? null;
+}
+
 /** An active profile's id, or undefined. */
 export async function activeProfileId(db: Database, profileId: number): Promise<number | undefined> {
   return (await db.select({ id: profiles.id }).from(profiles).where(and(eq(profiles.id, profileId), eq(profiles.status, "active"))).get())?.id;

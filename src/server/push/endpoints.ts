@@ -18,11 +18,25 @@ function isPrivateHost(hostname: string): boolean {
 
 const isLoopback = (hostname: string) => /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "[::1]" || hostname === "localhost";
 
-/** Whether the Worker may post pushes to `endpoint`; `development` allows http and loopback. */
+/**
+ * Whether the Worker may post pushes to `endpoint`: always https (RFC 8030 §2; the push library
+ * refuses anything else), to a public host, or in `development` to loopback.
+ */
 export function isAllowedPushEndpoint(endpoint: string, development: boolean): boolean {
   if (!URL.canParse(endpoint)) return false;
   const url = new URL(endpoint);
-  if (url.username || url.password) return false;
-  if (development && isLoopback(url.hostname)) return url.protocol === "https:" || url.protocol === "http:";
-  return url.protocol === "https:" && !isPrivateHost(url.hostname);
+  if (url.username || url.password || url.protocol !== "https:") return false;
+  return (development && isLoopback(url.hostname)) || !isPrivateHost(url.hostname);
+}
+
+/**
+ * Where the request for an allowed `endpoint` goes: the endpoint itself, except that in development
+ * a loopback endpoint is reached over plain http, because the local stand-in speaks http (it has no
+ * certificate). The VAPID token's audience stays the https origin the browser subscribed with.
+ */
+export function pushServiceAddress(endpoint: string, development: boolean): string {
+  const url = new URL(endpoint);
+  if (!development || !isLoopback(url.hostname) || url.protocol !== "https:") return endpoint;
+  url.protocol = "http:";
+  return url.toString();
 }

@@ -1,15 +1,18 @@
 /**
  * Sending web push. PUSH_PROVIDER "outbox" (development, tests) keeps each push in D1
  * (outgoing_push, shown at /dev/outbox); "web" posts it to the browser's push service (RFC 8030),
- * encrypted (RFC 8291, aes128gcm) and signed (VAPID, RFC 8292).
+ * encrypted (RFC 8291, aes128gcm) and signed (VAPID, RFC 8292) by @block65/webcrypto-web-push
+ * (docs/decisions/0018-web-push.md).
  */
+import { buildPushPayload } from "@block65/webcrypto-web-push";
 import type { PushPayload } from "../../shared/member-events";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
 import { deleteSubscription, markPushDelivered, recordPush, type StoredSubscription } from "../db/push-subscriptions";
-import { encryptForSubscription } from "./encryption";
-import { isAllowedPushEndpoint } from "./endpoints";
-import { vapidAuthorization, type VapidKeys } from "./vapid";
+import { isAllowedPushEndpoint, pushServiceAddress } from "./endpoints";
+
+/** The deployment's VAPID pair (base64url: `d` scalar, uncompressed point) and our contact, a mailto: address. */
+export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
 
 export type PushMessage = {
   payload: PushPayload;
@@ -45,19 +48,22 @@ export class WebPush implements PushSender {
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
   ) {}
 
-  async send(_userId: number, subscription: StoredSubscription, message: PushMessage, now: number): Promise<PushOutcome> {
+  // The token's expiry is the library's (12 hours from the clock), so `now` is not needed here.
+  async send(_userId: number, subscription: StoredSubscription, message: PushMessage, _now: number): Promise<PushOutcome> {
     // Checked when stored too; checked again so no row can make the Worker post elsewhere.
     if (!isAllowedPushEndpoint(subscription.endpoint, this.development)) return { kind: "gone", status: 0 };
-    const body = await encryptForSubscription(subscription, new TextEncoder().encode(JSON.stringify(message.payload)));
-    const headers: Record<string, string> = {
-      Authorization: await vapidAuthorization(subscription.endpoint, this.vapid, now),
-      "Content-Encoding": "aes128gcm",
-      "Content-Type": "application/octet-stream",
-      TTL: String(message.ttl),
-      Urgency: message.urgency,
-    };
-    if (message.topic) headers["Topic"] = message.topic;
-    const response = await this.fetcher(subscription.endpoint, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+    const request = await buildPushPayload(
+      { data: message.payload, options: { ttl: message.ttl, urgency: message.urgency, ...(message.topic ? { topic: message.topic } : {}) } },
+      { endpoint: subscription.endpoint, expirationTime: null, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+      this.vapid,
+    );
+    const response = await this.fetcher(pushServiceAddress(subscription.endpoint, this.development), {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(10_000),
+    });
     await response.body?.cancel();
     if (response.status === 404 || response.status === 410) return { kind: "gone", status: response.status };
     if (!response.ok) return { kind: "failed", reason: `push service answered ${response.status}` };

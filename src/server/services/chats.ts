@@ -160,19 +160,15 @@ export async function loadChat(
 /**
  * DELETE /api/chat.php: remove conversations for the member (the other member keeps theirs): by
  * conversation, or every conversation with a profile. Their messages so far are hidden for the
- * member and count as read; a new message brings the conversation back. Returns how many were
- * removed; 404 when the member is in none of them.
+ * member and count as read; a new message brings the conversation back. Returns the removed
+ * conversations with the other member of each; 404 when the member is in none of them.
  */
-export async function removeChats(db: Database, rooms: ConversationRooms, profileId: number, target: { conversationId: number } | { profileId: number }, now = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function removeChats(db: Database, rooms: ConversationRooms, profileId: number, target: { conversationId: number } | { profileId: number }, now = Math.floor(Date.now() / 1000)): Promise<{ id: number; peer: number }[]> {
   const removed = await removeConversations(db, profileId, target, now);
   if (removed.length === 0) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found" });
-  await Promise.all(
-    removed.map(({ profileA, profileB }) => {
-      const peer = profileA === profileId ? profileB : profileA;
-      return rooms(profileId, peer).markAllRead(profileId, peer);
-    }),
-  );
-  return removed.length;
+  const chats = removed.map(({ id, profileA, profileB }) => ({ id, peer: profileA === profileId ? profileB : profileA }));
+  await Promise.all(chats.map(({ peer }) => rooms(profileId, peer).markAllRead(profileId, peer)));
+  return chats;
 }
 
 /** The object of a pair in the Worker: named after the pair (never after a D1 row), so nobody reaches another pair's. */

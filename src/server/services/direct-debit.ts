@@ -101,5 +101,6 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
     throw providerUnavailable(error);
   }
   if (!buyer.paid) await announcePremium(ctx.env, buyer.userId);
+  ctx.balanceChanged?.(buyer.userId);
   return order;
 }

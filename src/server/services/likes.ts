@@ -59,7 +59,13 @@ function likeRefusal(viewerId: number, targetId: number, target: LikeTarget | nu
   return null;
 }
 
-type LikeContext = { db: Database; site: SiteSettings; now: Date };
+type LikeContext = {
+  db: Database;
+  site: SiteSettings;
+  now: Date;
+  /** Told of a new like once it is stored (the liked member, or both on a match, hear of it); runs off the reply's path. */
+  liked?: (like: { likerId: number; likedId: number; likedName: string; match: boolean }, now: number) => void;
+};
 
 /**
  * Like a profile (SPEC §2): refused for oneself, a blocked member (either way), an invisible,
@@ -87,6 +93,7 @@ export async function like(ctx: LikeContext, viewerId: number, targetId: number,
     left = { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) };
   }
   await insertLike(ctx.db, viewerId, targetId, now);
+  ctx.liked?.({ likerId: viewerId, likedId: targetId, likedName: target!.name, match: target!.likedMe }, now);
   return { profile: { id: targetId }, liked: true, match: target!.likedMe, ...left };
 }
 

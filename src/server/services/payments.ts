@@ -25,6 +25,8 @@ export type PaymentContext = {
   origin: string;
   /** Unix seconds. */
   now: number;
+  /** Told after a member's balance changed and is stored (their open pages show it); runs off the reply's path. */
+  balanceChanged?: (userId: number) => void;
 };
 
 export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean; /** Unix seconds. */ signupDate: number };
@@ -167,6 +169,7 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
   if (taken && order.creditedAt !== null && order.status !== "reversed") {
     await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
     await reverseOrder(ctx, order);
+    ctx.balanceChanged?.(order.userId);
     return "updated";
   }
   if (statusRank(actual.status) <= statusRank(payment.status)) return "unchanged";
@@ -179,6 +182,7 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
   if (credited) {
     console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
     if (before && !before.paid) await announcePremium(ctx.env, order.userId);
+    ctx.balanceChanged?.(order.userId);
   }
   return credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";
 }
@@ -258,6 +262,7 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
     if (error instanceof PaymentProviderError) throw providerUnavailable(error);
     throw error;
   }
+  ctx.balanceChanged?.(userId);
   return (await findOwnOrder(ctx.db, userId, order.id))!;
 }
 

@@ -57,19 +57,20 @@ export async function endSessions(db: Database, session: Session, body: EndSessi
 }
 
 /**
- * Close the chat sockets that ended sessions opened, in every conversation of the member: each
- * conversation's object closes its own, and the page's reconnect is refused. A failing object does
- * not keep the others from closing theirs.
+ * Close the sockets that ended sessions opened: the chat's, in every conversation of the member (each
+ * conversation's object closes its own), and the member channel's (live badges); the page's reconnect
+ * is refused. A failing object does not keep the others from closing theirs.
  */
-export async function closeSessionSockets(db: Database, rooms: ConversationRooms, profileId: number, sessions: string[]): Promise<void> {
+export async function closeSessionSockets(db: Database, rooms: ConversationRooms, channel: { sessionsEnded(sessions: string[]): Promise<void> }, profileId: number, sessions: string[]): Promise<void> {
   if (sessions.length === 0) return;
   const conversations = await conversationsOfProfiles(db, [profileId]);
-  const closed = await Promise.allSettled(
-    conversations.map(({ profileA, profileB }) => {
+  const closed = await Promise.allSettled([
+    channel.sessionsEnded(sessions),
+    ...conversations.map(({ profileA, profileB }) => {
       const peer = profileA === profileId ? profileB : profileA;
       return rooms(profileId, peer).sessionsEnded(profileId, peer, sessions);
     }),
-  );
+  ]);
   const failed = closed.filter((result) => result.status === "rejected").length;
   if (failed > 0) console.warn(JSON.stringify({ event: "session_sockets_not_closed", profileId, conversations: failed }));
 }

@@ -1,0 +1,118 @@
+import { useEffect, useRef } from "react";
+import { useSWRConfig } from "swr";
+import * as v from "valibot";
+import type { ChatsResponse } from "../../shared/chat";
+import type { PushedToPages } from "../../shared/member-events";
+import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
+import type { LikesResponse } from "../../shared/likes";
+import { reconnectDelay } from "../chat-view-rules";
+import { chatsAfterFrame, likesWithCounts, reloadsLikes, userWithCounts } from "../member-channel-rules";
+import { CHATS_KEY, LIKES_KEY } from "../page-data";
+import { useReloadLikes } from "./useLikes";
+import { useUpdateCached } from "./useChats";
+import { USER_KEY, type UserResponse } from "./useUser";
+
+/** The server answers this literal with a pong; sent this often it keeps the connection open and tells the channel the page is alive. */
+const PING_INTERVAL_MS = 30_000;
+const PING = '{"type":"ping"}';
+const PAGE_HIDDEN_PATH = "/api/page-hidden.php";
+
+const socketUrl = (visible: boolean) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${memberSocketPath(visible)}`;
+const inView = () => document.visibilityState === "visible";
+
+/** SPEC §7: the beacon of a page going hidden; a keepalive fetch, which outlives the page and carries the headers the API asks of a page. */
+function sendPageHidden() {
+  fetch(PAGE_HIDDEN_PATH, { method: "POST", keepalive: true, credentials: "same-origin", headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: "{}" }).catch(() => undefined);
+}
+
+/**
+ * The page's one socket to the member's channel (issue 13): while `enabled` (a logged-in member),
+ * every frame puts the badges, the balance, the chat list and the likes count in the caches the top
+ * bar, the title and the app badge read, with no reload. It reconnects with backoff (0.5 s … 10 s),
+ * pings every 30 s, and tells the channel whether the page is in view. A push the service worker
+ * passes on reloads chats and likes too (SPEC §4). The 60 s refresh (useRefresh) stays the fallback.
+ */
+export function useMemberChannel(enabled: boolean) {
+  const { mutate } = useSWRConfig();
+  const update = useUpdateCached();
+  const reloadLikes = useReloadLikes();
+  const actions = useRef({ mutate, update, reloadLikes });
+  useEffect(() => {
+    actions.current = { mutate, update, reloadLikes };
+  });
+
+  useEffect(() => {
+    if (!enabled) return;
+    let socket: WebSocket | null = null;
+    let attempt = 0;
+    let stopped = false;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pingTimer: ReturnType<typeof setInterval> | undefined;
+
+    const say = (frame: PageFrame | string) => {
+      if (socket?.readyState === WebSocket.OPEN) socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    };
+
+    const apply = (frame: MemberFrame) => {
+      const cached = actions.current;
+      if (frame.type === "visibility_check") {
+        say({ type: "visibility", visible: inView() });
+        return;
+      }
+      const { counts } = frame;
+      void cached.update<UserResponse>(USER_KEY, (data) => (data.user ? { user: userWithCounts(data.user, counts) } : data));
+      void cached.update<LikesResponse>(LIKES_KEY, (likes) => likesWithCounts(likes, counts));
+      void cached.update<ChatsResponse>(CHATS_KEY, (list) => chatsAfterFrame(list, frame));
+      if (reloadsLikes(frame)) void cached.reloadLikes();
+    };
+
+    const connect = () => {
+      const current = new WebSocket(socketUrl(inView()));
+      socket = current;
+      current.addEventListener("open", () => {
+        attempt = 0;
+        pingTimer = setInterval(() => say(PING), PING_INTERVAL_MS);
+      });
+      current.addEventListener("message", (event) => {
+        if (typeof event.data !== "string" || event.data === '{"type":"pong"}') return;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        const frame = v.safeParse(MemberFrame, parsed);
+        if (frame.success) apply(frame.output);
+      });
+      current.addEventListener("close", () => {
+        clearInterval(pingTimer);
+        if (stopped || socket !== current) return;
+        retryTimer = setTimeout(connect, reconnectDelay(attempt++));
+      });
+    };
+
+    const onVisibility = () => {
+      const visible = inView();
+      say({ type: "visibility", visible });
+      if (!visible) sendPageHidden();
+    };
+    const onPushed = (event: MessageEvent<PushedToPages | null>) => {
+      if (event.data?.type !== "pushed") return;
+      void actions.current.mutate(CHATS_KEY);
+      void actions.current.reloadLikes();
+    };
+
+    connect();
+    document.addEventListener("visibilitychange", onVisibility);
+    navigator.serviceWorker?.addEventListener("message", onPushed);
+    return () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      clearInterval(pingTimer);
+      document.removeEventListener("visibilitychange", onVisibility);
+      navigator.serviceWorker?.removeEventListener("message", onPushed);
+      socket?.close(1000);
+      socket = null;
+    };
+  }, [enabled]);
+}

@@ -1,0 +1,222 @@
+import { DurableObject } from "cloudflare:workers";
+import * as v from "valibot";
+import type { MemberEvent, Presence } from "../../shared/member-events";
+import { PageFrame, type MemberFrame } from "../../shared/member-frames";
+import { databaseOf, type Database } from "../db/database";
+import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "../services/badges";
+
+/** Whose channel it is, handed over by the Worker that checked the session; `session`: the public id of the login session that opened the socket. */
+export type ChannelMember = { profileId: number; userId: number; session?: string };
+
+/** The header by which the Worker hands the signed-in member to their channel. */
+export const CHANNEL_MEMBER_HEADER = "x-channel-member";
+
+/** The name of a member's channel (one object per profile). */
+export const memberChannelName = (profileId: number) => `member:${profileId}`;
+
+/** Kept with each page's socket through hibernation: whether the page said it is in view, when it last said anything, and its login session. */
+type PageState = { visible: boolean; at: number; session?: string };
+
+const OWNER_KEY = "owner";
+const BADGES_KEY = "badges";
+/**
+ * A page pings every 30 s (answered without waking the object); a page silent for longer than two
+ * pings is frozen or gone (a phone put it away without a word) and does not count as seen.
+ */
+const SILENT_AFTER_MS = 70_000;
+/**
+ * Badges read in D1 longer ago than this are read again after the next event: changes that send no
+ * event (a chat removed on a page, a block, a like seen) are right on every page within a minute.
+ */
+const REREAD_AFTER_MS = 60_000;
+
+/**
+ * The Durable Object of one member: every open page of theirs holds one hibernating socket here.
+ * Producers tell it what happened to the member (deliver); it sends each page the event with the
+ * badges after it, whole, and answers how many pages are open and in view, so push and mail know
+ * whether the member already saw it. The badges live in the object's storage (read again from D1
+ * whenever a page connects), so an eviction loses none. With no page open nothing runs and nothing
+ * is kept: no alarm, no memory, no storage (the last page's close clears it), and an event costs one
+ * call that stores nothing (docs/decisions/0022).
+ */
+export class MemberChannel extends DurableObject<Env> {
+  private readonly db: Database;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.db = databaseOf(env.DB);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** A page's socket, forwarded by the Worker after checking the session: the page gets the badges from D1 at once. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const member = parseMember(request.headers.get(CHANNEL_MEMBER_HEADER));
+    if (!member || !this.claim(member)) return new Response("Wrong member", { status: 400 });
+    const visible = new URL(request.url).searchParams.get("visible") !== "0";
+
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ visible, at: Date.now(), ...(member.session ? { session: member.session } : {}) } satisfies PageState);
+    // Read again on every connect: whatever happened while no page was open (or on no socket, such
+    // as a like seen on another page) is right again, on every open page.
+    await this.reread(member, true);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Something happened to the member (stored already by the caller): every open page hears of it
+   * with the badges after it. Answers the pages open and in view as the event arrived.
+   */
+  async deliver(event: MemberEvent): Promise<Presence> {
+    if (this.ctx.getWebSockets().length === 0) return { open: 0, visible: 0 };
+    const owner = this.ctx.storage.kv.get<ChannelMember>(OWNER_KEY);
+    if (!owner) return this.presence();
+    // A like carries no count: the new-likes count is read again (likes are seen on pages without an event).
+    const newLikes = event.kind === "like" || event.kind === "match" ? await readNewLikes(this.db, owner.profileId) : null;
+    // Read, changed and stored with no wait in between, so events arriving together each see the other's change.
+    let badges = this.ctx.storage.kv.get<Badges>(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
+    if (newLikes !== null) badges = { ...badges, new_likes: newLikes };
+    badges = badgesAfter(badges, event);
+    // The frames go before the write, so they do not wait for it (the output gate): a write lost
+    // with the object is healed by the next frame, whose counts are whole.
+    this.broadcast({ type: "event", event, counts: badgeCounts(badges) });
+    this.ctx.storage.kv.put(BADGES_KEY, badges);
+    if (Date.now() - badges.read_at > REREAD_AFTER_MS) this.ctx.waitUntil(this.reread(owner, false));
+    return this.presence();
+  }
+
+  /**
+   * A page of the member went hidden (POST /api/page-hidden.php, the beacon a phone still sends when
+   * it puts a page away): every page counts as hidden from now on, and each is asked whether it is
+   * in view; those that are say so at once, a frozen or closed one says nothing.
+   */
+  async pageHidden(): Promise<Presence> {
+    const now = Date.now();
+    for (const ws of this.ctx.getWebSockets()) this.seen(ws, false, now);
+    this.broadcast({ type: "visibility_check" });
+    return this.presence();
+  }
+
+  /**
+   * Read the badges in D1 again (with no event in between: producers store before they tell) and
+   * give them to every page; `always`: even when they did not change (a page just connected).
+   */
+  private async reread(owner: ChannelMember, always: boolean): Promise<void> {
+    const fresh = await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now()));
+    const before = this.ctx.storage.kv.get<Badges>(BADGES_KEY);
+    this.ctx.storage.kv.put(BADGES_KEY, fresh);
+    const counts = badgeCounts(fresh);
+    if (always || !before || JSON.stringify(badgeCounts(before)) !== JSON.stringify(counts)) this.broadcast({ type: "counts", counts });
+  }
+
+  /** Pages open and in view now. */
+  async presenceNow(): Promise<Presence> {
+    return this.presence();
+  }
+
+  override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    let frame: PageFrame;
+    try {
+      frame = v.parse(PageFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
+    } catch {
+      return;
+    }
+    this.seen(ws, frame.visible, Date.now());
+  }
+
+  /** Some of the member's login sessions were ended (logged out elsewhere): the pages they opened lose their socket. */
+  async sessionsEnded(sessions: string[]): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) {
+      const page = ws.deserializeAttachment() as PageState | null;
+      if (page?.session !== undefined && sessions.includes(page.session)) ws.close(1008, "session ended");
+    }
+  }
+
+  /** What the page said of its visibility, and when. */
+  private seen(ws: WebSocket, visible: boolean, at: number): void {
+    const page = ws.deserializeAttachment() as PageState | null;
+    try {
+      ws.serializeAttachment({ ...page, visible, at } satisfies PageState);
+    } catch {
+      // closing
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // 1005/1006 are reserved: they may not be sent back in a close frame.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // already closed
+    }
+    this.forgetWhenAlone(ws);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1011, "error");
+    } catch {
+      // already closed
+    }
+    this.forgetWhenAlone(ws);
+  }
+
+  /** The member's last page went: nothing is kept (the next page reads everything from D1 again). */
+  private forgetWhenAlone(closed: WebSocket): void {
+    if (this.ctx.getWebSockets().some((ws) => ws !== closed && ws.readyState === WebSocket.OPEN)) return;
+    this.ctx.storage.kv.delete(BADGES_KEY);
+    this.ctx.storage.kv.delete(OWNER_KEY);
+  }
+
+  /**
+   * A page counts as open while its socket is; as visible when it last said it is in view and has
+   * given a sign of life (a ping, a frame) lately. One visible page is enough: a hidden tab in one
+   * window does not hide the member who reads in another.
+   */
+  private presence(): Presence {
+    const now = Date.now();
+    let open = 0;
+    let visible = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      open++;
+      const page = ws.deserializeAttachment() as PageState | null;
+      if (!page?.visible) continue;
+      const lastSign = Math.max(page.at, this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0);
+      if (now - lastSign < SILENT_AFTER_MS) visible++;
+    }
+    return { open, visible };
+  }
+
+  /** The object belongs to one member: the first page names them, and no other member's page is let in. */
+  private claim(member: ChannelMember): boolean {
+    const owner = this.ctx.storage.kv.get<ChannelMember>(OWNER_KEY);
+    if (owner && owner.profileId !== member.profileId) return false;
+    if (!owner || owner.userId !== member.userId) this.ctx.storage.kv.put(OWNER_KEY, { profileId: member.profileId, userId: member.userId });
+    return true;
+  }
+
+  /** One frame to every open page; one failing socket never stops the others. */
+  private broadcast(frame: MemberFrame): void {
+    const text = JSON.stringify(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // The socket is closing; its page reconnects and gets the badges again.
+      }
+    }
+  }
+}
+
+function parseMember(raw: string | null): ChannelMember | null {
+  if (!raw) return null;
+  try {
+    const m = JSON.parse(raw) as ChannelMember;
+    if (Number.isInteger(m.profileId) && m.profileId > 0 && Number.isInteger(m.userId) && m.userId > 0 && (m.session === undefined || typeof m.session === "string")) return m;
+  } catch {
+    // fall through
+  }
+  return null;
+}

@@ -1,0 +1,88 @@
+/**
+ * What the producers tell members after their change is stored (SPEC §4, issue 13): a message to its
+ * recipient, a paid send's balance to its sender, a read to the reader's other pages, a like or a
+ * match, a balance changed by a payment. Each turns the change into MemberEvents for notifyMember;
+ * called inside a waitUntil, so reading a name or a balance here never delays a reply.
+ */
+import type { MessageKind } from "../../shared/chat";
+import { databaseOf, type Database } from "../db/database";
+import { profilesOfUsers } from "../db/conversations";
+import { balanceOf } from "../db/ledger";
+import { profileNameOf } from "../db/profiles";
+import { notifyMember } from "./member-notices";
+
+/** A message the conversation's object acknowledged, with what it knows of it. */
+export type SentMessage = {
+  sender: { profileId: number; userId: number; premium: boolean; name?: string | undefined };
+  recipient: number;
+  messageId: number;
+  /** The recipient's unread messages in the conversation with it. */
+  unread: number;
+  /** The sender's balance after it. */
+  balance: number;
+  record: { conversationId: number; kind: MessageKind; preview: string | null; credits: number; now: number };
+};
+
+const nameOf = async (db: Database, profileId: number, known?: string) => known ?? (await profileNameOf(db, profileId)) ?? "";
+
+/**
+ * A group of sends the conversation's object acknowledged: each message to its recipient (in order),
+ * and to each sender who paid, their balance after the group.
+ */
+export async function announceSends(env: Env, sent: readonly SentMessage[]): Promise<void> {
+  const db = databaseOf(env.DB);
+  const balances = new Map<number, SentMessage>();
+  for (const s of sent) if (s.record.credits > 0) balances.set(s.sender.profileId, s);
+  const paying = [...balances.values()].map(async ({ sender, balance, record }) => {
+    // A premium member stays premium; otherwise the flag is read (a first purchase may have just made them so).
+    const paid = sender.premium || (await balanceOf(db, sender.userId))?.paid === true;
+    await notifyMember(env, sender.profileId, { kind: "credits", credits: balance, paid_user: paid }, record.now);
+  });
+  for (const s of sent) {
+    const { record } = s;
+    await notifyMember(
+      env,
+      s.recipient,
+      {
+        kind: "message",
+        conversation_id: record.conversationId,
+        peer_id: s.sender.profileId,
+        peer_name: await nameOf(db, s.sender.profileId, s.sender.name),
+        message_kind: record.kind,
+        preview: record.kind === "text" ? record.preview : null,
+        // Message ids count from 1 in each conversation's object: the first one opened it.
+        first: s.messageId === 1,
+        unread: s.unread,
+        created_at: record.now,
+      },
+      record.now,
+    );
+  }
+  await Promise.all(paying);
+}
+
+/** The member read a conversation: their other pages' badges drop. */
+export async function announceRead(env: Env, reader: number, peer: number, conversationId: number, unread: number): Promise<void> {
+  await notifyMember(env, reader, { kind: "read", conversation_id: conversationId, peer_id: peer, unread }, Math.floor(Date.now() / 1000));
+}
+
+/** A new like (stored): the liked member hears of it; a like back is a match, told to both. */
+export async function announceLike(env: Env, like: { likerId: number; likedId: number; likedName: string; match: boolean }, now: number): Promise<void> {
+  const likerName = await nameOf(databaseOf(env.DB), like.likerId);
+  if (!like.match) {
+    await notifyMember(env, like.likedId, { kind: "like", liker_id: like.likerId, liker_name: likerName, created_at: now }, now);
+    return;
+  }
+  await Promise.all([
+    notifyMember(env, like.likedId, { kind: "match", peer_id: like.likerId, peer_name: likerName, created_at: now }, now),
+    notifyMember(env, like.likerId, { kind: "match", peer_id: like.likedId, peer_name: like.likedName, created_at: now }, now),
+  ]);
+}
+
+/** A member's balance or premium standing changed outside a chat (a payment, a refund, a direct debit, a reversal). */
+export async function announceBalance(env: Env, userId: number, now: number): Promise<void> {
+  const db = databaseOf(env.DB);
+  const [[profile], balance] = await Promise.all([profilesOfUsers(db, [userId]), balanceOf(db, userId)]);
+  if (!profile || !balance) return;
+  await notifyMember(env, profile.id, { kind: "credits", credits: balance.credits, paid_user: balance.paid }, now);
+}

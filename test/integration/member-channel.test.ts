@@ -1,0 +1,388 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as v from "valibot";
+import { memberChannelName } from "../../src/server/member/member-channel";
+import { notifyMember } from "../../src/server/services/member-notices";
+import type { MemberEvent } from "../../src/shared/member-events";
+import { MemberFrame } from "../../src/shared/member-frames";
+import { ChatSocket, chatMember, clientId, type Member } from "../chat";
+import { putSites, site } from "../fixtures";
+import { Browser, fetchWorker, json } from "../http";
+
+const ORIGIN = "http://channel.test";
+const MESSAGE = 5;
+
+beforeAll(async () => {
+  await putSites(site("channel.test", { message_credits: MESSAGE, free_conversations: 2, free_messages: 3 }));
+});
+
+type Frame = MemberFrame;
+type EventFrame = Extract<Frame, { type: "event" }>;
+
+/** A page's member socket, keeping every frame (checked with the schema the page uses) in order. */
+class MemberSocket {
+  readonly frames: Frame[] = [];
+  closed = false;
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.addEventListener("message", (event) => {
+      this.frames.push(v.parse(MemberFrame, JSON.parse(event.data as string)));
+      this.wake();
+    });
+    ws.addEventListener("close", () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  private wake() {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  static async open(member: Member, visible = true): Promise<MemberSocket> {
+    const res = await member.browser.fetch(`/api/member-socket.php?visible=${visible ? 1 : 0}`, { headers: { upgrade: "websocket", origin: member.browser.origin } });
+    if (!res.webSocket) throw new Error(`no socket: ${res.status} ${await res.text()}`);
+    res.webSocket.accept();
+    const socket = new MemberSocket(res.webSocket);
+    await socket.next((f) => f.type === "counts");
+    return socket;
+  }
+
+  async next(match: (frame: Frame) => boolean, ms = 5000): Promise<Frame> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = this.frames.find(match);
+      if (found) {
+        this.frames.splice(this.frames.indexOf(found), 1);
+        return found;
+      }
+      if (this.closed) throw new Error("socket closed");
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching frame in ${ms} ms; frames: ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The next event frame of a kind. */
+  event<K extends MemberEvent["kind"]>(kind: K): Promise<EventFrame & { event: Extract<MemberEvent, { kind: K }> }> {
+    return this.next((f) => f.type === "event" && f.event.kind === kind) as Promise<EventFrame & { event: Extract<MemberEvent, { kind: K }> }>;
+  }
+
+  say(visible: boolean) {
+    this.ws.send(JSON.stringify({ type: "visibility", visible }));
+  }
+
+  close() {
+    try {
+      this.ws.close(1000);
+    } catch {
+      // closed
+    }
+  }
+}
+
+const channel = (member: Member) => env.MEMBERS.getByName(memberChannelName(member.id));
+const premium = (credits = 1000, name?: string) => chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
+const CREDITS_EVENT: MemberEvent = { kind: "credits", credits: 7, paid_user: true };
+const now = () => Math.floor(Date.now() / 1000);
+
+async function send(socket: ChatSocket, body: string) {
+  const id = clientId();
+  socket.sendText(id, body);
+  return socket.ack(id);
+}
+
+/** A visibility frame is answered by nothing: the presence shows it has arrived. */
+async function presenceBecomes(member: Member, visible: number) {
+  for (let i = 0; i < 100; i++) {
+    if ((await channel(member).presenceNow()).visible === visible) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`presence never became visible=${visible}`);
+}
+
+describe("the member socket", () => {
+  it("refuses a visitor (403, told to log in), on the socket and the beacon", async () => {
+    const socket = await fetchWorker(`${ORIGIN}/api/member-socket.php`, { headers: { cookie: "locale=en", origin: ORIGIN, upgrade: "websocket" } });
+    expect(socket.status).toBe(403);
+    expect(await socket.json()).toMatchObject({ error: "authentication_required" });
+    const beacon = await fetchWorker(`${ORIGIN}/api/page-hidden.php`, { method: "POST", headers: { cookie: "locale=en", origin: ORIGIN, "x-request-type": "client", "content-type": "application/json" }, body: "{}" });
+    expect(beacon.status).toBe(403);
+    expect(await beacon.json()).toMatchObject({ error: "authentication_required" });
+  });
+
+  it("refuses another site's page and a request that is not a socket", async () => {
+    const anna = await premium();
+    const foreign = await anna.browser.fetch("/api/member-socket.php", { headers: { upgrade: "websocket", origin: "http://evil.test" } });
+    expect(foreign.status).toBe(403);
+    const plain = await anna.browser.fetch("/api/member-socket.php", { headers: { origin: ORIGIN } });
+    expect(plain.status).toBe(426);
+  });
+
+  it("connects each member only to their own channel: another member's events never reach them", async () => {
+    const anna = await premium();
+    const bram = await premium();
+    const annaPage = await MemberSocket.open(anna);
+    const bramPage = await MemberSocket.open(bram);
+    await notifyMember(env, bram.id, { kind: "credits", credits: 42, paid_user: true }, now());
+    expect((await bramPage.event("credits")).counts.credits).toBe(42);
+    await notifyMember(env, anna.id, { kind: "credits", credits: 9, paid_user: true }, now());
+    expect((await annaPage.event("credits")).counts.credits).toBe(9);
+    expect(annaPage.frames).toEqual([]);
+    expect(bramPage.frames).toEqual([]);
+    // A page that names another member to the object is not let in.
+    const forged = await channel(anna).fetch(new Request("https://member/socket", { headers: { upgrade: "websocket", "x-channel-member": JSON.stringify({ profileId: bram.id, userId: bram.userId }) } }));
+    expect(forged.status).toBe(400);
+    annaPage.close();
+    bramPage.close();
+  });
+
+  it("gives a page the badges from the database when it connects", async () => {
+    const anna = await premium(1000, "Anna");
+    const bram = await premium(300);
+    const chat = await ChatSocket.open(anna, bram.id);
+    await send(chat, "one");
+    await send(chat, "two");
+    const like = await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } });
+    expect(like.status).toBe(200);
+    const page = await MemberSocket.open(bram);
+    // The counts frame of the connect was taken by open(); a second page shows the same.
+    const second = await bram.browser.fetch("/api/member-socket.php", { headers: { upgrade: "websocket", origin: ORIGIN } });
+    second.webSocket!.accept();
+    const counts = await page.next((f) => f.type === "counts");
+    expect(counts).toEqual({ type: "counts", counts: { unread_messages: 2, new_likes: 1, credits: 300, paid_user: true } });
+    second.webSocket!.close(1000);
+    page.close();
+    chat.close();
+  });
+});
+
+describe("the member socket of an ended session", () => {
+  it("closes when the member logs that device out; this device's stays and the other cannot reconnect", async () => {
+    const anna = await premium();
+    const phoneBrowser = new Browser(ORIGIN);
+    const login = await phoneBrowser.fetch("/api/user.php", { method: "POST", json: { email: anna.user.email, password: "a good password" } });
+    expect(login.status).toBe(200);
+    const phone: Member = { ...anna, browser: phoneBrowser };
+    const here = await MemberSocket.open(anna);
+    const there = await MemberSocket.open(phone);
+    const sessions = await json<{ sessions: { id: string; current: boolean }[] }>(await anna.browser.fetch("/api/sessions.php"));
+    const phoneSession = sessions.sessions.find((s) => !s.current)!;
+    expect((await anna.browser.fetch("/api/sessions.php", { method: "DELETE", json: { id: phoneSession.id } })).status).toBe(200);
+    for (let i = 0; i < 100 && !there.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([there.closed, here.closed]).toEqual([true, false]);
+    await expect(MemberSocket.open(phone)).rejects.toThrow(/403/);
+    await notifyMember(env, anna.id, CREDITS_EVENT, now());
+    expect((await here.event("credits")).counts.credits).toBe(7);
+    here.close();
+  });
+});
+
+describe("the channel hears of", () => {
+  it("a message sent through the conversation's object, and the sender's balance after a paid send", async () => {
+    const anna = await premium(1000, "Anna");
+    const bram = await premium(1000, "Bram");
+    const bramPage = await MemberSocket.open(bram);
+    const annaPage = await MemberSocket.open(anna);
+    const chat = await ChatSocket.open(anna, bram.id);
+    const ack = await send(chat, "hello Bram");
+
+    const message = await bramPage.event("message");
+    expect(message.event).toMatchObject({ conversation_id: ack.message.conversation_id, peer_id: anna.id, peer_name: "Anna", message_kind: "text", preview: "hello Bram", first: true, unread: 1 });
+    expect(message.counts).toMatchObject({ unread_messages: 1, new_likes: 0, credits: 1000 });
+
+    const credits = await annaPage.event("credits");
+    expect(credits.event).toEqual({ kind: "credits", credits: 1000 - MESSAGE, paid_user: true });
+    expect(credits.counts.credits).toBe(1000 - MESSAGE);
+
+    await send(chat, "again");
+    expect((await bramPage.event("message")).event).toMatchObject({ first: false, unread: 2 });
+    chat.close();
+    bramPage.close();
+    annaPage.close();
+  });
+
+  it("a read on one page: the member's other pages drop the badge", async () => {
+    const anna = await premium(1000, "Anna");
+    const bram = await premium();
+    const bramPage = await MemberSocket.open(bram);
+    const annaChat = await ChatSocket.open(anna, bram.id);
+    await send(annaChat, "one");
+    const last = await send(annaChat, "two");
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(1);
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(2);
+
+    const bramChat = await ChatSocket.open(bram, anna.id);
+    bramChat.send({ type: "read", message_id: last.message.id });
+    const read = await bramPage.event("read");
+    expect(read.event).toEqual({ kind: "read", conversation_id: last.message.conversation_id, peer_id: anna.id, unread: 0 });
+    expect(read.counts.unread_messages).toBe(0);
+
+    // Removing a conversation with unread messages on one page: the other pages drop its count.
+    const unseen = await send(annaChat, "three");
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(1);
+    const removed = await bram.browser.fetch("/api/chat.php", { method: "DELETE", json: { conversation: { id: unseen.message.conversation_id } } });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toEqual({ removed: 1 });
+    const cleared = await bramPage.event("read");
+    expect(cleared.event).toMatchObject({ conversation_id: unseen.message.conversation_id, unread: 0 });
+    expect(cleared.counts.unread_messages).toBe(0);
+    annaChat.close();
+    bramChat.close();
+    bramPage.close();
+  });
+
+  it("a like, and a match told to both", async () => {
+    const anna = await premium(1000, "Anna");
+    const bram = await premium(1000, "Bram");
+    const annaPage = await MemberSocket.open(anna);
+    const bramPage = await MemberSocket.open(bram);
+    expect((await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
+    const like = await bramPage.event("like");
+    expect(like.event).toMatchObject({ liker_id: anna.id, liker_name: "Anna" });
+    expect(like.counts.new_likes).toBe(1);
+    // Liking again is no news.
+    expect((await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
+
+    expect((await bram.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: anna.id } } })).status).toBe(200);
+    expect((await annaPage.event("match")).event).toMatchObject({ peer_id: bram.id, peer_name: "Bram" });
+    expect((await bramPage.event("match")).event).toMatchObject({ peer_id: anna.id, peer_name: "Anna" });
+    expect(annaPage.frames).toEqual([]);
+    expect(bramPage.frames.filter((f) => f.type === "event" && f.event.kind === "like")).toEqual([]);
+    annaPage.close();
+    bramPage.close();
+  });
+
+  it("a paid order: the balance and premium standing", async () => {
+    const buyer = await chatMember(ORIGIN, { credits: 0 });
+    const page = await MemberSocket.open(buyer);
+    const res = await buyer.browser.fetch("/api/order.php", { method: "POST", headers: { "cf-connecting-ip": `10.9.${buyer.userId >> 8}.${buyer.userId & 255}` }, json: { bundle_id: 1, method: "ideal" } });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { order } = await json<{ order: { checkout_url: string } }>(res);
+    await buyer.browser.fetch(new URL(order.checkout_url).pathname, { method: "POST", body: new URLSearchParams({ status: "paid" }) });
+    const credited = (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(buyer.userId).first<{ credits: number }>())!.credits;
+    expect(credited).toBeGreaterThan(0);
+    const frame = await page.event("credits");
+    expect(frame.event).toEqual({ kind: "credits", credits: credited, paid_user: true });
+    expect(frame.counts).toMatchObject({ credits: credited, paid_user: true });
+    page.close();
+  });
+});
+
+describe("the badges", () => {
+  it("eviction of the member object loses no badge update (counts come back right)", async () => {
+    const anna = await premium(1000, "Anna");
+    const cleo = await premium(1000, "Cleo");
+    const bram = await premium(1000, "Bram");
+    const bramPage = await MemberSocket.open(bram);
+    const fromAnna = await ChatSocket.open(anna, bram.id);
+    const fromCleo = await ChatSocket.open(cleo, bram.id);
+    await send(fromAnna, "a1");
+    await send(fromAnna, "a2");
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(1);
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(2);
+
+    // The object goes from memory; the page's socket stays (hibernation).
+    await evictDurableObject(channel(bram));
+    await send(fromCleo, "c1");
+    expect((await bramPage.event("message")).counts).toMatchObject({ unread_messages: 3, new_likes: 0, credits: 1000 });
+    await evictDurableObject(channel(bram));
+    expect((await cleo.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
+    expect((await bramPage.event("like")).counts).toMatchObject({ unread_messages: 3, new_likes: 1 });
+    await evictDurableObject(channel(bram));
+    await send(fromAnna, "a3");
+    expect((await bramPage.event("message")).counts.unread_messages).toBe(4);
+
+    // The same answer the chat list and the likes give.
+    const chats = await json<{ total_unread: number }>(await bram.browser.fetch("/api/chats.php"));
+    expect(chats.total_unread).toBe(4);
+    fromAnna.close();
+    fromCleo.close();
+    bramPage.close();
+  });
+
+  it("with no page open, an event costs nothing: no storage, no alarm, presence none", async () => {
+    const dora = await premium();
+    const nothingKept = () =>
+      runInDurableObject(channel(dora), async (_instance, state) => {
+        expect([...state.storage.kv.list()]).toEqual([]);
+        expect(await state.storage.getAlarm()).toBeNull();
+      });
+    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
+    await nothingKept();
+    // A page came and went: its close leaves nothing behind either.
+    const page = await MemberSocket.open(dora);
+    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    page.close();
+    for (let i = 0; (await channel(dora).presenceNow()).open > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
+    await nothingKept();
+  });
+});
+
+describe("presence and the page-hidden beacon", () => {
+  const beacon = (member: Member, body: string | null = "{}", headers: Record<string, string> = { "content-type": "application/json" }) =>
+    member.browser.fetch("/api/page-hidden.php", { method: "POST", headers, body });
+
+  it("the beacon marks the member's pages hidden and notifyMember's presence says so; a page in view says so again", async () => {
+    const eva = await premium();
+    const page = await MemberSocket.open(eva);
+    expect(await notifyMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    const res = await beacon(eva);
+    expect(res.status).toBe(204);
+    expect(await notifyMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 0 });
+    // Each page is asked; this one is in view after all.
+    await page.next((f) => f.type === "visibility_check");
+    page.say(true);
+    await presenceBecomes(eva, 1);
+    expect(await notifyMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    page.close();
+  });
+
+  it("a visible tab in one window and a hidden one in another count as visible", async () => {
+    const finn = await premium();
+    const shown = await MemberSocket.open(finn, true);
+    const hidden = await MemberSocket.open(finn, false);
+    expect(await notifyMember(env, finn.id, CREDITS_EVENT, now())).toEqual({ open: 2, visible: 1 });
+    // The hidden tab sends the beacon as it goes away; the tab in view answers the check, the hidden one says hidden.
+    expect((await beacon(finn)).status).toBe(204);
+    await shown.next((f) => f.type === "visibility_check");
+    shown.say(true);
+    hidden.say(false);
+    await presenceBecomes(finn, 1);
+    expect(await notifyMember(env, finn.id, CREDITS_EVENT, now())).toEqual({ open: 2, visible: 1 });
+    shown.say(false);
+    await presenceBecomes(finn, 0);
+    hidden.close();
+    shown.close();
+  });
+
+  it("a bad beacon body is a clear 400 and changes nothing", async () => {
+    const gus = await premium();
+    const page = await MemberSocket.open(gus);
+    for (const [body, headers] of [
+      ['{"visible":false}', { "content-type": "application/json" }],
+      ['{"constructor":{}}', { "content-type": "application/json" }],
+      ["not json", { "content-type": "application/json" }],
+      ["[]", { "content-type": "application/json" }],
+      ["{}", { "content-type": "text/plain" }],
+      [null, {}] as const,
+    ] as const) {
+      const res = await beacon(gus, body, headers);
+      expect(res.status, String(body)).toBe(400);
+      expect(await res.json()).toMatchObject({ error: expect.stringMatching(/^invalid_/), message: expect.any(String) });
+    }
+    expect(await channel(gus).presenceNow()).toEqual({ open: 1, visible: 1 });
+    page.close();
+  });
+});
