@@ -7,7 +7,7 @@ import { pushNotice } from "../../src/server/push/notices";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import type { MemberEvent, PushPayload } from "../../src/shared/member-events";
 import { encodeBase64Url } from "../../src/shared/web-push";
-import { chatMember, type Member } from "../chat";
+import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
 import type { ReceivedPush } from "../push-stand-in";
@@ -350,6 +350,30 @@ describe("pushNotice: what is pushed", () => {
     const outbox = await (await new Browser(ORIGIN).fetch("/dev/outbox")).text();
     expect(outbox).toContain(`<article class="push" data-user="${dana.userId}">`);
     expect(outbox).toContain("Anna sent you a message");
+  });
+
+  it("through the conversation: one push for a quick run of messages, and a push again once the member has read them", async () => {
+    const anna = await chatMember(ORIGIN, { name: "Anna", paid: true, credits: 1000 });
+    const dana = await subscribed("Dana");
+    const annaPage = await ChatSocket.open(anna, dana.id);
+    const say = async (body: string) => {
+      const id = clientId();
+      annaPage.sendText(id, body);
+      return (await annaPage.ack(id)).message.id;
+    };
+    await say("Hi Dana");
+    await say("Are you there?");
+    const last = await say("Coffee tomorrow?");
+    await vi.waitFor(async () => expect(await pushesTo(dana)).toHaveLength(1));
+    // Dana reads the conversation; the next message is news again.
+    const danaPage = await ChatSocket.open(dana, anna.id);
+    danaPage.send({ type: "read", message_id: last });
+    await danaPage.next((f) => f.type === "unread" && f.count === 0);
+    await say("See you at ten");
+    await vi.waitFor(async () => expect(await pushesTo(dana)).toHaveLength(2));
+    expect((await pushesTo(dana)).map((p) => p.title)).toEqual(["New conversation", "New message"]);
+    annaPage.close();
+    danaPage.close();
   });
 
   it("a new conversation, a photo and a gift say so; likes and matches always; reads and credits never", async () => {

@@ -86,6 +86,8 @@ const PAIR_KEY = "pair";
 const FACTS_TTL_MS = 30_000;
 /** Messages moved from D1 per read while the object takes over a conversation's history. */
 const MOVE_PAGE = 500;
+/** After a message's push and mail notice, how long further messages to that member reach only their pages. */
+const NOTICE_QUIET_MS = 10_000;
 /** Sends recorded in D1 in one batch at most. */
 const MAX_GROUP = 50;
 /** A member's credit hold here covers up to this many of their messages (docs/decisions/0021). */
@@ -125,6 +127,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   /** What the rules last read in D1 about each member of the pair, and when. */
   private facts = new Map<number, { row: SendFactsRow; at: number }>();
   private queue: Promise<void> = Promise.resolve();
+  /** When each member of the pair was last told of a message by push and mail (recentlyNoticed). */
+  private noticedAt = new Map<number, number>();
   /** Whether messages may wait to be settled against D1 (after a start or a failed call). */
   private unsettled = true;
   /** Sends waiting for the next step; a step takes them as one group (sendWaiting). */
@@ -712,7 +716,22 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits });
     // The members' other pages (badges, chat list), push and mail hear of it once it is stored.
     const record = { conversationId: this.record!.id, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
-    this.ctx.waitUntil(announceSends(this.env, [{ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record }]));
+    const pagesOnly = this.recentlyNoticed(peer);
+    this.ctx.waitUntil(announceSends(this.env, [{ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record, pagesOnly }]));
+  }
+
+  /**
+   * Whether the recipient was told of a message here by push and mail less than NOTICE_QUIET_MS ago:
+   * then the next ones reach only their open pages (the notification already shown stands for the
+   * conversation, and mail goes once per unread conversation anyway), so a fast exchange does not
+   * cost push and mail work on every message. Kept in memory: an eviction at worst notifies once more.
+   */
+  private recentlyNoticed(recipient: number): boolean {
+    const now = Date.now();
+    const last = this.noticedAt.get(recipient);
+    if (last !== undefined && now - last < NOTICE_QUIET_MS) return true;
+    this.noticedAt.set(recipient, now);
+    return false;
   }
 
   /**
@@ -895,6 +914,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const { unread, readId } = markRead(this.ctx.storage, member.profileId, messageId);
     // After the journal's writes, which carry the count as it was.
     await this.onD1(() => setUnreadCount(this.db, record.id, member.profileId, unread));
+    // Once read, the next message is news for push and mail again.
+    if (unread === 0) this.noticedAt.delete(member.profileId);
     this.ctx.waitUntil(announceRead(this.env, member.profileId, this.otherOf(member.profileId), record.id, unread));
     this.broadcast(
       () => true,

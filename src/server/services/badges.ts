@@ -39,7 +39,8 @@ export function badgesAfter(badges: Badges, event: MemberEvent): Badges {
       return { ...badges, unread };
     }
     case "credits":
-      return { ...badges, credits: event.credits, paid_user: event.paid_user };
+      // Any purchase makes a member premium and nothing takes it back, so a sender's flag read a moment before a purchase never takes it away.
+      return { ...badges, credits: event.credits, paid_user: badges.paid_user || event.paid_user };
     case "like":
     case "match":
       return badges;

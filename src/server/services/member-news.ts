@@ -21,6 +21,8 @@ export type SentMessage = {
   /** The sender's balance after it. */
   balance: number;
   record: { conversationId: number; kind: MessageKind; preview: string | null; credits: number; now: number };
+  /** Only the recipient's open pages hear of it: push and mail told them of this conversation moments ago. */
+  pagesOnly?: boolean;
 };
 
 const nameOf = async (db: Database, profileId: number, known?: string) => known ?? (await profileNameOf(db, profileId)) ?? "";
@@ -34,9 +36,9 @@ export async function announceSends(env: Env, sent: readonly SentMessage[]): Pro
   const balances = new Map<number, SentMessage>();
   for (const s of sent) if (s.record.credits > 0) balances.set(s.sender.profileId, s);
   const paying = [...balances.values()].map(async ({ sender, balance, record }) => {
-    // A premium member stays premium; otherwise the flag is read (a first purchase may have just made them so).
-    const paid = sender.premium || (await balanceOf(db, sender.userId))?.paid === true;
-    await notifyMember(env, sender.profileId, { kind: "credits", credits: balance, paid_user: paid }, record.now);
+    // The socket's premium flag, kept up to date by the purchase (memberChanged); the channel never
+    // lets a stale `false` take premium away, so no D1 read is needed on the send path.
+    await notifyMember(env, sender.profileId, { kind: "credits", credits: balance, paid_user: sender.premium }, record.now);
   });
   for (const s of sent) {
     const { record } = s;
@@ -56,6 +58,7 @@ export async function announceSends(env: Env, sent: readonly SentMessage[]): Pro
         created_at: record.now,
       },
       record.now,
+      { pagesOnly: s.pagesOnly === true },
     );
   }
   await Promise.all(paying);

@@ -7,9 +7,10 @@ import { mailNotice } from "./notification-mail";
  * Tell a member of an event: their open pages at once through their member channel, then push and
  * mail, each of which decides by the member's presence (the channel's answer) and choices whether
  * this event is for it. Called after the change is stored (never before), off the path of the reply
- * (waitUntil). Answers the presence push and mail were given.
+ * (waitUntil). Answers the presence push and mail were given. `pagesOnly`: the caller knows push and
+ * mail have just told the member of the same thing, so only the pages hear of it.
  */
-export async function notifyMember(env: Env, profileId: number, event: MemberEvent, now: number): Promise<Presence> {
+export async function notifyMember(env: Env, profileId: number, event: MemberEvent, now: number, options: { pagesOnly?: boolean } = {}): Promise<Presence> {
   let presence: Presence = { open: 0, visible: 0 };
   try {
     presence = await env.MEMBERS.getByName(memberChannelName(profileId)).deliver(event);
@@ -17,6 +18,8 @@ export async function notifyMember(env: Env, profileId: number, event: MemberEve
     // No page heard of it: push and mail act as if none were open.
     console.error(JSON.stringify({ event: "notice_failed", channel: "pages", kind: event.kind, message: error instanceof Error ? error.message : String(error) }));
   }
+  // A read or a balance is news for the pages only; so is what the caller says push and mail have had.
+  if (options.pagesOnly || event.kind === "credits") return presence;
   for (const [channel, deliver] of [
     ["push", pushNotice],
     ["mail", mailNotice],
