@@ -36,14 +36,18 @@ export async function creditsOf(member: Member): Promise<number> {
  * A chat socket as a page opens it, with every frame it receives kept in order, so a test can
  * wait for the next frame that matches.
  */
-export class ChatSocket {
-  readonly frames: ServerFrame[] = [];
+/** A test's end of a WebSocket: every frame kept in order (each read with `read`), waited for by a match. */
+export class FrameSocket<F extends { type: string }> {
+  readonly frames: F[] = [];
   closed = false;
   private waiters: (() => void)[] = [];
 
-  private constructor(readonly ws: WebSocket) {
+  protected constructor(
+    readonly ws: WebSocket,
+    read: (data: string) => F,
+  ) {
     ws.addEventListener("message", (event) => {
-      this.frames.push(JSON.parse(event.data as string) as ServerFrame);
+      this.frames.push(read(event.data as string));
       this.wake();
     });
     ws.addEventListener("close", () => {
@@ -58,27 +62,14 @@ export class ChatSocket {
     for (const w of waiters) w();
   }
 
-  static async open(member: Member, peerId: number): Promise<ChatSocket> {
-    const res = await member.browser.fetch(`/api/chat-socket.php?profile=${peerId}`, { headers: { upgrade: "websocket", origin: member.browser.origin } });
-    if (!res.webSocket) throw new Error(`no socket: ${res.status} ${await res.text()}`);
-    res.webSocket.accept();
-    const socket = new ChatSocket(res.webSocket);
-    await socket.next((f) => f.type === "ready");
-    return socket;
-  }
-
   send(frame: unknown) {
     this.ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
   }
 
-  sendText(clientId: string, body: string) {
-    this.send({ type: "send", client_id: clientId, kind: "text", body });
-  }
-
-  /** The first frame (from `from` on) that matches, waiting up to `ms`. */
-  async next<T extends ServerFrame>(match: (frame: ServerFrame) => frame is T, ms?: number): Promise<T>;
-  async next(match: (frame: ServerFrame) => boolean, ms?: number): Promise<ServerFrame>;
-  async next(match: (frame: ServerFrame) => boolean, ms = 5000): Promise<ServerFrame> {
+  /** The first frame that matches (taken out of `frames`), waiting up to `ms`. */
+  async next<T extends F>(match: (frame: F) => frame is T, ms?: number): Promise<T>;
+  async next(match: (frame: F) => boolean, ms?: number): Promise<F>;
+  async next(match: (frame: F) => boolean, ms = 5000): Promise<F> {
     const deadline = Date.now() + ms;
     for (;;) {
       const found = this.frames.find(match);
@@ -99,6 +90,33 @@ export class ChatSocket {
     }
   }
 
+  close() {
+    try {
+      this.ws.close(1000, "done");
+    } catch {
+      // already closed
+    }
+  }
+}
+
+export class ChatSocket extends FrameSocket<ServerFrame> {
+  private constructor(ws: WebSocket) {
+    super(ws, (data) => JSON.parse(data) as ServerFrame);
+  }
+
+  static async open(member: Member, peerId: number): Promise<ChatSocket> {
+    const res = await member.browser.fetch(`/api/chat-socket.php?profile=${peerId}`, { headers: { upgrade: "websocket", origin: member.browser.origin } });
+    if (!res.webSocket) throw new Error(`no socket: ${res.status} ${await res.text()}`);
+    res.webSocket.accept();
+    const socket = new ChatSocket(res.webSocket);
+    await socket.next((f) => f.type === "ready");
+    return socket;
+  }
+
+  sendText(clientId: string, body: string) {
+    this.send({ type: "send", client_id: clientId, kind: "text", body });
+  }
+
   ack(clientId: string) {
     return this.next((f): f is Extract<ServerFrame, { type: "ack" }> => f.type === "ack" && f.client_id === clientId);
   }
@@ -114,14 +132,6 @@ export class ChatSocket {
 
   message(match: (body: string | null) => boolean = () => true) {
     return this.next((f): f is Extract<ServerFrame, { type: "message" }> => f.type === "message" && match(f.message.body));
-  }
-
-  close() {
-    try {
-      this.ws.close(1000, "done");
-    } catch {
-      // already closed
-    }
   }
 }
 

@@ -6,7 +6,7 @@ import { memberChannelName } from "../../src/server/member/member-channel";
 import { notifyMember } from "../../src/server/services/member-notices";
 import type { MemberEvent } from "../../src/shared/member-events";
 import { MemberFrame } from "../../src/shared/member-frames";
-import { ChatSocket, chatMember, clientId, type Member } from "../chat";
+import { ChatSocket, FrameSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
 
@@ -21,26 +21,9 @@ type Frame = MemberFrame;
 type EventFrame = Extract<Frame, { type: "event" }>;
 
 /** A page's member socket, keeping every frame (checked with the schema the page uses) in order. */
-class MemberSocket {
-  readonly frames: Frame[] = [];
-  closed = false;
-  private waiters: (() => void)[] = [];
-
-  private constructor(readonly ws: WebSocket) {
-    ws.addEventListener("message", (event) => {
-      this.frames.push(v.parse(MemberFrame, JSON.parse(event.data as string)));
-      this.wake();
-    });
-    ws.addEventListener("close", () => {
-      this.closed = true;
-      this.wake();
-    });
-  }
-
-  private wake() {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+class MemberSocket extends FrameSocket<Frame> {
+  private constructor(ws: WebSocket) {
+    super(ws, (data) => v.parse(MemberFrame, JSON.parse(data)));
   }
 
   static async open(member: Member, visible = true): Promise<MemberSocket> {
@@ -52,42 +35,13 @@ class MemberSocket {
     return socket;
   }
 
-  async next(match: (frame: Frame) => boolean, ms = 5000): Promise<Frame> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.frames.find(match);
-      if (found) {
-        this.frames.splice(this.frames.indexOf(found), 1);
-        return found;
-      }
-      if (this.closed) throw new Error("socket closed");
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching frame in ${ms} ms; frames: ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
   /** The next event frame of a kind. */
   event<K extends MemberEvent["kind"]>(kind: K): Promise<EventFrame & { event: Extract<MemberEvent, { kind: K }> }> {
     return this.next((f) => f.type === "event" && f.event.kind === kind) as Promise<EventFrame & { event: Extract<MemberEvent, { kind: K }> }>;
   }
 
   say(visible: boolean) {
-    this.ws.send(JSON.stringify({ type: "visibility", visible }));
-  }
-
-  close() {
-    try {
-      this.ws.close(1000);
-    } catch {
-      // closed
-    }
+    this.send({ type: "visibility", visible });
   }
 }
 

@@ -1,8 +1,6 @@
 import { useEffect, useRef } from "react";
-import { useSWRConfig } from "swr";
 import * as v from "valibot";
 import type { ChatsResponse } from "../../shared/chat";
-import type { PushedToPages } from "../../shared/member-events";
 import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
 import type { LikesResponse } from "../../shared/likes";
 import { reconnectDelay } from "../chat-view-rules";
@@ -29,16 +27,15 @@ function sendPageHidden() {
  * The page's one socket to the member's channel (issue 13): while `enabled` (a logged-in member),
  * every frame puts the badges, the balance, the chat list and the likes count in the caches the top
  * bar, the title and the app badge read, with no reload. It reconnects with backoff (0.5 s … 10 s),
- * pings every 30 s, and tells the channel whether the page is in view. A push the service worker
- * passes on reloads chats and likes too (SPEC §4). The 60 s refresh (useRefresh) stays the fallback.
+ * pings every 30 s, and tells the channel whether the page is in view. (A push the service worker
+ * passes on reloads chats and likes through usePushForMember.) The 60 s refresh (useRefresh) stays the fallback.
  */
 export function useMemberChannel(enabled: boolean) {
-  const { mutate } = useSWRConfig();
   const update = useUpdateCached();
   const reloadLikes = useReloadLikes();
-  const actions = useRef({ mutate, update, reloadLikes });
+  const actions = useRef({ update, reloadLikes });
   useEffect(() => {
-    actions.current = { mutate, update, reloadLikes };
+    actions.current = { update, reloadLikes };
   });
 
   useEffect(() => {
@@ -96,21 +93,14 @@ export function useMemberChannel(enabled: boolean) {
       say({ type: "visibility", visible });
       if (!visible) sendPageHidden();
     };
-    const onPushed = (event: MessageEvent<PushedToPages | null>) => {
-      if (event.data?.type !== "pushed") return;
-      void actions.current.mutate(CHATS_KEY);
-      void actions.current.reloadLikes();
-    };
 
     connect();
     document.addEventListener("visibilitychange", onVisibility);
-    navigator.serviceWorker?.addEventListener("message", onPushed);
     return () => {
       stopped = true;
       clearTimeout(retryTimer);
       clearInterval(pingTimer);
       document.removeEventListener("visibilitychange", onVisibility);
-      navigator.serviceWorker?.removeEventListener("message", onPushed);
       socket?.close(1000);
       socket = null;
     };

@@ -21,6 +21,7 @@ import { conversationRooms, removeChats, roomName } from "../services/chats";
 import { announceRead } from "../services/member-news";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
+import { objectHandshake, requireSocketUpgrade } from "./socket-handshake";
 import { parseQuery } from "./query";
 import { requireMember } from "../edge/signed-in-member";
 
@@ -42,10 +43,7 @@ export async function postMessage(c: Context<AppEnv>, member: SocketMember, peer
 export const chatRoutes = new Hono<AppEnv>()
   .get("/api/chat-socket.php", async (c) => {
     const session = requireChatMember(c);
-    // A WebSocket is not covered by the CSRF check of state-changing calls: only this site's pages may open one.
-    const origin = c.req.header("origin");
-    if (!origin || origin !== new URL(c.req.url).origin) throw new AppError({ status: 403, code: "csrf", key: "errors.csrf" });
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError({ status: 426, code: "upgrade_required", key: "errors.invalid_body" });
+    requireSocketUpgrade(c);
     const { profile: peer } = parseQuery(SocketQuery, new URL(c.req.url).searchParams);
     if (peer === session.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
     const row = await socketPeerRow(c.get("db"), peer, session.profileId, session.userId);
@@ -64,9 +62,7 @@ export const chatRoutes = new Hono<AppEnv>()
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });
-    const handshake = await stub.fetch(forwarded);
-    // The object's answer has immutable headers; the edge middleware adds its own to a copy.
-    return new Response(handshake.body, { status: handshake.status, headers: new Headers(handshake.headers), webSocket: handshake.webSocket });
+    return objectHandshake(stub, forwarded);
   })
   .delete("/api/chat.php", vValidator("json", RemoveChatBody, invalidBody), async (c) => {
     const { profileId } = requireChatMember(c);

@@ -14,6 +14,7 @@ import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
 import type { AppEnv } from "../request-context";
 import { invalidBody } from "./body";
+import { objectHandshake, requireSocketUpgrade } from "./socket-handshake";
 
 /** SPEC §7: the beacon's body is an empty JSON object; anything in it is a mistake. */
 const PageHiddenBody = v.pipe(
@@ -24,16 +25,11 @@ const PageHiddenBody = v.pipe(
 export const memberChannelRoutes = new Hono<AppEnv>()
   .get("/api/member-socket.php", async (c) => {
     const session = requireMember(c);
-    // A WebSocket is not covered by the CSRF check of state-changing calls: only this site's pages may open one.
-    const origin = c.req.header("origin");
-    if (!origin || origin !== new URL(c.req.url).origin) throw new AppError({ status: 403, code: "csrf", key: "errors.csrf" });
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new AppError({ status: 426, code: "upgrade_required", key: "errors.invalid_body" });
+    requireSocketUpgrade(c);
     const member: ChannelMember = { profileId: session.profileId, userId: session.userId, ...(session.publicId ? { session: session.publicId } : {}) };
     const visible = c.req.query("visible") === "0" ? "0" : "1";
     const forwarded = new Request(`https://member/socket?visible=${visible}`, { headers: { upgrade: "websocket", [CHANNEL_MEMBER_HEADER]: JSON.stringify(member) } });
-    const handshake = await c.env.MEMBERS.getByName(memberChannelName(session.profileId)).fetch(forwarded);
-    // The object's answer has immutable headers; the edge middleware adds its own to a copy.
-    return new Response(handshake.body, { status: handshake.status, headers: new Headers(handshake.headers), webSocket: handshake.webSocket });
+    return objectHandshake(c.env.MEMBERS.getByName(memberChannelName(session.profileId)), forwarded);
   })
   .post(
     "/api/page-hidden.php",
