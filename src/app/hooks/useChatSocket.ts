@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type SendFrame, type ServerFrame } from "../../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat-socket-state";
-import { reconnectDelay } from "../chat-view-rules";
+import { openSiteSocket, type SiteSocket } from "../site-socket";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */
-const PING_INTERVAL_MS = 30_000;
-const PING = '{"type":"ping"}';
 
 type Frame<T extends ServerFrame["type"]> = Extract<ServerFrame, { type: T }>;
 
@@ -32,8 +30,6 @@ export type ChatSocket = ChatSocketState & {
   read: (messageId: number, again?: boolean) => void;
 };
 
-const socketUrl = (profileId: number) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${chatSocketPath(profileId)}`;
-
 function parse(data: unknown): ServerFrame | { type: "pong" } | null {
   if (typeof data !== "string") return null;
   try {
@@ -45,14 +41,14 @@ function parse(data: unknown): ServerFrame | { type: "pong" } | null {
 }
 
 /**
- * The conversation's socket with the member `peerId`. It reconnects with backoff (0.5 s, 1 s, 2 s …
- * at most 10 s) whenever it closes, pings every 30 s, and re-sends every send that got no answer
+ * The conversation's socket with the member `peerId`. It reconnects and pings as every site socket
+ * does (openSiteSocket), and re-sends every send that got no answer
  * with its same client_id (the server stores it once). Nothing connects on the server or while
  * `enabled` is false.
  */
 export function useChatSocket(peerId: number, enabled: boolean, events: ChatSocketEvents): ChatSocket {
   const [state, dispatch] = useReducer(chatSocketReducer, INITIAL_CHAT_SOCKET);
-  const socketRef = useRef<WebSocket | null>(null);
+  const socketRef = useRef<SiteSocket | null>(null);
   /** Sends not answered yet, by client_id, in order: re-sent on every new connection. */
   const outbox = useRef(new Map<string, SendFrame>());
   const readMark = useRef({ wanted: 0, sent: 0 });
@@ -66,10 +62,8 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
   const ready = useRef(false);
 
   const transmit = useCallback((frame: object | string) => {
-    const socket = socketRef.current;
-    if (!ready.current || socket?.readyState !== WebSocket.OPEN) return false;
-    socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
-    return true;
+    if (!ready.current) return false;
+    return socketRef.current?.send(typeof frame === "string" ? frame : JSON.stringify(frame)) ?? false;
   }, []);
 
   const flushRead = useCallback(
@@ -83,18 +77,13 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
 
   useEffect(() => {
     if (!enabled) return;
-    let socket: WebSocket | null = null;
-    let attempt = 0;
-    let stopped = false;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    let pingTimer: ReturnType<typeof setInterval> | undefined;
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
     const handle = (frame: ServerFrame) => {
       const on = eventsRef.current;
       switch (frame.type) {
         case "ready":
-          attempt = 0;
+          socket.working();
           ready.current = true;
           // Sends that got no answer before the drop: the same client_id, so each is stored once.
           for (const send of outbox.current.values()) transmit(send);
@@ -139,37 +128,21 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
       }
     };
 
-    const connect = () => {
-      const current = new WebSocket(socketUrl(peerId));
-      socket = current;
-      socketRef.current = current;
-      current.addEventListener("open", () => {
-        dispatch({ type: "opened" });
-        pingTimer = setInterval(() => transmit(PING), PING_INTERVAL_MS);
-      });
-      current.addEventListener("message", (event) => {
-        const frame = parse(event.data);
+    const socket = openSiteSocket(() => chatSocketPath(peerId), {
+      opened: () => dispatch({ type: "opened" }),
+      frame: (data) => {
+        const frame = parse(data);
         if (frame && frame.type !== "pong") handle(frame);
-      });
-      current.addEventListener("close", () => {
-        clearInterval(pingTimer);
-        if (socketRef.current === current) {
-          socketRef.current = null;
-          ready.current = false;
-        }
-        if (stopped) return;
+      },
+      dropped: () => {
+        ready.current = false;
         dispatch({ type: "closed" });
-        retryTimer = setTimeout(connect, reconnectDelay(attempt++));
-      });
-    };
-
-    connect();
+      },
+    });
+    socketRef.current = socket;
     return () => {
-      stopped = true;
-      clearTimeout(retryTimer);
       clearTimeout(typingTimer);
-      clearInterval(pingTimer);
-      socket?.close(1000);
+      socket.stop();
       socketRef.current = null;
       ready.current = false;
     };

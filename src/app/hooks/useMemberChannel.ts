@@ -3,19 +3,15 @@ import * as v from "valibot";
 import type { ChatsResponse } from "../../shared/chat";
 import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
 import type { LikesResponse } from "../../shared/likes";
-import { reconnectDelay } from "../chat-view-rules";
+import { openSiteSocket } from "../site-socket";
 import { chatsAfterFrame, likesWithCounts, reloadsLikes, userWithCounts } from "../member-channel-rules";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
 import { useReloadLikes } from "./useLikes";
 import { useUpdateCached } from "./useChats";
 import { USER_KEY, type UserResponse } from "./useUser";
 
-/** The server answers this literal with a pong; sent this often it keeps the connection open and tells the channel the page is alive. */
-const PING_INTERVAL_MS = 30_000;
-const PING = '{"type":"ping"}';
 const PAGE_HIDDEN_PATH = "/api/page-hidden.php";
 
-const socketUrl = (visible: boolean) => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${memberSocketPath(visible)}`;
 const inView = () => document.visibilityState === "visible";
 
 /** SPEC §7: the beacon of a page going hidden; a keepalive fetch, which outlives the page and carries the headers the API asks of a page. */
@@ -26,8 +22,8 @@ function sendPageHidden() {
 /**
  * The page's one socket to the member's channel (issue 13): while `enabled` (a logged-in member),
  * every frame puts the badges, the balance, the chat list and the likes count in the caches the top
- * bar, the title and the app badge read, with no reload. It reconnects with backoff (0.5 s … 10 s),
- * pings every 30 s, and tells the channel whether the page is in view. (A push the service worker
+ * bar, the title and the app badge read, with no reload. It reconnects and pings as every site
+ * socket does (openSiteSocket), and tells the channel whether the page is in view. (A push the service worker
  * passes on reloads chats and likes through usePushForMember.) The 60 s refresh (useRefresh) stays the fallback.
  */
 export function useMemberChannel(enabled: boolean) {
@@ -40,15 +36,7 @@ export function useMemberChannel(enabled: boolean) {
 
   useEffect(() => {
     if (!enabled) return;
-    let socket: WebSocket | null = null;
-    let attempt = 0;
-    let stopped = false;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    let pingTimer: ReturnType<typeof setInterval> | undefined;
-
-    const say = (frame: PageFrame | string) => {
-      if (socket?.readyState === WebSocket.OPEN) socket.send(typeof frame === "string" ? frame : JSON.stringify(frame));
-    };
+    const say = (frame: PageFrame) => socket.send(JSON.stringify(frame));
 
     const apply = (frame: MemberFrame) => {
       const cached = actions.current;
@@ -63,30 +51,20 @@ export function useMemberChannel(enabled: boolean) {
       if (reloadsLikes(frame)) void cached.reloadLikes();
     };
 
-    const connect = () => {
-      const current = new WebSocket(socketUrl(inView()));
-      socket = current;
-      current.addEventListener("open", () => {
-        attempt = 0;
-        pingTimer = setInterval(() => say(PING), PING_INTERVAL_MS);
-      });
-      current.addEventListener("message", (event) => {
-        if (typeof event.data !== "string" || event.data === '{"type":"pong"}') return;
+    // The pings (every 30 s) also tell the channel the page is alive.
+    const socket = openSiteSocket(() => memberSocketPath(inView()), {
+      opened: () => socket.working(),
+      frame: (data) => {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(event.data);
+          parsed = JSON.parse(data);
         } catch {
           return;
         }
         const frame = v.safeParse(MemberFrame, parsed);
         if (frame.success) apply(frame.output);
-      });
-      current.addEventListener("close", () => {
-        clearInterval(pingTimer);
-        if (stopped || socket !== current) return;
-        retryTimer = setTimeout(connect, reconnectDelay(attempt++));
-      });
-    };
+      },
+    });
 
     const onVisibility = () => {
       const visible = inView();
@@ -94,15 +72,10 @@ export function useMemberChannel(enabled: boolean) {
       if (!visible) sendPageHidden();
     };
 
-    connect();
     document.addEventListener("visibilitychange", onVisibility);
     return () => {
-      stopped = true;
-      clearTimeout(retryTimer);
-      clearInterval(pingTimer);
       document.removeEventListener("visibilitychange", onVisibility);
-      socket?.close(1000);
-      socket = null;
+      socket.stop();
     };
   }, [enabled]);
 }
