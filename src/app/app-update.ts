@@ -12,6 +12,9 @@ export const SERVICE_WORKER_ENABLED = import.meta.env.PROD;
 /** An installed app may stay open for days: look for a new deploy when it comes back into view, at most this often. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
+/** The worker is registered when the page has loaded, or this long after it started, whichever comes first. */
+const REGISTER_AT_LATEST_MS = 5_000;
+
 let newBuild = false;
 
 /** Whether a newer build took over this page since it loaded: the next navigation loads the page anew. */
@@ -45,7 +48,17 @@ export function registerServiceWorker(locale: string): void {
       void registration.update().catch(() => undefined);
     });
   };
-  const start = () => void register().catch((error: unknown) => console.warn(JSON.stringify({ event: "service_worker_failed", message: String(error) })));
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    void register().catch((error: unknown) => console.warn(JSON.stringify({ event: "service_worker_failed", message: String(error) })));
+  };
+  // After the page's own loading, so the worker's install does not compete with it; but a picture
+  // that never finishes loading on a poor connection must not keep the app from its worker.
   if (document.readyState === "complete") start();
-  else window.addEventListener("load", start, { once: true });
+  else {
+    window.addEventListener("load", start, { once: true });
+    setTimeout(start, REGISTER_AT_LATEST_MS);
+  }
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
 import type { CDPSession, Page } from "playwright-core";
 import de from "../../locales/de.json" with { type: "json" };
 import nl from "../../locales/nl.json" with { type: "json" };
@@ -20,27 +20,72 @@ const baseUrl = inject("baseUrl");
 const statePath = inject("statePath");
 const browser = sharedBrowser();
 
-/** Wait until the page is controlled by the service worker (it claims pages when it activates). */
+/** Wait until the page is controlled by the service worker (it claims pages when it activates); if it never is, say what the page and its registration were doing. */
 async function controlled(page: Page) {
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 30_000 }).toBe(`${baseUrl}/sw.js`);
+  const controller = () => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null);
+  try {
+    await expect.poll(controller, { timeout: 30_000 }).toBe(`${baseUrl}/sw.js`);
+  } catch (error) {
+    const state = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration("/");
+      const worker = (w: ServiceWorker | null | undefined) => (w ? `${w.scriptURL} ${w.state}` : null);
+      return {
+        url: location.href,
+        readyState: document.readyState,
+        registration: registration ? { installing: worker(registration.installing), waiting: worker(registration.waiting), active: worker(registration.active) } : null,
+      };
+    });
+    throw new Error(`the page was never controlled by /sw.js: ${JSON.stringify(state)}; its console: ${JSON.stringify(consoleOf.get(page) ?? [])}`, { cause: error });
+  }
 }
 
-/** The service worker's registration id, as the DevTools protocol names it. */
-async function registrationId(session: CDPSession): Promise<string> {
+/** What each page printed on its console, for the message above. */
+const consoleOf = new WeakMap<Page, string[]>();
+function keepConsole(page: Page) {
+  const lines: string[] = [];
+  consoleOf.set(page, lines);
+  page.on("console", (m) => lines.push(`${m.type()}: ${m.text()}`));
+}
+
+/** A phone in the shared browser whose context closes when the test ends, passed or not (so a failure leaves no worker behind for the next test). */
+async function closingPhone() {
+  const opened = await phone(browser());
+  keepConsole(opened.page);
+  onTestFinished(() => opened.context.close());
+  return opened;
+}
+
+/**
+ * The id of the service worker registration that controls `page`, as the DevTools protocol names
+ * it: the one whose running version lists the page's target among the clients it controls.
+ */
+async function registrationId(page: Page, session: CDPSession): Promise<string> {
+  const { targetInfo } = await session.send("Target.getTargetInfo");
   const found = new Promise<string>((resolve) => {
-    session.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${baseUrl}/` && !r.isDeleted);
+    session.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+      const ours = versions.find((v) => v.controlledClients?.includes(targetInfo.targetId) && v.status === "activated");
       if (ours) resolve(ours.registrationId);
     });
   });
   await session.send("ServiceWorker.enable");
-  return found;
+  return withDeadline(found, 15_000, `no service worker version reported controlling ${page.url()}`);
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(what)), ms)));
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 describe("the installable app", () => {
   it("registers a service worker at /sw.js that controls the page, and Chromium finds the app installable", async () => {
     const profile = mkdtempSync(join(tmpdir(), "flirtwave-install-"));
     const { context, page, errors } = await phoneWithProfile(profile);
+    keepConsole(page);
+    onTestFinished(async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    });
     await signUpByApi(page, baseUrl, "install", "iris", "female");
     await page.goto(`${baseUrl}/members`);
     await hydrated(page);
@@ -74,12 +119,10 @@ describe("the installable app", () => {
     });
     expect(cached).toEqual(["/icons/badge-96.png", "/icons/icon-192.png", "/offline.html"]);
     expect(errors).toEqual([]);
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   it("with the network gone, a navigation shows the offline page in the member's language", async () => {
-    const { context, page } = await phone(browser());
+    const { context, page } = await closingPhone();
     await signUpByApi(page, baseUrl, "offline", "otto", "male");
     // The member reads the site in German: the page tells the service worker, which stores the German offline page.
     await page.goto(`${baseUrl}/lang-config?locale=de&return=/members`);
@@ -101,11 +144,10 @@ describe("the installable app", () => {
     await page.waitForURL(`${baseUrl}/chats`);
     await hydrated(page);
     expect(await page.locator("h1").first().textContent()).not.toBe(de.app_install.offline.title);
-    await context.close();
   });
 
   it("a new deploy's service worker takes over: older caches go, and the page's next navigation loads the new build", async () => {
-    const { context, page } = await phone(browser());
+    const { page } = await closingPhone();
     await signUpByApi(page, baseUrl, "update", "uwe", "male");
     await page.goto(`${baseUrl}/members`);
     await hydrated(page);
@@ -135,12 +177,11 @@ describe("the installable app", () => {
     await page.waitForURL(`${baseUrl}/chats`);
     await hydrated(page);
     expect(await sameDocument()).toBe(false);
-    await context.close();
   });
 
   it("a push shows a notification and makes the open page reload the member's likes and chats", async () => {
-    const liker = await phone(browser());
-    const member = await phone(browser());
+    const liker = await closingPhone();
+    const member = await closingPhone();
     const lena = await signUpByApi(liker.page, baseUrl, "push", "lena", "female");
     const piet = await signUpByApi(member.page, baseUrl, "push", "piet", "male");
     localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${lena.profile.id}, ${piet.profile.id}))`);
@@ -156,26 +197,26 @@ describe("the installable app", () => {
     const likesBadge = member.page.locator(".top-bar").getByRole("link", { name: nl.nav.likes }).locator(".badge--likes");
     expect(await likesBadge.count()).toBe(0);
 
-    // Lena likes Piet (his open page also hears of it through the member channel).
+    // Lena likes Piet: his open page hears of it through the member channel first.
     expect((await api(liker.page, "POST", "/api/like.php", { profile: { id: piet.profile.id } })).status).toBe(200);
+    await expect.poll(() => likesBadge.textContent(), { timeout: 5_000 }).toBe("1");
+    await member.page.waitForLoadState("networkidle");
 
+    // Then the push: what the page fetches now, it fetches because of the push.
     const session = await member.context.newCDPSession(member.page);
-    const id = await registrationId(session);
+    const id = await registrationId(member.page, session);
     const chats = member.page.waitForRequest((r) => r.url() === `${baseUrl}/api/chats.php`);
     const likes = member.page.waitForRequest((r) => r.url().startsWith(`${baseUrl}/api/likes.php`));
     const payload: PushPayload = { kind: "like", title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}`, badge: 1 };
     await session.send("ServiceWorker.deliverPushMessage", { origin: baseUrl, registrationId: id, data: JSON.stringify(payload) });
-
     await Promise.all([chats, likes]);
-    await expect.poll(() => likesBadge.textContent()).toBe("1");
+
     // The pages are told first; the notification shows once the service worker has drawn it.
     const shown = () =>
       member.page.evaluate(async () => {
         const registration = await navigator.serviceWorker.ready;
         return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
       });
-    await expect.poll(shown).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
-    await liker.context.close();
-    await member.context.close();
+    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
   });
 });
