@@ -71,9 +71,12 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("message", (event) => {
   const data = event.data as PageToWorker | null;
   if (data?.type !== "locale" || typeof data.locale !== "string") return;
-  // A page in another language than the stored offline page: store it again in the page's language.
   event.waitUntil(
     (async () => {
+      // Every page says this once it has registered. A page whose loading began while this worker was
+      // still installing was missed by the claim on activation: it is taken over now.
+      await self.clients.claim();
+      // A page in another language than the stored offline page: store it again in the page's language.
       const cache = await caches.open(CACHE);
       const stored = await cache.match(OFFLINE_PATH);
       if (stored?.headers.get("content-language") === data.locale) return;

@@ -119,6 +119,29 @@ describe("the installable app", () => {
     });
     expect(cached).toEqual(["/icons/badge-96.png", "/icons/icon-192.png", "/offline.html"]);
     expect(errors).toEqual([]);
+    // Every feature the Permissions-Policy header names is one this browser knows (an unknown one warns on every page).
+    expect(consoleOf.get(page)!.filter((line) => line.includes("Permissions-Policy"))).toEqual([]);
+  });
+
+  it("a page whose loading began while the worker was installing is taken over too", async () => {
+    const { context, page: late } = await closingPhone();
+    // The late page's navigation starts first and is held back until the worker has activated.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await late.route(`${baseUrl}/login`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const loading = late.goto(`${baseUrl}/login`);
+
+    const first = await context.newPage();
+    keepConsole(first);
+    await first.goto(`${baseUrl}/`);
+    await controlled(first);
+    release();
+    await loading;
+    await hydrated(late);
+    await controlled(late);
   });
 
   it("with the network gone, a navigation shows the offline page in the member's language", async () => {

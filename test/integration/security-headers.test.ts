@@ -55,7 +55,7 @@ describe("permissions policy", () => {
       const res = await fetchWorker(`https://nl.test${path}`);
       const policy = new Map((res.headers.get("permissions-policy") ?? "").split(/,\s*/).map((d) => d.split("=") as [string, string]));
       expect(policy.get("geolocation"), path).toBe("(self)");
-      for (const feature of ["camera", "microphone", "payment", "usb", "interest-cohort", "browsing-topics", "bluetooth", "serial", "hid", "display-capture"]) {
+      for (const feature of ["camera", "microphone", "payment", "usb", "interest-cohort", "browsing-topics", "serial", "hid", "display-capture"]) {
         expect(policy.get(feature), `${path} ${feature}`).toBe("()");
       }
       expect([...policy].filter(([, allow]) => allow !== "()").map(([feature]) => feature), path).toEqual(["geolocation"]);

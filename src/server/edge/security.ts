@@ -14,16 +14,14 @@ function ownSockets(c: Context<AppEnv>): string {
 
 /**
  * Browser features the product may use: geolocation on its own pages (the location button of the
- * profile). Every other feature a browser knows of is denied, ad-interest tracking included.
+ * profile). Every other feature a current browser knows of is denied, ad-interest tracking included.
+ * Only features Chromium recognises are named: each unknown one costs every page a console warning.
  */
 export const PERMISSIONS_POLICY = [
   "geolocation=(self)",
   ...[
     "accelerometer",
-    "ambient-light-sensor",
-    "attribution-reporting",
     "autoplay",
-    "bluetooth",
     "browsing-topics",
     "camera",
     "compute-pressure",
@@ -34,7 +32,6 @@ export const PERMISSIONS_POLICY = [
     "identity-credentials-get",
     "idle-detection",
     "interest-cohort",
-    "join-ad-interest-group",
     "local-fonts",
     "magnetometer",
     "microphone",
@@ -44,7 +41,6 @@ export const PERMISSIONS_POLICY = [
     "picture-in-picture",
     "publickey-credentials-create",
     "publickey-credentials-get",
-    "run-ad-auction",
     "screen-wake-lock",
     "serial",
     "storage-access",
