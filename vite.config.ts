@@ -1,8 +1,8 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { CLIENT_OUT_DIR, clientManifest } from "./scripts/vite/client-manifest";
-import { buildServiceWorker } from "./scripts/vite/service-worker";
+import { CLIENT_OUT_DIR, clientManifest } from "./scripts/vite/client-manifest.ts";
+import { buildServiceWorker } from "./scripts/vite/service-worker.ts";
 
 export default defineConfig({
   plugins: [clientManifest(), cloudflare({ persistState: { path: ".wrangler/state" } }), react()],

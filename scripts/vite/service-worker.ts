@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "vite";
-import { CLIENT_OUT_DIR } from "./client-manifest";
+import { CLIENT_OUT_DIR } from "./client-manifest.ts";
 
 /**
  * What a deploy changes for the service worker: the client build (its manifest names every hashed
