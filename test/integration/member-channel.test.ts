@@ -2,7 +2,9 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as v from "valibot";
+import { CLOSED_ANSWER_MS, PageHints } from "../../src/server/chat/page-hints";
 import { memberChannelName } from "../../src/server/member/member-channel";
+import { roomName } from "../../src/server/services/chats";
 import { notifyMember } from "../../src/server/services/member-notices";
 import type { MemberEvent } from "../../src/shared/member-events";
 import { MemberFrame } from "../../src/shared/member-frames";
@@ -281,6 +283,71 @@ describe("the badges", () => {
     for (let i = 0; (await channel(dora).presenceNow()).open > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
     await nothingKept();
+  });
+});
+
+describe("a member with no page open", () => {
+  /** Whether the conversation's object holds news for the member's pages back (their channel said no page is open). */
+  const heldBack = (one: Member, other: Member, member: Member) =>
+    runInDurableObject(env.CONVERSATIONS.getByName(roomName(one.id, other.id)), (instance) =>
+      (instance as unknown as { pages: PageHints<string, unknown> }).pages.closed(member.id, Date.now()),
+    );
+
+  it("costs a quick run of messages no call to their channel, and a page opening in the run still hears the latest message and balance", async () => {
+    const anna = await premium(1000, "Anna");
+    const bram = await premium(1000, "Bram");
+    const chat = await ChatSocket.open(anna, bram.id);
+    // The first message asks both channels (push and mail for Bram, the balance for Anna): no page is open.
+    await send(chat, "one");
+    await expect.poll(() => heldBack(anna, bram, bram)).toBe(true);
+    await expect.poll(() => heldBack(anna, bram, anna)).toBe(true);
+    await send(chat, "two");
+    const three = await send(chat, "three");
+
+    // Bram opens a page: the badges from the database, then the latest message the object held back.
+    const bramPage = await MemberSocket.open(bram);
+    const latest = await bramPage.event("message");
+    expect(latest.event).toMatchObject({ conversation_id: three.message.conversation_id, peer_name: "Anna", preview: "three", unread: 3, first: false });
+    expect(latest.counts.unread_messages).toBe(3);
+    expect(await heldBack(anna, bram, bram)).toBe(false);
+    // From now on every message reaches the page at once.
+    await send(chat, "four");
+    expect((await bramPage.event("message")).event).toMatchObject({ preview: "four", unread: 4 });
+
+    // Anna opens a page: her balance after the last paid send.
+    const annaPage = await MemberSocket.open(anna);
+    const balance = await annaPage.event("credits");
+    expect(balance.event).toEqual({ kind: "credits", credits: 1000 - 4 * MESSAGE, paid_user: true });
+    chat.close();
+    bramPage.close();
+    annaPage.close();
+  });
+
+  it("is asked again once the channel's answer runs out", async () => {
+    const hints = new PageHints<"message", string>();
+    const asked = hints.ask(7, 1_000);
+    expect(hints.learn(asked, 0, 1_010)).toEqual([]);
+    expect(hints.closed(7, 1_000 + CLOSED_ANSWER_MS - 1)).toBe(true);
+    hints.keep(7, "message", "m1", 2_000);
+    hints.keep(7, "message", "m2", 2_500);
+    // The answer counts from when the call started, so the object forgets it before the channel does.
+    expect(hints.closed(7, 1_000 + CLOSED_ANSWER_MS)).toBe(false);
+    // A later call finds a page open: the latest news kept back goes to it, once.
+    expect(hints.learn(hints.ask(7, 6_100), 1, 6_110)).toEqual(["m2"]);
+    expect(hints.learn(hints.ask(7, 6_200), 1, 6_210)).toEqual([]);
+  });
+
+  it("does not believe a 'no page' that a page's opening overtook, nor hand over news too old to be right", async () => {
+    const hints = new PageHints<"message" | "balance", string>();
+    const before = hints.ask(8, 1_000);
+    expect(hints.opened(8, 1_005)).toEqual([]);
+    expect(hints.learn(before, 0, 1_010)).toEqual([]);
+    expect(hints.closed(8, 1_020)).toBe(false);
+
+    expect(hints.learn(hints.ask(8, 2_000), 0, 2_010)).toEqual([]);
+    hints.keep(8, "balance", "old balance", 2_100);
+    // A page opens long after: the page read everything from the database itself; the kept balance could undo a newer one.
+    expect(hints.opened(8, 2_100 + 60_000)).toEqual([]);
   });
 });
 

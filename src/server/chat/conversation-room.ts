@@ -55,8 +55,10 @@ import { refusalText, type Refusal } from "../errors";
 import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
 import { decideSend, insufficientCredits, KIND_LEDGER_REASON, type SendRequest } from "../services/chat-rules";
-import { conversationRooms, sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
-import { announceRead, announceSends } from "../services/member-news";
+import { conversationRooms, roomName, sendFacts, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { announceMessage, announceRead, announceSenderBalance, type SentMessage } from "../services/member-news";
+import type { Presence } from "../../shared/member-events";
+import { PageHints } from "./page-hints";
 import { loadSite } from "../services/site-settings";
 
 /** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
@@ -129,6 +131,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private queue: Promise<void> = Promise.resolve();
   /** When each member of the pair was last told of a message by push and mail (recentlyNoticed). */
   private noticedAt = new Map<number, number>();
+  /** Whether each member of the pair has a page open, as their channel last said (announce). */
+  private readonly pages = new PageHints<"message" | "balance", SentMessage>();
   /** Whether messages may wait to be settled against D1 (after a start or a failed call). */
   private unsettled = true;
   /** Sends waiting for the next step; a step takes them as one group (sendWaiting). */
@@ -717,7 +721,46 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     // The members' other pages (badges, chat list), push and mail hear of it once it is stored.
     const record = { conversationId: this.record!.id, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
     const pagesOnly = this.recentlyNoticed(peer);
-    this.ctx.waitUntil(announceSends(this.env, [{ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record, pagesOnly }]));
+    this.ctx.waitUntil(this.announce({ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record, pagesOnly }));
+  }
+
+  /**
+   * A stored send, told to the recipient (the badge first) and, when it was paid, the sender's
+   * balance to the sender. News only pages would hear of skips a member whose channel lately had no
+   * page open: it is kept and sent when a page opens (chat/page-hints.ts, docs/decisions/0023).
+   */
+  private async announce(sent: SentMessage): Promise<void> {
+    const now = Date.now();
+    const calls: Promise<void>[] = [];
+    const tell = (profileId: number, kind: "message" | "balance", pagesOnly: boolean) => {
+      if (pagesOnly && this.pages.closed(profileId, now)) {
+        this.pages.keep(profileId, kind, sent, now);
+        return;
+      }
+      calls.push(this.tellChannel(profileId, kind, sent));
+    };
+    tell(sent.recipient, "message", sent.pagesOnly === true);
+    if (sent.record.credits > 0) tell(sent.sender.profileId, "balance", true);
+    await Promise.all(calls);
+  }
+
+  /** One call to a member's channel; what it says of their pages decides the next ones. */
+  private async tellChannel(profileId: number, kind: "message" | "balance", sent: SentMessage): Promise<void> {
+    const asked = this.pages.ask(profileId, Date.now());
+    const name = roomName(...this.pair!);
+    const presence: Presence = kind === "message" ? await announceMessage(this.env, sent, name) : await announceSenderBalance(this.env, sent, name);
+    await this.sendKept(profileId, this.pages.learn(asked, presence.open, Date.now()));
+  }
+
+  /** News kept back for a member whose page has opened, as news for pages only. */
+  private async sendKept(profileId: number, kept: SentMessage[]): Promise<void> {
+    await Promise.all(kept.map((sent) => this.tellChannel(profileId, sent.recipient === profileId ? "message" : "balance", { ...sent, pagesOnly: true })));
+  }
+
+  /** The member's channel: a page of theirs opened after it told this object that none was (MemberChannel.tellPageOpened). */
+  async pageOpened(profileId: number): Promise<void> {
+    if (!this.pair?.includes(profileId)) return;
+    await this.sendKept(profileId, this.pages.opened(profileId, Date.now()));
   }
 
   /**

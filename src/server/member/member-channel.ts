@@ -4,6 +4,7 @@ import type { MemberEvent, Presence } from "../../shared/member-events";
 import { PageFrame, type MemberFrame } from "../../shared/member-frames";
 import { databaseOf, type Database } from "../db/database";
 import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "../services/badges";
+import { CLOSED_ANSWER_MS } from "../chat/page-hints";
 
 /** Whose channel it is, handed over by the Worker that checked the session; `session`: the public id of the login session that opened the socket. */
 export type ChannelMember = { profileId: number; userId: number; session?: string };
@@ -19,6 +20,8 @@ type PageState = { visible: boolean; at: number; session?: string };
 
 const OWNER_KEY = "owner";
 const BADGES_KEY = "badges";
+/** What the object keeps in its storage. */
+type Stored = { [OWNER_KEY]: ChannelMember; [BADGES_KEY]: Badges };
 /**
  * A page pings every 30 s (answered without waking the object); a page silent for longer than two
  * pings is frozen or gone (a phone put it away without a word) and does not count as seen.
@@ -41,6 +44,14 @@ const REREAD_AFTER_MS = 60_000;
  */
 export class MemberChannel extends DurableObject<Env> {
   private readonly db: Database;
+  /**
+   * The conversations' objects told lately that no page is open, and until when that answer stands
+   * (CLOSED_ANSWER_MS): they keep news for the pages back meanwhile and are told when a page opens.
+   * In memory only: the answer runs out sooner than an idle object is put away.
+   */
+  private readonly toldClosed = new Map<string, number>();
+  /** The storage's values read or written since the object started (stored()). */
+  private readonly memory: { [K in keyof Stored]?: Stored[K] | null } = {};
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -58,6 +69,7 @@ export class MemberChannel extends DurableObject<Env> {
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ visible, at: Date.now(), ...(member.session ? { session: member.session } : {}) } satisfies PageState);
+    this.tellPageOpened(member.profileId);
     // Read again on every connect: whatever happened while no page was open (or on no socket, such
     // as a like seen on another page) is right again, on every open page.
     await this.reread(member, true);
@@ -68,22 +80,23 @@ export class MemberChannel extends DurableObject<Env> {
    * Something happened to the member (stored already by the caller): every open page hears of it
    * with the badges after it. Answers the pages open and in view as the event arrived.
    */
-  async deliver(event: MemberEvent): Promise<Presence> {
-    if (this.ctx.getWebSockets().length === 0) return { open: 0, visible: 0 };
-    const owner = this.ctx.storage.kv.get<ChannelMember>(OWNER_KEY);
+  async deliver(event: MemberEvent, asker?: string): Promise<Presence> {
+    if (this.ctx.getWebSockets().length === 0) return this.noPage(asker);
+    const owner = this.stored(OWNER_KEY);
     if (!owner) return this.presence();
     // A like carries no count: the new-likes count is read again (likes are seen on pages without an event).
     const newLikes = event.kind === "like" || event.kind === "match" ? await readNewLikes(this.db, owner.profileId) : null;
     // Read, changed and stored with no wait in between, so events arriving together each see the other's change.
-    let badges = this.ctx.storage.kv.get<Badges>(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
+    let badges = this.stored(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
     if (newLikes !== null) badges = { ...badges, new_likes: newLikes };
     badges = badgesAfter(badges, event);
     // The frames go before the write, so they do not wait for it (the output gate): a write lost
     // with the object is healed by the next frame, whose counts are whole.
     this.broadcast({ type: "event", event, counts: badgeCounts(badges) });
-    this.ctx.storage.kv.put(BADGES_KEY, badges);
+    this.store(BADGES_KEY, badges);
     if (Date.now() - badges.read_at > REREAD_AFTER_MS) this.ctx.waitUntil(this.reread(owner, false));
-    return this.presence();
+    const presence = this.presence();
+    return presence.open === 0 ? this.noPage(asker) : presence;
   }
 
   /**
@@ -104,10 +117,46 @@ export class MemberChannel extends DurableObject<Env> {
    */
   private async reread(owner: ChannelMember, always: boolean): Promise<void> {
     const fresh = await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now()));
-    const before = this.ctx.storage.kv.get<Badges>(BADGES_KEY);
-    this.ctx.storage.kv.put(BADGES_KEY, fresh);
+    const before = this.stored(BADGES_KEY);
+    this.store(BADGES_KEY, fresh);
     const counts = badgeCounts(fresh);
     if (always || !before || JSON.stringify(badgeCounts(before)) !== JSON.stringify(counts)) this.broadcast({ type: "counts", counts });
+  }
+
+  /**
+   * A value of the object's storage, kept in memory once read (the object is its only writer), so an
+   * event reads no storage: only the write after the frames touches it.
+   */
+  private stored<K extends keyof Stored>(key: K): Stored[K] | undefined {
+    if (!(key in this.memory)) this.memory[key] = this.ctx.storage.kv.get<Stored[K]>(key) ?? null;
+    return this.memory[key] ?? undefined;
+  }
+
+  /** Store a value (null: delete it), in the storage and in memory. */
+  private store<K extends keyof Stored>(key: K, value: Stored[K] | null): void {
+    if (value === null) this.ctx.storage.kv.delete(key);
+    else this.ctx.storage.kv.put(key, value);
+    this.memory[key] = value;
+  }
+
+  /** The answer that no page is open, remembered for the conversation's object that asked (`asker`, its name). */
+  private noPage(asker: string | undefined): Presence {
+    if (asker !== undefined) this.toldClosed.set(asker, Date.now() + CLOSED_ANSWER_MS);
+    return { open: 0, visible: 0 };
+  }
+
+  /** A page opened: the conversations' objects told lately that none was, hear that one is (and send what they kept back). */
+  private tellPageOpened(profileId: number): void {
+    const now = Date.now();
+    for (const [name, until] of this.toldClosed) {
+      if (until <= now) continue;
+      this.ctx.waitUntil(
+        this.env.CONVERSATIONS.getByName(name)
+          .pageOpened(profileId)
+          .catch((error: unknown) => console.error(JSON.stringify({ event: "page_opened_failed", message: error instanceof Error ? error.message : String(error) }))),
+      );
+    }
+    this.toldClosed.clear();
   }
 
   /** Pages open and in view now. */
@@ -165,8 +214,8 @@ export class MemberChannel extends DurableObject<Env> {
   /** The member's last page went: nothing is kept (the next page reads everything from D1 again). */
   private forgetWhenAlone(closed: WebSocket): void {
     if (this.ctx.getWebSockets().some((ws) => ws !== closed && ws.readyState === WebSocket.OPEN)) return;
-    this.ctx.storage.kv.delete(BADGES_KEY);
-    this.ctx.storage.kv.delete(OWNER_KEY);
+    this.store(BADGES_KEY, null);
+    this.store(OWNER_KEY, null);
   }
 
   /**
@@ -191,9 +240,9 @@ export class MemberChannel extends DurableObject<Env> {
 
   /** The object belongs to one member: the first page names them, and no other member's page is let in. */
   private claim(member: ChannelMember): boolean {
-    const owner = this.ctx.storage.kv.get<ChannelMember>(OWNER_KEY);
+    const owner = this.stored(OWNER_KEY);
     if (owner && owner.profileId !== member.profileId) return false;
-    if (!owner || owner.userId !== member.userId) this.ctx.storage.kv.put(OWNER_KEY, { profileId: member.profileId, userId: member.userId });
+    if (!owner || owner.userId !== member.userId) this.store(OWNER_KEY, { profileId: member.profileId, userId: member.userId });
     return true;
   }
 

@@ -5,6 +5,7 @@
  * called inside a waitUntil, so reading a name or a balance here never delays a reply.
  */
 import type { MessageKind } from "../../shared/chat";
+import type { Presence } from "../../shared/member-events";
 import { databaseOf, type Database } from "../db/database";
 import { profilesOfUsers } from "../db/conversations";
 import { balanceOf } from "../db/ledger";
@@ -28,40 +29,38 @@ export type SentMessage = {
 const nameOf = async (db: Database, profileId: number, known?: string) => known ?? (await profileNameOf(db, profileId)) ?? "";
 
 /**
- * A group of sends the conversation's object acknowledged: each message to its recipient (in order),
- * and to each sender who paid, their balance after the group.
+ * A message the conversation's object acknowledged, told to its recipient. `asker`: the name of the
+ * conversation's object, which the channel tells when a page opens after it answered "no page".
  */
-export async function announceSends(env: Env, sent: readonly SentMessage[]): Promise<void> {
-  const db = databaseOf(env.DB);
-  const balances = new Map<number, SentMessage>();
-  for (const s of sent) if (s.record.credits > 0) balances.set(s.sender.profileId, s);
-  const paying = [...balances.values()].map(async ({ sender, balance, record }) => {
-    // The socket's premium flag, kept up to date by the purchase (memberChanged); the channel never
-    // lets a stale `false` take premium away, so no D1 read is needed on the send path.
-    await notifyMember(env, sender.profileId, { kind: "credits", credits: balance, paid_user: sender.premium }, record.now);
-  });
-  for (const s of sent) {
-    const { record } = s;
-    await notifyMember(
-      env,
-      s.recipient,
-      {
-        kind: "message",
-        conversation_id: record.conversationId,
-        peer_id: s.sender.profileId,
-        peer_name: await nameOf(db, s.sender.profileId, s.sender.name),
-        message_kind: record.kind,
-        preview: record.kind === "text" ? record.preview : null,
-        // Message ids count from 1 in each conversation's object: the first one opened it.
-        first: s.messageId === 1,
-        unread: s.unread,
-        created_at: record.now,
-      },
-      record.now,
-      { pagesOnly: s.pagesOnly === true },
-    );
-  }
-  await Promise.all(paying);
+export async function announceMessage(env: Env, s: SentMessage, asker?: string): Promise<Presence> {
+  const { record } = s;
+  return notifyMember(
+    env,
+    s.recipient,
+    {
+      kind: "message",
+      conversation_id: record.conversationId,
+      peer_id: s.sender.profileId,
+      peer_name: await nameOf(databaseOf(env.DB), s.sender.profileId, s.sender.name),
+      message_kind: record.kind,
+      preview: record.kind === "text" ? record.preview : null,
+      // Message ids count from 1 in each conversation's object: the first one opened it.
+      first: s.messageId === 1,
+      unread: s.unread,
+      created_at: record.now,
+    },
+    record.now,
+    { pagesOnly: s.pagesOnly === true, ...(asker ? { asker } : {}) },
+  );
+}
+
+/**
+ * A paid send's balance, told to its sender's pages. The socket's premium flag is kept up to date by
+ * the purchase (memberChanged), and the channel never lets a stale `false` take premium away, so no
+ * D1 read is needed on the send path.
+ */
+export async function announceSenderBalance(env: Env, s: SentMessage, asker?: string): Promise<Presence> {
+  return notifyMember(env, s.sender.profileId, { kind: "credits", credits: s.balance, paid_user: s.sender.premium }, s.record.now, asker ? { asker } : {});
 }
 
 /** The member read a conversation: their other pages' badges drop. */

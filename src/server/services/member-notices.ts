@@ -8,12 +8,14 @@ import { mailNotice } from "./notification-mail";
  * mail, each of which decides by the member's presence (the channel's answer) and choices whether
  * this event is for it. Called after the change is stored (never before), off the path of the reply
  * (waitUntil). Answers the presence push and mail were given. `pagesOnly`: the caller knows push and
- * mail have just told the member of the same thing, so only the pages hear of it.
+ * mail have just told the member of the same thing, so only the pages hear of it. `asker`: the name
+ * of the conversation's object calling, told by the channel when a page opens after it answered
+ * that none was open (chat/page-hints.ts).
  */
-export async function notifyMember(env: Env, profileId: number, event: MemberEvent, now: number, options: { pagesOnly?: boolean } = {}): Promise<Presence> {
+export async function notifyMember(env: Env, profileId: number, event: MemberEvent, now: number, options: { pagesOnly?: boolean; asker?: string } = {}): Promise<Presence> {
   let presence: Presence = { open: 0, visible: 0 };
   try {
-    presence = await env.MEMBERS.getByName(memberChannelName(profileId)).deliver(event);
+    presence = await env.MEMBERS.getByName(memberChannelName(profileId)).deliver(event, options.asker);
   } catch (error) {
     // No page heard of it: push and mail act as if none were open.
     console.error(JSON.stringify({ event: "notice_failed", channel: "pages", kind: event.kind, message: error instanceof Error ? error.message : String(error) }));
