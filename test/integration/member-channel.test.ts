@@ -267,6 +267,25 @@ describe("the badges", () => {
     bramPage.close();
   });
 
+  it("badges too big for a page's socket to keep are read from the database again after an eviction", async () => {
+    const gus = await premium(1000, "Gus");
+    const page = await MemberSocket.open(gus);
+    // Unread messages in 300 conversations (events only: the database knows none of them).
+    for (let id = 1; id <= 300; id++) {
+      await channel(gus).deliver({ kind: "message", conversation_id: 9_000_000 + id, peer_id: 1, peer_name: "X", message_kind: "text", preview: "x", first: true, unread: 1, created_at: now() });
+    }
+    let last: Awaited<ReturnType<MemberSocket["event"]>> | undefined;
+    for (let i = 0; i < 300; i++) last = await page.event("message");
+    expect(last!.counts.unread_messages).toBe(300);
+
+    await evictDurableObject(channel(gus));
+    expect(await notifyMember(env, gus.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    // Not the 300 the object had in memory: what the database says, as the page's next frame.
+    const after = await page.event("credits");
+    expect(after.counts.unread_messages).toBe(0);
+    page.close();
+  });
+
   it("with no page open, an event costs nothing: no storage, no alarm, presence none", async () => {
     const dora = await premium();
     const nothingKept = () =>

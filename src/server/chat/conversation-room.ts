@@ -151,8 +151,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   /** Members whose hold another conversation asked back: not used or topped up until they send here on the slow path. */
   private holdsAskedBack = new Set<number>();
   private lastSendAt = 0;
-  /** Members known to have a recorded message here (only an erasure takes that back). */
-  private wroteHere = new Set<number>();
+  /**
+   * Whether each member of the pair has a recorded message here: read once, then kept right by every
+   * write that records a message (the object is the only writer), so a send to a member who never
+   * wrote reads nothing (hasWritten). An erasure or a move from D1 forgets it.
+   */
+  private wrote = new Map<number, boolean>();
   /** Counts memberChanged calls: a D1 answer about holds read before the latest change is not believed. */
   private standing = 0;
   /** The object's writes to D1 about sends, one after another, so D1 records messages in order. */
@@ -298,7 +302,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     let erased = 0;
     await this.step(async () => {
       erased = eraseMember(this.ctx.storage, profileId);
-      this.wroteHere.clear();
+      this.wrote.clear();
       for (const ws of this.ctx.getWebSockets()) {
         if ((ws.deserializeAttachment() as SocketMember | null)?.profileId === profileId) ws.close(1008, "gone");
       }
@@ -449,6 +453,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     for (let after = nextMessageId(sql) - 1; ; ) {
       const rows = await legacyMessages(this.db, record.id, after, MOVE_PAGE);
       moved += this.ctx.storage.transactionSync(() => importMessages(sql, rows));
+      this.wrote.clear();
       if (rows.length < MOVE_PAGE) break;
       after = rows.at(-1)!.id;
     }
@@ -467,8 +472,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const record = waiting.length ? await this.conversation() : null;
     const recordedUpTo = record ? await lastRecordedId(this.db, record.id) : 0;
     for (const message of waiting) {
-      if (message.id <= recordedUpTo) markRecorded(this.ctx.storage, message.id, this.otherOf(message.sender_id));
-      else discardUnrecorded(sql, message.id);
+      if (message.id <= recordedUpTo) {
+        markRecorded(this.ctx.storage, message.id, this.otherOf(message.sender_id));
+        this.wrote.set(message.sender_id, true);
+      } else discardUnrecorded(sql, message.id);
     }
     this.unsettled = false;
   }
@@ -566,8 +573,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     let read = await this.factsOf(member, peer, fresh);
     // A member who has paid is not counted free messages, and once the other member has written here they have (until an erasure): no read of the conversation then.
     const countFree = read.row?.paid_user !== 1;
-    const recorded = !countFree && this.wroteHere.has(peer) ? { freeUsedHere: 0, recipientHasWritten: true } : conversationFacts(sql, member.profileId, peer, countFree);
-    if (recorded.recipientHasWritten) this.wroteHere.add(peer);
+    const recorded = countFree ? conversationFacts(sql, member.profileId, peer, true) : { freeUsedHere: 0, recipientHasWritten: this.hasWritten(peer) };
+    this.wrote.set(peer, recorded.recipientHasWritten);
     const mine = planned.filter((p) => p.send.member.profileId === member.profileId);
     const freeBefore = mine.filter((p) => p.record.free).length;
     const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || planned.some((p) => p.send.member.profileId === peer) };
@@ -624,6 +631,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       this.holds.set(member.profileId, hold - price);
       message.recorded = 1;
       const unread = insertAcknowledged(sql, message, member.userId, peer);
+      this.wrote.set(member.profileId, true);
       const mineNow = this.facts.get(member.profileId)?.row;
       if (mineNow) mineNow.credits -= price;
       this.lastSendAt = Date.now();
@@ -634,6 +642,16 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     insertUnrecorded(sql, message.id, message);
     const unread = unreadCountOf(sql, peer) + 1 + planned.filter((p) => p.peer === peer).length;
     return { send, site, peer, message, recipientName: facts.recipient?.name ?? "", unread, record: record(unread) };
+  }
+
+  /** Whether a member of the pair has a recorded message here (see `wrote`). */
+  private hasWritten(profileId: number): boolean {
+    let known = this.wrote.get(profileId);
+    if (known === undefined) {
+      known = conversationFacts(this.ctx.storage.sql, this.otherOf(profileId), profileId, false).recipientHasWritten;
+      this.wrote.set(profileId, known);
+    }
+    return known;
   }
 
   /** Ask the member's other conversations holding their credits to give them back. */
@@ -874,7 +892,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
           // Paid from the hold: recorded whatever the standing is now; a top-up's guard reads the conversation as it is now.
           fromHold: true,
           free: false,
-          recipientHasWritten: this.wroteHere.has(recipient) || conversationFacts(sql, e.sender_id, recipient, false).recipientHasWritten,
+          recipientHasWritten: this.hasWritten(recipient),
           freeUsedHere: 0,
           allowance: { freeMessages: 0, freeConversations: 0 },
         };
@@ -916,6 +934,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     this.ctx.storage.transactionSync(() => {
       for (const mark of marks) markRecorded(this.ctx.storage, mark.id, mark.peer);
     });
+    for (const mark of marks) this.wrote.set(this.otherOf(mark.peer), true);
   }
 
   /**

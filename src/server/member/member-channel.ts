@@ -16,12 +16,14 @@ export const CHANNEL_MEMBER_HEADER = "x-channel-member";
 export const memberChannelName = (profileId: number) => `member:${profileId}`;
 
 /** Kept with each page's socket through hibernation: whether the page said it is in view, when it last said anything, and its login session. */
-type PageState = { visible: boolean; at: number; session?: string };
+type PageState = { visible: boolean; at: number; session?: string; kept?: Kept };
 
 const OWNER_KEY = "owner";
 const BADGES_KEY = "badges";
-/** What the object keeps in its storage. */
-type Stored = { [OWNER_KEY]: ChannelMember; [BADGES_KEY]: Badges };
+/** What a socket may keep (the runtime takes 2,048 bytes at most), with room for the serialisation's own overhead. */
+const ATTACHMENT_BYTES = 1_800;
+/** What the object keeps for its open pages: their owner and badges (see stored()). */
+type Kept = { [OWNER_KEY]?: ChannelMember | undefined; [BADGES_KEY]?: Badges | undefined };
 /**
  * A page pings every 30 s (answered without waking the object); a page silent for longer than two
  * pings is frozen or gone (a phone put it away without a word) and does not count as seen.
@@ -37,10 +39,11 @@ const REREAD_AFTER_MS = 60_000;
  * The Durable Object of one member: every open page of theirs holds one hibernating socket here.
  * Producers tell it what happened to the member (deliver); it sends each page the event with the
  * badges after it, whole, and answers how many pages are open and in view, so push and mail know
- * whether the member already saw it. The badges live in the object's storage (read again from D1
- * whenever a page connects), so an eviction loses none. With no page open nothing runs and nothing
- * is kept: no alarm, no memory, no storage (the last page's close clears it), and an event costs one
- * call that stores nothing (docs/decisions/0022).
+ * whether the member already saw it. The badges (read again from D1 whenever a page connects) are
+ * kept in memory and with each open page's socket, which eviction keeps, so an eviction loses none
+ * and an event writes no storage (docs/decisions/0023). With no page open nothing runs and nothing
+ * is kept: no alarm, no storage, only for a few seconds the names of the conversations told so, and
+ * an event costs one call (docs/decisions/0022).
  */
 export class MemberChannel extends DurableObject<Env> {
   private readonly db: Database;
@@ -50,8 +53,8 @@ export class MemberChannel extends DurableObject<Env> {
    * In memory only: the answer runs out sooner than an idle object is put away.
    */
   private readonly toldClosed = new Map<string, number>();
-  /** The storage's values read or written since the object started (stored()). */
-  private readonly memory: { [K in keyof Stored]?: Stored[K] | null } = {};
+  /** The kept values read or written since the object started (stored()); null: known to be none. */
+  private readonly memory: { [K in keyof Kept]?: Kept[K] | null } = {};
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -68,7 +71,7 @@ export class MemberChannel extends DurableObject<Env> {
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ visible, at: Date.now(), ...(member.session ? { session: member.session } : {}) } satisfies PageState);
+    server.serializeAttachment({ visible, at: Date.now(), ...(member.session ? { session: member.session } : {}), kept: this.keptNow() } satisfies PageState);
     this.tellPageOpened(member.profileId);
     // Read again on every connect: whatever happened while no page was open (or on no socket, such
     // as a like seen on another page) is right again, on every open page.
@@ -90,8 +93,6 @@ export class MemberChannel extends DurableObject<Env> {
     let badges = this.stored(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
     if (newLikes !== null) badges = { ...badges, new_likes: newLikes };
     badges = badgesAfter(badges, event);
-    // The frames go before the write, so they do not wait for it (the output gate): a write lost
-    // with the object is healed by the next frame, whose counts are whole.
     this.broadcast({ type: "event", event, counts: badgeCounts(badges) });
     this.store(BADGES_KEY, badges);
     if (Date.now() - badges.read_at > REREAD_AFTER_MS) this.ctx.waitUntil(this.reread(owner, false));
@@ -124,19 +125,47 @@ export class MemberChannel extends DurableObject<Env> {
   }
 
   /**
-   * A value of the object's storage, kept in memory once read (the object is its only writer), so an
-   * event reads no storage: only the write after the frames touches it.
+   * What the object keeps (its owner, the badges), in memory and with every open page's socket (the
+   * socket's attachment, which hibernation and eviction keep while the socket is open). So an event
+   * touches no storage at all, and a member with no open page has nothing kept anywhere.
    */
-  private stored<K extends keyof Stored>(key: K): Stored[K] | undefined {
-    if (!(key in this.memory)) this.memory[key] = this.ctx.storage.kv.get<Stored[K]>(key) ?? null;
+  private stored<K extends keyof Kept>(key: K): Kept[K] | undefined {
+    if (!(key in this.memory)) this.memory[key] = this.fromPages(key) ?? null;
     return this.memory[key] ?? undefined;
   }
 
-  /** Store a value (null: delete it), in the storage and in memory. */
-  private store<K extends keyof Stored>(key: K, value: Stored[K] | null): void {
-    if (value === null) this.ctx.storage.kv.delete(key);
-    else this.ctx.storage.kv.put(key, value);
+  /**
+   * Keep a value (null: forget it), in memory and with every open page's socket. A socket keeps at
+   * most ATTACHMENT_BYTES: badges beyond that (a member with unread messages in very many
+   * conversations) stay in memory only, and after an eviction are read from D1 again.
+   */
+  private store<K extends keyof Kept>(key: K, value: Kept[K] | null): void {
     this.memory[key] = value;
+    for (const ws of this.ctx.getWebSockets()) {
+      const page = ws.deserializeAttachment() as PageState | null;
+      if (!page) continue;
+      let next: PageState = { ...page, kept: { ...page.kept, [key]: value ?? undefined } };
+      if (JSON.stringify(next).length > ATTACHMENT_BYTES) next = { ...page, kept: { ...page.kept, [BADGES_KEY]: undefined } };
+      try {
+        ws.serializeAttachment(next);
+      } catch {
+        // closing
+      }
+    }
+  }
+
+  /** A value the pages' sockets keep (all keep the same; a socket opened since the last change has it too). */
+  private fromPages<K extends keyof Kept>(key: K): Kept[K] | undefined {
+    for (const ws of this.ctx.getWebSockets()) {
+      const value = (ws.deserializeAttachment() as PageState | null)?.kept?.[key];
+      if (value !== undefined) return value as Kept[K];
+    }
+    return undefined;
+  }
+
+  /** Everything kept now, for a page's new socket. */
+  private keptNow(): Kept {
+    return { [OWNER_KEY]: this.stored(OWNER_KEY), [BADGES_KEY]: this.stored(BADGES_KEY) };
   }
 
   /** The answer that no page is open, remembered for the conversation's object that asked (`asker`, its name). */
@@ -216,6 +245,11 @@ export class MemberChannel extends DurableObject<Env> {
     if (this.ctx.getWebSockets().some((ws) => ws !== closed && ws.readyState === WebSocket.OPEN)) return;
     this.store(BADGES_KEY, null);
     this.store(OWNER_KEY, null);
+    // What an older version of this object kept in its storage goes too.
+    if (this.ctx.storage.kv.get(OWNER_KEY) !== undefined) {
+      this.ctx.storage.kv.delete(OWNER_KEY);
+      this.ctx.storage.kv.delete(BADGES_KEY);
+    }
   }
 
   /**
