@@ -32,10 +32,6 @@ export async function creditsOf(member: Member): Promise<number> {
   return (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(member.userId).first<{ credits: number }>())!.credits;
 }
 
-/**
- * A chat socket as a page opens it, with every frame it receives kept in order, so a test can
- * wait for the next frame that matches.
- */
 /** A test's end of a WebSocket: every frame kept in order (each read with `read`), waited for by a match. */
 export class FrameSocket<F extends { type: string }> {
   readonly frames: F[] = [];
@@ -99,6 +95,10 @@ export class FrameSocket<F extends { type: string }> {
   }
 }
 
+/**
+ * A chat socket as a page opens it, with every frame it receives kept in order, so a test can
+ * wait for the next frame that matches.
+ */
 export class ChatSocket extends FrameSocket<ServerFrame> {
   private constructor(ws: WebSocket) {
     super(ws, (data) => JSON.parse(data) as ServerFrame);

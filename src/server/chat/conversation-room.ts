@@ -571,7 +571,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
     // The member's facts and the conversation's, with what the group's earlier sends take.
     let read = await this.factsOf(member, peer, fresh);
-    // A member who has paid is not counted free messages, and once the other member has written here they have (until an erasure): no read of the conversation then.
+    // A member who has paid is not counted free messages: then whether the other member wrote here is all the rules need, and it is known (hasWritten).
     const countFree = read.row?.paid_user !== 1;
     const recorded = countFree ? conversationFacts(sql, member.profileId, peer, true) : { freeUsedHere: 0, recipientHasWritten: this.hasWritten(peer) };
     this.wrote.set(peer, recorded.recipientHasWritten);
