@@ -20,8 +20,11 @@ type PageState = { visible: boolean; at: number; session?: string; kept?: Kept }
 
 const OWNER_KEY = "owner";
 const BADGES_KEY = "badges";
-/** What a socket may keep (the runtime takes 2,048 bytes at most), with room for the serialisation's own overhead. */
-const ATTACHMENT_BYTES = 1_800;
+/**
+ * The badges a socket may keep, as JSON: the runtime takes 2,048 bytes per socket at most, and the
+ * page's own state and the owner (under 200 bytes) come with them.
+ */
+const BADGES_BYTES = 1_600;
 /** What the object keeps for its open pages: their owner and badges (see stored()). */
 type Kept = { [OWNER_KEY]?: ChannelMember | undefined; [BADGES_KEY]?: Badges | undefined };
 /**
@@ -135,19 +138,18 @@ export class MemberChannel extends DurableObject<Env> {
   }
 
   /**
-   * Keep a value (null: forget it), in memory and with every open page's socket. A socket keeps at
-   * most ATTACHMENT_BYTES: badges beyond that (a member with unread messages in very many
-   * conversations) stay in memory only, and after an eviction are read from D1 again.
+   * Keep a value (null: forget it), in memory and with every open page's socket. Badges longer than
+   * BADGES_BYTES (a member with unread messages in very many conversations) stay in memory only,
+   * and after an eviction are read from D1 again.
    */
   private store<K extends keyof Kept>(key: K, value: Kept[K] | null): void {
     this.memory[key] = value;
+    const kept = value === null || (key === BADGES_KEY && JSON.stringify(value).length > BADGES_BYTES) ? undefined : value;
     for (const ws of this.ctx.getWebSockets()) {
       const page = ws.deserializeAttachment() as PageState | null;
       if (!page) continue;
-      let next: PageState = { ...page, kept: { ...page.kept, [key]: value ?? undefined } };
-      if (JSON.stringify(next).length > ATTACHMENT_BYTES) next = { ...page, kept: { ...page.kept, [BADGES_KEY]: undefined } };
       try {
-        ws.serializeAttachment(next);
+        ws.serializeAttachment({ ...page, kept: { ...page.kept, [key]: kept } } satisfies PageState);
       } catch {
         // closing
       }
