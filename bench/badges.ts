@@ -101,5 +101,5 @@ export function printBadges(r: BadgesBenchResult): void {
   row("chat send -> open conversation's socket", r.receipt);
   row("chat send -> badge frame on member socket", r.badge);
   console.info(`chat send -> badge frame p50 = ${(r.badge.p50 / r.echo.p50).toFixed(2)}x, p99 = ${(r.badge.p99 / r.echo.p99).toFixed(2)}x the bare DO echo (target within 3x)`);
-  console.info(`the badge comes ${ms(r.badge.p50 - r.receipt.p50)} (p50) after the message reaches an open conversation: the rest is the send itself (stored in D1 first)`);
+  console.info(`the badge comes ${ms(r.badge.p50 - r.receipt.p50)} (p50) after the message reaches an open conversation: the rest is the send itself (stored in the conversation's object first)`);
 }

@@ -135,6 +135,32 @@ describe("a paid message covered by the member's hold", () => {
     bramSocket.close();
   });
 
+  it("answers a retry with the message it stored, charged once: the hold is not spent twice", async () => {
+    const anna = await premium(1000);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    await startPaying(socket, 1000);
+    const conversation = await conversationId(anna, bram);
+    const id = clientId();
+    socket.sendText(id, "three");
+    const first = await socket.reply(id);
+    expect(first).toMatchObject({ type: "ack", credits: 1000 - 3 * MESSAGE, message: { body: "three" } });
+    // The page got no ack (as far as it knows) and sends the same client id again, then once more after a reconnect.
+    socket.sendText(id, "three");
+    expect(await socket.reply(id)).toMatchObject({ type: "ack", message: { id: first.type === "ack" ? first.message.id : -1, body: "three" } });
+    socket.close();
+    const again = await ChatSocket.open(anna, bram.id);
+    again.sendText(id, "three");
+    expect(await again.reply(id)).toMatchObject({ type: "ack", message: { id: first.type === "ack" ? first.message.id : -1 } });
+    // The next message is paid from the hold as usual, after the one stored.
+    expect(await sendText(again, "four")).toMatchObject({ type: "ack", credits: 1000 - 4 * MESSAGE, message: { id: first.type === "ack" ? first.message.id + 1 : -1 } });
+    expect(await storedCount(anna, bram)).toBe(4);
+    await expect.poll(() => chatSpent(anna)).toBe(4 * MESSAGE);
+    expect(await creditsOf(anna)).toBe(1000 - 4 * MESSAGE);
+    expect(await holdOf(anna, conversation)).toBe(FULL_HOLD - 2 * MESSAGE);
+    again.close();
+  });
+
   it("loses nothing when D1 fails after the ack and the object is evicted before D1 has it: counts and ledger right after", async () => {
     const { anna, bram, conversation, threeId } = await evictedBeforeD1Records();
 

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ChatResponse } from "../../src/shared/chat";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
-import { importMessages, insertUnrecorded, nextMessageId, unreadCountOf } from "../../src/server/db/conversation-store";
+import { importMessages, insertUnrecorded, unreadCountOf } from "../../src/server/db/conversation-store";
 import { recordSends } from "../../src/server/db/conversations";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
@@ -82,9 +82,8 @@ describe("a send between the two stores", () => {
     await stub.messagesFor(anna.id, bram.id);
     // What the object does for a send, stopped after D1 has recorded it and before the object marks it.
     await runInDurableObject(stub, async (_instance, state) => {
-      const id = nextMessageId(state.storage.sql);
       const row = { sender_id: anna.id, client_id: retried, kind: "text" as const, body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: first.created_at };
-      insertUnrecorded(state.storage.sql, id, row);
+      const { id } = insertUnrecorded(state.storage.sql, row)!;
       const recorded = await recordSends(databaseOf(env.DB), [
         {
         conversationId: first.conversation_id,
@@ -140,7 +139,7 @@ describe("a send between the two stores", () => {
     const retried = clientId();
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql;
-      insertUnrecorded(sql, nextMessageId(sql), { sender_id: anna.id, client_id: retried, kind: "text", body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: 1 });
+      insertUnrecorded(sql, { sender_id: anna.id, client_id: retried, kind: "text", body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: 1 });
     });
     await evictDurableObject(stub);
 

@@ -125,6 +125,26 @@ describe("the conversation's object", () => {
     reconnected.close();
   });
 
+  it("answers a retry with the message it stored even when the balance no longer covers a send", async () => {
+    const anna = await premium(MESSAGE);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    const id = clientId();
+    socket.sendText(id, "my last credits");
+    const first = await socket.ack(id);
+    expect(first.credits).toBe(0);
+    socket.sendText(id, "my last credits");
+    const again = await socket.ack(id);
+    expect(again.message.id).toBe(first.message.id);
+    expect(again.credits).toBe(0);
+    // A new message is refused: there is nothing left to pay it with.
+    const next = clientId();
+    socket.sendText(next, "one more");
+    expect(await socket.reply(next)).toMatchObject({ type: "error", error: "insufficient_credits" });
+    expect(await storedCount(anna, bram)).toBe(1);
+    socket.close();
+  });
+
   it("takes 20 concurrent sends with credit for one: exactly one stored and charged, the balance never below zero", async () => {
     const anna = await premium(MESSAGE, "Anna");
     const bram = await premium(0, "Bram");

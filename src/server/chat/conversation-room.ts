@@ -24,10 +24,11 @@ import {
   markRecorded,
   messageByClientId,
   migrateConversationStore,
-  nextMessageId,
+  newestMessageId,
   readMarkOf,
   unreadCountOf,
   unrecordedMessages,
+  type NewStoredMessage,
   type StoredMessage,
 } from "../db/conversation-store";
 import {
@@ -450,7 +451,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     if (!record || record.messagesMoved) return;
     const sql = this.ctx.storage.sql;
     let moved = 0;
-    for (let after = nextMessageId(sql) - 1; ; ) {
+    for (let after = newestMessageId(sql); ; ) {
       const rows = await legacyMessages(this.db, record.id, after, MOVE_PAGE);
       moved += this.ctx.storage.transactionSync(() => importMessages(sql, rows));
       this.wrote.clear();
@@ -557,15 +558,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     if (!site) return { reply: this.refusal(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" }) };
     const sql = this.ctx.storage.sql;
     const peer = this.otherOf(member.profileId);
-    const retried = messageByClientId(sql, member.profileId, frame.client_id);
-    if (retried?.recorded === 1) return { reply: { type: "ack", client_id: frame.client_id, message: this.view(retried, member, site), credits: await creditsOf(this.db, member.userId) } };
-    // The same client id twice in one group: the second waits for the first to be recorded.
-    if (retried) return { later: true };
-
+    // A client id used before is found by the insert, which then writes nothing (no read first on
+    // the way of every send); a send that is not stored asks first (retried).
     let photo: Awaited<ReturnType<typeof ownChatPhoto>> | null = null;
     if (frame.kind === "image") {
       photo = (await ownChatPhoto(this.db, frame.photo_id, member.profileId)) ?? null;
-      if (!photo) return { reply: this.refusal(member, frame.client_id, { status: 404, code: "not_found", key: "errors.photo_not_found" }) };
+      if (!photo) return (await this.retried(member, frame.client_id, site)) ?? { reply: this.refusal(member, frame.client_id, { status: 404, code: "not_found", key: "errors.photo_not_found" }) };
     }
     const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
 
@@ -595,12 +593,15 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       read = await this.factsOf(member, peer, true);
       ({ facts, decision } = decide(read));
     }
-    if ("refusal" in decision) return read.fresh && planned.length === 0 ? { reply: this.refusal(member, frame.client_id, decision.refusal) } : { later: true };
+    if ("refusal" in decision) {
+      const retried = await this.retried(member, frame.client_id, site);
+      if (retried) return retried;
+      return read.fresh && planned.length === 0 ? { reply: this.refusal(member, frame.client_id, decision.refusal) } : { later: true };
+    }
 
     const conversationId = (await this.conversation())?.id ?? (await this.createConversation(member.profileId, peer));
     const body = frame.kind === "text" ? frame.body.trim() : null;
-    const message: StoredMessage = {
-      id: nextMessageId(sql),
+    const fields: NewStoredMessage = {
       sender_id: member.profileId,
       client_id: frame.client_id,
       kind: frame.kind,
@@ -615,9 +616,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       credits_charged: decision.price.credits,
       free: decision.price.free ? 1 : 0,
       created_at: Math.floor(Date.now() / 1000),
-      recorded: 0,
     };
-    const record = (unread: number): SendRecord => ({
+    const record = (message: StoredMessage, unread: number): SendRecord => ({
       ...sendRecordOf(message, conversationId, member.userId, peer, unread),
       free: decision.price.free,
       recipientHasWritten: here.recipientHasWritten,
@@ -628,9 +628,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const hold = this.holds.get(member.profileId) ?? 0;
     if (planned.length === 0 && price > 0 && hold >= price && !this.holdsAskedBack.has(member.profileId)) {
       // Paid from the hold: stored (with its D1 side on its row, the journal) and acknowledged now, recorded in D1 next.
+      const stored = insertAcknowledged(sql, fields, member.userId, peer);
+      if (!stored) return this.asRetried(member, frame.client_id, site);
+      const { message, unread } = stored;
       this.holds.set(member.profileId, hold - price);
-      message.recorded = 1;
-      const unread = insertAcknowledged(sql, message, member.userId, peer);
       this.wrote.set(member.profileId, true);
       const mineNow = this.facts.get(member.profileId)?.row;
       if (mineNow) mineNow.credits -= price;
@@ -639,9 +640,27 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       this.flush();
       return { acknowledged: true };
     }
-    insertUnrecorded(sql, message.id, message);
+    const message = insertUnrecorded(sql, fields);
+    if (!message) return this.asRetried(member, frame.client_id, site);
     const unread = unreadCountOf(sql, peer) + 1 + planned.filter((p) => p.peer === peer).length;
-    return { send, site, peer, message, recipientName: facts.recipient?.name ?? "", unread, record: record(unread) };
+    return { send, site, peer, message, recipientName: facts.recipient?.name ?? "", unread, record: record(message, unread) };
+  }
+
+  /**
+   * A send under a client id its sender used here before (a page sending again what it got no ack
+   * for): the stored message's ack again, nothing charged twice; or, when that message waits for D1
+   * (the same client id twice in one group), a wait until it is recorded. Null: the id is new.
+   */
+  private async retried(member: SocketMember, clientId: string, site: SiteSettings): Promise<Plan | null> {
+    const stored = messageByClientId(this.ctx.storage.sql, member.profileId, clientId);
+    if (!stored) return null;
+    if (stored.recorded !== 1) return { later: true };
+    return { reply: { type: "ack", client_id: clientId, message: this.view(stored, member, site), credits: await creditsOf(this.db, member.userId) } };
+  }
+
+  /** The insert found the client id used before: answered as a retry. */
+  private async asRetried(member: SocketMember, clientId: string, site: SiteSettings): Promise<Plan> {
+    return (await this.retried(member, clientId, site)) ?? { later: true };
   }
 
   /** Whether a member of the pair has a recorded message here (see `wrote`). */
@@ -885,10 +904,13 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       this.journalUnsettled = false;
       if (!entries.length) return;
       const conversationId = (await this.conversation())!.id;
+      // The recipients' unread counts as they are now, read once each (a pair has two at most).
+      const unreadNow = new Map<number, number>();
+      const unreadOf = (recipient: number) => unreadNow.get(recipient) ?? unreadNow.set(recipient, unreadCountOf(sql, recipient)).get(recipient)!;
       const sends = entries.map((e): SendRecord => {
         const recipient = this.otherOf(e.sender_id);
         return {
-          ...sendRecordOf(e, conversationId, e.sender_user_id, recipient, unreadCountOf(sql, recipient)),
+          ...sendRecordOf(e, conversationId, e.sender_user_id, recipient, unreadOf(recipient)),
           // Paid from the hold: recorded whatever the standing is now; a top-up's guard reads the conversation as it is now.
           fromHold: true,
           free: false,

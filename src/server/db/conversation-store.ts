@@ -33,7 +33,7 @@ export type MessageRow = {
 /** A stored message, as the views need it: `recorded` once D1 has its charge and summary. */
 export type StoredMessage = MessageRow & { recorded: number };
 
-type NewStoredMessage = Omit<MessageRow, "id">;
+export type NewStoredMessage = Omit<MessageRow, "id">;
 
 /** Each entry brings the storage from the version before it to its own; never change an entry, add one. */
 const MIGRATIONS: readonly string[] = [
@@ -93,23 +93,45 @@ export function migrateConversationStore(storage: DurableObjectStorage): void {
 
 const COLUMNS = `id, sender_id, client_id, kind, body, gift, photo_id, photo_key, photo_thumb_key, photo_blur_key, photo_width, photo_height, credits_charged, free, created_at, recorded`;
 
+/** A new message's values in the order of COLUMNS after `id`, all but `recorded`. */
+function fieldValues(m: NewStoredMessage) {
+  return [m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id, m.photo_key, m.photo_thumb_key, m.photo_blur_key, m.photo_width, m.photo_height, m.credits_charged, m.free, m.created_at];
+}
+
 /** A message's values in the order of COLUMNS, all but `recorded`. */
 function rowValues(m: MessageRow) {
-  return [m.id, m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id, m.photo_key, m.photo_thumb_key, m.photo_blur_key, m.photo_width, m.photo_height, m.credits_charged, m.free, m.created_at];
+  return [m.id, ...fieldValues(m)];
 }
 
-/** The id the next message gets: one above every message the conversation ever had. */
-export function nextMessageId(sql: SqlStorage): number {
-  return (sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages").one().id ?? 0) + 1;
+/** The id of the newest message the conversation has (0: none). */
+export function newestMessageId(sql: SqlStorage): number {
+  return sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages").one().id ?? 0;
 }
 
-/** Write a message before its D1 side is stored: invisible until markRecorded. */
-export function insertUnrecorded(sql: SqlStorage, id: number, m: NewStoredMessage): StoredMessage {
-  sql.exec(
-    `INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-    ...rowValues({ ...m, id }),
+/**
+ * A new message's row, its id given by SQLite in the same statement: one above the newest message
+ * (an INTEGER PRIMARY KEY left null), so ids count from 1 and follow the order of the writes. Null,
+ * with nothing written, when the sender stored a message under the same client id before (a retry:
+ * see messageByClientId).
+ */
+function insertNew(sql: SqlStorage, m: NewStoredMessage, recorded: 0 | 1, senderUserId: number | null): number | null {
+  return (
+    sql
+      .exec<{ id: number }>(
+        `INSERT INTO messages (${COLUMNS}, d1_sender_user) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id`,
+        ...fieldValues(m),
+        recorded,
+        senderUserId,
+      )
+      .toArray()[0]?.id ?? null
   );
-  return { ...m, id, recorded: 0 };
+}
+
+/** Write a message before its D1 side is stored: invisible until markRecorded. Null: its client id was used before (nothing written). */
+export function insertUnrecorded(sql: SqlStorage, m: NewStoredMessage): StoredMessage | null {
+  const id = insertNew(sql, m, 0, null);
+  return id === null ? null : { ...m, id, recorded: 0 };
 }
 
 /** D1 has the message's charge and summary: it counts from now on, one more unread for the recipient. */
@@ -130,17 +152,21 @@ export function markRecorded(storage: DurableObjectStorage, id: number, recipien
  * D1 hears of it), marked as waiting for D1 by its sender's account. Two statements and no savepoint
  * of their own: they run in the object's implicit transaction with nothing awaited between them, so
  * they commit together, in the one write the ack waits for. The insert goes first: a client id seen
- * before fails it before anything is written. Returns the recipient's unread count.
+ * before leaves it undone, and then nothing is written (null). Returns the message with its id, and
+ * the recipient's unread count.
  */
-export function insertAcknowledged(sql: SqlStorage, message: StoredMessage, senderUserId: number, recipientId: number): number {
-  sql.exec(`INSERT INTO messages (${COLUMNS}, d1_sender_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`, ...rowValues(message), senderUserId);
-  return sql
+export function insertAcknowledged(sql: SqlStorage, m: NewStoredMessage, senderUserId: number, recipientId: number): { message: StoredMessage; unread: number } | null {
+  const id = insertNew(sql, m, 1, senderUserId);
+  if (id === null) return null;
+  const message: StoredMessage = { ...m, id, recorded: 1 };
+  const unread = sql
     .exec<{ unread_count: number }>(
       `INSERT INTO members (profile_id, unread_count) VALUES (?1, 1)
        ON CONFLICT (profile_id) DO UPDATE SET unread_count = unread_count + 1 RETURNING unread_count`,
       recipientId,
     )
     .one().unread_count;
+  return { message, unread };
 }
 
 /** A message whose D1 side waits (the journal): what D1 must record of it. */

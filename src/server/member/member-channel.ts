@@ -96,8 +96,12 @@ export class MemberChannel extends DurableObject<Env> {
     let badges = this.stored(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
     if (newLikes !== null) badges = { ...badges, new_likes: newLikes };
     badges = badgesAfter(badges, event);
+    this.remember(BADGES_KEY, badges);
     this.broadcast({ type: "event", event, counts: badgeCounts(badges) });
-    this.store(BADGES_KEY, badges);
+    // The runtime sends the frame once this turn ends: the sockets' copy of the badges is written
+    // in the next one, so the pages do not wait for it (an event arriving meanwhile sees the memory).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    this.keepWithPages(BADGES_KEY);
     if (Date.now() - badges.read_at > REREAD_AFTER_MS) this.ctx.waitUntil(this.reread(owner, false));
     const presence = this.presence();
     return presence.open === 0 ? this.noPage(asker) : presence;
@@ -143,7 +147,18 @@ export class MemberChannel extends DurableObject<Env> {
    * and after an eviction are read from D1 again.
    */
   private store<K extends keyof Kept>(key: K, value: Kept[K] | null): void {
+    this.remember(key, value);
+    this.keepWithPages(key);
+  }
+
+  /** A value kept in memory only, for now (keepWithPages gives it to the sockets). */
+  private remember<K extends keyof Kept>(key: K, value: Kept[K] | null): void {
     this.memory[key] = value;
+  }
+
+  /** The value in memory, given to every open page's socket (see store). */
+  private keepWithPages<K extends keyof Kept>(key: K): void {
+    const value = this.memory[key] ?? null;
     const kept = value === null || (key === BADGES_KEY && JSON.stringify(value).length > BADGES_BYTES) ? undefined : value;
     for (const ws of this.ctx.getWebSockets()) {
       const page = ws.deserializeAttachment() as PageState | null;
