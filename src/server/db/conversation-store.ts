@@ -187,9 +187,15 @@ export function dropJournal(sql: SqlStorage, upToId: number): void {
   sql.exec("UPDATE messages SET d1_sender_user = NULL WHERE d1_sender_user IS NOT NULL AND id <= ?", upToId);
 }
 
-/** Credits of a sender's messages D1 has not charged yet (after message `after`). */
+/**
+ * Credits of a sender's messages D1 has not charged yet (after message `after`). Read through the
+ * index of the marked rows (a handful): left to itself SQLite takes the sender's index and walks
+ * every message they ever wrote here.
+ */
 export function journalCredits(sql: SqlStorage, senderId: number, after: number): number {
-  return sql.exec<{ n: number }>("SELECT COALESCE(SUM(credits_charged), 0) AS n FROM messages WHERE d1_sender_user IS NOT NULL AND id > ? AND sender_id = ?", after, senderId).one().n;
+  return sql
+    .exec<{ n: number }>("SELECT COALESCE(SUM(credits_charged), 0) AS n FROM messages INDEXED BY messages_d1_pending_idx WHERE d1_sender_user IS NOT NULL AND id > ? AND sender_id = ?", after, senderId)
+    .one().n;
 }
 
 /** D1 refused or never got the message's side: the message was never sent. */
