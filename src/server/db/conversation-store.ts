@@ -77,6 +77,8 @@ const MIGRATIONS: readonly string[] = [
    UPDATE messages SET d1_sender_user = (SELECT json_extract(j.record, '$.senderUserId') FROM d1_journal j WHERE j.message_id = messages.id)
      WHERE id IN (SELECT message_id FROM d1_journal);
    DROP TABLE d1_journal;`,
+  // Whether a chat photo was sent here (hasImageOf, asked on every view of one) without reading every message.
+  `CREATE INDEX messages_photo_idx ON messages (photo_id) WHERE photo_id IS NOT NULL;`,
 ];
 
 const VERSION_KEY = "schema_version";
