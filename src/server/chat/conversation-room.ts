@@ -747,6 +747,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
    * unread count) and the ack to its sender. The one place a send is acknowledged.
    */
   private deliver(send: Send, site: SiteSettings, message: StoredMessage, peer: number, unread: number, credits: number): void {
+    // The members' other pages (badges, chat list), push and mail hear of it once it is stored: the
+    // call to the recipient's channel is made first (the output gate holds it, like the frames, until
+    // the write is durable), so the badge's longer way starts first.
+    const record = { conversationId: this.record!.id, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
+    const pagesOnly = this.recentlyNoticed(peer);
+    this.ctx.waitUntil(this.announce({ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record, pagesOnly }));
     for (const other of this.ctx.getWebSockets()) {
       if (other === send.origin) continue;
       const viewer = other.deserializeAttachment() as SocketMember | null;
@@ -755,10 +761,6 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });
     }
     send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits });
-    // The members' other pages (badges, chat list), push and mail hear of it once it is stored.
-    const record = { conversationId: this.record!.id, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
-    const pagesOnly = this.recentlyNoticed(peer);
-    this.ctx.waitUntil(this.announce({ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record, pagesOnly }));
   }
 
   /**
