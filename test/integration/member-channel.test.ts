@@ -198,6 +198,39 @@ describe("the channel hears of", () => {
     bramPage.close();
   });
 
+  it("a block, either way, takes the conversation's unread messages off the badges at once; the writer's unblock puts them back", async () => {
+    /** Two messages from the writer, seen on the reader's open page. */
+    const wrote = async (writer: Member, reader: Member) => {
+      const page = await MemberSocket.open(reader);
+      const chat = await ChatSocket.open(writer, reader.id);
+      await send(chat, "one");
+      await send(chat, "two");
+      expect((await page.event("message")).counts.unread_messages).toBe(1);
+      expect((await page.event("message")).counts.unread_messages).toBe(2);
+      chat.close();
+      return page;
+    };
+    const counts = async (page: MemberSocket) => (await page.next((f) => f.type === "counts")).counts.unread_messages;
+
+    // The reader blocks the writer: the conversation leaves the reader's list, and the badge drops.
+    const anna = await premium(1000, "Anna");
+    const bram = await premium(1000, "Bram");
+    const bramPage = await wrote(anna, bram);
+    expect((await bram.browser.post("/api/block.php", { profile_id: anna.id })).status).toBe(200);
+    expect(await counts(bramPage)).toBe(0);
+    bramPage.close();
+
+    // The writer blocks the reader: the reader's badge drops too, and comes back when the writer unblocks.
+    const cees = await premium(1000, "Cees");
+    const dora = await premium(1000, "Dora");
+    const doraPage = await wrote(cees, dora);
+    expect((await cees.browser.post("/api/block.php", { profile_id: dora.id })).status).toBe(200);
+    expect(await counts(doraPage)).toBe(0);
+    expect((await cees.browser.delete("/api/block.php", { profile_id: dora.id })).status).toBe(200);
+    expect(await counts(doraPage)).toBe(2);
+    doraPage.close();
+  });
+
   it("a like, and a match told to both", async () => {
     const anna = await premium(1000, "Anna");
     const bram = await premium(1000, "Bram");

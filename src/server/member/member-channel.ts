@@ -108,6 +108,17 @@ export class MemberChannel extends DurableObject<Env> {
   }
 
   /**
+   * Something that sends no event changed what the badges count (a block either way, an unblock):
+   * they are read from D1 again, and every open page gets the counts when they changed. With no
+   * page open nothing is read.
+   */
+  async badgesChanged(): Promise<void> {
+    if (this.ctx.getWebSockets().length === 0) return;
+    const owner = this.stored(OWNER_KEY);
+    if (owner) await this.reread(owner, false);
+  }
+
+  /**
    * A page of the member went hidden (POST /api/page-hidden.php, the beacon a phone still sends when
    * it puts a page away): every page counts as hidden from now on, and each is asked whether it is
    * in view; those that are say so at once, a frozen or closed one says nothing.

@@ -34,3 +34,18 @@ export async function notifyMember(env: Env, profileId: number, event: MemberEve
   }
   return presence;
 }
+
+/**
+ * Something that sends no event changed what these members' badges count (a block, an unblock):
+ * their open pages get the counts again from D1 at once, instead of at the next refresh. A failure
+ * only leaves that refresh to do it.
+ */
+export async function badgesChanged(env: Env, profileIds: readonly number[]): Promise<void> {
+  await Promise.all(
+    profileIds.map((profileId) =>
+      env.MEMBERS.getByName(memberChannelName(profileId))
+        .badgesChanged()
+        .catch((error: unknown) => console.error(JSON.stringify({ event: "notice_failed", channel: "pages", kind: "badges", message: error instanceof Error ? error.message : String(error) }))),
+    ),
+  );
+}
