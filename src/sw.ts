@@ -85,16 +85,24 @@ self.addEventListener("message", (event) => {
   );
 });
 
-/** Tell the open pages (they reload chats and likes), set the app badge, then show the notification. */
+/** How long the worker stays up for the app badge after the notification shows. */
+const BADGE_WAIT_MS = 3_000;
+
+/**
+ * Tell the open pages (they reload chats and likes), then show the notification and set the app
+ * badge side by side: the notification never waits for the badge, which may fail or never settle
+ * (SPEC §4: a badge that cannot be set is ignored).
+ */
 async function showPush(payload: PushPayload): Promise<void> {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const client of windows) client.postMessage(pushedToPages(payload));
-  if (payload.badge !== null && "setAppBadge" in navigator) {
-    // SPEC §4: a badge that cannot be set is ignored.
-    await (navigator as WorkerNavigator & { setAppBadge(n: number): Promise<void> }).setAppBadge(payload.badge).catch(() => undefined);
-  }
+  const badge =
+    payload.badge !== null && "setAppBadge" in navigator
+      ? (navigator as WorkerNavigator & { setAppBadge(n: number): Promise<void> }).setAppBadge(payload.badge).catch(() => undefined)
+      : undefined;
   const { title, options } = notificationOf(payload);
   await self.registration.showNotification(title, options);
+  if (badge) await Promise.race([badge, new Promise((resolve) => setTimeout(resolve, BADGE_WAIT_MS))]);
 }
 
 self.addEventListener("push", (event) => {
