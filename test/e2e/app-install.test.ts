@@ -240,6 +240,21 @@ describe("the installable app", () => {
         const registration = await navigator.serviceWorker.ready;
         return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
       });
-    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
+    try {
+      await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
+    } catch (error) {
+      // What the service workers themselves see: their permission and notifications.
+      const workers = await Promise.all(
+        member.context.serviceWorkers().map((worker) =>
+          worker
+            .evaluate(async () => {
+              const scope = self as unknown as { registration: ServiceWorkerRegistration; location: Location };
+              return { script: scope.location.href, permission: Notification.permission, notifications: (await scope.registration.getNotifications()).length };
+            })
+            .catch((e: unknown) => ({ failed: String(e) })),
+        ),
+      );
+      throw new Error(`no notification shown; the service workers: ${JSON.stringify(workers)}; the page's console: ${JSON.stringify(consoleOf.get(member.page) ?? [])}`, { cause: error });
+    }
   });
 });
