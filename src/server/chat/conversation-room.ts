@@ -629,7 +629,8 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     if (planned.length === 0 && price > 0 && hold >= price && !this.holdsAskedBack.has(member.profileId)) {
       // Paid from the hold: stored (with its D1 side on its row, the journal) and acknowledged now, recorded in D1 next.
       const stored = insertAcknowledged(sql, fields, member.userId, peer);
-      if (!stored) return this.asRetried(member, frame.client_id, site);
+      // The insert found the client id used before: answered as a retry.
+      if (!stored) return (await this.retried(member, frame.client_id, site)) ?? { later: true };
       const { message, unread } = stored;
       this.holds.set(member.profileId, hold - price);
       this.wrote.set(member.profileId, true);
@@ -641,7 +642,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       return { acknowledged: true };
     }
     const message = insertUnrecorded(sql, fields);
-    if (!message) return this.asRetried(member, frame.client_id, site);
+    if (!message) return (await this.retried(member, frame.client_id, site)) ?? { later: true };
     const unread = unreadCountOf(sql, peer) + 1 + planned.filter((p) => p.peer === peer).length;
     return { send, site, peer, message, recipientName: facts.recipient?.name ?? "", unread, record: record(message, unread) };
   }
@@ -656,11 +657,6 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     if (!stored) return null;
     if (stored.recorded !== 1) return { later: true };
     return { reply: { type: "ack", client_id: clientId, message: this.view(stored, member, site), credits: await creditsOf(this.db, member.userId) } };
-  }
-
-  /** The insert found the client id used before: answered as a retry. */
-  private async asRetried(member: SocketMember, clientId: string, site: SiteSettings): Promise<Plan> {
-    return (await this.retried(member, clientId, site)) ?? { later: true };
   }
 
   /** Whether a member of the pair has a recorded message here (see `wrote`). */

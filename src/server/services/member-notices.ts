@@ -3,6 +3,14 @@ import { memberChannelName } from "../member/member-channel";
 import { pushNotice } from "../push/notices";
 import { mailNotice } from "./notification-mail";
 
+/** A member's channel (their open pages). */
+const channelOf = (env: Env, profileId: number) => env.MEMBERS.getByName(memberChannelName(profileId));
+
+/** A notice that did not go out; the caller goes on (the pages' refresh, or the other channels, still tell the member). */
+function noticeFailed(channel: "pages" | "push" | "mail", kind: string, error: unknown): void {
+  console.error(JSON.stringify({ event: "notice_failed", channel, kind, message: error instanceof Error ? error.message : String(error) }));
+}
+
 /**
  * Tell a member of an event: their open pages at once through their member channel, then push and
  * mail, each of which decides by the member's presence (the channel's answer) and choices whether
@@ -15,10 +23,10 @@ import { mailNotice } from "./notification-mail";
 export async function notifyMember(env: Env, profileId: number, event: MemberEvent, now: number, options: { pagesOnly?: boolean; asker?: string } = {}): Promise<Presence> {
   let presence: Presence = { open: 0, visible: 0 };
   try {
-    presence = await env.MEMBERS.getByName(memberChannelName(profileId)).deliver(event, options.asker);
+    presence = await channelOf(env, profileId).deliver(event, options.asker);
   } catch (error) {
     // No page heard of it: push and mail act as if none were open.
-    console.error(JSON.stringify({ event: "notice_failed", channel: "pages", kind: event.kind, message: error instanceof Error ? error.message : String(error) }));
+    noticeFailed("pages", event.kind, error);
   }
   // A read or a balance is news for the pages only; so is what the caller says push and mail have had.
   if (options.pagesOnly || event.kind === "credits") return presence;
@@ -29,7 +37,7 @@ export async function notifyMember(env: Env, profileId: number, event: MemberEve
     try {
       await deliver(env, profileId, event, presence, now);
     } catch (error) {
-      console.error(JSON.stringify({ event: "notice_failed", channel, kind: event.kind, message: error instanceof Error ? error.message : String(error) }));
+      noticeFailed(channel, event.kind, error);
     }
   }
   return presence;
@@ -43,9 +51,9 @@ export async function notifyMember(env: Env, profileId: number, event: MemberEve
 export async function badgesChanged(env: Env, profileIds: readonly number[]): Promise<void> {
   await Promise.all(
     profileIds.map((profileId) =>
-      env.MEMBERS.getByName(memberChannelName(profileId))
+      channelOf(env, profileId)
         .badgesChanged()
-        .catch((error: unknown) => console.error(JSON.stringify({ event: "notice_failed", channel: "pages", kind: "badges", message: error instanceof Error ? error.message : String(error) }))),
+        .catch((error: unknown) => noticeFailed("pages", "badges", error)),
     ),
   );
 }
