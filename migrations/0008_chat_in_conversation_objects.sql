@@ -6,7 +6,7 @@ ALTER TABLE `conversations` ADD `last_message_preview` text;--> statement-breakp
 ALTER TABLE `conversations` ADD `last_message_write` text;--> statement-breakpoint
 ALTER TABLE `conversations` ADD `messages_moved` integer DEFAULT true NOT NULL;--> statement-breakpoint
 -- hand-written
--- Messages move from D1 into each conversation's Durable Object (docs/decisions/0013). What D1
+-- Messages move from D1 into each conversation's Durable Object (docs/decisions/0015). What D1
 -- keeps about them is filled in here from the messages table, which stays until the move is done.
 UPDATE `chat_photos` SET `sent_in_conversation_id` = (
 	SELECT m.`conversation_id` FROM `messages` m WHERE m.`photo_id` = `chat_photos`.`id` AND m.`kind` = 'image' ORDER BY m.`id` LIMIT 1

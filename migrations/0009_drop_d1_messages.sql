@@ -1,3 +1,3 @@
--- Apply only once `npm run chat-move -- --remote` reports no conversation left to move
--- (docs/decisions/0013): every message then lives in its conversation's object.
+-- Applied once every conversation's messages had moved into its object
+-- (docs/decisions/0015): every message then lives in its conversation's object.
 DROP TABLE `messages`;

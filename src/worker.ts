@@ -6,17 +6,15 @@ import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 import { forgetPastSwipes } from "./server/services/likes";
 import { runMailClock } from "./server/services/notification-mail";
-import { chatErasureIn, moveChatMessages } from "./server/services/chats";
+import { chatErasureIn } from "./server/services/chats";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/member/member-channel";
 
-/** The cron of the daily clock work (wrangler.toml); the other one moves chat messages. */
+/** The cron of the daily clock work (wrangler.toml). */
 const DAILY = "17 3 * * *";
 /** The hourly cron of the clock's mails (unread-message reminders, weekly updates, activation reminders). */
 const HOURLY = "41 * * * *";
-/** Conversations whose messages one run of the clock work moves from D1 into their objects. */
-const CHAT_MOVE_PER_RUN = 500;
 
 export default {
   fetch: app.fetch,
@@ -24,22 +22,13 @@ export default {
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
    * reports handled longer ago than they are kept, and past swipe-game days.
    * Hourly: the clock's mails that are due (src/server/services/notification-mail.ts).
-   * Every five minutes: move messages still in D1 into their conversations' objects (one D1 read
-   * when nothing is left).
    */
   async scheduled(controller, env, ctx) {
     if (controller.cron === HOURLY) {
       ctx.waitUntil(runMailClock(env, Math.floor(Date.now() / 1000)).then((sent) => console.info(JSON.stringify({ event: "mail_clock", ...sent }))));
       return;
     }
-    if (controller.cron !== DAILY) {
-      ctx.waitUntil(
-        moveChatMessages(env, CHAT_MOVE_PER_RUN).then((moved) => {
-          if (moved.conversations > 0) console.info(JSON.stringify({ event: "chat_move", ...moved }));
-        }),
-      );
-      return;
-    }
+    if (controller.cron !== DAILY) return;
     ctx.waitUntil(
       purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, chatErasureIn(env)).then((erased) => {
         console.info(JSON.stringify({ event: "purge_deleted_accounts", erased }));

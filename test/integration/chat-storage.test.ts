@@ -1,5 +1,5 @@
 /**
- * Where chat messages are kept (docs/decisions/0008): in each conversation's Durable Object, with
+ * Where chat messages are kept (docs/decisions/0015): in each conversation's Durable Object, with
  * D1 holding the chat list's summary, the charge and the free allowance. What a member relies on:
  * history reads as before, a send is charged once and never lost across evictions, export and
  * erasure reach the objects, and the move of old messages out of D1 takes each message once.
@@ -9,11 +9,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ChatResponse } from "../../src/shared/chat";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
-import { importMessages, insertUnrecorded, unreadCountOf } from "../../src/server/db/conversation-store";
+import { insertUnrecorded, unreadCountOf } from "../../src/server/db/conversation-store";
 import { recordSends } from "../../src/server/db/conversations";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
-import { chatErasureIn, conversationRooms, memberChangedInChats, moveChatMessages, roomName } from "../../src/server/services/chats";
+import { chatErasureIn, conversationRooms, memberChangedInChats, roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { jpeg, picture } from "../images";
@@ -241,77 +241,5 @@ describe("a member's data", () => {
     expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, chatErasureIn(env), later)).toBe(1);
     expect((await room(leaving, bram).messagesFor(bram.id, leaving.id)).map((m) => m.body)).toEqual(["hello back"]);
     expect(await room(leaving, cees).messagesFor(cees.id, leaving.id)).toEqual([]);
-  });
-});
-
-describe("the move of D1's messages into the objects", () => {
-  it("moves each message once, also when run twice or after an interrupted run, keeping ids, read marks and unread counts", async () => {
-    // The table as it was before the move; migration 0007 of this checkout dropped it.
-    await env.DB.prepare(
-      `CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL, sender_id INTEGER NOT NULL, client_id TEXT NOT NULL,
-       kind TEXT NOT NULL, body TEXT, photo_id INTEGER, gift TEXT, credits_charged INTEGER NOT NULL DEFAULT 0, free INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL)`,
-    ).run();
-    try {
-      const dora = await premium();
-      const eric = await premium();
-      const fenna = await premium();
-      const legacy = async (one: Member, other: Member, messages: [number, Member, string][], marks: Map<Member, [number, number]>) => {
-        const [a, b] = one.id < other.id ? [one, other] : [other, one];
-        const last = messages.at(-1)!;
-        const { id } = (await env.DB.prepare(
-          "INSERT INTO conversations (profile_a, profile_b, started_by, last_message_id, last_message_at, last_message_sender_id, last_message_kind, last_message_preview, messages_moved) VALUES (?, ?, ?, ?, 100, ?, 'text', ?, 0) RETURNING id",
-        )
-          .bind(a.id, b.id, messages[0]![1].id, last[0], last[1].id, last[2])
-          .first<{ id: number }>())!;
-        for (const member of [one, other]) {
-          const [read, unread] = marks.get(member) ?? [0, 0];
-          await env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id, unread_count, last_read_message_id, last_message_at) VALUES (?, ?, ?, ?, 100)").bind(id, member.id, unread, read).run();
-        }
-        for (const [messageId, sender, body] of messages) {
-          await env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, client_id, kind, body, credits_charged, created_at) VALUES (?, ?, ?, ?, 'text', ?, 5, ?)").bind(messageId, id, sender.id, `old${messageId}`, body, messageId).run();
-        }
-        return id;
-      };
-      await legacy(
-        dora,
-        eric,
-        [
-          [5001, dora, "first"],
-          [5002, eric, "second"],
-          [5003, dora, "third"],
-        ],
-        new Map([
-          [eric, [5001, 1]],
-          [dora, [5002, 0]],
-        ]),
-      );
-      // An earlier run that stopped after the first message.
-      await runInDurableObject(room(dora, eric), (_i, state) =>
-        importMessages(state.storage.sql, [{ id: 5001, sender_id: dora.id, client_id: "old5001", kind: "text", body: "first", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: 5, free: 0, created_at: 5001 }]),
-      );
-
-      expect(await moveChatMessages(env, 100)).toEqual({ conversations: 1, messages: 2, left: 0 });
-      expect(await moveChatMessages(env, 100)).toEqual({ conversations: 0, messages: 0, left: 0 });
-      const moved = await room(dora, eric).messagesFor(dora.id, eric.id);
-      expect(moved.map((m) => [m.id, m.body])).toEqual([
-        [5001, "first"],
-        [5002, "second"],
-        [5003, "third"],
-      ]);
-      const view = await chat(eric, `profile=${dora.id}`);
-      expect(view.messages.map((m) => m.body)).toEqual(["first", "second", "third"]);
-      expect(view.peer_read_id).toBe(5002);
-      const socket = await ChatSocket.open(dora, eric.id);
-      expect((await send(socket, "fourth")).id).toBe(5004);
-      expect(await unreadInList(eric, dora)).toBe(2);
-      socket.close();
-
-      // A conversation nobody moved yet is moved by its object the first time it is opened, while the app serves.
-      await legacy(fenna, eric, [[6001, fenna, "waiting in D1"]], new Map([[eric, [0, 1]]]));
-      expect((await chat(eric, `profile=${fenna.id}`)).messages.map((m) => m.body)).toEqual(["waiting in D1"]);
-      expect(await moveChatMessages(env, 100)).toEqual({ conversations: 0, messages: 0, left: 0 });
-    } finally {
-      await env.DB.prepare("DROP TABLE messages").run();
-    }
   });
 });

@@ -14,8 +14,6 @@ import {
   eraseMember,
   hasImageOf,
   historyPage,
-  importMember,
-  importMessages,
   insertAcknowledged,
   insertUnrecorded,
   journalCredits,
@@ -24,7 +22,6 @@ import {
   markRecorded,
   messageByClientId,
   migrateConversationStore,
-  newestMessageId,
   readMarkOf,
   unreadCountOf,
   unrecordedMessages,
@@ -38,9 +35,6 @@ import {
   holdingConversations,
   isPremium,
   lastRecordedId,
-  legacyMessages,
-  legacyReadMarks,
-  markMessagesMoved,
   recordSends,
   returnHolds,
   sendFactsRow,
@@ -87,8 +81,6 @@ const PAIR_KEY = "pair";
  * standing and the database the balance, so stale facts can only cause a second read, never a wrong write.
  */
 const FACTS_TTL_MS = 30_000;
-/** Messages moved from D1 per read while the object takes over a conversation's history. */
-const MOVE_PAGE = 500;
 /** After a message's push and mail notice, how long further messages to that member reach only their pages. */
 const NOTICE_QUIET_MS = 10_000;
 /** Sends recorded in D1 in one batch at most. */
@@ -320,17 +312,6 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     }
   }
 
-  /** Take the conversation's messages over from D1 now (npm run chat-move, the daily clock work); idempotent. Returns how many came. */
-  async moveMessages(one: number, other: number): Promise<number> {
-    this.mustBePair(one, other);
-    let moved = 0;
-    await this.step(async () => {
-      moved = this.lastMove;
-      this.lastMove = 0;
-    });
-    return moved;
-  }
-
   /**
    * Something about a member changed in D1 (a purchase made them premium, a block, going invisible,
    * a deletion): forget what the object read about both members and stop paying sends from the holds
@@ -429,7 +410,6 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const run = this.queue.then(async () => {
       this.markDelivered();
       this.dropRecordedJournal();
-      await this.moveFromD1();
       // After a start or a failed write, the journal is settled against D1 before anything else.
       if (this.journalUnsettled) await this.onD1(() => this.flushOnce());
       await this.settle();
@@ -437,32 +417,6 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     });
     this.queue = run.catch(() => undefined);
     return run;
-  }
-
-  /** How many messages the last move brought (0 when there was nothing to move). */
-  private lastMove = 0;
-
-  /**
-   * A conversation from before messages lived in the objects: its messages (ids kept) and read
-   * marks come over from D1's old table, page by page, resumable after an eviction; then D1 is told.
-   */
-  private async moveFromD1(): Promise<void> {
-    const record = await this.conversation();
-    if (!record || record.messagesMoved) return;
-    const sql = this.ctx.storage.sql;
-    let moved = 0;
-    for (let after = newestMessageId(sql); ; ) {
-      const rows = await legacyMessages(this.db, record.id, after, MOVE_PAGE);
-      moved += this.ctx.storage.transactionSync(() => importMessages(sql, rows));
-      this.wrote.clear();
-      if (rows.length < MOVE_PAGE) break;
-      after = rows.at(-1)!.id;
-    }
-    for (const mark of await legacyReadMarks(this.db, record.id)) importMember(sql, mark.profile_id, mark.last_read_message_id ?? 0, mark.unread_count);
-    await markMessagesMoved(this.db, record.id);
-    record.messagesMoved = true;
-    this.lastMove = moved;
-    console.info(JSON.stringify({ event: "chat_messages_moved", conversation_id: record.id, moved }));
   }
 
   /** Messages written here whose D1 side is unknown: recorded when D1 has it, dropped when it has not (never acknowledged either way). */
@@ -985,7 +939,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
   private async createConversation(sender: number, recipient: number): Promise<number> {
     const id = await ensureConversation(this.db, sender, recipient);
-    this.record = { id, messagesMoved: true };
+    this.record = { id };
     return id;
   }
 

@@ -100,16 +100,6 @@ function fieldValues(m: NewStoredMessage) {
   return [m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id, m.photo_key, m.photo_thumb_key, m.photo_blur_key, m.photo_width, m.photo_height, m.credits_charged, m.free, m.created_at];
 }
 
-/** A message's values in the order of COLUMNS, all but `recorded`. */
-function rowValues(m: MessageRow) {
-  return [m.id, ...fieldValues(m)];
-}
-
-/** The id of the newest message the conversation has (0: none). */
-export function newestMessageId(sql: SqlStorage): number {
-  return sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages").one().id ?? 0;
-}
-
 /**
  * A new message's row, its id given by SQLite in the same statement: one above the newest message
  * (an INTEGER PRIMARY KEY left null), so ids count from 1 and follow the order of the writes. Null,
@@ -286,24 +276,6 @@ export function conversationFacts(sql: SqlStorage, senderId: number, recipientId
     )
     .one();
   return { freeUsedHere: row.free, recipientHasWritten: row.written === 1 };
-}
-
-/** Messages moved in from D1 (ids kept); a message already here is left as it is. Returns how many were new. */
-export function importMessages(sql: SqlStorage, rows: readonly MessageRow[]): number {
-  const count = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages").one().n;
-  const before = count();
-  for (const m of rows) {
-    sql.exec(
-      `INSERT OR IGNORE INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-      ...rowValues(m),
-    );
-  }
-  return count() - before;
-}
-
-/** A member's read mark and unread count moved in from D1, unless the object already has its own. */
-export function importMember(sql: SqlStorage, profileId: number, lastReadMessageId: number, unread: number): void {
-  sql.exec("INSERT OR IGNORE INTO members (profile_id, last_read_message_id, unread_count) VALUES (?, ?, ?)", profileId, lastReadMessageId, unread);
 }
 
 /** An erased member's messages and read mark go; the other member's unread count follows. Returns how many messages went. */

@@ -8,11 +8,9 @@ import { sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { MessageKind } from "../../shared/chat";
 import { accountIsLive } from "./accounts";
-import type { MessageRow } from "./conversation-store";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
 import { unheldCredits } from "./ledger";
-import { conversations } from "./schema";
 
 /** The pair of a conversation: the lower profile id first. */
 export function pairOf(one: number, other: number): [number, number] {
@@ -35,13 +33,13 @@ async function batch(db: Database, statements: readonly SQL[]): Promise<D1Result
   );
 }
 
-/** A pair's conversation, and whether its messages have left D1's old table (docs/decisions/0015). */
-export type ConversationRecord = { id: number; messagesMoved: boolean };
+/** A pair's conversation in D1 (its messages live in the conversation's object). */
+export type ConversationRecord = { id: number };
 
 export async function conversationOf(db: Database, one: number, other: number): Promise<ConversationRecord | null> {
   const [a, b] = pairOf(one, other);
-  const row = await db.get<{ id: number; messages_moved: number }>(sql`SELECT id, messages_moved FROM conversations WHERE profile_a = ${a} AND profile_b = ${b}`);
-  return row ? { id: row.id, messagesMoved: row.messages_moved === 1 } : null;
+  const row = await db.get<{ id: number }>(sql`SELECT id FROM conversations WHERE profile_a = ${a} AND profile_b = ${b}`);
+  return row ? { id: row.id } : null;
 }
 
 /** The pair's conversation, made with both memberships on its first message. */
@@ -435,37 +433,4 @@ export async function profilesOfUsers(db: Database, userIds: readonly number[]):
   if (userIds.length === 0) return [];
   const rows = await db.all<{ id: number; user_id: number }>(sql`SELECT id, user_id FROM profiles WHERE user_id IN (${sql.join(userIds.map((id) => sql`${id}`), sql`, `)})`);
   return rows.map((r) => ({ id: r.id, userId: r.user_id }));
-}
-
-// The move of messages from D1's old messages table into the objects (docs/decisions/0015)
-
-/** Conversations whose messages still wait in D1, lowest id first. */
-export async function conversationsToMove(db: Database, limit: number): Promise<{ id: number; profileA: number; profileB: number }[]> {
-  const rows = await db.all<{ id: number; profile_a: number; profile_b: number }>(
-    sql`SELECT id, profile_a, profile_b FROM ${conversations} WHERE messages_moved = 0 ORDER BY id LIMIT ${limit}`,
-  );
-  return rows.map((r) => ({ id: r.id, profileA: r.profile_a, profileB: r.profile_b }));
-}
-
-/** A page of a conversation's messages in D1's old table, after message `afterId`. */
-export async function legacyMessages(db: Database, conversationId: number, afterId: number, limit: number): Promise<MessageRow[]> {
-  return db.all<MessageRow>(sql`
-    SELECT m.id, m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id,
-           cp.key AS photo_key, cp.thumb_key AS photo_thumb_key, cp.blur_key AS photo_blur_key, cp.width AS photo_width, cp.height AS photo_height,
-           m.credits_charged, m.free, m.created_at
-    FROM messages m LEFT JOIN chat_photos cp ON cp.id = m.photo_id
-    WHERE m.conversation_id = ${conversationId} AND m.id > ${afterId} ORDER BY m.id LIMIT ${limit}`);
-}
-
-/** The members' read marks and unread counts as D1 kept them before the move. */
-export async function legacyReadMarks(db: Database, conversationId: number): Promise<{ profile_id: number; last_read_message_id: number | null; unread_count: number }[]> {
-  return db.all(sql`SELECT profile_id, last_read_message_id, unread_count FROM conversation_members WHERE conversation_id = ${conversationId}`);
-}
-
-export async function markMessagesMoved(db: Database, conversationId: number): Promise<void> {
-  await db.run(sql`UPDATE conversations SET messages_moved = 1 WHERE id = ${conversationId}`);
-}
-
-export async function conversationsLeftToMove(db: Database): Promise<number> {
-  return (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM conversations WHERE messages_moved = 0`))?.n ?? 0;
 }

@@ -254,8 +254,6 @@ export const conversations = sqliteTable(
     lastMessagePreview: text("last_message_preview"),
     /** Which write recorded the last message: the rest of that write's batch runs only under it. */
     lastMessageWrite: text("last_message_write"),
-    /** False while messages of this conversation still wait in D1's old messages table for the move into the object. */
-    messagesMoved: integer("messages_moved", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [uniqueIndex("conversations_pair_idx").on(t.profileA, t.profileB)],
 );
@@ -266,7 +264,6 @@ export const conversationMembers = sqliteTable(
     conversationId: integer("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
     profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
     unreadCount: integer("unread_count").notNull().default(0),
-    lastReadMessageId: integer("last_read_message_id"),
     /** Copied from the conversation so a member's chat list is one index range. */
     lastMessageAt: integer("last_message_at"),
     removedAt: integer("removed_at"),

@@ -11,9 +11,7 @@ import {
   chatListRows,
   chatProfileRow,
   conversationOf,
-  conversationsLeftToMove,
   conversationsOfProfiles,
-  conversationsToMove,
   hiddenBeforeOf,
   pairOf,
   profilesOfUsers,
@@ -43,7 +41,6 @@ export interface ConversationRoomCalls {
   markAllRead(profileId: number, peer: number): Promise<void>;
   messagesFor(profileId: number, peer: number): Promise<StoredMessage[]>;
   eraseMember(profileId: number, peer: number): Promise<number>;
-  moveMessages(one: number, other: number): Promise<number>;
   hasImage(photoId: number, one: number, other: number): Promise<boolean>;
   memberChanged(profileId: number): Promise<void>;
   sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
@@ -237,19 +234,4 @@ export async function blockedInChat(db: Database, rooms: ConversationRooms, bloc
 export function chatErasureIn(env: Pick<Env, "DB" | "CONVERSATIONS">): (userIds: number[]) => Promise<number[]> {
   const db = databaseOf(env.DB);
   return (userIds) => eraseChatMessages(db, conversationRooms(env.CONVERSATIONS), userIds);
-}
-
-/**
- * The move of messages from D1's old table into the objects, completed in the background: up to
- * `limit` conversations whose object has not taken its messages over yet (each object also does it
- * by itself the first time it is used). Idempotent and resumable. Returns how many conversations
- * were moved and how many are left.
- */
-export async function moveChatMessages(env: Pick<Env, "DB" | "CONVERSATIONS">, limit: number): Promise<{ conversations: number; messages: number; left: number }> {
-  const db = databaseOf(env.DB);
-  const rooms = conversationRooms(env.CONVERSATIONS);
-  let messages = 0;
-  const due = await conversationsToMove(db, limit);
-  for (const { profileA, profileB } of due) messages += await rooms(profileA, profileB).moveMessages(profileA, profileB);
-  return { conversations: due.length, messages, left: await conversationsLeftToMove(db) };
 }
