@@ -6,7 +6,6 @@
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import * as v from "valibot";
-import { INTERESTS } from "../scripts/demo/interests";
 import { startLoader, type Loader } from "../scripts/demo/loader";
 import type { DemoProfiles } from "../scripts/demo/profiles";
 import { REGIONS } from "../scripts/demo/regions";
@@ -69,12 +68,8 @@ export async function loadSearchState(persistTo: string, data: DemoProfiles): Pr
   applyMigrations(persistTo);
   const loader = await startLoader(persistTo);
   try {
-    const interestNames = INTERESTS.flatMap((i) => Object.entries(i.names).map(([language, name]) => ({ interest_id: i.id, language, name })));
-    await runBatches(loader, [
-      ...insertStatements("regions", ["id", "country", "code", "name"], REGIONS),
-      ...insertStatements("interests", ["id", "slug", "sort"], INTERESTS.map((i) => ({ ...i, sort: i.id }))),
-      ...insertStatements("interest_names", ["interest_id", "language", "name"], interestNames),
-    ]);
+    // The interests come with the migrations (0020).
+    await runBatches(loader, insertStatements("regions", ["id", "country", "code", "name"], REGIONS));
     // Parents before children: the foreign keys are checked at the end of each batch.
     await runBatches(loader, insertStatements("users", USER_COLUMNS, data.users));
     await runBatches(loader, insertStatements("profiles", PROFILE_COLUMNS, data.profiles));

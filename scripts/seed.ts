@@ -72,7 +72,7 @@ async function seedState(loader: Loader): Promise<{ profiles: number; places: nu
 async function resetAll(loader: Loader, persistTo: string): Promise<void> {
   const [tableRows = [], fkRows = []] = await loader.d1([
     {
-      sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+      sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'interests')",
       params: [],
     },
     {
@@ -116,14 +116,8 @@ async function loadPlaces(loader: Loader): Promise<number> {
 }
 
 async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<number> {
-  const interestNames = INTERESTS.flatMap((i) =>
-    Object.entries(i.names).map(([language, name]) => ({ interest_id: i.id, language, name })),
-  );
-  await runBatches(loader, [
-    ...insertStatements("regions", ["id", "country", "code", "name"], REGIONS),
-    ...insertStatements("interests", ["id", "slug", "sort"], INTERESTS.map((i) => ({ ...i, sort: i.id }))),
-    ...insertStatements("interest_names", ["interest_id", "language", "name"], interestNames),
-  ]);
+  // The interests are there already: migration 0020 writes them into every database.
+  await runBatches(loader, insertStatements("regions", ["id", "country", "code", "name"], REGIONS));
   const places = await loadPlaces(loader);
   await runBatches(loader, [
     ...insertStatements(

@@ -106,18 +106,14 @@ export function photoKeys(photoId: number) {
   return { key: `p/${hex(photoId, "a")}.jpg`, thumbKey: `t/${hex(photoId, "b")}.jpg`, blurKey: `b/${hex(photoId, "c")}.jpg` };
 }
 
-/** Empty every table the tests fill, then load regions, interests and the given profiles. */
+/** Empty every table the tests fill, then load regions and the given profiles (each with two interests; the interests come with the migrations). */
 export async function loadProfiles(profiles: FixtureProfile[]) {
   const db = env.DB;
   await db.batch(
-    ["photos", "profile_interests", "profiles", "users", "interest_names", "interests", "regions"].map((t) => db.prepare(`DELETE FROM ${t}`)),
+    ["photos", "profile_interests", "profiles", "users", "regions"].map((t) => db.prepare(`DELETE FROM ${t}`)),
   );
   const statements = [
     ...REGIONS.map((r) => db.prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)").bind(r.id, r.country, r.code, r.name)),
-    db.prepare("INSERT INTO interests (id, slug, sort) VALUES (1, 'travel', 1), (2, 'cooking', 2)"),
-    db.prepare(
-      "INSERT INTO interest_names (interest_id, language, name) VALUES (1, 'en', 'Travel'), (1, 'nl', 'Reizen'), (2, 'en', 'Cooking'), (2, 'nl', 'Koken')",
-    ),
   ];
   let photoId = 1000;
   const objects: string[] = [];
@@ -130,7 +126,7 @@ export async function loadProfiles(profiles: FixtureProfile[]) {
           "INSERT INTO profiles (id, user_id, name, country, gender, birth_date, region_id, city, status, fictional, searchable, last_active_at, about_me) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
         )
         .bind(p.id, p.id, p.name, p.country, p.gender, birthDateForAge(p.age), regionId, p.city ?? null, p.status ?? "active", p.searchable ?? 1, p.lastActiveAt ?? 1_700_000_000 + p.id, `About ${p.name}`),
-      db.prepare("INSERT INTO profile_interests (profile_id, interest_id) VALUES (?, 1), (?, 2)").bind(p.id, p.id),
+      db.prepare("INSERT INTO profile_interests (profile_id, interest_id) VALUES (?, (SELECT id FROM interests WHERE slug = 'travel')), (?, (SELECT id FROM interests WHERE slug = 'cooking'))").bind(p.id, p.id),
     );
     for (const [i, photo] of (p.photos ?? []).entries()) {
       photoId++;

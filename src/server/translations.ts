@@ -1,31 +1,30 @@
 import type { i18n } from "i18next";
-import da from "../../locales/da.json";
-import de from "../../locales/de.json";
-import en from "../../locales/en.json";
-import es from "../../locales/es.json";
-import fi from "../../locales/fi.json";
-import fr from "../../locales/fr.json";
-import it from "../../locales/it.json";
-import nb from "../../locales/nb.json";
-import nl from "../../locales/nl.json";
-import pl from "../../locales/pl.json";
-import sv from "../../locales/sv.json";
 import { createI18n, type Messages } from "../app/i18n-instance";
-import type { Language } from "../shared/locales";
+import { LANGUAGES, type Language } from "../shared/locales";
 
-export const MESSAGES: Record<Language, Messages> = { da, de, en, es, fi, fr, it, nb, nl, pl, sv };
+/** Every locale file, bundled; a language of LANGUAGES without its file stops the Worker at once. */
+const FILES = import.meta.glob<Messages>("../../locales/*.json", { eager: true, import: "default" });
+
+export const MESSAGES = Object.fromEntries(
+  LANGUAGES.map((language) => {
+    const messages = FILES[`../../locales/${language}.json`];
+    if (!messages) throw new Error(`locales/${language}.json is missing`);
+    return [language, messages];
+  }),
+) as Record<Language, Messages>;
 
 const instances = new Map<Language, i18n>();
 const forClients = new Map<Language, Messages>();
 
 /**
- * The texts a page needs in the browser: all but the mail texts and the legal texts, which only the
- * Worker uses (the static pages arrive filled in through GET /api/legal.php).
+ * The texts a page needs in the browser: all but the mail texts, the legal texts and the interests'
+ * names, which only the Worker uses (the static pages arrive filled in through GET /api/legal.php,
+ * interests with their names through the API).
  */
 export function clientMessages(language: Language): Messages {
   let messages = forClients.get(language);
   if (!messages) {
-    const { mail: _mail, legal_text: _legalText, ...rest } = MESSAGES[language] as Messages & { mail?: unknown; legal_text?: unknown };
+    const { mail: _mail, legal_text: _legalText, interest_names: _interestNames, ...rest } = MESSAGES[language] as Messages & { mail?: unknown; legal_text?: unknown; interest_names?: unknown };
     messages = rest;
     forClients.set(language, messages);
   }

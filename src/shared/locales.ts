@@ -1,6 +1,23 @@
-/** The 11 content languages and which of them each country offers in the language switcher. */
-export const LANGUAGES = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"] as const;
-export type Language = (typeof LANGUAGES)[number];
+/**
+ * The content languages, each with its name in itself (the language switcher). Adding a language
+ * is one entry here plus its file in locales/ (src/server/translations.ts finds it by its code);
+ * which countries offer it is COUNTRY_LANGUAGES below.
+ */
+export const LANGUAGE_NAMES = {
+  da: "Dansk",
+  de: "Deutsch",
+  en: "English",
+  es: "Español",
+  fi: "Suomi",
+  fr: "Français",
+  it: "Italiano",
+  nb: "Norsk bokmål",
+  nl: "Nederlands",
+  pl: "Polski",
+  sv: "Svenska",
+} as const satisfies Record<string, string>;
+export type Language = keyof typeof LANGUAGE_NAMES;
+export const LANGUAGES = Object.keys(LANGUAGE_NAMES) as readonly Language[];
 
 export const DEFAULT_LANGUAGE: Language = "en";
 
@@ -33,17 +50,3 @@ export function languagesForCountry(country: string): readonly Language[] {
   return COUNTRY_LANGUAGES[country] ?? [DEFAULT_LANGUAGE];
 }
 
-/** Name of each language in itself, for the language switcher. */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  da: "Dansk",
-  de: "Deutsch",
-  en: "English",
-  es: "Español",
-  fi: "Suomi",
-  fr: "Français",
-  it: "Italiano",
-  nb: "Norsk bokmål",
-  nl: "Nederlands",
-  pl: "Polski",
-  sv: "Svenska",
-};

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { putSites, site, loadProfiles } from "../fixtures";
 import { fetchWorker, json } from "../http";
+import { env } from "cloudflare:workers";
+import { LANGUAGES } from "../../src/shared/locales";
+import { namedInterests } from "../../src/server/services/catalogue";
 
 beforeAll(async () => {
   await putSites(
@@ -140,15 +143,26 @@ describe("company info, interests, regions", () => {
     expect(body).toMatchObject({ name: "Testing Company B.V.", kvk: "12345678", delete_discount: 50 });
   });
 
-  it("GET /api/interests.php answers the list in the request's language", async () => {
-    expect(await json(await fetchWorker("http://nl.test/api/interests.php"))).toEqual({
-      interests: [
-        { slug: "travel", name: "Reizen" },
-        { slug: "cooking", name: "Koken" },
-      ],
-    });
+  it("GET /api/interests.php answers the list the migrations wrote, named in the request's language", async () => {
+    const nl = await json<{ interests: { slug: string; name: string }[] }>(await fetchWorker("http://nl.test/api/interests.php"));
+    expect(nl.interests.slice(0, 3)).toEqual([
+      { slug: "music", name: "Muziek" },
+      { slug: "travel", name: "Reizen" },
+      { slug: "cooking", name: "Koken" },
+    ]);
+    const rows = await env.DB.prepare("SELECT slug FROM interests ORDER BY sort").all<{ slug: string }>();
+    expect(nl.interests.map((i) => i.slug)).toEqual(rows.results.map((r) => r.slug));
     const en = await json<{ interests: { name: string }[] }>(await fetchWorker("http://nl.test/api/interests.php", { headers: { cookie: "locale=en" } }));
-    expect(en.interests.map((i) => i.name)).toEqual(["Travel", "Cooking"]);
+    expect(en.interests.slice(0, 3).map((i) => i.name)).toEqual(["Music", "Travel", "Cooking"]);
+  });
+
+  it("names every interest of the database in each of the 11 languages", async () => {
+    const rows = await env.DB.prepare("SELECT slug FROM interests ORDER BY sort").all<{ slug: string }>();
+    expect(rows.results.length).toBeGreaterThan(40);
+    for (const language of LANGUAGES) {
+      const names = namedInterests(rows.results.map((r) => r.slug), language);
+      for (const { slug, name } of names) expect(name, `${language} ${slug}`).not.toMatch(/^interest_names\.|^$/);
+    }
   });
 
   it("GET /api/regions.php answers the regions of the site's countries", async () => {

@@ -370,7 +370,6 @@ describe("the match-finder", () => {
   it("ranks by shared interests, then the chosen region, then recent activity, and leaves out blocked members", async () => {
     await env.DB.batch([
       env.DB.prepare("INSERT OR IGNORE INTO regions (id, country, code, name) VALUES (1, 'NL', 'NL-NH', 'Noord-Holland')"),
-      env.DB.prepare("INSERT OR IGNORE INTO interests (id, slug, sort) VALUES (1, 'travel', 1), (2, 'cooking', 2), (3, 'music', 3)"),
     ]);
     const seeker = await member({ name: "Seeker" });
     const women: Member[] = [];
@@ -381,7 +380,7 @@ describe("the match-finder", () => {
     const [both, oneInRegion, none, blocked] = women as [Member, Member, Member, Member];
     await env.DB.prepare("UPDATE profiles SET gender = 'male', sexuality = 'hetero' WHERE id = ?").bind(seeker.id).run();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO profile_interests (profile_id, interest_id) VALUES (?1, 1), (?1, 2), (?2, 2), (?2, 3), (?3, 3), (?4, 1), (?4, 2)").bind(both.id, oneInRegion.id, none.id, blocked.id),
+      env.DB.prepare("INSERT INTO profile_interests (profile_id, interest_id) SELECT v.column1, i.id FROM (VALUES (?1, 'travel'), (?1, 'cooking'), (?2, 'cooking'), (?2, 'music'), (?3, 'music'), (?4, 'travel'), (?4, 'cooking')) AS v JOIN interests i ON i.slug = v.column2").bind(both.id, oneInRegion.id, none.id, blocked.id),
       env.DB.prepare("UPDATE profiles SET region_id = 1 WHERE id = ?").bind(oneInRegion.id),
       env.DB.prepare("UPDATE profiles SET last_active_at = unixepoch() + 100 WHERE id = ?").bind(none.id),
     ]);

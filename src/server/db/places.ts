@@ -1,7 +1,7 @@
 /** Places and reference data: regions, interests (with their names per language) and the places of the geocoder. */
 import { and, asc, between, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "./database";
-import { interestNames, interests, places, regions } from "./schema";
+import { interests, places, regions } from "./schema";
 
 /** Regions of the given countries, by country then name. */
 export async function regionsOf(db: Database, countries: readonly string[]) {
@@ -17,13 +17,10 @@ export async function regionIdOf(db: Database, code: string, country: string): P
   return (await db.select({ id: regions.id }).from(regions).where(and(eq(regions.code, code), eq(regions.country, country))).get())?.id;
 }
 
-/** Every interest with its name in one language, in the list's order. */
-export async function interestsIn(db: Database, language: string) {
-  return db
-    .select({ slug: interests.slug, name: interestNames.name })
-    .from(interests)
-    .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
-    .orderBy(asc(interests.sort));
+/** Every interest's slug, in the list's order (migration 0020 writes the rows; the names are in locales/). */
+export async function interestSlugs(db: Database): Promise<string[]> {
+  const rows = await db.select({ slug: interests.slug }).from(interests).orderBy(asc(interests.sort));
+  return rows.map((r) => r.slug);
 }
 
 /** How many of these slugs name an interest. */

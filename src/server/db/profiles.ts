@@ -6,7 +6,7 @@ import { and, asc, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL 
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { notBlockedWith } from "./blocks";
-import { interestNames, interests, photos, profileInterests, profiles, regions, users } from "./schema";
+import { interests, photos, profileInterests, profiles, regions, users } from "./schema";
 
 export type Profile = typeof profiles.$inferSelect;
 
@@ -153,13 +153,13 @@ export async function activePhotosOf(db: Database, profileId: number) {
     .orderBy(asc(photos.position), asc(photos.id));
 }
 
-/** A profile's interests with their names in one language. */
-export async function interestsOfProfile(db: Database, profileId: number, language: string) {
-  return db
-    .select({ slug: interests.slug, name: interestNames.name })
+/** A profile's interests (their slugs; the names are in locales/ under interest_names), in the list's order. */
+export async function interestSlugsOfProfile(db: Database, profileId: number): Promise<string[]> {
+  const rows = await db
+    .select({ slug: interests.slug })
     .from(profileInterests)
     .innerJoin(interests, eq(interests.id, profileInterests.interestId))
-    .innerJoin(interestNames, and(eq(interestNames.interestId, interests.id), eq(interestNames.language, language)))
     .where(eq(profileInterests.profileId, profileId))
     .orderBy(asc(interests.sort));
+  return rows.map((r) => r.slug);
 }

@@ -46,16 +46,6 @@ export const interests = sqliteTable("interests", {
   sort: integer("sort").notNull().default(0),
 });
 
-export const interestNames = sqliteTable(
-  "interest_names",
-  {
-    interestId: integer("interest_id").notNull().references(() => interests.id, { onDelete: "cascade" }),
-    language: text("language").notNull(),
-    name: text("name").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.interestId, t.language] }), index("interest_names_language_idx").on(t.language)],
-);
-
 export const users = sqliteTable(
   "users",
   {

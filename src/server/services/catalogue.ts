@@ -1,7 +1,8 @@
 import type { InterestsResponse, RegionsResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
 import type { Database } from "../db/database";
-import { interestsIn, regionsOf } from "../db/places";
+import { interestSlugs, regionsOf } from "../db/places";
+import { i18nFor } from "../translations";
 
 /** Reference data changes with a deploy or a migration, not per request: keep it in the isolate a while. */
 const REFERENCE_TTL_MS = 5 * 60_000;
@@ -32,5 +33,11 @@ export function listInterests(db: Database, language: Language): Promise<Interes
 }
 
 async function loadInterests(db: Database, language: Language): Promise<InterestsResponse> {
-  return { interests: await interestsIn(db, language) };
+  return { interests: namedInterests(await interestSlugs(db), language) };
+}
+
+/** Interests by slug with their names in one language (locales/<language>.json, interest_names). */
+export function namedInterests(slugs: readonly string[], language: Language): { slug: string; name: string }[] {
+  const t = i18nFor(language).t;
+  return slugs.map((slug) => ({ slug, name: t(`interest_names.${slug}`) }));
 }

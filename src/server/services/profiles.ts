@@ -3,7 +3,8 @@ import type { Language } from "../../shared/locales";
 import type { Database } from "../db/database";
 import { isLiveAccountStatus } from "../db/accounts";
 import { blockRelation } from "../db/blocks";
-import { activePhotosOf, findProfiles, interestsOfProfile, isPremiumProfile, profileConditions, profileDetails } from "../db/profiles";
+import { namedInterests } from "./catalogue";
+import { activePhotosOf, findProfiles, interestSlugsOfProfile, isPremiumProfile, profileConditions, profileDetails } from "../db/profiles";
 import { AppError } from "../errors";
 import { birthDateRange } from "../../shared/ages";
 import { toProfileCard } from "./profile-card";
@@ -67,7 +68,7 @@ export async function getProfile(
   // in a D1 batch by position and shifts them.)
   const [photoRows, interestRows, relatedRows] = await Promise.all([
     activePhotosOf(db, id),
-    interestsOfProfile(db, id, language),
+    interestSlugsOfProfile(db, id),
     findProfiles(
       db,
       profileConditions({ country: row.country, gender: row.gender, bornFrom: from, bornTo: to, except: [id], ...(viewerId !== null ? { viewerId } : {}) }),
@@ -88,7 +89,7 @@ export async function getProfile(
       body_type: row.bodyType,
       relationship_status: row.relationshipStatus,
       region_code: row.regionCode,
-      interests: interestRows,
+      interests: namedInterests(interestRows, language),
       about_me: row.aboutMe,
     },
     photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix, viewerId === id ? "owner" : premium ? "premium" : "other"),
