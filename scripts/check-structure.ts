@@ -9,12 +9,15 @@
  *    tests and the screens named after their routes are allowed, and so is one table family's
  *    handlers, service and queries: server/api/photos.ts, server/services/photos.ts, server/db/photos.ts);
  * 4. no import of src/app from the server's services and queries (src/server/services, src/server/db):
- *    what both sides need lives in src/shared.
+ *    what both sides need lives in src/shared;
+ * 5. every decision record and migration cited by number in the code and the docs exists
+ *    (scripts/citations.ts).
  *
  * Prints every offence grouped by rule and exits 1 if there is any.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { citationOffences } from "./citations";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const SRC = join(ROOT, "src");
@@ -199,6 +202,7 @@ const report: [string, string[]][] = [
   ["SQL outside src/server/db/", sql],
   ["Base names used by more than one file in src/app and src/server", names],
   ["Imports of src/app from src/server/services or src/server/db", appImports],
+  ["Decision records and migrations cited by a number that does not exist", citationOffences(ROOT)],
 ];
 let failed = false;
 for (const [title, offences] of report) {

@@ -112,9 +112,7 @@ export async function loadProfiles(profiles: FixtureProfile[]) {
   await db.batch(
     ["photos", "profile_interests", "profiles", "users", "regions"].map((t) => db.prepare(`DELETE FROM ${t}`)),
   );
-  const statements = [
-    ...REGIONS.map((r) => db.prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)").bind(r.id, r.country, r.code, r.name)),
-  ];
+  const statements = REGIONS.map((r) => db.prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)").bind(r.id, r.country, r.code, r.name));
   let photoId = 1000;
   const objects: string[] = [];
   for (const p of profiles) {
