@@ -16,6 +16,7 @@ interface __BaseEnv_Env {
 	SMS_PROVIDER: string;
 	SMS_API_URL: string;
 	PUSH_PROVIDER: string;
+	OUTBOX_RETENTION_DAYS: string;
 	SESSION_SECRET: string;
 	MAIL_API_KEY: string;
 	MOLLIE_API_KEY: string;
@@ -45,6 +46,7 @@ declare namespace Cloudflare {
 		SMS_PROVIDER: string;
 		SMS_API_URL: string;
 		PUSH_PROVIDER: string;
+		OUTBOX_RETENTION_DAYS: string;
 		SESSION_SECRET: string;
 		MAIL_API_KEY: string;
 		MOLLIE_API_KEY: string;

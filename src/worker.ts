@@ -6,6 +6,7 @@ import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 import { forgetPastSwipes } from "./server/services/likes";
 import { runMailClock } from "./server/services/notification-mail";
+import { outboxRetentionDays, runRetention } from "./server/services/retention";
 import { chatErasureIn } from "./server/services/chats";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
@@ -20,7 +21,8 @@ export default {
   fetch: app.fetch,
   /**
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
-   * reports handled longer ago than they are kept, and past swipe-game days.
+   * reports handled longer ago than they are kept, past swipe-game days, and what is past its
+   * retention (copies of sent mail, SMS and pushes, ended sessions, used links: services/retention.ts).
    * Hourly: the clock's mails that are due (src/server/services/notification-mail.ts).
    */
   async scheduled(controller, env, ctx) {
@@ -46,5 +48,10 @@ export default {
       }),
     );
     ctx.waitUntil(forgetPastSwipes(databaseOf(env.DB), new Date()));
+    ctx.waitUntil(
+      runRetention(databaseOf(env.DB), now, { outboxDays: outboxRetentionDays(env) }).then((result) => {
+        console.info(JSON.stringify({ event: "retention", ...result.deleted, more: result.more }));
+      }),
+    );
   },
 } satisfies ExportedHandler<Env>;

@@ -26,6 +26,7 @@ import { allowedPartner, PARTNER_REDIRECT_SECONDS } from "../../shared/partners"
 import { parseQuery } from "./query";
 import { LikesQuery, MatchFinderQuery } from "../../shared/likes";
 import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../services/likes";
+import { outboxRetentionDays } from "../services/retention";
 import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
 import { loadDiscount } from "./discounts";
@@ -93,7 +94,7 @@ export const SOURCES: Record<string, Source> = {
   },
   "/api/legal.php": async (c, params) => {
     const { page } = parseQuery(LegalQuery, params);
-    return legalPage(page, c.get("t"), c.get("locale"), c.get("site"), c.get("company"));
+    return legalPage(page, c.get("t"), c.get("locale"), c.get("site"), c.get("company"), outboxRetentionDays(c.env));
   },
   "/api/partner.php": async (c, params) => {
     const { name } = parseQuery(PartnerQuery, params);

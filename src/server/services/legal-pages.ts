@@ -59,7 +59,7 @@ function sections(texts: SectionTexts, translate: (text: string) => string): Leg
  * service) in the visitor's language, filled in from the site's settings and its company, so no
  * site has a text of its own to keep up to date. English readers also get the US privacy text.
  */
-export function legalPage(page: LegalPageName, t: i18n["t"], language: Language, site: SiteSettings, company: CompanyInfo | null): LegalPage {
+export function legalPage(page: LegalPageName, t: i18n["t"], language: Language, site: SiteSettings, company: CompanyInfo | null, outboxDays: number): LegalPage {
   const companyName = company?.name ?? site.mail_name;
   const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
   const values: Record<string, string | number> = {
@@ -84,6 +84,7 @@ export function legalPage(page: LegalPageName, t: i18n["t"], language: Language,
     premium_photos: PREMIUM_PHOTO_LIMIT,
     reactivation_days: REACTIVATION_DAYS,
     session_days: SESSION_DAYS,
+    outbox_days: outboxDays,
     min_age: MIN_AGE,
   };
   // The texts are read from the locale as a tree (headings and paragraphs), so each is filled in here.

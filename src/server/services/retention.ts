@@ -1,0 +1,49 @@
+/**
+ * Retention (docs/decisions/0032): D1 is shared by every site and would fill up with copies of what
+ * was sent and with ended logins. The daily clock work deletes them in bounded batches: sent mail,
+ * SMS and push copies after OUTBOX_RETENTION_DAYS (30 by default), ended sessions, used or expired
+ * links and SMS codes a day after they ended.
+ */
+import type { Database } from "../db/database";
+import { deleteExpiredBatch, type RetainedKind } from "../db/retention";
+
+export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
+/** How long an ended session, link or code stays (a day: a page that just used it still gets a clear answer). */
+export const ENDED_RETENTION_SECONDS = 86_400;
+const DAY = 86_400;
+
+const KINDS: readonly RetainedKind[] = ["mail", "sms", "push", "sessions", "push_subscriptions", "auth_tokens", "sms_codes", "login_attempts"];
+
+/** The configured days sent mail, SMS and pushes are kept (the var OUTBOX_RETENTION_DAYS; 30 when unset or not a whole number of at least 1). */
+export function outboxRetentionDays(env: { OUTBOX_RETENTION_DAYS?: string }): number {
+  const days = Number(env.OUTBOX_RETENTION_DAYS);
+  return Number.isInteger(days) && days >= 1 ? days : DEFAULT_OUTBOX_RETENTION_DAYS;
+}
+
+export type RetentionLimits = { outboxDays: number; batch?: number; maxBatches?: number };
+
+/**
+ * Delete what is past its age at `now` (unix seconds), each kind in batches of `batch` rows, at most
+ * `maxBatches` per kind in one run (the rest waits for the next day). Answers how many rows of each
+ * kind went and whether any kind has more waiting.
+ */
+export async function runRetention(db: Database, now: number, limits: RetentionLimits): Promise<{ deleted: Record<RetainedKind, number>; more: boolean }> {
+  const batch = limits.batch ?? 500;
+  const maxBatches = limits.maxBatches ?? 20;
+  const cutoffs = { outbox: now - limits.outboxDays * DAY, ended: now - ENDED_RETENTION_SECONDS, now };
+  const deleted = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RetainedKind, number>;
+  let more = false;
+  // Sessions before their subscriptions: a subscription goes with the login that stored it.
+  for (const kind of KINDS) {
+    for (let i = 0; ; i++) {
+      if (i === maxBatches) {
+        more = true;
+        break;
+      }
+      const n = await deleteExpiredBatch(db, kind, cutoffs, batch);
+      deleted[kind] += n;
+      if (n < batch) break;
+    }
+  }
+  return { deleted, more };
+}
