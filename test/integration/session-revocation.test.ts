@@ -7,13 +7,14 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ServerFrame } from "../../src/shared/chat";
 import { databaseOf } from "../../src/server/db/database";
 import { disableAccount } from "../../src/server/db/reports";
 import { publicSessionIsLive } from "../../src/server/db/sessions";
 import { roomName } from "../../src/server/services/chats";
 import { SESSION_CHECK_MS, SessionCheck } from "../../src/server/chat/session-check";
+import { chatSocketOpened, chatSocketsOfEnded, ENDED_KEPT_MS, OPENED_KEPT_MS } from "../../src/server/member/session-sockets";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
@@ -22,6 +23,9 @@ const ORIGIN = "http://revoke.test";
 const PASSWORD = "a good password";
 /** Rounds of each race: the review saw its races about one try in five. */
 const ROUNDS = 8;
+
+// Each race signs members up (a password hash each) round after round: give a busy machine time.
+vi.setConfig({ testTimeout: 60_000 });
 
 beforeAll(async () => {
   await putSites(site("revoke.test"));
@@ -160,6 +164,49 @@ describe("a session that ends, raced against its chat socket to a new contact", 
       });
     }
   });
+
+  it("deleting the account: every login's socket stops; nothing sent after is stored or charged", async () => {
+    for (let round = 0; round < ROUNDS / 2; round++) {
+      await race((first) => first.browser.fetch("/api/user.php", { method: "DELETE", json: { password: PASSWORD } }));
+    }
+  });
+
+  it("a password reset by the mailed link: every login's socket stops; nothing sent after is stored or charged", async () => {
+    for (let round = 0; round < ROUNDS / 2; round++) {
+      await race(async (first) => {
+        const visitor = new Browser(ORIGIN);
+        expect((await visitor.post("/api/password-reset.php", { email: first.user.email })).status).toBe(200);
+        const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'reset' ORDER BY id DESC LIMIT 1").bind(first.user.email).first<{ text: string }>();
+        const token = new URL(/(https?:\/\/\S+)/.exec(mail!.text)![1]!).searchParams.get("token");
+        return visitor.put("/api/password-reset.php", { token, password: "a reset password", password_repeat: "a reset password" });
+      });
+    }
+  });
+});
+
+describe("a chat socket opening while its session ends", () => {
+  it("is refused, or closed with the others: none stays open, and none stores a send after the end", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const first = await chatMember(ORIGIN, { paid: true, credits: 1000 });
+      const second = await secondLogin(first);
+      const contacts = await Promise.all([chatMember(ORIGIN), chatMember(ORIGIN), chatMember(ORIGIN)]);
+      const opening = contacts.map((contact, i) =>
+        new Promise((r) => setTimeout(r, i)).then(() => ChatSocket.open(second, contact.id).then((socket) => ({ socket, contact }), () => null)),
+      );
+      expect((await first.browser.delete("/api/sessions.php", { others: true })).status).toBe(200);
+      const opened = (await Promise.all(opening)).filter((o) => o !== null);
+      for (const { socket, contact } of opened) {
+        const id = clientId();
+        try {
+          socket.sendText(id, "after the end");
+        } catch {
+          // closed already
+        }
+        expect(await closedSoon(() => socket.closed)).toBe(true);
+        expect(await storedFrom(first, contact)).toEqual([]);
+      }
+    }
+  });
 });
 
 describe("a session ended with nobody telling the conversation (an operator's script writes only D1)", () => {
@@ -250,6 +297,32 @@ describe("SessionCheck", () => {
     expect(ended).toBe(1);
     expect(reads).toHaveLength(2);
     expect(sessions.recheck(holder, 100 * SESSION_CHECK_MS, () => ended++)).toBeNull();
+  });
+});
+
+describe("the member channel's record of chat sockets", () => {
+  it("names each conversation of an ended session once, refuses that session's sockets for a while, and lets old records go", async () => {
+    await runInDurableObject(env.MEMBERS.getByName("member:record-test"), (_channel, state) => {
+      const kv = state.storage.kv;
+      const t = 1_000_000_000;
+      expect(chatSocketOpened(kv, 5, "s1", 8, t)).toBe(true);
+      expect(chatSocketOpened(kv, 5, "s1", 8, t + 1)).toBe(true);
+      expect(chatSocketOpened(kv, 5, "s1", 9, t + 2)).toBe(true);
+      expect(chatSocketOpened(kv, 5, "s2", 8, t + 3)).toBe(true);
+      expect(chatSocketsOfEnded(kv, ["s1"], t + 4)).toEqual([
+        { profileId: 5, peer: 8 },
+        { profileId: 5, peer: 9 },
+      ]);
+      // Ended: no socket of it is taken, and a second end finds nothing left to close.
+      expect(chatSocketOpened(kv, 5, "s1", 10, t + 5)).toBe(false);
+      expect(chatSocketsOfEnded(kv, ["s1"], t + 6)).toEqual([]);
+      // s2 never ended and expired: its record goes at the next look, a day on.
+      expect(chatSocketOpened(kv, 5, "s3", 8, t + OPENED_KEPT_MS + 10)).toBe(true);
+      expect(chatSocketsOfEnded(kv, ["s2"], t + OPENED_KEPT_MS + 11)).toEqual([]);
+      // An end is forgotten after ENDED_KEPT_MS (the Worker's own check refuses the session by then).
+      chatSocketsOfEnded(kv, [], t + OPENED_KEPT_MS + 12 + ENDED_KEPT_MS);
+      expect([...kv.list({ prefix: "ended:" })].map(([key]) => key)).toEqual([]);
+    });
   });
 });
 

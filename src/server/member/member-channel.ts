@@ -47,8 +47,9 @@ const REREAD_AFTER_MS = 60_000;
  * whether the member already saw it. The badges (read again from D1 whenever a page connects) are
  * kept in memory and with each open page's socket, which eviction keeps, so an eviction loses none
  * and an event writes no storage (docs/decisions/0023). With no page open nothing runs and nothing
- * is kept: no alarm, no storage, only for a few seconds the names of the conversations told so, and
- * an event costs one call (docs/decisions/0022).
+ * of the badges is kept: no alarm, only for a few seconds the names of the conversations told so, and
+ * an event costs one call (docs/decisions/0022). Its storage holds one thing: which conversations
+ * each login session opened a chat socket in, so ending the session closes them (docs/decisions/0025).
  */
 export class MemberChannel extends DurableObject<Env> {
   private readonly db: Database;
