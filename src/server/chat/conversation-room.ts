@@ -199,7 +199,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const peer = Number(new URL(request.url).searchParams.get("peer"));
     if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.profileId) return new Response("Bad member", { status: 400 });
     if (!this.claimPair(member.profileId, peer)) return new Response("Wrong conversation", { status: 400 });
-    if (!(await this.sessions.admit(member, peer, Date.now()))) return new Response("Session ended", { status: 403 });
+    if (!(await this.sessions.admit(member, peer, Date.now()))) return Response.json({ error: SESSION_ENDED.code, message: refusalText(i18nFor(member.language).t, SESSION_ENDED) }, { status: 403 });
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
@@ -330,7 +330,9 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   async sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void> {
     this.mustBePair(profileId, peer);
     this.sessions.end(sessions);
-    await this.step(async () => closeSessionSockets(this.ctx.getWebSockets(), profileId, sessions));
+    const close = () => closeSessionSockets(this.ctx.getWebSockets(), profileId, sessions);
+    // Closed even when the step fails (D1 unreachable): the sends were refused already.
+    await this.step(async () => close()).catch(close);
   }
 
   /** Take the conversation's messages over from D1 now (npm run chat-move, the daily clock work); idempotent. Returns how many came. */
