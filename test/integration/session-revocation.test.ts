@@ -129,8 +129,7 @@ async function race(end: Ending) {
   // Charged once per stored message, nothing more.
   await expect.poll(() => chatLedgerRows(first)).toBe(stored.length);
   // The contact saw exactly the stored messages.
-  await new Promise((r) => setTimeout(r, 20));
-  expect(theirs.frames.filter((f) => f.type === "message").length).toBe(stored.length);
+  await expect.poll(() => theirs.frames.filter((f) => f.type === "message").length).toBe(stored.length);
   theirs.close();
   return { stored: stored.length, refused: refused.length };
 }

@@ -60,7 +60,7 @@ import { conversationRooms, roomName, sendFacts, type ConversationRoomCalls, typ
 import { announceMessage, announceRead, announceSenderBalance, type SentMessage } from "../services/member-news";
 import type { Presence } from "../../shared/member-events";
 import { PageHints } from "./page-hints";
-import { closeSessionSockets, SESSION_ENDED, SESSION_ENDED_CLOSE, SessionCheck } from "./session-check";
+import { closeEndedSockets, SESSION_ENDED, SESSION_ENDED_CLOSE, SessionCheck } from "./session-check";
 import { publicSessionIsLive } from "../db/sessions";
 import { memberChannelName } from "../member/member-channel";
 import { loadSite } from "../services/site-settings";
@@ -330,7 +330,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   async sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void> {
     this.mustBePair(profileId, peer);
     this.sessions.end(sessions);
-    const close = () => closeSessionSockets(this.ctx.getWebSockets(), profileId, sessions);
+    const close = () => closeEndedSockets(this.ctx.getWebSockets(), profileId, sessions);
     // Closed even when the step fails (D1 unreachable): the sends were refused already.
     await this.step(async () => close()).catch(close);
   }
@@ -571,7 +571,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const { member, frame } = send;
     if (!(await this.sessions.live(member, Date.now()))) {
       send.reply(this.refusal(member, frame.client_id, SESSION_ENDED));
-      closeSessionSockets(this.ctx.getWebSockets(), member.profileId, [member.session!]);
+      closeEndedSockets(this.ctx.getWebSockets(), member.profileId, [member.session!]);
       return { answered: true };
     }
     const site = await this.site(member);
@@ -774,7 +774,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       const viewer = other.deserializeAttachment() as SocketMember | null;
       if (!viewer || this.sessions.hasEnded(viewer)) continue;
       // A session ended without this object hearing of it reads at most the messages until D1 says so.
-      const recheck = this.sessions.recheck(viewer, Date.now(), () => closeSessionSockets([other], viewer.profileId, [viewer.session!]));
+      const recheck = this.sessions.recheck(viewer, Date.now(), () => closeEndedSockets([other], viewer.profileId, [viewer.session!]));
       if (recheck) this.ctx.waitUntil(recheck);
       this.send(other, { type: "message", message: this.view(message, viewer, site) });
       if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });

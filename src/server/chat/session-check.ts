@@ -103,7 +103,7 @@ export class SessionCheck {
 }
 
 /** Close the sockets `profileId`'s ended sessions opened, of those given (a conversation's, a channel's). */
-export function closeSessionSockets(sockets: Iterable<WebSocket>, profileId: number, sessions: readonly string[]): void {
+export function closeEndedSockets(sockets: Iterable<WebSocket>, profileId: number, sessions: readonly string[]): void {
   for (const ws of sockets) {
     const holder = ws.deserializeAttachment() as SessionHolder | null;
     if (holder?.profileId !== profileId || holder.session === undefined || !sessions.includes(holder.session)) continue;
