@@ -116,6 +116,8 @@ export type ProfileResponse = {
   related: ProfileCard[];
   /** How the signed-in viewer stands to this profile (absent for visitors). */
   viewer?: { own: boolean; blocked: boolean; liked?: boolean; liked_me?: boolean };
+  /** Present when the member chose to be invisible: the profile's pages ask search engines not to index them, and give link previews no photo. */
+  noindex?: true;
 };
 
 export type Region = { code: string; name: string; country: string };

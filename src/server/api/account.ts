@@ -18,7 +18,7 @@ import { BlockBody, ProfileUpdateBody } from "../../shared/profile";
 import { clearSessionCookie, startSession } from "../auth/session-cookie";
 import { profileOfMember } from "../db/profiles";
 import { forgetSessionSubscriptions } from "../db/push-subscriptions";
-import { revokeSession } from "../db/sessions";
+import { revokeSession, sessionsRevokedSince } from "../db/sessions";
 import type { AppEnv } from "../request-context";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
 import { requireMember } from "../edge/signed-in-member";
@@ -50,8 +50,7 @@ import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
 import { getUserView } from "../services/users";
-import { memberChannelName } from "../member/member-channel";
-import { closeSessionSockets, liveSessionIds } from "../services/sessions";
+import { closeSessionSockets } from "../services/sessions";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 
@@ -104,9 +103,11 @@ export const accountRoutes = new Hono<AppEnv>()
     return userAnswer(c, userId);
   })
   .delete("/api/user.php", vValidator("json", DeleteBody, invalidBody), async (c) => {
-    const { userId } = requireMember(c);
+    const { userId, profileId } = requireMember(c);
+    const since = Math.floor(Date.now() / 1000);
     await requestDeletion(accounts(c), userId, c.req.valid("json").password);
-    await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), requireMember(c).profileId);
+    await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId);
+    await closeSessionSockets(c.env.MEMBERS, profileId, await sessionsRevokedSince(c.get("db"), userId, since));
     clearSessionCookie(c);
     return c.json({ ok: true });
   })
@@ -116,6 +117,8 @@ export const accountRoutes = new Hono<AppEnv>()
       // A browser that logged out shows nobody's pushes (a shared computer, a borrowed phone).
       await forgetSessionSubscriptions(c.get("db"), current.userId, current.id);
       await revokeSession(c.get("db"), current.userId, current.id, Math.floor(Date.now() / 1000));
+      // The chats this browser has open elsewhere (another tab) stop with it.
+      if (current.publicId) await closeSessionSockets(c.env.MEMBERS, current.profileId, [current.publicId]);
     }
     clearSessionCookie(c);
     // A plain link (no script) comes back to the home page; the client's fetch gets JSON.
@@ -143,17 +146,21 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .put("/api/password-reset.php", vValidator("json", ResetBody, invalidBody), async (c) => {
     const { token, password, password_repeat } = c.req.valid("json");
-    await resetPassword(accounts(c), token, password, password_repeat);
+    const since = Math.floor(Date.now() / 1000);
+    const userId = await resetPassword(accounts(c), token, password, password_repeat);
+    // Whoever knew the old password is out, the sockets they opened included.
+    const profile = await profileOfMember(c.get("db"), userId);
+    if (profile) await closeSessionSockets(c.env.MEMBERS, profile.id, await sessionsRevokedSince(c.get("db"), userId, since));
     clearSessionCookie(c);
     return c.json({ ok: true });
   })
   .post("/api/password.php", vValidator("json", PasswordChangeBody, invalidBody), async (c) => {
     const { userId, profileId } = requireMember(c);
     const { old_password, password, password_repeat } = c.req.valid("json");
-    const before = await liveSessionIds(c.get("db"), userId);
+    const since = Math.floor(Date.now() / 1000);
     await changePassword(accounts(c), userId, old_password, password, password_repeat);
-    // Every session ended with the old password, and the chat sockets they opened close; this browser carries on with a new one.
-    c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.env.MEMBERS.getByName(memberChannelName(profileId)), profileId, before));
+    // Every session ended with the old password, and the sockets they opened close; this browser carries on with a new one.
+    await closeSessionSockets(c.env.MEMBERS, profileId, await sessionsRevokedSince(c.get("db"), userId, since));
     await startSession(c, userId);
     return c.json({ ok: true });
   })

@@ -4,8 +4,6 @@ import { Hono, type Context } from "hono";
 import { EndSessionsBody } from "../../shared/sessions";
 import { requireMember } from "../edge/signed-in-member";
 import type { AppEnv } from "../request-context";
-import { conversationRooms } from "../services/chats";
-import { memberChannelName } from "../member/member-channel";
 import { closeSessionSockets, endSessions, listSessions } from "../services/sessions";
 import { invalidBody } from "./body";
 
@@ -14,7 +12,7 @@ export const loadSessions = async (c: Context<AppEnv>) => listSessions(c.get("db
 export const sessionRoutes = new Hono<AppEnv>().delete("/api/sessions.php", vValidator("json", EndSessionsBody, invalidBody), async (c) => {
   const session = requireMember(c);
   const ended = await endSessions(c.get("db"), session, c.req.valid("json"), Math.floor(Date.now() / 1000));
-  // The chat sockets those sessions opened close after the answer; their next reconnect is refused anyway.
-  c.executionCtx.waitUntil(closeSessionSockets(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.env.MEMBERS.getByName(memberChannelName(session.profileId)), session.profileId, ended));
+  // Before the answer: once the member reads "logged out", nothing those sessions opened still works.
+  await closeSessionSockets(c.env.MEMBERS, session.profileId, ended);
   return c.json({ ended: ended.length });
 });

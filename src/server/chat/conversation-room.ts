@@ -54,6 +54,9 @@ import { conversationRooms, roomName, sendFacts, type ConversationRoomCalls, typ
 import { announceMessage, announceRead, announceSenderBalance, type SentMessage } from "../services/member-news";
 import type { Presence } from "../../shared/member-events";
 import { PageHints } from "./page-hints";
+import { closeEndedSockets, SESSION_ENDED, SESSION_ENDED_CLOSE, SessionCheck } from "./session-check";
+import { publicSessionIsLive } from "../db/sessions";
+import { memberChannelName } from "../member/member-channel";
 import { loadSite } from "../services/site-settings";
 
 /** Who is on a socket, set by the Worker that authorised it; kept with the socket through hibernation. */
@@ -100,7 +103,7 @@ const JOURNAL_RETRY_MS = 2_000;
 type Send = { origin: WebSocket | null; member: SocketMember; frame: SendFrame; reply: (frame: ServerFrame) => void; alone?: boolean };
 /** A send the rules allow, written here unrecorded, with its D1 side. */
 type Planned = { send: Send; site: SiteSettings; peer: number; message: StoredMessage; recipientName: string; unread: number; record: SendRecord };
-type Plan = Planned | { reply: ServerFrame } | { later: true } | { acknowledged: true };
+type Plan = Planned | { reply: ServerFrame } | { later: true } | { acknowledged: true } | { answered: true };
 
 /**
  * The Durable Object of one conversation (one pair of profiles), its single writer and the home of
@@ -162,10 +165,16 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private journaledUpTo = 0;
   private journalDroppedUpTo = 0;
   private alarmAt: number | null = null;
+  /** Whether the login sessions of the sockets' members are still live (session-check.ts). */
+  private readonly sessions: SessionCheck;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = databaseOf(env.DB);
+    this.sessions = new SessionCheck({
+      isLive: (session, userId, now) => publicSessionIsLive(this.db, session, userId, now),
+      socketOpened: (holder, peer) => env.MEMBERS.getByName(memberChannelName(holder.profileId)).chatSocketOpened(holder.profileId, holder.session, peer),
+    });
     void ctx.blockConcurrencyWhile(async () => {
       migrateConversationStore(ctx.storage);
       this.alarmAt = await ctx.storage.getAlarm();
@@ -182,6 +191,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     const peer = Number(new URL(request.url).searchParams.get("peer"));
     if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.profileId) return new Response("Bad member", { status: 400 });
     if (!this.claimPair(member.profileId, peer)) return new Response("Wrong conversation", { status: 400 });
+    if (!(await this.sessions.admit(member, peer, Date.now()))) return Response.json({ error: SESSION_ENDED.code, message: refusalText(i18nFor(member.language).t, SESSION_ENDED) }, { status: 403 });
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
@@ -202,6 +212,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
     const member = ws.deserializeAttachment() as SocketMember | null;
     if (!member) return;
+    if (this.sessions.hasEnded(member)) return ws.close(SESSION_ENDED_CLOSE, "session ended");
     let frame: ClientFrame;
     try {
       frame = v.parse(ClientFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
@@ -303,13 +314,17 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     return erased;
   }
 
-  /** Some of a member's login sessions were ended (logged out elsewhere): the sockets they opened here close; a reconnect is refused at the Worker. */
+  /**
+   * Some of a member's login sessions ended: their sends are refused from now on, and the sockets
+   * they opened here close once the step under way is done (its acks go out first); a reconnect is
+   * refused at the Worker.
+   */
   async sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void> {
     this.mustBePair(profileId, peer);
-    for (const ws of this.ctx.getWebSockets()) {
-      const member = ws.deserializeAttachment() as SocketMember | null;
-      if (member?.profileId === profileId && member.session !== undefined && sessions.includes(member.session)) ws.close(1008, "session ended");
-    }
+    this.sessions.end(sessions);
+    const close = () => closeEndedSockets(this.ctx.getWebSockets(), profileId, sessions);
+    // Closed even when the step fails (D1 unreachable): the sends were refused already.
+    await this.step(async () => close()).catch(close);
   }
 
   /**
@@ -508,6 +523,11 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
    */
   private async plan(send: Send, planned: readonly Planned[], fresh: boolean): Promise<Plan> {
     const { member, frame } = send;
+    if (!(await this.sessions.live(member, Date.now()))) {
+      send.reply(this.refusal(member, frame.client_id, SESSION_ENDED));
+      closeEndedSockets(this.ctx.getWebSockets(), member.profileId, [member.session!]);
+      return { answered: true };
+    }
     const site = await this.site(member);
     if (!site) return { reply: this.refusal(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" }) };
     const sql = this.ctx.storage.sql;
@@ -706,7 +726,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     for (const other of this.ctx.getWebSockets()) {
       if (other === send.origin) continue;
       const viewer = other.deserializeAttachment() as SocketMember | null;
-      if (!viewer) continue;
+      if (!viewer || this.sessions.hasEnded(viewer)) continue;
+      // A session ended without this object hearing of it reads at most the messages until D1 says so.
+      const recheck = this.sessions.recheck(viewer, Date.now(), () => closeEndedSockets([other], viewer.profileId, [viewer.session!]));
+      if (recheck) this.ctx.waitUntil(recheck);
       this.send(other, { type: "message", message: this.view(message, viewer, site) });
       if (viewer.profileId === peer) this.send(other, { type: "unread", count: unread });
     }

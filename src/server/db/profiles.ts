@@ -129,6 +129,7 @@ export async function profileDetails(db: Database, id: number) {
       mainPhotoId: profiles.mainPhotoId,
       status: profiles.status,
       accountStatus: users.status,
+      invisible: users.invisible,
     })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))

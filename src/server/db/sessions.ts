@@ -2,7 +2,7 @@
  * Sessions: the rows the session cookies name. Logout, a password change and account deletion revoke
  * them, so a stolen or old cookie stops working at once. "Revoke a member's sessions" is written here once.
  */
-import { and, desc, eq, exists, gt, inArray, isNull, lte, ne, or, sql, type SQLWrapper } from "drizzle-orm";
+import { and, desc, eq, exists, gt, gte, inArray, isNull, lte, ne, or, sql, type SQLWrapper } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { blocks, profiles, sessions, users } from "./schema";
@@ -61,6 +61,33 @@ export function revokeMemberSessions(db: Database, member: number | SQLWrapper, 
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(typeof member === "number" ? eq(sessions.userId, member) : inArray(sessions.userId, member), isNull(sessions.revokedAt)));
+}
+
+/**
+ * The public ids of a member's sessions revoked at `since` or later: those a change that ended them
+ * all (a password change or reset, a deletion) must close the sockets of, found after its write, so
+ * a login that raced the change is not missed.
+ */
+export async function sessionsRevokedSince(db: Database, userId: number, since: number): Promise<string[]> {
+  const rows = await db
+    .select({ publicId: sessions.publicId })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gte(sessions.revokedAt, since)));
+  return rows.flatMap((row) => (row.publicId === null ? [] : [row.publicId]));
+}
+
+/**
+ * Whether the session with this public id is still live for its member (not revoked, not expired at
+ * `now`, the account live): the check a conversation's object makes of a socket's session.
+ */
+export async function publicSessionIsLive(db: Database, publicId: string, userId: number, now: number): Promise<boolean> {
+  const row = await db
+    .select({ one: sql`1` })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.publicId, publicId), eq(sessions.userId, userId), sessionIsLive(now), accountIsLive()))
+    .get();
+  return row !== undefined;
 }
 
 /** Revoke one session (logout). */

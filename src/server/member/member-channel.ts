@@ -5,6 +5,8 @@ import { PageFrame, type MemberFrame } from "../../shared/member-frames";
 import { databaseOf, type Database } from "../db/database";
 import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "../services/badges";
 import { CLOSED_ANSWER_MS } from "../chat/page-hints";
+import { roomName } from "../services/chats";
+import { chatSocketOpened, chatSocketsOfEnded, hasEnded } from "./session-sockets";
 
 /** Whose channel it is, handed over by the Worker that checked the session; `session`: the public id of the login session that opened the socket. */
 export type ChannelMember = { profileId: number; userId: number; session?: string };
@@ -45,8 +47,9 @@ const REREAD_AFTER_MS = 60_000;
  * whether the member already saw it. The badges (read again from D1 whenever a page connects) are
  * kept in memory and with each open page's socket, which eviction keeps, so an eviction loses none
  * and an event writes no storage (docs/decisions/0023). With no page open nothing runs and nothing
- * is kept: no alarm, no storage, only for a few seconds the names of the conversations told so, and
- * an event costs one call (docs/decisions/0022).
+ * of the badges is kept: no alarm, only for a few seconds the names of the conversations told so, and
+ * an event costs one call (docs/decisions/0022). Its storage holds one thing: which conversations
+ * each login session opened a chat socket in, so ending the session closes them (docs/decisions/0025).
  */
 export class MemberChannel extends DurableObject<Env> {
   private readonly db: Database;
@@ -69,7 +72,10 @@ export class MemberChannel extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
     const member = parseMember(request.headers.get(CHANNEL_MEMBER_HEADER));
-    if (!member || !this.claim(member)) return new Response("Wrong member", { status: 400 });
+    if (!member) return new Response("Wrong member", { status: 400 });
+    // Its session ended while the Worker handed the socket over.
+    if (member.session !== undefined && hasEnded(this.ctx.storage.kv, member.session)) return new Response("Session ended", { status: 403 });
+    if (!this.claim(member)) return new Response("Wrong member", { status: 400 });
     const visible = new URL(request.url).searchParams.get("visible") !== "0";
 
     const { 0: client, 1: server } = new WebSocketPair();
@@ -231,12 +237,31 @@ export class MemberChannel extends DurableObject<Env> {
     this.seen(ws, frame.visible, Date.now());
   }
 
-  /** Some of the member's login sessions were ended (logged out elsewhere): the pages they opened lose their socket. */
+  /**
+   * Some of the member's login sessions ended (logout, logged out elsewhere, a new password, a
+   * deletion): the pages they opened lose their socket here, and so does every chat socket they
+   * opened, in each conversation's object the channel recorded (session-sockets.ts). Answers once
+   * every object has closed them; a failing object does not keep the others from closing theirs.
+   */
   async sessionsEnded(sessions: string[]): Promise<void> {
+    const conversations = chatSocketsOfEnded(this.ctx.storage.kv, sessions, Date.now());
     for (const ws of this.ctx.getWebSockets()) {
       const page = ws.deserializeAttachment() as PageState | null;
       if (page?.session !== undefined && sessions.includes(page.session)) ws.close(1008, "session ended");
     }
+    const closed = await Promise.allSettled(
+      conversations.map(({ profileId, peer }) => this.env.CONVERSATIONS.getByName(roomName(profileId, peer)).sessionsEnded(profileId, peer, sessions)),
+    );
+    const failed = closed.filter((result) => result.status === "rejected").length;
+    if (failed > 0) console.warn(JSON.stringify({ event: "session_sockets_not_closed", conversations: failed }));
+  }
+
+  /**
+   * A conversation's object takes a chat socket of one of the member's sessions: it is recorded, so
+   * ending the session closes it. False when the session has ended (the object refuses the socket).
+   */
+  async chatSocketOpened(profileId: number, session: string, peer: number): Promise<boolean> {
+    return chatSocketOpened(this.ctx.storage.kv, profileId, session, peer, Date.now());
   }
 
   /** What the page said of its visibility, and when. */

@@ -82,6 +82,8 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
         bootstrap: `window.__PAGE__=${inlineJson(state)}`,
         userAgent: c.req.header("user-agent"),
         requestId: c.get("requestId"),
+        // Said in the header as well, for crawlers that read only the headers.
+        ...(head.noindex ? { headers: { "x-robots-tag": "noindex" } } : {}),
       },
     );
     return c.body(streamed.body, streamed.status as 200, streamed.headers);

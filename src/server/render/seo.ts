@@ -84,11 +84,13 @@ export function headTags({ site, sites, locale, url, match, failed, fallback, t 
   const title = localised(site.index_title, locale) ?? t("home.title", { site: site.name });
   // A profile page or member landing page previews with the member's main photo (public to everyone).
   const profile = Object.entries(fallback).find(([key]) => key.startsWith("/api/profile.php"))?.[1] as ProfileResponse | undefined;
-  const media = profile?.profile.main_image ? site.cdn_prefix + profile.profile.main_image.match : null;
+  // An invisible member's pages (the profile, its landing pages) are kept out of the index and give previews no photo.
+  const hidden = profile?.noindex === true;
+  const media = profile?.profile.main_image && !hidden ? site.cdn_prefix + profile.profile.main_image.match : null;
   // Open Graph wants an absolute address; the media prefix may already be one (a CDN).
   const image = media && !/^https?:\/\//.test(media) ? siteOrigin(site, url) + media : media;
   const canonical = pageAddress(site, path, locale, url);
-  const indexable = !failed && match !== null && PUBLIC_ROUTES.has(match.route.name);
+  const indexable = !failed && match !== null && PUBLIC_ROUTES.has(match.route.name) && !hidden;
   return {
     description: localised(site.description, locale) ?? t("home.description"),
     canonical,

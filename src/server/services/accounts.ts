@@ -255,8 +255,8 @@ function newPasswordProblems(password: string, repeat: string): Record<string, P
   return problems;
 }
 
-/** New password through the mailed link; every session of the member ends. */
-export async function resetPassword(ctx: AccountContext, token: string, password: string, repeat: string): Promise<void> {
+/** New password through the mailed link; every session of the member ends. Answers whose password it was. */
+export async function resetPassword(ctx: AccountContext, token: string, password: string, repeat: string): Promise<number> {
   const problems = newPasswordProblems(password, repeat);
   if (Object.keys(problems).length) throw invalidFields(problems);
   const hash = await hashPassword(password);
@@ -265,6 +265,7 @@ export async function resetPassword(ctx: AccountContext, token: string, password
     revokeMemberSessions(ctx.db, liveTokenMember(ctx.db, tokenHashValue, now), now),
   ]);
   if (!used) throw fieldError({ status: 400, code: "link_expired", key: "errors.link_expired", field: "token" });
+  return used.userId;
 }
 
 /** Change the password knowing the old one; every session ends (the caller starts a new one here). */

@@ -95,5 +95,7 @@ export async function getProfile(
     photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix, viewerId === id ? "owner" : premium ? "premium" : "other"),
     related: relatedRows.map((r) => toProfileCard(r, today)),
     ...(viewerId !== null ? { viewer: { own: viewerId === id, blocked: relation?.blockedByMe ?? false } } : {}),
+    // Invisible (SPEC §4): not found in search, so not in search engines either, whoever asks.
+    ...(row.invisible ? { noindex: true as const } : {}),
   };
 }

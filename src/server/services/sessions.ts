@@ -6,11 +6,10 @@ import type { i18n } from "i18next";
 import { deviceNames } from "../../shared/devices";
 import type { EndSessionsBody, SessionsResponse } from "../../shared/sessions";
 import type { Database } from "../db/database";
-import { conversationsOfProfiles } from "../db/conversations";
 import { liveSessionsOf, revokeOtherSessions, revokeSessionByPublicId } from "../db/sessions";
 import { AppError } from "../errors";
 import type { Session } from "../request-context";
-import type { ConversationRooms } from "./chats";
+import { memberChannelName } from "../member/member-channel";
 
 /** "Chrome on Android" in the member's language; the product names stay as they are. */
 function deviceLabel(t: i18n["t"], device: string | null): string {
@@ -37,11 +36,6 @@ export async function listSessions(db: Database, t: i18n["t"], session: Session)
   };
 }
 
-/** The public ids of the member's live sessions (whose sockets a change that ends them all must close). */
-export async function liveSessionIds(db: Database, userId: number): Promise<string[]> {
-  return (await liveSessionsOf(db, userId)).flatMap((row) => (row.publicId === null ? [] : [row.publicId]));
-}
-
 /**
  * End one other session of the member, or all others; returns the public ids ended. The session
  * asking is never ended here (logging out does that); an id that is not one of the member's live
@@ -57,20 +51,17 @@ export async function endSessions(db: Database, session: Session, body: EndSessi
 }
 
 /**
- * Close the sockets that ended sessions opened: the chat's, in every conversation of the member (each
- * conversation's object closes its own), and the member channel's (live badges); the page's reconnect
- * is refused. A failing object does not keep the others from closing theirs.
+ * Close every socket the ended sessions of a member opened: the member channel's (live badges) and,
+ * through the channel, which records them, the chat socket of each conversation, with or without a
+ * message yet (docs/decisions/0025). The call that ended the sessions awaits it, so its answer comes
+ * after the sockets closed. Should the channel fail, the conversations' objects still refuse the
+ * sessions' sends within SESSION_CHECK_MS (chat/session-check.ts).
  */
-export async function closeSessionSockets(db: Database, rooms: ConversationRooms, channel: { sessionsEnded(sessions: string[]): Promise<void> }, profileId: number, sessions: string[]): Promise<void> {
+export async function closeSessionSockets(members: Pick<Env["MEMBERS"], "getByName">, profileId: number, sessions: string[]): Promise<void> {
   if (sessions.length === 0) return;
-  const conversations = await conversationsOfProfiles(db, [profileId]);
-  const closed = await Promise.allSettled([
-    channel.sessionsEnded(sessions),
-    ...conversations.map(({ profileA, profileB }) => {
-      const peer = profileA === profileId ? profileB : profileA;
-      return rooms(profileId, peer).sessionsEnded(profileId, peer, sessions);
-    }),
-  ]);
-  const failed = closed.filter((result) => result.status === "rejected").length;
-  if (failed > 0) console.warn(JSON.stringify({ event: "session_sockets_not_closed", profileId, conversations: failed }));
+  try {
+    await members.getByName(memberChannelName(profileId)).sessionsEnded(sessions);
+  } catch (error) {
+    console.warn(JSON.stringify({ event: "session_sockets_not_closed", profileId, message: error instanceof Error ? error.message : String(error) }));
+  }
 }
