@@ -58,7 +58,7 @@ function sigV4Problem(req: IncomingMessage, body: string): { type: string; messa
   const canonical = [
     req.method,
     url.pathname,
-    [...url.searchParams].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).sort().join("&"),
+    [...url.searchParams].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).toSorted().join("&"),
     names.map((name) => `${name}:${String(req.headers[name] ?? "").trim().replace(/\s+/g, " ")}`).join("\n") + "\n",
     signedHeaders,
     String(req.headers["x-amz-content-sha256"] ?? sha256(body)),

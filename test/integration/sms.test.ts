@@ -49,7 +49,7 @@ describe("mobile numbers as members type them", () => {
   };
 
   it("reads each country's national numbers into E.164 from the member's country", () => {
-    expect(Object.keys(NATIONAL).sort()).toEqual([...SMS_COUNTRIES].sort());
+    expect(Object.keys(NATIONAL).toSorted()).toEqual(SMS_COUNTRIES.toSorted());
     for (const [country, [national, e164]] of Object.entries(NATIONAL)) {
       expect(mobileNumberOf(national, country), country).toEqual({ e164, country });
       // Typed in international form, the member's country does not matter.
@@ -135,7 +135,7 @@ describe("limits against SMS pumping", () => {
     const sends = Array.from({ length: 24 }, (_, i) => smsSenderFor(limited, db).send({ to: { e164: `+4741234${String(500 + i)}`, country: "NO" }, text: "code", from: "Textwave" }, now + i % 3));
     const results = await Promise.allSettled(sends);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
-    for (const r of results.filter((r) => r.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: "sms_country_limit", key: "sms.country_busy" });
+    for (const refused of results.filter((r) => r.status === "rejected")) expect((refused as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: "sms_country_limit", key: "sms.country_busy" });
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM outgoing_sms WHERE country = 'NO' AND created_at >= ?").bind(now).first<{ n: number }>())!.n).toBe(5);
     // Another country is not held up, and the country's next hour starts afresh.
     await smsSenderFor(limited, db).send({ to: { e164: "+46701234599", country: "SE" }, text: "code", from: "Textwave" }, now + 10);

@@ -51,7 +51,7 @@ export const providerReportRoutes = new Hono<AppEnv>()
     if (sns.Type === "SubscriptionConfirmation") {
       // Visiting the signed SubscribeURL confirms the subscription; it must be Amazon's too.
       if (!sns.SubscribeURL || !isSnsUrl(sns.SubscribeURL, certOrigin)) throw invalidBody();
-      const confirmed = await fetch(sns.SubscribeURL, { redirect: "error", signal: AbortSignal.timeout(5_000) });
+      const confirmed = await fetch(sns.SubscribeURL, { redirect: "manual", signal: AbortSignal.timeout(5_000) });
       await confirmed.body?.cancel();
       console.info(JSON.stringify({ event: "mail_sns_subscribed", requestId: c.get("requestId"), topic: sns.TopicArn, status: confirmed.status }));
       if (!confirmed.ok) throw new AppError({ status: 502, code: "subscription_not_confirmed", key: "errors.invalid_body" });

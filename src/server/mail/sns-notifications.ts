@@ -94,7 +94,7 @@ async function signingKey(url: string, hash: "SHA-1" | "SHA-256", fetcher: typeo
   let key = certificates.get(cacheKey);
   if (!key) {
     key = (async () => {
-      const response = await fetcher(url, { redirect: "error", signal: AbortSignal.timeout(5_000) });
+      const response = await fetcher(url, { redirect: "manual", signal: AbortSignal.timeout(5_000) });
       if (!response.ok) throw new Error(`certificate answered ${response.status}`);
       return crypto.subtle.importKey("spki", publicKeyOfCertificate(await response.text()), { name: "RSASSA-PKCS1-v1_5", hash }, false, ["verify"]);
     })();
