@@ -1,5 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { AppError } from "../../src/server/errors";
 import { mobileNumberOf, SMS_COUNTRIES } from "../../src/server/sms/phone-numbers";
@@ -8,6 +9,7 @@ import { chatMember } from "../chat";
 import { putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
 import { SINCH_CALLBACK_SECRET, SINCH_PLAN, SINCH_TOKEN } from "../sinch-stand-in";
+import worker from "../../src/worker";
 
 const DOMAIN = "texts.test";
 const ORIGIN = `http://${DOMAIN}`;
@@ -125,6 +127,43 @@ describe("Sinch's SMS API, against a stand-in of it", () => {
     expect((await deliver(await report())).status).toBe(200);
     expect((await smsRow(batch.client_reference!))!.delivery_status).toBe("Delivered");
     expect(SINCH_CALLBACK_SECRET).toBe(env.SMS_WEBHOOK_SECRET);
+  });
+});
+
+describe("a code texted through Sinch from the direct-debit form", () => {
+  /** The form posted as the member's page posts it, to the Worker with Sinch configured. */
+  async function requestCode(member: Awaited<ReturnType<typeof chatMember>>, mobile: string, overrides: Partial<Env> = {}) {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${ORIGIN}/api/directdebit.php`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN, "x-request-type": "client", cookie: [...member.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+        body: JSON.stringify({ bundle_id: 1, account_holder: "Jan Jansen", iban: "NL91ABNA0417164300", street: "Damrak", house_number: "1", postal_code: "1012 LG", city: "Amsterdam", mobile, authorise: true }),
+      }),
+      sinchEnv(overrides),
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+
+  it("goes to the number in E.164 from the site's sender name, with the site's report address", async () => {
+    const m = await chatMember(ORIGIN);
+    expect((await requestCode(m, "06 3456 7890")).status).toBe(200);
+    expect((await batches()).at(-1)).toMatchObject({ from: "Textwave", to: ["+31634567890"], delivery_report: "per_recipient_final", callback_url: `${ORIGIN}/api/sms-report.php` });
+    expect((await batches()).at(-1)!.body).toMatch(/^\d{6} is your Textwave code/);
+  });
+
+  it("a provider that refuses is a 502 in the member's language, and the attempt still counts", async () => {
+    const m = await chatMember(ORIGIN);
+    m.browser.cookies.set("locale", "nl");
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await requestCode(m, "06 4567 8901", { SMS_API_KEY: "revoked" });
+    expect(res.status).toBe(502);
+    expect(await json(res)).toMatchObject({ error: "sms_unavailable", message: "De sms kon niet worden verstuurd. Probeer het over een paar minuten opnieuw." });
+    expect(JSON.parse(String(error.mock.calls[0]![0]))).toMatchObject({ event: "sms_provider_failed", country: "NL" });
+    expect(await env.DB.prepare("SELECT provider_id FROM outgoing_sms WHERE to_number = '+31645678901'").first()).toEqual({ provider_id: null });
+    error.mockRestore();
   });
 });
 
