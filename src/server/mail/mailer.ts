@@ -135,15 +135,12 @@ export class SesMailer implements Mailer {
     private readonly db: Database,
     private readonly settings: SesSettings,
     private readonly from: string,
-    fetcher: typeof fetch = (input, init) => fetch(input, init),
+    private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
   ) {
     // aws4fetch guesses the service and region from the host; a stand-in's host names neither.
     this.client = new AwsClient({ accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, service: "ses", region: settings.region, retries: 0 });
     this.url = `${settings.endpoint ?? `https://email.${settings.region}.amazonaws.com`}/v2/email/outbound-emails`;
-    this.fetcher = fetcher;
   }
-
-  private readonly fetcher: typeof fetch;
 
   async send(mail: Mail): Promise<void> {
     const utf8 = (data: string) => ({ Data: data, Charset: "UTF-8" });
