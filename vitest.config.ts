@@ -20,6 +20,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             SESSION_SECRET: "a session secret used only by the tests, 48 chars",
             MAIL_WEBHOOK_SECRET: "whsec_dGVzdCB3ZWJob29rIHNlY3JldCBvZiB0aGUgbWFpbCBwcm92aWRlcg==",
+            // The Sinch stand-in's callback secret (test/sinch-stand-in.ts).
+            SMS_WEBHOOK_SECRET: "sinch-stand-in-callback-secret",
             VAPID_PRIVATE_KEY: DEVELOPMENT_VAPID.privateKey,
           },
         },

@@ -1,6 +1,7 @@
 import { REPORT_RETENTION_DAYS } from "./shared/reports";
 import { app } from "./server/app";
 import { databaseOf } from "./server/db/database";
+import { receiveMail } from "./server/mail/inbound";
 import { eraseHandledReports } from "./server/db/reports";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
@@ -19,6 +20,11 @@ const HOURLY = "41 * * * *";
 
 export default {
   fetch: app.fetch,
+  /** Mail to the Worker through Email Routing: List-Unsubscribe mailto: and bounce reports (src/server/mail/inbound.ts). */
+  async email(message, env) {
+    const outcome = await receiveMail(message, env, Math.floor(Date.now() / 1000));
+    if (outcome === "dropped") console.info(JSON.stringify({ event: "mail_received_dropped", to: message.to }));
+  },
   /**
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
    * reports handled longer ago than they are kept, past swipe-game days, and what is past its

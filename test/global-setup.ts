@@ -1,20 +1,28 @@
 import type { TestProject } from "vitest/node";
 import { createMollieStandIn } from "./mollie-stand-in";
 import { createPushStandIn } from "./push-stand-in";
-import { createSmsStandIn } from "./sms-stand-in";
+import { createResendStandIn } from "./resend-stand-in";
+import { createSesStandIn } from "./ses-stand-in";
+import { createSinchStandIn } from "./sinch-stand-in";
 
-/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, the SMS provider and a push service. */
+/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, and a push service. */
 export default async function setup(project: TestProject) {
   const mollie = createMollieStandIn();
-  const sms = createSmsStandIn();
+  const sinch = createSinchStandIn();
   const push = createPushStandIn();
+  const resend = createResendStandIn();
+  const ses = createSesStandIn();
   project.provide("mollieUrl", `${await mollie.start()}/v2`);
-  project.provide("smsUrl", await sms.start());
+  project.provide("smsUrl", await sinch.start());
   project.provide("pushUrl", await push.start());
+  project.provide("resendUrl", await resend.start());
+  project.provide("sesUrl", await ses.start());
   return async () => {
     await mollie.stop();
-    await sms.stop();
+    await sinch.stop();
     await push.stop();
+    await resend.stop();
+    await ses.stop();
   };
 }
 
@@ -23,5 +31,7 @@ declare module "vitest" {
     mollieUrl: string;
     smsUrl: string;
     pushUrl: string;
+    resendUrl: string;
+    sesUrl: string;
   }
 }

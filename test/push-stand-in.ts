@@ -13,7 +13,10 @@
  * - POST /_stand-in/subscriptions { applicationServerKey?, answer? } makes a subscription (as
  *   PushManager.subscribe with that VAPID public key): its `PushSubscription.toJSON()`. Pushes whose
  *   token does not verify get 401, a token of another key than the subscription's 403 (RFC 8292 §4).
- * - POST /_stand-in/subscriptions/<id>/answer { status } sets what its pushes are answered (201, 404, 410, 500 ...)
+ * - POST /_stand-in/subscriptions/<id>/answer { status, retryAfter?, maxBytes? } sets what its pushes are
+ *   answered (201, 404, 410, 429 with `Retry-After: <retryAfter>`, 500 ...); with `maxBytes` a body
+ *   larger than that is answered 413, as Mozilla's push service does for a Firefox on Android (its
+ *   relay takes about 3 kB), whatever the status set.
  * - GET /_stand-in/received/<id> lists what reached it: headers, the token's claims, the decrypted JSON
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -22,10 +25,12 @@ import { webcrypto } from "node:crypto";
 
 const subtle = webcrypto.subtle;
 
-type Subscription = { privateKey: webcrypto.CryptoKey; publicRaw: Uint8Array; auth: Uint8Array; applicationServerKey: string | null; answer: number };
+type Subscription = { privateKey: webcrypto.CryptoKey; publicRaw: Uint8Array; auth: Uint8Array; applicationServerKey: string | null; answer: number; retryAfter: string | null; maxBytes: number | null };
 
 export type ReceivedPush = {
   answered: number;
+  /** The size of the encrypted body (RFC 8188 header and record). */
+  bytes: number;
   headers: { contentEncoding: string | null; ttl: string | null; urgency: string | null; topic: string | null };
   vapid: { ok: true; aud: string; exp: number; sub: string; k: string } | { ok: false; reason: string };
   payload: unknown;
@@ -109,7 +114,7 @@ export function createPushStandIn() {
       const publicRaw = new Uint8Array(await subtle.exportKey("raw", pair.publicKey));
       const auth = webcrypto.getRandomValues(new Uint8Array(16));
       const id = `s${++next}-${b64(webcrypto.getRandomValues(new Uint8Array(6)))}`;
-      subscriptions.set(id, { privateKey: pair.privateKey, publicRaw, auth, applicationServerKey, answer });
+      subscriptions.set(id, { privateKey: pair.privateKey, publicRaw, auth, applicationServerKey, answer, retryAfter: null, maxBytes: null });
       received.set(id, []);
       return send(res, 201, { id, subscription: { endpoint: `${subscribedOrigin}/push/${id}`, expirationTime: null, keys: { p256dh: b64(publicRaw), auth: b64(auth) } } });
     }
@@ -117,7 +122,10 @@ export function createPushStandIn() {
     if (answer && req.method === "POST") {
       const subscription = subscriptions.get(answer[1]!);
       if (!subscription) return send(res, 404, { error: "no such subscription" });
-      subscription.answer = (JSON.parse(Buffer.from(body).toString()) as { status: number }).status;
+      const set = JSON.parse(Buffer.from(body).toString()) as { status: number; retryAfter?: string; maxBytes?: number };
+      subscription.answer = set.status;
+      subscription.retryAfter = set.retryAfter ?? null;
+      subscription.maxBytes = set.maxBytes ?? null;
       return send(res, 200, {});
     }
     const list = /^\/_stand-in\/received\/([\w-]+)$/.exec(path);
@@ -127,9 +135,11 @@ export function createPushStandIn() {
     const subscription = push ? subscriptions.get(push[1]!) : undefined;
     if (!push || !subscription || req.method !== "POST") return send(res, 404, { error: "not found" });
     const vapid = await checkVapid(req.headers.authorization, subscribedOrigin).catch((error: Error) => ({ ok: false as const, reason: error.message }));
-    const answered = !vapid.ok ? 401 : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey ? 403 : subscription.answer;
+    const tooLarge = subscription.maxBytes !== null && body.length > subscription.maxBytes;
+    const answered = !vapid.ok ? 401 : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey ? 403 : tooLarge ? 413 : subscription.answer;
     const entry: ReceivedPush = {
       answered,
+      bytes: body.length,
       headers: {
         contentEncoding: (req.headers["content-encoding"] as string | undefined) ?? null,
         ttl: (req.headers["ttl"] as string | undefined) ?? null,
@@ -148,6 +158,7 @@ export function createPushStandIn() {
     received.get(push[1]!)!.push(entry);
     // RFC 8030 §5: 201 Created with the message's location when taken.
     if (answered === 201) res.setHeader("location", `${origin}/message/${received.get(push[1]!)!.length}`);
+    if (answered === 429 && subscription.retryAfter) res.setHeader("retry-after", subscription.retryAfter);
     return send(res, answered);
   });
 

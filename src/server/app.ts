@@ -9,6 +9,7 @@ import { chatRoutes } from "./api/chats";
 import { likeRoutes } from "./api/likes";
 import { memberChannelRoutes } from "./api/member-socket";
 import { mailLinkRoutes, notificationRoutes } from "./api/notifications";
+import { providerReportRoutes } from "./api/provider-reports";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { offlinePage } from "./render/offline-page";
@@ -94,6 +95,8 @@ function createApp() {
   app.post("/api/payment-webhook.php", paymentWebhook);
   // A notification mail's unsubscribe link (no login, one-click POST) and the mail provider's webhook.
   app.route("/", mailLinkRoutes);
+  // SES's bounces and complaints through SNS, Sinch's SMS delivery reports.
+  app.route("/", providerReportRoutes);
   app.use("/api/*", requireSameOrigin);
   app.use("/api/*", async (c, next) => {
     await next();

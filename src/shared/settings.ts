@@ -116,6 +116,11 @@ export const SiteSettings = v.pipe(v.strictObject({
   pricing: v.record(Country, CountryPricing),
   /** Direct debit, where the site offers it (the method "directdebit" in a country's methods). */
   direct_debit: v.optional(DirectDebitSettings),
+  /**
+   * Who the site's SMS come from: an alphanumeric sender name (up to 11 letters, digits and spaces,
+   * at least one letter) or a number in E.164. Without it, the site's name shortened to 11 characters.
+   */
+  sms_sender: v.optional(v.pipe(v.string(), v.regex(/^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$|^\+[1-9][0-9]{6,14}$/, "sms_sender must be up to 11 letters, digits and spaces, or a number in E.164"))),
 }), v.check((s) => s.pricing[s.countries[0]!] !== undefined, "pricing must include the site's own country (the first of countries)"));
 export type SiteSettings = v.InferOutput<typeof SiteSettings>;
 

@@ -1,12 +1,10 @@
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../src/server/db/schema";
 import { ledgerSum } from "../../src/server/db/ledger";
 import { SandboxProvider } from "../../src/server/payments/sandbox";
 import { confirmDirectDebit } from "../../src/server/services/direct-debit";
-import { HttpSms } from "../../src/server/sms/sms";
-import { SMS_STAND_IN_KEY } from "../sms-stand-in";
 import type { OrderCreated, OrderResponse } from "../../src/shared/payments-api";
 import { chatMember, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
@@ -130,20 +128,5 @@ describe("direct debit", () => {
     const { order } = await json<{ order: { status: string } }>(await m.browser.fetch(`/api/order.php?id=${(await env.DB.prepare("SELECT id FROM orders WHERE user_id = ?").bind(m.userId).first<{ id: number }>())!.id}`));
     expect(order.status).toBe("reversed");
     await refusal(await post(m, "/api/directdebit.php", form()), 403, "Direct debit is blocked for your account");
-  });
-});
-
-describe("the SMS provider over HTTP, against a stand-in of its API", () => {
-  const smsUrl = inject("smsUrl");
-
-  it("posts the text with the key and keeps the provider's id in the outbox", async () => {
-    const sender = new HttpSms(db, `${smsUrl}/v1/messages`, SMS_STAND_IN_KEY);
-    await sender.send({ to: "+31612345678", text: "123456 is your code" });
-    const received = (await (await fetch(`${smsUrl}/_stand-in/messages`)).json()) as { to: string; text: string; id: string }[];
-    expect(received.at(-1)).toMatchObject({ to: "+31612345678", text: "123456 is your code" });
-    const row = await env.DB.prepare("SELECT provider_id, sent_at FROM outgoing_sms WHERE to_number = '+31612345678' ORDER BY id DESC").first<{ provider_id: string; sent_at: number }>();
-    expect(row!.provider_id).toBe(received.at(-1)!.id);
-    expect(row!.sent_at).toBeGreaterThan(0);
-    await expect(new HttpSms(db, `${smsUrl}/v1/messages`, "wrong").send({ to: "+31600000000", text: "x" })).rejects.toThrow(/401/);
   });
 });

@@ -82,10 +82,10 @@ const matchEvent = (from: Row): MemberEvent => ({ kind: "match", peer_id: from.p
 
 const choose = (row: Row, kind: EmailKind, on: boolean) => saveNotificationChoices(db, row.userId, [{ kind: "email", name: kind, on }], T0);
 
-/** The unsubscribe link of a mail, from its List-Unsubscribe header. */
+/** The unsubscribe link of a mail, from its List-Unsubscribe header (the one-click URL first, then the mailto:). */
 function unsubscribeLinkOf(mail: MailRow): string {
   const headers = JSON.parse(mail.headers!) as Record<string, string>;
-  const link = /^<(https:\/\/[^>]+)>$/.exec(headers["List-Unsubscribe"]!)?.[1];
+  const link = /^<(https:\/\/[^>]+)>, <mailto:unsubscribe@flirtwave\.example\?subject=unsubscribe%20[^>]+>$/.exec(headers["List-Unsubscribe"]!)?.[1];
   expect(link).toBeDefined();
   return link!;
 }

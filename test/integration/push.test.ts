@@ -313,21 +313,93 @@ describe("web push to the push service stand-in", () => {
     expect(logged).toEqual([expect.objectContaining({ event: "push_failed", reason: "push service answered 500" })]);
   });
 
-  it("a push the service refuses for another key is logged and the subscription kept; without the VAPID secret nothing is sent", async () => {
+  it("pushes the service refuses for another key are logged as a key mismatch once per deployment, the subscriptions kept; without the VAPID secret nothing is sent", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const lena = await chatMember(ORIGIN, { name: "Lena" });
     const other = await standInSubscription("BJ3ORD59KaV08jFzdUjFXPvSCMQd8-OXxDAI3YWCFy1FX3h1Wh9Ctnw3Fng5TUBIboclxaSxS3brypu3tJ58QZI");
     await subscribe(lena, other.subscription);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await pushNotice(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now());
-    expect((await received(other.id)).map((r) => r.answered)).toEqual([403]);
+    await Promise.all(Array.from({ length: 4 }, () => pushNotice(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now())));
+    expect((await received(other.id)).map((r) => r.answered)).toEqual([403, 403, 403, 403]);
     expect(await subscriptionRows(lena.userId)).toHaveLength(1);
-    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_failed", reason: "push service answered 403" });
+    expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)) as unknown)).toEqual([{ event: "push_key_mismatch", public_key: DEVELOPMENT_VAPID.publicKey, push_service: pushOrigin }]);
 
     warn.mockClear();
     await pushNotice({ ...webEnv, VAPID_PRIVATE_KEY: "" }, lena.id, messageFrom(anna, "Anna"), hidden, now());
-    expect(await received(other.id)).toHaveLength(1);
+    expect(await received(other.id)).toHaveLength(4);
     expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_not_configured", private_key: false });
+  });
+});
+
+describe("pushes every browser takes", () => {
+  const LONG = "Shall we meet at the harbour tonight? ".repeat(120) + "😊".repeat(40);
+  const answer = (id: string, set: Record<string, unknown>) => fetch(`${pushUrl}/_stand-in/subscriptions/${id}/answer`, { method: "POST", body: JSON.stringify(set) });
+  const failuresOf = async (userId: number) => (await env.DB.prepare("SELECT failures, retry_after FROM push_subscriptions WHERE user_id = ?").bind(userId).first<{ failures: number; retry_after: number | null }>())!;
+
+  async function previewing(name: string) {
+    const member = await chatMember(ORIGIN, { name });
+    await choose(member, { previews: true });
+    const standIn = await standInSubscription();
+    expect((await subscribe(member, standIn.subscription)).status).toBe(200);
+    return { member, standIn };
+  }
+
+  it("keeps every encrypted push within 3,000 bytes: a long preview is shortened, the rest of the payload whole", async () => {
+    const anna = await chatMember(ORIGIN, { name: "Anna" });
+    const { member, standIn } = await previewing("Mia");
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: "Hi" }), hidden, now());
+    const [long, short] = await received(standIn.id);
+    for (const push of [long!, short!]) {
+      expect(push.answered).toBe(201);
+      expect(push.decryptError).toBeNull();
+      // Padded to the whole budget, so a push's size does not tell how long the message was.
+      expect(push.bytes).toBe(3000);
+    }
+    const payload = long!.payload as PushPayload;
+    expect(payload).toMatchObject({ kind: "message", title: "Message from Anna", tag: `conversation-${anna.id}`, url: `/members/${anna.id}/chat` });
+    expect(payload.body.endsWith("…")).toBe(true);
+    expect(LONG.startsWith(payload.body.slice(0, -1))).toBe(true);
+    expect((short!.payload as PushPayload).body).toBe("Hi");
+  });
+
+  it("a push the service refuses as too large (413) goes once more, smaller; refused again, the subscription is kept and the failure counted", async () => {
+    const anna = await chatMember(ORIGIN, { name: "Anna" });
+    const { member, standIn } = await previewing("Noor");
+    // Like Mozilla's relay to Firefox on Android, but tighter: 3,000 bytes are too many, 1,024 are not.
+    await answer(standIn.id, { status: 201, maxBytes: 2048 });
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
+    const [refused, retried, ...more] = await received(standIn.id);
+    expect(more).toEqual([]);
+    expect([refused!.answered, retried!.answered]).toEqual([413, 201]);
+    expect(retried!.bytes).toBeLessThanOrEqual(1024);
+    expect(retried!.payload).toMatchObject({ kind: "message", title: "Message from Anna", tag: `conversation-${anna.id}` });
+    expect((await subscriptionRows(member.userId))[0]!.last_success_at).toBeGreaterThan(0);
+
+    await answer(standIn.id, { status: 201, maxBytes: 200 });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
+    expect((await received(standIn.id)).slice(2).map((r) => r.answered)).toEqual([413, 413]);
+    expect(await subscriptionRows(member.userId)).toHaveLength(1);
+    expect((await failuresOf(member.userId)).failures).toBe(1);
+    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_failed", reason: "push service answered 413 twice" });
+  });
+
+  it("after a 429 nothing goes to that push service until its Retry-After has passed; no request waits for it", async () => {
+    const anna = await chatMember(ORIGIN, { name: "Anna" });
+    const { member, standIn } = await previewing("Olga");
+    const t0 = now();
+    await answer(standIn.id, { status: 429, retryAfter: "120" });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0);
+    expect((await received(standIn.id)).map((r) => r.answered)).toEqual([429]);
+    expect((await failuresOf(member.userId)).retry_after).toBe(t0 + 120);
+
+    await answer(standIn.id, { status: 201 });
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0 + 119);
+    expect(await received(standIn.id)).toHaveLength(1);
+    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0 + 120);
+    expect((await received(standIn.id)).map((r) => r.answered)).toEqual([429, 201]);
   });
 });
 

@@ -93,7 +93,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if ((await blockedFor(c.get("db"), key)) > 0) throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
     await recordFailure(c.get("db"), key, SMS_CODES_PER_ADDRESS);
     const ctx = paymentContext(c);
-    const sent = await requestDirectDebit(ctx, smsSenderFor(c.env, ctx.db), c.get("t"), await buyerOf(c, session), {
+    const sent = await requestDirectDebit(ctx, smsSenderFor(c.env, ctx.db, ctx.origin), c.get("t"), await buyerOf(c, session), {
       bundleId: body.bundle_id,
       accountHolder: body.account_holder,
       iban: body.iban,

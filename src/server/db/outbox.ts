@@ -1,5 +1,5 @@
 /** Outgoing mail and SMS (outgoing_mail, outgoing_sms): everything the site sends, which locally is the outbox. */
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { outgoingMail, outgoingSms } from "./schema";
 
@@ -19,8 +19,33 @@ export async function latestMails(db: Database, to: string | undefined, limit: n
     .limit(limit);
 }
 
-export async function recordSms(db: Database, sms: { to: string; text: string }, providerId: string | null): Promise<void> {
-  await db.insert(outgoingSms).values({ toNumber: sms.to, text: sms.text, ...(providerId ? { sentAt: sql`unixepoch()`, providerId } : {}) }).run();
+/**
+ * Keep an SMS for a destination country unless `limit` went to that country in the hour before
+ * `now`: one statement, so concurrent sends cannot pass the limit together. Answers the row's id, or
+ * null when the limit is reached.
+ */
+export async function reserveSms(db: Database, sms: { to: string; text: string; country: string }, limit: number, now: number): Promise<number | null> {
+  const row = await db.get<{ id: number } | undefined>(sql`
+    INSERT INTO ${outgoingSms} (to_number, text, country, created_at)
+    SELECT ${sms.to}, ${sms.text}, ${sms.country}, ${now}
+    WHERE (SELECT count(*) FROM ${outgoingSms} WHERE country = ${sms.country} AND created_at > ${now - 3600}) < ${limit}
+    RETURNING id`);
+  return row?.id ?? null;
+}
+
+/** The provider took the SMS: its id, for the delivery reports. */
+export async function markSmsSent(db: Database, id: number, providerId: string, now: number): Promise<void> {
+  await db.update(outgoingSms).set({ sentAt: now, providerId }).where(eq(outgoingSms.id, id));
+}
+
+/** A delivery report for an SMS we sent (our row id and the provider's id must both match); answers whether one was found. */
+export async function recordSmsStatus(db: Database, report: { id: number; providerId: string; to: string; status: string }, now: number): Promise<boolean> {
+  const result = await db
+    .update(outgoingSms)
+    .set({ deliveryStatus: report.status, statusAt: now })
+    .where(and(eq(outgoingSms.id, report.id), eq(outgoingSms.providerId, report.providerId), eq(outgoingSms.toNumber, report.to)))
+    .run();
+  return result.meta.changes > 0;
 }
 
 /** The SMS outbox, newest first (development page, tests). */

@@ -3,10 +3,10 @@
  * pushes that would have been sent (outgoing_push). "A subscription that may be pushed to" — its
  * account live, the login that stored it still live, not expired by the browser — is written here once.
  */
-import { and, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
-import { outgoingPush, profiles, pushSubscriptions, sessions, users } from "./schema";
+import { outgoingPush, profiles, pushKeyMismatches, pushSubscriptions, sessions, users } from "./schema";
 import { sessionIsLive } from "./sessions";
 
 type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
@@ -64,6 +64,22 @@ export async function markPushDelivered(db: Database, id: number, now: number): 
   await db.update(pushSubscriptions).set({ lastSuccessAt: now }).where(eq(pushSubscriptions.id, id));
 }
 
+/** The push service refused a push as too large even shortened (413): counted, the subscription kept. */
+export async function countTooLargePush(db: Database, id: number): Promise<void> {
+  await db.update(pushSubscriptions).set({ failures: sql`${pushSubscriptions.failures} + 1` }).where(eq(pushSubscriptions.id, id));
+}
+
+/** The push service asked to wait (429): nothing goes to the subscription before `until`. */
+export async function deferSubscription(db: Database, id: number, until: number): Promise<void> {
+  await db.update(pushSubscriptions).set({ retryAfter: until }).where(eq(pushSubscriptions.id, id));
+}
+
+/** A push service refused our VAPID key (403): answers true only the first time for that key, so it is logged once per deployment. */
+export async function recordKeyMismatch(db: Database, publicKey: string, now: number): Promise<boolean> {
+  const result = await db.insert(pushKeyMismatches).values({ publicKey, firstAt: now }).onConflictDoNothing().run();
+  return result.meta.changes > 0;
+}
+
 /** The most browsers one event is pushed to (the newest subscriptions): a member's devices, not a fan-out. */
 const MAX_BROWSERS = 10;
 
@@ -91,6 +107,8 @@ export async function pushRecipient(db: Database, profileId: number, now: number
       and(
         eq(pushSubscriptions.userId, users.id),
         or(isNull(pushSubscriptions.expiresAt), gt(pushSubscriptions.expiresAt, now)),
+        // A push service that asked to wait (429 Retry-After) gets nothing before then.
+        or(isNull(pushSubscriptions.retryAfter), lte(pushSubscriptions.retryAfter, now)),
         sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${pushSubscriptions.sessionId} AND ${sessionIsLive(now)})`,
       ),
     )

@@ -446,8 +446,13 @@ export const outgoingSms = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     sentAt: integer("sent_at"),
     providerId: text("provider_id"),
+    /** The destination's country (ISO 3166 alpha-2), for the hourly limit per country; null before migration 0018. */
+    country: text("country"),
+    /** The provider's last delivery report for it (Sinch's status: Delivered, Failed, Expired ...). */
+    deliveryStatus: text("delivery_status"),
+    statusAt: integer("status_at"),
   },
-  (t) => [index("outgoing_sms_to_idx").on(t.toNumber, t.createdAt)],
+  (t) => [index("outgoing_sms_to_idx").on(t.toNumber, t.createdAt), index("outgoing_sms_country_idx").on(t.country, t.createdAt), index("outgoing_sms_provider_idx").on(t.providerId)],
 );
 
 export const discountCodes = sqliteTable(
@@ -690,9 +695,19 @@ export const pushSubscriptions = sqliteTable(
     expiresAt: integer("expires_at"),
     createdAt: integer("created_at").notNull().default(now),
     lastSuccessAt: integer("last_success_at"),
+    /** Pushes the push service refused as too large (413) even shortened; the subscription is kept. */
+    failures: integer("failures").notNull().default(0),
+    /** The push service asked to wait (429 Retry-After): nothing is sent to it before this time. */
+    retryAfter: integer("retry_after"),
   },
   (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
 );
+
+/** The VAPID public keys a push service refused as not the subscription's (403): logged once per key, that is per deployment. */
+export const pushKeyMismatches = sqliteTable("push_key_mismatches", {
+  publicKey: text("public_key").primaryKey(),
+  firstAt: integer("first_at").notNull(),
+});
 
 /** Development and tests (PUSH_PROVIDER "outbox"): each push that would have been sent, shown at /dev/outbox. */
 export const outgoingPush = sqliteTable(

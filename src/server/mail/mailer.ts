@@ -1,9 +1,14 @@
 /**
  * Outgoing mail. Every mail is kept in D1 (outgoing_mail): locally that table is the outbox that
- * /dev/outbox shows and the tests read; in production the HTTP provider also delivers it and the row
- * records the provider's id.
+ * /dev/outbox shows and the tests read; in production a provider also delivers it and the row
+ * records the provider's id. MAIL_PROVIDER chooses: "outbox", "resend" ("http" is its older name),
+ * "cloudflare" (the send_email binding EMAIL) or "ses" (Amazon SES v2 in MAIL_SES_REGION);
+ * docs/configuration.md lists what each needs, docs/decisions/0028-mail-sms-push-providers.md why.
  */
+import { AwsClient } from "aws4fetch";
 import { databaseOf, type Database } from "../db/database";
+import { normaliseEmail } from "../../shared/account-fields";
+import { stopMailTo } from "../db/notification-choices";
 import { recordMail } from "../db/outbox";
 
 /** `headers`: extra mail headers, such as List-Unsubscribe on notification mail (RFC 2369, RFC 8058). */
@@ -15,6 +20,21 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
+/**
+ * The provider refused a mail. `suppressed`: it will never deliver to that address (it bounced or
+ * complained before), which the caller treats as a bounce.
+ */
+export class MailRefused extends Error {
+  constructor(
+    readonly provider: string,
+    readonly code: string,
+    readonly suppressed: boolean,
+    message: string,
+  ) {
+    super(`${provider} refused the mail: ${code}: ${message}`);
+  }
+}
+
 /** Development and tests: the mail stays in the outbox table, nothing leaves the machine. */
 export class OutboxMailer implements Mailer {
   constructor(private readonly db: Database) {}
@@ -24,9 +44,24 @@ export class OutboxMailer implements Mailer {
   }
 }
 
+/** What a provider took, for the outbox row. */
+async function recordSent(db: Database, mail: Mail, providerId: string | null): Promise<void> {
+  await recordMail(db, {
+    toAddress: mail.to,
+    kind: mail.kind,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    headers: headersOf(mail),
+    sentAt: Math.floor(Date.now() / 1000),
+    providerId,
+  });
+}
+
 /**
- * Production: a transactional-mail provider's JSON API (POST { from, to, subject, text, html, headers? }
- * with a bearer key, answering { id }), then the same record as the outbox with the provider's id.
+ * Resend's `POST /emails` (https://resend.com/docs/api-reference/emails/send-email): JSON `{ from,
+ * to, subject, text, html, headers }` with a bearer API key, answering `{ id }`; a refusal answers
+ * `{ statusCode, name, message }`. MAIL_API_URL is `https://api.resend.com/emails`.
  */
 export class HttpMailer implements Mailer {
   constructor(
@@ -34,7 +69,7 @@ export class HttpMailer implements Mailer {
     private readonly url: string,
     private readonly apiKey: string,
     private readonly from: string,
-    private readonly fetcher: typeof fetch = fetch,
+    private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
   ) {}
 
   async send(mail: Mail): Promise<void> {
@@ -43,21 +78,112 @@ export class HttpMailer implements Mailer {
       headers: { Authorization: `Bearer ${this.apiKey}`, "Content-Type": "application/json" },
       body: JSON.stringify({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.headers ? { headers: mail.headers } : {}) }),
     });
-    if (!response.ok) throw new Error(`mail provider answered ${response.status}`);
+    if (!response.ok) {
+      const refusal = (await response.json().catch(() => ({}))) as { name?: string; message?: string };
+      throw new MailRefused("resend", refusal.name ?? String(response.status), false, refusal.message ?? `answered ${response.status}`);
+    }
     const { id } = (await response.json().catch(() => ({}))) as { id?: string };
-    await recordMail(this.db, {
-      toAddress: mail.to,
-      kind: mail.kind,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      headers: headersOf(mail),
-      sentAt: Math.floor(Date.now() / 1000),
-      providerId: id ?? null,
-    });
+    await recordSent(this.db, mail, id ?? null);
   }
 }
 
+/** The part of Cloudflare's send_email binding the mailer uses (workers-types' SendEmail). */
+type SendEmailBinding = Pick<SendEmail, "send">;
+
+/**
+ * Cloudflare Email Service through the send_email binding
+ * (https://developers.cloudflare.com/email-service/api/send-emails/workers-api/): no key; the
+ * binding answers `{ messageId }` or throws an Error whose `code` says why (E_SENDER_NOT_VERIFIED,
+ * E_RECIPIENT_SUPPRESSED for an address that bounced or complained, E_VALIDATION_ERROR ...).
+ */
+export class CloudflareMailer implements Mailer {
+  constructor(
+    private readonly db: Database,
+    private readonly binding: SendEmailBinding,
+    private readonly from: string,
+  ) {}
+
+  async send(mail: Mail): Promise<void> {
+    let messageId: string;
+    try {
+      ({ messageId } = await this.binding.send({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.headers ? { headers: mail.headers } : {}) }));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const text = typeof code === "string" ? code : "E_UNKNOWN";
+      // Cloudflare keeps its own list of addresses that bounced or complained: ours follows it.
+      if (text === "E_RECIPIENT_SUPPRESSED") await stopMailTo(this.db, normaliseEmail(mail.to), "bounce", Math.floor(Date.now() / 1000));
+      throw new MailRefused("cloudflare", text, text === "E_RECIPIENT_SUPPRESSED", error instanceof Error ? error.message : String(error));
+    }
+    await recordSent(this.db, mail, messageId);
+  }
+}
+
+export type SesSettings = { region: string; accessKeyId: string; secretAccessKey: string; configurationSet: string; endpoint?: string };
+
+/**
+ * Amazon SES API v2 SendEmail (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html):
+ * `POST /v2/email/outbound-emails` on `email.<region>.amazonaws.com`, signed with Signature Version 4
+ * (aws4fetch), a Simple message with its headers; answers `{ MessageId }`. A refusal carries its
+ * name in `x-amzn-ErrorType` and `{ message }` in the body (MessageRejected, AccountSuspendedException,
+ * SendingPausedException, MailFromDomainNotVerifiedException, TooManyRequestsException ...).
+ */
+export class SesMailer implements Mailer {
+  private readonly client: AwsClient;
+  private readonly url: string;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: SesSettings,
+    private readonly from: string,
+    private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
+  ) {
+    // aws4fetch guesses the service and region from the host; a stand-in's host names neither.
+    this.client = new AwsClient({ accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, service: "ses", region: settings.region, retries: 0 });
+    this.url = `${settings.endpoint ?? `https://email.${settings.region}.amazonaws.com`}/v2/email/outbound-emails`;
+  }
+
+  async send(mail: Mail): Promise<void> {
+    const utf8 = (data: string) => ({ Data: data, Charset: "UTF-8" });
+    const body = {
+      FromEmailAddress: this.from,
+      Destination: { ToAddresses: [mail.to] },
+      Content: {
+        Simple: {
+          Subject: utf8(mail.subject),
+          Body: { Text: utf8(mail.text), Html: utf8(mail.html) },
+          ...(mail.headers ? { Headers: Object.entries(mail.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
+        },
+      },
+      ...(this.settings.configurationSet ? { ConfigurationSetName: this.settings.configurationSet } : {}),
+    };
+    const request = await this.client.sign(this.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const response = await this.fetcher(request);
+    if (!response.ok) {
+      const type = (response.headers.get("x-amzn-ErrorType") ?? String(response.status)).split(":")[0]!;
+      const { message } = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new MailRefused("ses", type, false, message ?? `answered ${response.status}`);
+    }
+    const { MessageId } = (await response.json().catch(() => ({}))) as { MessageId?: string };
+    await recordSent(this.db, mail, MessageId ?? null);
+  }
+}
+
+/** The binding of Cloudflare's Email Service, when wrangler.toml declares it (`[[send_email]] name = "EMAIL"`). */
+const emailBindingOf = (env: Env) => (env as Env & { EMAIL?: SendEmailBinding }).EMAIL;
+
 export function mailerFor(env: Env, db: Database = databaseOf(env.DB)): Mailer {
-  return env.MAIL_PROVIDER === "http" ? new HttpMailer(db, env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM) : new OutboxMailer(db);
+  switch (env.MAIL_PROVIDER) {
+    case "http":
+    case "resend":
+      return new HttpMailer(db, env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM);
+    case "cloudflare": {
+      const binding = emailBindingOf(env);
+      if (!binding) throw new Error('MAIL_PROVIDER is "cloudflare" but the Worker has no send_email binding named EMAIL');
+      return new CloudflareMailer(db, binding, env.MAIL_FROM);
+    }
+    case "ses":
+      return new SesMailer(db, { region: env.MAIL_SES_REGION, accessKeyId: env.MAIL_SES_ACCESS_KEY_ID, secretAccessKey: env.MAIL_SES_SECRET_ACCESS_KEY, configurationSet: env.MAIL_SES_CONFIGURATION_SET }, env.MAIL_FROM);
+    default:
+      return new OutboxMailer(db);
+  }
 }

@@ -3,7 +3,9 @@
  * (https://www.standardwebhooks.com, used by common transactional mail providers): headers
  * webhook-id, webhook-timestamp (seconds) and webhook-signature ("v1,<base64 HMAC-SHA256 of
  * `id.timestamp.body`>", several separated by spaces while a secret is rotated), with the secret
- * MAIL_WEBHOOK_SECRET as "whsec_<base64>".
+ * MAIL_WEBHOOK_SECRET as "whsec_<base64>". Resend signs the same way through Svix, whose headers
+ * are named svix-id, svix-timestamp and svix-signature (https://resend.com/docs/webhooks/verify-webhooks-requests);
+ * the webhook- names are Svix's white-label ones.
  */
 import * as v from "valibot";
 import { sameBytes } from "../auth/tokens";
@@ -23,9 +25,11 @@ function bytesOfBase64(text: string): Uint8Array<ArrayBuffer> | null {
 
 /** Whether a call carries a valid, fresh signature of `body` by the holder of `secret`. */
 export async function verifyWebhook(secret: string, headers: Headers, body: string, now: number): Promise<boolean> {
-  const id = headers.get("webhook-id");
-  const timestamp = headers.get("webhook-timestamp");
-  const signatures = headers.get("webhook-signature");
+  // One family or the other, never mixed: an id of one and a signature of the other is no signature.
+  const prefix = headers.has("webhook-id") ? "webhook" : "svix";
+  const id = headers.get(`${prefix}-id`);
+  const timestamp = headers.get(`${prefix}-timestamp`);
+  const signatures = headers.get(`${prefix}-signature`);
   const key = secret.startsWith("whsec_") ? bytesOfBase64(secret.slice("whsec_".length)) : null;
   if (!id || !timestamp || !signatures || !key || key.length === 0 || !/^[0-9]{1,12}$/.test(timestamp)) return false;
   if (Math.abs(now - Number(timestamp)) > WEBHOOK_TOLERANCE_SECONDS) return false;

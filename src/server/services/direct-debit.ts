@@ -11,7 +11,8 @@ import { countWrongTry, directDebitStatusStatement, findDirectDebitAccount, inse
 import { insertPayment, paymentStatusStatement } from "../db/payments";
 import { announcePremium } from "../chat/premium";
 import { AppError } from "../errors";
-import type { SmsSender } from "../sms/sms";
+import { mobileNumberOf } from "../sms/phone-numbers";
+import { SmsRefused, smsSenderName, type SmsSender } from "../sms/sms";
 import { providerLocale } from "../payments/provider";
 import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, type PaymentContext } from "./payments";
 
@@ -43,13 +44,21 @@ function newCode(): string {
 
 /** Save the account the member authorises and text them a code (at most SMS_CODES_PER_HOUR an hour). */
 export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t: i18n["t"], buyer: Buyer, form: DirectDebitForm): Promise<{ expires_at: number }> {
-  await directDebitOffer(ctx, buyer, form.bundleId);
+  const { country } = await directDebitOffer(ctx, buyer, form.bundleId);
+  // Before anything is kept or counted: a number that cannot be texted is the member's typing error.
+  const mobile = mobileNumberOf(form.mobile, country);
   if ((await smsCodesSince(ctx.db, buyer.userId, ctx.now - 3600)) >= SMS_CODES_PER_HOUR) throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
-  await saveDirectDebitAccount(ctx.db, buyer.userId, { accountHolder: form.accountHolder, iban: form.iban, street: form.street, houseNumber: form.houseNumber, postalCode: form.postalCode, city: form.city, mobile: form.mobile });
+  await saveDirectDebitAccount(ctx.db, buyer.userId, { accountHolder: form.accountHolder, iban: form.iban, street: form.street, houseNumber: form.houseNumber, postalCode: form.postalCode, city: form.city, mobile: mobile.e164 });
   const code = newCode();
   const expiresAt = ctx.now + SMS_CODE_TTL_SECONDS;
   await insertSmsCode(ctx.db, { userId: buyer.userId, purpose: PURPOSE, codeHash: await hashCode(buyer.userId, code), expiresAt, now: ctx.now });
-  await sms.send({ to: form.mobile, text: t("payments.dd.sms_text", { code, site: ctx.site.name }) });
+  try {
+    await sms.send({ to: mobile, text: t("payments.dd.sms_text", { code, site: ctx.site.name }), from: smsSenderName(ctx.site) }, ctx.now);
+  } catch (error) {
+    if (!(error instanceof SmsRefused) && !(error instanceof TypeError) && !(error instanceof DOMException)) throw error;
+    console.error(JSON.stringify({ event: "sms_provider_failed", country: mobile.country, message: error.message }));
+    throw new AppError({ status: 502, code: "sms_unavailable", key: "sms.unavailable" });
+  }
   return { expires_at: expiresAt };
 }
 

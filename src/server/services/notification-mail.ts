@@ -20,6 +20,7 @@ import {
   recordClockMail,
   weekOf,
 } from "../db/notification-mail";
+import { unsubscribeMailto } from "../mail/inbound";
 import { mailerFor } from "../mail/mailer";
 import { composeMail, type NotificationMail } from "../mail/templates";
 import { unsubscribeToken } from "../mail/unsubscribe-links";
@@ -81,11 +82,12 @@ async function sendNotificationMail(
     return false;
   }
   const origin = `https://${site.settings.domain}`;
-  const unsubscribe = `${origin}/api/unsubscribe.php?token=${await unsubscribeToken(env.SESSION_SECRET, to.userId, kind)}`;
+  const token = await unsubscribeToken(env.SESSION_SECRET, to.userId, kind);
+  const unsubscribe = `${origin}/api/unsubscribe.php?token=${token}`;
   const t = i18nFor(isLanguage(to.language) ? to.language : "en").t;
   const href = typeof link === "string" ? origin + link : await link(site, origin);
   const composed = composeMail(t, mail, { address: to.email, name: to.name }, site.settings.name, href, values, { unsubscribe, settings: `${origin}/notifications` });
-  await mailerFor(env, db).send({ ...composed, headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
+  await mailerFor(env, db).send({ ...composed, headers: { "List-Unsubscribe": `<${unsubscribe}>, <${unsubscribeMailto(env.MAIL_FROM, token)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
   return true;
 }
 
