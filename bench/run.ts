@@ -10,10 +10,12 @@
  *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]
  *                 [-- --likes-requests 600 --no-likes]
  *                 [-- --badge-messages 500 --no-badges]
+ *                 [-- --capacity-members 1000 --capacity-port 8797 --no-capacity | --capacity-only]
  */
 import { parseArgs } from "node:util";
 import { build, seed, serve } from "../test/e2e/server";
 import { badgesBench, printBadges } from "./badges";
+import { capacityBench, printCapacity } from "./capacity";
 import { chatBench, printChat } from "./chat";
 import { likesBench, printLikes } from "./likes";
 import { paymentsBench, printPayments } from "./payments";
@@ -48,6 +50,12 @@ const { values } = parseArgs({
     // Live badges: send -> badge frame on the other member's member socket, next to the echo (served on --echo-port).
     "badge-messages": { type: "string", default: "500" },
     "no-badges": { type: "boolean", default: false },
+    // The D1 capacity model: a simulated day of this many active members (bench/capacity.ts, docs/scale.md).
+    "capacity-members": { type: "string", default: "1000" },
+    "no-capacity": { type: "boolean", default: false },
+    "capacity-only": { type: "boolean", default: false },
+    // Its own state and server, after the app's server has stopped.
+    "capacity-port": { type: "string", default: "8797" },
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
@@ -64,10 +72,8 @@ const HOST = "nl.localhost";
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-if (!values["no-build"]) build();
-seed(STATE, Number(values.profiles));
-const server = await serve(STATE, PORT);
-try {
+/** Every part measured on the app's server, in turn. */
+async function everyPart(): Promise<void> {
   const searches = ["", "?gender=female", "?gender=male&min_age=30&max_age=45", "?country=BE", "?gender=female&country_region=NL-NH", "?page=3"];
   const targets: [string, string[]][] = [
     ["plain Hono route (baseline)", ["/__plain"]],
@@ -126,9 +132,22 @@ try {
   if (!values["no-badges"]) {
     printBadges(await badgesBench({ port: PORT, host: HOST, persistTo: STATE, echoPort: Number(values["echo-port"]), messages: Number(values["badge-messages"]) }));
   }
-} finally {
-  await server.stop();
 }
 
-// Search at growing member counts, with the same build, after the server above has stopped.
-if (!values["no-search-scale"]) await searchScale(searchSizes, Number(values["search-port"]), Number(values["search-requests"]));
+if (!values["no-build"]) build();
+if (!values["capacity-only"]) {
+  seed(STATE, Number(values.profiles));
+  const server = await serve(STATE, PORT);
+  try {
+    await everyPart();
+  } finally {
+    await server.stop();
+  }
+  // Search at growing member counts, with the same build, after the server above has stopped.
+  if (!values["no-search-scale"]) await searchScale(searchSizes, Number(values["search-port"]), Number(values["search-requests"]));
+}
+
+// The D1 capacity model on its own state and server (bench/capacity.ts, docs/scale.md).
+if (!values["no-capacity"]) {
+  printCapacity(await capacityBench({ port: Number(values["capacity-port"]), host: HOST, persistTo: ".tmp/capacity-state", members: Number(values["capacity-members"]), demoProfiles: 300 }));
+}
