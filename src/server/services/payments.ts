@@ -193,10 +193,20 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
  */
 async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void> {
   await recallChatHolds(ctx.env, order.userId);
-  const balance = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
-  const unused = Math.min(balance, order.credits);
-  await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
-  console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
+  // The take-back is refused when the member spent credits between reading the balance and the batch:
+  // read it again and take what is left, so the bank's reversal is never left unrecorded.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const balance = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
+    const unused = Math.max(0, Math.min(balance, order.credits));
+    const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
+    if (taken.meta.changes > 0) {
+      console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
+      return;
+    }
+    // Another take-back of this order came first (a repeated webhook, a refund): nothing left to do.
+    if ((await findOrder(ctx.db, order.id))?.refundedAt !== null) return;
+  }
+  console.error(JSON.stringify({ event: "payment_reversal_refused", order: order.id }));
 }
 
 /**
@@ -253,8 +263,10 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   if (unused <= 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
   const cents = Math.floor((order.amountCents * unused) / order.credits);
   const payment = await latestPaymentOf(ctx.db, order.id);
+  if (!payment) throw new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
   const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now })]);
-  if (taken.meta.changes === 0 || !payment) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
+  if (taken.meta.changes === 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
   try {
     await ctx.provider.refund(payment.providerPaymentId, { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: `refund-order-${order.id}` });
   } catch (error) {
