@@ -3,9 +3,9 @@
  * refunded, reversed). The statements that change a balance come with their ledger row and run in
  * one batch; each is conditional on the order's state, so a repeated or concurrent call is a no-op.
  */
-import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
-import { discountUseStatement } from "./discounts";
+import { discountUseStatement, holdOrderStatement, takeHoldStatements, type DiscountHold } from "./discounts";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { orders, payments, users } from "./schema";
 
@@ -18,6 +18,28 @@ export const statusRankSql = (column: unknown) =>
 
 export async function insertOrder(db: Database, order: NewOrder, now: number): Promise<OrderRow> {
   return (await db.insert(orders).values({ ...order, createdAt: now, updatedAt: now }).returning().get())!;
+}
+
+/**
+ * Insert an order with a once-per-member discount: the order and its discount's hold are one batch,
+ * and the order is inserted only if this attempt took the hold, so of any number of racing orders
+ * with the same discount one is made (null for the others).
+ */
+export async function insertOrderHolding(db: Database, order: NewOrder, now: number, hold: DiscountHold): Promise<OrderRow | null> {
+  const token = crypto.randomUUID();
+  const row: Record<string, unknown> = { status: "open", refundedCredits: 0, refundedCents: 0, ...order, createdAt: now, updatedAt: now };
+  // An insert's select names every column in the schema's order; the id (and what the order does not set) is NULL.
+  const values = sql.join(
+    Object.keys(getTableColumns(orders)).map((key) => sql`${row[key] ?? null}`),
+    sql`, `,
+  );
+  const [, , inserted] = await db.batch([
+    ...takeHoldStatements(db, order.userId, hold, token, now),
+    // Selected from the hold this attempt took: no hold, no order.
+    db.insert(orders).select(sql`SELECT ${values} FROM discount_holds WHERE token = ${token}`).returning(),
+    holdOrderStatement(db, order.userId, token),
+  ]);
+  return inserted[0] ?? null;
 }
 
 /** One of the member's own orders; another member's order is simply not found. */

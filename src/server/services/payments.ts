@@ -3,17 +3,18 @@
  * pays at the provider, and is credited once when the provider (read back, never the browser or the
  * webhook's body) says the payment is paid. The first paid order makes the member premium.
  */
-import { pricingFor, statusRank, vatPart, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
-import type { OrderView } from "../../shared/payments-api";
+import { pricingFor, statusRank, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
+import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { announcePremium, recallChatHolds } from "../chat/premium";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
-import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
+import { findOrder, findOwnOrder, insertOrder, insertOrderHolding, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
 import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
 import { directDebitStatusStatement } from "../db/direct-debit";
 import { AppError } from "../errors";
-import { checkDiscount, discountCentsFor, type AppliedDiscount } from "./discounts";
+import { checkDiscount, holdFor, holdRefusal, type AppliedDiscount } from "./discounts";
+import { checkExpectedAmount, priceOf } from "./order-price";
 import { PaymentProviderError, providerLocale, type PaymentProvider, type ProviderPayment } from "../payments/provider";
 
 export type PaymentContext = {
@@ -40,7 +41,7 @@ export const WEBHOOK_PATH = "/api/payment-webhook.php";
 /** Where the provider sends the member back: the order's own page, which follows its status. */
 export const returnPath = (order: Pick<OrderRow, "id" | "bundleId" | "paymentMethod">) => `/credits/${order.bundleId}/${order.paymentMethod}?order=${order.id}`;
 
-function offer(ctx: PaymentContext, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
+function offer(ctx: Pick<PaymentContext, "site">, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
   const { pricing, country: priceCountry } = pricingFor(ctx.site.pricing, ctx.site.countries, country);
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
   if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
@@ -59,11 +60,13 @@ export function providerUnavailable(error: unknown): AppError {
  * Create an order for a bundle and its payment at the provider. Amounts come from the site's
  * settings only. Answers the order and where the member pays (null for a charge on a mandate).
  */
-export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined; expectedAmount?: number | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
   // The discount comes from the code alone, checked against this bundle and method; never from the request's numbers.
   const discount = input.discountCode?.trim() ? await checkDiscount(ctx, buyer, input.discountCode, { bundle: chosen.bundle, method: chosen.method }) : null;
-  return placeOrder(ctx, buyer, chosen, null, discount);
+  const price = priceOf(chosen.pricing, chosen.bundle, discount?.view ?? null);
+  checkExpectedAmount(price, input.expectedAmount);
+  return placeOrder(ctx, buyer, chosen, null, price, discount);
 }
 
 async function placeOrder(
@@ -71,29 +74,29 @@ async function placeOrder(
   buyer: Buyer,
   chosen: ReturnType<typeof offer>,
   mandate: { customerId: string; mandateId: string } | null,
+  price: OrderPrice,
   discount: AppliedDiscount | null = null,
 ): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
-  const { bundle, pricing, method } = chosen;
-  const discountCents = discountCentsFor(bundle, discount);
-  const amount = bundle.amount - discountCents;
-  const order = await insertOrder(
-    ctx.db,
-    {
+  const { bundle, method } = chosen;
+  const hold = holdFor(discount, ctx.now);
+  const row = {
       userId: buyer.userId,
       siteDomain: ctx.site.domain,
       bundleId: bundle.id,
-      credits: bundle.credits,
-      amountCents: amount,
-      vatCents: vatPart(amount, pricing.vat_rate),
-      discountCents,
+      credits: price.credits,
+      amountCents: price.amount,
+      vatCents: price.vat,
+      discountCents: price.discount,
       discountCode: discount?.view.code ?? null,
       discountCodeId: discount?.codeId ?? null,
-      currency: pricing.currency,
+      discountKey: hold?.key ?? null,
+      currency: price.currency,
       paymentMethod: method,
       country: chosen.country,
-    },
-    ctx.now,
-  );
+    };
+  const order = hold ? await insertOrderHolding(ctx.db, row, ctx.now, hold) : await insertOrder(ctx.db, row, ctx.now);
+  // Another order took the code between the check and this one's batch: nothing was made.
+  if (!order) throw await holdRefusal(ctx, buyer.userId, discount!);
   let payment: ProviderPayment;
   try {
     const customerId = mandate?.customerId ?? (MANDATE_METHODS.includes(method) ? await customerOf(ctx, buyer) : undefined);
@@ -213,10 +216,11 @@ async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void>
  * Repeat last order (SPEC §2): the same bundle and method again; charged on the stored mandate when
  * the member has one, otherwise through a new checkout.
  */
-export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
-  const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
-  if (!last) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
-  const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
+export async function repeatOrder(ctx: PaymentContext, buyer: Buyer, expectedAmount?: number): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+  const plan = await repeatPlan(ctx, buyer);
+  if (!plan) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
+  const { chosen, price } = plan;
+  checkExpectedAmount(price, expectedAmount);
   const customer = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
   let mandate: { customerId: string; mandateId: string } | null = null;
   if (customer?.mandateId) {
@@ -227,7 +231,19 @@ export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ 
       throw providerUnavailable(error);
     }
   }
-  return placeOrder(ctx, buyer, chosen, mandate);
+  return placeOrder(ctx, buyer, chosen, mandate, price);
+}
+
+/**
+ * What repeating the member's last order buys and charges: the same bundle and method at the
+ * bundle's price today, without a discount (decision 0026: a once-per-member code cannot be used
+ * again, and a repeat states one price up front). Null without a previous order.
+ */
+export async function repeatPlan(ctx: Pick<PaymentContext, "db" | "site">, buyer: Pick<Buyer, "userId" | "country">): Promise<{ chosen: ReturnType<typeof offer>; price: OrderPrice } | null> {
+  const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
+  if (!last) return null;
+  const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
+  return { chosen, price: priceOf(chosen.pricing, chosen.bundle, null) };
 }
 
 /** The last moment (unix seconds) the credits of an order may be returned, or null before it is credited. */
@@ -288,6 +304,7 @@ export function orderView(order: OrderRow, payment: { providerPaymentId: string;
     amount: order.amountCents,
     vat: order.vatCents,
     discount: order.discountCents,
+    discount_code: order.discountCode,
     currency: order.currency,
     method: order.paymentMethod,
     payment_id: payment?.providerPaymentId ?? null,
