@@ -21,7 +21,7 @@ import { codesNamed, discountTaken, type DiscountCodeRow, type DiscountHold } fr
 import { AppError } from "../errors";
 
 /** An order with a once-per-member code holds the code this long while its payment is under way. */
-export const DISCOUNT_HOLD_SECONDS = 15 * 60;
+const DISCOUNT_HOLD_SECONDS = 15 * 60;
 
 /** What the time bonus and the welcome discount are used up under together: they are alternatives. */
 const FIRST_PURCHASE = "first-purchase";
@@ -150,7 +150,7 @@ export async function checkCode(ctx: DiscountContext, member: DiscountMember, ty
   const key = onceKeyOf(view);
   if (key) {
     // A code waiting on an unpaid order is not used yet: the member is told which, so they can finish that payment.
-    // Told early here; the order's own batch decides for good (insertOrder).
+    // Told early here; the order's own batch decides for good (insertOrderHolding).
     const taken = await discountTaken(ctx.db, member.userId, key, ctx.now);
     if (taken) throw refuse(409, taken === "used" ? "discount_used" : "discount_held");
   }

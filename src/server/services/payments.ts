@@ -80,20 +80,20 @@ async function placeOrder(
   const { bundle, method } = chosen;
   const hold = holdFor(discount, ctx.now);
   const row = {
-      userId: buyer.userId,
-      siteDomain: ctx.site.domain,
-      bundleId: bundle.id,
-      credits: price.credits,
-      amountCents: price.amount,
-      vatCents: price.vat,
-      discountCents: price.discount,
-      discountCode: discount?.view.code ?? null,
-      discountCodeId: discount?.codeId ?? null,
-      discountKey: hold?.key ?? null,
-      currency: price.currency,
-      paymentMethod: method,
-      country: chosen.country,
-    };
+    userId: buyer.userId,
+    siteDomain: ctx.site.domain,
+    bundleId: bundle.id,
+    credits: price.credits,
+    amountCents: price.amount,
+    vatCents: price.vat,
+    discountCents: price.discount,
+    discountCode: discount?.view.code ?? null,
+    discountCodeId: discount?.codeId ?? null,
+    discountKey: hold?.key ?? null,
+    currency: price.currency,
+    paymentMethod: method,
+    country: chosen.country,
+  };
   const order = hold ? await insertOrderHolding(ctx.db, row, ctx.now, hold) : await insertOrder(ctx.db, row, ctx.now);
   // Another order took the code between the check and this one's batch: nothing was made.
   if (!order) throw await holdRefusal(ctx, buyer.userId, discount!);
