@@ -82,7 +82,15 @@ describe("buying credits on the Dutch site", () => {
   it("at 390 px the amount on every screen from /credits to the receipt is the order the server stored: with the time bonus, for a repeat order, and without the time bonus", async () => {
     const { page, context, errors } = await phone(browser(), { width: 390, height: 844 });
     await signUpByForm(page, baseUrl, "price", "male");
-    const shot = (name: string) => page.screenshot({ path: `.tmp/screens/payment-${name}.png`, fullPage: true });
+    // A phone screen's worth (390x844) from the screen's heading, below the top bar and the alerts.
+    const shot = async (name: string) => {
+      await page.evaluate(() => {
+        const heading = document.querySelector("h1");
+        const bar = document.querySelector(".top-bar")?.getBoundingClientRect().height ?? 0;
+        if (heading) window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - bar - 16);
+      });
+      await page.screenshot({ path: `.tmp/screens/payment-${name}.png` });
+    };
     const text = async (locator: ReturnType<typeof page.locator>) => ((await locator.textContent()) ?? "").trim();
 
     /** The member pays with iDEAL in the sandbox's checkout, then reads the completed page; answers the order's id. */
