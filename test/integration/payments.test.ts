@@ -343,6 +343,26 @@ describe("transactions, repeat order and refunds", () => {
     }
   });
 
+  it("a refund the provider refused gives the credits back, and a second try is refused cleanly with nothing changed", async () => {
+    const buyer = await member();
+    const created = await order(buyer);
+    await press(buyer, created.checkout_url!, "paid");
+    // The sandbox refuses a refund of more than is left to refund.
+    const payment = (await env.DB.prepare("SELECT provider_payment_id AS id FROM payments WHERE order_id = ?").bind(created.id).first<{ id: string }>())!.id;
+    await env.DB.prepare("UPDATE sandbox_payments SET refunded_cents = amount_cents WHERE id = ?").bind(payment).run();
+    const refused = await buyer.browser.post("/api/refund.php", { order_id: created.id });
+    expect(refused.status).toBe(502);
+    expect(await creditsOf(buyer)).toBe(50);
+    expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", refunded_credits: 0, refunded_amount: 0 });
+    await expectLedgerMatches(buyer);
+    const again = await buyer.browser.post("/api/refund.php", { order_id: created.id });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: "not_refundable", message: "This purchase cannot be refunded" });
+    expect(await creditsOf(buyer)).toBe(50);
+    expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", refunded_credits: 0 });
+    await expectLedgerMatches(buyer);
+  });
+
   it("a refund racing three gifts either returns the credits with its ledger row or changes nothing (issue 20, point 4)", async () => {
     const peer = await member({ paid: true });
     let refusedRounds = 0;

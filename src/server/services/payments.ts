@@ -282,7 +282,7 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   if (!payment) throw new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
   // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
   const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now })]);
-  if (taken.meta.changes === 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
+  if (taken.meta.changes === 0) throw await refundRefusedWhy(ctx, order, unused);
   try {
     await ctx.provider.refund(payment.providerPaymentId, { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: `refund-order-${order.id}` });
   } catch (error) {
@@ -292,6 +292,18 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   }
   ctx.balanceChanged?.(userId);
   return (await findOwnOrder(ctx.db, userId, order.id))!;
+}
+
+/**
+ * Why a refund's batch changed nothing: another take-back of the order came first, the credits were
+ * spent meanwhile, or (the credits still there) a refund the provider refused before was given back.
+ */
+async function refundRefusedWhy(ctx: PaymentContext, order: OrderRow, credits: number): Promise<AppError> {
+  const now = await findOrder(ctx.db, order.id);
+  if (now && (now.status === "refunded" || now.status === "reversed")) return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
+  const left = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
+  if (left >= credits) return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  return new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
 }
 
 /** An order as the API answers it (GET /api/order.php, /api/transactions.php). */
