@@ -6,6 +6,7 @@ import { unstable_serialize } from "swr/infinite";
 import type { LoggedOutSearchMode } from "../shared/settings";
 import type { RouteMatch } from "./routes";
 import { visitorSearchAllowed } from "../shared/search-visibility";
+import { PAYMENT_METHODS } from "../shared/payments";
 
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
 type DataKey = { key: string; fallbackKey: string; infinite: boolean };
@@ -91,8 +92,23 @@ export const TRANSACTIONS_KEY = "/api/transactions.php";
 /** GET /api/transaction.php?id=: a receipt. */
 export const transactionKey = (id: string | number) => `/api/transaction.php?id=${id}`;
 
+/** GET /api/prices.php: the prices the member is shown, with a typed code (else their active offer), for every bundle or one (and its method). */
+export function pricesKey(query: { code?: string | null; bundleId?: string | number | null; method?: string | null } = {}): string {
+  const params = new URLSearchParams();
+  if (query.code) params.set("code", query.code);
+  if (query.bundleId) params.set("bundle_id", String(query.bundleId));
+  if (query.method) params.set("method", query.method);
+  const text = params.toString();
+  return text ? `/api/prices.php?${text}` : "/api/prices.php";
+}
+/** GET /api/repeat-order.php: what a repeat order buys and charges. */
+export const REPEAT_ORDER_KEY = "/api/repeat-order.php";
+
 /** GET /api/sessions.php: the member's logged-in devices (settings screen). */
 export const SESSIONS_KEY = "/api/sessions.php";
+
+/** The discount code in a credits address (?discount=), as the screens pass it on. */
+export const typedCode = (query: URLSearchParams): string | null => query.get("discount")?.trim() || null;
 
 const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: false });
 
@@ -121,15 +137,21 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
     }
     case "swipe":
       return member ? [plain(SWIPE_KEY)] : [];
+    case "credits": {
+      return member ? [plain(pricesKey({ code: typedCode(query) }))] : [];
+    }
     case "credits-order": {
+      if (!member) return [];
       const order = query.get("order");
-      return member && order && /^[1-9][0-9]{0,9}$/.test(order) ? [plain(orderKey(order))] : [];
+      if (order) return /^[1-9][0-9]{0,9}$/.test(order) ? [plain(orderKey(order))] : [];
+      const method = match.params.paymentmethod;
+      return [plain(pricesKey({ code: typedCode(query), bundleId: match.params.id, method: method && (PAYMENT_METHODS as readonly string[]).includes(method) ? method : null }))];
     }
     case "transactions":
       if (!member) return [];
       return match.params.id ? [plain(transactionKey(match.params.id))] : [plain(TRANSACTIONS_KEY)];
     case "credits-repeat":
-      return member ? [plain(TRANSACTIONS_KEY)] : [];
+      return member ? [plain(REPEAT_ORDER_KEY)] : [];
     case "settings":
       return member ? [plain(SESSIONS_KEY), plain(NOTIFICATIONS_KEY)] : [];
     case "signup":

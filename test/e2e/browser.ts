@@ -13,8 +13,8 @@ export function launch(): Promise<Browser> {
 }
 
 /** A phone-sized visitor whose page errors, console errors and failed sub-requests are collected. */
-export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  return watched(await browser.newContext(PHONE));
+export async function phone(browser: Browser, viewport = PHONE.viewport): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  return watched(await browser.newContext({ ...PHONE, viewport }));
 }
 
 /**

@@ -1,13 +1,13 @@
 import { describe, expect, inject, it } from "vitest";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { ProfileResponse, SearchResponse, User } from "../../src/shared/api";
+import type { OrderResponse } from "../../src/shared/payments-api";
 import { phone, sharedBrowser } from "./browser";
-import { signUpByForm } from "./dutch-site";
+import { api, signUpByForm } from "./dutch-site";
 
 const baseUrl = inject("baseUrl");
 const euro = (amount: number) => new Intl.NumberFormat("nl", { style: "currency", currency: "EUR" }).format(amount);
 const browser = sharedBrowser();
-
 
 describe("buying credits on the Dutch site", () => {
   it("a new member pays a bundle with iDEAL and the time bonus (25 percent less) in the sandbox checkout, becomes premium, sees a blurred photo in full and reads the receipt", async () => {
@@ -33,9 +33,9 @@ describe("buying credits on the Dutch site", () => {
     await expect.poll(() => page.locator(".bundle").first().getByTestId("bundle-price").textContent()).toBe(euro(7.46));
     expect(await page.locator(".bundle").first().locator(".bundle__was").textContent()).toBe(euro(9.95));
     await page.locator(".bundle").first().getByRole("link", { name: nl.payments.choose }).click();
-    await page.waitForURL(/\/credits\/1\?discount=TIMEBONUS25$/);
+    await page.waitForURL(/\/credits\/1$/);
     await page.getByRole("link", { name: nl.payments.methods.ideal }).click();
-    await page.waitForURL(/\/credits\/1\/ideal\?discount=TIMEBONUS25$/);
+    await page.waitForURL(/\/credits\/1\/ideal$/);
     await expect.poll(() => page.getByTestId("order-total").textContent()).toBe(euro(7.46));
     expect(await page.locator(".receipt__lines").textContent()).toContain(euro(1.29));
     await page.getByRole("button", { name: nl.payments.pay.replace("{price}", euro(7.46)) }).click();
@@ -75,6 +75,97 @@ describe("buying credits on the Dutch site", () => {
     );
     expect(wide).toEqual([]);
 
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("at 390 px the amount on every screen from /credits to the receipt is the order the server stored: with the time bonus, for a repeat order, and without the time bonus", async () => {
+    const { page, context, errors } = await phone(browser(), { width: 390, height: 844 });
+    await signUpByForm(page, baseUrl, "price", "male");
+    // A phone screen's worth (390x844) from the screen's heading, below the top bar and the alerts.
+    const shot = async (name: string) => {
+      await page.evaluate(() => {
+        const heading = document.querySelector("h1");
+        const bar = document.querySelector(".top-bar")?.getBoundingClientRect().height ?? 0;
+        if (heading) window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - bar - 16);
+      });
+      await page.screenshot({ path: `.tmp/screens/payment-${name}.png` });
+    };
+    const text = async (locator: ReturnType<typeof page.locator>) => ((await locator.textContent()) ?? "").trim();
+
+    /** The member pays with iDEAL in the sandbox's checkout, then reads the completed page; answers the order's id. */
+    async function payInSandbox(shots: string): Promise<{ id: number; checkout: string | null }> {
+      let checkout: string | null = null;
+      if (/\/sandbox\/checkout\//.test(page.url())) {
+        checkout = await text(page.locator("strong").first());
+        await shot(`${shots}-4-checkout`);
+        await page.getByRole("button", { name: "paid", exact: true }).click();
+      }
+      await page.waitForURL(/\?order=\d+$/);
+      await expect.poll(() => page.locator("h1").textContent()).toBe(nl.payments.completed_title);
+      await shot(`${shots}-5-completed`);
+      return { id: Number(new URL(page.url()).searchParams.get("order")), checkout };
+    }
+
+    /** The receipt and the transactions list name the order's amount. */
+    async function afterwards(id: number, shots: string): Promise<string[]> {
+      await page.goto(`${baseUrl}/transactions/${id}`);
+      const onReceipt = await text(page.getByTestId("receipt-total"));
+      await shot(`${shots}-6-receipt`);
+      await page.goto(`${baseUrl}/transactions`);
+      const onList = await text(page.locator(`a[href="/transactions/${id}"]`).getByTestId("transaction-amount"));
+      await shot(`${shots}-7-transactions`);
+      return [onReceipt, onList];
+    }
+
+    /** Buys a bundle from /credits through the method choice and the overview; answers every amount shown and the stored order. */
+    async function buy(index: number, shots: string) {
+      await page.goto(`${baseUrl}/credits`);
+      const bundle = page.locator(".bundle").nth(index);
+      const onCredits = await text(bundle.getByTestId("bundle-price"));
+      await shot(`${shots}-1-credits`);
+      await bundle.getByRole("link", { name: nl.payments.choose }).click();
+      await page.waitForURL(/\/credits\/\d+$/);
+      const line = await text(page.getByTestId("bundle-line"));
+      await shot(`${shots}-2-method`);
+      await page.getByRole("link", { name: nl.payments.methods.ideal }).click();
+      await page.waitForURL(/\/credits\/\d+\/ideal$/);
+      const onOverview = await text(page.getByTestId("order-total"));
+      await shot(`${shots}-3-overview`);
+      await page.getByRole("button", { name: nl.payments.pay.replace("{price}", onOverview) }).click();
+      await page.waitForURL(/\/sandbox\/checkout\//);
+      const { id, checkout } = await payInSandbox(shots);
+      const stored = (await api<OrderResponse>(page, "GET", `/api/order.php?id=${id}`)).body.order;
+      const amount = euro(stored.amount / 100);
+      expect(line.startsWith(nl.payments.bundle_line.replace("{credits}", String(stored.credits)).replace("{price}", amount))).toBe(true);
+      expect([onCredits, onOverview, checkout, ...(await afterwards(id, shots))]).toEqual([amount, amount, amount, amount, amount]);
+      return stored;
+    }
+
+    // A new member: the time bonus applies on every screen, and the order is charged that.
+    const withBonus = await buy(1, "bonus");
+    expect(withBonus).toMatchObject({ amount: 1496, discount: 499, discount_code: "TIMEBONUS25", status: "paid" });
+
+    // Repeat order: it says the full price (discounts do not carry over), and charges exactly that.
+    await page.goto(`${baseUrl}/credits/repeat-order`);
+    const stated = await text(page.getByTestId("repeat-text"));
+    expect(stated).toContain(euro(19.95));
+    expect(stated).not.toContain(euro(14.96));
+    expect(await text(page.locator(".credits__note"))).toBe(nl.order_price.repeat_full_price);
+    await shot("repeat-1-screen");
+    await page.getByRole("button", { name: nl.order_price.repeat_pay.replace("{price}", euro(19.95)) }).click();
+    const repeated = await payInSandbox("repeat");
+    const repeatedOrder = (await api<OrderResponse>(page, "GET", `/api/order.php?id=${repeated.id}`)).body.order;
+    expect(repeatedOrder).toMatchObject({ amount: 1995, discount: 0, bundle_id: 2 });
+    if (repeated.checkout !== null) expect(repeated.checkout).toBe(euro(19.95));
+    expect(await afterwards(repeated.id, "repeat")).toEqual([euro(19.95), euro(19.95)]);
+
+    // Paid now, so no time bonus: the full price on every screen, and charged so.
+    const without = await buy(0, "full");
+    expect(without).toMatchObject({ amount: 995, discount: 0, discount_code: null, status: "paid" });
+
+    const wide = await page.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 390.5).map((e) => e.className));
+    expect(wide).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

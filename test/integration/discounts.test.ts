@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../src/server/db/schema";
+import { insertOrderHolding } from "../../src/server/db/orders";
 import { checkDiscount, activeDiscountFor, timeBonusFor, type DiscountMember } from "../../src/server/services/discounts";
 import { discountedAmount, countdown, type DiscountResponse } from "../../src/shared/discounts";
 import type { OrderCreated, OrderResponse } from "../../src/shared/payments-api";
@@ -111,7 +112,7 @@ describe("applying a code", () => {
   it("an abandoned order frees the code after the hold", async () => {
     const buyer = await member();
     const first = await order(buyer, "SPRING20");
-    await env.DB.prepare("UPDATE orders SET created_at = created_at - 3600 WHERE id = ?").bind(first.id).run();
+    await env.DB.prepare("UPDATE discount_holds SET held_until = held_until - 3600 WHERE order_id = ?").bind(first.id).run();
     expect((await orderOf(buyer, (await order(buyer, "SPRING20")).id)).discount).toBe(199);
   });
 
@@ -124,7 +125,7 @@ describe("applying a code", () => {
   it("two paid orders racing with a once-per-member code use it once", async () => {
     const buyer = await member();
     const a = await order(buyer, "SPRING20");
-    await env.DB.prepare("UPDATE orders SET created_at = created_at - 3600 WHERE id = ?").bind(a.id).run();
+    await env.DB.prepare("UPDATE discount_holds SET held_until = held_until - 3600 WHERE order_id = ?").bind(a.id).run();
     const b = await order(buyer, "SPRING20");
     await Promise.all([pay(buyer, a), pay(buyer, b)]);
     const uses = await env.DB.prepare("SELECT order_id FROM discount_uses WHERE user_id = ?").bind(buyer.userId).all<{ order_id: number }>();
@@ -208,5 +209,93 @@ describe("the welcome discount and the time bonus", () => {
     const res = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: "TIMEBONUS25" });
     expect(await res.json()).toMatchObject({ error: "discount_expired" });
     expect((await orderOf(buyer, (await order(buyer, "WELCOME25")).id)).amount).toBe(746);
+  });
+});
+
+describe("a once-per-member code is used once, however many orders race (issue 20, points 2 and 3)", () => {
+  const RACERS = 8;
+  const race = (buyer: Member, codes: string[]) =>
+    Promise.all(Array.from({ length: RACERS }, (_, i) => post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: codes[i % codes.length] })));
+  const discounted = async (buyer: Member) =>
+    (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND discount_cents > 0").bind(buyer.userId).first<{ n: number }>())!.n;
+
+  it("eight orders at once with the same code: exactly one is made, every round and for every kind of code", async () => {
+    for (let round = 0; round < 8; round++) {
+      const buyer = await member();
+      const kind = round % 4;
+      let code = ["TIMEBONUS25", "WELCOME25", "SPRING20"][kind] ?? "";
+      if (kind === 3) code = (await json<{ discount: { code: string } }>(await post(buyer, "/api/retention.php", {}))).discount.code;
+      const answers = await race(buyer, [code]);
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201), `${code}: ${statuses.join(",")}`).toHaveLength(1);
+      expect(statuses.filter((s) => s !== 201).every((s) => s === 409)).toBe(true);
+      for (const refused of answers.filter((a) => a.status === 409)) expect(await refused.json()).toMatchObject({ error: "discount_held", field: "discount_code" });
+      expect(await orderCount(buyer)).toBe(1);
+      expect(await discounted(buyer)).toBe(1);
+    }
+  }, 120_000);
+
+  it("once the winning order is paid, a new race makes no discounted order; once it lapsed unpaid, a new race makes one", async () => {
+    for (let round = 0; round < 4; round++) {
+      const buyer = await member();
+      const code = round % 2 ? "SPRING20" : "TIMEBONUS25";
+      const first = await order(buyer, code);
+      if (round < 2) {
+        await pay(buyer, first);
+        const answers = await race(buyer, [code]);
+        for (const answer of answers) expect(await answer.json()).toMatchObject({ error: "discount_used" });
+        expect(await discounted(buyer)).toBe(1);
+      } else {
+        await env.DB.prepare("UPDATE discount_holds SET held_until = held_until - 3600 WHERE order_id = ?").bind(first.id).run();
+        const answers = await race(buyer, [code]);
+        expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+        expect(await discounted(buyer)).toBe(2);
+      }
+    }
+  }, 120_000);
+
+  it("a payment that failed frees the code at once", async () => {
+    const buyer = await member();
+    const first = await order(buyer, "SPRING20");
+    await buyer.browser.fetch(new URL(first.checkout_url!).pathname, { method: "POST", body: new URLSearchParams({ status: "failed" }) });
+    expect((await orderOf(buyer, (await order(buyer, "SPRING20")).id)).discount).toBe(199);
+  });
+
+  it("the time bonus and the welcome discount are alternatives: two orders of a new member cannot both be discounted, in either order", async () => {
+    for (const [a, b] of [
+      ["TIMEBONUS25", "WELCOME25"],
+      ["WELCOME25", "TIMEBONUS25"],
+    ]) {
+      const buyer = await member();
+      const first = await order(buyer, a);
+      const held = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: b });
+      expect(held.status).toBe(409);
+      expect(await held.json()).toMatchObject({ error: "discount_held" });
+      await pay(buyer, first);
+      const used = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: b });
+      expect(used.status).toBe(409);
+      expect(await used.json()).toMatchObject({ error: "discount_used" });
+      expect(await discounted(buyer)).toBe(1);
+    }
+  });
+
+  it("the time bonus and the welcome discount raced against each other: one discounted order each round", async () => {
+    for (let round = 0; round < 6; round++) {
+      const buyer = await member();
+      const answers = await race(buyer, ["TIMEBONUS25", "WELCOME25"]);
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+      expect(await discounted(buyer)).toBe(1);
+    }
+  }, 120_000);
+
+  it("the welcome discount is for a first purchase only, even when the member paid between the check and the order", async () => {
+    const buyer = await member();
+    await pay(buyer, await order(buyer, undefined));
+    const res = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", discount_code: "WELCOME25" });
+    expect(await res.json()).toMatchObject({ error: "discount_used" });
+    // The order's own batch checks it too: a member who is paid by then gets no order with it.
+    const row = { userId: buyer.userId, siteDomain: "discount.test", bundleId: 1, credits: 50, amountCents: 746, vatCents: 129, discountCents: 249, discountCode: "WELCOME25", discountKey: "first-purchase", currency: "EUR", paymentMethod: "ideal", country: "NL" };
+    expect(await insertOrderHolding(db, row, NOW(), { key: "first-purchase", until: NOW() + 900, firstPurchaseOnly: true })).toBeNull();
+    expect(await discounted(buyer)).toBe(0);
   });
 });

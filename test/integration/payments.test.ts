@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../src/server/db/schema";
 import { ledgerSum } from "../../src/server/db/ledger";
+import { findOrder, takeBackStatements } from "../../src/server/db/orders";
 import { SandboxProvider } from "../../src/server/payments/sandbox";
 import { refundOrder, type PaymentContext } from "../../src/server/services/payments";
 import type { OrderCreated, OrderResponse, TransactionResponse, TransactionsResponse } from "../../src/shared/payments-api";
@@ -17,6 +18,7 @@ import { jpeg, picture } from "../images";
 const ORIGIN = "http://pay.test";
 const SITE = site("pay.test", { refund_days: 14 });
 const db = drizzle(env.DB, { schema });
+const NOW = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
   await putSites(SITE);
@@ -315,6 +317,103 @@ describe("transactions, repeat order and refunds", () => {
     expect((await json<{ message: string }>(refused)).message).toBe("The credits of this purchase have already been spent");
     expect((await orderOf(spender, spent.id)).status).toBe("paid");
   });
+
+  it("a take-back whose credits were spent after the balance was read changes nothing: no status, no refunded values, no ledger row", async () => {
+    for (const reason of ["refund", "reversal"] as const) {
+      const buyer = await member({ credits: 10 });
+      const created = await order(buyer);
+      await press(buyer, created.checkout_url!, "paid");
+      const row = (await findOrder(db, created.id))!;
+      // Read at 60; then 45 went on gifts before the take-back's batch ran.
+      await env.DB.batch([
+        env.DB.prepare("UPDATE users SET credits = credits - 45 WHERE id = ?").bind(buyer.userId),
+        env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -45, 'message')").bind(buyer.userId),
+      ]);
+      const [taken] = await db.batch([...takeBackStatements(db, row, { credits: 50, cents: 995, reason, now: NOW() })]);
+      expect(taken.meta.changes).toBe(0);
+      expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", refunded_credits: 0, refunded_amount: 0 });
+      expect(await creditsOf(buyer)).toBe(15);
+      await expectLedgerMatches(buyer);
+      // What is left can still be taken back.
+      const [later] = await db.batch([...takeBackStatements(db, row, { credits: 15, cents: 298, reason, now: NOW() })]);
+      expect(later.meta.changes).toBe(1);
+      expect(await orderOf(buyer, created.id)).toMatchObject({ status: reason === "refund" ? "refunded" : "reversed", refunded_credits: 15 });
+      expect(await creditsOf(buyer)).toBe(0);
+      await expectLedgerMatches(buyer);
+    }
+  });
+
+  it("a refund the provider refused gives the credits back, and a second try is refused cleanly with nothing changed", async () => {
+    const buyer = await member();
+    const created = await order(buyer);
+    await press(buyer, created.checkout_url!, "paid");
+    // The sandbox refuses a refund of more than is left to refund.
+    const payment = (await env.DB.prepare("SELECT provider_payment_id AS id FROM payments WHERE order_id = ?").bind(created.id).first<{ id: string }>())!.id;
+    await env.DB.prepare("UPDATE sandbox_payments SET refunded_cents = amount_cents WHERE id = ?").bind(payment).run();
+    const refused = await buyer.browser.post("/api/refund.php", { order_id: created.id });
+    expect(refused.status).toBe(502);
+    expect(await creditsOf(buyer)).toBe(50);
+    expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", refunded_credits: 0, refunded_amount: 0 });
+    await expectLedgerMatches(buyer);
+    const again = await buyer.browser.post("/api/refund.php", { order_id: created.id });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: "not_refundable", message: "This purchase cannot be refunded" });
+    expect(await creditsOf(buyer)).toBe(50);
+    expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", refunded_credits: 0 });
+    await expectLedgerMatches(buyer);
+  });
+
+  it("a refund racing three gifts either returns the credits with its ledger row or changes nothing (issue 20, point 4)", async () => {
+    const peer = await member({ paid: true });
+    let refusedRounds = 0;
+    for (let round = 0; round < 12; round++) {
+      // 60 credits: 10 of their own and a purchase of 50 (the order a refund takes from).
+      const buyer = await member({ credits: 25 });
+      // A first gift opens the pair's conversation, so the racing gifts meet a running conversation object.
+      expect((await buyer.browser.post("/api/gift.php", { profile: { id: peer.id }, gift: "rose", client_id: `gift-race-${round}-open` })).status).toBe(200);
+      const created = await order(buyer);
+      await press(buyer, created.checkout_url!, "paid");
+      expect(await creditsOf(buyer)).toBe(60);
+      const gift = (i: number) => buyer.browser.post("/api/gift.php", { profile: { id: peer.id }, gift: "rose", client_id: `gift-race-${round}-${i}-x` });
+      const refundNow = () => buyer.browser.post("/api/refund.php", { order_id: created.id });
+      // The refund starts before the gifts, among them, or once the first gift is answered while the
+      // other two are still on their way, so its read of the balance and its write meet them in every order.
+      let refund: Response;
+      if (round % 3 === 2) {
+        const first = gift(0);
+        const rest = [gift(1), gift(2)];
+        expect((await first).status).toBe(200);
+        [refund] = await Promise.all([refundNow(), ...rest]);
+      } else {
+        const sends = [refundNow, () => gift(0), () => gift(1), () => gift(2)];
+        if (round % 3 === 1) sends.reverse();
+        const all = await Promise.all(sends.map((send) => send()));
+        refund = all[round % 3 === 1 ? 3 : 0]!;
+      }
+      const ledger = await env.DB.prepare("SELECT delta FROM credit_ledger WHERE user_id = ? AND reason = 'refund'").bind(buyer.userId).all<{ delta: number }>();
+      const stored = await orderOf(buyer, created.id);
+      if (refund.status === 200) {
+        expect(stored).toMatchObject({ status: "refunded" });
+        expect(ledger.results.map((r) => r.delta)).toEqual([-stored.refunded_credits]);
+      } else {
+        refusedRounds++;
+        expect(refund.status).toBe(409);
+        expect((await json<{ error: string }>(refund)).error).toBe("credits_spent");
+        // Refused means nothing changed: still paid, nothing refunded, no ledger row.
+        expect(stored).toMatchObject({ status: "paid", refunded_credits: 0, refunded_amount: 0 });
+        expect(ledger.results).toEqual([]);
+        // The credits left can still be returned.
+        const left = await creditsOf(buyer);
+        if (left > 0) {
+          const later = await buyer.browser.post("/api/refund.php", { order_id: created.id });
+          expect(later.status, await later.clone().text()).toBe(200);
+          expect(await orderOf(buyer, created.id)).toMatchObject({ status: "refunded", refunded_credits: left });
+        }
+      }
+      await expectLedgerMatches(buyer);
+    }
+    console.info(JSON.stringify({ event: "refund_race", refused_rounds: refusedRounds }));
+  }, 120_000);
 
   it("the balance equals the sum of the ledger after signup credits, a purchase, messages and a refund", async () => {
     const buyer = await member();

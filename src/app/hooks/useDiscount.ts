@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import useSWR from "swr";
 import type { DiscountResponse, DiscountView } from "../../shared/discounts";
-import { ApiRequestError, apiFetch } from "../api";
+import { apiFetch } from "../api";
 import { useUser } from "./useUser";
 
 const WELCOME_KEY = "/api/discountcode.php?welcome=true";
@@ -38,14 +38,4 @@ export function useActiveDiscount(): { active: DiscountView | null; timeBonus: D
   const secondsLeft = offer?.time_bonus?.expires && now ? offer.time_bonus.expires - now : 0;
   const timeBonus = offer?.time_bonus && secondsLeft > 0 ? offer.time_bonus : null;
   return { active: timeBonus ?? offer?.discount ?? null, timeBonus, secondsLeft: timeBonus ? secondsLeft : 0 };
-}
-
-/** A code checked by the server for this member (and bundle and method when given): the discount or the refusal's text. */
-export function useDiscountQuote(code: string | null, order: { bundleId?: number; method?: string } = {}): { discount: DiscountView | null; refusal: string | null } {
-  const params = new URLSearchParams();
-  if (code) params.set("code", code);
-  if (order.bundleId) params.set("bundle_id", String(order.bundleId));
-  if (order.method) params.set("method", order.method);
-  const { data, error } = useSWR<DiscountResponse, ApiRequestError>(code ? `/api/discountcode.php?${params}` : null, apiFetch, { revalidateOnFocus: false, shouldRetryOnError: false });
-  return { discount: data?.discount ?? null, refusal: error ? error.body.message : null };
 }

@@ -7,6 +7,8 @@ import type { Context } from "hono";
 import type { DiscountResponse } from "../../shared/discounts";
 import { DiscountQuery } from "../../shared/discounts";
 import { pricingFor } from "../../shared/payments";
+import { PricesQuery, type PricesResponse } from "../../shared/payments-api";
+import { quotePrices } from "../services/order-price";
 import type { AppEnv } from "../request-context";
 import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
@@ -36,4 +38,13 @@ export async function loadDiscount(c: Context<AppEnv>, params: URLSearchParams, 
   const bundle = query.bundle_id ? pricing.bundles.find((b) => b.id === Number(query.bundle_id)) : undefined;
   const { view } = await checkDiscount(ctx, member, query.code, { ...(bundle ? { bundle } : {}), ...(query.method ? { method: query.method } : {}) });
   return { discount: view, time_bonus: null };
+}
+
+/** GET /api/prices.php: the prices the member is shown, computed as their order will be (services/order-price.ts). */
+export async function loadPrices(c: Context<AppEnv>, params: URLSearchParams, now = Math.floor(Date.now() / 1000)): Promise<PricesResponse> {
+  const query = parseQuery(PricesQuery, params);
+  const member = await discountMember(c);
+  const quote = await quotePrices({ db: c.get("db"), site: c.get("site"), now }, member, { code: query.code, bundleId: query.bundle_id, method: query.method });
+  const refusal = quote.refusal ? c.get("t")(quote.refusal.key, quote.refusal.values) : null;
+  return { prices: quote.prices, discount: quote.discount, refusal };
 }

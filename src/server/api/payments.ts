@@ -13,16 +13,16 @@
 import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import { blockedFor, recordFailure } from "../auth/throttle";
-import { OrderRequest, RefundRequest, type OrderCreated } from "../../shared/payments-api";
+import { OrderRequest, RefundRequest, RepeatOrderRequest, type OrderCreated, type RepeatOrderResponse } from "../../shared/payments-api";
 import type { AppEnv } from "../request-context";
 import { findSandboxPayment, setSandboxStatus } from "../db/payments";
 import { requireMember } from "../edge/signed-in-member";
 import type { Session } from "../request-context";
 import { AppError } from "../errors";
 import { paymentProviderFor } from "../payments";
-import { PAYMENT_STATUSES } from "../../shared/payments";
+import { formatMoney, PAYMENT_STATUSES } from "../../shared/payments";
 import { announceBalance } from "../services/member-news";
-import { createOrder, refundOrder, repeatOrder, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
+import { createOrder, refundOrder, repeatOrder, repeatPlan, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
 import { getUserView } from "../services/users";
 import type { OrderRow } from "../db/orders";
 import { DirectDebitConfirm, DirectDebitRequest } from "../../shared/direct-debit";
@@ -59,6 +59,13 @@ async function throttleOrders(c: Context<AppEnv>, session: Session): Promise<voi
   await Promise.all([recordFailure(c.get("db"), keys[0]!, ORDERS_PER_MEMBER), recordFailure(c.get("db"), keys[1]!, ORDERS_PER_ADDRESS)]);
 }
 
+/** GET /api/repeat-order.php: what the repeat order screen states and POST charges. */
+export async function loadRepeatOrder(c: Context<AppEnv>): Promise<RepeatOrderResponse> {
+  const session = requireMember(c);
+  const plan = await repeatPlan({ db: c.get("db"), site: c.get("site") }, { userId: session.userId, country: selectedCountry(c) });
+  return { repeat: plan ? { bundle_id: plan.chosen.bundle.id, method: plan.chosen.method, price: plan.price } : null };
+}
+
 const created = (order: OrderRow, checkoutUrl: string | null): OrderCreated => ({ order: { id: order.id, status: order.status as OrderCreated["order"]["status"], checkout_url: checkoutUrl } });
 
 /** The webhook: registered before the same-origin check (the provider is not a page of the site). */
@@ -77,13 +84,13 @@ export const paymentRoutes = new Hono<AppEnv>()
     const session = requireMember(c);
     const body = c.req.valid("json");
     const [, buyer] = await Promise.all([throttleOrders(c, session), buyerOf(c, session)]);
-    const { order, checkoutUrl } = await createOrder(paymentContext(c), buyer, { bundleId: body.bundle_id, method: body.method, discountCode: body.discount_code });
+    const { order, checkoutUrl } = await createOrder(paymentContext(c), buyer, { bundleId: body.bundle_id, method: body.method, discountCode: body.discount_code, expectedAmount: body.expected_amount });
     return c.json(created(order, checkoutUrl), 201);
   })
-  .post("/api/repeat-order.php", async (c) => {
+  .post("/api/repeat-order.php", vValidator("json", RepeatOrderRequest, invalidBody), async (c) => {
     const session = requireMember(c);
     await throttleOrders(c, session);
-    const { order, checkoutUrl } = await repeatOrder(paymentContext(c), await buyerOf(c, session));
+    const { order, checkoutUrl } = await repeatOrder(paymentContext(c), await buyerOf(c, session), c.req.valid("json").expected_amount);
     return c.json(created(order, checkoutUrl), 201);
   })
   .post("/api/directdebit.php", vValidator("json", DirectDebitRequest, invalidBody), async (c) => {
@@ -128,7 +135,7 @@ export const sandboxRoutes = (deliver: (request: Request, c: Context<AppEnv>) =>
     const payment = await findSandboxPayment(c.get("db"), c.req.param("id"));
     if (!payment) return next();
     const t = c.get("t");
-    const amount = new Intl.NumberFormat(c.get("locale"), { style: "currency", currency: payment.currency }).format(payment.amountCents / 100);
+    const amount = formatMoney(payment.amountCents, payment.currency, c.get("locale"));
     const buttons = PAYMENT_STATUSES.filter((s) => s !== "pending" && s !== "authorized")
       .map((s) => `<button name="status" value="${s}">${s}</button>`)
       .join(" ");

@@ -29,7 +29,8 @@ import { autoLike, findMatches, listLikes, nextSwipe, openProfile } from "../ser
 import { outboxRetentionDays } from "../services/retention";
 import { requireLikeMember } from "./likes";
 import { publicSettings, searchModeFor, selectedCountry } from "./settings";
-import { loadDiscount } from "./discounts";
+import { loadDiscount, loadPrices } from "./discounts";
+import { loadRepeatOrder } from "./payments";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 import { requireMember } from "../edge/signed-in-member";
 import { notificationsAnswer } from "../services/notification-choices";
@@ -116,6 +117,8 @@ export const SOURCES: Record<string, Source> = {
   "/api/transactions.php": loadTransactions,
   "/api/transaction.php": loadTransaction,
   "/api/discountcode.php": (c, params) => loadDiscount(c, params),
+  "/api/prices.php": (c, params) => loadPrices(c, params),
+  "/api/repeat-order.php": (c) => loadRepeatOrder(c),
   "/api/notifications.php": async (c) => notificationsAnswer(c.get("db"), requireMember(c).userId),
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");

@@ -3,9 +3,9 @@
  * refunded, reversed). The statements that change a balance come with their ledger row and run in
  * one batch; each is conditional on the order's state, so a repeated or concurrent call is a no-op.
  */
-import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
-import { discountUseStatement } from "./discounts";
+import { discountUseStatement, holdOrderStatement, takeHoldStatements, type DiscountHold } from "./discounts";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { orders, payments, users } from "./schema";
 
@@ -18,6 +18,28 @@ export const statusRankSql = (column: unknown) =>
 
 export async function insertOrder(db: Database, order: NewOrder, now: number): Promise<OrderRow> {
   return (await db.insert(orders).values({ ...order, createdAt: now, updatedAt: now }).returning().get())!;
+}
+
+/**
+ * Insert an order with a once-per-member discount: the order and its discount's hold are one batch,
+ * and the order is inserted only if this attempt took the hold, so of any number of racing orders
+ * with the same discount one is made (null for the others).
+ */
+export async function insertOrderHolding(db: Database, order: NewOrder, now: number, hold: DiscountHold): Promise<OrderRow | null> {
+  const token = crypto.randomUUID();
+  const row: Record<string, unknown> = { status: "open", refundedCredits: 0, refundedCents: 0, ...order, createdAt: now, updatedAt: now };
+  // An insert's select names every column in the schema's order; the id (and what the order does not set) is NULL.
+  const values = sql.join(
+    Object.keys(getTableColumns(orders)).map((key) => sql`${row[key] ?? null}`),
+    sql`, `,
+  );
+  const [, , inserted] = await db.batch([
+    ...takeHoldStatements(db, order.userId, hold, token, now),
+    // Selected from the hold this attempt took: no hold, no order.
+    db.insert(orders).select(sql`SELECT ${values} FROM discount_holds WHERE token = ${token}`).returning(),
+    holdOrderStatement(db, order.userId, token),
+  ]);
+  return inserted[0] ?? null;
 }
 
 /** One of the member's own orders; another member's order is simply not found. */
@@ -81,27 +103,34 @@ export function orderStatusStatements(db: Database, orderId: number, status: str
 }
 
 /**
- * Take back `credits` of a credited order for a refund or a reversal: the balance (never below zero:
- * the credits must still be there), the ledger row and the order's new status, only while the order
- * is still paid. Run in one batch; the first result says whether it happened.
+ * Take back `credits` of a credited order for a refund or a reversal: the ledger row (only while the
+ * order is still paid, no row of this kind exists for it yet, and the credits are still there), then
+ * the balance and the order's new status, both only when that ledger row was written. Run in one
+ * batch (one transaction): the first result says whether it happened, and when it did not, nothing
+ * changed.
  */
 export function takeBackStatements(db: Database, order: Pick<OrderRow, "id" | "userId">, take: { credits: number; cents: number; reason: "refund" | "reversal"; now: number }) {
   const status = take.reason === "refund" ? "refunded" : "reversed";
+  const ref = "order:" + order.id;
   const stillPaid = sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status NOT IN ('refunded', 'reversed') AND credited_at IS NOT NULL AND refunded_at IS NULL)`;
+  const rowOf = (reason: string) => sql`EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${reason} AND ref = ${ref})`;
+  // The row this batch wrote: one of its kind for the order, written while the order was still paid,
+  // and (for a refund) not one a refused refund left behind and gave back.
+  const written = take.reason === "refund" ? sql`${rowOf("refund")} AND NOT ${rowOf("refund_undone")}` : rowOf(take.reason);
   return [
     ledgerEntryWhere(
       db,
-      sql`SELECT NULL, ${order.userId}, ${-take.credits}, ${take.reason}, ${"order:" + order.id}, ${take.now}
-          WHERE ${stillPaid} AND ${unheldCredits(order.userId)} >= ${take.credits}`,
+      sql`SELECT NULL, ${order.userId}, ${-take.credits}, ${take.reason}, ${ref}, ${take.now}
+          WHERE ${stillPaid} AND NOT ${rowOf(take.reason)} AND ${unheldCredits(order.userId)} >= ${take.credits}`,
     ),
     db
       .update(users)
       .set({ credits: sql`${users.credits} - ${take.credits}` })
-      .where(and(eq(users.id, order.userId), sql`EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${take.reason} AND ref = ${"order:" + order.id})`, stillPaid)),
+      .where(and(eq(users.id, order.userId), written, stillPaid)),
     db
       .update(orders)
       .set({ status, refundedAt: take.now, refundedCredits: take.credits, refundedCents: take.cents, updatedAt: take.now })
-      .where(and(eq(orders.id, order.id), sql`${orders.status} NOT IN ('refunded', 'reversed')`, isNotNull(orders.creditedAt), isNull(orders.refundedAt))),
+      .where(and(eq(orders.id, order.id), written, sql`${orders.status} NOT IN ('refunded', 'reversed')`, isNotNull(orders.creditedAt), isNull(orders.refundedAt))),
   ] as const;
 }
 

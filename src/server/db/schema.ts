@@ -333,6 +333,12 @@ export const orders = sqliteTable(
     discountCodeId: integer("discount_code_id"),
     /** The discount code applied (upper case), TIMEBONUS25 and WELCOME25 included; null without one. */
     discountCode: text("discount_code"),
+    /**
+     * What the discount is used up under when its code is once per member (services/discounts.ts
+     * `onceKeyOf`): the code itself, or "first-purchase" for the time bonus and the welcome discount,
+     * which are alternatives; null when the code may be used again.
+     */
+    discountKey: text("discount_key"),
     paymentMethod: text("payment_method").notNull(),
     country: text("country").notNull(),
     /** The latest payment's status (open ... paid, failed, canceled, expired), or refunded / reversed. */
@@ -486,12 +492,31 @@ export const discountUses = sqliteTable(
   {
     id: integer("id").primaryKey(),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    /** Upper case, as on the order. */
+    /** The order's `discount_key`: the code in upper case, or "first-purchase" for the time bonus and the welcome discount. */
     code: text("code").notNull(),
     orderId: integer("order_id").notNull(),
     usedAt: integer("used_at").notNull(),
   },
   (t) => [uniqueIndex("discount_uses_user_code_idx").on(t.userId, t.code)],
+);
+
+/**
+ * A once-per-member discount held by an order being paid: inserted in the same batch as the order,
+ * and the order only when the hold was (the unique index on member and key decides between racing
+ * orders). It lapses at `held_until`, or when its order failed, so an abandoned checkout frees it.
+ */
+export const discountHolds = sqliteTable(
+  "discount_holds",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    onceKey: text("once_key").notNull(),
+    /** Names the attempt that took the hold, so its batch inserts the order only when it was this one. */
+    token: text("token").notNull(),
+    orderId: integer("order_id"),
+    heldUntil: integer("held_until").notNull(),
+  },
+  (t) => [uniqueIndex("discount_holds_user_key_idx").on(t.userId, t.onceKey), uniqueIndex("discount_holds_token_idx").on(t.token)],
 );
 
 export const sessions = sqliteTable(

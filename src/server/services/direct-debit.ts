@@ -4,7 +4,7 @@
  * limit. A reversed debit takes back the unused credits and blocks the member's direct debit.
  */
 import type { i18n } from "i18next";
-import { pricingFor, vatPart } from "../../shared/payments";
+import { pricingFor } from "../../shared/payments";
 import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../shared/direct-debit";
 import { creditStatements, insertOrder, orderStatusStatements, outstandingDirectDebitCredits, type OrderRow } from "../db/orders";
 import { countWrongTry, directDebitStatusStatement, findDirectDebitAccount, insertSmsCode, latestSmsCode, saveDirectDebitAccount, smsCodesSince, spendSmsCodeStatement } from "../db/direct-debit";
@@ -14,6 +14,7 @@ import { AppError } from "../errors";
 import { mobileNumberOf } from "../sms/phone-numbers";
 import { SmsRefused, smsSenderName, type SmsSender } from "../sms/sms";
 import { providerLocale } from "../payments/provider";
+import { priceOf } from "./order-price";
 import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, type PaymentContext } from "./payments";
 
 const PURPOSE = "directdebit";
@@ -80,9 +81,11 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
   if (used.meta.changes === 0) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
   const account = (await findDirectDebitAccount(ctx.db, buyer.userId))!;
 
+  // Direct debit takes no discount code: the bundle's full price, computed as every order's is.
+  const price = priceOf(pricing, bundle, null);
   const order = await insertOrder(
     ctx.db,
-    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: bundle.credits, amountCents: bundle.amount, vatCents: vatPart(bundle.amount, pricing.vat_rate), currency: pricing.currency, paymentMethod: "directdebit", country },
+    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: price.credits, amountCents: price.amount, vatCents: price.vat, currency: price.currency, paymentMethod: "directdebit", country },
     ctx.now,
   );
   try {

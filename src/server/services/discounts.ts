@@ -12,17 +12,19 @@ import {
   TIME_BONUS_SECONDS,
   WELCOME_CODE,
   WELCOME_PERCENTAGE,
-  discountOf,
   type DiscountView,
 } from "../../shared/discounts";
 import { formatMoney, pricingFor, type Bundle, type CountryPricing } from "../../shared/payments";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
-import { codeTaken, codesNamed, type DiscountCodeRow } from "../db/discounts";
+import { codesNamed, discountTaken, type DiscountCodeRow, type DiscountHold } from "../db/discounts";
 import { AppError } from "../errors";
 
 /** An order with a once-per-member code holds the code this long while its payment is under way. */
 const DISCOUNT_HOLD_SECONDS = 15 * 60;
+
+/** What the time bonus and the welcome discount are used up under together: they are alternatives. */
+const FIRST_PURCHASE = "first-purchase";
 
 export type DiscountContext = { db: Database; site: SiteSettings; /** Unix seconds. */ now: number };
 export type DiscountMember = { userId: number; paid: boolean; /** Unix seconds. */ signupDate: number; language: string; country: string | null };
@@ -55,9 +57,32 @@ export function welcomeDiscountFor(site: SiteSettings, member: DiscountMember): 
   return member.paid ? null : siteOffer(site, member, WELCOME_CODE, WELCOME_PERCENTAGE, null, false);
 }
 
-/** The active discount: the time bonus if present, otherwise the welcome discount. */
+/** The active discount (SPEC §4): the time bonus if present, otherwise the welcome discount. */
 export function activeDiscountFor(site: SiteSettings, member: DiscountMember, now: number): DiscountView | null {
   return timeBonusFor(site, member, now) ?? welcomeDiscountFor(site, member);
+}
+
+/**
+ * What a discount is used up under, or null when it may be used again. The time bonus and the
+ * welcome discount share one key: they are alternatives, so a member uses one of them, once, and
+ * only before a first purchase. Any other once-per-member code (an operator's, a retention code) is
+ * its own key. One hold and one use per member and key (db/discounts.ts) make this hold under races.
+ */
+export function onceKeyOf(view: DiscountView): string | null {
+  if (view.code === TIME_BONUS_CODE || view.code === WELCOME_CODE) return FIRST_PURCHASE;
+  return view.validity === "once_per_user" ? view.code : null;
+}
+
+/** The hold an order with this discount takes while it is being paid, or undefined when the code may be used again. */
+export function holdFor(discount: AppliedDiscount | null, now: number): DiscountHold | undefined {
+  const key = discount ? onceKeyOf(discount.view) : null;
+  return key ? { key, until: now + DISCOUNT_HOLD_SECONDS, firstPurchaseOnly: key === FIRST_PURCHASE } : undefined;
+}
+
+/** Why an order could not take its discount's hold: used, or held by another order being paid. */
+export async function holdRefusal(ctx: DiscountContext, userId: number, discount: AppliedDiscount): Promise<AppError> {
+  const taken = await discountTaken(ctx.db, userId, onceKeyOf(discount.view) ?? discount.view.code, ctx.now);
+  return refuse(409, taken === "used" ? "discount_used" : "discount_held");
 }
 
 function viewOf(row: DiscountCodeRow): DiscountView {
@@ -106,6 +131,14 @@ async function find(ctx: DiscountContext, member: DiscountMember, code: string):
  * for, or while an order with them is still being paid (DISCOUNT_HOLD_SECONDS).
  */
 export async function checkDiscount(ctx: DiscountContext, member: DiscountMember, typed: string, order: { bundle?: Bundle; method?: string } = {}): Promise<AppliedDiscount> {
+  const found = await checkCode(ctx, member, typed);
+  const misfit = discountMisfit(ctx.site, member, found.view, order);
+  if (misfit) throw misfit;
+  return found;
+}
+
+/** A code checked for the member alone: found, current, in their currency, not used or held. */
+export async function checkCode(ctx: DiscountContext, member: DiscountMember, typed: string): Promise<AppliedDiscount> {
   const parsed = v.safeParse(DiscountCodeText, typed);
   if (!parsed.success) throw refuse(400, "discount_invalid");
   const found = await find(ctx, member, parsed.output);
@@ -114,17 +147,22 @@ export async function checkDiscount(ctx: DiscountContext, member: DiscountMember
   if (view.percentage <= 0 || view.percentage > 100) throw refuse(400, "discount_invalid");
   const { pricing } = priceList(ctx.site, member.country);
   if (view.currency !== null && view.currency !== pricing.currency) throw refuse(400, "discount_other_country");
-  if (view.validity === "once_per_user") {
+  const key = onceKeyOf(view);
+  if (key) {
     // A code waiting on an unpaid order is not used yet: the member is told which, so they can finish that payment.
-    const taken = await codeTaken(ctx.db, member.userId, view.code, ctx.now - DISCOUNT_HOLD_SECONDS);
+    // Told early here; the order's own batch decides for good (insertOrderHolding).
+    const taken = await discountTaken(ctx.db, member.userId, key, ctx.now);
     if (taken) throw refuse(409, taken === "used" ? "discount_used" : "discount_held");
   }
-  if (order.bundle && order.bundle.amount < view.minimum) {
-    throw refuse(400, "discount_below_minimum", { minimum: formatMoney(view.minimum, pricing.currency, member.language) });
-  }
-  if (order.method && view.payment_methods && !view.payment_methods.includes(order.method)) throw refuse(400, "discount_method_not_covered");
   return found;
 }
 
-/** The discount's part of a bundle's price, in minor units: what the order takes off. */
-export const discountCentsFor = (bundle: Bundle, discount: AppliedDiscount | null) => (discount ? discountOf(bundle.amount, discount.view.percentage) : 0);
+/** Why a checked code does not apply to a bundle or a payment method, or null when it does. */
+export function discountMisfit(site: SiteSettings, member: DiscountMember, view: DiscountView, order: { bundle?: Bundle; method?: string }): AppError | null {
+  if (order.bundle && order.bundle.amount < view.minimum) {
+    const { pricing } = priceList(site, member.country);
+    return refuse(400, "discount_below_minimum", { minimum: formatMoney(view.minimum, pricing.currency, member.language) });
+  }
+  if (order.method && view.payment_methods && !view.payment_methods.includes(order.method)) return refuse(400, "discount_method_not_covered");
+  return null;
+}

@@ -3,17 +3,18 @@
  * pays at the provider, and is credited once when the provider (read back, never the browser or the
  * webhook's body) says the payment is paid. The first paid order makes the member premium.
  */
-import { pricingFor, statusRank, vatPart, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
-import type { OrderView } from "../../shared/payments-api";
+import { pricingFor, statusRank, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
+import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { announcePremium, recallChatHolds } from "../chat/premium";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
-import { findOrder, findOwnOrder, insertOrder, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
+import { findOrder, findOwnOrder, insertOrder, insertOrderHolding, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
 import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
 import { directDebitStatusStatement } from "../db/direct-debit";
 import { AppError } from "../errors";
-import { checkDiscount, discountCentsFor, type AppliedDiscount } from "./discounts";
+import { checkDiscount, holdFor, holdRefusal, type AppliedDiscount } from "./discounts";
+import { checkExpectedAmount, priceOf } from "./order-price";
 import { PaymentProviderError, providerLocale, type PaymentProvider, type ProviderPayment } from "../payments/provider";
 
 export type PaymentContext = {
@@ -40,7 +41,7 @@ export const WEBHOOK_PATH = "/api/payment-webhook.php";
 /** Where the provider sends the member back: the order's own page, which follows its status. */
 export const returnPath = (order: Pick<OrderRow, "id" | "bundleId" | "paymentMethod">) => `/credits/${order.bundleId}/${order.paymentMethod}?order=${order.id}`;
 
-function offer(ctx: PaymentContext, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
+function offer(ctx: Pick<PaymentContext, "site">, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
   const { pricing, country: priceCountry } = pricingFor(ctx.site.pricing, ctx.site.countries, country);
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
   if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
@@ -59,11 +60,13 @@ export function providerUnavailable(error: unknown): AppError {
  * Create an order for a bundle and its payment at the provider. Amounts come from the site's
  * settings only. Answers the order and where the member pays (null for a charge on a mandate).
  */
-export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined; expectedAmount?: number | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
   // The discount comes from the code alone, checked against this bundle and method; never from the request's numbers.
   const discount = input.discountCode?.trim() ? await checkDiscount(ctx, buyer, input.discountCode, { bundle: chosen.bundle, method: chosen.method }) : null;
-  return placeOrder(ctx, buyer, chosen, null, discount);
+  const price = priceOf(chosen.pricing, chosen.bundle, discount?.view ?? null);
+  checkExpectedAmount(price, input.expectedAmount);
+  return placeOrder(ctx, buyer, chosen, null, price, discount);
 }
 
 async function placeOrder(
@@ -71,29 +74,29 @@ async function placeOrder(
   buyer: Buyer,
   chosen: ReturnType<typeof offer>,
   mandate: { customerId: string; mandateId: string } | null,
+  price: OrderPrice,
   discount: AppliedDiscount | null = null,
 ): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
-  const { bundle, pricing, method } = chosen;
-  const discountCents = discountCentsFor(bundle, discount);
-  const amount = bundle.amount - discountCents;
-  const order = await insertOrder(
-    ctx.db,
-    {
-      userId: buyer.userId,
-      siteDomain: ctx.site.domain,
-      bundleId: bundle.id,
-      credits: bundle.credits,
-      amountCents: amount,
-      vatCents: vatPart(amount, pricing.vat_rate),
-      discountCents,
-      discountCode: discount?.view.code ?? null,
-      discountCodeId: discount?.codeId ?? null,
-      currency: pricing.currency,
-      paymentMethod: method,
-      country: chosen.country,
-    },
-    ctx.now,
-  );
+  const { bundle, method } = chosen;
+  const hold = holdFor(discount, ctx.now);
+  const row = {
+    userId: buyer.userId,
+    siteDomain: ctx.site.domain,
+    bundleId: bundle.id,
+    credits: price.credits,
+    amountCents: price.amount,
+    vatCents: price.vat,
+    discountCents: price.discount,
+    discountCode: discount?.view.code ?? null,
+    discountCodeId: discount?.codeId ?? null,
+    discountKey: hold?.key ?? null,
+    currency: price.currency,
+    paymentMethod: method,
+    country: chosen.country,
+  };
+  const order = hold ? await insertOrderHolding(ctx.db, row, ctx.now, hold) : await insertOrder(ctx.db, row, ctx.now);
+  // Another order took the code between the check and this one's batch: nothing was made.
+  if (!order) throw await holdRefusal(ctx, buyer.userId, discount!);
   let payment: ProviderPayment;
   try {
     const customerId = mandate?.customerId ?? (MANDATE_METHODS.includes(method) ? await customerOf(ctx, buyer) : undefined);
@@ -193,20 +196,31 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
  */
 async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void> {
   await recallChatHolds(ctx.env, order.userId);
-  const balance = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
-  const unused = Math.min(balance, order.credits);
-  await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
-  console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
+  // The take-back is refused when the member spent credits between reading the balance and the batch:
+  // read it again and take what is left, so the bank's reversal is never left unrecorded.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const balance = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
+    const unused = Math.max(0, Math.min(balance, order.credits));
+    const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
+    if (taken.meta.changes > 0) {
+      console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
+      return;
+    }
+    // Another take-back of this order came first (a repeated webhook, a refund): nothing left to do.
+    if ((await findOrder(ctx.db, order.id))?.refundedAt !== null) return;
+  }
+  console.error(JSON.stringify({ event: "payment_reversal_refused", order: order.id }));
 }
 
 /**
  * Repeat last order (SPEC §2): the same bundle and method again; charged on the stored mandate when
  * the member has one, otherwise through a new checkout.
  */
-export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
-  const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
-  if (!last) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
-  const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
+export async function repeatOrder(ctx: PaymentContext, buyer: Buyer, expectedAmount?: number): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+  const plan = await repeatPlan(ctx, buyer);
+  if (!plan) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
+  const { chosen, price } = plan;
+  checkExpectedAmount(price, expectedAmount);
   const customer = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
   let mandate: { customerId: string; mandateId: string } | null = null;
   if (customer?.mandateId) {
@@ -217,7 +231,19 @@ export async function repeatOrder(ctx: PaymentContext, buyer: Buyer): Promise<{ 
       throw providerUnavailable(error);
     }
   }
-  return placeOrder(ctx, buyer, chosen, mandate);
+  return placeOrder(ctx, buyer, chosen, mandate, price);
+}
+
+/**
+ * What repeating the member's last order buys and charges: the same bundle and method at the
+ * bundle's price today, without a discount (decision 0026: a once-per-member code cannot be used
+ * again, and a repeat states one price up front). Null without a previous order.
+ */
+export async function repeatPlan(ctx: Pick<PaymentContext, "db" | "site">, buyer: Pick<Buyer, "userId" | "country">): Promise<{ chosen: ReturnType<typeof offer>; price: OrderPrice } | null> {
+  const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
+  if (!last) return null;
+  const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
+  return { chosen, price: priceOf(chosen.pricing, chosen.bundle, null) };
 }
 
 /** The last moment (unix seconds) the credits of an order may be returned, or null before it is credited. */
@@ -253,8 +279,10 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   if (unused <= 0) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
   const cents = Math.floor((order.amountCents * unused) / order.credits);
   const payment = await latestPaymentOf(ctx.db, order.id);
+  if (!payment) throw new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
   const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now })]);
-  if (taken.meta.changes === 0 || !payment) throw new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
+  if (taken.meta.changes === 0) throw await refundRefusedWhy(ctx, order, unused);
   try {
     await ctx.provider.refund(payment.providerPaymentId, { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: `refund-order-${order.id}` });
   } catch (error) {
@@ -264,6 +292,18 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   }
   ctx.balanceChanged?.(userId);
   return (await findOwnOrder(ctx.db, userId, order.id))!;
+}
+
+/**
+ * Why a refund's batch changed nothing: another take-back of the order came first, the credits were
+ * spent meanwhile, or (the credits still there) a refund the provider refused before was given back.
+ */
+async function refundRefusedWhy(ctx: PaymentContext, order: OrderRow, credits: number): Promise<AppError> {
+  const now = await findOrder(ctx.db, order.id);
+  if (now && (now.status === "refunded" || now.status === "reversed")) return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
+  const left = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
+  if (left >= credits) return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  return new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
 }
 
 /** An order as the API answers it (GET /api/order.php, /api/transactions.php). */
@@ -276,6 +316,7 @@ export function orderView(order: OrderRow, payment: { providerPaymentId: string;
     amount: order.amountCents,
     vat: order.vatCents,
     discount: order.discountCents,
+    discount_code: order.discountCode,
     currency: order.currency,
     method: order.paymentMethod,
     payment_id: payment?.providerPaymentId ?? null,

@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from "react";
-import { discountedAmount } from "../../../shared/discounts";
-import { pricePerCredit } from "../../../shared/payments";
 import { FormMessage } from "../../components/Form";
-import { useActiveDiscount, useDiscountQuote } from "../../hooks/useDiscount";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
 import { useRouter, useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page-state";
-import { useOffer } from "./offer";
+import { typedCode } from "../../page-data";
+import { OfferLine, useOffer, usePrices } from "./offer";
 
 /** /credits: the bundles of the member's country, the balance, what credits buy and the discount field. */
 export default function CreditsScreen({ query }: ScreenProps) {
@@ -18,14 +16,12 @@ export default function CreditsScreen({ query }: ScreenProps) {
   const settings = useSettings();
   const { pricing, money } = useOffer();
   const { navigate } = useRouter();
-  const typed = query.get("discount")?.trim() || null;
+  const typed = typedCode(query);
   const [code, setCode] = useState(typed ?? "");
-  const { active } = useActiveDiscount();
-  // A typed code is checked by the server; without one the member's active offer applies.
-  const quote = useDiscountQuote(typed);
-  const applied = typed ? quote.discount : active;
+  // The server prices every bundle with the typed code, else with the member's active offer: what the order will charge.
+  const { data: quote } = usePrices({ code: typed }, user !== null);
   if (!user) return <LoginPrompt title={t("routes.credits")} text={t("payments.login_needed")} />;
-  const discount = applied ? `?discount=${encodeURIComponent(applied.code)}` : "";
+  const discount = typed ? `?discount=${encodeURIComponent(typed)}` : "";
   const applyCode = (event: FormEvent) => {
     event.preventDefault();
     navigate(code.trim() ? `/credits?discount=${encodeURIComponent(code.trim())}` : "/credits", { replace: true });
@@ -35,24 +31,30 @@ export default function CreditsScreen({ query }: ScreenProps) {
       <Title text={t("routes.credits")} />
       <h1>{t("routes.credits")}</h1>
       <p className="credits__balance">{t("payments.balance", { credits: user.credits })}</p>
+      {quote?.discount && <OfferLine discount={quote.discount} />}
       <ul className="bundles">
-        {pricing.bundles.map((bundle) => (
-          <li key={bundle.id} className={bundle.popular ? "bundle bundle--popular" : "bundle"}>
-            {bundle.popular && <span className="bundle__mark">{t("payments.most_popular")}</span>}
-            <strong className="bundle__credits">{t("payments.credits_count", { count: bundle.credits })}</strong>
-            {applied ? (
-              <span className="bundle__price">
-                <s className="bundle__was">{money(bundle.amount)}</s> <strong data-testid="bundle-price">{money(discountedAmount(bundle.amount, applied.percentage))}</strong>
-              </span>
-            ) : (
-              <span className="bundle__price" data-testid="bundle-price">{money(bundle.amount)}</span>
-            )}
-            <span className="bundle__per-credit">{t("payments.per_credit", { price: money(pricePerCredit(bundle)) })}</span>
-            <Link href={`/credits/${bundle.id}${discount}`} className="button button--primary">
-              {t("payments.choose")}
-            </Link>
-          </li>
-        ))}
+        {pricing.bundles.map((bundle) => {
+          const price = quote?.prices.find((p) => p.bundle_id === bundle.id);
+          return (
+            <li key={bundle.id} className={bundle.popular ? "bundle bundle--popular" : "bundle"}>
+              {bundle.popular && <span className="bundle__mark">{t("payments.most_popular")}</span>}
+              <strong className="bundle__credits">{t("payments.credits_count", { count: bundle.credits })}</strong>
+              {price && price.discount > 0 ? (
+                <span className="bundle__price">
+                  <s className="bundle__was">{money(price.price, price.currency)}</s> <strong data-testid="bundle-price">{money(price.amount, price.currency)}</strong>
+                </span>
+              ) : (
+                <span className="bundle__price" data-testid="bundle-price">
+                  {money(price?.amount ?? bundle.amount, price?.currency)}
+                </span>
+              )}
+              <span className="bundle__per-credit">{t("payments.per_credit", { price: money((price?.amount ?? bundle.amount) / bundle.credits, price?.currency) })}</span>
+              <Link href={`/credits/${bundle.id}${discount}`} className="button button--primary">
+                {t("payments.choose")}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
       <p className="credits__vat">{t("payments.prices_include_vat", { rate: pricing.vat_rate })}</p>
       <h2>{t("payments.what_credits_buy")}</h2>
@@ -68,8 +70,7 @@ export default function CreditsScreen({ query }: ScreenProps) {
           {t("payments.apply")}
         </button>
       </form>
-      {applied && <p className="credits__discount-applied">{t("discounts.applied", { percentage: applied.percentage, code: applied.code })}</p>}
-      {typed && quote.refusal && <FormMessage text={quote.refusal} />}
+      {quote?.refusal && <FormMessage text={quote.refusal} />}
       <p className="credits__links">
         <Link href="/credits/repeat-order">{t("routes.credits-repeat-order")}</Link> · <Link href="/transactions">{t("payments.transactions")}</Link> ·{" "}
         <Link href="/pricing">{t("routes.pricing")}</Link>

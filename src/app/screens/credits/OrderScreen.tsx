@@ -2,9 +2,7 @@ import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import type { OrderCreated, OrderResponse, OrderView } from "../../../shared/payments-api";
 import { isFinalOrderStatus } from "../../../shared/payments-api";
-import { discountOf, type DiscountView } from "../../../shared/discounts";
-import { vatPart, type Bundle, type PaymentMethod } from "../../../shared/payments";
-import { useActiveDiscount, useDiscountQuote } from "../../hooks/useDiscount";
+import type { Bundle, PaymentMethod } from "../../../shared/payments";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
@@ -13,9 +11,9 @@ import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
 import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
-import { orderKey } from "../../page-data";
+import { orderKey, typedCode } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
-import { useOffer } from "./offer";
+import { OfferLine, useOffer, usePrices } from "./offer";
 
 /**
  * /credits/{id}/{paymentmethod?}: the method choice for a bundle, then the order overview and Pay;
@@ -39,18 +37,34 @@ export default function OrderScreen({ params, query }: ScreenProps) {
   }
   const method = params.paymentmethod as PaymentMethod | undefined;
   if (!method || !(pricing.methods as readonly string[]).includes(method)) return <MethodChoice bundle={bundle} query={query} />;
-  return <Overview bundle={bundle} method={method} typedCode={query.get("discount")?.trim() || null} />;
+  return <Overview bundle={bundle} method={method} typed={typedCode(query)} />;
 }
 
 function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParams }) {
   const t = useT();
   const { pricing, money } = useOffer();
-  const suffix = query.get("discount") ? `?discount=${encodeURIComponent(query.get("discount")!)}` : "";
+  const typed = typedCode(query);
+  const { data, error, mutate } = usePrices({ code: typed, bundleId: bundle.id });
+  const suffix = typed ? `?discount=${encodeURIComponent(typed)}` : "";
+  const price = data?.prices[0];
   return (
     <section className="credits">
       <Title text={t("routes.credits-id-paymentmethod")} />
       <h1>{t("payments.choose_method")}</h1>
-      <p>{t("payments.bundle_line", { credits: bundle.credits, price: money(bundle.amount) })}</p>
+      {price ? (
+        <p data-testid="bundle-line">
+          {t("payments.bundle_line", { credits: price.credits, price: money(price.amount, price.currency) })}
+          {price.discount > 0 && (
+            <>
+              {" "}
+              <s className="bundle__was">{money(price.price, price.currency)}</s>
+            </>
+          )}
+        </p>
+      ) : (
+        <Pending failed={error !== undefined} retry={() => void mutate()} />
+      )}
+      {data?.discount && <OfferLine discount={data.discount} />}
       <ul className="methods">
         {pricing.methods.map((method) => (
           <li key={method}>
@@ -64,33 +78,32 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
   );
 }
 
-/** The discount of the overview: the code in the address checked by the server for this bundle and method, else the active offer. */
-function useOrderDiscount(typedCode: string | null, bundle: Bundle, method: PaymentMethod): { discount: DiscountView | null; refusal: string | null } {
-  const { active } = useActiveDiscount();
-  const code = typedCode ?? active?.code ?? null;
-  return useDiscountQuote(code, { bundleId: bundle.id, method });
-}
-
-function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: PaymentMethod; typedCode: string | null }) {
+function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMethod; typed: string | null }) {
   const t = useT();
-  const { pricing, money } = useOffer();
-  const { discount, refusal } = useOrderDiscount(typedCode, bundle, method);
-  // The same arithmetic the server charges with (shared/discounts.ts): what is shown is what is paid.
-  const off = discount ? discountOf(bundle.amount, discount.percentage) : 0;
-  const total = bundle.amount - off;
-  const discountCode = discount?.code ?? null;
+  const { money } = useOffer();
+  // The server's price for this bundle and method: the lines below and the order are the same numbers.
+  const { data, error, mutate } = usePrices({ code: typed, bundleId: bundle.id, method });
   const { navigate } = useRouter();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const price = data?.prices[0];
+  if (!data || !price) return <Pending failed={error !== undefined} retry={() => void mutate()} />;
   const pay = async () => {
     setBusy(true);
-    setError(null);
+    setProblem(null);
     try {
-      const { order } = await apiSend<OrderCreated>("POST", "/api/order.php", { bundle_id: bundle.id, method, ...(discountCode ? { discount_code: discountCode } : {}) });
+      const { order } = await apiSend<OrderCreated>("POST", "/api/order.php", {
+        bundle_id: bundle.id,
+        method,
+        ...(price.discount_code ? { discount_code: price.discount_code } : {}),
+        expected_amount: price.amount,
+      });
       if (order.checkout_url) window.location.assign(order.checkout_url);
       else navigate(`/credits/${bundle.id}/${method}?order=${order.id}`);
     } catch (failure) {
-      setError(failure instanceof ApiRequestError ? failure.body.message : t("errors.try_again_later"));
+      setProblem(failure instanceof ApiRequestError ? failure.body.message : t("errors.try_again_later"));
+      // The price may have changed (an offer ended, a code was taken): show the server's new one.
+      void mutate();
       setBusy(false);
     }
   };
@@ -98,27 +111,30 @@ function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: Payme
     <section className="credits">
       <Title text={t("routes.credits-id-paymentmethod")} />
       <h1>{t("payments.overview")}</h1>
+      {data.discount && <OfferLine discount={data.discount} />}
       <dl className="receipt__lines">
         <dt>{t("payments.bundle")}</dt>
-        <dd>{t("payments.credits_count", { count: bundle.credits })}</dd>
+        <dd>{t("payments.credits_count", { count: price.credits })}</dd>
         <dt>{t("payments.method")}</dt>
         <dd>{t(`payments.methods.${method}`)}</dd>
         <dt>{t("payments.price")}</dt>
-        <dd>{money(bundle.amount)}</dd>
+        <dd>{money(price.price, price.currency)}</dd>
         <dt>{t("payments.discount")}</dt>
-        <dd>{off ? `${money(-off)} (${discount!.code})` : money(0)}</dd>
-        <dt>{t("payments.vat", { rate: pricing.vat_rate })}</dt>
-        <dd>{money(vatPart(total, pricing.vat_rate))}</dd>
+        <dd data-testid="order-discount">{price.discount ? `${money(-price.discount, price.currency)} (${price.discount_code})` : money(0, price.currency)}</dd>
+        <dt>{t("payments.vat", { rate: price.vat_rate })}</dt>
+        <dd>{money(price.vat, price.currency)}</dd>
         <dt className="receipt__total">{t("payments.total")}</dt>
-        <dd className="receipt__total" data-testid="order-total">{money(total)}</dd>
+        <dd className="receipt__total" data-testid="order-total">
+          {money(price.amount, price.currency)}
+        </dd>
       </dl>
-      {typedCode && refusal && <FormMessage text={refusal} />}
-      {error && <FormMessage text={error} />}
+      {data.refusal && <FormMessage text={data.refusal} />}
+      {problem && <FormMessage text={problem} />}
       <div className="form__actions">
         <button type="button" className="button button--primary" disabled={busy} onClick={() => void pay()}>
-          {t("payments.pay", { price: money(total) })}
+          {t("payments.pay", { price: money(price.amount, price.currency) })}
         </button>
-        <Link href={`/credits/${bundle.id}`} className="button button--ghost">
+        <Link href={`/credits/${bundle.id}${typed ? `?discount=${encodeURIComponent(typed)}` : ""}`} className="button button--ghost">
           {t("payments.other_method")}
         </Link>
       </div>

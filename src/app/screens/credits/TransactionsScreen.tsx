@@ -49,7 +49,7 @@ function Transactions() {
                   <strong>{t("payments.credits_count", { count: order.credits })}</strong> <StatusLabel order={order} />
                 </span>
                 <span className="transaction__meta">
-                  {money(order.amount, order.currency)} · {t(`payments.methods.${order.method}`)} · {date(order.created_at)}
+                  <span data-testid="transaction-amount">{money(order.amount, order.currency)}</span> · {t(`payments.methods.${order.method}`)} · {date(order.created_at)}
                 </span>
               </Link>
             </li>
@@ -110,13 +110,15 @@ function Receipt({ id }: { id: string }) {
         <dt>{t("payments.method")}</dt>
         <dd>{t(`payments.methods.${order.method}`)}</dd>
         <dt>{t("payments.discount")}</dt>
-        <dd>{money(order.discount, order.currency)}</dd>
+        <dd data-testid="receipt-discount">{order.discount ? `${money(-order.discount, order.currency)} (${order.discount_code ?? ""})` : money(0, order.currency)}</dd>
         <dt>{t("payments.amount_excl_vat")}</dt>
         <dd>{money(order.amount - order.vat, order.currency)}</dd>
         <dt>{t("payments.vat_part")}</dt>
         <dd>{money(order.vat, order.currency)}</dd>
         <dt className="receipt__total">{t("payments.total")}</dt>
-        <dd className="receipt__total">{money(order.amount, order.currency)}</dd>
+        <dd className="receipt__total" data-testid="receipt-total">
+          {money(order.amount, order.currency)}
+        </dd>
         {order.refunded_credits > 0 && (
           <>
             <dt>{t("payments.refunded")}</dt>

@@ -1,0 +1,37 @@
+import useSWR from "swr";
+import { TIME_BONUS_CODE, WELCOME_CODE, type DiscountView } from "../../../shared/discounts";
+import { formatMoney, pricingFor, type CountryPricing } from "../../../shared/payments";
+import type { PricesResponse } from "../../../shared/payments-api";
+import type { ApiRequestError } from "../../api";
+import { usePage, useT } from "../../page-context";
+import { pricesKey } from "../../page-data";
+
+/** The price list of the visitor's country (SPEC §1) and a formatter for its money in the page's language. */
+export function useOffer(): { country: string; pricing: CountryPricing; money: (amount: number, currency?: string) => string } {
+  const { settings, locale } = usePage();
+  const { country, pricing } = pricingFor(settings.pricing, settings.countries, settings.geoip_selected_country);
+  return { country, pricing, money: (amount, currency = pricing.currency) => formatMoney(amount, currency, locale) };
+}
+
+/** A date of an order in the page's language. */
+export function useOrderDate(): (seconds: number) => string {
+  const { locale } = usePage();
+  return (seconds) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(new Date(seconds * 1000));
+}
+
+/** The prices the server computed for the member (GET /api/prices.php): the ones their order will be created with. */
+export function usePrices(query: { code?: string | null; bundleId?: number | null; method?: string | null } = {}, enabled = true) {
+  return useSWR<PricesResponse, ApiRequestError>(enabled ? pricesKey(query) : null);
+}
+
+/** The line that says which offer a price carries (SPEC §4: the time bonus if present, otherwise the welcome discount). */
+export function OfferLine({ discount }: { discount: DiscountView }) {
+  const t = useT();
+  const values = { percentage: discount.percentage, code: discount.code };
+  const key = discount.code === TIME_BONUS_CODE ? "order_price.time_bonus_applies" : discount.code === WELCOME_CODE ? "order_price.welcome_applies" : "discounts.applied";
+  return (
+    <p className="credits__discount-applied" data-testid="offer-line">
+      {t(key, values)}
+    </p>
+  );
+}
