@@ -9,7 +9,12 @@ export const OrderRequest = v.object({
   bundle_id: Id,
   method: v.picklist(PAYMENT_METHODS),
   discount_code: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  /** Save the method for one-tap repeat orders (a first payment with a mandate), where the method can. */
+  save_method: v.optional(v.boolean()),
 });
+
+/** GET /api/payment-methods.php?bundle_id= : the methods that can pay this bundle here now, and those that can be saved. */
+export type PaymentMethodsResponse = { methods: string[]; savable: string[] };
 
 /** POST /api/refund.php */
 export const RefundRequest = v.object({ order_id: Id });
@@ -25,6 +30,8 @@ export type OrderView = {
   discount: number;
   currency: string;
   method: string;
+  /** The method the payment was made with, once the provider says so (null before). */
+  paid_method: string | null;
   /** The provider's id of the order's latest payment. */
   payment_id: string | null;
   created_at: number;

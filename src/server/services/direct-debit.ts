@@ -73,7 +73,7 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
 
   const order = await insertOrder(
     ctx.db,
-    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: bundle.credits, amountCents: bundle.amount, vatCents: vatPart(bundle.amount, pricing.vat_rate), currency: pricing.currency, paymentMethod: "directdebit", country },
+    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: bundle.credits, amountCents: bundle.amount, vatCents: vatPart(bundle.amount, pricing.vat_rate), currency: pricing.currency, paymentMethod: "directdebit", idempotencyKey: crypto.randomUUID(), country },
     ctx.now,
   );
   try {
@@ -88,7 +88,7 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
       method: "directdebit",
       locale: providerLocale(buyer.language, country),
       metadata: { order_id: order.id },
-      idempotencyKey: `order-${order.id}`,
+      idempotencyKey: order.idempotencyKey!,
       customerId,
       sequenceType: "recurring",
       mandateId,
