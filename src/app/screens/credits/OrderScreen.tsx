@@ -1,9 +1,9 @@
 import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import type { OrderCreated, OrderResponse, OrderView } from "../../../shared/payments-api";
+import type { OrderCreated, OrderResponse, OrderView, PaymentMethodsResponse } from "../../../shared/payments-api";
 import { isFinalOrderStatus } from "../../../shared/payments-api";
 import { discountOf, type DiscountView } from "../../../shared/discounts";
-import { vatPart, type Bundle, type PaymentMethod } from "../../../shared/payments";
+import { methodPaysIn, vatPart, type Bundle, type CountryPricing, type PaymentMethod } from "../../../shared/payments";
 import { useActiveDiscount, useDiscountQuote } from "../../hooks/useDiscount";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
@@ -13,7 +13,7 @@ import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
 import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
-import { orderKey } from "../../page-data";
+import { orderKey, paymentMethodsKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { useOffer } from "./offer";
 
@@ -42,9 +42,19 @@ export default function OrderScreen({ params, query }: ScreenProps) {
   return <Overview bundle={bundle} method={method} typedCode={query.get("discount")?.trim() || null} />;
 }
 
+/**
+ * The methods that can pay this bundle here, as the server has them from the provider's Methods API;
+ * until it answers (or if it cannot), the country's list narrowed to the methods that pay in its currency.
+ */
+function useMethods(bundle: Bundle, pricing: CountryPricing): PaymentMethodsResponse {
+  const { data } = useSWR<PaymentMethodsResponse>(paymentMethodsKey(bundle.id));
+  return data ?? { methods: pricing.methods.filter((m) => m === "directdebit" || methodPaysIn(m, pricing.currency)), savable: [] };
+}
+
 function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParams }) {
   const t = useT();
   const { pricing, money } = useOffer();
+  const { methods } = useMethods(bundle, pricing);
   const suffix = query.get("discount") ? `?discount=${encodeURIComponent(query.get("discount")!)}` : "";
   return (
     <section className="credits">
@@ -52,7 +62,7 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
       <h1>{t("payments.choose_method")}</h1>
       <p>{t("payments.bundle_line", { credits: bundle.credits, price: money(bundle.amount) })}</p>
       <ul className="methods">
-        {pricing.methods.map((method) => (
+        {methods.map((method) => (
           <li key={method}>
             <Link href={method === "directdebit" ? `/directdebit?bundle=${bundle.id}` : `/credits/${bundle.id}/${method}${suffix}`} className="method">
               {t(`payments.methods.${method}`)}
@@ -75,6 +85,8 @@ function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: Payme
   const t = useT();
   const { pricing, money } = useOffer();
   const { discount, refusal } = useOrderDiscount(typedCode, bundle, method);
+  const savable = useMethods(bundle, pricing).savable.includes(method);
+  const [saveMethod, setSaveMethod] = useState(false);
   // The same arithmetic the server charges with (shared/discounts.ts): what is shown is what is paid.
   const off = discount ? discountOf(bundle.amount, discount.percentage) : 0;
   const total = bundle.amount - off;
@@ -86,7 +98,7 @@ function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: Payme
     setBusy(true);
     setError(null);
     try {
-      const { order } = await apiSend<OrderCreated>("POST", "/api/order.php", { bundle_id: bundle.id, method, ...(discountCode ? { discount_code: discountCode } : {}) });
+      const { order } = await apiSend<OrderCreated>("POST", "/api/order.php", { bundle_id: bundle.id, method, ...(discountCode ? { discount_code: discountCode } : {}), ...(savable && saveMethod ? { save_method: true } : {}) });
       if (order.checkout_url) window.location.assign(order.checkout_url);
       else navigate(`/credits/${bundle.id}/${method}?order=${order.id}`);
     } catch (failure) {
@@ -112,6 +124,14 @@ function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: Payme
         <dt className="receipt__total">{t("payments.total")}</dt>
         <dd className="receipt__total" data-testid="order-total">{money(total)}</dd>
       </dl>
+      {savable && (
+        <label className="choice choice--terms">
+          <input type="checkbox" name="save_method" checked={saveMethod} onChange={(e) => setSaveMethod(e.target.checked)} />
+          <span>
+            {t("payments.save_method")} <small>{t("payments.save_method_note")}</small>
+          </span>
+        </label>
+      )}
       {typedCode && refusal && <FormMessage text={refusal} />}
       {error && <FormMessage text={error} />}
       <div className="form__actions">
