@@ -58,13 +58,13 @@ beforeAll(async () => {
 type Init = { method?: string; json?: unknown; form?: Record<string, string>; raw?: { contentType: string; body: string } };
 
 /** A request from the member's browser to the app configured with the Mollie provider. */
-async function call(member: Member | null, path: string, init: Init = {}, configured: Env = mollieEnv, origin = ORIGIN): Promise<Response> {
+async function call(caller: Member | null, path: string, init: Init = {}, configured: Env = mollieEnv, origin = ORIGIN): Promise<Response> {
   const headers = new Headers();
-  if (member) headers.set("cookie", [...member.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-  if (init.method && init.method !== "GET" && member) {
+  if (caller) headers.set("cookie", [...caller.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+  if (init.method && init.method !== "GET" && caller) {
     headers.set("origin", origin);
     headers.set("x-request-type", "client");
-    headers.set("cf-connecting-ip", `10.1.${member.userId >> 8}.${member.userId & 255}`);
+    headers.set("cf-connecting-ip", `10.1.${caller.userId >> 8}.${caller.userId & 255}`);
   }
   let body: BodyInit | null = null;
   if (init.json !== undefined) {

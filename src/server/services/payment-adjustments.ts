@@ -19,7 +19,11 @@ import {
   takeStatements,
   type AdjustmentRow,
 } from "../db/payment-adjustments";
-import type { PaymentContext } from "./payments";
+import type { Database } from "../db/database";
+import type { PaymentProvider } from "../payments/provider";
+
+/** What reconciling needs of a payment context (services/payments.ts PaymentContext). */
+type PaymentContext = { db: Database; env: Pick<Env, "DB" | "CONVERSATIONS">; provider: PaymentProvider; now: number };
 
 const ENDED = new Set(["failed", "canceled"]);
 
@@ -73,7 +77,7 @@ export async function reconcileChargebacks(ctx: PaymentContext, order: OrderRow,
   for (const chargeback of chargebacks) {
     const ours = known.find((a) => a.kind === "chargeback" && a.providerId === chargeback.id);
     if (!chargeback.reversed) {
-      if (ours?.takenAt != null) continue;
+      if (ours !== undefined && ours.takenAt !== null) continue;
       // A partial chargeback takes back in proportion; the member's direct debit is blocked (SPEC §8).
       const credits = await shareOf(ctx, order, chargeback.amount);
       const [, taken] = await ctx.db.batch([
