@@ -125,10 +125,11 @@ function Overview({ bundle, method, typedCode }: { bundle: Bundle; method: Payme
         <dd className="receipt__total" data-testid="order-total">{money(total)}</dd>
       </dl>
       {savable && (
-        <label className="choice choice--terms">
+        <label className="choice choice--save">
           <input type="checkbox" name="save_method" checked={saveMethod} onChange={(e) => setSaveMethod(e.target.checked)} />
           <span>
-            {t("payments.save_method")} <small>{t("payments.save_method_note")}</small>
+            {t("payments.save_method")}
+            <small className="choice__note">{t("payments.save_method_note")}</small>
           </span>
         </label>
       )}
