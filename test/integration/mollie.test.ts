@@ -258,6 +258,19 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(again).toBe(409);
     await control(`/holds/${held}/release`, {});
     expect((await first).id).toMatch(/^tr_/);
+    // A create that times out on our side may still be made: asked again with the same key, it is answered once.
+    const slow = crypto.randomUUID();
+    await control(`/holds/${slow}`, {});
+    const impatient = new MollieProvider(STAND_IN_KEY, mollieUrl, undefined, 200);
+    const timedOut = await impatient.createPayment({ ...payment, idempotencyKey: slow }).then(() => null, (e: PaymentProviderError) => e);
+    expect(timedOut).toBeInstanceOf(PaymentProviderError);
+    expect(timedOut!.status).toBeNull();
+    expect(timedOut!.refused).toBe(false);
+    await control(`/holds/${slow}/release`, {});
+    const creates = async () => (await requests()).filter((r) => r.idempotencyKey === slow).length;
+    const retried = await provider.createPayment({ ...payment, idempotencyKey: slow });
+    expect((await provider.createPayment({ ...payment, idempotencyKey: slow })).id).toBe(retried.id);
+    expect(await creates()).toBe(3);
   });
 
   it("Methods API: each currency gets the methods that pay in it (MobilePay in DKK, BLIK and Przelewy24 in PLN, TWINT in CHF; never iDEAL or Bancontact)", async () => {

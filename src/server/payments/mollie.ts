@@ -54,6 +54,12 @@ function toPayment(p: MolliePayment): ProviderPayment {
 
 const toRefund = (r: MollieRefund): Refund => ({ id: r.id, status: r.status, amount: fromMollieAmount(r.amount), refundKey: typeof r.metadata?.refund_key === "string" ? r.metadata.refund_key : null });
 
+/**
+ * How long a call may take before it counts as unanswered. An unanswered create or refund may still
+ * have been made: callers look it up (or repeat it with the same Idempotency-Key), never assume.
+ */
+const CALL_TIMEOUT_MS = 15_000;
+
 /** Ids of the documented shape only: nothing of a webhook's body is passed on to the API. */
 const PAYMENT_ID = /^tr_[A-Za-z0-9]{1,64}$/;
 
@@ -65,6 +71,7 @@ export class MollieProvider implements PaymentProvider {
     private readonly apiKey: string,
     private readonly baseUrl: string,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
+    private readonly timeoutMs = CALL_TIMEOUT_MS,
   ) {
     // Mollie keeps test and live customers apart; so do we (a test_ key's customer id means nothing to a live_ key).
     this.customerScope = `mollie:${apiKey.startsWith("live_") ? "live" : "test"}`;
@@ -76,7 +83,7 @@ export class MollieProvider implements PaymentProvider {
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     let response: Response;
     try {
-      response = await this.fetcher(this.baseUrl.replace(/\/$/, "") + path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+      response = await this.fetcher(this.baseUrl.replace(/\/$/, "") + path, { method, headers, body: body === undefined ? null : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       throw new PaymentProviderError(`mollie unreachable: ${error instanceof Error ? error.message : String(error)}`);
     }

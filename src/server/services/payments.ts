@@ -245,7 +245,11 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     const changes = await Promise.all([
       actual.hasRefunds || order.status === "refunded" ? reconcileRefunds(ctx, order, payment.providerPaymentId) : false,
       actual.hasChargebacks || order.status === "reversed" ? reconcileChargebacks(ctx, order, payment.providerPaymentId) : false,
-    ]);
+    ]).catch((error: unknown) => {
+      // The lists could not be read: answered 502 so the provider calls again.
+      if (error instanceof PaymentProviderError) throw providerUnavailable(error);
+      throw error;
+    });
     if (changes.some(Boolean)) {
       ctx.balanceChanged?.(order.userId);
       if (settlement === "unchanged") settlement = "updated";
