@@ -1,8 +1,9 @@
 /**
  * Payment calls:
- * - POST /api/order.php `{ bundle_id, method, discount_code? }`: a new order and where to pay it.
- *   GET /api/order.php?id= is a read source (api/sources.ts).
- * - POST /api/repeat-order.php: the last order again (on the stored mandate when there is one).
+ * - POST /api/order.php `{ bundle_id, method, discount_code?, save_method? }`: a new order and where
+ *   to pay it. GET /api/order.php?id= and GET /api/payment-methods.php?bundle_id= (what can pay a
+ *   bundle here, from the provider's Methods API) are read sources (api/sources.ts).
+ * - POST /api/repeat-order.php: the last order again (a recurring charge on the member's valid mandate when there is one).
  * - POST /api/refund.php `{ order_id }`: return the unused credits of the latest purchase.
  * - POST /api/directdebit.php (the account, `authorise: true`): texts a 6-digit code;
  *   POST /api/directdebit-confirm.php `{ bundle_id, code }`: the order, credited at once.

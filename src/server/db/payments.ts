@@ -36,9 +36,12 @@ export function providerStatusStatement(db: Database, paymentId: number, status:
   return db.update(payments).set({ providerStatus: status.slice(0, 32), updatedAt: now }).where(eq(payments.id, paymentId));
 }
 
-/** The method a payment was actually made with, on the payment and its order. */
-export function paidMethodStatements(db: Database, orderId: number, paymentId: number, method: string) {
-  return [db.update(payments).set({ method }).where(eq(payments.id, paymentId)), db.update(orders).set({ paidMethod: method }).where(eq(orders.id, orderId))] as const;
+/** The method a payment was actually made with, on the payment and on its order: only where it is news. */
+export function paidMethodStatements(db: Database, known: { orderId: number; orderMethod: string | null; paymentId: number; paymentMethod: string | null }, method: string) {
+  return [
+    ...(known.paymentMethod === method ? [] : [db.update(payments).set({ method }).where(eq(payments.id, known.paymentId))]),
+    ...(known.orderMethod === method ? [] : [db.update(orders).set({ paidMethod: method }).where(eq(orders.id, known.orderId))]),
+  ];
 }
 
 /** The member's customer in one scope (a provider and its mode: mollie:test, mollie:live, sandbox). */

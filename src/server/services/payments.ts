@@ -225,7 +225,7 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
       paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now),
       ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now),
       // The method the member paid with at the provider, which may not be the one chosen here.
-      ...(actual.method && (actual.method !== order.paidMethod || actual.method !== payment.method) ? paidMethodStatements(ctx.db, order.id, payment.id, actual.method) : []),
+      ...(actual.method ? paidMethodStatements(ctx.db, { orderId: order.id, orderMethod: order.paidMethod, paymentId: payment.id, paymentMethod: payment.method }, actual.method) : []),
     ]);
     const credited = actual.status === "paid" && results[1].meta.changes > 0;
     if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
