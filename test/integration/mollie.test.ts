@@ -287,6 +287,11 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       expect(await res.json<PaymentMethodsResponse>(), origin).toEqual({ methods, savable });
     }
     const m = await member("http://dk.mollie.test");
+    expect((await call(null, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, "http://dk.mollie.test")).status).toBe(403);
+    expect((await call(m, "/api/payment-methods.php?bundle_id=abc", {}, mollieEnv, "http://dk.mollie.test")).status).toBe(400);
+    const unknown = await call(m, "/api/payment-methods.php?bundle_id=99", {}, mollieEnv, "http://dk.mollie.test");
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json<{ error: string }>()).error).toBe("bundle_not_found");
     const refused = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, mollieEnv, "http://dk.mollie.test");
     expect(refused.status).toBe(400);
     expect((await refused.json<{ error: string }>()).error).toBe("method_not_offered");

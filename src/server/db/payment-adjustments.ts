@@ -31,8 +31,7 @@ export async function adjustmentsOf(db: Database, orderId: number): Promise<Adju
 export function memberRefundStatement(db: Database, row: { orderId: number; userId: number; idempotencyKey: string; amountCents: number; credits: number; now: number }) {
   // Columns in table order: id, order_id, user_id, kind, origin, provider_id, idempotency_key, status, amount_cents, credits, taken_at, given_back_at, created_at, updated_at.
   return db.insert(paymentAdjustments).select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', 'member', NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}
-    WHERE EXISTS (SELECT 1 FROM credit_ledger WHERE reason = 'refund' AND ref = ${"order:" + row.orderId} AND created_at = ${row.now})
-      AND EXISTS (SELECT 1 FROM orders WHERE id = ${row.orderId} AND status = 'refunded' AND refunded_at = ${row.now})
+    WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${row.orderId} AND status = 'refunded' AND refunded_at = ${row.now})
       AND NOT EXISTS (SELECT 1 FROM payment_adjustments WHERE order_id = ${row.orderId} AND origin = 'member' AND given_back_at IS NULL)`);
 }
 

@@ -50,8 +50,8 @@ export async function reconcileRefunds(ctx: PaymentContext, order: OrderRow, pay
       }
       continue;
     }
-    // Made in the provider's dashboard: its share of the credits goes with it.
-    if (ENDED.has(refund.status)) continue;
+    // Made in the provider's dashboard (the app's own carry their refund_key): its share of the credits goes with it.
+    if (ENDED.has(refund.status) || refund.refundKey !== null) continue;
     const credits = await shareOf(ctx, order, refund.amount);
     const [, taken] = await ctx.db.batch([...takeStatements(ctx.db, { orderId: order.id, userId: order.userId, kind: "refund", providerId: refund.id, status: refund.status, amountCents: refund.amount, credits, now: ctx.now })]);
     if (taken.meta.changes > 0) {
