@@ -112,6 +112,9 @@ export function createMollieStandIn() {
   const holds = new Map<string, { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> }>();
   let loseNextRefundAnswer = false;
   let origin = "";
+  /** The stand-in's clock: a test moves it forward to see a key's hour run out. */
+  let clockOffsetMs = 0;
+  const now = () => Date.now() + clockOffsetMs;
 
   const notify = (payment: Payment) => {
     if (payment.webhookUrl) webhooks.push({ paymentId: payment.id, url: payment.webhookUrl, contentType: "application/x-www-form-urlencoded", body: new URLSearchParams({ id: payment.id }).toString() });
@@ -202,12 +205,12 @@ export function createMollieStandIn() {
     const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
     const id = `${scope}:${key}`;
     const known = idempotency.get(id);
-    if (known && Date.now() - known.at < IDEMPOTENCY_WINDOW_MS) {
+    if (known && now() - known.at < IDEMPOTENCY_WINDOW_MS) {
       if (known.hash !== hash) return problem(400, "Bad Request", "The Idempotency-Key was already used for a request with other parameters", "Idempotency-Key");
       if (!known.answer) return problem(409, "Conflict", "A request with this Idempotency-Key is still being processed");
       return known.answer;
     }
-    const entry = { hash, at: Date.now(), answer: null as Answer | null };
+    const entry = { hash, at: now(), answer: null as Answer | null };
     idempotency.set(id, entry);
     const hold = holds.get(key);
     if (hold) {
@@ -296,6 +299,10 @@ export function createMollieStandIn() {
       if (rest === "/refunds" && req.method === "GET") return { status: 200, body: refunds.get(payment.id) ?? [] };
     }
     if (path === "/_stand-in/requests") return { status: 200, body: log };
+    if (path === "/_stand-in/clock") {
+      clockOffsetMs += Number(body["advance_ms"] ?? 0);
+      return { status: 200, body: { offset_ms: clockOffsetMs } };
+    }
     if (path === "/_stand-in/lose-next-refund-answer") {
       loseNextRefundAnswer = true;
       return { status: 200, body: {} };

@@ -240,7 +240,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(recurring.method).toBe("directdebit");
   });
 
-  it("idempotency: the same key and body replays the payment, other parameters are refused (400), a key in flight is a conflict (409)", async () => {
+  it("idempotency: within the hour the same key and body replays the payment, other parameters are refused (400), a key in flight is a conflict (409)", async () => {
     const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
     const key = crypto.randomUUID();
     const payment: NewPayment = { amount: 995, currency: "EUR", description: "Flirtwave 50 credits #1", redirectUrl: "https://x.example/", webhookUrl: "https://x.example/", method: "ideal", locale: "nl_NL", metadata: { order_id: 1 }, idempotencyKey: key };
@@ -271,6 +271,9 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const retried = await provider.createPayment({ ...payment, idempotencyKey: slow });
     expect((await provider.createPayment({ ...payment, idempotencyKey: slow })).id).toBe(retried.id);
     expect(await creates()).toBe(3);
+    // Mollie keeps a key for an hour: after that the same key makes a new payment.
+    await control("/clock", { advance_ms: 3_600_001 });
+    expect((await provider.createPayment(payment)).id).not.toBe(made.id);
   });
 
   it("Methods API: each currency gets the methods that pay in it (MobilePay in DKK, BLIK and Przelewy24 in PLN, TWINT in CHF; never iDEAL or Bancontact)", async () => {
