@@ -411,8 +411,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     await deliverWebhooks(paid.paymentId);
     expect(await creditsOf(m)).toBe(0);
     await control(`/payments/${paid.paymentId}/refunds/${refund!.id}/status`, { status: "failed" });
-    await deliverWebhooks(paid.paymentId);
-    await Promise.all(Array.from({ length: 6 }, () => webhook(paid.paymentId)));
+    await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
     expect(await creditsOf(m)).toBe(50);
     expect((await orderView(m, paid.id)).status).toBe("paid");
     await expectBooksBalanced(m);
@@ -437,14 +436,14 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const paid = await paidOrder(m, { bundle_id: 2, method: "creditcard" });
     expect(await creditsOf(m)).toBe(125);
     const refund = await control<{ id: string }>(`/payments/${paid.paymentId}/dashboard-refund`, { amount: 798 });
-    expect(await deliverWebhooks(paid.paymentId)).toBe(1);
-    await Promise.all(Array.from({ length: 8 }, () => webhook(paid.paymentId)));
+    // Mollie's call and repeats of it, all at once: the refund's credits are taken once.
+    const [calls] = await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
+    expect(calls).toBe(1);
     // 7.98 of 19.95 is 40 % of the 125 credits.
     expect(await creditsOf(m)).toBe(75);
     await expectBooksBalanced(m);
     await control(`/payments/${paid.paymentId}/refunds/${refund.id}/status`, { status: "failed" });
-    await deliverWebhooks(paid.paymentId);
-    await Promise.all(Array.from({ length: 4 }, () => webhook(paid.paymentId)));
+    await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
     expect(await creditsOf(m)).toBe(125);
     await expectBooksBalanced(m);
   });
@@ -457,8 +456,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     await setStatus(debit.paymentId, "paid");
     await deliverWebhooks(debit.paymentId);
     const chargeback = await control<{ id: string }>(`/payments/${debit.paymentId}/chargebacks`, { amount: 398 });
-    await deliverWebhooks(debit.paymentId);
-    await Promise.all(Array.from({ length: 8 }, () => webhook(debit.paymentId)));
+    await Promise.all([deliverWebhooks(debit.paymentId), ...Array.from({ length: 8 }, () => webhook(debit.paymentId))]);
     // 3.98 of 9.95 is 40 % of the 50 credits.
     expect(await creditsOf(m)).toBe(30);
     expect((await orderView(m, debit.id)).status).toBe("reversed");
@@ -467,8 +465,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(blocked.status).toBe(403);
     expect((await blocked.json<{ message: string }>()).message).toBe("Direct debit is blocked for your account");
     await control(`/payments/${debit.paymentId}/chargebacks/${chargeback.id}/reverse`, {});
-    await deliverWebhooks(debit.paymentId);
-    await Promise.all(Array.from({ length: 8 }, () => webhook(debit.paymentId)));
+    await Promise.all([deliverWebhooks(debit.paymentId), ...Array.from({ length: 8 }, () => webhook(debit.paymentId))]);
     expect(await creditsOf(m)).toBe(50);
     expect((await orderView(m, debit.id)).status).toBe("paid");
     await expectBooksBalanced(m);
