@@ -1,20 +1,35 @@
 /**
  * A stand-in of Mollie's v2 API (https://docs.mollie.com/reference) on loopback, for the adapter's
- * tests: payments (with Idempotency-Key), customers, mandates left by paid first payments, and
- * refunds, answering the documented request and response shapes. Started by vitest's global setup;
- * the tests reach it from workerd at the URL it provides as `mollieUrl`. Two extra routes under
- * /_stand-in let a test play the customer (set a payment's status) and read what the app sent.
+ * tests, as strict as Mollie where the app could go wrong:
+ * - payments with an Idempotency-Key kept for an hour per API key: the same key and body replays the
+ *   first answer, the same key with another body is refused (400), a key still being worked on is a
+ *   conflict (409) (docs.mollie.com/reference/api-idempotency);
+ * - methods only in their currencies and countries (iDEAL and Bancontact in euros, TWINT in francs,
+ *   BLIK in zloty, Vipps in NOK, Swish in SEK, MobilePay in DKK ...), the Methods API filtered by
+ *   amount, currency, billing country and sequenceType (docs.mollie.com/reference/list-methods);
+ * - Klarna only with order lines adding up to the amount and a billing address;
+ * - sequenceType first needs a customer of the key's mode; a paid first payment leaves a mandate
+ *   (bank buttons a directdebit one); recurring needs a valid mandate and refuses a method other than
+ *   the mandate's (docs.mollie.com/docs/recurring-payments);
+ * - customers, payments and mandates of test_ and live_ keys kept apart;
+ * - refunds with their statuses, refunds made in the dashboard, chargebacks and their reversal, each
+ *   told to the app through the payment's webhook: a form-encoded POST of `id=tr_…` (recorded here for
+ *   the test to deliver, since the app under test is not on the network) (docs.mollie.com/reference/webhooks).
+ * Routes under /_stand-in let a test play the customer, the dashboard and the bank.
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export const STAND_IN_KEY = "test_standinkey0000000000000000000";
+export const STAND_IN_LIVE_KEY = "live_standinkey0000000000000000000";
 
+type Mode = "test" | "live";
 type Amount = { currency: string; value: string };
 type Payment = {
   resource: "payment";
   id: string;
-  mode: "test";
+  mode: Mode;
   status: string;
   amount: Amount;
   description: string;
@@ -31,20 +46,51 @@ type Payment = {
   amountChargedBack?: Amount;
   _links: Record<string, { href: string; type: string }>;
 };
+type Refund = { resource: "refund"; id: string; amount: Amount; status: string; paymentId: string; description: string; metadata: unknown; createdAt: string };
+type Chargeback = { resource: "chargeback"; id: string; amount: Amount; paymentId: string; createdAt: string; reversedAt: string | null };
+type Mandate = { resource: "mandate"; id: string; mode: Mode; status: string; method: string; customerId: string };
 type Logged = { method: string; path: string; idempotencyKey: string | null; body: unknown };
+/** A call of a payment's webhook as Mollie makes it. */
+export type WebhookCall = { paymentId: string; url: string; contentType: string; body: string };
+
+const IDEMPOTENCY_WINDOW_MS = 3_600_000;
+
+/** Mollie's rules per method: currencies, billing countries (null: any), and whether a first payment may use it. */
+const METHODS: Record<string, { currencies: string[]; countries: string[] | null; first: boolean; mandate?: string }> = {
+  creditcard: { currencies: ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"], countries: null, first: true, mandate: "creditcard" },
+  paypal: { currencies: ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"], countries: null, first: true, mandate: "paypal" },
+  ideal: { currencies: ["EUR"], countries: ["NL"], first: true, mandate: "directdebit" },
+  bancontact: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
+  kbc: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
+  belfius: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
+  eps: { currencies: ["EUR"], countries: ["AT"], first: true, mandate: "directdebit" },
+  trustly: { currencies: ["EUR", "GBP", "DKK", "NOK", "SEK"], countries: ["AT", "BE", "DE", "DK", "EE", "ES", "FI", "GB", "LT", "LV", "NL", "NO", "SE"], first: true, mandate: "directdebit" },
+  banktransfer: { currencies: ["EUR"], countries: null, first: false },
+  directdebit: { currencies: ["EUR"], countries: null, first: false },
+  klarna: { currencies: ["EUR", "CHF", "DKK", "NOK", "SEK", "PLN"], countries: ["AT", "BE", "CH", "DE", "DK", "FI", "NL", "NO", "PL", "SE"], first: false },
+  twint: { currencies: ["CHF"], countries: ["CH"], first: false },
+  blik: { currencies: ["PLN"], countries: ["PL"], first: false },
+  przelewy24: { currencies: ["PLN", "EUR"], countries: ["PL"], first: false },
+  mobilepay: { currencies: ["DKK", "EUR"], countries: ["DK", "FI"], first: false },
+  vipps: { currencies: ["NOK"], countries: ["NO"], first: false },
+  swish: { currencies: ["SEK"], countries: ["SE"], first: false },
+};
 
 const ids = { n: 0 };
 const newId = (prefix: string) => `${prefix}_${(++ids.n).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
 const AMOUNT = /^\d+\.\d{2}$/;
+const cents = (a: Amount) => Math.round(Number(a.value) * 100);
+const money = (currency: string, minor: number): Amount => ({ currency, value: (minor / 100).toFixed(2) });
 
-function problem(res: ServerResponse, status: number, title: string, detail: string, field?: string) {
-  res.writeHead(status, { "content-type": "application/hal+json" });
-  res.end(JSON.stringify({ status, title, detail, ...(field ? { field } : {}), _links: { documentation: { href: "https://docs.mollie.com/overview/handling-errors", type: "text/html" } } }));
+type Answer = { status: number; body: unknown };
+
+function problem(status: number, title: string, detail: string, field?: string): Answer {
+  return { status, body: { status, title, detail, ...(field ? { field } : {}), _links: { documentation: { href: "https://docs.mollie.com/overview/handling-errors", type: "text/html" } } } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/hal+json" });
-  res.end(JSON.stringify(body));
+function send(res: ServerResponse, answer: Answer) {
+  res.writeHead(answer.status, { "content-type": "application/hal+json" });
+  res.end(JSON.stringify(answer.body));
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -55,121 +101,309 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 export function createMollieStandIn() {
   const payments = new Map<string, Payment>();
-  const byIdempotencyKey = new Map<string, string>();
-  const customers = new Map<string, { id: string; name: string; email: string }>();
-  const mandates = new Map<string, { resource: "mandate"; id: string; status: string; method: string; customerId: string }[]>();
+  const refunds = new Map<string, Refund[]>();
+  const chargebacks = new Map<string, Chargeback[]>();
+  const customers = new Map<string, { id: string; mode: Mode; name: string; email: string }>();
+  const mandates = new Map<string, Mandate[]>();
+  const idempotency = new Map<string, { hash: string; at: number; answer: Answer | null }>();
+  const webhooks: WebhookCall[] = [];
   const log: Logged[] = [];
+  /** Held creates: a test releases them, to have a request in flight on purpose. */
+  const holds = new Map<string, { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> }>();
+  let loseNextRefundAnswer = false;
   let origin = "";
+  /** The stand-in's clock: a test moves it forward to see a key's hour run out. */
+  let clockOffsetMs = 0;
+  const now = () => Date.now() + clockOffsetMs;
+
+  const notify = (payment: Payment) => {
+    if (payment.webhookUrl) webhooks.push({ paymentId: payment.id, url: payment.webhookUrl, contentType: "application/x-www-form-urlencoded", body: new URLSearchParams({ id: payment.id }).toString() });
+  };
+  const leftToRefund = (p: Payment) => cents(p.amount) - cents(p.amountRefunded);
+  const recount = (p: Payment) => {
+    p.amountRefunded = money(p.amount.currency, (refunds.get(p.id) ?? []).filter((r) => r.status !== "failed" && r.status !== "canceled").reduce((s, r) => s + cents(r.amount), 0));
+    const charged = (chargebacks.get(p.id) ?? []).filter((c) => !c.reversedAt).reduce((s, c) => s + cents(c.amount), 0);
+    if (charged > 0) p.amountChargedBack = money(p.amount.currency, charged);
+    else delete p.amountChargedBack;
+    // Mollie links a payment's refunds and chargebacks once it has any.
+    if (refunds.has(p.id)) p._links["refunds"] = { href: `${origin}/v2/payments/${p.id}/refunds`, type: "application/hal+json" };
+    if (chargebacks.has(p.id)) p._links["chargebacks"] = { href: `${origin}/v2/payments/${p.id}/chargebacks`, type: "application/hal+json" };
+  };
+  const addRefund = (p: Payment, amount: Amount, description: string, metadata: unknown): Refund => {
+    const refund: Refund = { resource: "refund", id: newId("re"), amount, status: "pending", paymentId: p.id, description, metadata, createdAt: new Date().toISOString() };
+    refunds.set(p.id, [...(refunds.get(p.id) ?? []), refund]);
+    recount(p);
+    return refund;
+  };
+
+  function createPayment(mode: Mode, body: Record<string, unknown>): Answer {
+    const amount = body["amount"] as Amount | undefined;
+    if (!amount || typeof amount.currency !== "string" || typeof amount.value !== "string" || !AMOUNT.test(amount.value)) return problem(422, "Unprocessable Entity", "The amount is invalid", "amount");
+    if (typeof body["description"] !== "string") return problem(422, "Unprocessable Entity", "The description is invalid", "description");
+    const sequenceType = (body["sequenceType"] as string | undefined) ?? "oneoff";
+    if (!["oneoff", "first", "recurring"].includes(sequenceType)) return problem(422, "Unprocessable Entity", "The sequence type is invalid", "sequenceType");
+    if (sequenceType !== "recurring" && typeof body["redirectUrl"] !== "string") return problem(422, "Unprocessable Entity", "The redirect URL is invalid", "redirectUrl");
+    let method = (body["method"] as string | undefined) ?? null;
+    if (method !== null) {
+      const rules = METHODS[method];
+      if (!rules) return problem(422, "Unprocessable Entity", "The payment method is invalid", "method");
+      if (!rules.currencies.includes(amount.currency)) return problem(422, "Unprocessable Entity", `The payment method is not available for the currency ${amount.currency}`, "method");
+    }
+    const customerId = (body["customerId"] as string | undefined) ?? null;
+    const customer = customerId ? customers.get(customerId) : undefined;
+    if (customerId && (!customer || customer.mode !== mode)) return problem(422, "Unprocessable Entity", "The customer id is invalid", "customerId");
+    if (sequenceType !== "oneoff" && !customer) return problem(422, "Unprocessable Entity", "A customer is required for this sequence type", "customerId");
+    if (sequenceType === "first" && method !== null && !METHODS[method]!.first) return problem(422, "Unprocessable Entity", "The payment method does not support first payments", "method");
+    let mandateId = (body["mandateId"] as string | undefined) ?? null;
+    if (sequenceType === "recurring") {
+      const valid = (mandates.get(customerId!) ?? []).filter((m) => m.status === "valid" && (mandateId === null || m.id === mandateId));
+      const mandate = valid[0];
+      if (!mandate) return problem(422, "Unprocessable Entity", "The customer has no valid mandate", "mandateId");
+      if (method !== null && method !== mandate.method) return problem(422, "Unprocessable Entity", `The payment method does not match the mandate (${mandate.method})`, "method");
+      method = mandate.method;
+      mandateId = mandate.id;
+    }
+    if (method === "klarna") {
+      const lines = body["lines"] as { totalAmount?: Amount; quantity?: number; unitPrice?: Amount; vatRate?: string; vatAmount?: Amount; description?: string }[] | undefined;
+      const address = body["billingAddress"] as Record<string, unknown> | undefined;
+      if (!Array.isArray(lines) || lines.length === 0 || lines.some((l) => !l.description || !l.quantity || !l.unitPrice || !l.totalAmount || !l.vatRate || !l.vatAmount)) return problem(422, "Unprocessable Entity", "Klarna requires order lines", "lines");
+      if (lines.reduce((s, l) => s + cents(l.totalAmount!), 0) !== cents(amount)) return problem(422, "Unprocessable Entity", "The lines do not add up to the amount", "lines");
+      if (!address || ["givenName", "familyName", "email", "streetAndNumber", "postalCode", "city", "country"].some((f) => typeof address[f] !== "string" || !address[f])) {
+        return problem(422, "Unprocessable Entity", "Klarna requires a billing address", "billingAddress");
+      }
+    }
+    const id = newId("tr");
+    const payment: Payment = {
+      resource: "payment",
+      id,
+      mode,
+      status: sequenceType === "recurring" ? "pending" : "open",
+      amount,
+      description: body["description"] as string,
+      method,
+      metadata: body["metadata"] ?? null,
+      locale: (body["locale"] as string | undefined) ?? null,
+      sequenceType,
+      customerId,
+      mandateId,
+      redirectUrl: (body["redirectUrl"] as string | undefined) ?? null,
+      webhookUrl: (body["webhookUrl"] as string | undefined) ?? null,
+      createdAt: new Date().toISOString(),
+      amountRefunded: money(amount.currency, 0),
+      _links: {
+        self: { href: `${origin}/v2/payments/${id}`, type: "application/hal+json" },
+        ...(sequenceType === "recurring" ? {} : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id.slice(3)}`, type: "text/html" } }),
+      },
+    };
+    payments.set(id, payment);
+    return { status: 201, body: payment };
+  }
+
+  /** The Idempotency-Key rules around a create (payments, refunds). */
+  async function idempotent(scope: string, key: string | undefined, body: unknown, create: () => Answer): Promise<Answer> {
+    if (!key) return create();
+    const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
+    const id = `${scope}:${key}`;
+    const known = idempotency.get(id);
+    if (known && now() - known.at < IDEMPOTENCY_WINDOW_MS) {
+      if (known.hash !== hash) return problem(400, "Bad Request", "The Idempotency-Key was already used for a request with other parameters", "Idempotency-Key");
+      if (!known.answer) return problem(409, "Conflict", "A request with this Idempotency-Key is still being processed");
+      return known.answer;
+    }
+    const entry = { hash, at: now(), answer: null as Answer | null };
+    idempotency.set(id, entry);
+    const hold = holds.get(key);
+    if (hold) {
+      hold.markHeld();
+      await hold.released;
+    }
+    const answer = create();
+    // Like Mollie, refusals are not kept: the same request may be sent again once it can succeed.
+    if (answer.status >= 400) idempotency.delete(id);
+    else entry.answer = answer;
+    return answer;
+  }
+
+  function methodsFor(query: URLSearchParams): Answer {
+    const currency = query.get("amount[currency]");
+    const value = query.get("amount[value]");
+    if ((currency === null) !== (value === null) || (value !== null && !AMOUNT.test(value))) return problem(400, "Bad Request", "The amount is invalid", "amount");
+    const sequenceType = query.get("sequenceType") ?? "oneoff";
+    const country = query.get("billingCountry");
+    const list = Object.entries(METHODS)
+      .filter(([id, rules]) => {
+        if (id === "directdebit" && sequenceType !== "recurring") return false;
+        if (currency && !rules.currencies.includes(currency)) return false;
+        if (country && rules.countries && !rules.countries.includes(country)) return false;
+        if (sequenceType === "first") return rules.first;
+        if (sequenceType === "recurring") return ["creditcard", "paypal", "directdebit"].includes(id);
+        return true;
+      })
+      .map(([id]) => ({ resource: "method", id, description: id, status: "activated" }));
+    return { status: 200, body: { count: list.length, _embedded: { methods: list }, _links: {} } };
+  }
+
+  const control = async (req: IncomingMessage, path: string, body: Record<string, unknown>): Promise<Answer> => {
+    const paymentRoute = /^\/_stand-in\/payments\/([^/]+)(\/.*)?$/.exec(path);
+    if (paymentRoute) {
+      const payment = payments.get(paymentRoute[1]!);
+      if (!payment) return problem(404, "Not Found", "no such payment");
+      const rest = paymentRoute[2] ?? "";
+      if (rest === "/status") {
+        payment.status = String(body["status"]);
+        if (payment.status !== "open") delete payment._links["checkout"];
+        if (typeof body["method"] === "string") payment.method = body["method"];
+        const rules = payment.method ? METHODS[payment.method] : undefined;
+        if (payment.status === "paid" && payment.sequenceType === "first" && payment.customerId && rules?.mandate) {
+          const mandate: Mandate = { resource: "mandate", id: newId("mdt"), mode: payment.mode, status: "valid", method: rules.mandate, customerId: payment.customerId };
+          mandates.set(payment.customerId, [...(mandates.get(payment.customerId) ?? []), mandate]);
+          payment.mandateId = mandate.id;
+        }
+        notify(payment);
+        return { status: 200, body: payment };
+      }
+      if (rest === "/dashboard-refund") {
+        const amount = money(payment.amount.currency, Number(body["amount"]));
+        if (payment.status !== "paid" || cents(amount) > leftToRefund(payment)) return problem(422, "Unprocessable Entity", "The payment cannot be refunded");
+        const refund = addRefund(payment, amount, "Refund from the Mollie Web app", null);
+        notify(payment);
+        return { status: 201, body: refund };
+      }
+      const refundStatus = /^\/refunds\/([^/]+)\/status$/.exec(rest);
+      if (refundStatus) {
+        const refund = (refunds.get(payment.id) ?? []).find((r) => r.id === refundStatus[1]);
+        if (!refund) return problem(404, "Not Found", "no such refund");
+        refund.status = String(body["status"]);
+        recount(payment);
+        // Mollie calls the payment's webhook for a refund that is processing, refunded or failed.
+        if (["processing", "refunded", "failed"].includes(refund.status)) notify(payment);
+        return { status: 200, body: refund };
+      }
+      if (rest === "/chargebacks") {
+        const chargeback: Chargeback = { resource: "chargeback", id: newId("chb"), amount: money(payment.amount.currency, Number(body["amount"] ?? cents(payment.amount))), paymentId: payment.id, createdAt: new Date().toISOString(), reversedAt: null };
+        chargebacks.set(payment.id, [...(chargebacks.get(payment.id) ?? []), chargeback]);
+        recount(payment);
+        notify(payment);
+        return { status: 201, body: chargeback };
+      }
+      const reverse = /^\/chargebacks\/([^/]+)\/reverse$/.exec(rest);
+      if (reverse) {
+        const chargeback = (chargebacks.get(payment.id) ?? []).find((c) => c.id === reverse[1]);
+        if (!chargeback) return problem(404, "Not Found", "no such chargeback");
+        chargeback.reversedAt = new Date().toISOString();
+        recount(payment);
+        notify(payment);
+        return { status: 200, body: chargeback };
+      }
+      if (rest === "/webhooks" && req.method === "GET") return { status: 200, body: webhooks.filter((w) => w.paymentId === payment.id) };
+      if (rest === "/refunds" && req.method === "GET") return { status: 200, body: refunds.get(payment.id) ?? [] };
+    }
+    if (path === "/_stand-in/requests") return { status: 200, body: log };
+    if (path === "/_stand-in/clock") {
+      clockOffsetMs += Number(body["advance_ms"] ?? 0);
+      return { status: 200, body: { offset_ms: clockOffsetMs } };
+    }
+    if (path === "/_stand-in/lose-next-refund-answer") {
+      loseNextRefundAnswer = true;
+      return { status: 200, body: {} };
+    }
+    const hold = /^\/_stand-in\/holds\/([^/]+)(\/held|\/release)?$/.exec(path);
+    if (hold) {
+      const key = decodeURIComponent(hold[1]!);
+      if (!hold[2]) {
+        let markHeld = () => {};
+        let release = () => {};
+        const held = new Promise<void>((resolve) => (markHeld = resolve));
+        const released = new Promise<void>((resolve) => (release = resolve));
+        holds.set(key, { held, markHeld, release, released });
+        return { status: 200, body: {} };
+      }
+      const entry = holds.get(key);
+      if (!entry) return problem(404, "Not Found", "no such hold");
+      if (hold[2] === "/held") await entry.held;
+      else {
+        entry.release();
+        holds.delete(key);
+      }
+      return { status: 200, body: {} };
+    }
+    return problem(404, "Not Found", "unknown control route");
+  };
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
     const path = url.pathname;
     const body = req.method === "POST" ? await readJson(req).catch(() => null) : null;
-    if (body === null && req.method === "POST") return problem(res, 400, "Bad Request", "The request body is not valid JSON");
+    if (body === null && req.method === "POST") return send(res, problem(400, "Bad Request", "The request body is not valid JSON"));
+    if (path.startsWith("/_stand-in/")) return send(res, await control(req, path, body ?? {}));
 
-    if (path.startsWith("/_stand-in/")) {
-      const status = /^\/_stand-in\/payments\/([^/]+)\/status$/.exec(path);
-      if (status && req.method === "POST") {
-        const payment = payments.get(status[1]!);
-        if (!payment) return problem(res, 404, "Not Found", "no such payment");
-        if (body!["chargeback"] === true) {
-          payment.amountChargedBack = payment.amount;
-          return send(res, 200, payment);
-        }
-        payment.status = String(body!["status"]);
-        if (payment.status !== "open") delete payment._links["checkout"];
-        if (payment.status === "paid" && payment.sequenceType === "first" && payment.customerId) {
-          const mandate = { resource: "mandate" as const, id: newId("mdt"), status: "valid", method: payment.method === "ideal" ? "directdebit" : (payment.method ?? "creditcard"), customerId: payment.customerId };
-          mandates.set(payment.customerId, [...(mandates.get(payment.customerId) ?? []), mandate]);
-          payment.mandateId = mandate.id;
-        }
-        return send(res, 200, payment);
-      }
-      if (path === "/_stand-in/requests") return send(res, 200, log);
-      return problem(res, 404, "Not Found", "unknown control route");
-    }
+    const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? undefined;
+    log.push({ method: req.method ?? "GET", path: path + url.search, idempotencyKey: idempotencyKey ?? null, body });
+    const mode: Mode | null = req.headers.authorization === `Bearer ${STAND_IN_KEY}` ? "test" : req.headers.authorization === `Bearer ${STAND_IN_LIVE_KEY}` ? "live" : null;
+    if (!mode) return send(res, problem(401, "Unauthorized Request", "Missing authentication, or failed to authenticate"));
+    const apiKey = req.headers.authorization!;
+    const own = (id: string) => {
+      const payment = payments.get(id);
+      return payment && payment.mode === mode ? payment : undefined;
+    };
 
-    log.push({ method: req.method ?? "GET", path, idempotencyKey: (req.headers["idempotency-key"] as string | undefined) ?? null, body });
-    if (req.headers.authorization !== `Bearer ${STAND_IN_KEY}`) return problem(res, 401, "Unauthorized Request", "Missing authentication, or failed to authenticate");
-
-    if (path === "/v2/payments" && req.method === "POST") {
-      const key = req.headers["idempotency-key"] as string | undefined;
-      if (key && byIdempotencyKey.has(key)) return send(res, 201, payments.get(byIdempotencyKey.get(key)!));
-      const amount = body!["amount"] as Amount | undefined;
-      if (!amount || typeof amount.currency !== "string" || typeof amount.value !== "string" || !AMOUNT.test(amount.value)) return problem(res, 422, "Unprocessable Entity", "The amount is invalid", "amount");
-      if (typeof body!["description"] !== "string") return problem(res, 422, "Unprocessable Entity", "The description is invalid", "description");
-      const sequenceType = (body!["sequenceType"] as string | undefined) ?? "oneoff";
-      if (sequenceType !== "recurring" && typeof body!["redirectUrl"] !== "string") return problem(res, 422, "Unprocessable Entity", "The redirect URL is invalid", "redirectUrl");
-      const customerId = (body!["customerId"] as string | undefined) ?? null;
-      if (sequenceType !== "oneoff" && (!customerId || !customers.has(customerId))) return problem(res, 422, "Unprocessable Entity", "The customer id is invalid", "customerId");
-      if (sequenceType === "recurring" && !(mandates.get(customerId!) ?? []).some((m) => m.id === body!["mandateId"] && m.status === "valid")) {
-        return problem(res, 422, "Unprocessable Entity", "The mandate is invalid", "mandateId");
-      }
-      const id = newId("tr");
-      const payment: Payment = {
-        resource: "payment",
-        id,
-        mode: "test",
-        status: sequenceType === "recurring" ? "pending" : "open",
-        amount,
-        description: body!["description"] as string,
-        method: (body!["method"] as string | undefined) ?? null,
-        metadata: body!["metadata"] ?? null,
-        locale: (body!["locale"] as string | undefined) ?? null,
-        sequenceType,
-        customerId,
-        mandateId: (body!["mandateId"] as string | undefined) ?? null,
-        redirectUrl: (body!["redirectUrl"] as string | undefined) ?? null,
-        webhookUrl: (body!["webhookUrl"] as string | undefined) ?? null,
-        createdAt: new Date().toISOString(),
-        amountRefunded: { currency: amount.currency, value: "0.00" },
-        _links: {
-          self: { href: `${origin}/v2/payments/${id}`, type: "application/hal+json" },
-          ...(sequenceType === "recurring" ? {} : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id.slice(3)}`, type: "text/html" } }),
-        },
-      };
-      payments.set(id, payment);
-      if (key) byIdempotencyKey.set(key, id);
-      return send(res, 201, payment);
-    }
+    if (path === "/v2/payments" && req.method === "POST") return send(res, await idempotent(apiKey, idempotencyKey, body, () => createPayment(mode, body!)));
+    if (path === "/v2/methods" && req.method === "GET") return send(res, methodsFor(url.searchParams));
     const one = /^\/v2\/payments\/([^/]+)$/.exec(path);
     if (one && req.method === "GET") {
-      const payment = payments.get(one[1]!);
-      return payment ? send(res, 200, payment) : problem(res, 404, "Not Found", `No payment exists with token ${one[1]}.`);
+      const payment = own(one[1]!);
+      return send(res, payment ? { status: 200, body: payment } : problem(404, "Not Found", `No payment exists with token ${one[1]}.`));
     }
-    const refunds = /^\/v2\/payments\/([^/]+)\/refunds$/.exec(path);
-    if (refunds && req.method === "POST") {
-      const payment = payments.get(refunds[1]!);
-      if (!payment) return problem(res, 404, "Not Found", `No payment exists with token ${refunds[1]}.`);
-      const amount = body!["amount"] as Amount | undefined;
-      if (!amount || !AMOUNT.test(amount.value) || amount.currency !== payment.amount.currency) return problem(res, 422, "Unprocessable Entity", "The amount is invalid", "amount");
-      const left = Number(payment.amount.value) - Number(payment.amountRefunded.value);
-      if (payment.status !== "paid" || Number(amount.value) > left + 1e-9) return problem(res, 422, "Unprocessable Entity", "The payment cannot be refunded", "amount");
-      payment.amountRefunded = { currency: amount.currency, value: (Number(payment.amountRefunded.value) + Number(amount.value)).toFixed(2) };
-      return send(res, 201, { resource: "refund", id: newId("re"), amount, status: "pending", paymentId: payment.id, description: body!["description"] ?? "", createdAt: new Date().toISOString() });
+    const paymentRefunds = /^\/v2\/payments\/([^/]+)\/refunds$/.exec(path);
+    if (paymentRefunds) {
+      const payment = own(paymentRefunds[1]!);
+      if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentRefunds[1]}.`));
+      if (req.method === "GET") {
+        const list = refunds.get(payment.id) ?? [];
+        return send(res, { status: 200, body: { count: list.length, _embedded: { refunds: list }, _links: {} } });
+      }
+      const answer = await idempotent(apiKey, idempotencyKey, body, () => {
+        const amount = body!["amount"] as Amount | undefined;
+        if (!amount || !AMOUNT.test(amount.value) || amount.currency !== payment.amount.currency) return problem(422, "Unprocessable Entity", "The amount is invalid", "amount");
+        if (payment.status !== "paid" || cents(amount) > leftToRefund(payment)) return problem(422, "Unprocessable Entity", "The payment cannot be refunded", "amount");
+        return { status: 201, body: addRefund(payment, amount, String(body!["description"] ?? ""), body!["metadata"] ?? null) };
+      });
+      if (loseNextRefundAnswer && answer.status === 201) {
+        // The refund is made, but its answer never arrives (a timeout on the caller's side).
+        loseNextRefundAnswer = false;
+        req.socket.destroy();
+        return;
+      }
+      return send(res, answer);
+    }
+    const paymentChargebacks = /^\/v2\/payments\/([^/]+)\/chargebacks$/.exec(path);
+    if (paymentChargebacks && req.method === "GET") {
+      const payment = own(paymentChargebacks[1]!);
+      if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentChargebacks[1]}.`));
+      const list = chargebacks.get(payment.id) ?? [];
+      return send(res, { status: 200, body: { count: list.length, _embedded: { chargebacks: list }, _links: {} } });
     }
     if (path === "/v2/customers" && req.method === "POST") {
-      const customer = { resource: "customer", id: newId("cst"), name: String(body!["name"] ?? ""), email: String(body!["email"] ?? ""), locale: body!["locale"] ?? null };
+      const customer = { resource: "customer", id: newId("cst"), mode, name: String(body!["name"] ?? ""), email: String(body!["email"] ?? ""), locale: body!["locale"] ?? null };
       customers.set(customer.id, customer);
-      return send(res, 201, customer);
+      return send(res, { status: 201, body: customer });
     }
     const customerMandates = /^\/v2\/customers\/([^/]+)\/mandates$/.exec(path);
-    if (customerMandates && req.method === "POST") {
+    if (customerMandates) {
       const customerId = customerMandates[1]!;
-      if (!customers.has(customerId)) return problem(res, 404, "Not Found", "No customer exists with token");
-      if (body!["method"] !== "directdebit" || typeof body!["consumerName"] !== "string" || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(String(body!["consumerAccount"]))) {
-        return problem(res, 422, "Unprocessable Entity", "The mandate details are invalid", "consumerAccount");
+      if (customers.get(customerId)?.mode !== mode) return send(res, problem(404, "Not Found", "No customer exists with token"));
+      if (req.method === "GET") {
+        const list = mandates.get(customerId) ?? [];
+        return send(res, { status: 200, body: { count: list.length, _embedded: { mandates: list }, _links: {} } });
       }
-      const mandate = { resource: "mandate" as const, id: newId("mdt"), status: "valid", method: "directdebit", customerId };
+      if (body!["method"] !== "directdebit" || typeof body!["consumerName"] !== "string" || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(String(body!["consumerAccount"]))) {
+        return send(res, problem(422, "Unprocessable Entity", "The mandate details are invalid", "consumerAccount"));
+      }
+      const mandate: Mandate = { resource: "mandate", id: newId("mdt"), mode, status: "valid", method: "directdebit", customerId };
       mandates.set(customerId, [...(mandates.get(customerId) ?? []), mandate]);
-      return send(res, 201, mandate);
+      return send(res, { status: 201, body: mandate });
     }
-    if (customerMandates && req.method === "GET") {
-      if (!customers.has(customerMandates[1]!)) return problem(res, 404, "Not Found", "No customer exists with token");
-      const list = mandates.get(customerMandates[1]!) ?? [];
-      return send(res, 200, { count: list.length, _embedded: { mandates: list }, _links: {} });
-    }
-    return problem(res, 404, "Not Found", "unknown route");
+    return send(res, problem(404, "Not Found", "unknown route"));
   });
 
   return {

@@ -76,4 +76,36 @@ export const FIRST_NAMES: Readonly<Record<DemoCountry, Readonly<Record<Gender, r
       Brian Kevin Shane Mark David Michael John Patrick James Paul Stephen Aidan Barry Gary Alan Derek Liam Eamon
       Tadhg Rory Killian Fergal Enda Dermot Brendan`),
   },
+  DK: {
+    female: words(`
+      Anne Mette Kirsten Hanne Helle Susanne Lene Camilla Maria Louise Charlotte Pia Tina Karina Rikke Line Julie Sofie
+      Ida Emma Freja Cecilie Signe Mathilde Laura Maja Christina Trine Marianne Birgitte Dorthe Malene Stine Sanne`),
+    male: words(`
+      Jens Peter Lars Henrik Søren Niels Anders Thomas Michael Jesper Rasmus Martin Morten Christian Mads Jonas Frederik
+      Mikkel Kasper Emil Oliver William Magnus Tobias Anders Bo Klaus Torben Jakob Simon Nikolaj Kristian`),
+  },
+  NO: {
+    female: words(`
+      Anne Inger Kari Marit Ingrid Liv Eva Berit Astrid Hilde Nina Silje Ingvild Marte Ida Nora Emma Sara Thea Maja
+      Ingeborg Kristin Tone Camilla Mari Hege Elin Guro Randi Ragnhild Solveig Siri Synnøve Tuva`),
+    male: words(`
+      Jan Per Bjørn Ole Lars Kjell Knut Arne Svein Thomas Hans Geir Tor Morten Terje Espen Håkon Magnus Sindre Eirik
+      Øyvind Jonas Henrik Sander Mathias Jakob Andreas Kristoffer Erlend Torstein Vegard Audun Sigurd`),
+  },
+  SE: {
+    female: words(`
+      Anna Eva Maria Karin Kristina Lena Sara Emma Elin Ida Johanna Malin Linnea Sofia Maja Elsa Alice Ebba Wilma Frida
+      Hanna Matilda Moa Julia Klara Annika Camilla Therese Ulrika Jessica Lina Åsa Agneta Helena`),
+    male: words(`
+      Lars Anders Johan Per Erik Karl Mikael Peter Jan Thomas Daniel Fredrik Magnus Andreas Stefan Mattias Henrik Jonas
+      Oskar Viktor Axel Gustav Emil Elias Hugo Filip Olle Björn Niklas Tobias Marcus Rasmus Joakim`),
+  },
+  PL: {
+    female: words(`
+      Anna Maria Katarzyna Małgorzata Agnieszka Barbara Ewa Magdalena Joanna Aleksandra Monika Zofia Natalia Karolina
+      Justyna Marta Paulina Dorota Beata Julia Zuzanna Weronika Kinga Patrycja Sylwia Iwona Izabela Agata Emilia Wiktoria`),
+    male: words(`
+      Piotr Krzysztof Andrzej Tomasz Paweł Michał Marcin Jakub Adam Łukasz Mateusz Marek Grzegorz Dariusz Kamil Rafał
+      Wojciech Maciej Bartosz Szymon Kacper Filip Dawid Sebastian Damian Robert Jacek Przemysław Artur Hubert`),
+  },
 };

@@ -84,6 +84,20 @@ const ENGLAND_REGIONS: Record<string, readonly string[]> = {
 
 const ENGLAND_BY_COUNTY = new Map(Object.entries(ENGLAND_REGIONS).flatMap(([code, counties]) => counties.map((c) => [c, code] as const)));
 
+/** GeoNames' first-level codes of Denmark, Norway (its 2020 counties), Sweden and Poland, to ISO 3166-2. */
+const NORDIC_AND_POLISH_REGIONS: Record<string, Record<string, string>> = {
+  DK: { "17": "DK-84", "18": "DK-82", "19": "DK-81", "20": "DK-85", "21": "DK-83" },
+  NO: { "08": "NO-15", "09": "NO-18", "12": "NO-03", "14": "NO-11", "21": "NO-50", "30": "NO-30", "34": "NO-34", "38": "NO-38", "42": "NO-42", "46": "NO-46", "54": "NO-54" },
+  SE: {
+    "02": "SE-K", "03": "SE-X", "05": "SE-I", "06": "SE-N", "07": "SE-Z", "08": "SE-F", "09": "SE-H", "10": "SE-W", "12": "SE-G", "14": "SE-BD", "15": "SE-T",
+    "16": "SE-E", "18": "SE-D", "21": "SE-C", "22": "SE-S", "23": "SE-AC", "24": "SE-Y", "25": "SE-U", "26": "SE-AB", "27": "SE-M", "28": "SE-O",
+  },
+  PL: {
+    "72": "PL-DS", "73": "PL-KP", "74": "PL-LD", "75": "PL-LU", "76": "PL-LB", "77": "PL-MA", "78": "PL-MZ", "79": "PL-OP",
+    "80": "PL-PK", "81": "PL-PD", "82": "PL-PM", "83": "PL-SL", "84": "PL-SK", "85": "PL-WN", "86": "PL-WP", "87": "PL-ZP",
+  },
+};
+
 /** The ISO 3166-2 code (ITL1 for England) of the region a place lies in, or null when unknown. */
 export function regionCodeOf(place: Pick<GeoNamesPlace, "country" | "admin1" | "admin2">): string | null {
   const { country, admin1, admin2 } = place;
@@ -103,6 +117,11 @@ export function regionCodeOf(place: Pick<GeoNamesPlace, "country" | "admin1" | "
     case "GB":
       if (admin1 === "ENG") return ENGLAND_BY_COUNTY.get(admin2) ?? null;
       return admin1 ? `GB-${admin1}` : null;
+    case "DK":
+    case "NO":
+    case "SE":
+    case "PL":
+      return NORDIC_AND_POLISH_REGIONS[country]![admin1] ?? null;
     default:
       return null;
   }

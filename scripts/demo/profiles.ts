@@ -65,8 +65,14 @@ export interface DemoProfiles {
   profileInterests: ProfileInterestRow[];
 }
 
-const COUNTRY_WEIGHTS: Readonly<Record<DemoCountry, number>> = { NL: 30, DE: 28, BE: 18, AT: 7, CH: 7, GB: 7, IE: 3 };
-const MAIN_LANGUAGE: Readonly<Record<DemoCountry, Language>> = { NL: "nl", BE: "nl", DE: "de", AT: "de", CH: "de", GB: "en", IE: "en" };
+const COUNTRY_WEIGHTS: Readonly<Partial<Record<DemoCountry, number>>> = { NL: 30, DE: 28, BE: 18, AT: 7, CH: 7, GB: 7, IE: 3 };
+/**
+ * Members of the countries added later (their own sites: dk, no, se, pl.localhost), made after the
+ * first `count` with ids of their own, so members 1..N stay the same as before for any N.
+ */
+const LATER_COUNTRY_WEIGHTS: Readonly<Partial<Record<DemoCountry, number>>> = { DK: 3, NO: 3, SE: 4, PL: 6 };
+const LATER_SHARE = 0.1;
+const MAIN_LANGUAGE: Readonly<Record<DemoCountry, Language>> = { NL: "nl", BE: "nl", DE: "de", AT: "de", CH: "de", GB: "en", IE: "en", DK: "da", NO: "nb", SE: "sv", PL: "pl" };
 const DAY = 86_400;
 
 function age(rnd: Random): number {
@@ -86,7 +92,7 @@ function birthDate(years: number, nowSeconds: number, rnd: Random): string {
 function hairColor(country: DemoCountry, years: number, rnd: Random): HairColor {
   const grey = years >= 60 ? 0.55 : years >= 50 ? 0.22 : 0.01;
   if (rnd.chance(grey)) return "grey";
-  const fair = country === "NL" || country === "DE" || country === "AT" || country === "CH";
+  const fair = ["NL", "DE", "AT", "CH", "DK", "NO", "SE", "PL"].includes(country);
   return rnd.weighted({
     black: 16,
     brown: 42,
@@ -134,10 +140,11 @@ export function generateProfiles(count: number, seed = 1, nowMs = Date.now()): D
   const now = Math.floor(nowMs / 1000);
   const out: DemoProfiles = { users: [], profiles: [], profileInterests: [] };
   const seen = new Set<string>();
-  for (let i = 0; i < count; i++) {
+  const later = Math.round(count * LATER_SHARE);
+  for (let i = 0; i < count + later; i++) {
     const id = i + 1;
-    const rnd = new Random(hashString(`profile:${seed}:${id}`));
-    const country = rnd.weighted(COUNTRY_WEIGHTS);
+    const rnd = new Random(hashString(i < count ? `profile:${seed}:${id}` : `profile:${seed}:later:${i - count + 1}`));
+    const country = rnd.weighted((i < count ? COUNTRY_WEIGHTS : LATER_COUNTRY_WEIGHTS) as Record<DemoCountry, number>);
     const region = rnd.weightedBy(REGIONS_BY_COUNTRY[country], regionWeight);
     const city = rnd.weightedBy(region.cities, (c) => c.weight).name;
     const gender: Gender = rnd.chance(0.5) ? "female" : "male";

@@ -4,7 +4,7 @@
  */
 import type { Language } from "../../src/shared/locales";
 
-export const DEMO_COUNTRIES = ["NL", "BE", "DE", "AT", "CH", "GB", "IE"] as const;
+export const DEMO_COUNTRIES = ["NL", "BE", "DE", "AT", "CH", "GB", "IE", "DK", "NO", "SE", "PL"] as const;
 export type DemoCountry = (typeof DEMO_COUNTRIES)[number];
 
 export interface City {
@@ -308,7 +308,73 @@ const IE = country("IE", [
   ["IE-U", "Ulster", [["Letterkenny", 22], ["Cavan", 11], ["Monaghan", 8], ["Buncrana", 7], ["Ballyshannon", 2.3], ["Bundoran", 2]]],
 ]);
 
-export const REGIONS: readonly Region[] = [...NL, ...BE, ...DE, ...AT, ...CH, ...GB, ...IE].map((r, i) => ({
+// Denmark, Norway, Sweden and Poland: their regions as GeoNames divides them (Norway's 2020 counties).
+const DK = country("DK", [
+  ["DK-84", "Hovedstaden", [["København", 640], ["Frederiksberg", 95], ["Helsingør", 47], ["Hillerød", 37], ["Ballerup", 30]]],
+  ["DK-82", "Midtjylland", [["Aarhus", 285], ["Randers", 62], ["Horsens", 60], ["Silkeborg", 50], ["Herning", 50], ["Viborg", 41]]],
+  ["DK-81", "Nordjylland", [["Aalborg", 143], ["Hjørring", 25], ["Frederikshavn", 23]]],
+  ["DK-85", "Sjælland", [["Roskilde", 51], ["Næstved", 43], ["Køge", 38], ["Slagelse", 35], ["Holbæk", 29]]],
+  ["DK-83", "Syddanmark", [["Odense", 181], ["Esbjerg", 72], ["Kolding", 61], ["Vejle", 60], ["Fredericia", 41], ["Sønderborg", 28]]],
+]);
+
+const NO = country("NO", [
+  ["NO-03", "Oslo", [["Oslo", 580]]],
+  ["NO-30", "Viken", [["Drammen", 103], ["Lillestrøm", 89], ["Fredrikstad", 83], ["Asker", 61], ["Sarpsborg", 56]]],
+  ["NO-46", "Vestland", [["Bergen", 285]]],
+  ["NO-11", "Rogaland", [["Stavanger", 144], ["Sandnes", 85], ["Haugesund", 40]]],
+  ["NO-50", "Trøndelag", [["Trondheim", 147], ["Levanger", 20], ["Steinkjer", 20]]],
+  ["NO-42", "Agder", [["Kristiansand", 93], ["Arendal", 30], ["Grimstad", 24]]],
+  ["NO-38", "Vestfold og Telemark", [["Sandefjord", 64], ["Skien", 50], ["Tønsberg", 38], ["Porsgrunn", 34]]],
+  ["NO-34", "Innlandet", [["Hamar", 29], ["Lillehammer", 28], ["Gjøvik", 17]]],
+  ["NO-15", "Møre og Romsdal", [["Ålesund", 52], ["Molde", 31], ["Kristiansund", 24]]],
+  ["NO-18", "Nordland", [["Bodø", 34], ["Mo i Rana", 18]]],
+  ["NO-54", "Troms og Finnmark", [["Tromsø", 64], ["Harstad", 20], ["Alta", 15]]],
+]);
+
+const SE = country("SE", [
+  ["SE-AB", "Stockholms län", [["Stockholm", 1000], ["Sollentuna", 70], ["Huddinge", 90], ["Haninge", 74]]],
+  ["SE-O", "Västra Götalands län", [["Göteborg", 587], ["Borås", 71], ["Mölndal", 59], ["Trollhättan", 48], ["Skövde", 36]]],
+  ["SE-M", "Skåne län", [["Malmö", 351], ["Helsingborg", 104], ["Lund", 87], ["Kristianstad", 39], ["Landskrona", 32]]],
+  ["SE-C", "Uppsala län", [["Uppsala", 177], ["Enköping", 22]]],
+  ["SE-E", "Östergötlands län", [["Linköping", 106], ["Norrköping", 93], ["Motala", 30]]],
+  ["SE-F", "Jönköpings län", [["Jönköping", 93], ["Värnamo", 19], ["Nässjö", 17]]],
+  ["SE-T", "Örebro län", [["Örebro", 155], ["Karlskoga", 27]]],
+  ["SE-U", "Västmanlands län", [["Västerås", 127], ["Köping", 18]]],
+  ["SE-D", "Södermanlands län", [["Eskilstuna", 67], ["Nyköping", 38], ["Katrineholm", 23]]],
+  ["SE-N", "Hallands län", [["Halmstad", 70], ["Varberg", 34], ["Falkenberg", 24]]],
+  ["SE-X", "Gävleborgs län", [["Gävle", 74], ["Sandviken", 24], ["Hudiksvall", 16]]],
+  ["SE-AC", "Västerbottens län", [["Umeå", 130], ["Skellefteå", 35]]],
+  ["SE-Y", "Västernorrlands län", [["Sundsvall", 57], ["Örnsköldsvik", 32], ["Härnösand", 18]]],
+  ["SE-S", "Värmlands län", [["Karlstad", 61], ["Kristinehamn", 18]]],
+  ["SE-W", "Dalarnas län", [["Borlänge", 41], ["Falun", 37], ["Ludvika", 15]]],
+  ["SE-G", "Kronobergs län", [["Växjö", 65], ["Ljungby", 15]]],
+  ["SE-K", "Blekinge län", [["Karlskrona", 66], ["Karlshamn", 20]]],
+  ["SE-H", "Kalmar län", [["Kalmar", 38], ["Västervik", 21], ["Oskarshamn", 18]]],
+  ["SE-BD", "Norrbottens län", [["Luleå", 43], ["Piteå", 23], ["Kiruna", 17]]],
+  ["SE-Z", "Jämtlands län", [["Östersund", 49]]],
+  ["SE-I", "Gotlands län", [["Visby", 23]]],
+]);
+
+const PL = country("PL", [
+  ["PL-MZ", "Mazowieckie", [["Warszawa", 1700], ["Radom", 227], ["Płock", 127]]],
+  ["PL-MA", "Małopolskie", [["Kraków", 755], ["Tarnów", 118], ["Nowy Sącz", 84]]],
+  ["PL-SL", "Śląskie", [["Katowice", 317], ["Częstochowa", 248], ["Sosnowiec", 227], ["Gliwice", 199], ["Zabrze", 192], ["Bielsko-Biała", 176]]],
+  ["PL-WP", "Wielkopolskie", [["Poznań", 570], ["Kalisz", 109], ["Konin", 81]]],
+  ["PL-DS", "Dolnośląskie", [["Wrocław", 635], ["Wałbrzych", 127], ["Legnica", 106], ["Jelenia Góra", 87]]],
+  ["PL-LD", "Łódzkie", [["Łódź", 769], ["Piotrków Trybunalski", 80]]],
+  ["PL-PM", "Pomorskie", [["Gdańsk", 462], ["Gdynia", 245], ["Słupsk", 99]]],
+  ["PL-ZP", "Zachodniopomorskie", [["Szczecin", 408], ["Koszalin", 107]]],
+  ["PL-KP", "Kujawsko-Pomorskie", [["Bydgoszcz", 366], ["Toruń", 199], ["Włocławek", 120], ["Grudziądz", 95]]],
+  ["PL-LU", "Lubelskie", [["Lublin", 360]]],
+  ["PL-PK", "Podkarpackie", [["Rzeszów", 158]]],
+  ["PL-PD", "Podlaskie", [["Białystok", 292]]],
+  ["PL-WN", "Warmińsko-Mazurskie", [["Olsztyn", 172], ["Elbląg", 128]]],
+  ["PL-SK", "Świętokrzyskie", [["Kielce", 209]]],
+  ["PL-OP", "Opolskie", [["Opole", 128]]],
+  ["PL-LB", "Lubuskie", [["Gorzów Wielkopolski", 124], ["Zielona Góra", 118]]],
+]);
+
+export const REGIONS: readonly Region[] = [...NL, ...BE, ...DE, ...AT, ...CH, ...GB, ...IE, ...DK, ...NO, ...SE, ...PL].map((r, i) => ({
   ...r,
   id: i + 1,
   cities: r.cities.map(([name, weight]) => ({ name, weight })),
@@ -322,6 +388,10 @@ export const REGIONS_BY_COUNTRY: Readonly<Record<DemoCountry, readonly Region[]>
   CH: REGIONS.filter((r) => r.country === "CH"),
   GB: REGIONS.filter((r) => r.country === "GB"),
   IE: REGIONS.filter((r) => r.country === "IE"),
+  DK: REGIONS.filter((r) => r.country === "DK"),
+  NO: REGIONS.filter((r) => r.country === "NO"),
+  SE: REGIONS.filter((r) => r.country === "SE"),
+  PL: REGIONS.filter((r) => r.country === "PL"),
 };
 
 export function regionWeight(region: Region): number {

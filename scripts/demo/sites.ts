@@ -97,24 +97,41 @@ const MESSAGE_COSTS: Readonly<Record<DemoCountry, { costs: number; currency: str
   IE: { costs: 0.49, currency: "EUR" },
   CH: { costs: 0.55, currency: "CHF" },
   GB: { costs: 0.45, currency: "GBP" },
+  DK: { costs: 3.75, currency: "DKK" },
+  NO: { costs: 5.5, currency: "NOK" },
+  SE: { costs: 5.5, currency: "SEK" },
+  PL: { costs: 2.2, currency: "PLN" },
 };
 
-/** Bundle prices (including VAT, minor units) per currency: 50, 125 (most popular), 300 and 750 credits. */
-const BUNDLE_PRICES: Readonly<Record<"EUR" | "CHF" | "GBP", readonly [number, number, number, number]>> = {
+type DemoCurrency = "EUR" | "CHF" | "GBP" | "DKK" | "NOK" | "SEK" | "PLN";
+
+/**
+ * Bundle prices (including VAT, minor units) per currency: 50, 125 (most popular), 300 and 750
+ * credits; the kroner and zloty prices are rounded local price points, not conversions.
+ */
+const BUNDLE_PRICES: Readonly<Record<DemoCurrency, readonly [number, number, number, number]>> = {
   EUR: [995, 1995, 3995, 7995],
   CHF: [1095, 2195, 4395, 8795],
   GBP: [895, 1795, 3495, 6995],
+  DKK: [7500, 14900, 29900, 59900],
+  NOK: [11900, 22900, 45900, 89900],
+  SEK: [11900, 22900, 45900, 89900],
+  PLN: [4500, 8900, 17900, 34900],
 };
 
 /** Each country's currency, VAT and its own ways to pay next to cards and PayPal (SPEC §1). */
-const COUNTRY_PAYMENTS: Readonly<Record<DemoCountry, { currency: "EUR" | "CHF" | "GBP"; vat: number; methods: PaymentMethod[] }>> = {
+const COUNTRY_PAYMENTS: Readonly<Record<DemoCountry, { currency: DemoCurrency; vat: number; methods: PaymentMethod[] }>> = {
   NL: { currency: "EUR", vat: 21, methods: ["ideal", "creditcard", "paypal", "banktransfer"] },
-  BE: { currency: "EUR", vat: 21, methods: ["bancontact", "creditcard", "paypal"] },
-  DE: { currency: "EUR", vat: 19, methods: ["klarna", "creditcard", "paypal", "banktransfer"] },
-  AT: { currency: "EUR", vat: 20, methods: ["klarna", "creditcard", "paypal"] },
+  BE: { currency: "EUR", vat: 21, methods: ["bancontact", "kbc", "belfius", "creditcard", "paypal"] },
+  DE: { currency: "EUR", vat: 19, methods: ["klarna", "creditcard", "paypal", "banktransfer", "trustly"] },
+  AT: { currency: "EUR", vat: 20, methods: ["eps", "klarna", "creditcard", "paypal"] },
   IE: { currency: "EUR", vat: 23, methods: ["creditcard", "paypal"] },
   CH: { currency: "CHF", vat: 8.1, methods: ["twint", "creditcard", "paypal"] },
   GB: { currency: "GBP", vat: 20, methods: ["creditcard", "paypal"] },
+  DK: { currency: "DKK", vat: 25, methods: ["mobilepay", "creditcard", "paypal", "trustly", "klarna"] },
+  NO: { currency: "NOK", vat: 25, methods: ["vipps", "creditcard", "paypal", "trustly", "klarna"] },
+  SE: { currency: "SEK", vat: 25, methods: ["swish", "creditcard", "paypal", "trustly", "klarna"] },
+  PL: { currency: "PLN", vat: 23, methods: ["blik", "przelewy24", "creditcard", "paypal"] },
 };
 
 function countryPricing(country: DemoCountry, directDebit: boolean): CountryPricing {
@@ -135,7 +152,7 @@ export const COMPANIES: Readonly<Record<string, CompanyInfo>> = {
     kvk: "87654321",
     city: "Amsterdam",
     country: "NL",
-    tradenames: [BRAND, `${BRAND} Nederland`, `${BRAND} België`, `${BRAND} UK`],
+    tradenames: [BRAND, `${BRAND} Nederland`, `${BRAND} België`, `${BRAND} UK`, `${BRAND} Danmark`, `${BRAND} Norge`, `${BRAND} Sverige`, `${BRAND} Polska`],
     vat_numbers: ["NL864213579B01"],
     support_phone: "+31 20 808 4210",
     delete_discount: 50,
@@ -174,7 +191,12 @@ const SITE_SPECS: readonly SiteSpec[] = [
   { domain: "be.localhost", name: `${BRAND} België`, language: "nl", countries: ["BE", "NL"], loggedOutSearch: "first_page", companyId: "wavelength-nl", supportPhone: "+32 2 808 42 10", timeZone: "Europe/Brussels" },
   { domain: "de.localhost", name: `${BRAND} Deutschland`, language: "de", countries: ["DE", "AT", "CH"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+49 30 2096 5500", timeZone: "Europe/Berlin" },
   { domain: "ch.localhost", name: `${BRAND} Schweiz`, language: "de", countries: ["CH", "DE", "AT"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+41 44 508 42 10", timeZone: "Europe/Zurich" },
+  { domain: "dk.localhost", name: `${BRAND} Danmark`, language: "da", countries: ["DK"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+45 32 71 42 10", timeZone: "Europe/Copenhagen" },
+  { domain: "no.localhost", name: `${BRAND} Norge`, language: "nb", countries: ["NO"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+47 21 93 42 10", timeZone: "Europe/Oslo" },
+  { domain: "se.localhost", name: `${BRAND} Sverige`, language: "sv", countries: ["SE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+46 8 505 842 10", timeZone: "Europe/Stockholm" },
+  { domain: "pl.localhost", name: `${BRAND} Polska`, language: "pl", countries: ["PL"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+48 22 208 42 10", timeZone: "Europe/Warsaw" },
 ];
+
 
 function site(spec: SiteSpec): SiteSettings {
   return {
@@ -234,4 +256,8 @@ export const SITE_FOR_COUNTRY: Readonly<Record<DemoCountry, string>> = {
   DE: "de.localhost",
   AT: "de.localhost",
   CH: "ch.localhost",
+  DK: "dk.localhost",
+  NO: "no.localhost",
+  SE: "se.localhost",
+  PL: "pl.localhost",
 };

@@ -87,6 +87,7 @@ export const olderChatKey = (key: string, before: number) => `${key}&before=${be
 
 /** GET /api/order.php?id=: one order's status (the pending page follows it). */
 export const orderKey = (id: string | number) => `/api/order.php?id=${id}`;
+export const paymentMethodsKey = (bundleId: string | number) => `/api/payment-methods.php?bundle_id=${bundleId}`;
 /** GET /api/transactions.php: the member's orders and balance. */
 export const TRANSACTIONS_KEY = "/api/transactions.php";
 /** GET /api/transaction.php?id=: a receipt. */

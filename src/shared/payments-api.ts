@@ -14,6 +14,8 @@ export const OrderRequest = v.object({
   method: v.picklist(PAYMENT_METHODS),
   discount_code: v.optional(v.pipe(v.string(), v.maxLength(64))),
   expected_amount: ExpectedAmount,
+  /** Save the method for one-tap repeat orders (a first payment with a mandate), where the method can. */
+  save_method: v.optional(v.boolean()),
 });
 
 /** POST /api/repeat-order.php (a body is optional) */
@@ -55,6 +57,9 @@ export type PricesResponse = { prices: OrderPrice[]; discount: DiscountView | nu
 /** GET /api/repeat-order.php: what repeating the last order buys and charges (no discount carries over). */
 export type RepeatOrderResponse = { repeat: { bundle_id: number; method: string; price: OrderPrice } | null };
 
+/** GET /api/payment-methods.php?bundle_id= : the methods that can pay this bundle here now, and those that can be saved. */
+export type PaymentMethodsResponse = { methods: string[]; savable: string[] };
+
 /** POST /api/refund.php */
 export const RefundRequest = v.object({ order_id: Id });
 
@@ -71,6 +76,8 @@ export type OrderView = {
   discount_code: string | null;
   currency: string;
   method: string;
+  /** The method the payment was made with, once the provider says so (null before). */
+  paid_method: string | null;
   /** The provider's id of the order's latest payment. */
   payment_id: string | null;
   created_at: number;
@@ -92,6 +99,10 @@ export type OrderCreated = { order: { id: number; status: OrderStatus; checkout_
 export type TransactionsResponse = { orders: OrderView[]; balance: number; paid_user: boolean };
 /** GET /api/transaction.php?id= : a receipt; `refundable` says whether the refund action applies now. */
 export type TransactionResponse = { order: OrderView; refundable: boolean; refund_until: number | null };
+
+/** The method to name for an order: the one it was paid with when the app knows that method, else the one chosen. */
+export const orderMethod = (order: Pick<OrderView, "method" | "paid_method">): string =>
+  order.paid_method !== null && (PAYMENT_METHODS as readonly string[]).includes(order.paid_method) ? order.paid_method : order.method;
 
 /** An order status the pages treat as final. */
 export const isFinalOrderStatus = (status: OrderStatus) => ["paid", "failed", "canceled", "expired", "refunded", "reversed"].includes(status);

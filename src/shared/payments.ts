@@ -17,10 +17,68 @@ export const PAYMENT_METHODS = [
   "blik",
   "banktransfer",
   "directdebit",
+  "mobilepay",
+  "vipps",
+  "swish",
+  "eps",
+  "kbc",
+  "belfius",
+  "trustly",
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const CURRENCIES = ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"] as const;
+type Currency = (typeof CURRENCIES)[number];
+
+/**
+ * The currencies each method can pay in at Mollie (docs.mollie.com/docs/multicurrency and the
+ * methods' own pages): iDEAL, Bancontact and the other bank buttons only in euros, TWINT in francs,
+ * BLIK in zloty, Vipps in Norwegian and Swish in Swedish kronor. An order in another currency is
+ * refused before the provider is asked, and a country's list never shows a method that cannot pay.
+ */
+const METHOD_CURRENCIES: Readonly<Record<PaymentMethod, readonly Currency[]>> = {
+  creditcard: CURRENCIES,
+  paypal: CURRENCIES,
+  ideal: ["EUR"],
+  bancontact: ["EUR"],
+  banktransfer: ["EUR"],
+  directdebit: ["EUR"],
+  eps: ["EUR"],
+  kbc: ["EUR"],
+  belfius: ["EUR"],
+  klarna: ["EUR", "CHF", "DKK", "NOK", "SEK", "PLN"],
+  trustly: ["EUR", "GBP", "DKK", "NOK", "SEK"],
+  twint: ["CHF"],
+  blik: ["PLN"],
+  przelewy24: ["PLN", "EUR"],
+  mobilepay: ["DKK", "EUR"],
+  vipps: ["NOK"],
+  swish: ["SEK"],
+};
+
+export const methodPaysIn = (method: string, currency: string): boolean => (METHOD_CURRENCIES[method as PaymentMethod] ?? []).includes(currency as Currency);
+
+/**
+ * Methods whose first payment leaves a mandate for one-tap repeats, and the kind of mandate: a card
+ * or PayPal mandate, or (bank buttons) a SEPA direct-debit mandate, which only charges euros
+ * (docs.mollie.com/docs/recurring-payments, docs.mollie.com/docs/sepa-direct-debit).
+ */
+const MANDATE_OF_FIRST_PAYMENT: Readonly<Partial<Record<PaymentMethod, "creditcard" | "paypal" | "directdebit">>> = {
+  creditcard: "creditcard",
+  paypal: "paypal",
+  ideal: "directdebit",
+  bancontact: "directdebit",
+  belfius: "directdebit",
+  kbc: "directdebit",
+  eps: "directdebit",
+  trustly: "directdebit",
+};
+
+/** Whether paying with this method in this currency can save it for one-tap repeat orders. */
+export function canSaveMethod(method: string, currency: string): boolean {
+  const mandate = MANDATE_OF_FIRST_PAYMENT[method as PaymentMethod];
+  return mandate !== undefined && methodPaysIn(method, currency) && methodPaysIn(mandate, currency);
+}
 
 /**
  * A payment's status as the provider reports it. It only moves forward: open, pending, authorized,

@@ -64,6 +64,11 @@ export function dayIn(timeZone: string, now: Date): string {
 export const SiteSettings = v.pipe(v.strictObject({
   name: v.pipe(v.string(), v.minLength(1)),
   domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
+  /**
+   * The site's public address (scheme, host and port, no path), e.g. https://flirtwave.nl: what the
+   * payment provider sends members back to and calls webhooks on. Without it, https://{domain}.
+   */
+  public_url: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, "an address such as https://flirtwave.nl"))),
   /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
   domain_language: v.pipe(v.string(), v.regex(/^[a-z]{2}([-_][A-Za-z]{2})?$/, "a language code")),
   /** IANA time zone of the site's country: its days are the swipe game's days (e.g. "Europe/Amsterdam"). */

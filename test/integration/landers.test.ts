@@ -23,6 +23,10 @@ const TOWNS: Record<string, [string, number, number][]> = {
   AT: [["Wien", 48.20849, 16.37208], ["Graz", 47.06667, 15.45]],
   GB: [["London", 51.50853, -0.12574], ["Manchester", 53.48095, -2.23743]],
   IE: [["Dublin", 53.33306, -6.24889], ["Cork", 51.89797, -8.47061]],
+  DK: [["København", 55.67594, 12.56553], ["Aarhus", 56.15674, 10.21076]],
+  NO: [["Oslo", 59.91273, 10.74609], ["Bergen", 60.39299, 5.32415]],
+  SE: [["Stockholm", 59.32938, 18.06871], ["Göteborg", 57.70716, 11.96679]],
+  PL: [["Warszawa", 52.22977, 21.01178], ["Kraków", 50.06143, 19.93658]],
 };
 const PROFILES: FixtureProfile[] = Object.entries(TOWNS).flatMap(([country, towns], c) =>
   towns.map(([city], i) => ({

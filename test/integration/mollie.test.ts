@@ -1,175 +1,499 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { app } from "../../src/server/app";
+import * as schema from "../../src/server/db/schema";
+import { ledgerSum } from "../../src/server/db/ledger";
 import { MollieProvider } from "../../src/server/payments/mollie";
-import type { OrderCreated, OrderResponse } from "../../src/shared/payments-api";
+import { PaymentProviderError, type NewPayment } from "../../src/server/payments/provider";
+import { offeredMethods } from "../../src/server/services/payment-methods";
+import type { PaymentContext } from "../../src/server/services/payments";
+import type { OrderCreated, OrderResponse, PaymentMethodsResponse } from "../../src/shared/payments-api";
+import type { SiteSettings } from "../../src/shared/settings";
 import { chatMember, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
-import { STAND_IN_KEY } from "../mollie-stand-in";
+import { STAND_IN_KEY, STAND_IN_LIVE_KEY, type WebhookCall } from "../mollie-stand-in";
 
 const ORIGIN = "http://mollie.test";
+const PUBLIC_URL = "https://pay.flirtwave.example";
 const mollieUrl = inject("mollieUrl");
 const standIn = mollieUrl.replace(/\/v2$/, "");
 const mollieEnv = { ...env, PAYMENT_PROVIDER: "mollie", MOLLIE_API_URL: mollieUrl, MOLLIE_API_KEY: STAND_IN_KEY };
+const liveEnv = { ...mollieEnv, MOLLIE_API_KEY: STAND_IN_LIVE_KEY };
+const db = drizzle(env.DB, { schema });
+
+const SITES: SiteSettings[] = [
+  site("mollie.test", { public_url: PUBLIC_URL }),
+  site("dk.mollie.test", {
+    countries: ["DK"],
+    domain_language: "da",
+    minimum_message_costs: { DK: { costs: 4, currency: "DKK" } },
+    pricing: { DK: { currency: "DKK", vat_rate: 25, methods: ["ideal", "mobilepay", "creditcard", "paypal", "klarna", "trustly"], bundles: [{ id: 1, credits: 50, amount: 7500 }] } },
+  }),
+  site("pl.mollie.test", {
+    countries: ["PL"],
+    domain_language: "pl",
+    minimum_message_costs: { PL: { costs: 2, currency: "PLN" } },
+    pricing: { PL: { currency: "PLN", vat_rate: 23, methods: ["blik", "przelewy24", "bancontact", "creditcard"], bundles: [{ id: 1, credits: 50, amount: 4500 }] } },
+  }),
+  site("ch.mollie.test", {
+    countries: ["CH"],
+    domain_language: "de",
+    minimum_message_costs: { CH: { costs: 0.5, currency: "CHF" } },
+    pricing: { CH: { currency: "CHF", vat_rate: 8.1, methods: ["twint", "ideal", "creditcard", "paypal"], bundles: [{ id: 1, credits: 50, amount: 1095 }] } },
+  }),
+  site("de.mollie.test", {
+    countries: ["DE"],
+    domain_language: "de",
+    minimum_message_costs: { DE: { costs: 0.5, currency: "EUR" } },
+    pricing: { DE: { currency: "EUR", vat_rate: 19, methods: ["klarna", "creditcard", "directdebit"], bundles: [{ id: 1, credits: 50, amount: 995 }] } },
+  }),
+];
 
 beforeAll(async () => {
-  await putSites(site("mollie.test"));
+  await putSites(...SITES);
 });
 
+type Init = { method?: string; json?: unknown; form?: Record<string, string>; raw?: { contentType: string; body: string } };
+
 /** A request from the member's browser to the app configured with the Mollie provider. */
-async function call(member: Member | null, path: string, init: { method?: string; json?: unknown; form?: Record<string, string> } = {}, configured: Env = mollieEnv): Promise<Response> {
+async function call(caller: Member | null, path: string, init: Init = {}, configured: Env = mollieEnv, origin = ORIGIN): Promise<Response> {
   const headers = new Headers();
-  if (member) headers.set("cookie", [...member.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-  if (init.method && init.method !== "GET" && member) {
-    headers.set("origin", ORIGIN);
+  if (caller) headers.set("cookie", [...caller.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+  if (init.method && init.method !== "GET" && caller) {
+    headers.set("origin", origin);
     headers.set("x-request-type", "client");
-    headers.set("cf-connecting-ip", `10.1.${member.userId >> 8}.${member.userId & 255}`);
+    headers.set("cf-connecting-ip", `10.1.${caller.userId >> 8}.${caller.userId & 255}`);
   }
   let body: BodyInit | null = null;
   if (init.json !== undefined) {
     headers.set("content-type", "application/json");
     body = JSON.stringify(init.json);
   } else if (init.form) body = new URLSearchParams(init.form);
+  else if (init.raw) {
+    headers.set("content-type", init.raw.contentType);
+    body = init.raw.body;
+  }
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(ORIGIN + path, { method: init.method ?? "GET", headers, body }), configured, ctx);
+  const response = await app.fetch(new Request(origin + path, { method: init.method ?? "GET", headers, body }), configured, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }
 
-const setStatus = (id: string, status: string) => fetch(`${standIn}/_stand-in/payments/${id}/status`, { method: "POST", body: JSON.stringify({ status }) });
-const requests = async () => (await (await fetch(`${standIn}/_stand-in/requests`)).json()) as { method: string; path: string; idempotencyKey: string | null; body: Record<string, unknown> }[];
+/** The stand-in's control routes: the test plays the customer, the dashboard and the bank. */
+const control = async <T = unknown>(path: string, body?: unknown): Promise<T> => {
+  const res = await fetch(`${standIn}/_stand-in${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return res.json<T>();
+};
+const setStatus = (id: string, status: string, extra: Record<string, unknown> = {}) => control(`/payments/${id}/status`, { status, ...extra });
+const requests = async () => control<{ method: string; path: string; idempotencyKey: string | null; body: Record<string, unknown> }[]>("/requests");
+const lastCreate = async () => (await requests()).filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
+
+/** Mollie's calls of the payment's webhook (form-encoded `id=tr_…`) not yet delivered, delivered to the app as Mollie makes them. */
+const delivered = new Map<string, number>();
+async function deliverWebhooks(paymentId: string, configured: Env = mollieEnv): Promise<number> {
+  const calls = await control<WebhookCall[]>(`/payments/${paymentId}/webhooks`);
+  const fresh = calls.slice(delivered.get(paymentId) ?? 0);
+  delivered.set(paymentId, calls.length);
+  for (const hook of fresh) {
+    const url = new URL(hook.url);
+    expect(hook.contentType).toBe("application/x-www-form-urlencoded");
+    expect(hook.body).toBe(`id=${paymentId}`);
+    const res = await call(null, url.pathname, { method: "POST", raw: { contentType: hook.contentType, body: hook.body } }, configured);
+    expect(res.status).toBe(200);
+  }
+  return fresh.length;
+}
 const webhook = (id: string, configured: Env = mollieEnv) => call(null, "/api/payment-webhook.php", { method: "POST", form: { id } }, configured);
 
-async function order(member: Member, body: Record<string, unknown> = { bundle_id: 1, method: "ideal" }) {
-  const res = await call(member, "/api/order.php", { method: "POST", json: body });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const created = (await res.json<OrderCreated>()).order;
-  const { order: view } = await (await call(member, `/api/order.php?id=${created.id}`)).json<OrderResponse>();
-  return { created, view };
+/** A member whose books start balanced: the fixture sets the balance, a ledger row records it. */
+async function member(origin = ORIGIN): Promise<Member> {
+  const m = await chatMember(origin);
+  await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT SUM(delta) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId).run();
+  return m;
 }
 
+async function expectBooksBalanced(m: Member) {
+  expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
+}
+
+async function order(m: Member, body: Record<string, unknown> = { bundle_id: 1, method: "ideal" }, configured: Env = mollieEnv, origin = ORIGIN) {
+  const res = await call(m, "/api/order.php", { method: "POST", json: body }, configured, origin);
+  expect(res.status, await res.clone().text()).toBe(201);
+  const created = (await res.json<OrderCreated>()).order;
+  return { created, view: await orderView(m, created.id, configured, origin) };
+}
+
+async function orderView(m: Member, id: number, configured: Env = mollieEnv, origin = ORIGIN) {
+  return (await (await call(m, `/api/order.php?id=${id}`, {}, configured, origin)).json<OrderResponse>()).order;
+}
+
+/** An order paid by the member at the provider and the webhook delivered. */
+async function paidOrder(m: Member, body: Record<string, unknown> = { bundle_id: 1, method: "ideal" }) {
+  const { created, view } = await order(m, body);
+  await setStatus(view.payment_id!, "paid");
+  await deliverWebhooks(view.payment_id!);
+  return { id: created.id, paymentId: view.payment_id! };
+}
+
+const directDebitForm = (m: Member) => ({ bundle_id: 1, account_holder: "Jan de Vries", iban: "NL91 ABNA 0417 1643 00", street: "Damrak", house_number: "1", postal_code: "1012 LG", city: "Amsterdam", mobile: `+3161${String(m.userId).padStart(7, "0")}`, authorise: true });
+
+/** Direct debit confirmed with the texted code: credited at once; answers the order and its debit's payment id. */
+async function directDebitOrder(m: Member, origin = ORIGIN) {
+  const form = directDebitForm(m);
+  expect((await call(m, "/api/directdebit.php", { method: "POST", json: form }, mollieEnv, origin)).status).toBe(200);
+  const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC").bind(form.mobile).first<{ text: string }>();
+  const code = /\b(\d{6})\b/.exec(sms!.text)![1]!;
+  const res = await call(m, "/api/directdebit-confirm.php", { method: "POST", json: { bundle_id: 1, code } }, mollieEnv, origin);
+  expect(res.status, await res.clone().text()).toBe(201);
+  const { order: created } = await res.json<OrderCreated>();
+  return { id: created.id, paymentId: (await orderView(m, created.id, mollieEnv, origin)).payment_id! };
+}
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe("the Mollie adapter against a stand-in of its API", () => {
-  it("creates a payment with amount, description, URLs, method, locale, metadata and an Idempotency-Key", async () => {
-    const member = await chatMember(ORIGIN);
-    const { created, view } = await order(member);
-    expect(created.checkout_url).toMatch(/^https:\/\/www\.mollie\.com\/checkout\//);
-    expect(view.payment_id).toMatch(/^tr_/);
-    const sent = (await requests()).filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
-    expect(sent.idempotencyKey).toBe(`order-${created.id}`);
+  it("a plain order is a one-off payment: no customer, no sequenceType; URLs on the site's public address; a UUID v4 key per attempt", async () => {
+    const m = await member();
+    const first = await order(m);
+    const sent = await lastCreate();
+    expect(first.created.checkout_url).toMatch(/^https:\/\/www\.mollie\.com\/checkout\//);
     expect(sent.body).toMatchObject({
       amount: { currency: "EUR", value: "9.95" },
       description: expect.stringContaining("50 credits"),
-      redirectUrl: `${ORIGIN}/credits/1/ideal?order=${created.id}`,
-      webhookUrl: `${ORIGIN}/api/payment-webhook.php`,
+      redirectUrl: `${PUBLIC_URL}/credits/1/ideal?order=${first.created.id}`,
+      webhookUrl: `${PUBLIC_URL}/api/payment-webhook.php`,
       method: "ideal",
       locale: "en_US",
-      metadata: { order_id: created.id },
-      sequenceType: "first",
+      metadata: { order_id: first.created.id },
     });
-    // The same key again: the provider answers the payment it made, not a second one.
+    expect(sent.body).not.toHaveProperty("customerId");
+    expect(sent.body).not.toHaveProperty("sequenceType");
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM payment_customers WHERE user_id = ?").bind(m.userId).first<{ n: number }>())!.n).toBe(0);
+    const second = await order(m);
+    const keys = await env.DB.prepare("SELECT idempotency_key AS k FROM orders WHERE id IN (?, ?) ORDER BY id").bind(first.created.id, second.created.id).all<{ k: string }>();
+    expect(keys.results.map((r) => r.k)).toEqual([sent.idempotencyKey, (await lastCreate()).idempotencyKey]);
+    for (const { k } of keys.results) expect(k).toMatch(UUID_V4);
+    expect(keys.results[0]!.k).not.toBe(keys.results[1]!.k);
+  });
+
+  it("saving the method makes a first payment with a customer; a method that cannot leave a mandate stays one-off", async () => {
+    const m = await member();
+    await order(m, { bundle_id: 1, method: "creditcard", save_method: true });
+    expect((await lastCreate()).body).toMatchObject({ method: "creditcard", sequenceType: "first", customerId: expect.stringMatching(/^cst_/) });
+    const pl = await member("http://pl.mollie.test");
+    await order(pl, { bundle_id: 1, method: "blik", save_method: true }, mollieEnv, "http://pl.mollie.test");
+    const blik = (await lastCreate()).body;
+    expect(blik).toMatchObject({ method: "blik", amount: { currency: "PLN", value: "45.00" } });
+    expect(blik).not.toHaveProperty("sequenceType");
+    expect(blik).not.toHaveProperty("customerId");
+  });
+
+  it("repeat order: a recurring payment without method on the directdebit mandate an iDEAL first payment left; the order records the method paid with", async () => {
+    const m = await member();
+    const first = await paidOrder(m, { bundle_id: 2, method: "ideal", save_method: true });
+    expect(await creditsOf(m)).toBe(125);
+    const res = await call(m, "/api/repeat-order.php", { method: "POST" });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const repeated = (await res.json<OrderCreated>()).order;
+    expect(repeated).toMatchObject({ checkout_url: null, status: "pending" });
+    const sent = await lastCreate();
+    expect(sent.body).toMatchObject({ sequenceType: "recurring", amount: { value: "19.95" }, mandateId: expect.stringMatching(/^mdt_/), customerId: expect.stringMatching(/^cst_/) });
+    expect(sent.body).not.toHaveProperty("method");
+    const pending = await orderView(m, repeated.id);
+    await setStatus(pending.payment_id!, "paid");
+    await deliverWebhooks(pending.payment_id!);
+    const paid = await orderView(m, repeated.id);
+    expect(paid).toMatchObject({ status: "paid", recurring: true, method: "ideal", paid_method: "directdebit" });
+    expect((await orderView(m, first.id)).paid_method).toBe("ideal");
+    expect(await creditsOf(m)).toBe(250);
+    await expectBooksBalanced(m);
+  });
+
+  it("repeat order without a valid mandate is a normal checkout", async () => {
+    const m = await member();
+    await paidOrder(m, { bundle_id: 1, method: "ideal" });
+    const res = await call(m, "/api/repeat-order.php", { method: "POST" });
+    expect(res.status).toBe(201);
+    expect((await res.json<OrderCreated>()).order.checkout_url).toMatch(/^https:\/\/www\.mollie\.com\/checkout\//);
+    const sent = (await lastCreate()).body;
+    expect(sent).toMatchObject({ method: "ideal" });
+    expect(sent).not.toHaveProperty("sequenceType");
+  });
+
+  it("the stand-in refuses what Mollie refuses: recurring with another method than the mandate's, first without a customer, iDEAL in kroner", async () => {
     const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
-    const again = await provider.createPayment({ amount: 995, currency: "EUR", description: "x", redirectUrl: "http://x/", webhookUrl: "http://x/", method: "ideal", locale: "nl_NL", metadata: { order_id: created.id }, idempotencyKey: `order-${created.id}` });
-    expect(again.id).toBe(view.payment_id);
+    const base: NewPayment = { amount: 995, currency: "EUR", description: "x", redirectUrl: "https://x.example/", webhookUrl: "https://x.example/", method: "ideal", locale: "nl_NL", metadata: { order_id: 1 }, idempotencyKey: crypto.randomUUID() };
+    const customerId = await provider.createCustomer({ name: "A", email: "a@example.com", locale: "nl_NL" });
+    const firstPayment = await provider.createPayment({ ...base, customerId, sequenceType: "first" });
+    await setStatus(firstPayment.id, "paid");
+    const mandate = await provider.validMandate(customerId);
+    expect(mandate?.method).toBe("directdebit");
+    const refused = (payment: NewPayment) => provider.createPayment(payment).then(() => null, (e: PaymentProviderError) => e.status);
+    expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), customerId, sequenceType: "recurring", mandateId: mandate!.id })).toBe(422);
+    expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), sequenceType: "first" })).toBe(422);
+    expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), currency: "DKK" })).toBe(422);
+    expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), method: "klarna" })).toBe(422);
+    const recurring = await provider.createPayment({ ...base, idempotencyKey: crypto.randomUUID(), method: null, customerId, sequenceType: "recurring", mandateId: mandate!.id });
+    expect(recurring.method).toBe("directdebit");
+  });
+
+  it("idempotency: within the hour the same key and body replays the payment, other parameters are refused (400), a key in flight is a conflict (409)", async () => {
+    const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
+    const key = crypto.randomUUID();
+    const payment: NewPayment = { amount: 995, currency: "EUR", description: "Flirtwave 50 credits #1", redirectUrl: "https://x.example/", webhookUrl: "https://x.example/", method: "ideal", locale: "nl_NL", metadata: { order_id: 1 }, idempotencyKey: key };
+    const made = await provider.createPayment(payment);
+    expect((await provider.createPayment(payment)).id).toBe(made.id);
+    const other = await provider.createPayment({ ...payment, amount: 1995 }).then(() => null, (e: PaymentProviderError) => e);
+    expect(other).toBeInstanceOf(PaymentProviderError);
+    expect(other!.status).toBe(400);
+    // A request held in flight at the provider: the same key again is a conflict, then the first answers.
+    const held = crypto.randomUUID();
+    await control(`/holds/${held}`, {});
+    const first = provider.createPayment({ ...payment, idempotencyKey: held });
+    await control(`/holds/${held}/held`);
+    const again = await provider.createPayment({ ...payment, idempotencyKey: held }).then(() => null, (e: PaymentProviderError) => e.status);
+    expect(again).toBe(409);
+    await control(`/holds/${held}/release`, {});
+    expect((await first).id).toMatch(/^tr_/);
+    // A create that times out on our side may still be made: asked again with the same key, it is answered once.
+    const slow = crypto.randomUUID();
+    await control(`/holds/${slow}`, {});
+    const impatient = new MollieProvider(STAND_IN_KEY, mollieUrl, undefined, 200);
+    const timedOut = await impatient.createPayment({ ...payment, idempotencyKey: slow }).then(() => null, (e: PaymentProviderError) => e);
+    expect(timedOut).toBeInstanceOf(PaymentProviderError);
+    expect(timedOut!.status).toBeNull();
+    expect(timedOut!.refused).toBe(false);
+    await control(`/holds/${slow}/release`, {});
+    const creates = async () => (await requests()).filter((r) => r.idempotencyKey === slow).length;
+    const retried = await provider.createPayment({ ...payment, idempotencyKey: slow });
+    expect((await provider.createPayment({ ...payment, idempotencyKey: slow })).id).toBe(retried.id);
+    expect(await creates()).toBe(3);
+    // Mollie keeps a key for an hour: after that the same key makes a new payment.
+    await control("/clock", { advance_ms: 3_600_001 });
+    expect((await provider.createPayment(payment)).id).not.toBe(made.id);
+  });
+
+  it("Methods API: each currency gets the methods that pay in it (MobilePay in DKK, BLIK and Przelewy24 in PLN, TWINT in CHF; never iDEAL or Bancontact)", async () => {
+    const cases: [string, string[], string[]][] = [
+      ["http://dk.mollie.test", ["mobilepay", "creditcard", "paypal", "trustly"], ["creditcard", "paypal"]],
+      ["http://pl.mollie.test", ["blik", "przelewy24", "creditcard"], ["creditcard"]],
+      ["http://ch.mollie.test", ["twint", "creditcard", "paypal"], ["creditcard", "paypal"]],
+      [ORIGIN, ["ideal", "creditcard", "paypal", "directdebit"], ["ideal", "creditcard", "paypal"]],
+    ];
+    for (const [origin, methods, savable] of cases) {
+      const m = await member(origin);
+      const res = await call(m, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, origin);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json<PaymentMethodsResponse>(), origin).toEqual({ methods, savable });
+    }
+    const m = await member("http://dk.mollie.test");
+    expect((await call(null, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, "http://dk.mollie.test")).status).toBe(403);
+    expect((await call(m, "/api/payment-methods.php?bundle_id=abc", {}, mollieEnv, "http://dk.mollie.test")).status).toBe(400);
+    const unknown = await call(m, "/api/payment-methods.php?bundle_id=99", {}, mollieEnv, "http://dk.mollie.test");
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json<{ error: string }>()).error).toBe("bundle_not_found");
+    const refused = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, mollieEnv, "http://dk.mollie.test");
+    expect(refused.status).toBe(400);
+    expect((await refused.json<{ error: string }>()).error).toBe("method_not_offered");
+    const sent = (await requests()).filter((r) => r.path.startsWith("/v2/methods?"));
+    expect(sent.some((r) => r.path.includes("amount%5Bcurrency%5D=DKK") && r.path.includes("billingCountry=DK") && r.path.includes("sequenceType=first"))).toBe(true);
+    const mobilepay = await order(m, { bundle_id: 1, method: "mobilepay" }, mollieEnv, "http://dk.mollie.test");
+    expect(mobilepay.created.checkout_url).not.toBeNull();
+    expect((await lastCreate()).body).toMatchObject({ method: "mobilepay", amount: { currency: "DKK", value: "75.00" }, locale: "en_US" });
+  });
+
+  it("Methods API answers are kept per site for a day, then asked again", async () => {
+    const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
+    const pl = SITES[2]!;
+    const now = 2_000_000_000 + Math.floor(Math.random() * 1_000_000);
+    const ctx = (at: number): PaymentContext => ({ db, env, provider, site: { ...pl, domain: `cache${now}.mollie.test` }, origin: PUBLIC_URL, now: at });
+    const buyer = { userId: 1, language: "pl", country: "PL", email: "a@example.com", name: "A", paid: false, signupDate: 0 };
+    const asked = async () => (await requests()).filter((r) => r.path.startsWith("/v2/methods?") && r.path.includes("amount%5Bcurrency%5D=PLN")).length;
+    const before = await asked();
+    expect((await offeredMethods(ctx(now), env.SETTINGS, buyer, 1)).methods).toEqual(["blik", "przelewy24", "creditcard"]);
+    expect(await asked()).toBe(before + 2);
+    await offeredMethods(ctx(now + 86_399), env.SETTINGS, buyer, 1);
+    expect(await asked()).toBe(before + 2);
+    await offeredMethods(ctx(now + 86_400), env.SETTINGS, buyer, 1);
+    expect(await asked()).toBe(before + 4);
+  });
+
+  it("Klarna is offered only with a billing address, and then sent with its order lines and that address", async () => {
+    const origin = "http://de.mollie.test";
+    const m = await member(origin);
+    const offered = async () => (await (await call(m, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, origin)).json<PaymentMethodsResponse>()).methods;
+    expect(await offered()).toEqual(["creditcard", "directdebit"]);
+    const refused = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "klarna" } }, mollieEnv, origin);
+    expect(refused.status).toBe(400);
+    await directDebitOrder(m, origin);
+    expect(await offered()).toEqual(["klarna", "creditcard", "directdebit"]);
+    await order(m, { bundle_id: 1, method: "klarna" }, mollieEnv, origin);
+    expect((await lastCreate()).body).toMatchObject({
+      method: "klarna",
+      lines: [{ type: "digital", description: "50 credits", quantity: 1, unitPrice: { currency: "EUR", value: "9.95" }, totalAmount: { currency: "EUR", value: "9.95" }, vatRate: "19.00", vatAmount: { currency: "EUR", value: "1.59" } }],
+      billingAddress: { givenName: "Jan", familyName: "de Vries", streetAndNumber: "Damrak 1", postalCode: "1012 LG", city: "Amsterdam", country: "DE", email: expect.stringContaining("@example.com") },
+    });
+  });
+
+  for (const status of ["paid", "failed", "canceled", "expired"]) {
+    it(`${status}: the webhook reads the payment back and records it; only paid credits, once`, async () => {
+      const m = await member();
+      const { created, view } = await order(m);
+      await setStatus(view.payment_id!, status);
+      await deliverWebhooks(view.payment_id!);
+      await Promise.all(Array.from({ length: 6 }, () => webhook(view.payment_id!)));
+      expect((await orderView(m, created.id)).status).toBe(status);
+      expect(await creditsOf(m)).toBe(status === "paid" ? 50 : 0);
+      await expectBooksBalanced(m);
+    });
+  }
+
+  it("an unknown status or authorized is recorded and answered 200, never credited, never retried", async () => {
+    const m = await member();
+    const { created, view } = await order(m);
+    await setStatus(view.payment_id!, "in_review");
+    expect((await webhook(view.payment_id!)).status).toBe(200);
+    expect((await orderView(m, created.id)).status).toBe("open");
+    const row = await env.DB.prepare("SELECT provider_status FROM payments WHERE provider_payment_id = ?").bind(view.payment_id).first<{ provider_status: string }>();
+    expect(row!.provider_status).toBe("in_review");
+    await setStatus(view.payment_id!, "authorized");
+    expect((await webhook(view.payment_id!)).status).toBe(200);
+    expect((await orderView(m, created.id)).status).toBe("authorized");
+    expect(await creditsOf(m)).toBe(0);
+    await setStatus(view.payment_id!, "paid");
+    await webhook(view.payment_id!);
+    expect(await creditsOf(m)).toBe(50);
+    await expectBooksBalanced(m);
+  });
+
+  it("a forged or unknown id changes nothing and is answered alike", async () => {
+    const m = await member();
+    const { created, view } = await order(m);
+    await webhook(view.payment_id!);
+    expect((await webhook("tr_forged0001")).status).toBe(200);
+    expect((await orderView(m, created.id)).status).toBe("open");
+    expect(await creditsOf(m)).toBe(0);
+    const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
     expect(await provider.getPayment("tr_unknown123")).toBeNull();
     expect(await provider.getPayment("../customers")).toBeNull();
   });
 
-  for (const status of ["paid", "failed", "canceled", "expired"]) {
-    it(`${status}: the webhook reads the payment back and records it; only paid credits`, async () => {
-      const member = await chatMember(ORIGIN);
-      const { created, view } = await order(member);
-      await setStatus(view.payment_id!, status);
-      for (let i = 0; i < 5; i++) expect((await webhook(view.payment_id!)).status).toBe(200);
-      const { order: after } = await (await call(member, `/api/order.php?id=${created.id}`)).json<OrderResponse>();
-      expect(after.status).toBe(status);
-      expect(await creditsOf(member)).toBe(status === "paid" ? 50 : 0);
-      const gets = (await requests()).filter((r) => r.method === "GET" && r.path === `/v2/payments/${view.payment_id}`);
-      expect(gets.length).toBe(5);
-    });
-  }
-
-  it("open: a webhook before the member paid changes nothing; a forged id is never looked up as ours", async () => {
-    const member = await chatMember(ORIGIN);
-    const { created, view } = await order(member);
-    await webhook(view.payment_id!);
-    expect((await webhook("tr_forged0001")).status).toBe(200);
-    const { order: after } = await (await call(member, `/api/order.php?id=${created.id}`)).json<OrderResponse>();
-    expect(after.status).toBe("open");
-    expect(await creditsOf(member)).toBe(0);
+  it("customers are kept per mode: a live key gets its own customer, never the test one", async () => {
+    const m = await member();
+    await order(m, { bundle_id: 1, method: "creditcard", save_method: true });
+    const testCustomer = (await lastCreate()).body["customerId"];
+    await order(m, { bundle_id: 1, method: "creditcard", save_method: true }, liveEnv);
+    const liveCustomer = (await lastCreate()).body["customerId"];
+    expect(liveCustomer).toMatch(/^cst_/);
+    expect(liveCustomer).not.toBe(testCustomer);
+    const rows = await env.DB.prepare("SELECT provider, customer_id FROM payment_customers WHERE user_id = ? ORDER BY provider").bind(m.userId).all<{ provider: string; customer_id: string }>();
+    expect(rows.results).toEqual([
+      { provider: "mollie:live", customer_id: liveCustomer },
+      { provider: "mollie:test", customer_id: testCustomer },
+    ]);
   });
 
-  it("repeat order charges the mandate of the paid first payment as a recurring payment", async () => {
-    const member = await chatMember(ORIGIN);
-    const { view } = await order(member, { bundle_id: 2, method: "creditcard" });
-    await setStatus(view.payment_id!, "paid");
-    await webhook(view.payment_id!);
-    expect(await creditsOf(member)).toBe(125);
-    const res = await call(member, "/api/repeat-order.php", { method: "POST" });
-    expect(res.status).toBe(201);
-    const repeated = (await res.json<OrderCreated>()).order;
-    expect(repeated).toMatchObject({ checkout_url: null, status: "pending" });
-    const sent = (await requests()).filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
-    expect(sent.body).toMatchObject({ sequenceType: "recurring", amount: { value: "19.95" }, mandateId: expect.stringMatching(/^mdt_/) });
-    const { order: pending } = await (await call(member, `/api/order.php?id=${repeated.id}`)).json<OrderResponse>();
-    await setStatus(pending.payment_id!, "paid");
-    await webhook(pending.payment_id!);
-    expect(await creditsOf(member)).toBe(250);
+  it("a member's refund takes the credits when it is made and gives them back when it fails", async () => {
+    const m = await member();
+    const paid = await paidOrder(m);
+    expect(await creditsOf(m)).toBe(50);
+    const res = await call(m, "/api/refund.php", { method: "POST", json: { order_id: paid.id } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await creditsOf(m)).toBe(0);
+    const sent = (await requests()).filter((r) => r.path === `/v2/payments/${paid.paymentId}/refunds` && r.method === "POST").at(-1)!;
+    expect(sent.idempotencyKey).toMatch(UUID_V4);
+    expect(sent.body).toMatchObject({ amount: { currency: "EUR", value: "9.95" }, metadata: { refund_key: sent.idempotencyKey } });
+    const [refund] = await control<{ id: string }[]>(`/payments/${paid.paymentId}/refunds`);
+    await control(`/payments/${paid.paymentId}/refunds/${refund!.id}/status`, { status: "processing" });
+    await deliverWebhooks(paid.paymentId);
+    expect(await creditsOf(m)).toBe(0);
+    await control(`/payments/${paid.paymentId}/refunds/${refund!.id}/status`, { status: "failed" });
+    await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
+    expect(await creditsOf(m)).toBe(50);
+    expect((await orderView(m, paid.id)).status).toBe("paid");
+    await expectBooksBalanced(m);
   });
 
-  it("refunds the unused credits' part of the price through the API", async () => {
-    const member = await chatMember(ORIGIN);
-    const { created, view } = await order(member);
-    await setStatus(view.payment_id!, "paid");
-    await webhook(view.payment_id!);
-    const res = await call(member, "/api/refund.php", { method: "POST", json: { order_id: created.id } });
-    expect(res.status).toBe(200);
-    const sent = (await requests()).filter((r) => r.path === `/v2/payments/${view.payment_id}/refunds`).at(-1)!;
-    expect(sent.idempotencyKey).toBe(`refund-order-${created.id}`);
-    expect(sent.body).toMatchObject({ amount: { currency: "EUR", value: "9.95" } });
-    expect(await creditsOf(member)).toBe(0);
+  it("a refund request whose answer is lost is looked up, not assumed failed: the credits stay taken", async () => {
+    const m = await member();
+    const paid = await paidOrder(m);
+    await control("/lose-next-refund-answer", {});
+    const res = await call(m, "/api/refund.php", { method: "POST", json: { order_id: paid.id } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await creditsOf(m)).toBe(0);
+    const refunds = await control<{ id: string }[]>(`/payments/${paid.paymentId}/refunds`);
+    expect(refunds).toHaveLength(1);
+    const row = await env.DB.prepare("SELECT provider_id, status FROM payment_adjustments WHERE order_id = ?").bind(paid.id).first<{ provider_id: string; status: string }>();
+    expect(row).toEqual({ provider_id: refunds[0]!.id, status: "pending" });
+    await expectBooksBalanced(m);
   });
 
-  it("direct debit: a mandate for the account, a recurring debit credited at once, and a chargeback taking the credits back", async () => {
-    const member = await chatMember(ORIGIN);
-    const mobile = `+3161${String(member.userId).padStart(7, "0")}`;
-    const form = { bundle_id: 1, account_holder: "Jan Jansen", iban: "NL91 ABNA 0417 1643 00", street: "Damrak", house_number: "1", postal_code: "1012 LG", city: "Amsterdam", mobile, authorise: true };
-    expect((await call(member, "/api/directdebit.php", { method: "POST", json: form })).status).toBe(200);
-    const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC").bind(mobile).first<{ text: string }>();
-    const code = /\b(\d{6})\b/.exec(sms!.text)![1]!;
-    const res = await call(member, "/api/directdebit-confirm.php", { method: "POST", json: { bundle_id: 1, code } });
-    expect(res.status).toBe(201);
-    expect(await creditsOf(member)).toBe(50);
-    const sent = await requests();
-    const mandate = sent.filter((r) => r.method === "POST" && /\/v2\/customers\/[^/]+\/mandates$/.test(r.path)).at(-1)!;
-    expect(mandate.body).toMatchObject({ method: "directdebit", consumerName: "Jan Jansen", consumerAccount: "NL91ABNA0417164300" });
-    const debit = sent.filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
-    expect(debit.body).toMatchObject({ sequenceType: "recurring", method: "directdebit", amount: { value: "9.95" } });
+  it("a refund made in Mollie's dashboard reaches the ledger through the payment's webhook, once, and comes back if it fails", async () => {
+    const m = await member();
+    const paid = await paidOrder(m, { bundle_id: 2, method: "creditcard" });
+    expect(await creditsOf(m)).toBe(125);
+    const refund = await control<{ id: string }>(`/payments/${paid.paymentId}/dashboard-refund`, { amount: 798 });
+    // Mollie's call and repeats of it, all at once: the refund's credits are taken once.
+    const [calls] = await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
+    expect(calls).toBe(1);
+    // 7.98 of 19.95 is 40 % of the 125 credits.
+    expect(await creditsOf(m)).toBe(75);
+    await expectBooksBalanced(m);
+    await control(`/payments/${paid.paymentId}/refunds/${refund.id}/status`, { status: "failed" });
+    await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
+    expect(await creditsOf(m)).toBe(125);
+    await expectBooksBalanced(m);
+  });
 
-    // The debit is collected, then the bank reverses it (a chargeback): the credits go back, direct debit is blocked.
-    const { order: debitOrder } = await res.json<OrderCreated>();
-    const { order: view } = await (await call(member, `/api/order.php?id=${debitOrder.id}`)).json<OrderResponse>();
-    await setStatus(view.payment_id!, "paid");
-    await webhook(view.payment_id!);
-    expect(await creditsOf(member)).toBe(50);
-    await fetch(`${standIn}/_stand-in/payments/${view.payment_id}/status`, { method: "POST", body: JSON.stringify({ chargeback: true }) });
-    for (let i = 0; i < 3; i++) await webhook(view.payment_id!);
-    expect(await creditsOf(member)).toBe(0);
-    const { order: reversed } = await (await call(member, `/api/order.php?id=${debitOrder.id}`)).json<OrderResponse>();
-    expect(reversed.status).toBe("reversed");
-    const again = await call(member, "/api/directdebit.php", { method: "POST", json: form });
-    expect(again.status).toBe(403);
-    expect((await again.json<{ message: string }>()).message).toBe("Direct debit is blocked for your account");
+  it("a partial chargeback takes back in proportion and blocks direct debit; its reversal gives back and lifts the block", async () => {
+    const m = await member();
+    const debit = await directDebitOrder(m);
+    expect(await creditsOf(m)).toBe(50);
+    expect((await lastCreate()).body).toMatchObject({ sequenceType: "recurring", method: "directdebit", amount: { value: "9.95" } });
+    await setStatus(debit.paymentId, "paid");
+    await deliverWebhooks(debit.paymentId);
+    const chargeback = await control<{ id: string }>(`/payments/${debit.paymentId}/chargebacks`, { amount: 398 });
+    await Promise.all([deliverWebhooks(debit.paymentId), ...Array.from({ length: 8 }, () => webhook(debit.paymentId))]);
+    // 3.98 of 9.95 is 40 % of the 50 credits.
+    expect(await creditsOf(m)).toBe(30);
+    expect((await orderView(m, debit.id)).status).toBe("reversed");
+    await expectBooksBalanced(m);
+    const blocked = await call(m, "/api/directdebit.php", { method: "POST", json: directDebitForm(m) });
+    expect(blocked.status).toBe(403);
+    expect((await blocked.json<{ message: string }>()).message).toBe("Direct debit is blocked for your account");
+    await control(`/payments/${debit.paymentId}/chargebacks/${chargeback.id}/reverse`, {});
+    await Promise.all([deliverWebhooks(debit.paymentId), ...Array.from({ length: 8 }, () => webhook(debit.paymentId))]);
+    expect(await creditsOf(m)).toBe(50);
+    expect((await orderView(m, debit.id)).status).toBe("paid");
+    await expectBooksBalanced(m);
+    expect((await call(m, "/api/directdebit.php", { method: "POST", json: directDebitForm(m) })).status).toBe(200);
+  });
+
+  it("a full chargeback on a card payment takes back the unused credits", async () => {
+    const m = await member();
+    const paid = await paidOrder(m, { bundle_id: 1, method: "creditcard" });
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET credits = credits - 20 WHERE id = ?").bind(m.userId),
+      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -20, 'message')").bind(m.userId),
+    ]);
+    await control(`/payments/${paid.paymentId}/chargebacks`, {});
+    await deliverWebhooks(paid.paymentId);
+    expect(await creditsOf(m)).toBe(0);
+    expect((await orderView(m, paid.id)).status).toBe("reversed");
+    await expectBooksBalanced(m);
   });
 
   it("an unreachable provider refuses the order with a clear text and credits nothing", async () => {
-    const member = await chatMember(ORIGIN);
+    const m = await member();
     const down = { ...mollieEnv, MOLLIE_API_URL: "http://127.0.0.1:9/v2" };
-    const res = await call(member, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, down);
+    const res = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, down);
     expect(res.status).toBe(502);
     expect((await res.json<{ message: string }>()).message).toBe("The payment could not be started, please try again later");
-    expect(await creditsOf(member)).toBe(0);
+    expect(await creditsOf(m)).toBe(0);
     const wrongKey = { ...mollieEnv, MOLLIE_API_KEY: "test_wrong" };
-    expect((await call(member, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, wrongKey)).status).toBe(502);
+    expect((await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, wrongKey)).status).toBe(502);
   });
 });

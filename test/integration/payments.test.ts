@@ -259,9 +259,9 @@ describe("transactions, repeat order and refunds", () => {
     expect(page.status).toBe(200);
   });
 
-  it("repeat last order charges the stored mandate without a checkout", async () => {
+  it("repeat last order charges the mandate of a method the member saved, without a checkout", async () => {
     const buyer = await member();
-    const first = await order(buyer, { bundle_id: 1, method: "creditcard" });
+    const first = await order(buyer, { bundle_id: 1, method: "creditcard", save_method: true });
     await press(buyer, first.checkout_url!, "paid");
     const res = await post(buyer, "/api/repeat-order.php");
     expect(res.status).toBe(201);

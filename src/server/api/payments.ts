@@ -1,8 +1,9 @@
 /**
  * Payment calls:
- * - POST /api/order.php `{ bundle_id, method, discount_code? }`: a new order and where to pay it.
- *   GET /api/order.php?id= is a read source (api/sources.ts).
- * - POST /api/repeat-order.php: the last order again (on the stored mandate when there is one).
+ * - POST /api/order.php `{ bundle_id, method, discount_code?, save_method? }`: a new order and where
+ *   to pay it. GET /api/order.php?id= and GET /api/payment-methods.php?bundle_id= (what can pay a
+ *   bundle here, from the provider's Methods API) are read sources (api/sources.ts).
+ * - POST /api/repeat-order.php: the last order again (a recurring charge on the member's valid mandate when there is one).
  * - POST /api/refund.php `{ order_id }`: return the unused credits of the latest purchase.
  * - POST /api/directdebit.php (the account, `authorise: true`): texts a 6-digit code;
  *   POST /api/directdebit-confirm.php `{ bundle_id, code }`: the order, credited at once.
@@ -39,13 +40,23 @@ const SMS_CODES_PER_ADDRESS = 20;
 
 const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
-function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
-  const origin = new URL(c.req.url).origin;
+/**
+ * The site's public address: its `public_url` setting, else https://{domain}. Only the local stack
+ * without the setting falls back to the address the request came in on (its sandbox checkout).
+ */
+function publicOrigin(c: Context<AppEnv>): string {
+  const site = c.get("site");
+  if (site.public_url) return site.public_url;
+  return c.env.ENVIRONMENT === "development" ? new URL(c.req.url).origin : `https://${site.domain}`;
+}
+
+export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
+  const origin = publicOrigin(c);
   const balanceChanged = (userId: number) => c.executionCtx.waitUntil(announceBalance(c.env, userId, now));
   return { db: c.get("db"), env: c.env, provider: paymentProviderFor(c.env, c.get("db"), origin), site: c.get("site"), origin, now, balanceChanged };
 }
 
-async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {
+export async function buyerOf(c: Context<AppEnv>, session: Session): Promise<Buyer> {
   const user = await getUserView(c.get("db"), session.userId);
   if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return { userId: session.userId, language: c.get("locale"), country: selectedCountry(c), email: user.email, name: user.profile.name, paid: user.paid_user, signupDate: user.signup_date };
@@ -84,7 +95,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const session = requireMember(c);
     const body = c.req.valid("json");
     const [, buyer] = await Promise.all([throttleOrders(c, session), buyerOf(c, session)]);
-    const { order, checkoutUrl } = await createOrder(paymentContext(c), buyer, { bundleId: body.bundle_id, method: body.method, discountCode: body.discount_code, expectedAmount: body.expected_amount });
+    const { order, checkoutUrl } = await createOrder(paymentContext(c), buyer, { bundleId: body.bundle_id, method: body.method, discountCode: body.discount_code, expectedAmount: body.expected_amount, saveMethod: body.save_method });
     return c.json(created(order, checkoutUrl), 201);
   })
   .post("/api/repeat-order.php", vValidator("json", RepeatOrderRequest, invalidBody), async (c) => {

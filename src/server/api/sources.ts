@@ -34,9 +34,12 @@ import { loadRepeatOrder } from "./payments";
 import { loadOrder, loadTransaction, loadTransactions } from "./transactions";
 import { requireMember } from "../edge/signed-in-member";
 import { notificationsAnswer } from "../services/notification-choices";
+import { offeredMethods } from "../services/payment-methods";
+import { buyerOf, paymentContext } from "./payments";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
+const BundleQuery = v.object({ bundle_id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/), v.transform(Number)) });
 const LegalQuery = v.object({ page: v.picklist(LEGAL_PAGES) });
 const PartnerQuery = v.object({ name: v.pipe(v.string(), v.maxLength(64)) });
 const ChatQuery = v.union([
@@ -114,6 +117,11 @@ export const SOURCES: Record<string, Source> = {
     return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
   },
   "/api/order.php": loadOrder,
+  "/api/payment-methods.php": async (c, params) => {
+    const session = requireMember(c);
+    const { bundle_id } = parseQuery(BundleQuery, params);
+    return offeredMethods(paymentContext(c), c.env.SETTINGS, await buyerOf(c, session), bundle_id);
+  },
   "/api/transactions.php": loadTransactions,
   "/api/transaction.php": loadTransaction,
   "/api/discountcode.php": (c, params) => loadDiscount(c, params),

@@ -24,6 +24,11 @@ export function directDebitStatusStatement(db: Database, userId: number, status:
   return db.update(directDebitAccounts).set({ status }).where(where);
 }
 
+/** Lift the block a chargeback set, once the bank reversed it (the account is usable again). */
+export function liftDirectDebitBlockStatement(db: Database, userId: number) {
+  return db.update(directDebitAccounts).set({ status: "active" }).where(and(eq(directDebitAccounts.userId, userId), eq(directDebitAccounts.status, "blocked")));
+}
+
 export async function insertSmsCode(db: Database, code: { userId: number; purpose: string; codeHash: string; expiresAt: number; now: number }): Promise<void> {
   await db.insert(smsCodes).values({ userId: code.userId, purpose: code.purpose, codeHash: code.codeHash, expiresAt: code.expiresAt, createdAt: code.now }).run();
 }

@@ -5,7 +5,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { statusRankSql } from "./orders";
-import { paymentCustomers, payments, sandboxPayments } from "./schema";
+import { orders, paymentCustomers, payments, sandboxPayments } from "./schema";
 
 type PaymentRow = typeof payments.$inferSelect;
 export type SandboxPaymentRow = typeof sandboxPayments.$inferSelect;
@@ -31,6 +31,20 @@ export function paymentStatusStatement(db: Database, paymentId: number, status: 
     .where(and(eq(payments.id, paymentId), sql`${statusRankSql(payments.status)} < ${statusRankSql(sql`${status}`)}`));
 }
 
+/** A status word the app does not know, kept on the payment for whoever looks (the order is not changed). */
+export function providerStatusStatement(db: Database, paymentId: number, status: string, now: number) {
+  return db.update(payments).set({ providerStatus: status.slice(0, 32), updatedAt: now }).where(eq(payments.id, paymentId));
+}
+
+/** The method a payment was actually made with, on the payment and on its order: only where it is news. */
+export function paidMethodStatements(db: Database, known: { orderId: number; orderMethod: string | null; paymentId: number; paymentMethod: string | null }, method: string) {
+  return [
+    ...(known.paymentMethod === method ? [] : [db.update(payments).set({ method }).where(eq(payments.id, known.paymentId))]),
+    ...(known.orderMethod === method ? [] : [db.update(orders).set({ paidMethod: method }).where(eq(orders.id, known.orderId))]),
+  ];
+}
+
+/** The member's customer in one scope (a provider and its mode: mollie:test, mollie:live, sandbox). */
 export async function findCustomer(db: Database, userId: number, provider: string) {
   return (await db.select().from(paymentCustomers).where(and(eq(paymentCustomers.userId, userId), eq(paymentCustomers.provider, provider))).get()) ?? null;
 }
@@ -70,13 +84,18 @@ export async function addSandboxRefund(db: Database, id: string, cents: number):
   return result.meta.changes > 0;
 }
 
-/** The sandbox mandate of a customer: the one its paid first payment left (mdt_<payment>). */
-export async function sandboxMandate(db: Database, customerId: string): Promise<string | null> {
+/**
+ * The sandbox mandate of a customer: the one its paid first payment left (mdt_<payment>); bank
+ * buttons leave a direct-debit mandate, cards and PayPal their own (as at Mollie).
+ */
+export async function sandboxMandate(db: Database, customerId: string): Promise<{ id: string; method: string } | null> {
   const row = await db
-    .select({ id: sandboxPayments.id })
+    .select({ id: sandboxPayments.id, method: sandboxPayments.method })
     .from(sandboxPayments)
     .where(and(eq(sandboxPayments.customerId, customerId), eq(sandboxPayments.sequenceType, "first"), eq(sandboxPayments.status, "paid")))
     .orderBy(desc(sandboxPayments.createdAt))
     .get();
-  return row ? `mdt_${row.id.slice(3)}` : null;
+  if (!row) return null;
+  const method = row.method === "creditcard" || row.method === "paypal" ? row.method : "directdebit";
+  return { id: `mdt_${row.id.slice(3)}`, method };
 }

@@ -340,6 +340,10 @@ export const orders = sqliteTable(
      */
     discountKey: text("discount_key"),
     paymentMethod: text("payment_method").notNull(),
+    /** The method the member actually paid with, as the provider reports it (a repeat on a mandate has no method of its own). */
+    paidMethod: text("paid_method"),
+    /** The provider's Idempotency-Key of this order's payment attempt: a UUID v4, never reused. */
+    idempotencyKey: text("idempotency_key"),
     country: text("country").notNull(),
     /** The latest payment's status (open ... paid, failed, canceled, expired), or refunded / reversed. */
     status: text("status").notNull().default("open"),
@@ -370,6 +374,8 @@ export const payments = sqliteTable(
     /** oneoff | first | recurring */
     sequenceType: text("sequence_type").notNull().default("oneoff"),
     checkoutUrl: text("checkout_url"),
+    /** The provider's last status word when the app does not know it: recorded, never acted on. */
+    providerStatus: text("provider_status"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -391,6 +397,41 @@ export const paymentCustomers = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+);
+
+/**
+ * Money that went back after an order was paid: refunds (asked for by the member, or made in the
+ * provider's dashboard) and chargebacks. Each one takes its credits once (`taken_at`) and gives them
+ * back once (`given_back_at`) when a refund fails or a chargeback is reversed.
+ */
+export const paymentAdjustments = sqliteTable(
+  "payment_adjustments",
+  {
+    id: integer("id").primaryKey(),
+    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** refund | chargeback */
+    kind: text("kind").notNull(),
+    /** member (through the app) | provider (dashboard, bank) */
+    origin: text("origin").notNull(),
+    /** The provider's id (re_…, chb_…); null while a member's refund request has no answer yet. */
+    providerId: text("provider_id"),
+    /** The Idempotency-Key of a member's refund request (UUID v4). */
+    idempotencyKey: text("idempotency_key"),
+    /** A refund's status at the provider (requested, queued, pending, processing, refunded, failed, canceled); received or reversed for a chargeback. */
+    status: text("status").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    credits: integer("credits").notNull().default(0),
+    takenAt: integer("taken_at"),
+    givenBackAt: integer("given_back_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("payment_adjustments_provider_idx").on(t.kind, t.providerId).where(sql`provider_id IS NOT NULL`),
+    uniqueIndex("payment_adjustments_key_idx").on(t.idempotencyKey).where(sql`idempotency_key IS NOT NULL`),
+    index("payment_adjustments_order_idx").on(t.orderId),
+  ],
 );
 
 /** The offline provider's own record of its payments (development and tests only). */

@@ -9,7 +9,8 @@ export type SequenceType = "oneoff" | "first" | "recurring";
 
 export type ProviderPayment = {
   id: string;
-  status: PaymentStatus;
+  /** One of PAYMENT_STATUSES, or a word the app does not know (recorded, never acted on). */
+  status: PaymentStatus | (string & {});
   /** Minor units. */
   amount: number;
   currency: string;
@@ -20,9 +21,17 @@ export type ProviderPayment = {
   mandateId: string | null;
   sequenceType: SequenceType;
   metadata: Record<string, unknown> | null;
-  /** The bank took (part of) the money back after it was paid: a chargeback or a reversed debit. */
-  chargedBack: boolean;
+  /** The payment has refunds (made through the app or in the provider's dashboard): its `refunds` link. */
+  hasRefunds: boolean;
+  /** The bank took money back at some point: its `chargebacks` link (reversed ones included). */
+  hasChargebacks: boolean;
 };
+
+/** A line of what is bought, as methods such as Klarna require it (minor units, VAT included). */
+export type PaymentLine = { description: string; quantity: number; unitPrice: number; totalAmount: number; vatRate: string; vatAmount: number };
+
+/** The payer's billing address, required by Klarna. */
+export type BillingAddress = { givenName: string; familyName: string; email: string; streetAndNumber: string; postalCode: string; city: string; country: string };
 
 export type NewPayment = {
   amount: number;
@@ -30,21 +39,31 @@ export type NewPayment = {
   description: string;
   redirectUrl: string;
   webhookUrl: string;
+  /** Null lets the member choose at the provider, and is what a recurring charge sends (the mandate decides). */
   method: string | null;
   /** The provider's locale, e.g. nl_NL. */
   locale: string;
   metadata: { order_id: number };
-  /** The same key for a retried create: the provider makes the payment once. */
+  /** A UUID v4 per attempt, stored with it: the provider makes the payment once however often it is sent. */
   idempotencyKey: string;
   customerId?: string;
   sequenceType?: SequenceType;
   mandateId?: string;
+  lines?: PaymentLine[];
+  billingAddress?: BillingAddress;
 };
 
-export type Refund = { id: string; status: string };
+/** A refund's status at the provider: queued, pending, processing, refunded, failed or canceled. */
+export type Refund = { id: string; status: string; amount: number; refundKey: string | null };
+
+export type Chargeback = { id: string; amount: number; reversed: boolean };
+
+export type MethodQuery = { amount: number; currency: string; locale: string; sequenceType: SequenceType; billingCountry: string };
 
 export interface PaymentProvider {
   readonly name: string;
+  /** Where the member's customer is kept: a test key's customers are not a live key's. */
+  readonly customerScope: string;
   createPayment(payment: NewPayment): Promise<ProviderPayment>;
   /** The payment as the provider knows it now, or null when it does not know the id. */
   getPayment(id: string): Promise<ProviderPayment | null>;
@@ -53,16 +72,30 @@ export interface PaymentProvider {
   validMandate(customerId: string): Promise<{ id: string; method: string } | null>;
   /** A direct-debit mandate for the customer's bank account, authorised by the member on our site. */
   createDirectDebitMandate(customerId: string, account: { consumerName: string; iban: string }): Promise<string>;
-  refund(paymentId: string, refund: { amount: number; currency: string; description: string; idempotencyKey: string }): Promise<Refund>;
+  /** `refundKey` is stored with the refund (its metadata), so a request whose answer was lost can be found again. */
+  refund(paymentId: string, refund: { amount: number; currency: string; description: string; idempotencyKey: string; refundKey: string }): Promise<Refund>;
+  /** The payment's refunds, whoever made them (the app or the provider's dashboard). */
+  listRefunds(paymentId: string): Promise<Refund[]>;
+  listChargebacks(paymentId: string): Promise<Chargeback[]>;
+  /** The methods that can pay this amount in this currency and country, for this kind of payment. */
+  listMethods(query: MethodQuery): Promise<string[]>;
 }
 
-/** The provider could not be reached or refused a call: nothing was decided, the member may try again. */
+/**
+ * The provider could not be reached or refused a call. `status` is the provider's answer; null means
+ * no answer came (unreachable, timed out), so whether it acted is unknown until it is asked.
+ */
 export class PaymentProviderError extends Error {
   constructor(
     message: string,
     readonly status: number | null = null,
   ) {
     super(message);
+  }
+
+  /** The provider answered that it will not do this (4xx): nothing happened there. */
+  get refused(): boolean {
+    return this.status !== null && this.status >= 400 && this.status < 500;
   }
 }
 

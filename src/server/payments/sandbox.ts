@@ -5,8 +5,8 @@
  */
 import type { Database } from "../db/database";
 import { addSandboxRefund, findSandboxPayment, insertSandboxPayment, sandboxMandate, type SandboxPaymentRow } from "../db/payments";
-import type { PaymentStatus } from "../../shared/payments";
-import { PaymentProviderError, type NewPayment, type PaymentProvider, type ProviderPayment, type SequenceType } from "./provider";
+import { canSaveMethod, methodPaysIn, PAYMENT_METHODS, type PaymentStatus } from "../../shared/payments";
+import { PaymentProviderError, type Chargeback, type MethodQuery, type NewPayment, type PaymentProvider, type ProviderPayment, type Refund, type SequenceType } from "./provider";
 
 const randomId = (prefix: string) => `${prefix}_sb${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 
@@ -30,12 +30,14 @@ function view(row: SandboxPaymentRow, origin: string): ProviderPayment {
     mandateId: row.mandateId ?? (row.sequenceType === "first" && status === "paid" ? mandateOf(row.id) : null),
     sequenceType: row.sequenceType as SequenceType,
     metadata: null,
-    chargedBack: false,
+    hasRefunds: false,
+    hasChargebacks: false,
   };
 }
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox";
+  readonly customerScope = "sandbox";
 
   constructor(
     private readonly db: Database,
@@ -46,16 +48,21 @@ export class SandboxProvider implements PaymentProvider {
   async createPayment(payment: NewPayment): Promise<ProviderPayment> {
     const recurring = payment.sequenceType === "recurring";
     const directDebit = payment.mandateId?.startsWith(DIRECT_DEBIT_MANDATE) === true;
-    if (recurring && !directDebit && (!payment.mandateId || !payment.customerId || (await sandboxMandate(this.db, payment.customerId)) !== payment.mandateId)) {
-      throw new PaymentProviderError("no valid mandate", 422);
+    let method = payment.method;
+    if (recurring && !directDebit) {
+      // Like Mollie: a recurring charge needs the customer's valid mandate, and is made with the mandate's method.
+      const mandate = payment.customerId ? await sandboxMandate(this.db, payment.customerId) : null;
+      if (!mandate || mandate.id !== payment.mandateId || (method !== null && method !== mandate.method)) throw new PaymentProviderError("no valid mandate", 422);
+      method = mandate.method;
     }
+    if (!recurring && method !== null && !methodPaysIn(method, payment.currency)) throw new PaymentProviderError(`${method} cannot pay in ${payment.currency}`, 422);
     const row = await insertSandboxPayment(this.db, {
       id: randomId("tr"),
       // A direct debit is collected later (pending until the tester settles or reverses it); a card at once.
       status: recurring ? (directDebit ? "pending" : "paid") : "open",
       amountCents: payment.amount,
       currency: payment.currency,
-      method: payment.method,
+      method,
       description: payment.description,
       redirectUrl: payment.redirectUrl,
       webhookUrl: payment.webhookUrl,
@@ -76,16 +83,29 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async validMandate(customerId: string): Promise<{ id: string; method: string } | null> {
-    const mandate = await sandboxMandate(this.db, customerId);
-    return mandate ? { id: mandate, method: "creditcard" } : null;
+    return sandboxMandate(this.db, customerId);
   }
 
   async createDirectDebitMandate(): Promise<string> {
     return randomId(DIRECT_DEBIT_MANDATE);
   }
 
-  async refund(paymentId: string, refund: { amount: number }): Promise<{ id: string; status: string }> {
+  async refund(paymentId: string, refund: { amount: number; refundKey: string }): Promise<Refund> {
     if (!(await addSandboxRefund(this.db, paymentId, refund.amount))) throw new PaymentProviderError("refund refused", 422);
-    return { id: randomId("re"), status: "pending" };
+    return { id: randomId("re"), status: "pending", amount: refund.amount, refundKey: refund.refundKey };
+  }
+
+  /** The sandbox keeps no refunds of its own and has no dashboard or bank: nothing happens outside the app. */
+  async listRefunds(): Promise<Refund[]> {
+    return [];
+  }
+
+  async listChargebacks(): Promise<Chargeback[]> {
+    return [];
+  }
+
+  /** The same per-country methods Mollie offers: those that pay in the currency, and for a first payment those that leave a mandate. */
+  async listMethods(query: MethodQuery): Promise<string[]> {
+    return PAYMENT_METHODS.filter((m) => m !== "directdebit" && (query.sequenceType === "first" ? canSaveMethod(m, query.currency) : methodPaysIn(m, query.currency)));
   }
 }

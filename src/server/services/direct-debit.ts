@@ -85,7 +85,7 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
   const price = priceOf(pricing, bundle, null);
   const order = await insertOrder(
     ctx.db,
-    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: price.credits, amountCents: price.amount, vatCents: price.vat, currency: price.currency, paymentMethod: "directdebit", country },
+    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: price.credits, amountCents: price.amount, vatCents: price.vat, currency: price.currency, paymentMethod: "directdebit", idempotencyKey: crypto.randomUUID(), country },
     ctx.now,
   );
   try {
@@ -100,7 +100,7 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
       method: "directdebit",
       locale: providerLocale(buyer.language, country),
       metadata: { order_id: order.id },
-      idempotencyKey: `order-${order.id}`,
+      idempotencyKey: order.idempotencyKey!,
       customerId,
       sequenceType: "recurring",
       mandateId,

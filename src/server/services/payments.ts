@@ -3,26 +3,28 @@
  * pays at the provider, and is credited once when the provider (read back, never the browser or the
  * webhook's body) says the payment is paid. The first paid order makes the member premium.
  */
-import { pricingFor, statusRank, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
+import { canSaveMethod, methodPaysIn, PAYMENT_STATUSES, pricingFor, statusRank, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
 import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { announcePremium, recallChatHolds } from "../chat/premium";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
 import { findOrder, findOwnOrder, insertOrder, insertOrderHolding, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
-import { findCustomer, findPayment, insertPayment, latestPaymentOf, paymentStatusStatement, saveCustomer, saveMandate } from "../db/payments";
-import { directDebitStatusStatement } from "../db/direct-debit";
+import { findCustomer, findPayment, insertPayment, latestPaymentOf, paidMethodStatements, paymentStatusStatement, providerStatusStatement, saveCustomer, saveMandate } from "../db/payments";
+import { directDebitStatusStatement, findDirectDebitAccount } from "../db/direct-debit";
+import { memberRefundFailedStatement, memberRefundStatement, recordRefundAnswer } from "../db/payment-adjustments";
 import { AppError } from "../errors";
 import { checkDiscount, holdFor, holdRefusal, type AppliedDiscount } from "./discounts";
 import { checkExpectedAmount, priceOf } from "./order-price";
-import { PaymentProviderError, providerLocale, type PaymentProvider, type ProviderPayment } from "../payments/provider";
+import { PaymentProviderError, providerLocale, type BillingAddress, type NewPayment, type PaymentProvider, type ProviderPayment, type Refund } from "../payments/provider";
+import { reconcileChargebacks, reconcileRefunds } from "./payment-adjustments";
 
 export type PaymentContext = {
   db: Database;
   env: Pick<Env, "DB" | "CONVERSATIONS">;
   provider: PaymentProvider;
   site: SiteSettings;
-  /** The site's origin: redirect and webhook URLs are on it. */
+  /** The site's public address (its `public_url` setting): redirect and webhook URLs are on it, whatever host a request came in on. */
   origin: string;
   /** Unix seconds. */
   now: number;
@@ -32,8 +34,6 @@ export type PaymentContext = {
 
 export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean; /** Unix seconds. */ signupDate: number };
 
-/** Methods whose first payment leaves a mandate, so a repeat order can be charged without a checkout. */
-const MANDATE_METHODS: readonly string[] = ["creditcard", "paypal", "ideal", "bancontact"];
 const DAY = 86_400;
 
 export const WEBHOOK_PATH = "/api/payment-webhook.php";
@@ -45,7 +45,8 @@ function offer(ctx: Pick<PaymentContext, "site">, country: string | null, bundle
   const { pricing, country: priceCountry } = pricingFor(ctx.site.pricing, ctx.site.countries, country);
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
   if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
-  if (!(pricing.methods as readonly string[]).includes(method) || method === "directdebit") {
+  // A method the site lists but that cannot pay in the country's currency (iDEAL in kroner) is not offered.
+  if (!(pricing.methods as readonly string[]).includes(method) || method === "directdebit" || !methodPaysIn(method, pricing.currency)) {
     throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
   }
   return { pricing, country: priceCountry, bundle, method: method as PaymentMethod };
@@ -60,24 +61,71 @@ export function providerUnavailable(error: unknown): AppError {
  * Create an order for a bundle and its payment at the provider. Amounts come from the site's
  * settings only. Answers the order and where the member pays (null for a charge on a mandate).
  */
-export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined; expectedAmount?: number | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined; expectedAmount?: number | undefined; saveMethod?: boolean | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
   // The discount comes from the code alone, checked against this bundle and method; never from the request's numbers.
   const discount = input.discountCode?.trim() ? await checkDiscount(ctx, buyer, input.discountCode, { bundle: chosen.bundle, method: chosen.method }) : null;
   const price = priceOf(chosen.pricing, chosen.bundle, discount?.view ?? null);
   checkExpectedAmount(price, input.expectedAmount);
-  return placeOrder(ctx, buyer, chosen, null, price, discount);
+  return placeOrder(ctx, buyer, chosen, null, price, discount, input.saveMethod === true);
+}
+
+/**
+ * Klarna needs the payer's billing address (docs.mollie.com/reference/create-payment); the only one
+ * the app knows is the one a member gave for direct debit. Without it Klarna is not offered.
+ */
+export async function billingAddressOf(ctx: PaymentContext, buyer: Buyer, country: string): Promise<BillingAddress | null> {
+  const account = await findDirectDebitAccount(ctx.db, buyer.userId);
+  if (!account) return null;
+  const [givenName, ...rest] = account.accountHolder.trim().split(/\s+/);
+  return { givenName: givenName ?? account.accountHolder, familyName: rest.join(" ") || (givenName ?? account.accountHolder), email: buyer.email, streetAndNumber: `${account.street} ${account.houseNumber}`, postalCode: account.postalCode, city: account.city, country };
+}
+
+type Mandate = { customerId: string; mandateId: string };
+
+/**
+ * The payment as Mollie is asked for it: a recurring charge on a mandate carries no method (the
+ * mandate decides: an iDEAL first payment leaves a direct-debit mandate); a first payment (a
+ * customer, sequenceType first) only when the member asked to save a method that can; anything
+ * else is a plain one-off payment without a customer.
+ */
+async function paymentRequest(ctx: PaymentContext, buyer: Buyer, order: OrderRow, chosen: ReturnType<typeof offer>, mandate: Mandate | null, saveMethod: boolean): Promise<NewPayment> {
+  const base = {
+    amount: order.amountCents,
+    currency: order.currency,
+    description: `${ctx.site.name} ${order.credits} credits #${order.id}`,
+    redirectUrl: ctx.origin + returnPath(order),
+    webhookUrl: ctx.origin + WEBHOOK_PATH,
+    locale: providerLocale(buyer.language, chosen.country),
+    metadata: { order_id: order.id },
+    idempotencyKey: order.idempotencyKey!,
+  };
+  if (mandate) return { ...base, method: null, customerId: mandate.customerId, sequenceType: "recurring", mandateId: mandate.mandateId };
+  const method = chosen.method;
+  const klarna =
+    method === "klarna"
+      ? {
+          lines: [{ description: `${order.credits} credits`, quantity: 1, unitPrice: order.amountCents, totalAmount: order.amountCents, vatRate: chosen.pricing.vat_rate.toFixed(2), vatAmount: order.vatCents }],
+          billingAddress: (await billingAddressOf(ctx, buyer, chosen.country))!,
+        }
+      : {};
+  if (saveMethod && canSaveMethod(method, order.currency)) return { ...base, ...klarna, method, customerId: await customerOf(ctx, buyer), sequenceType: "first" };
+  return { ...base, ...klarna, method };
 }
 
 async function placeOrder(
   ctx: PaymentContext,
   buyer: Buyer,
   chosen: ReturnType<typeof offer>,
-  mandate: { customerId: string; mandateId: string } | null,
+  mandate: Mandate | null,
   price: OrderPrice,
   discount: AppliedDiscount | null = null,
+  saveMethod = false,
 ): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const { bundle, method } = chosen;
+  if (method === "klarna" && !mandate && !(await billingAddressOf(ctx, buyer, chosen.country))) {
+    throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
+  }
   const hold = holdFor(discount, ctx.now);
   const row = {
     userId: buyer.userId,
@@ -92,6 +140,8 @@ async function placeOrder(
     discountKey: hold?.key ?? null,
     currency: price.currency,
     paymentMethod: method,
+    // One key per attempt, kept with it: two deployments or a retried order never share one.
+    idempotencyKey: crypto.randomUUID(),
     country: chosen.country,
   };
   const order = hold ? await insertOrderHolding(ctx.db, row, ctx.now, hold) : await insertOrder(ctx.db, row, ctx.now);
@@ -99,20 +149,7 @@ async function placeOrder(
   if (!order) throw await holdRefusal(ctx, buyer.userId, discount!);
   let payment: ProviderPayment;
   try {
-    const customerId = mandate?.customerId ?? (MANDATE_METHODS.includes(method) ? await customerOf(ctx, buyer) : undefined);
-    payment = await ctx.provider.createPayment({
-      amount: order.amountCents,
-      currency: order.currency,
-      description: `${ctx.site.name} ${order.credits} credits #${order.id}`,
-      redirectUrl: ctx.origin + returnPath(order),
-      webhookUrl: ctx.origin + WEBHOOK_PATH,
-      method,
-      locale: providerLocale(buyer.language, chosen.country),
-      metadata: { order_id: order.id },
-      idempotencyKey: `order-${order.id}`,
-      ...(customerId ? { customerId } : {}),
-      ...(mandate ? { sequenceType: "recurring" as const, mandateId: mandate.mandateId } : customerId ? { sequenceType: "first" as const } : {}),
-    });
+    payment = await ctx.provider.createPayment(await paymentRequest(ctx, buyer, order, chosen, mandate, saveMethod));
   } catch (error) {
     await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
     throw providerUnavailable(error);
@@ -126,7 +163,7 @@ async function placeOrder(
       status: "open",
       amountCents: payment.amount,
       currency: payment.currency,
-      method,
+      method: payment.method ?? (mandate ? null : method),
       sequenceType: payment.sequenceType,
       checkoutUrl: payment.checkoutUrl,
     },
@@ -137,13 +174,17 @@ async function placeOrder(
   return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: payment.checkoutUrl };
 }
 
+/** The member's customer at the provider, in the provider's mode (a test key's customers are not a live key's). */
 export async function customerOf(ctx: PaymentContext, buyer: Buyer): Promise<string> {
-  const known = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
+  const scope = ctx.provider.customerScope;
+  const known = await findCustomer(ctx.db, buyer.userId, scope);
   if (known) return known.customerId;
   const id = await ctx.provider.createCustomer({ name: buyer.name, email: buyer.email, locale: providerLocale(buyer.language, buyer.country ?? ctx.site.countries[0]!) });
-  await saveCustomer(ctx.db, buyer.userId, ctx.provider.name, id);
-  return (await findCustomer(ctx.db, buyer.userId, ctx.provider.name))!.customerId;
+  await saveCustomer(ctx.db, buyer.userId, scope, id);
+  return (await findCustomer(ctx.db, buyer.userId, scope))!.customerId;
 }
+
+const isKnownStatus = (status: string): status is (typeof PAYMENT_STATUSES)[number] => (PAYMENT_STATUSES as readonly string[]).includes(status);
 
 type Settlement = "unknown" | "unchanged" | "updated" | "credited";
 
@@ -167,27 +208,57 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     return "unchanged";
   }
   const order = (await findOrder(ctx.db, payment.orderId))!;
-  // Money the bank took back (a failed direct debit, or a chargeback on a paid payment) takes its credits back.
-  const taken = actual.chargedBack || (order.paymentMethod === "directdebit" && ["failed", "canceled", "expired"].includes(actual.status));
-  if (taken && order.creditedAt !== null && order.status !== "reversed") {
+  if (!isKnownStatus(actual.status)) {
+    // Recorded and answered 200: an error here would make the provider retry for a day for nothing.
+    await ctx.db.batch([providerStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
+    console.warn(JSON.stringify({ event: "payment_status_unknown", payment: payment.id, status: actual.status }));
+    return "unchanged";
+  }
+  // A direct debit the bank did not collect takes back the credits granted at once.
+  if (order.paymentMethod === "directdebit" && ["failed", "canceled", "expired"].includes(actual.status) && order.creditedAt !== null && order.status !== "reversed") {
     await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
     await reverseOrder(ctx, order);
     ctx.balanceChanged?.(order.userId);
     return "updated";
   }
-  if (statusRank(actual.status) <= statusRank(payment.status)) return "unchanged";
-  const before = await balanceOf(ctx.db, order.userId);
-  const results = await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now), ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now)]);
-  const credited = actual.status === "paid" && results[1].meta.changes > 0;
-  if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
-    await saveMandate(ctx.db, order.userId, ctx.provider.name, actual.mandateId, actual.method);
+  let settlement: Settlement = "unchanged";
+  if (statusRank(actual.status) > statusRank(payment.status)) {
+    const before = await balanceOf(ctx.db, order.userId);
+    const results = await ctx.db.batch([
+      paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now),
+      ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now),
+      // The method the member paid with at the provider, which may not be the one chosen here.
+      ...(actual.method ? paidMethodStatements(ctx.db, { orderId: order.id, orderMethod: order.paidMethod, paymentId: payment.id, paymentMethod: payment.method }, actual.method) : []),
+    ]);
+    const credited = actual.status === "paid" && results[1].meta.changes > 0;
+    if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
+      await saveMandate(ctx.db, order.userId, ctx.provider.customerScope, actual.mandateId, actual.method);
+    }
+    if (credited) {
+      console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
+      if (before && !before.paid) await announcePremium(ctx.env, order.userId);
+      ctx.balanceChanged?.(order.userId);
+    }
+    settlement = credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";
   }
-  if (credited) {
-    console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
-    if (before && !before.paid) await announcePremium(ctx.env, order.userId);
-    ctx.balanceChanged?.(order.userId);
+  // Refunds and chargebacks, the app's own or made in the dashboard or by the bank, are news of the
+  // payment: Mollie calls the payment's webhook for them (docs.mollie.com/reference/webhooks). Only
+  // looked up when the payment links any, so crediting costs no extra call.
+  if (order.creditedAt !== null) {
+    const changes = await Promise.all([
+      actual.hasRefunds || order.status === "refunded" ? reconcileRefunds(ctx, order, payment.providerPaymentId) : false,
+      actual.hasChargebacks || order.status === "reversed" ? reconcileChargebacks(ctx, order, payment.providerPaymentId) : false,
+    ]).catch((error: unknown) => {
+      // The lists could not be read: answered 502 so the provider calls again.
+      if (error instanceof PaymentProviderError) throw providerUnavailable(error);
+      throw error;
+    });
+    if (changes.some(Boolean)) {
+      ctx.balanceChanged?.(order.userId);
+      if (settlement === "unchanged") settlement = "updated";
+    }
   }
-  return credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";
+  return settlement;
 }
 
 /**
@@ -213,16 +284,17 @@ async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void>
 }
 
 /**
- * Repeat last order (SPEC §2): the same bundle and method again; charged on the stored mandate when
- * the member has one, otherwise through a new checkout.
+ * Repeat last order (SPEC §2): the same bundle again; charged on the member's valid mandate as a
+ * recurring payment without a method (whatever method made the mandate), otherwise a new checkout
+ * with the same method.
  */
 export async function repeatOrder(ctx: PaymentContext, buyer: Buyer, expectedAmount?: number): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const plan = await repeatPlan(ctx, buyer);
   if (!plan) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
   const { chosen, price } = plan;
   checkExpectedAmount(price, expectedAmount);
-  const customer = await findCustomer(ctx.db, buyer.userId, ctx.provider.name);
-  let mandate: { customerId: string; mandateId: string } | null = null;
+  const customer = await findCustomer(ctx.db, buyer.userId, ctx.provider.customerScope);
+  let mandate: Mandate | null = null;
   if (customer?.mandateId) {
     try {
       const valid = await ctx.provider.validMandate(customer.customerId);
@@ -280,17 +352,26 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   const cents = Math.floor((order.amountCents * unused) / order.credits);
   const payment = await latestPaymentOf(ctx.db, order.id);
   if (!payment) throw new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  const key = crypto.randomUUID();
+  // The credits are taken when the refund is asked for (with the request's own row, the attempt's key in it).
+  const [taken] = await ctx.db.batch([
+    ...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now }),
+    memberRefundStatement(ctx.db, { orderId: order.id, userId, idempotencyKey: key, amountCents: cents, credits: unused, now: ctx.now }),
+  ]);
   // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
-  const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now })]);
   if (taken.meta.changes === 0) throw await refundRefusedWhy(ctx, order, unused);
-  try {
-    await ctx.provider.refund(payment.providerPaymentId, { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: `refund-order-${order.id}` });
-  } catch (error) {
-    await ctx.db.batch([...undoRefundStatements(ctx.db, order, unused, ctx.now)]);
-    if (error instanceof PaymentProviderError) throw providerUnavailable(error);
-    throw error;
-  }
   ctx.balanceChanged?.(userId);
+  const request = { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: key, refundKey: key };
+  const outcome = await askForRefund(ctx, payment.providerPaymentId, request);
+  if (outcome.refund) {
+    await recordRefundAnswer(ctx.db, key, outcome.refund, ctx.now);
+  } else if (outcome.refused) {
+    // Nothing happened at the provider: the credits come back at once.
+    await ctx.db.batch([memberRefundFailedStatement(ctx.db, key, ctx.now), ...undoRefundStatements(ctx.db, order, unused, ctx.now)]);
+    ctx.balanceChanged?.(userId);
+    throw providerUnavailable(outcome.refused);
+  }
+  // With no answer at all the request stays open, credits taken: the payment's webhook tells how it ended.
   return (await findOwnOrder(ctx.db, userId, order.id))!;
 }
 
@@ -306,6 +387,29 @@ async function refundRefusedWhy(ctx: PaymentContext, order: OrderRow, credits: n
   return new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
 }
 
+/**
+ * Ask the provider for a refund and find out what happened when no answer came: a request that
+ * timed out may have been made, so the payment's refunds are looked up for this request's key, and
+ * asked again with the same Idempotency-Key (the provider makes it once) before anything is assumed.
+ */
+async function askForRefund(ctx: PaymentContext, paymentId: string, request: Parameters<PaymentProvider["refund"]>[1]): Promise<{ refund?: Refund; refused?: unknown }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return { refund: await ctx.provider.refund(paymentId, request) };
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError) || error.refused) return { refused: error };
+      console.error(JSON.stringify({ event: "refund_unanswered", payment: paymentId, attempt, message: error.message }));
+    }
+    try {
+      const found = (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
+      if (found) return { refund: found };
+    } catch {
+      return {};
+    }
+  }
+  return {};
+}
+
 /** An order as the API answers it (GET /api/order.php, /api/transactions.php). */
 export function orderView(order: OrderRow, payment: { providerPaymentId: string; sequenceType: string } | null): OrderView {
   return {
@@ -319,6 +423,7 @@ export function orderView(order: OrderRow, payment: { providerPaymentId: string;
     discount_code: order.discountCode,
     currency: order.currency,
     method: order.paymentMethod,
+    paid_method: order.paidMethod,
     payment_id: payment?.providerPaymentId ?? null,
     recurring: payment?.sequenceType === "recurring",
     credited: order.creditedAt !== null,

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import type { OrderCreated, OrderResponse, OrderView } from "../../../shared/payments-api";
+import type { OrderCreated, OrderResponse, OrderView, PaymentMethodsResponse } from "../../../shared/payments-api";
 import { isFinalOrderStatus } from "../../../shared/payments-api";
-import type { Bundle, PaymentMethod } from "../../../shared/payments";
+import { methodPaysIn, type Bundle, type CountryPricing, type PaymentMethod } from "../../../shared/payments";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
@@ -11,7 +11,7 @@ import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
 import { useRouter, useT } from "../../page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
-import { orderKey, typedCode } from "../../page-data";
+import { orderKey, paymentMethodsKey, typedCode } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { OfferLine, useOffer, usePrices } from "./offer";
 
@@ -40,11 +40,21 @@ export default function OrderScreen({ params, query }: ScreenProps) {
   return <Overview bundle={bundle} method={method} typed={typedCode(query)} />;
 }
 
+/**
+ * The methods that can pay this bundle here, as the server has them from the provider's Methods API;
+ * until it answers (or if it cannot), the country's list narrowed to the methods that pay in its currency.
+ */
+function useMethods(bundle: Bundle, pricing: CountryPricing): PaymentMethodsResponse {
+  const { data } = useSWR<PaymentMethodsResponse>(paymentMethodsKey(bundle.id));
+  return data ?? { methods: pricing.methods.filter((m) => m === "directdebit" || methodPaysIn(m, pricing.currency)), savable: [] };
+}
+
 function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParams }) {
   const t = useT();
   const { pricing, money } = useOffer();
   const typed = typedCode(query);
   const { data, error, mutate } = usePrices({ code: typed, bundleId: bundle.id });
+  const { methods } = useMethods(bundle, pricing);
   const suffix = typed ? `?discount=${encodeURIComponent(typed)}` : "";
   const price = data?.prices[0];
   return (
@@ -66,7 +76,7 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
       )}
       {data?.discount && <OfferLine discount={data.discount} />}
       <ul className="methods">
-        {pricing.methods.map((method) => (
+        {methods.map((method) => (
           <li key={method}>
             <Link href={method === "directdebit" ? `/directdebit?bundle=${bundle.id}` : `/credits/${bundle.id}/${method}${suffix}`} className="method">
               {t(`payments.methods.${method}`)}
@@ -80,9 +90,11 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
 
 function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMethod; typed: string | null }) {
   const t = useT();
-  const { money } = useOffer();
+  const { pricing, money } = useOffer();
   // The server's price for this bundle and method: the lines below and the order are the same numbers.
   const { data, error, mutate } = usePrices({ code: typed, bundleId: bundle.id, method });
+  const savable = useMethods(bundle, pricing).savable.includes(method);
+  const [saveMethod, setSaveMethod] = useState(false);
   const { navigate } = useRouter();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -97,6 +109,7 @@ function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMe
         method,
         ...(price.discount_code ? { discount_code: price.discount_code } : {}),
         expected_amount: price.amount,
+        ...(savable && saveMethod ? { save_method: true } : {}),
       });
       if (order.checkout_url) window.location.assign(order.checkout_url);
       else navigate(`/credits/${bundle.id}/${method}?order=${order.id}`);
@@ -128,6 +141,15 @@ function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMe
           {money(price.amount, price.currency)}
         </dd>
       </dl>
+      {savable && (
+        <label className="choice choice--save">
+          <input type="checkbox" name="save_method" checked={saveMethod} onChange={(e) => setSaveMethod(e.target.checked)} />
+          <span>
+            {t("payments.save_method")}
+            <small className="choice__note">{t("payments.save_method_note")}</small>
+          </span>
+        </label>
+      )}
       {data.refusal && <FormMessage text={data.refusal} />}
       {problem && <FormMessage text={problem} />}
       <div className="form__actions">

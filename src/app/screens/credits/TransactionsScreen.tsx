@@ -1,6 +1,6 @@
 import { useState } from "react";
 import useSWR from "swr";
-import type { OrderView, TransactionResponse, TransactionsResponse } from "../../../shared/payments-api";
+import { orderMethod, type OrderView, type TransactionResponse, type TransactionsResponse } from "../../../shared/payments-api";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
@@ -49,7 +49,7 @@ function Transactions() {
                   <strong>{t("payments.credits_count", { count: order.credits })}</strong> <StatusLabel order={order} />
                 </span>
                 <span className="transaction__meta">
-                  <span data-testid="transaction-amount">{money(order.amount, order.currency)}</span> · {t(`payments.methods.${order.method}`)} · {date(order.created_at)}
+                  <span data-testid="transaction-amount">{money(order.amount, order.currency)}</span> · {t(`payments.methods.${orderMethod(order)}`)} · {date(order.created_at)}
                 </span>
               </Link>
             </li>
@@ -108,7 +108,7 @@ function Receipt({ id }: { id: string }) {
         <dt>{t("payments.bundle")}</dt>
         <dd>{t("payments.credits_count", { count: order.credits })}</dd>
         <dt>{t("payments.method")}</dt>
-        <dd>{t(`payments.methods.${order.method}`)}</dd>
+        <dd>{t(`payments.methods.${orderMethod(order)}`)}</dd>
         <dt>{t("payments.discount")}</dt>
         <dd data-testid="receipt-discount">{order.discount ? `${money(-order.discount, order.currency)} (${order.discount_code ?? ""})` : money(0, order.currency)}</dd>
         <dt>{t("payments.amount_excl_vat")}</dt>
