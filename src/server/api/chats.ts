@@ -13,7 +13,7 @@ import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { SendFrame, ServerFrame } from "../../shared/chat";
 import type { AppEnv, Session } from "../request-context";
-import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
+import { MEMBER_HEADER, type SocketMember } from "../chat/room-sockets";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
 import { socketPeerRow } from "../db/conversations";

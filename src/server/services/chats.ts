@@ -16,10 +16,9 @@ import {
   pairOf,
   profilesOfUsers,
   removeConversations,
-  sendFactsRow,
   type ChatProfileRow,
-  type SendFactsRow,
 } from "../db/conversations";
+import { holdingConversations, sendFactsRow, type SendFactsRow } from "../db/chat-ledger";
 import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
 import { messageView } from "./chat-message-views";
@@ -54,23 +53,23 @@ export type ConversationRooms = (one: number, other: number) => ConversationRoom
 export function sendFacts(row: SendFactsRow | undefined, here: ConversationFacts): SendFacts {
   if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return {
-    senderStatus: row.sender_status,
-    senderPaid: row.paid_user === 1,
+    senderStatus: row.senderStatus,
+    senderPaid: row.paid,
     credits: row.credits,
     recipient:
-      row.recipient_name === null
+      row.recipientName === null
         ? null
         : {
-            name: row.recipient_name,
-            status: row.recipient_status ?? "gone",
-            profileStatus: row.recipient_profile_status ?? "gone",
-            invisible: row.recipient_invisible === 1,
+            name: row.recipientName,
+            status: row.recipientStatus ?? "gone",
+            profileStatus: row.recipientProfileStatus ?? "gone",
+            invisible: row.recipientInvisible === true,
             hasWritten: here.recipientHasWritten,
           },
-    blockedByMe: row.blocked_by_me === 1,
-    blockedMe: row.blocked_me === 1,
+    blockedByMe: row.blockedByMe,
+    blockedMe: row.blockedMe,
     freeUsedHere: here.freeUsedHere,
-    freeConversationsUsed: row.free_conversations_used,
+    freeConversationsUsed: row.freeConversationsUsed,
   };
 }
 
@@ -228,6 +227,16 @@ export async function memberChangedInChats(db: Database, rooms: ConversationRoom
  */
 export async function blockedInChat(db: Database, rooms: ConversationRooms, blockerId: number, blockedId: number): Promise<void> {
   if (await conversationOf(db, blockerId, blockedId)) await rooms(blockerId, blockedId).memberChanged(blockerId);
+}
+
+/**
+ * Ask the member's conversations that hold their credits (all but `except`) to give them back
+ * (docs/decisions/0021): before a refund or a reversal takes the balance, or when a send elsewhere
+ * needs what they hold.
+ */
+export async function recallHeldCredits(db: Database, rooms: ConversationRooms, member: { profileId: number; userId: number }, except: number | null): Promise<void> {
+  const holding = await holdingConversations(db, member.userId, except);
+  await Promise.all(holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(member.profileId, member.userId)));
 }
 
 /** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */
