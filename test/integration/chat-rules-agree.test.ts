@@ -146,7 +146,8 @@ async function expectAgreement(c: Case): Promise<void> {
 
 const STATUSES: Status[] = ["active", "not_confirmed", "pending_deletion", "disabled"];
 
-describe("the send rules in TypeScript and in D1's guard", () => {
+// Many cases, each a few D1 writes: more time than a single test's default on a shared machine.
+describe("the send rules in TypeScript and in D1's guard", { timeout: 60_000 }, () => {
   it("agree on the sender's standing, the recipient's and blocks either way", async () => {
     const cases: Case[] = [];
     for (const status of STATUSES) cases.push({ site: "wide", sender: { status } });

@@ -77,12 +77,12 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
   return {
     id: row.id,
     name: row.name,
-    age: ageOn(row.birth_date),
+    age: ageOn(row.birthDate),
     city: row.city,
-    main_image: mainImage(row.photo_key, row.photo_thumb_key, row.photo_status),
-    fictional: row.fictional === 1,
-    last_active_at: row.last_active_at,
-    premium: row.paid_user === 1,
+    main_image: mainImage(row.photoKey, row.photoThumbKey, row.photoStatus),
+    fictional: row.fictional,
+    last_active_at: row.lastActiveAt,
+    premium: row.paid,
   };
 }
 
@@ -93,14 +93,14 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
 export async function listChats(db: Database, profileId: number): Promise<ChatsResponse> {
   const rows = await chatListRows(db, profileId);
   const chats: ChatItem[] = rows.map((row) => ({
-    conversation: { id: row.conversation_id },
+    conversation: { id: row.conversationId },
     profile: chatProfile(row),
-    num_unread_messages: row.unread_count,
+    num_unread_messages: row.unreadCount,
     last_message:
-      row.last_sender === null || row.last_kind === null
+      row.lastSender === null || row.lastKind === null
         ? null
-        : { kind: row.last_kind, body: row.last_kind === "text" ? (row.last_preview ?? "") : null, sender_id: row.last_sender, created_at: row.last_message_at },
-    last_message_at: row.last_message_at,
+        : { kind: row.lastKind, body: row.lastKind === "text" ? (row.lastPreview ?? "") : null, sender_id: row.lastSender, created_at: row.lastMessageAt },
+    last_message_at: row.lastMessageAt,
   }));
   return { chats, total_unread: chats.reduce((sum, chat) => sum + chat.num_unread_messages, 0) };
 }
