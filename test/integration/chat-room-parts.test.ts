@@ -8,9 +8,12 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
 import { CreditHolds, HOLD_IDLE_MS, HOLD_MESSAGES, type PaidFromBalance } from "../../src/server/chat/credit-holds";
+import { ConversationPair } from "../../src/server/chat/conversation-pair";
 import type { D1Journal } from "../../src/server/chat/d1-journal";
+import { FACTS_TTL_MS, MemberFacts } from "../../src/server/chat/member-facts";
 import { NOTICE_QUIET_MS, PageNotices, type NoticeKind } from "../../src/server/chat/page-notices";
 import type { SendRecord } from "../../src/server/db/chat-ledger";
+import { databaseOf } from "../../src/server/db/database";
 import { roomName } from "../../src/server/services/chats";
 import type { SentMessage } from "../../src/server/services/member-news";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
@@ -161,7 +164,7 @@ describe("the page notices", () => {
 const premium = (credits = 1000) => chatMember(ORIGIN, { paid: true, credits });
 const room = (a: Member, b: Member) => env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
 /** The object's parts, reached inside it. */
-type Inside = { journal: D1Journal };
+type Inside = { journal: D1Journal; pair: ConversationPair };
 
 async function sendText(socket: ChatSocket, body: string) {
   const id = clientId();
@@ -206,5 +209,53 @@ describe("the send pipeline and the D1 journal in the object", () => {
     });
     expect((await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(anna.userId).first<{ credits: number }>())!.credits).toBe(1000 - 3 * MESSAGE);
     socket.close();
+  });
+});
+
+describe("what the object knows of its pair and its members", () => {
+  it("belongs to the pair its first caller names, kept through a start", async () => {
+    const stub = env.CONVERSATIONS.getByName(`parts-pair-${crypto.randomUUID()}`);
+    await runInDurableObject(stub, (_instance, state) => {
+      const db = databaseOf(env.DB);
+      const pair = new ConversationPair(state.storage, db);
+      expect(pair.claim(9, 4)).toBe(true);
+      expect(pair.members).toEqual([4, 9]);
+      expect(pair.otherOf(4)).toBe(9);
+      expect(pair.claim(4, 5)).toBe(false);
+      // A new start reads the pair from the object's storage.
+      const again = new ConversationPair(state.storage, db);
+      expect(again.claim(5, 9)).toBe(false);
+      expect(again.claim(4, 9)).toBe(true);
+    });
+  });
+
+  it("keeps the facts the rules read for FACTS_TTL_MS, reads them again when asked fresh, and knows who wrote here", async () => {
+    const anna = await premium(300);
+    const bram = await premium();
+    const socket = await ChatSocket.open(anna, bram.id);
+    await sendText(socket, "hello");
+    socket.close();
+    // A turn of the object marks Anna's message recorded here (step 5 of the send).
+    await room(anna, bram).history(anna.id, bram.id, null, 0);
+    await runInDurableObject(room(anna, bram), async (instance, state) => {
+      let now = 1_000_000;
+      const sender = { profileId: anna.id, userId: anna.userId };
+      const known = new MemberFacts(databaseOf(env.DB), state.storage.sql, (instance as unknown as Inside).pair, () => now);
+      const first = await known.read(sender, bram.id, false);
+      expect(first).toMatchObject({ fresh: true, row: { credits: 300 - MESSAGE, paid: true, recipientName: expect.any(String) } });
+      await env.DB.prepare("UPDATE users SET credits = 7 WHERE id = ?").bind(anna.userId).run();
+      now += FACTS_TTL_MS - 1;
+      expect(await known.read(sender, bram.id, false)).toMatchObject({ fresh: false, row: { credits: 300 - MESSAGE } });
+      expect(await known.read(sender, bram.id, true)).toMatchObject({ fresh: true, row: { credits: 7 } });
+      known.setBalance(anna.id, 2);
+      expect(known.balanceOf(anna.id)).toBe(2);
+      now += FACTS_TTL_MS;
+      expect(await known.read(sender, bram.id, false)).toMatchObject({ fresh: true, row: { credits: 7 } });
+      // A free message may start a free conversation: those facts are read again.
+      known.recorded(anna.id, true, 7);
+      expect(known.balanceOf(anna.id)).toBeUndefined();
+      expect(known.hasWritten(anna.id)).toBe(true);
+      expect(known.hasWritten(bram.id)).toBe(false);
+    });
   });
 });
