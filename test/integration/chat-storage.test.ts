@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ChatResponse } from "../../src/shared/chat";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
 import { insertUnrecorded, unreadCountOf } from "../../src/server/db/conversation-store";
-import { recordSends } from "../../src/server/db/conversations";
+import { recordSends } from "../../src/server/db/chat-ledger";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn, conversationRooms, memberChangedInChats, roomName } from "../../src/server/services/chats";

@@ -342,7 +342,7 @@ describe("a member with no page open", () => {
   /** Whether the conversation's object holds news for the member's pages back (their channel said no page is open). */
   const heldBack = (one: Member, other: Member, member: Member) =>
     runInDurableObject(env.CONVERSATIONS.getByName(roomName(one.id, other.id)), (instance) =>
-      (instance as unknown as { pages: PageHints<string, unknown> }).pages.closed(member.id, Date.now()),
+      (instance as unknown as { notices: { pages: PageHints<string, unknown> } }).notices.pages.closed(member.id, Date.now()),
     );
 
   it("costs a quick run of messages no call to their channel, and a page opening in the run still hears the latest message and balance", async () => {

@@ -13,7 +13,7 @@ import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import type { SendFrame, ServerFrame } from "../../shared/chat";
 import type { AppEnv, Session } from "../request-context";
-import { MEMBER_HEADER, type SocketMember } from "../chat/conversation-room";
+import { MEMBER_HEADER, type SocketMember } from "../chat/room-sockets";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
 import { socketPeerRow } from "../db/conversations";
@@ -48,7 +48,7 @@ export const chatRoutes = new Hono<AppEnv>()
     if (peer === session.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
     const row = await socketPeerRow(c.get("db"), peer, session.profileId, session.userId);
     if (!row) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
-    if (row.blocked_me) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
+    if (row.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
 
     const member: SocketMember = {
       profileId: session.profileId,
@@ -57,8 +57,8 @@ export const chatRoutes = new Hono<AppEnv>()
       siteDomain: c.get("site").domain,
       country: c.get("country"),
       ...(session.publicId ? { session: session.publicId } : {}),
-      premium: row.paid_user === 1,
-      name: row.own_name,
+      premium: row.paid,
+      name: row.ownName,
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });

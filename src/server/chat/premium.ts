@@ -1,6 +1,6 @@
 import { databaseOf } from "../db/database";
-import { holdingConversations, profilesOfUsers } from "../db/conversations";
-import { conversationRooms, memberChangedInChats } from "../services/chats";
+import { profilesOfUsers } from "../db/conversations";
+import { conversationRooms, memberChangedInChats, recallHeldCredits } from "../services/chats";
 
 /**
  * Tell the objects of a member's conversations that the member became premium, so sockets opened
@@ -21,7 +21,5 @@ export async function recallChatHolds(env: Pick<Env, "DB" | "CONVERSATIONS">, us
   const db = databaseOf(env.DB);
   const [profile] = await profilesOfUsers(db, [userId]);
   if (!profile) return;
-  const rooms = conversationRooms(env.CONVERSATIONS);
-  const holding = await holdingConversations(db, userId, null);
-  await Promise.all(holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(profile.id, userId)));
+  await recallHeldCredits(db, conversationRooms(env.CONVERSATIONS), { profileId: profile.id, userId }, null);
 }

@@ -19,7 +19,7 @@ export type Badges = { unread: Record<string, number>; new_likes: number; credit
 export async function readBadges(db: Database, member: { profileId: number; userId: number }, now: number): Promise<Badges> {
   const [rows, newLikes, balance] = await Promise.all([chatListRows(db, member.profileId), readNewLikes(db, member.profileId), balanceOf(db, member.userId)]);
   const unread: Record<string, number> = {};
-  for (const row of rows) if (row.unread_count > 0) unread[row.conversation_id] = row.unread_count;
+  for (const row of rows) if (row.unreadCount > 0) unread[row.conversationId] = row.unreadCount;
   return { unread, new_likes: newLikes, credits: balance?.credits ?? 0, paid_user: balance?.paid === true, read_at: now };
 }
 

@@ -16,10 +16,9 @@ import {
   pairOf,
   profilesOfUsers,
   removeConversations,
-  sendFactsRow,
   type ChatProfileRow,
-  type SendFactsRow,
 } from "../db/conversations";
+import { holdingConversations, sendFactsRow, type SendFactsRow } from "../db/chat-ledger";
 import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
 import { messageView } from "./chat-message-views";
@@ -54,23 +53,23 @@ export type ConversationRooms = (one: number, other: number) => ConversationRoom
 export function sendFacts(row: SendFactsRow | undefined, here: ConversationFacts): SendFacts {
   if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return {
-    senderStatus: row.sender_status,
-    senderPaid: row.paid_user === 1,
+    senderStatus: row.senderStatus,
+    senderPaid: row.paid,
     credits: row.credits,
     recipient:
-      row.recipient_name === null
+      row.recipientName === null
         ? null
         : {
-            name: row.recipient_name,
-            status: row.recipient_status ?? "gone",
-            profileStatus: row.recipient_profile_status ?? "gone",
-            invisible: row.recipient_invisible === 1,
+            name: row.recipientName,
+            status: row.recipientStatus ?? "gone",
+            profileStatus: row.recipientProfileStatus ?? "gone",
+            invisible: row.recipientInvisible === true,
             hasWritten: here.recipientHasWritten,
           },
-    blockedByMe: row.blocked_by_me === 1,
-    blockedMe: row.blocked_me === 1,
+    blockedByMe: row.blockedByMe,
+    blockedMe: row.blockedMe,
     freeUsedHere: here.freeUsedHere,
-    freeConversationsUsed: row.free_conversations_used,
+    freeConversationsUsed: row.freeConversationsUsed,
   };
 }
 
@@ -78,12 +77,12 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
   return {
     id: row.id,
     name: row.name,
-    age: ageOn(row.birth_date),
+    age: ageOn(row.birthDate),
     city: row.city,
-    main_image: mainImage(row.photo_key, row.photo_thumb_key, row.photo_status),
-    fictional: row.fictional === 1,
-    last_active_at: row.last_active_at,
-    premium: row.paid_user === 1,
+    main_image: mainImage(row.photoKey, row.photoThumbKey, row.photoStatus),
+    fictional: row.fictional,
+    last_active_at: row.lastActiveAt,
+    premium: row.paid,
   };
 }
 
@@ -94,14 +93,14 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
 export async function listChats(db: Database, profileId: number): Promise<ChatsResponse> {
   const rows = await chatListRows(db, profileId);
   const chats: ChatItem[] = rows.map((row) => ({
-    conversation: { id: row.conversation_id },
+    conversation: { id: row.conversationId },
     profile: chatProfile(row),
-    num_unread_messages: row.unread_count,
+    num_unread_messages: row.unreadCount,
     last_message:
-      row.last_sender === null || row.last_kind === null
+      row.lastSender === null || row.lastKind === null
         ? null
-        : { kind: row.last_kind, body: row.last_kind === "text" ? (row.last_preview ?? "") : null, sender_id: row.last_sender, created_at: row.last_message_at },
-    last_message_at: row.last_message_at,
+        : { kind: row.lastKind, body: row.lastKind === "text" ? (row.lastPreview ?? "") : null, sender_id: row.lastSender, created_at: row.lastMessageAt },
+    last_message_at: row.lastMessageAt,
   }));
   return { chats, total_unread: chats.reduce((sum, chat) => sum + chat.num_unread_messages, 0) };
 }
@@ -228,6 +227,16 @@ export async function memberChangedInChats(db: Database, rooms: ConversationRoom
  */
 export async function blockedInChat(db: Database, rooms: ConversationRooms, blockerId: number, blockedId: number): Promise<void> {
   if (await conversationOf(db, blockerId, blockedId)) await rooms(blockerId, blockedId).memberChanged(blockerId);
+}
+
+/**
+ * Ask the member's conversations that hold their credits (all but `except`) to give them back
+ * (docs/decisions/0021): before a refund or a reversal takes the balance, or when a send elsewhere
+ * needs what they hold.
+ */
+export async function recallHeldCredits(db: Database, rooms: ConversationRooms, member: { profileId: number; userId: number }, except: number | null): Promise<void> {
+  const holding = await holdingConversations(db, member.userId, except);
+  await Promise.all(holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(member.profileId, member.userId)));
 }
 
 /** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */
