@@ -154,10 +154,12 @@ describe("buying credits on the Dutch site", () => {
     expect(await text(page.locator(".credits__note"))).toBe(nl.order_price.repeat_full_price);
     await shot("repeat-1-screen");
     await page.getByRole("button", { name: nl.order_price.repeat_pay.replace("{price}", euro(19.95)) }).click();
+    // The first order saved no method (a one-off payment, decision 0027), so the repeat opens a checkout.
+    await page.waitForURL(/\/sandbox\/checkout\//);
     const repeated = await payInSandbox("repeat");
     const repeatedOrder = (await api<OrderResponse>(page, "GET", `/api/order.php?id=${repeated.id}`)).body.order;
     expect(repeatedOrder).toMatchObject({ amount: 1995, discount: 0, bundle_id: 2 });
-    if (repeated.checkout !== null) expect(repeated.checkout).toBe(euro(19.95));
+    expect(repeated.checkout).toBe(euro(19.95));
     expect(await afterwards(repeated.id, "repeat")).toEqual([euro(19.95), euro(19.95)]);
 
     // Paid now, so no time bonus: the full price on every screen, and charged so.
