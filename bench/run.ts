@@ -8,7 +8,7 @@
  *                 [-- --search-sizes 1000,10000,100000 --search-requests 500 --search-port 8791 --no-search-scale]
  *                 [-- --chat-messages 1000 --chat-burst 2000 --echo-port 8794 --no-chat]
  *                 [-- --port 8790 --payment-members 3 --webhook-replays 200 --no-payments]
- *                 [-- --likes-requests 600 --no-likes]
+ *                 [-- --likes-requests 600 --likes-sizes 10,10000,100000 --no-likes]
  *                 [-- --badge-messages 500 --no-badges]
  *                 [-- --capacity-members 1000 --capacity-port 8797 --no-capacity | --capacity-only]
  */
@@ -46,6 +46,8 @@ const { values } = parseArgs({
     "webhook-replays": { type: "string", default: "200" },
     "no-payments": { type: "boolean", default: false },
     "likes-requests": { type: "string", default: "600" },
+    // Likes received by the members whose likes page is measured (the first is the baseline).
+    "likes-sizes": { type: "string", default: "10,10000,100000" },
     "no-likes": { type: "boolean", default: false },
     // Live badges: send -> badge frame on the other member's member socket, next to the echo (served on --echo-port).
     "badge-messages": { type: "string", default: "500" },
@@ -60,6 +62,8 @@ const { values } = parseArgs({
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
 if (searchSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--search-sizes must be whole numbers, got ${values["search-sizes"]}`);
+const likesSizes = values["likes-sizes"].split(",").map(Number);
+if (likesSizes.length < 2 || likesSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--likes-sizes must be two or more whole numbers, got ${values["likes-sizes"]}`);
 const chatMessages = Number(values["chat-messages"]);
 const chatBurst = Number(values["chat-burst"]);
 if (![chatMessages, chatBurst].every((n) => Number.isInteger(n) && n >= 1)) throw new Error("--chat-messages and --chat-burst must be whole numbers");
@@ -120,7 +124,7 @@ async function everyPart(): Promise<void> {
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
 
-  if (!values["no-likes"]) printLikes(await likesBench({ port: PORT, host: HOST, persistTo: STATE, requests: Number(values["likes-requests"]) }));
+  if (!values["no-likes"]) printLikes(await likesBench({ port: PORT, host: HOST, persistTo: STATE, requests: Number(values["likes-requests"]), sizes: likesSizes }));
   if (!values["no-payments"]) {
     printPayments(await paymentsBench({ port: PORT, host: HOST, persistTo: STATE, members: Number(values["payment-members"]), replays: Number(values["webhook-replays"]) }));
   }
