@@ -19,7 +19,7 @@
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { bodyText, onLoopback } from "./stand-in-server";
 
 export const STAND_IN_KEY = "test_standinkey0000000000000000000";
 export const STAND_IN_LIVE_KEY = "live_standinkey0000000000000000000";
@@ -94,8 +94,7 @@ function send(res: ServerResponse, answer: Answer) {
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let raw = "";
-  for await (const chunk of req) raw += chunk;
+  const raw = await bodyText(req);
   return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
 }
 
@@ -406,12 +405,5 @@ export function createMollieStandIn() {
     return send(res, problem(404, "Not Found", "unknown route"));
   });
 
-  return {
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      return origin;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return onLoopback(server, (at) => (origin = at));
 }

@@ -20,7 +20,7 @@
  * - GET /_stand-in/received/<id> lists what reached it: headers, the token's claims, the decrypted JSON
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { onLoopback } from "./stand-in-server";
 import { webcrypto } from "node:crypto";
 
 const subtle = webcrypto.subtle;
@@ -162,13 +162,8 @@ export function createPushStandIn() {
     return send(res, answered);
   });
 
-  return {
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      subscribedOrigin = origin.replace(/^http:/, "https:");
-      return origin;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return onLoopback(server, (at) => {
+    origin = at;
+    subscribedOrigin = at.replace(/^http:/, "https:");
+  });
 }

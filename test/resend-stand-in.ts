@@ -12,7 +12,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { answerJson as answer, bodyText, onLoopback } from "./stand-in-server";
 
 export const RESEND_KEY = "re_standin_0123456789";
 export const RESEND_DOMAIN = "flirtwave.test";
@@ -21,9 +21,6 @@ export const RESEND_WEBHOOK_SECRET = "whsec_dGVzdCB3ZWJob29rIHNlY3JldCBvZiB0aGUg
 
 type Email = { id: string; from: string; to: string[]; subject: string; html?: string; text?: string; headers?: Record<string, string> };
 
-function answer(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
 
 const refuse = (res: ServerResponse, statusCode: number, name: string, message: string) => answer(res, statusCode, { statusCode, name, message });
 
@@ -32,8 +29,7 @@ const domainOf = (address: string) => /@([^>\s]+)>?$/.exec(address)?.[1]?.toLowe
 export function createResendStandIn() {
   const emails: Email[] = [];
   const server = createServer(async (req, res) => {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
+    const raw = await bodyText(req);
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
     if (path === "/_stand-in/emails") return answer(res, 200, emails);
     if (path === "/_stand-in/webhooks" && req.method === "POST") {
@@ -67,11 +63,5 @@ export function createResendStandIn() {
     emails.push(email);
     return answer(res, 200, { id: email.id });
   });
-  return {
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return onLoopback(server);
 }

@@ -21,7 +21,7 @@ import { createHash, createHmac, createSign, randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { answerJson, bodyText, onLoopback } from "./stand-in-server";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -35,8 +35,7 @@ export const SNS_TOPIC = "arn:aws:sns:eu-west-1:123456789012:flirtwave-mail-feed
 type Sent = { messageId: string; from: string; to: string[]; subject: string; text: string | null; html: string | null; headers: { Name: string; Value: string }[]; configurationSet: string | null };
 
 function answer(res: ServerResponse, status: number, body: unknown, errorType?: string) {
-  res.writeHead(status, { "content-type": "application/json", ...(errorType ? { "x-amzn-errortype": `${errorType}:http://internal.amazon.com/coral/com.amazon.coral.service/` } : {}) });
-  res.end(JSON.stringify(body));
+  answerJson(res, status, body, errorType ? { "x-amzn-errortype": `${errorType}:http://internal.amazon.com/coral/com.amazon.coral.service/` } : {});
 }
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
@@ -113,8 +112,7 @@ export function createSesStandIn() {
   }
 
   const server = createServer(async (req, res) => {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
+    const raw = await bodyText(req);
     const url = new URL(req.url ?? "/", "http://stand-in");
     if (url.pathname === "/SimpleNotificationService-standin.pem") return res.writeHead(200, { "content-type": "application/x-pem-file" }).end(certificate);
     if (url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
@@ -149,12 +147,5 @@ export function createSesStandIn() {
     sent.push({ messageId, from: body.FromEmailAddress!, to, subject: simple.Subject.Data, text: simple.Body?.Text?.Data ?? null, html: simple.Body?.Html?.Data ?? null, headers: simple.Headers ?? [], configurationSet: body.ConfigurationSetName ?? null });
     return answer(res, 200, { MessageId: messageId });
   });
-  return {
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      return origin;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return onLoopback(server, (at) => (origin = at));
 }

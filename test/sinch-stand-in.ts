@@ -12,7 +12,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { answerJson as answer, bodyText, onLoopback } from "./stand-in-server";
 
 export const SINCH_PLAN = "standinplan0001";
 export const SINCH_TOKEN = "sinch-stand-in-api-token";
@@ -25,9 +25,6 @@ const E164 = /^\+?[1-9][0-9]{6,14}$/;
 const ALPHANUMERIC_SENDER = /^[A-Za-z0-9 ]{1,11}$/;
 const REPORTS = ["none", "summary", "full", "per_recipient", "per_recipient_final"];
 
-function answer(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
 
 const invalid = (res: ServerResponse, field: string) => answer(res, 400, { code: "syntax_invalid_parameter_format", text: `Invalid parameter '${field}'` });
 
@@ -59,8 +56,7 @@ export function signedReport(batch: Batch, status: string, code: number, timesta
 export function createSinchStandIn() {
   const batches: Batch[] = [];
   const server = createServer(async (req, res) => {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
+    const raw = await bodyText(req);
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
     if (path === "/_stand-in/batches") return answer(res, 200, batches);
     if (path === "/_stand-in/reports" && req.method === "POST") {
@@ -92,11 +88,5 @@ export function createSinchStandIn() {
     batches.push(batch);
     return answer(res, 201, { ...batch, type: "mt_text", canceled: false, modified_at: now, flash_message: false });
   });
-  return {
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return onLoopback(server);
 }

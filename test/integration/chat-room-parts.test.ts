@@ -242,7 +242,7 @@ describe("what the object knows of its pair and its members", () => {
       const sender = { profileId: anna.id, userId: anna.userId };
       const known = new MemberFacts(databaseOf(env.DB), state.storage.sql, (instance as unknown as Inside).pair, () => now);
       const first = await known.read(sender, bram.id, false);
-      expect(first).toMatchObject({ fresh: true, row: { credits: 300 - MESSAGE, paid: true, recipientName: expect.any(String) } });
+      expect(first).toMatchObject({ fresh: true, row: { credits: 300 - MESSAGE, paid: true, recipientName: bram.user.profile.name } });
       await env.DB.prepare("UPDATE users SET credits = 7 WHERE id = ?").bind(anna.userId).run();
       now += FACTS_TTL_MS - 1;
       expect(await known.read(sender, bram.id, false)).toMatchObject({ fresh: false, row: { credits: 300 - MESSAGE } });

@@ -7,6 +7,7 @@
  * D1 has no DELETE ... LIMIT, so each delete names its batch through a subquery on the key.
  */
 import { and, asc, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./database";
 import { authTokens, loginAttempts, outgoingMail, outgoingPush, outgoingSms, pushSubscriptions, sessions, smsCodes } from "./schema";
 
@@ -16,53 +17,41 @@ export type RetainedKind = "mail" | "sms" | "push" | "sessions" | "push_subscrip
 /** Cut-off moments (unix seconds): rows older than these go. */
 export type Cutoffs = { outbox: number; ended: number; now: number };
 
+/** Delete up to `batch` rows of `table` that `where` names, oldest key first; answers how many went. */
+async function deleteBatch(db: Database, table: SQLiteTable, key: SQLiteColumn, where: SQL | undefined, batch: number): Promise<number> {
+  const keys = db.select({ key }).from(table).where(where).orderBy(asc(key)).limit(batch);
+  return (await db.delete(table).where(inArray(key, keys)).run()).meta.changes;
+}
+
 /** Delete one batch of `kind` past its cut-off; answers how many rows went. */
 export async function deleteExpiredBatch(db: Database, kind: RetainedKind, cutoffs: Cutoffs, batch: number): Promise<number> {
   const { outbox, ended, now } = cutoffs;
-  const byId = async <T extends typeof outgoingMail | typeof outgoingSms | typeof outgoingPush | typeof pushSubscriptions | typeof smsCodes>(table: T, where: SQL | undefined) => {
-    const ids = db.select({ id: table.id }).from(table).where(where).orderBy(asc(table.id)).limit(batch);
-    return (await db.delete(table).where(inArray(table.id, ids)).run()).meta.changes;
-  };
+  const endedBy = (expiresAt: SQLiteColumn, doneAt: SQLiteColumn) => or(lt(expiresAt, ended), and(isNotNull(doneAt), lt(doneAt, ended)));
   switch (kind) {
     // Never a mail or SMS the provider has not taken (sent_at null: the local outbox, or one not sent yet).
     case "mail":
-      return byId(outgoingMail, and(isNotNull(outgoingMail.sentAt), lt(outgoingMail.createdAt, outbox)));
+      return deleteBatch(db, outgoingMail, outgoingMail.id, and(isNotNull(outgoingMail.sentAt), lt(outgoingMail.createdAt, outbox)), batch);
     case "sms":
-      return byId(outgoingSms, and(isNotNull(outgoingSms.sentAt), lt(outgoingSms.createdAt, outbox)));
+      return deleteBatch(db, outgoingSms, outgoingSms.id, and(isNotNull(outgoingSms.sentAt), lt(outgoingSms.createdAt, outbox)), batch);
     // The push outbox is a log of pushes handed to the push service (or, locally, shown at /dev/outbox).
     case "push":
-      return byId(outgoingPush, lt(outgoingPush.createdAt, outbox));
-    case "sessions": {
-      const ids = db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(or(lt(sessions.expiresAt, ended), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, ended))))
-        .limit(batch);
-      return (await db.delete(sessions).where(inArray(sessions.id, ids)).run()).meta.changes;
-    }
+      return deleteBatch(db, outgoingPush, outgoingPush.id, lt(outgoingPush.createdAt, outbox), batch);
+    case "sessions":
+      return deleteBatch(db, sessions, sessions.id, endedBy(sessions.expiresAt, sessions.revokedAt), batch);
     // A subscription stored by a login that no longer exists can never be pushed to.
     case "push_subscriptions":
-      return byId(
+      return deleteBatch(
+        db,
         pushSubscriptions,
+        pushSubscriptions.id,
         and(isNotNull(pushSubscriptions.sessionId), notExists(db.select({ one: sql`1` }).from(sessions).where(sql`${sessions.id} = ${pushSubscriptions.sessionId}`))),
+        batch,
       );
-    case "auth_tokens": {
-      const hashes = db
-        .select({ hash: authTokens.tokenHash })
-        .from(authTokens)
-        .where(or(lt(authTokens.expiresAt, ended), and(isNotNull(authTokens.usedAt), lt(authTokens.usedAt, ended))))
-        .limit(batch);
-      return (await db.delete(authTokens).where(inArray(authTokens.tokenHash, hashes)).run()).meta.changes;
-    }
+    case "auth_tokens":
+      return deleteBatch(db, authTokens, authTokens.tokenHash, endedBy(authTokens.expiresAt, authTokens.usedAt), batch);
     case "sms_codes":
-      return byId(smsCodes, or(lt(smsCodes.expiresAt, ended), and(isNotNull(smsCodes.usedAt), lt(smsCodes.usedAt, ended))));
-    case "login_attempts": {
-      const keys = db
-        .select({ key: loginAttempts.key })
-        .from(loginAttempts)
-        .where(and(lt(loginAttempts.windowStart, ended), or(isNull(loginAttempts.blockedUntil), lt(loginAttempts.blockedUntil, now))))
-        .limit(batch);
-      return (await db.delete(loginAttempts).where(inArray(loginAttempts.key, keys)).run()).meta.changes;
-    }
+      return deleteBatch(db, smsCodes, smsCodes.id, endedBy(smsCodes.expiresAt, smsCodes.usedAt), batch);
+    case "login_attempts":
+      return deleteBatch(db, loginAttempts, loginAttempts.key, and(lt(loginAttempts.windowStart, ended), or(isNull(loginAttempts.blockedUntil), lt(loginAttempts.blockedUntil, now))), batch);
   }
 }
