@@ -1,8 +1,6 @@
-import { REPORT_RETENTION_DAYS } from "./shared/reports";
 import { app } from "./server/app";
 import { databaseOf } from "./server/db/database";
 import { receiveMail } from "./server/mail/inbound";
-import { eraseHandledReports } from "./server/db/reports";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 import { forgetPastSwipes } from "./server/services/likes";
@@ -27,8 +25,8 @@ export default {
   },
   /**
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
-   * reports handled longer ago than they are kept, past swipe-game days, and what is past its
-   * retention (copies of sent mail, SMS and pushes, ended sessions, used links: services/retention.ts).
+   * past swipe-game days, and what is past its retention (copies of sent mail, SMS and pushes,
+   * ended sessions, used links, reports handled two years ago: services/retention.ts).
    * Hourly: the clock's mails that are due (src/server/services/notification-mail.ts).
    */
   async scheduled(controller, env, ctx) {
@@ -48,11 +46,6 @@ export default {
       }),
     );
     const now = Math.floor(Date.now() / 1000);
-    ctx.waitUntil(
-      eraseHandledReports(databaseOf(env.DB), now - REPORT_RETENTION_DAYS * 24 * 60 * 60).then((erased) => {
-        console.info(JSON.stringify({ event: "erase_handled_reports", erased }));
-      }),
-    );
     ctx.waitUntil(forgetPastSwipes(databaseOf(env.DB), new Date()));
     ctx.waitUntil(
       runRetention(databaseOf(env.DB), now, { outboxDays: outboxRetentionDays(env) }).then((result) => {

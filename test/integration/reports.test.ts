@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../../src/shared/api";
 import { REPORTS_PER_HOUR } from "../../src/shared/reports";
-import { closeReportQuery, disableAccount, eraseHandledReports } from "../../src/server/db/reports";
+import { closeReportQuery, disableAccount } from "../../src/server/db/reports";
+import { runRetention } from "../../src/server/services/retention";
 import { databaseOf } from "../../src/server/db/database";
 import type { ServerFrame } from "../../src/shared/chat";
 import { ChatSocket, chatMember, type Member } from "../chat";
@@ -179,7 +180,7 @@ describe("keeping reports", () => {
     const now = Math.floor(Date.now() / 1000);
     const twoYears = 2 * 365 * 24 * 60 * 60;
     await closeReportQuery(db, ids[0]!, "resolved", "warned the member", now - twoYears - 60);
-    expect(await eraseHandledReports(db, now - twoYears)).toBe(1);
+    expect((await runRetention(db, now, { outboxDays: 30 })).deleted.reports).toBe(1);
     expect((await reportsOf(reporter.userId)).map((r) => r.profile_id)).toEqual([y.id]);
   });
 });

@@ -3,7 +3,7 @@
  * and of disabling an account. The statements of `npm run reports` are built here too (their SQL is
  * taken with `.toSQL()`), so the script and the Worker run the same queries.
  */
-import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { profiles, reports, users } from "./schema";
@@ -126,11 +126,3 @@ export async function disableAccount(db: Database, profileId: number, now: numbe
   await db.batch(disableAccountQueries(db, profileId, now));
 }
 
-/** Erase reports handled before `before` (the privacy text keeps them two years); answers how many. */
-export async function eraseHandledReports(db: Database, before: number): Promise<number> {
-  const erased = await db
-    .delete(reports)
-    .where(and(ne(reports.status, "open"), lt(reports.handledAt, before)))
-    .returning({ id: reports.id });
-  return erased.length;
-}

@@ -1,21 +1,21 @@
 /**
  * What the clock work deletes once it is past its age (docs/decisions/0032): copies of sent mail,
  * SMS and pushes, ended login sessions and their push subscriptions, used or expired links and SMS
- * codes, login-failure counters whose window and block are over. Each call deletes at most one batch
+ * codes, login-failure counters whose window and block are over, reports handled long enough ago. Each call deletes at most one batch
  * (the oldest rows first), so the daily run is bounded however much is due.
  *
  * D1 has no DELETE ... LIMIT, so each delete names its batch through a subquery on the key.
  */
-import { and, asc, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lt, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./database";
-import { authTokens, loginAttempts, outgoingMail, outgoingPush, outgoingSms, pushSubscriptions, sessions, smsCodes } from "./schema";
+import { authTokens, loginAttempts, outgoingMail, outgoingPush, outgoingSms, pushSubscriptions, reports, sessions, smsCodes } from "./schema";
 
 /** The kinds of row the clock work deletes, each one batch at a time. */
-export type RetainedKind = "mail" | "sms" | "push" | "sessions" | "push_subscriptions" | "auth_tokens" | "sms_codes" | "login_attempts";
+export type RetainedKind = "mail" | "sms" | "push" | "sessions" | "push_subscriptions" | "auth_tokens" | "sms_codes" | "login_attempts" | "reports";
 
 /** Cut-off moments (unix seconds): rows older than these go. */
-export type Cutoffs = { outbox: number; ended: number; now: number };
+export type Cutoffs = { outbox: number; ended: number; reports: number; now: number };
 
 /** Delete up to `batch` rows of `table` that `where` names, oldest key first; answers how many went. */
 async function deleteBatch(db: Database, table: SQLiteTable, key: SQLiteColumn, where: SQL | undefined, batch: number): Promise<number> {
@@ -25,7 +25,7 @@ async function deleteBatch(db: Database, table: SQLiteTable, key: SQLiteColumn, 
 
 /** Delete one batch of `kind` past its cut-off; answers how many rows went. */
 export async function deleteExpiredBatch(db: Database, kind: RetainedKind, cutoffs: Cutoffs, batch: number): Promise<number> {
-  const { outbox, ended, now } = cutoffs;
+  const { outbox, ended, reports: reportsBefore, now } = cutoffs;
   const endedBy = (expiresAt: SQLiteColumn, doneAt: SQLiteColumn) => or(lt(expiresAt, ended), and(isNotNull(doneAt), lt(doneAt, ended)));
   switch (kind) {
     // Never a mail or SMS the provider has not taken (sent_at null: the local outbox, or one not sent yet).
@@ -51,6 +51,9 @@ export async function deleteExpiredBatch(db: Database, kind: RetainedKind, cutof
       return deleteBatch(db, authTokens, authTokens.tokenHash, endedBy(authTokens.expiresAt, authTokens.usedAt), batch);
     case "sms_codes":
       return deleteBatch(db, smsCodes, smsCodes.id, endedBy(smsCodes.expiresAt, smsCodes.usedAt), batch);
+    // A handled report (never an open one) is kept REPORT_RETENTION_DAYS after it was handled.
+    case "reports":
+      return deleteBatch(db, reports, reports.id, and(ne(reports.status, "open"), lt(reports.handledAt, reportsBefore)), batch);
     case "login_attempts":
       return deleteBatch(db, loginAttempts, loginAttempts.key, and(lt(loginAttempts.windowStart, ended), or(isNull(loginAttempts.blockedUntil), lt(loginAttempts.blockedUntil, now))), batch);
   }

@@ -2,8 +2,9 @@
  * Retention (docs/decisions/0032): D1 is shared by every site and would fill up with copies of what
  * was sent and with ended logins. The daily clock work deletes them in bounded batches: sent mail,
  * SMS and push copies after OUTBOX_RETENTION_DAYS (30 by default), ended sessions, used or expired
- * links and SMS codes a day after they ended.
+ * links and SMS codes a day after they ended, handled reports after REPORT_RETENTION_DAYS.
  */
+import { REPORT_RETENTION_DAYS } from "../../shared/reports";
 import type { Database } from "../db/database";
 import { deleteExpiredBatch, type RetainedKind } from "../db/retention";
 
@@ -12,7 +13,7 @@ export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
 export const ENDED_RETENTION_SECONDS = 86_400;
 const DAY = 86_400;
 
-const KINDS: readonly RetainedKind[] = ["mail", "sms", "push", "sessions", "push_subscriptions", "auth_tokens", "sms_codes", "login_attempts"];
+const KINDS: readonly RetainedKind[] = ["mail", "sms", "push", "sessions", "push_subscriptions", "auth_tokens", "sms_codes", "login_attempts", "reports"];
 
 /** The configured days sent mail, SMS and pushes are kept (the var OUTBOX_RETENTION_DAYS; 30 when unset or not a whole number of at least 1). */
 export function outboxRetentionDays(env: { OUTBOX_RETENTION_DAYS?: string }): number {
@@ -30,7 +31,7 @@ export type RetentionLimits = { outboxDays: number; batch?: number; maxBatches?:
 export async function runRetention(db: Database, now: number, limits: RetentionLimits): Promise<{ deleted: Record<RetainedKind, number>; more: boolean }> {
   const batch = limits.batch ?? 500;
   const maxBatches = limits.maxBatches ?? 20;
-  const cutoffs = { outbox: now - limits.outboxDays * DAY, ended: now - ENDED_RETENTION_SECONDS, now };
+  const cutoffs = { outbox: now - limits.outboxDays * DAY, ended: now - ENDED_RETENTION_SECONDS, reports: now - REPORT_RETENTION_DAYS * DAY, now };
   const deleted = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RetainedKind, number>;
   let more = false;
   // Sessions before their subscriptions: a subscription goes with the login that stored it.
