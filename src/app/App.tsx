@@ -43,7 +43,7 @@ function MemberChannel() {
  * navigation). The server passes its per-isolate i18n instance; the client makes its own once.
  */
 export function App({ page, url, i18n: given }: { page: PageState; url: string; i18n?: i18n }) {
-  const i18n = useMemo(() => given ?? createI18n(page.locale, page.messages), [given, page.locale, page.messages]);
+  const i18n = useMemo(() => given ?? createI18n(page.locale, page.messages, page.variant), [given, page.locale, page.messages, page.variant]);
   const [view, setView] = useState<View>(() => viewOf(locationOf(url), page.error));
   const navigation = useRef(0);
   const scrollPending = useRef(false);

@@ -1,4 +1,4 @@
-import type { Messages } from "./i18n-instance";
+import type { Messages, VariantMessages } from "./i18n-instance";
 import type { Language } from "../shared/locales";
 import type { User } from "../shared/api";
 import type { CompanyInfo, PublicSettings } from "../shared/settings";
@@ -9,6 +9,8 @@ export type SessionUser = User;
 export type PageState = {
   locale: Language;
   messages: Messages;
+  /** The site's regional variant of the language (de-CH, nl-BE ...) with only its own texts, or null. */
+  variant: VariantMessages | null;
   settings: PublicSettings;
   company: CompanyInfo | null;
   /** The signed-in member, or null for a visitor. */

@@ -77,7 +77,7 @@ function createApp() {
   app.use(async (c, next) => {
     const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), c.get("site").domain_language, isApi(c) ? undefined : c.req.query("lang"));
     c.set("locale", locale);
-    c.set("t", i18nFor(locale).t);
+    c.set("t", i18nFor(locale, c.get("site").countries[0]).t);
     c.set("trafficSource", resolveTracking(c));
     await next();
   });

@@ -1,6 +1,6 @@
 import type { i18n } from "i18next";
-import { createI18n, type Messages } from "../app/i18n-instance";
-import { LANGUAGES, type Language } from "../shared/locales";
+import { createI18n, type Messages, type VariantMessages } from "../app/i18n-instance";
+import { LANGUAGES, VARIANTS, variantFor, type Language, type Variant } from "../shared/locales";
 
 /** Every locale file, bundled; a language of LANGUAGES without its file stops the Worker at once. */
 const FILES = import.meta.glob<Messages>("../../locales/*.json", { eager: true, import: "default" });
@@ -13,30 +13,108 @@ export const MESSAGES = Object.fromEntries(
   }),
 ) as Record<Language, Messages>;
 
-const instances = new Map<Language, i18n>();
-const forClients = new Map<Language, Messages>();
+type Tree = { [key: string]: unknown };
+const isTree = (value: unknown): value is Tree => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The texts of `tree` that `change` alters, changed, in the same shape (arrays whole); null when none. */
+function changedTexts(tree: unknown, change: (text: string) => string): unknown {
+  if (typeof tree === "string") return change(tree) === tree ? null : change(tree);
+  if (Array.isArray(tree)) return tree.some((item) => changedTexts(item, change) !== null) ? tree.map((item) => (changedTexts(item, change) as string | null) ?? item) : null;
+  if (!isTree(tree)) return null;
+  const out = Object.entries(tree).flatMap(([key, value]) => {
+    const changed = changedTexts(value, change);
+    return changed === null ? [] : [[key, changed] as const];
+  });
+  return out.length > 0 ? Object.fromEntries(out) : null;
+}
+
+/** `over` laid on `base`, key by key (arrays replaced whole). */
+export function overlay(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = isTree(value) && isTree(base[key]) ? overlay(base[key], value) : value;
+  return out;
+}
+
+/**
+ * Swiss German writes ss for ß: every German text is spelt that way for a Swiss site when it is
+ * loaded, so a ß the German file gains later never reaches it (decision 0039). de-CH.json holds only
+ * the words that really differ.
+ */
+const SPELLING: Partial<Record<Variant, (text: string) => string>> = {
+  "de-CH": (text) => text.replaceAll("ß", "ss"),
+};
+
+/**
+ * A regional variant's own texts: its base language's texts respelt where the country spells
+ * differently, under the variant file's words. Only what differs from the base language, which
+ * i18next falls back to for everything else.
+ */
+export const VARIANT_MESSAGES = Object.fromEntries(
+  VARIANTS.map((variant) => {
+    const file = FILES[`../../locales/${variant}.json`];
+    if (!file) throw new Error(`locales/${variant}.json is missing`);
+    const spelling = SPELLING[variant];
+    const respelt = spelling ? ((changedTexts(MESSAGES[baseOf(variant)], spelling) as Tree | null) ?? {}) : {};
+    return [variant, overlay(respelt, file)];
+  }),
+) as Record<Variant, Messages>;
+
+function baseOf(variant: Variant): Language {
+  return variant.slice(0, 2) as Language;
+}
+
+/** A language's whole tree as a site of `country` reads it (the legal texts are read as a tree, not through i18next). */
+export function textsFor(language: Language, country?: string): Messages {
+  const variant = country ? variantFor(language, country) : null;
+  return variant ? overlay(MESSAGES[language], VARIANT_MESSAGES[variant]) : MESSAGES[language];
+}
+
+const instances = new Map<string, i18n>();
+const forClients = new Map<string, Messages>();
 
 /**
  * The texts a page needs in the browser: all but the mail texts, the legal texts and the interests'
  * names, which only the Worker uses (the static pages arrive filled in through GET /api/legal.php,
  * interests with their names through the API).
  */
+function withoutServerTexts(messages: Messages): Messages {
+  const { mail: _mail, legal_text: _legalText, interest_names: _interestNames, ...rest } = messages as Messages & { mail?: unknown; legal_text?: unknown; interest_names?: unknown };
+  return rest;
+}
+
 export function clientMessages(language: Language): Messages {
   let messages = forClients.get(language);
   if (!messages) {
-    const { mail: _mail, legal_text: _legalText, interest_names: _interestNames, ...rest } = MESSAGES[language] as Messages & { mail?: unknown; legal_text?: unknown; interest_names?: unknown };
-    messages = rest;
+    messages = withoutServerTexts(MESSAGES[language]);
     forClients.set(language, messages);
   }
   return messages;
 }
 
-/** One i18next instance per language per isolate: they are read-only once made. */
-export function i18nFor(language: Language): i18n {
-  let instance = instances.get(language);
+/** The variant a page of a site of `country` in `language` reads, with only its own texts, for the browser; null when none. */
+export function clientVariant(language: Language, country: string): VariantMessages | null {
+  const variant = variantFor(language, country);
+  if (!variant) return null;
+  let messages = forClients.get(variant);
+  if (!messages) {
+    messages = withoutServerTexts(VARIANT_MESSAGES[variant]);
+    forClients.set(variant, messages);
+  }
+  return { tag: variant, messages };
+}
+
+/**
+ * One i18next instance per language (and regional variant) per isolate: they are read-only once
+ * made. `country` is the site's own country (its first); a variant of the language for it is used
+ * with the language as its fallback.
+ */
+export function i18nFor(language: Language, country?: string): i18n {
+  const variant = country ? variantFor(language, country) : null;
+  const tag = variant ?? language;
+  let instance = instances.get(tag);
   if (!instance) {
-    instance = createI18n(language, MESSAGES[language]);
-    instances.set(language, instance);
+    instance = createI18n(language, MESSAGES[language], variant ? { tag: variant, messages: VARIANT_MESSAGES[variant] } : null);
+    instances.set(tag, instance);
   }
   return instance;
 }

@@ -12,8 +12,8 @@ import { ageOn, MAX_AGE, MIN_AGE } from "./ages";
 export type Problem = { key: string; values?: Record<string, string | number> };
 
 const VALUES: Record<string, Problem["values"]> = {
-  "validation.password_too_short": { min: PASSWORD_MIN },
-  "validation.password_too_long": { max: PASSWORD_MAX },
+  "validation.password_too_short": { count: PASSWORD_MIN },
+  "validation.password_too_long": { count: PASSWORD_MAX },
   "validation.date_of_birth_min_age": { min_age: MIN_AGE },
 };
 

@@ -34,6 +34,26 @@ export function isSupportPhone(typed: string, supportPhone: string): boolean {
 export const LEGAL_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
 export type LegalPageName = (typeof LEGAL_PAGES)[number];
 
+/**
+ * The numbers the legal texts mention, each told with its own plural family (legal_text.amounts.*
+ * in locales/), so "{message_credits}" reads "1 credit" or "5 credits" in every language and a
+ * sentence with several numbers needs no plural form of its own.
+ */
+export const LEGAL_AMOUNTS = {
+  message_credits: "credits",
+  photo_credits: "credits",
+  gift_credits: "credits",
+  premium_photos: "photos",
+  free_photos: "photos",
+  free_conversations: "conversations",
+  free_messages: "free_messages",
+  days: "days",
+  reactivation_days: "days",
+  session_days: "days",
+  outbox_days: "days",
+  min_age: "years",
+} as const satisfies Record<string, string>;
+
 export type LegalSection = { id: string; heading: string; paragraphs: string[] };
 
 /** Something the site keeps in the browser, as the cookies page lists it. */

@@ -50,3 +50,16 @@ export function languagesForCountry(country: string): readonly Language[] {
   return COUNTRY_LANGUAGES[country] ?? [DEFAULT_LANGUAGE];
 }
 
+
+/**
+ * Regional variants: a country's own words where they differ from its language's file, in
+ * locales/<tag>.json with only those keys (decision 0039). A site uses the variant of its own
+ * country (its first) for each language it has one of; everything else falls back to the language.
+ */
+export const VARIANTS = ["de-CH", "fr-BE", "fr-CH", "nl-BE"] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+export function variantFor(language: Language, country: string): Variant | null {
+  const tag = `${language}-${country}`;
+  return (VARIANTS as readonly string[]).includes(tag) ? (tag as Variant) : null;
+}

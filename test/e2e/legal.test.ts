@@ -94,7 +94,7 @@ describe("a member reports another from a chat", () => {
     await dialog.getByLabel(nl.reports.subject).selectOption("harassment");
     await dialog.getByLabel(nl.reports.description).fill("Gemeen");
     await dialog.getByRole("button", { name: nl.reports.send }).click();
-    expect(await dialog.locator(".field__error").textContent()).toBe(fill(nl.reports.description_hint, { min: 10 }));
+    expect(await dialog.locator(".field__error").textContent()).toBe(fill(nl.reports.description_hint_other, { count: 10 }));
 
     await dialog.getByLabel(nl.reports.description).fill("Hij blijft me beledigende berichten sturen.");
     await dialog.getByRole("button", { name: nl.reports.send }).click();

@@ -75,13 +75,13 @@ describe("likes on the Dutch site", () => {
     await a.page.goto(`${baseUrl}/swipe-game`);
     await hydrated(a.page);
     const left = a.page.locator(".swipe__left");
-    await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left, { count: 4 }));
+    await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left_other, { count: 4 }));
     const shown = () => a.page.locator(".swipe__card").getAttribute("data-profile");
     const first = await shown();
     await a.page.keyboard.press("ArrowLeft");
     await expect.poll(shown).not.toBe(first);
     await a.page.keyboard.press("ArrowRight");
-    await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left, { count: 3 }));
+    await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left_other, { count: 3 }));
 
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);

@@ -45,7 +45,7 @@ describe("buying credits on the Dutch site", () => {
     await page.getByRole("button", { name: "paid", exact: true }).click();
     await page.waitForURL(/\/credits\/1\/ideal\?order=\d+$/);
     await expect.poll(() => page.locator("h1").textContent()).toBe(nl.payments.completed_title);
-    await expect.poll(() => page.locator(".credits__balance").textContent()).toBe(nl.payments.balance.replace("{credits}", "60"));
+    await expect.poll(() => page.locator(".credits__balance").textContent()).toBe(nl.payments.balance_other.replace("{count}", "60"));
     expect(await page.locator(".top-bar .badge--premium").textContent()).toBe(nl.payments.premium_badge);
 
     // Premium: the photos that were blurred are shown in full.
@@ -137,7 +137,7 @@ describe("buying credits on the Dutch site", () => {
       const { id, checkout } = await payInSandbox(shots);
       const stored = (await api<OrderResponse>(page, "GET", `/api/order.php?id=${id}`)).body.order;
       const amount = euro(stored.amount / 100);
-      expect(line.startsWith(nl.payments.bundle_line.replace("{credits}", String(stored.credits)).replace("{price}", amount))).toBe(true);
+      expect(line.startsWith(nl.payments.bundle_line_other.replace("{count}", String(stored.credits)).replace("{price}", amount))).toBe(true);
       expect([onCredits, onOverview, checkout, ...(await afterwards(id, shots))]).toEqual([amount, amount, amount, amount, amount]);
       return stored;
     }

@@ -46,7 +46,7 @@ describe("my profile on the Dutch site", () => {
     // Upload two photos: both listed, waiting for approval; the first one is the main photo.
     const photos = page.locator("section#photos");
     await expect.poll(() => photos.getByText(nl.profile_edit.photos.none).count()).toBe(1);
-    expect(await photos.locator(".photo-upload__count").textContent()).toBe(nl.profile_edit.photos.count.replace("{n}", "0").replace("{max}", "3"));
+    expect(await photos.locator(".photo-upload__count").textContent()).toBe(nl.profile_edit.photos.count_other.replace("{n}", "0").replace("{count}", "3"));
     const input = photos.locator('input[type="file"]');
     expect(await input.getAttribute("accept")).toBe("image/jpeg,image/png,image/webp");
     await input.setInputFiles({ name: "een.jpg", mimeType: "image/jpeg", buffer: await jpegFile(page, "#c33") });
@@ -55,7 +55,7 @@ describe("my profile on the Dutch site", () => {
     await input.setInputFiles({ name: "twee.jpg", mimeType: "image/jpeg", buffer: await jpegFile(page, "#36c") });
     await expect.poll(() => items.count()).toBe(2);
     for (let i = 0; i < 2; i++) expect(await items.nth(i).locator(".own-photo__status").textContent()).toBe(nl.profile_edit.photos.status_pending);
-    expect(await photos.locator(".photo-upload__count").textContent()).toBe(nl.profile_edit.photos.count.replace("{n}", "2").replace("{max}", "3"));
+    expect(await photos.locator(".photo-upload__count").textContent()).toBe(nl.profile_edit.photos.count_other.replace("{n}", "2").replace("{count}", "3"));
     await expect.poll(() => items.nth(0).getAttribute("class")).toContain("is-main");
 
     // Buttons are big enough to tap on a phone.

@@ -135,7 +135,7 @@ export function CredentialField({ kind, ...field }: Omit<FieldProps, "type"> & {
   if (kind === "email" || kind === "login-email") {
     return <TextField type="email" inputMode="email" autoComplete={kind === "email" ? "email" : "username"} {...field} />;
   }
-  const hint = kind === "new-password" ? t("signup.password_hint", { min: PASSWORD_MIN }) : undefined;
+  const hint = kind === "new-password" ? t("signup.password_hint", { count: PASSWORD_MIN }) : undefined;
   return <TextField type="password" autoComplete={kind === "current-password" ? "current-password" : "new-password"} hint={hint} {...field} />;
 }
 

@@ -44,7 +44,7 @@ export function ReportForm({ about, messageId, askReference = false, initialRefe
     if (form.busy) return;
     const problems: Record<string, string> = {};
     if (!subject) problems.subject = t("validation.required");
-    if (description.trim().length < REPORT_DESCRIPTION_MIN) problems.description = t("reports.description_hint", { min: REPORT_DESCRIPTION_MIN });
+    if (description.trim().length < REPORT_DESCRIPTION_MIN) problems.description = t("reports.description_hint", { count: REPORT_DESCRIPTION_MIN });
     if (!user && !isEmail(email.trim())) problems.email = t("validation.email_invalid");
     const typed = askReference && reference.trim() ? profileIdOf(reference) : null;
     if (askReference && reference.trim() && typed === null) problems.profile_id = t("reports.errors.reference_invalid");
@@ -109,7 +109,7 @@ export function ReportForm({ about, messageId, askReference = false, initialRefe
           aria-describedby={`${id}-description-hint`}
         />
         <p id={`${id}-description-hint`} className="field__hint">
-          {t("reports.description_hint", { min: REPORT_DESCRIPTION_MIN })}
+          {t("reports.description_hint", { count: REPORT_DESCRIPTION_MIN })}
         </p>
         <FieldError text={form.errors.fields.description} />
       </div>

@@ -115,7 +115,7 @@ export function PersonalForm({ profile, interests, interestsFailed, frame, onSav
             {t("profile.interests")} <span className="steps__count-badge">{`${chosen.length}/${INTERESTS_MAX}`}</span>
           </legend>
           <p id={`${interestsId}-hint`} className="field__hint">
-            {t("complete_signup.personal.interests_hint", { max: INTERESTS_MAX })}
+            {t("complete_signup.personal.interests_hint", { count: INTERESTS_MAX })}
           </p>
           {interests ? (
             <ul className="chip-toggles">

@@ -181,7 +181,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .put("/api/profile.php", vValidator("json", ProfileUpdateBody, invalidBody), async (c) => {
     const profileId = await updateOwnProfile(c.get("db"), requireMember(c).userId, c.req.valid("json"));
-    return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix, profileId));
+    return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix, profileId, new Date(), c.get("site").countries[0]));
   })
   .post("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
     const { profileId } = requireMember(c);

@@ -30,7 +30,7 @@ export const notificationRoutes = new Hono<AppEnv>().put("/api/notifications.php
 /** A small page of the unsubscribe link, in the member's language when the link names one. */
 function linkPage(c: Context<AppEnv>, language: string | null, status: 200 | 400, body: (t: (key: string, values?: Record<string, string>) => string) => string) {
   const lang = language && isLanguage(language) ? language : c.get("locale");
-  const t = i18nFor(lang).t as (key: string, values?: Record<string, string>) => string;
+  const t = i18nFor(lang, c.get("site").countries[0]).t as (key: string, values?: Record<string, string>) => string;
   const title = escapeHtml(t("notification_mail.page.title", { site: c.get("site").name }));
   return c.html(
     `<!doctype html><html lang="${lang}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>

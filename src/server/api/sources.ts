@@ -57,7 +57,7 @@ export const SOURCES: Record<string, Source> = {
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
     const viewerId = c.get("session")?.profileId ?? null;
-    const profile = getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId);
+    const profile = getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId, new Date(), c.get("site").countries[0]);
     if (viewerId === null || viewerId === id) return profile;
     // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
     const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
@@ -74,7 +74,7 @@ export const SOURCES: Record<string, Source> = {
     if (country && !countries.includes(country)) throw invalidParameter("country");
     return listRegions(c.get("db"), country ? [country] : countries);
   },
-  "/api/interests.php": async (c) => listInterests(c.get("db"), c.get("locale")),
+  "/api/interests.php": async (c) => listInterests(c.get("db"), c.get("locale"), c.get("site").countries[0]),
   "/api/geocode.php": async (c, params) => {
     const { lat, lon } = parseQuery(GeocodeQuery, params);
     const place = await geocode(c.get("db"), lat, lon);

@@ -410,6 +410,6 @@ export class SendPipeline {
   }
 
   private view(row: StoredMessage, viewer: SocketMember, site: SiteSettings) {
-    return messageView(row, this.parts.pair.knownId!, { profileId: viewer.profileId, premium: viewer.premium }, site.cdn_prefix, i18nFor(viewer.language).t);
+    return messageView(row, this.parts.pair.knownId!, { profileId: viewer.profileId, premium: viewer.premium }, site.cdn_prefix, i18nFor(viewer.language, site.countries[0]).t);
   }
 }

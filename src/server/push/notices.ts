@@ -84,7 +84,7 @@ export async function pushNotice(env: Env, profileId: number, event: MemberEvent
   if (!site) return;
   const sender = pushSenderFor(env, db, site.settings);
   if (!sender) return;
-  const t = i18nFor(isLanguage(recipient.language) ? recipient.language : DEFAULT_LANGUAGE).t;
+  const t = i18nFor(isLanguage(recipient.language) ? recipient.language : DEFAULT_LANGUAGE, site.settings.countries[0]).t;
   const payload = pushPayloadOf(event, t, choices.previews, await badgeOf(db, profileId));
   await deliverPush(db, sender, recipient.userId, recipient.subscriptions, messageOf(payload), now);
 }

@@ -8,7 +8,7 @@ import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../request-context";
 import { AppError, refusalText } from "../errors";
-import { clientMessages, i18nFor } from "../translations";
+import { clientMessages, clientVariant, i18nFor } from "../translations";
 import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
@@ -47,9 +47,12 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   const screen = match && !error ? match.route.screen : null;
   if (screen) await loadScreen(screen);
   const locale = c.get("locale");
+  const country = c.get("site").countries[0]!;
+  const variant = clientVariant(locale, country);
   const page: PageState = {
     locale,
     messages: clientMessages(locale),
+    variant,
     settings: publicSettings(c),
     company: c.get("company"),
     user: c.get("session") ? await getUserView(c.get("db"), c.get("session")!.userId) : null,
@@ -72,8 +75,8 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   // Through c.body, so cookies and headers set earlier in the request (locale, tracking) go out too.
   const render = async (state: PageState) => {
     const streamed = await streamPage(
-      <Document lang={locale} assets={assets} nonce={c.get("secureHeadersNonce")} head={head}>
-        <App page={state} url={url.pathname + url.search + url.hash} i18n={i18nFor(locale)} />
+      <Document lang={variant?.tag ?? locale} assets={assets} nonce={c.get("secureHeadersNonce")} head={head}>
+        <App page={state} url={url.pathname + url.search + url.hash} i18n={i18nFor(locale, country)} />
       </Document>,
       {
         status: state.error?.status ?? 200,

@@ -95,7 +95,7 @@ const MAIL_OF: Record<TokenKind, MailKind> = { activation: "activation", passwor
 
 async function mailLink(ctx: AccountContext, account: { email: string; username: string; language: string }, kind: TokenKind, token: string, values: Record<string, string | number> = {}, to = account.email) {
   const language: Language = isLanguage(account.language) ? account.language : "en";
-  const mail = composeMail(i18nFor(language).t, MAIL_OF[kind], { address: to, name: account.username }, ctx.site.name, ctx.origin + LINKS[kind](token), values);
+  const mail = composeMail(i18nFor(language, ctx.site.countries[0]).t, MAIL_OF[kind], { address: to, name: account.username }, ctx.site.name, ctx.origin + LINKS[kind](token), values);
   await ctx.mailer.send(mail);
 }
 
@@ -207,13 +207,13 @@ type LoginResult = { userId: number };
 export async function logIn(ctx: AccountContext, email: string, password: string, address: string): Promise<LoginResult> {
   const ipKey = addressKey(address);
   const addressWait = await blockedFor(ctx.db, ipKey);
-  if (addressWait) throw new AppError({ status: 429, code: "address_throttled", key: "errors.address_throttled", values: { minutes: Math.ceil(addressWait / 60) } });
+  if (addressWait) throw new AppError({ status: 429, code: "address_throttled", key: "errors.address_throttled", values: { count: Math.ceil(addressWait / 60) } });
 
   const account = await accountByEmail(ctx.db, normaliseEmail(email));
   const userKey = account ? accountKey(account.id) : null;
   if (userKey) {
     const wait = await blockedFor(ctx.db, userKey);
-    if (wait) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(wait / 60) } });
+    if (wait) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { count: Math.ceil(wait / 60) } });
   }
   const { ok, rehash } = await verifyPassword(account?.passwordHash ?? null, password);
   // Only someone who knows the password learns that the account is disabled; anyone else is told the login failed.
@@ -221,7 +221,7 @@ export async function logIn(ctx: AccountContext, email: string, password: string
   if (!ok || !account) {
     await recordFailure(ctx.db, ipKey, ADDRESS_FAILURES);
     const blocked = userKey ? await recordFailure(ctx.db, userKey, ACCOUNT_FAILURES) : 0;
-    if (blocked) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { minutes: Math.ceil(blocked / 60) } });
+    if (blocked) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { count: Math.ceil(blocked / 60) } });
     throw new AppError({ status: 400, code: "login_failed", key: "errors.login_failed" });
   }
   await clearFailures(ctx.db, userKey!);
@@ -232,7 +232,7 @@ export async function logIn(ctx: AccountContext, email: string, password: string
     const before = await statusBeforeDeletion(ctx.db, account.id);
     const { token, statement } = await newToken(ctx, account.id, "reactivation", before ?? "active");
     await statement;
-    await mailLink(ctx, account, "reactivation", token, { days: REACTIVATION_DAYS });
+    await mailLink(ctx, account, "reactivation", token, { count: REACTIVATION_DAYS });
     throw new AppError({ status: 403, code: "pending_deletion", key: "errors.pending_deletion" });
   }
   return { userId: account.id };
@@ -244,7 +244,7 @@ export async function requestPasswordReset(ctx: AccountContext, email: string): 
   if ((await tokensSentToday(ctx, account.id, "password_reset")) >= RESET_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_resets", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, account.id, "password_reset");
   await statement;
-  await mailLink(ctx, account, "password_reset", token, { hours: TOKEN_LIFETIME.password_reset / HOUR });
+  await mailLink(ctx, account, "password_reset", token, { count: TOKEN_LIFETIME.password_reset / HOUR });
 }
 
 function newPasswordProblems(password: string, repeat: string): Record<string, Problem> {
@@ -324,7 +324,7 @@ export async function requestDeletion(ctx: AccountContext, userId: number, passw
   const now = nowOf(ctx);
   const { token, statement } = await newToken(ctx, userId, "reactivation", account.status);
   await ctx.db.batch([markPendingDeletion(ctx.db, userId, now), hideProfile(ctx.db, userId), revokeMemberSessions(ctx.db, userId, now), forgetMemberSubscriptions(ctx.db, userId), statement]);
-  await mailLink(ctx, account, "reactivation", token, { days: REACTIVATION_DAYS });
+  await mailLink(ctx, account, "reactivation", token, { count: REACTIVATION_DAYS });
 }
 
 /** The mailed link within 14 days: the account is back as it was. */

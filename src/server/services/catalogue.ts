@@ -27,17 +27,17 @@ async function loadRegions(db: Database, countries: readonly string[]): Promise<
   return { regions: await regionsOf(db, countries) };
 }
 
-/** The interests list with names in one language. */
-export function listInterests(db: Database, language: Language): Promise<InterestsResponse> {
-  return cached(`interests:${language}`, () => loadInterests(db, language));
+/** The interests list with names in one language, as a site of `country` (its own) words them. */
+export function listInterests(db: Database, language: Language, country?: string): Promise<InterestsResponse> {
+  return cached(`interests:${language}:${country ?? ""}`, () => loadInterests(db, language, country));
 }
 
-async function loadInterests(db: Database, language: Language): Promise<InterestsResponse> {
-  return { interests: namedInterests(await interestSlugs(db), language) };
+async function loadInterests(db: Database, language: Language, country?: string): Promise<InterestsResponse> {
+  return { interests: namedInterests(await interestSlugs(db), language, country) };
 }
 
 /** Interests by slug with their names in one language (locales/<language>.json, interest_names). */
-export function namedInterests(slugs: readonly string[], language: Language): { slug: string; name: string }[] {
-  const t = i18nFor(language).t;
+export function namedInterests(slugs: readonly string[], language: Language, country?: string): { slug: string; name: string }[] {
+  const t = i18nFor(language, country).t;
   return slugs.map((slug) => ({ slug, name: t(`interest_names.${slug}`) }));
 }

@@ -86,7 +86,7 @@ export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRe
     case "text": {
       const length = [...request.body.trim()].length;
       if (length === 0) return { refusal: { status: 400, code: "message_empty", key: "errors.chat_empty" } };
-      if (length > site.message_length) return { refusal: { status: 400, code: "message_too_long", key: "errors.chat_too_long", values: { max: site.message_length } } };
+      if (length > site.message_length) return { refusal: { status: 400, code: "message_too_long", key: "errors.chat_too_long", values: { count: site.message_length } } };
       price = textPrice(site, facts);
       break;
     }

@@ -124,7 +124,7 @@ function checkUpload(bytes: Uint8Array): { type: ImageType; width: number; heigh
   const size = headerSize(bytes, type);
   if (!size || size.width < 1 || size.height < 1) throw unreadable();
   if (size.width * size.height > MAX_PHOTO_PIXELS) {
-    throw new AppError({ status: 400, code: "photo_too_many_pixels", key: "errors.photo_too_many_pixels", values: { max: Math.floor(MAX_PHOTO_PIXELS / 1_000_000) }, field: "photo" });
+    throw new AppError({ status: 400, code: "photo_too_many_pixels", key: "errors.photo_too_many_pixels", values: { count: Math.floor(MAX_PHOTO_PIXELS / 1_000_000) }, field: "photo" });
   }
   return { type, ...size };
 }

@@ -13,13 +13,13 @@ import {
   PUSH_ALERT_KEY,
 } from "../../shared/browser-storage";
 import { HIDE_TIME_BONUS_MODAL } from "../../shared/discounts";
-import { termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
+import { LEGAL_AMOUNTS, termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
 import type { Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session-cookie";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
 import { TRACKING_COOKIE, TRACKING_DAYS } from "../edge/tracking";
-import { MESSAGES } from "../translations";
+import { textsFor } from "../translations";
 
 const DAY = 24 * 60 * 60;
 const MIN_AGE = 18;
@@ -87,9 +87,15 @@ export function legalPage(page: LegalPageName, t: i18n["t"], language: Language,
     outbox_days: outboxDays,
     min_age: MIN_AGE,
   };
-  // The texts are read from the locale as a tree (headings and paragraphs), so each is filled in here.
-  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
-  const texts = (MESSAGES[language] as { legal_text: Record<LegalPageName, SectionTexts> }).legal_text[page];
+  // The texts are read from the locale as a tree (headings and paragraphs), so each is filled in here; a
+  // number comes with its noun in the plural form its count needs.
+  const fill = (text: string) =>
+    text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+      if (!Object.hasOwn(values, name)) return whole;
+      const unit = (LEGAL_AMOUNTS as Record<string, string>)[name];
+      return unit ? t(`legal_text.amounts.${unit}`, { count: values[name] }) : String(values[name]);
+    });
+  const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> }).legal_text[page];
   const companyLines = company
     ? [
         [company.address, company.city, country].join(", "),
@@ -101,7 +107,7 @@ export function legalPage(page: LegalPageName, t: i18n["t"], language: Language,
   return {
     page,
     title: t(`pages.${page}.title`),
-    intro: t(`pages.${page}.intro`, values),
+    intro: t(`pages.${page}.intro`, page === "return-policy" ? { ...values, count: site.refund_days } : values),
     version: page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), language) }) : null,
     sections: sections(texts, fill),
     storage:
@@ -112,7 +118,7 @@ export function legalPage(page: LegalPageName, t: i18n["t"], language: Language,
             purpose: t(`legal.storage_purposes.${item.purpose}`, values),
             lifetime:
               item.days !== undefined
-                ? t("legal.storage_days", { days: item.days })
+                ? t("legal.storage_days", { count: item.days })
                 : t(item.kind === "local" ? "legal.storage_until_cleared" : "legal.storage_until_closed"),
           }))
         : null,

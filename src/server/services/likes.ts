@@ -83,7 +83,7 @@ export async function like(ctx: LikeContext, viewerId: number, targetId: number,
   }
   const now = seconds(ctx.now);
   if (!(await takeLikeRate(ctx.db, viewerId, now, LIKE_BURST.seconds, LIKE_BURST.likes))) {
-    throw new AppError({ status: 429, code: "too_many_likes", key: "likes.errors.too_many", values: { seconds: LIKE_BURST.seconds } });
+    throw new AppError({ status: 429, code: "too_many_likes", key: "likes.errors.too_many", values: { count: LIKE_BURST.seconds } });
   }
   let left: { swipe_left?: number } = {};
   if (source === "swipe") {

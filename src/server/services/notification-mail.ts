@@ -5,6 +5,7 @@
  * goes only to a member who chose its kind and whose address has no bounce or complaint, and carries
  * a signed one-click unsubscribe link (RFC 8058).
  */
+import type { i18n } from "i18next";
 import type { MemberEvent, Presence } from "../../shared/member-events";
 import { isLanguage } from "../../shared/locales";
 import type { EmailKind } from "../../shared/notifications";
@@ -27,6 +28,8 @@ import { unsubscribeToken } from "../mail/unsubscribe-links";
 import { i18nFor } from "../translations";
 import { activationLink } from "./accounts";
 import { loadSite } from "./site-settings";
+
+type MailValues = Record<string, string | number>;
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -74,7 +77,7 @@ async function sendNotificationMail(
   kind: EmailKind,
   mail: NotificationMail,
   link: string | ((site: Site, origin: string) => Promise<string>),
-  values: Record<string, string | number>,
+  values: MailValues | ((t: i18n["t"]) => MailValues),
 ): Promise<boolean> {
   const site = await loadSite(env.SETTINGS, to.siteDomain);
   if (!site) {
@@ -84,9 +87,9 @@ async function sendNotificationMail(
   const origin = `https://${site.settings.domain}`;
   const token = await unsubscribeToken(env.SESSION_SECRET, to.userId, kind);
   const unsubscribe = `${origin}/api/unsubscribe.php?token=${token}`;
-  const t = i18nFor(isLanguage(to.language) ? to.language : "en").t;
+  const t = i18nFor(isLanguage(to.language) ? to.language : "en", site.settings.countries[0]).t;
   const href = typeof link === "string" ? origin + link : await link(site, origin);
-  const composed = composeMail(t, mail, { address: to.email, name: to.name }, site.settings.name, href, values, { unsubscribe, settings: `${origin}/notifications` });
+  const composed = composeMail(t, mail, { address: to.email, name: to.name }, site.settings.name, href, typeof values === "function" ? values(t) : values, { unsubscribe, settings: `${origin}/notifications` });
   await mailerFor(env, db).send({ ...composed, headers: { "List-Unsubscribe": `<${unsubscribe}>, <${unsubscribeMailto(env.MAIL_FROM, token)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
   return true;
 }
@@ -151,6 +154,15 @@ export async function mailUnreadReminders(env: Env, now: number): Promise<number
   );
 }
 
+/** The weekly update's three numbers, each in the plural form its own count needs. */
+const weekParts =
+  (week: { likes: number; unread: number; joined: number }) =>
+  (t: i18n["t"]): MailValues => ({
+    likes_part: t("notification_mail.weekly_update.likes", { count: week.likes }),
+    unread_part: t("notification_mail.weekly_update.unread", { count: week.unread }),
+    joined_part: t("notification_mail.weekly_update.joined", { count: week.joined }),
+  });
+
 /** The weekly update: likes, unread messages and new members near them, once a week, only when there is something to tell. */
 export async function mailWeeklyUpdates(env: Env, now: number): Promise<number> {
   const db = databaseOf(env.DB);
@@ -160,7 +172,7 @@ export async function mailWeeklyUpdates(env: Env, now: number): Promise<number> 
     async (due) => {
       const week = await weekOf(db, due, now - WEEKLY_UPDATE_EVERY);
       const to = await mailRecipient(db, due.profileId);
-      return mailable(to) && week.likes + week.unread + week.joined > 0 && sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", "/members", week);
+      return mailable(to) && week.likes + week.unread + week.joined > 0 && sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", "/members", weekParts(week));
     },
     (due) => recordClockMail(db, due.userId, { weeklyUpdateAt: now }),
   );

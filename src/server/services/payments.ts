@@ -331,7 +331,7 @@ export function refundRefusal(order: OrderRow, latestPaidId: number | null, refu
   if (order.status === "refunded" || order.status === "reversed") return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
   if (order.creditedAt === null || order.paymentMethod === "directdebit") return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
   if (latestPaidId !== order.id) return new AppError({ status: 409, code: "refund_latest_only", key: "payments.errors.refund_latest_only" });
-  if (now > refundUntil(order, refundDays)!) return new AppError({ status: 409, code: "refund_too_late", key: "payments.errors.refund_too_late", values: { days: refundDays } });
+  if (now > refundUntil(order, refundDays)!) return new AppError({ status: 409, code: "refund_too_late", key: "payments.errors.refund_too_late", values: { count: refundDays } });
   return null;
 }
 

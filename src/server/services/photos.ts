@@ -49,7 +49,7 @@ function ownPhoto(row: Pick<Photo, "id" | "status" | "key" | "thumbKey" | "width
   };
 }
 
-const limitError = (max: number) => new AppError({ status: 400, code: "photo_limit", key: "errors.photo_limit", values: { max }, field: "photo" });
+const limitError = (max: number) => new AppError({ status: 400, code: "photo_limit", key: "errors.photo_limit", values: { count: max }, field: "photo" });
 const notFound = () => new AppError({ status: 404, code: "not_found", key: "errors.photo_not_found", field: "photo_id" });
 
 /** What the upload limit needs of a member: premium or not, and the photos that count (all but rejected ones). */

@@ -51,6 +51,7 @@ export async function getProfile(
   mediaPrefix: string,
   viewerId: number | null = null,
   today = new Date(),
+  country?: string,
 ): Promise<ProfileResponse> {
   const row = await profileDetails(db, id);
   // A disabled profile, or an account its owner deleted (pending or not), is not found by anyone.
@@ -89,7 +90,7 @@ export async function getProfile(
       body_type: row.bodyType,
       relationship_status: row.relationshipStatus,
       region_code: row.regionCode,
-      interests: namedInterests(interestRows, language),
+      interests: namedInterests(interestRows, language, country),
       about_me: row.aboutMe,
     },
     photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix, viewerId === id ? "owner" : premium ? "premium" : "other"),

@@ -9,8 +9,8 @@ export default function AccountDeletedScreen() {
   const title = t("account_deleted.title");
   return (
     <FormPage title={title} className="result-page">
-      <p>{t("account_deleted.text", { days: REACTIVATION_DAYS })}</p>
-      <p>{t("account_deleted.keep", { days: REACTIVATION_DAYS })}</p>
+      <p>{t("account_deleted.text", { count: REACTIVATION_DAYS })}</p>
+      <p>{t("account_deleted.keep", { count: REACTIVATION_DAYS })}</p>
       <Link href="/" className="button button--primary">
         {t("errors.back_home")}
       </Link>

@@ -84,7 +84,7 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
           <span className="chat-item__time">{now && last ? listTime(chat.last_message_at, now, locale) : ""}</span>
           <span className="chat-item__snippet">{text}</span>
           {unread > 0 && (
-            <span className="badge badge--unread chat-item__unread" aria-label={t("chat.unread", { n: unread })}>
+            <span className="badge badge--unread chat-item__unread" aria-label={t("chat.unread", { count: unread })}>
               {badgeText(unread)}
             </span>
           )}

@@ -107,9 +107,9 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
 
   const costText =
     costs.free_messages_left > 0
-      ? t("chat.free_left", { n: costs.free_messages_left })
+      ? t("chat.free_left", { count: costs.free_messages_left })
       : costs.message > 0
-        ? t("chat.message_cost", { credits: costs.message })
+        ? t("chat.message_cost", { count: costs.message })
         : "";
   const showIceBreaker = hydrated && chat.canWrite && !iceBreakerClosed && items.length === 0 && !hasMore && draft === "";
   const status = connection.dropped && !connection.connected ? t("chat.reconnecting") : connection.peerTyping ? t("chat.typing", { name: profile.name }) : "";

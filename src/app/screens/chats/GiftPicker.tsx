@@ -21,7 +21,7 @@ export function GiftPicker({ name, onPick, onClose }: { name: string; onPick: (g
               <button type="button" className="gift-tile" onClick={() => onPick(gift)}>
                 <img src={gift.image} alt="" width={56} height={56} />
                 <span className="gift-tile__name">{gift.name}</span>
-                <span className="gift-tile__price">{t("chat.gift_price", { credits: gift.credits })}</span>
+                <span className="gift-tile__price">{t("chat.gift_price", { count: gift.credits })}</span>
               </button>
             </li>
           ))}

@@ -30,7 +30,7 @@ export default function CreditsScreen({ query }: ScreenProps) {
     <section className="credits">
       <Title text={t("routes.credits")} />
       <h1>{t("routes.credits")}</h1>
-      <p className="credits__balance">{t("payments.balance", { credits: user.credits })}</p>
+      <p className="credits__balance">{t("payments.balance", { count: user.credits })}</p>
       {quote?.discount && <OfferLine discount={quote.discount} />}
       <ul className="bundles">
         {pricing.bundles.map((bundle) => {
@@ -59,9 +59,9 @@ export default function CreditsScreen({ query }: ScreenProps) {
       <p className="credits__vat">{t("payments.prices_include_vat", { rate: pricing.vat_rate })}</p>
       <h2>{t("payments.what_credits_buy")}</h2>
       <ul className="credits__costs">
-        <li>{t("payments.cost_message", { credits: settings.message_credits })}</li>
-        <li>{t("payments.cost_photo", { credits: settings.photo_credits })}</li>
-        <li>{t("payments.cost_gift", { credits: settings.gift_credits })}</li>
+        <li>{t("payments.cost_message", { count: settings.message_credits })}</li>
+        <li>{t("payments.cost_photo", { count: settings.photo_credits })}</li>
+        <li>{t("payments.cost_gift", { count: settings.gift_credits })}</li>
       </ul>
       <form className="credits__discount" onSubmit={applyCode}>
         <label htmlFor="discount-code">{t("payments.discount_code")}</label>

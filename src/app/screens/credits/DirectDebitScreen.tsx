@@ -72,7 +72,7 @@ export default function DirectDebitScreen({ query }: ScreenProps) {
     <section className="credits">
       <Title text={t("routes.directdebit")} />
       <h1>{t("routes.directdebit")}</h1>
-      <p>{t("payments.bundle_line", { credits: bundle.credits, price: money(bundle.amount) })}</p>
+      <p>{t("payments.bundle_line", { count: bundle.credits, price: money(bundle.amount) })}</p>
       {!codeSent ? (
         <form className="form" onSubmit={requestCode} noValidate>
           {FIELDS.map((field) => (

@@ -63,7 +63,7 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
       <h1>{t("payments.choose_method")}</h1>
       {price ? (
         <p data-testid="bundle-line">
-          {t("payments.bundle_line", { credits: price.credits, price: money(price.amount, price.currency) })}
+          {t("payments.bundle_line", { count: price.credits, price: money(price.amount, price.currency) })}
           {price.discount > 0 && (
             <>
               {" "}
@@ -188,7 +188,7 @@ function OrderStatus({ id }: { id: string }) {
         <Title text={t("payments.completed_title")} />
         <h1>{t("payments.completed_title")}</h1>
         <p>{t("payments.credits_added", { count: order.credits })}</p>
-        {user && <p className="credits__balance">{t("payments.balance", { credits: user.credits })}</p>}
+        {user && <p className="credits__balance">{t("payments.balance", { count: user.credits })}</p>}
         <p>{t("payments.premium_from_now")}</p>
         <div className="form__actions">
           <Link href="/members" className="button button--primary">
@@ -228,7 +228,7 @@ function OrderStatus({ id }: { id: string }) {
     <section className="credits payment-result payment-result--pending" aria-busy="true">
       <Title text={t("payments.pending_title")} />
       <h1>{t("payments.pending_title")}</h1>
-      <p>{t("payments.pending_text", { credits: order.credits, price: money(order.amount, order.currency) })}</p>
+      <p>{t("payments.pending_text", { count: order.credits, price: money(order.amount, order.currency) })}</p>
     </section>
   );
 }

@@ -38,13 +38,13 @@ export default function PricingScreen() {
       <p>{t("payments.prices_include_vat", { rate: pricing.vat_rate })}</p>
       <h2>{t("payments.what_credits_buy")}</h2>
       <ul className="credits__costs">
-        <li>{t("payments.cost_message", { credits: settings.message_credits })}</li>
-        <li>{t("payments.cost_photo", { credits: settings.photo_credits })}</li>
-        <li>{t("payments.cost_gift", { credits: settings.gift_credits })}</li>
+        <li>{t("payments.cost_message", { count: settings.message_credits })}</li>
+        <li>{t("payments.cost_photo", { count: settings.photo_credits })}</li>
+        <li>{t("payments.cost_gift", { count: settings.gift_credits })}</li>
         {minimum && <li>{t("payments.minimum_message_cost", { price: new Intl.NumberFormat(locale, { style: "currency", currency: minimum.currency }).format(minimum.costs) })}</li>}
       </ul>
       <p>{t("payments.methods_offered", { methods: pricing.methods.map((m) => t(`payments.methods.${m}`)).join(", ") })}</p>
-      <p>{t("payments.refund_policy", { days: settings.refund_days })}</p>
+      <p>{t("payments.refund_policy", { count: settings.refund_days })}</p>
     </section>
   );
 }

@@ -125,7 +125,7 @@ export default function MatchFinderScreen() {
           )}
           {step === 4 && (
             <fieldset>
-              <legend>{t("match_finder.interests", { max: MATCH_FINDER_MAX_INTERESTS })}</legend>
+              <legend>{t("match_finder.interests", { count: MATCH_FINDER_MAX_INTERESTS })}</legend>
               <div className="chips">
                 {(interests.data?.interests ?? []).map((i) => {
                   const checked = answers.interests.includes(i.slug);

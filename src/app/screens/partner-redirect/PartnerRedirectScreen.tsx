@@ -42,7 +42,7 @@ function Countdown({ name, url, seconds }: PartnerAnswer["partner"]) {
       <h1>{t("legal.redirect.title", { partner: name })}</h1>
       <p>{t("legal.redirect.text", { partner: name, site: settings.name })}</p>
       <p className="partner-redirect__countdown" aria-live="polite">
-        {t("legal.redirect.countdown", { seconds: Math.max(left, 0) })}
+        {t("legal.redirect.countdown", { count: Math.max(left, 0) })}
       </p>
       <a className="button button--primary" href={url} rel="nofollow noopener">
         {t("legal.redirect.go", { partner: name })}

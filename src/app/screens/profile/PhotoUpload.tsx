@@ -33,10 +33,10 @@ export function PhotoUpload({ used, limit, actions }: { used: number; limit: num
   return (
     <div className="photo-upload" aria-busy={busy || undefined}>
       <p className="photo-upload__count" id={`${inputId}-count`}>
-        {t("profile_edit.photos.count", { n: used, max: limit })}
+        {t("profile_edit.photos.count", { n: used, count: limit })}
       </p>
       {full ? (
-        <p className="notice">{t("profile_edit.photos.limit_reached", { max: limit })}</p>
+        <p className="notice">{t("profile_edit.photos.limit_reached", { count: limit })}</p>
       ) : (
         <>
           {/* The label is the button: it opens the file picker, and stays usable by keyboard through the input. */}

@@ -76,7 +76,7 @@ export function DeleteAccountSection() {
       )}
       {stage === "idle" && (
         <>
-          <p className="settings__hint">{t("settings.delete.text", { days: REACTIVATION_DAYS })}</p>
+          <p className="settings__hint">{t("settings.delete.text", { count: REACTIVATION_DAYS })}</p>
           <button type="button" className="button button--ghost button--danger" onClick={start}>
             {t("settings.delete.start")}
           </button>
@@ -99,7 +99,7 @@ export function DeleteAccountSection() {
       )}
       {stage === "confirm" && (
         <form className="form" onSubmit={submit} noValidate>
-          <p>{t("settings.delete.confirm_text", { days: REACTIVATION_DAYS })}</p>
+          <p>{t("settings.delete.confirm_text", { count: REACTIVATION_DAYS })}</p>
           <FormMessage text={form.errors.message} />
           <TextField
             label={t("settings.current_password")}
