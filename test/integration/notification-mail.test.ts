@@ -353,7 +353,7 @@ describe("the mail clock", () => {
     expect(await kindsTo(anna)).toEqual([]);
     await runMailClock(env, start + DAY);
     expect(await kindsTo(anna)).toEqual(["unread_reminder"]);
-    expect((await mailsTo(anna))[0]!.subject).toBe("Unread messages are waiting for you (2)");
+    expect((await mailsTo(anna))[0]!.subject).toBe("2 unread messages are waiting for you");
     // The same messages are not reminded of again.
     await runMailClock(env, start + 5 * DAY);
     expect(await kindsTo(anna)).toEqual(["unread_reminder"]);
@@ -384,7 +384,7 @@ describe("the mail clock", () => {
     await runMailClock(env, start);
     const [update] = await mailsTo(anna);
     expect(update!.kind).toBe("weekly_update");
-    expect(update!.text).toContain("New likes: 1 · Unread messages: 0 · New members near you: 0");
+    expect(update!.text).toContain("1 new like · 0 unread messages · 0 new members near you");
     expect(await kindsTo(bo)).toEqual([]);
     expect(await kindsTo(quiet)).toEqual([]);
     // Not again within the week, again after it when there is news.
