@@ -54,8 +54,11 @@ export const VARIANT_MESSAGES = Object.fromEntries(
     const file = FILES[`../../locales/${variant}.json`];
     if (!file) throw new Error(`locales/${variant}.json is missing`);
     const spelling = SPELLING[variant];
-    const respelt = spelling ? ((changedTexts(MESSAGES[baseOf(variant)], spelling) as Tree | null) ?? {}) : {};
-    return [variant, overlay(respelt, file)];
+    if (!spelling) return [variant, file];
+    const respelt = (changedTexts(MESSAGES[baseOf(variant)], spelling) as Tree | null) ?? {};
+    // The variant's own words are respelt too, so not even a slip in its file brings a ß back.
+    const own = overlay(respelt, file);
+    return [variant, overlay(own, (changedTexts(own, spelling) as Tree | null) ?? {})];
   }),
 ) as Record<Variant, Messages>;
 
