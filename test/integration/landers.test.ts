@@ -215,8 +215,9 @@ describe("search engines and sharing", () => {
       expect(html).toContain(`<link rel="alternate" hrefLang="${lang}" href="${href}"/>`);
     }
     const french = await (await fetchWorker(`${origin("be.localhost")}/landers/gallery?lang=fr`)).text();
-    expect(french).toContain('<html lang="fr">');
-    expect(french).toContain("Rencontrez les nouveaux membres");
+    // The Belgian site's French is Belgian French (decision 0039), and the page says so.
+    expect(french).toContain('<html lang="fr-BE">');
+    expect(french).toContain("Rencontre les nouveaux membres");
     expect(french).toContain('<link rel="canonical" href="http://be.localhost/landers/gallery?lang=fr"/>');
   });
 
