@@ -3,7 +3,7 @@
  * and of disabling an account. The statements of `npm run reports` are built here too (their SQL is
  * taken with `.toSQL()`), so the script and the Worker run the same queries.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { profiles, reports, users } from "./schema";
@@ -115,7 +115,8 @@ export function closeReportQuery(db: Database, id: number, status: Exclude<Repor
 export function disableAccountQueries(db: Database, profileId: number, now: number) {
   const owner = db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.id, profileId));
   return [
-    db.update(users).set({ status: "disabled" }).where(inArray(users.id, owner)),
+    // First and guarded: it changes a row only for an account not disabled yet (the console's audit row follows it).
+    db.update(users).set({ status: "disabled" }).where(and(inArray(users.id, owner), ne(users.status, "disabled"))),
     db.update(profiles).set({ status: "disabled", searchable: 0 }).where(eq(profiles.id, profileId)),
     revokeMemberSessions(db, owner, now),
   ] as const;

@@ -1,0 +1,117 @@
+/**
+ * The console's figures (issue 24 point 6): counts per site and UTC day over the tables that record
+ * each event, and the rows of reports the DSA transparency figures are made of. Every query takes a
+ * period [from, to) in unix seconds and a site, or null for every site.
+ */
+import { and, count, countDistinct, eq, gte, isNotNull, like, lt, min, sql, sum, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Database } from "./database";
+import { authTokens, creditLedger, likes, orders, photos, profiles, reports, users } from "./schema";
+
+export type Period = { from: number; to: number };
+
+const dayOf = (column: SQLWrapper) => sql<string>`date(${column}, 'unixepoch')`;
+const within = (column: SQLWrapper, period: Period) => and(gte(column as never, period.from), lt(column as never, period.to));
+const onSite = (column: SQLWrapper, site: string | null): SQL | undefined => (site === null ? undefined : eq(column as never, site));
+
+type DayCount = { day: string; n: number };
+
+/** Members who signed up, by day. */
+export function signupsByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
+  const day = dayOf(users.signupDate);
+  return db.select({ day, n: count() }).from(users).where(and(onSite(users.siteDomain, site), within(users.signupDate, period))).groupBy(day).all();
+}
+
+/** Members who confirmed their address (used an activation link), by day. */
+export function activationsByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
+  const day = dayOf(authTokens.usedAt);
+  return db
+    .select({ day, n: countDistinct(authTokens.userId) })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(and(eq(authTokens.kind, "activation"), isNotNull(authTokens.usedAt), onSite(users.siteDomain, site), within(authTokens.usedAt, period)))
+    .groupBy(day)
+    .all();
+}
+
+/** Orders that were their member's first credited one, by the day they were credited. */
+export function firstPurchasesByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
+  const day = dayOf(orders.creditedAt);
+  const earlier = sql`EXISTS (SELECT 1 FROM orders AS p WHERE p.user_id = ${orders.userId} AND p.credited_at IS NOT NULL AND (p.credited_at < ${orders.creditedAt} OR (p.credited_at = ${orders.creditedAt} AND p.id < ${orders.id})))`;
+  return db
+    .select({ day, n: count() })
+    .from(orders)
+    .where(and(onSite(orders.siteDomain, site), within(orders.creditedAt, period), sql`NOT ${earlier}`))
+    .groupBy(day)
+    .all();
+}
+
+/** Money taken by credited orders, by day and currency (minor units, VAT included), and what of it went back since. */
+export function revenueByDay(db: Database, site: string | null, period: Period) {
+  const day = dayOf(orders.creditedAt);
+  return db
+    .select({ day, currency: orders.currency, cents: sql<number>`${sum(orders.amountCents)}`.mapWith(Number), refundedCents: sql<number>`${sum(orders.refundedCents)}`.mapWith(Number) })
+    .from(orders)
+    .where(and(onSite(orders.siteDomain, site), within(orders.creditedAt, period)))
+    .groupBy(day, orders.currency)
+    .all();
+}
+
+/**
+ * Chat sends that were charged (messages, photos and gifts: one ledger row each), by day. Free
+ * messages live only in the conversations' objects (docs/decisions/0015), so D1 does not count them.
+ */
+export function chargedSendsByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
+  const day = dayOf(creditLedger.createdAt);
+  return db
+    .select({ day, n: count() })
+    .from(creditLedger)
+    .innerJoin(users, eq(users.id, creditLedger.userId))
+    .where(and(like(creditLedger.ref, "chat:%"), onSite(users.siteDomain, site), within(creditLedger.createdAt, period)))
+    .groupBy(day)
+    .all();
+}
+
+/** Likes given by members of the site, by day. */
+export function likesByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
+  const day = dayOf(likes.createdAt);
+  return db
+    .select({ day, n: count() })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likerId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(onSite(users.siteDomain, site), within(likes.createdAt, period)))
+    .groupBy(day)
+    .all();
+}
+
+/** Reports filed, by day. */
+export function reportsOpenedByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
+  const day = dayOf(reports.createdAt);
+  return db.select({ day, n: count() }).from(reports).where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period))).groupBy(day).all();
+}
+
+/** Reports decided in the period: when filed, when decided, what about, how decided. */
+export function reportsDecided(db: Database, site: string | null, period: Period) {
+  return db
+    .select({ createdAt: reports.createdAt, handledAt: sql<number>`${reports.handledAt}`.mapWith(Number), subject: reports.subject, status: reports.status })
+    .from(reports)
+    .where(and(onSite(reports.siteDomain, site), isNotNull(reports.handledAt), within(reports.handledAt, period)))
+    .all();
+}
+
+/** Reports filed in the period by what they are about (the DSA's notices by category). */
+export function reportsBySubject(db: Database, site: string | null, period: Period) {
+  return db.select({ subject: reports.subject, n: count() }).from(reports).where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period))).groupBy(reports.subject).all();
+}
+
+/** When the photo waiting longest for approval was uploaded, or null when none waits. */
+export async function oldestWaitingPhoto(db: Database, site: string | null): Promise<number | null> {
+  const row = await db
+    .select({ at: min(photos.createdAt) })
+    .from(photos)
+    .innerJoin(profiles, eq(profiles.id, photos.profileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(photos.status, "pending"), onSite(users.siteDomain, site)))
+    .get();
+  return row?.at ?? null;
+}
