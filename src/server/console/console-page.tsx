@@ -55,6 +55,7 @@ function ConsoleShell({ title, nav, current, operator, nonce, children }: Shell)
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        <link rel="icon" href="data:," />
         <title>{`${title} · Flirtwave console`}</title>
         <style>{STYLE}</style>
       </head>

@@ -13,10 +13,15 @@ const PAGE = 50;
 /** A query parameter as a filter value: trimmed, empty as absent. */
 const given = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
-function prettyJson(text: string | null): string {
+/** A before or after as operators read it: one "field: value" line per field. */
+function changeLines(text: string | null): string {
   if (text === null) return "";
   try {
-    return JSON.stringify(JSON.parse(text), null, 1);
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
+    return Object.entries(value)
+      .map(([field, one]) => `${field}: ${Array.isArray(one) ? one.join(", ") : typeof one === "string" ? one : JSON.stringify(one)}`)
+      .join("\n");
   } catch {
     return text;
   }
@@ -86,10 +91,10 @@ const routes = new Hono<ConsoleEnv>().get("/", async (c) => {
                 </a>
               </td>
               <td>
-                <pre>{prettyJson(row.before)}</pre>
+                <pre>{changeLines(row.before)}</pre>
               </td>
               <td>
-                <pre>{prettyJson(row.after)}</pre>
+                <pre>{changeLines(row.after)}</pre>
               </td>
               <td>{row.reason ?? ""}</td>
             </tr>
