@@ -4,6 +4,11 @@
  */
 import type { ConsoleScreen } from "./console-context";
 import { auditLogScreen } from "./screens/audit-log-screen";
+import { dashboardScreen } from "./screens/dashboard-screen";
+import { discountsScreen } from "./screens/discounts-screen";
+import { membersScreen } from "./screens/members-screen";
+import { ordersScreen } from "./screens/orders-screen";
+import { sitesScreen } from "./screens/sites-screen";
 import { operatorsScreen } from "./screens/operators-screen";
 
-export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [auditLogScreen, operatorsScreen];
+export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [dashboardScreen, membersScreen, ordersScreen, discountsScreen, sitesScreen, auditLogScreen, operatorsScreen];
