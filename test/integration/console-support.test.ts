@@ -15,6 +15,7 @@ import { siteKey } from "../../src/shared/settings";
 import { chatMember, creditsOf } from "../chat";
 import { asOperator, operator, productionEnv } from "../console";
 import { putSites, site } from "../fixtures";
+import { fetchWorker } from "../http";
 import { STAND_IN_KEY } from "../mollie-stand-in";
 import { auditRows } from "../support";
 
@@ -190,12 +191,18 @@ describe("the dashboard and the DSA figures", () => {
     const domain = "console-figures.test";
     await putSites(site(domain));
     clearSiteCache();
-    const m = await chatMember(`http://${domain}`);
+    const m = await chatMember(`http://${domain}`, { status: "not_confirmed" });
     const reported = await chatMember(`http://${domain}`);
+    // m confirms their address: one activation that day, counted even after the used link is gone.
+    const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'activation'").bind(m.user.email).first<{ text: string }>();
+    const link = new URL(/(https?:\/\/\S+)/.exec(mail!.text)![1]!);
+    expect((await fetchWorker(`http://${domain}${link.pathname}${link.search}`, { redirect: "manual" })).headers.get("location")).toBe("/activate/done");
+    await env.DB.prepare("DELETE FROM auth_tokens WHERE user_id = ?").bind(m.userId).run();
     expect((await m.browser.post("/api/report.php", { subject: "harassment", description: "rude messages again and again", profile_id: reported.id })).status).toBeLessThan(300);
     const today = new Date().toISOString().slice(0, 10);
     const page = await (await asOperator(finance, `/dashboard?site=${domain}&from=${today}&to=${today}`)).text();
-    expect(page).toMatch(new RegExp(`<td>${today}</td><td>2</td>`));
+    // Day, signups, activations.
+    expect(page).toMatch(new RegExp(`<td>${today}</td><td>2</td><td>1</td>`));
 
     const csv = await asOperator(moderator, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`);
     expect(csv.status).toBe(200);

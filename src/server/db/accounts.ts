@@ -154,7 +154,7 @@ export async function spendToken(db: Database, tokenHash: string, now: number, e
 export function confirmAccountByToken(db: Database, tokenHash: string, now: number) {
   return db
     .update(users)
-    .set({ status: "active" })
+    .set({ status: "active", confirmedAt: now })
     .where(and(eq(users.status, "not_confirmed"), inArray(users.id, liveTokenMember(db, tokenHash, now))));
 }
 

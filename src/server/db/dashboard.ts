@@ -3,9 +3,9 @@
  * each event, and the rows of reports the DSA transparency figures are made of. Every query takes a
  * period [from, to) in unix seconds and a site, or null for every site.
  */
-import { and, count, countDistinct, eq, gte, isNotNull, like, lt, min, sql, sum, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, like, lt, min, sql, sum, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "./database";
-import { authTokens, creditLedger, likes, orders, photos, profiles, reports, users } from "./schema";
+import { creditLedger, likes, orders, photos, profiles, reports, users } from "./schema";
 
 export type Period = { from: number; to: number };
 
@@ -21,16 +21,10 @@ export function signupsByDay(db: Database, site: string | null, period: Period):
   return db.select({ day, n: count() }).from(users).where(and(onSite(users.siteDomain, site), within(users.signupDate, period))).groupBy(day).all();
 }
 
-/** Members who confirmed their address (used an activation link), by day. */
+/** Members who confirmed their address (used their activation link), by day. */
 export function activationsByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
-  const day = dayOf(authTokens.usedAt);
-  return db
-    .select({ day, n: countDistinct(authTokens.userId) })
-    .from(authTokens)
-    .innerJoin(users, eq(users.id, authTokens.userId))
-    .where(and(eq(authTokens.kind, "activation"), isNotNull(authTokens.usedAt), onSite(users.siteDomain, site), within(authTokens.usedAt, period)))
-    .groupBy(day)
-    .all();
+  const day = dayOf(users.confirmedAt);
+  return db.select({ day, n: count() }).from(users).where(and(onSite(users.siteDomain, site), within(users.confirmedAt, period))).groupBy(day).all();
 }
 
 /** Orders that were their member's first credited one, by the day they were credited. */

@@ -67,6 +67,8 @@ export const users = sqliteTable(
     termsAcceptedAt: integer("terms_accepted_at"),
     termsVersion: text("terms_version"),
     deletionRequestedAt: integer("deletion_requested_at"),
+    /** When the member used their activation link (migration 0023); empty for accounts confirmed before it. */
+    confirmedAt: integer("confirmed_at"),
     network: text("network"),
     ref: text("ref"),
     sub1: text("sub1"),
