@@ -81,7 +81,7 @@ const routes = new Hono<ConsoleEnv>()
           <tbody>
             {figures.days.toReversed().map((day) => (
               <tr key={day.day}>
-                <td>{day.day}</td>
+                <td style={{ whiteSpace: "nowrap" }}>{day.day}</td>
                 <td>{day.signups}</td>
                 <td>{day.activations}</td>
                 <td>{day.firstPurchases}</td>
