@@ -8,6 +8,8 @@
  *   npm run discounts -- add SPRING20 --percentage 20 [--minimum 1500] [--country NL --currency EUR]
  *        [--expires 2026-12-31] [--validity unlimited] [--methods ideal,creditcard] --local|--remote [--env NAME]
  *   npm run discounts -- end SPRING20 --local
+ *
+ * Adding and ending write the audit row the console writes, naming the command and who ran it.
  *   npm run discounts -- list --local
  */
 import { drizzle } from "drizzle-orm/sqlite-proxy";
@@ -17,11 +19,13 @@ import type { Database } from "../src/server/db/database";
 import { endDiscountCode, listDiscountCodes } from "../src/server/db/discounts";
 import { addDiscountCodeStatement, checkNewDiscountCode } from "../src/server/services/discounts";
 import { DiscountCodeText } from "../src/shared/discounts";
-import { fail, inlineSql, operatorArgs, wrangler } from "./operator";
+import { withAudit } from "../src/server/db/audit-log";
+import { commandActor, fail, inlineSql, operatorArgs, runStatements, wrangler } from "./operator";
 
-const { positionals, target, option } = operatorArgs(["percentage", "minimum", "country", "currency", "expires", "validity", "methods"]);
+const { positionals, target, option } = operatorArgs(["percentage", "minimum", "country", "currency", "expires", "validity", "methods", "reason"]);
+const now = () => Math.floor(Date.now() / 1000);
 const [command, code] = positionals;
-const usage = "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--validity once_per_user|unlimited] [--methods a,b] | end <CODE> | list; with --local or --remote";
+const usage = "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--validity once_per_user|unlimited] [--methods a,b] | end <CODE> | list; [--reason TEXT]; with --local or --remote";
 if (command !== "add" && command !== "end" && command !== "list") fail(usage);
 
 const where = target();
@@ -40,7 +44,10 @@ if (command === "list") {
 } else if (command === "end") {
   const parsed = v.safeParse(DiscountCodeText, code ?? "");
   if (!parsed.success) fail(usage);
-  console.info(`${parsed.output}: ${(await endDiscountCode(db, parsed.output)).length} code(s) ended`);
+  const entry = { action: "discount.end", target: { kind: "discount", id: parsed.output }, before: { status: "active" }, after: { status: "inactive" }, reason: option("reason") ?? "ended from the command line" };
+  // The audit row follows the end and is written only when a code ended (withAudit's guard), in one batch.
+  const ended = runStatements(where, withAudit(db, commandActor(), entry, [endDiscountCode(db, parsed.output)], now(), true));
+  console.info(`${parsed.output}: ${ended.filter((row) => "id" in row).length} code(s) ended`);
 } else {
   const checked = checkNewDiscountCode({
     code: code ?? "",
@@ -56,6 +63,7 @@ if (command === "list") {
     for (const problem of checked.problems) console.error(problem);
     fail(usage);
   }
-  const [row] = await addDiscountCodeStatement(db, checked.code);
+  const entry = { action: "discount.add", target: { kind: "discount", id: checked.code.code }, after: checked.code, reason: option("reason") ?? "added from the command line" };
+  const [row] = runStatements(where, withAudit(db, commandActor(), entry, [addDiscountCodeStatement(db, checked.code)], now(), true));
   console.info(`added: ${JSON.stringify(row)}`);
 }
