@@ -16,7 +16,7 @@ import type { AccountContext } from "../../src/server/services/accounts";
 import * as support from "../../src/server/services/member-support";
 import type { PaymentContext } from "../../src/server/services/payments";
 import type { OrderCreated, OrderResponse } from "../../src/shared/payments-api";
-import { chatMember, creditsOf, type Member } from "../chat";
+import { chatMember, closedSoon, creditsOf, memberSocket, type Member } from "../chat";
 import { COMPANY, putSites, site } from "../fixtures";
 import { Browser } from "../http";
 import { STAND_IN_KEY } from "../mollie-stand-in";
@@ -40,22 +40,6 @@ const now = () => Math.floor(Date.now() / 1000);
 const context = (): support.SupportContext => ({ db, members: env.MEMBERS, record: auditRecorder(db, OPERATOR, now()), now: now() });
 const accounts = (): AccountContext => ({ db, mailer: mailerFor(env, db), origin: ORIGIN, site: SITE, company: COMPANY });
 const asMember = (m: Member, status = "active") => ({ userId: m.userId, profileId: m.id, status });
-
-/** A member socket (live badges) of a browser; `closed` turns true when the server closes it. */
-async function memberSocket(member: Member): Promise<{ closed: () => boolean }> {
-  const res = await member.browser.fetch("/api/member-socket.php?visible=1", { headers: { upgrade: "websocket", origin: ORIGIN } });
-  if (!res.webSocket) throw new Error(`no member socket: ${res.status}`);
-  res.webSocket.accept();
-  let closed = false;
-  res.webSocket.addEventListener("close", () => (closed = true));
-  return { closed: () => closed };
-}
-
-/** The close frame the action awaited is on its way to the test's end of the socket: a few turns of the event loop. */
-const closedSoon = async (closed: () => boolean) => {
-  for (let i = 0; i < 100 && !closed(); i++) await new Promise((r) => setTimeout(r, 10));
-  return closed();
-};
 
 const PASSWORD = "a good password";
 const logIn = (m: Member) => new Browser(ORIGIN).post("/api/user.php", { email: m.user.email, password: PASSWORD });

@@ -34,6 +34,19 @@ const asMember = (file: support.MemberFile) => ({ userId: file.account.userId, p
 /** An action that changed nothing: the operator is told why, and nothing was recorded. */
 const unchanged = (message: string) => new ConsoleRefusal(409, "nothing_changed", message);
 
+/**
+ * A support action that needs only its reason: the member read, the action run, the operator back
+ * on the member's page, or told `whenUnchanged` when it changed nothing.
+ */
+function memberAction(whenUnchanged: string, run: (c: Context<ConsoleEnv>, file: support.MemberFile, reason: string) => Promise<boolean>) {
+  return async (c: Context<ConsoleEnv>) => {
+    const { reason } = await readForm(c, WithReason);
+    const file = await memberOf(c);
+    if (!(await run(c, file, reason))) throw unchanged(whenUnchanged);
+    return actionDone(c, `/members/${file.account.userId}`);
+  };
+}
+
 function Search({ query, hits }: { query: string; hits: Awaited<ReturnType<typeof support.searchMembers>> | null }) {
   return (
     <>
@@ -202,38 +215,20 @@ const routes = new Hono<ConsoleEnv>()
     const file = await memberOf(c);
     return renderConsole(c, `Member #${file.account.userId}: ${file.account.username}`, <MemberPage file={file} now={Math.floor(Date.now() / 1000)} />);
   })
-  .post("/:id/unlock", async (c) => {
-    const { reason } = await readForm(c, WithReason);
-    const file = await memberOf(c);
-    if (!(await support.unlockLogin(supportContext(c), asMember(file), file.loginLock, reason))) throw unchanged("This account has no login lock.");
-    return actionDone(c, `/members/${file.account.userId}`);
-  })
-  .post("/:id/resend-activation", async (c) => {
-    const { reason } = await readForm(c, WithReason);
-    const file = await memberOf(c);
-    const accounts = await memberAccounts(c, file.account.siteDomain);
-    if (!(await support.resendActivationFor(supportContext(c), accounts, asMember(file), reason))) throw unchanged("This account is not waiting for its activation.");
-    return actionDone(c, `/members/${file.account.userId}`);
-  })
-  .post("/:id/disable", async (c) => {
-    const { reason } = await readForm(c, WithReason);
-    const file = await memberOf(c);
-    const profileId = file.account.profileId;
-    if (profileId === null || !(await support.disableMember(supportContext(c), { ...asMember(file), profileId }, reason))) throw unchanged("This account is disabled already.");
-    return actionDone(c, `/members/${file.account.userId}`);
-  })
-  .post("/:id/enable", async (c) => {
-    const { reason } = await readForm(c, WithReason);
-    const file = await memberOf(c);
-    if (!(await support.enableMember(supportContext(c), asMember(file), reason))) throw unchanged("Only a disabled account can be enabled.");
-    return actionDone(c, `/members/${file.account.userId}`);
-  })
-  .post("/:id/log-out", async (c) => {
-    const { reason } = await readForm(c, WithReason);
-    const file = await memberOf(c);
-    if (!(await support.logOutEverywhere(supportContext(c), asMember(file), reason))) throw unchanged("This member has no live session.");
-    return actionDone(c, `/members/${file.account.userId}`);
-  })
+  .post("/:id/unlock", memberAction("This account has no login lock.", (c, file, reason) => support.unlockLogin(supportContext(c), asMember(file), file.loginLock, reason)))
+  .post(
+    "/:id/resend-activation",
+    memberAction("This account is not waiting for its activation.", async (c, file, reason) => support.resendActivationFor(supportContext(c), await memberAccounts(c, file.account.siteDomain), asMember(file), reason)),
+  )
+  .post(
+    "/:id/disable",
+    memberAction("This account is disabled already.", (c, file, reason) => {
+      const profileId = file.account.profileId;
+      return profileId === null ? Promise.resolve(false) : support.disableMember(supportContext(c), { ...asMember(file), profileId }, reason);
+    }),
+  )
+  .post("/:id/enable", memberAction("Only a disabled account can be enabled.", (c, file, reason) => support.enableMember(supportContext(c), asMember(file), reason)))
+  .post("/:id/log-out", memberAction("This member has no live session.", (c, file, reason) => support.logOutEverywhere(supportContext(c), asMember(file), reason)))
   .post("/:id/credits", async (c) => {
     const { delta, reason } = await readForm(c, Correction);
     const file = await memberOf(c);
@@ -242,13 +237,10 @@ const routes = new Hono<ConsoleEnv>()
     c.executionCtx.waitUntil(announceBalance(c.env, file.account.userId, ctx.now));
     return actionDone(c, `/members/${file.account.userId}`);
   })
-  .post("/:id/delete", async (c) => {
-    const { reason } = await readForm(c, WithReason);
-    const file = await memberOf(c);
-    const accounts = await memberAccounts(c, file.account.siteDomain);
-    if (!(await support.deleteMember(supportContext(c), accounts, asMember(file), reason))) throw unchanged("This account is pending deletion already.");
-    return actionDone(c, `/members/${file.account.userId}`);
-  })
+  .post(
+    "/:id/delete",
+    memberAction("This account is pending deletion already.", async (c, file, reason) => support.deleteMember(supportContext(c), await memberAccounts(c, file.account.siteDomain), asMember(file), reason)),
+  )
   .post("/:id/orders/:order/refund", async (c) => {
     const file = await memberOf(c);
     await refundFromConsole(c, idParam(c.req.param("order")), file.account.userId);
