@@ -3,7 +3,10 @@
  * exporting a ConsoleScreen, and one line here (docs/decisions/0034).
  */
 import type { ConsoleScreen } from "./console-context";
+import { appealQueueScreen } from "./screens/appeal-queue-screen";
 import { auditLogScreen } from "./screens/audit-log-screen";
 import { operatorsScreen } from "./screens/operators-screen";
+import { photoQueueScreen } from "./screens/photo-queue-screen";
+import { reportQueueScreen } from "./screens/report-queue-screen";
 
-export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [auditLogScreen, operatorsScreen];
+export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [photoQueueScreen, reportQueueScreen, appealQueueScreen, auditLogScreen, operatorsScreen];
