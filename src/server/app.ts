@@ -18,6 +18,7 @@ import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
 import { reportRoutes } from "./api/reports";
+import { decisionRoutes } from "./api/decisions";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
 import { consoleApp, isOperatorHost } from "./console/console-app";
@@ -117,6 +118,7 @@ function createApp() {
   app.route("/", chatRoutes);
   app.route("/", sessionRoutes);
   app.route("/", reportRoutes);
+  app.route("/", decisionRoutes);
   app.route("/", likeRoutes);
   app.route("/", memberChannelRoutes);
   app.route("/", paymentRoutes);
