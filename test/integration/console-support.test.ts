@@ -199,10 +199,14 @@ describe("the dashboard and the DSA figures", () => {
     expect((await fetchWorker(`http://${domain}${link.pathname}${link.search}`, { redirect: "manual" })).headers.get("location")).toBe("/activate/done");
     await env.DB.prepare("DELETE FROM auth_tokens WHERE user_id = ?").bind(m.userId).run();
     expect((await m.browser.post("/api/report.php", { subject: "harassment", description: "rude messages again and again", profile_id: reported.id })).status).toBeLessThan(300);
+    // A moderator decides the report: one human decision, a notice-to-decision time.
+    const reportId = (await env.DB.prepare("SELECT id FROM reports WHERE profile_id = ?").bind(reported.id).first<{ id: number }>())!.id;
+    const decided = await asOperator(moderator, `/reports/${reportId}/decide`, { form: { outcome: "warn", ground: "harassment", facts: "Repeated rude messages to another member." } });
+    expect(decided.status, await decided.clone().text()).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     const page = await (await asOperator(finance, `/dashboard?site=${domain}&from=${today}&to=${today}`)).text();
-    // Day, signups, activations.
-    expect(page).toMatch(new RegExp(`<td[^>]*>${today}</td><td>2</td><td>1</td>`));
+    // Day, signups, activations; then first purchases, revenue, sends, likes, reports opened and closed.
+    expect(page).toMatch(new RegExp(`<td[^>]*>${today}</td><td>2</td><td>1</td><td>0</td><td></td><td>0</td><td>0</td><td>1</td><td>1</td>`));
 
     const csv = await asOperator(moderator, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`);
     expect(csv.status).toBe(200);
@@ -211,8 +215,40 @@ describe("the dashboard and the DSA figures", () => {
     expect(lines[0]).toBe(DSA_CSV_COLUMNS.join(","));
     expect(lines[0]).toBe("site,period_start,period_end,section,item,value");
     expect(lines).toContain(`${domain},${today},${today},notices_by_category,harassment,1`);
+    expect(lines).toContain(`${domain},${today},${today},decisions_by_kind,warn,1`);
+    expect(lines).toContain(`${domain},${today},${today},decisions_by_means,human,1`);
+    expect(lines).toContain(`${domain},${today},${today},decisions_by_means,automated,0`);
+    expect(lines.some((line) => line.startsWith(`${domain},${today},${today},median_handling_hours,notice_to_decision,`) && !line.endsWith(","))).toBe(true);
+    expect(lines).toContain(`${domain},${today},${today},appeals,received,0`);
     const sections = new Set(lines.slice(1).map((line) => line.split(",")[3]));
     expect([...sections].toSorted()).toEqual(["appeals", "decisions_by_kind", "decisions_by_means", "median_handling_hours", "notices_by_category"]);
     expect((await asOperator(moderator, "/dashboard/dsa.csv?from=2026-01-01&to=2025-01-01")).status).toBe(400);
+  });
+
+  it("counts appeals made and how they ended, and automated decisions apart from human ones", async () => {
+    const domain = "console-dsa.test";
+    await putSites(site(domain));
+    const m = await chatMember(`http://${domain}`);
+    const now = Math.floor(Date.now() / 1000);
+    const moderatorId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?").bind(moderator).first<{ id: number }>())!.id;
+    const decide = (automated: number) =>
+      env.DB.prepare("INSERT INTO moderation_decisions (user_id, profile_id, source, outcome, ground, restricts, automated, language, operator_id, created_at, appeal_until) VALUES (?, ?, 'photo', 'reject_photo', 'explicit_content', 1, ?, 'en', ?, ?, ?) RETURNING id")
+        .bind(m.userId, m.id, automated, moderatorId, now, now + 86_400)
+        .first<{ id: number }>();
+    const [first, second] = [await decide(1), await decide(0)];
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO appeals (decision_id, user_id, text, status, created_at, decided_by, decided_at) VALUES (?, ?, 'It is a holiday photo.', 'reversed', ?, ?, ?)").bind(first!.id, m.userId, now, moderatorId, now),
+      env.DB.prepare("INSERT INTO appeals (decision_id, user_id, text, status, created_at) VALUES (?, ?, 'Please look again.', 'open', ?)").bind(second!.id, m.userId, now),
+    ]);
+    const today = new Date(now * 1000).toISOString().slice(0, 10);
+    const lines = (await (await asOperator(admin, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`)).text()).trimEnd().split("\r\n");
+    const value = (section: string, item: string) => lines.find((line) => line.startsWith(`${domain},${today},${today},${section},${item},`))?.split(",")[5];
+    expect(value("decisions_by_kind", "reject_photo")).toBe("2");
+    expect(value("decisions_by_means", "automated")).toBe("1");
+    expect(value("decisions_by_means", "human")).toBe("1");
+    expect(value("appeals", "received")).toBe("2");
+    expect(value("appeals", "still_open")).toBe("1");
+    expect(value("appeals", "decision_reversed")).toBe("1");
+    expect(value("appeals", "decision_upheld")).toBe("0");
   });
 });

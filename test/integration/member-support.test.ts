@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 const OPERATOR = { id: 0, email: "support@flirtwave.example" };
 const now = () => Math.floor(Date.now() / 1000);
-const context = (): support.SupportContext => ({ db, members: env.MEMBERS, record: auditRecorder(db, OPERATOR, now()), now: now() });
+const context = (): support.SupportContext => ({ db, env, record: auditRecorder(db, OPERATOR, now()), now: now() });
 const accounts = (): AccountContext => ({ db, mailer: mailerFor(env, db), origin: ORIGIN, site: SITE, company: COMPANY });
 const asMember = (m: Member, status = "active") => ({ userId: m.userId, profileId: m.id, status });
 

@@ -5,7 +5,8 @@
  */
 import { and, count, eq, gte, isNotNull, like, lt, min, sql, sum, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "./database";
-import { creditLedger, likes, orders, photos, profiles, reports, users } from "./schema";
+import { alias } from "drizzle-orm/sqlite-core";
+import { appeals, creditLedger, likes, moderationDecisions, orders, photos, profiles, reports, users } from "./schema";
 
 export type Period = { from: number; to: number };
 
@@ -108,4 +109,46 @@ export async function oldestWaitingPhoto(db: Database, site: string | null): Pro
     .where(and(eq(photos.status, "pending"), onSite(users.siteDomain, site)))
     .get();
   return row?.at ?? null;
+}
+
+/**
+ * Moderation decisions made in the period (docs/decisions/0035): their outcome, whether automated,
+ * and since when the thing decided had waited (the report filed, the photo uploaded, the appeal made).
+ * A decision's site is its report's, else its member's.
+ */
+export function decisionsMade(db: Database, site: string | null, period: Period) {
+  const decided = moderationDecisions;
+  const appealed = alias(appeals, "appealed");
+  const siteOfDecision = sql`COALESCE(${reports.siteDomain}, ${users.siteDomain})`;
+  return db
+    .select({
+      createdAt: decided.createdAt,
+      outcome: decided.outcome,
+      source: decided.source,
+      automated: decided.automated,
+      waitingSince: sql<number | null>`COALESCE(${reports.createdAt}, ${photos.createdAt}, ${appealed.createdAt})`,
+    })
+    .from(decided)
+    .leftJoin(reports, eq(reports.id, decided.reportId))
+    .leftJoin(photos, eq(photos.id, decided.photoId))
+    .leftJoin(appealed, eq(appealed.id, decided.appealId))
+    .leftJoin(users, eq(users.id, decided.userId))
+    .where(and(site === null ? undefined : sql`${siteOfDecision} = ${site}`, within(decided.createdAt, period)))
+    .all();
+}
+
+/** Appeals made in the period (by their status now), and appeals decided in it (by how), of the site's members. */
+export async function appealsIn(db: Database, site: string | null, period: Period) {
+  const bySite = site === null ? undefined : eq(users.siteDomain, site);
+  const [made, decided] = await Promise.all([
+    db.select({ status: appeals.status, n: count() }).from(appeals).leftJoin(users, eq(users.id, appeals.userId)).where(and(bySite, within(appeals.createdAt, period))).groupBy(appeals.status).all(),
+    db
+      .select({ status: appeals.status, n: count() })
+      .from(appeals)
+      .leftJoin(users, eq(users.id, appeals.userId))
+      .where(and(bySite, isNotNull(appeals.decidedAt), within(appeals.decidedAt, period)))
+      .groupBy(appeals.status)
+      .all(),
+  ]);
+  return { made, decided };
 }

@@ -6,7 +6,9 @@
 import type { Database } from "../db/database";
 import {
   activationsByDay,
+  appealsIn,
   chargedSendsByDay,
+  decisionsMade,
   firstPurchasesByDay,
   likesByDay,
   oldestWaitingPhoto,
@@ -34,7 +36,7 @@ export type DayFigures = {
   likes: number;
   reportsOpened: number;
   reportsClosed: number;
-  /** Median seconds from a report to its decision, of the reports decided that day; null when none was. */
+  /** Median seconds a photo, report or appeal decided that day had waited for its decision; null when none was decided. */
   medianDecisionSeconds: number | null;
 };
 
@@ -61,7 +63,7 @@ export function median(values: number[]): number | null {
 
 /** A site's figures (null: every site) for each day of the period; `now` for the age of the oldest waiting photo. */
 export async function dashboard(db: Database, site: string | null, period: Period, now: number): Promise<Dashboard> {
-  const [signups, activations, firstPurchases, revenue, sends, likeRows, opened, decided, oldest] = await Promise.all([
+  const [signups, activations, firstPurchases, revenue, sends, likeRows, opened, decided, decisions, oldest] = await Promise.all([
     signupsByDay(db, site, period),
     activationsByDay(db, site, period),
     firstPurchasesByDay(db, site, period),
@@ -70,13 +72,15 @@ export async function dashboard(db: Database, site: string | null, period: Perio
     likesByDay(db, site, period),
     reportsOpenedByDay(db, site, period),
     reportsDecided(db, site, period),
+    decisionsMade(db, site, period),
     oldestWaitingPhoto(db, site),
   ]);
   const countOn = (rows: { day: string; n: number }[], day: string) => rows.find((row) => row.day === day)?.n ?? 0;
   const days: DayFigures[] = [];
   for (let start = period.from; start < period.to; start += DAY) {
     const day = dayText(start);
-    const decidedThatDay = decided.filter((row) => dayText(row.handledAt) === day);
+    const closedThatDay = decided.filter((row) => dayText(row.handledAt) === day);
+    const waitedThatDay = decisions.flatMap((row) => (row.waitingSince !== null && dayText(row.createdAt) === day ? [row.createdAt - row.waitingSince] : []));
     days.push({
       day,
       signups: countOn(signups, day),
@@ -86,8 +90,8 @@ export async function dashboard(db: Database, site: string | null, period: Perio
       chargedSends: countOn(sends, day),
       likes: countOn(likeRows, day),
       reportsOpened: countOn(opened, day),
-      reportsClosed: decidedThatDay.length,
-      medianDecisionSeconds: median(decidedThatDay.map((row) => row.handledAt - row.createdAt)),
+      reportsClosed: closedThatDay.length,
+      medianDecisionSeconds: median(waitedThatDay),
     });
   }
   return { site, from: dayText(period.from), to: dayText(period.to - DAY), days, oldestWaitingPhotoSeconds: oldest === null ? null : Math.max(0, now - oldest) };
@@ -98,27 +102,31 @@ export type DsaFigure = { section: DsaSection; item: string; value: number | nul
 export type DsaSection = "notices_by_category" | "decisions_by_kind" | "median_handling_hours" | "appeals" | "decisions_by_means";
 
 /**
- * The DSA transparency figures of a period: notices (reports) by category, decisions by kind, the
- * median time from notice to decision, appeals and their outcomes, and decisions taken by automated
- * means or by people. Every decision so far is an operator's: none is automated. Appeals have no
- * table yet and count as zero.
+ * The DSA transparency figures of a period: notices (reports) by category, moderation decisions by
+ * kind (docs/decisions/0035: photos, reports and appeals), the median time from a notice to its
+ * decision, appeals (Art. 20 complaints) made and how they were decided, and decisions taken by
+ * automated means or by people.
  */
 export async function dsaFigures(db: Database, site: string | null, period: Period): Promise<DsaFigure[]> {
-  const [bySubject, decided] = await Promise.all([reportsBySubject(db, site, period), reportsDecided(db, site, period)]);
+  const [bySubject, reportsHandled, decisions, appealRows] = await Promise.all([reportsBySubject(db, site, period), reportsDecided(db, site, period), decisionsMade(db, site, period), appealsIn(db, site, period)]);
   const kinds = new Map<string, number>();
-  for (const row of decided) kinds.set(row.status, (kinds.get(row.status) ?? 0) + 1);
-  const handling = median(decided.map((row) => row.handledAt - row.createdAt));
+  for (const row of decisions) kinds.set(row.outcome, (kinds.get(row.outcome) ?? 0) + 1);
+  const handling = median(reportsHandled.map((row) => row.handledAt - row.createdAt));
+  const automated = decisions.filter((row) => row.automated).length;
+  const made = (status?: string) => appealRows.made.filter((row) => status === undefined || row.status === status).reduce((total, row) => total + row.n, 0);
+  const decided = (status: string) => appealRows.decided.find((row) => row.status === status)?.n ?? 0;
   return [
     ...bySubject.toSorted((a, b) => a.subject.localeCompare(b.subject)).map((row) => ({ section: "notices_by_category" as const, item: row.subject, value: row.n })),
     { section: "notices_by_category", item: "total", value: bySubject.reduce((total, row) => total + row.n, 0) },
     ...[...kinds].toSorted(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => ({ section: "decisions_by_kind" as const, item: kind, value: n })),
-    { section: "decisions_by_kind", item: "total", value: decided.length },
+    { section: "decisions_by_kind", item: "total", value: decisions.length },
     { section: "median_handling_hours", item: "notice_to_decision", value: handling === null ? null : Math.round((handling / 3600) * 10) / 10 },
-    { section: "appeals", item: "received", value: 0 },
-    { section: "appeals", item: "upheld", value: 0 },
-    { section: "appeals", item: "rejected", value: 0 },
-    { section: "decisions_by_means", item: "automated", value: 0 },
-    { section: "decisions_by_means", item: "human", value: decided.length },
+    { section: "appeals", item: "received", value: made() },
+    { section: "appeals", item: "still_open", value: made("open") },
+    { section: "appeals", item: "decision_upheld", value: decided("upheld") },
+    { section: "appeals", item: "decision_reversed", value: decided("reversed") },
+    { section: "decisions_by_means", item: "automated", value: automated },
+    { section: "decisions_by_means", item: "human", value: decisions.length - automated },
   ];
 }
 

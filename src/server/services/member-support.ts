@@ -15,6 +15,8 @@ import { refreshSearchable } from "../db/profiles";
 import { disableAccountQueries } from "../db/reports";
 import { revokeMemberSessions, sessionsRevokedSince } from "../db/sessions";
 import { accountDeletion, activationResend, type AccountContext } from "./accounts";
+import { conversationRooms, memberChangedInChats } from "./chats";
+import { notifyProfileChanged } from "./member-notices";
 import { normaliseEmail, usernameKey } from "./account-rules";
 import { refundOrder, type PaymentContext } from "./payments";
 import { closeSessionSockets } from "./sessions";
@@ -34,8 +36,8 @@ export type Recorder = (entry: SupportEntry, statements: Batch) => Batch;
 
 export type SupportContext = {
   db: Database;
-  /** The members' channels: ending sessions closes their open pages. */
-  members: Pick<Env["MEMBERS"], "getByName">;
+  /** The members' channels (ending sessions closes their open pages) and the conversations' objects. */
+  env: Env;
   record: Recorder;
   /** Unix seconds. */
   now: number;
@@ -66,7 +68,18 @@ export type MemberFile = NonNullable<Awaited<ReturnType<typeof memberFile>>>;
 /** Close the open pages of the sessions ended from `since` on (after the batch that ended them). */
 async function endOpenPages(ctx: SupportContext, userId: number, profileId: number | null, since: number): Promise<void> {
   if (profileId === null) return;
-  await closeSessionSockets(ctx.members, profileId, await sessionsRevokedSince(ctx.db, userId, since));
+  await closeSessionSockets(ctx.env.MEMBERS, profileId, await sessionsRevokedSince(ctx.db, userId, since));
+}
+
+/**
+ * The member's standing changed (disabled, enabled, deleted): their chats decide the next send on
+ * fresh facts, as after the member's own deletion, and, when what others see of the profile changed,
+ * open pages showing it load it again (as a moderation decision does, docs/decisions/0035).
+ */
+async function standingChanged(ctx: SupportContext, profileId: number | null, pagesToo: boolean): Promise<void> {
+  if (profileId === null) return;
+  await memberChangedInChats(ctx.db, conversationRooms(ctx.env.CONVERSATIONS), profileId);
+  if (pagesToo) await notifyProfileChanged(ctx.env, ctx.db, profileId);
 }
 
 const changed = (results: readonly unknown[]) => ((results[0] as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0) > 0;
@@ -94,6 +107,7 @@ export async function disableMember(ctx: SupportContext, member: Member & { prof
   const results = await ctx.db.batch(ctx.record(entry, [...disableAccountQueries(ctx.db, member.profileId, ctx.now)]));
   if (!changed(results)) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
+  await standingChanged(ctx, member.profileId, true);
   return true;
 }
 
@@ -101,8 +115,10 @@ export async function disableMember(ctx: SupportContext, member: Member & { prof
 export async function enableMember(ctx: SupportContext, member: Member, reason: string): Promise<boolean> {
   const entry = { action: "member.enable", target: { kind: "member", id: member.userId }, before: { status: member.status }, after: { status: "active" }, reason };
   const done = changed(await ctx.db.batch(ctx.record(entry, [...enableAccountStatements(ctx.db, member.userId)])));
-  if (done) await refreshSearchable(ctx.db, member.userId);
-  return done;
+  if (!done) return false;
+  await refreshSearchable(ctx.db, member.userId);
+  await standingChanged(ctx, member.profileId, true);
+  return true;
 }
 
 /** End every session of the member and close their open pages. False when none was live. */
@@ -149,6 +165,7 @@ export async function deleteMember(ctx: SupportContext, accounts: AccountContext
   const entry = { action: "member.delete", target: { kind: "member", id: member.userId }, before: { status: account.status }, after: { status: "pending_deletion" }, reason };
   if (!changed(await ctx.db.batch(ctx.record(entry, [...deletion.statements])))) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
+  await standingChanged(ctx, member.profileId, false);
   await deletion.send();
   return true;
 }
