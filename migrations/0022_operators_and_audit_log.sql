@@ -48,6 +48,8 @@ END;
 -- the facts, the rule of the terms (`ground`), whether it was automated and until when it can be
 -- appealed, in the member's language.
 ALTER TABLE `users` ADD `restricted_at` integer;--> statement-breakpoint
+-- The photo queue reads the waiting photos oldest first: an index of those alone.
+CREATE INDEX `photos_waiting_idx` ON `photos` (`created_at`,`id`) WHERE status = 'pending';--> statement-breakpoint
 CREATE TABLE `moderation_decisions` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`user_id` integer,

@@ -12,14 +12,15 @@ type NewDecision = Omit<typeof moderationDecisions.$inferInsert, "id">;
 export type Decision = typeof moderationDecisions.$inferSelect;
 
 /** Photos waiting for approval, oldest first, with their member. */
-export function waitingPhotos(db: Database, limit = 50) {
+export function waitingPhotos(db: Database, limit = 50, offset = 0) {
   return db
     .select({ id: photos.id, profileId: photos.profileId, userId: profiles.userId, name: profiles.name, width: photos.width, height: photos.height, createdAt: photos.createdAt })
     .from(photos)
     .innerJoin(profiles, eq(profiles.id, photos.profileId))
     .where(eq(photos.status, "pending"))
     .orderBy(asc(photos.createdAt), asc(photos.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 export function countWaitingPhotos(db: Database) {

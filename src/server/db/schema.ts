@@ -157,6 +157,8 @@ export const photos = sqliteTable(
     uniqueIndex("photos_thumb_key_idx").on(t.thumbKey),
     uniqueIndex("photos_blur_key_idx").on(t.blurKey),
     index("photos_profile_idx").on(t.profileId, t.position),
+    /** The moderation queue: waiting photos oldest first (migration 0022). */
+    index("photos_waiting_idx").on(t.createdAt, t.id).where(sql`status = 'pending'`),
   ],
 );
 

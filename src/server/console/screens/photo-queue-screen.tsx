@@ -4,27 +4,33 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { photoById, waitingPhotos } from "../../db/moderation";
+import { countWaitingPhotos, photoById, waitingPhotos } from "../../db/moderation";
 import { decidePhoto } from "../../services/moderation";
 import { PHOTO_GROUNDS } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { actionDone, idParam, readForm } from "../console-forms";
-import { FormError, renderConsole, when } from "../console-page";
+import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
+import { FormError, renderConsole, waited, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import { GroundPicker, MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
 
+const PAGE = 50;
 const Reject = v.object({ ground: v.picklist(PHOTO_GROUNDS, "Choose the rule the photo breaks."), facts: v.pipe(v.string(), v.trim(), v.maxLength(1000)) });
 
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
-    const photos = await waitingPhotos(c.var.db);
+    const page = Math.max(1, Math.min(1000, Number(c.req.query("page")) || 1));
+    const [photos, waiting] = await Promise.all([waitingPhotos(c.var.db, PAGE, (page - 1) * PAGE), countWaitingPhotos(c.var.db)]);
+    if (wantsJson(c)) return c.json({ photos, waiting: waiting?.count ?? 0 });
     const now = Math.floor(Date.now() / 1000);
+    const total = waiting?.count ?? 0;
     return renderConsole(
       c,
       "Photos waiting",
       photos.length === 0 ? (
         <p className="notice">No photo is waiting.</p>
       ) : (
+        <>
+        <p>{`${total} waiting, oldest first; ${(page - 1) * PAGE + 1} to ${(page - 1) * PAGE + photos.length} shown.`}</p>
         <table>
           <thead>
             <tr>
@@ -44,11 +50,17 @@ const routes = new Hono<ConsoleEnv>()
                 </td>
                 <td>{`${photo.name} (profile ${photo.profileId})`}</td>
                 <td>{when(photo.createdAt)}</td>
-                <td>{`${Math.max(0, Math.round((now - photo.createdAt) / 60))} min`}</td>
+                <td>{waited(now - photo.createdAt)}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        {total > page * PAGE && (
+          <p>
+            <a href={`/photos?page=${page + 1}`}>Next photos</a>
+          </p>
+        )}
+        </>
       ),
     );
   })

@@ -10,7 +10,7 @@ import { conversationRooms } from "../../services/chats";
 import { decideReport } from "../../services/moderation";
 import { DECISION_GROUNDS, REPORT_OUTCOMES } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { actionDone, idParam, readForm } from "../console-forms";
+import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
 import { FormError, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import { GroundPicker, MemberPanel, memberPanelData, moderatorOf } from "../moderation-parts";
@@ -42,6 +42,7 @@ async function messagesSeen(env: Env, reporter: number, peer: number, messageId:
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
     const rows = await openReports(c.var.db);
+    if (wantsJson(c)) return c.json({ reports: rows });
     const t = c.var.t;
     return renderConsole(
       c,
@@ -87,6 +88,7 @@ const routes = new Hono<ConsoleEnv>()
       report.profileId === null ? [] : otherReportsAbout(db, report.profileId, report.id),
       reporter && report.profileId !== null ? messagesSeen(c.env, reporter.id, report.profileId, report.messageId) : [],
     ]);
+    if (wantsJson(c)) return c.json({ report: { ...report, clientAddress: undefined }, member: panel?.member ?? null, earlier, messages });
     return renderConsole(
       c,
       `Report ${report.id}`,
