@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { app } from "../../src/server/app";
 import { databaseOf } from "../../src/server/db/database";
 import { ledgerSum } from "../../src/server/db/ledger";
+import { findOrders } from "../../src/server/db/order-search";
 import { mailerFor } from "../../src/server/mail/mailer";
 import { MollieProvider } from "../../src/server/payments/mollie";
 import type { AccountContext } from "../../src/server/services/accounts";
@@ -62,7 +63,16 @@ describe("finding a member", () => {
 
   it("the member's file: account, profile, orders, ledger, sessions, mails sent to them", async () => {
     const m = await chatMember(ORIGIN);
+    for (const id of [1, 2]) {
+      const order = await env.DB.prepare("INSERT INTO orders (user_id, site_domain, credits, amount_cents, currency, payment_method, country) VALUES (?, 'support.test', 50, 995, 'EUR', 'ideal', 'NL') RETURNING id").bind(m.userId).first<{ id: number }>();
+      await env.DB.prepare("INSERT INTO payments (order_id, provider, provider_payment_id, status, amount_cents, currency) VALUES (?, 'mollie:test', ?, 'open', 995, 'EUR')").bind(order!.id, `tr_file${m.userId}x${id}`).run();
+    }
     const file = (await support.memberFile(db, m.userId))!;
+    // Each order with its own payment, the newest first.
+    expect(file.orders.map((row) => row.paymentId)).toEqual([`tr_file${m.userId}x2`, `tr_file${m.userId}x1`]);
+    const listed = await findOrders(db, { site: "support.test" });
+    for (const row of listed) if (row.order.userId === m.userId) expect(row.paymentId).toMatch(new RegExp(`^tr_file${m.userId}x`));
+    expect(new Set(listed.filter((row) => row.order.userId === m.userId).map((row) => row.paymentId)).size).toBe(2);
     expect(file.account).toMatchObject({ userId: m.userId, profileId: m.id, email: m.user.email, status: "active" });
     expect(file.sessions.length).toBeGreaterThan(0);
     expect(file.mails.map((mail) => mail.kind)).toContain("activation");

@@ -7,6 +7,7 @@
 import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
+import { latestPaymentIdOfOrder } from "./order-search";
 import { creditLedger, loginAttempts, orders, outgoingMail, paymentAdjustments, payments, photos, profiles, reports, sessions, users } from "./schema";
 
 /** A member as a search result lists them. */
@@ -75,7 +76,7 @@ export async function memberRecords(db: Database, userId: number, profileId: num
   const [photoRows, orderRows, ledgerRows, sessionRows, reportRows, mailRows, lock, adjustments] = await Promise.all([
     profileId === null ? [] : db.select().from(photos).where(eq(photos.profileId, profileId)).orderBy(photos.position).all(),
     db
-      .select({ order: orders, paymentId: sql<string | null>`(SELECT ${payments.providerPaymentId} FROM ${payments} WHERE ${payments.orderId} = ${orders.id} ORDER BY ${payments.id} DESC LIMIT 1)` })
+      .select({ order: orders, paymentId: latestPaymentIdOfOrder })
       .from(orders)
       .where(eq(orders.userId, userId))
       .orderBy(desc(orders.id))

@@ -5,14 +5,21 @@
  */
 import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "./database";
-import { orders, paymentAdjustments, payments } from "./schema";
+import { orders, paymentAdjustments } from "./schema";
+
+/**
+ * The provider's id of an order's latest payment, for a select over orders. Written with the tables
+ * named, as the builder leaves columns of a select's own fields unqualified and the subquery would
+ * read `id` as the payment's.
+ */
+export const latestPaymentIdOfOrder = sql<string | null>`(SELECT p.provider_payment_id FROM payments AS p WHERE p.order_id = "orders"."id" ORDER BY p.id DESC LIMIT 1)`;
 
 export type OrderFilter = { site?: string; status?: string; method?: string; from?: number; to?: number };
 
 /** At most `limit` orders matching the filter, newest first. */
 export function findOrders(db: Database, filter: OrderFilter, limit = 200) {
   return db
-    .select({ order: orders, paymentId: sql<string | null>`(SELECT ${payments.providerPaymentId} FROM ${payments} WHERE ${payments.orderId} = ${orders.id} ORDER BY ${payments.id} DESC LIMIT 1)` })
+    .select({ order: orders, paymentId: latestPaymentIdOfOrder })
     .from(orders)
     .where(
       and(
