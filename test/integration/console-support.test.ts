@@ -112,7 +112,12 @@ describe("a refund pressed by several operators at once", () => {
         env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 50 - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId),
       ]);
       const presses = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => asOperator(i % 2 ? finance : admin, `/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole })),
+        // Finance from the Orders screen, support from the member's page: the same refund either way.
+        Array.from({ length: 6 }, (_, i) =>
+          i % 2
+            ? asOperator(finance, `/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole })
+            : asOperator(support, `/members/${m.userId}/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole }),
+        ),
       );
       expect(presses.map((p) => p.status).toSorted()).toEqual([200, 409, 409, 409, 409, 409]);
       const requests = await (await fetch(`${standIn}/_stand-in/requests`)).json<{ method: string; path: string }[]>();
@@ -121,6 +126,10 @@ describe("a refund pressed by several operators at once", () => {
       expect(await ledgerSum(db, m.userId)).toBe(0);
       expect(await auditRows("order", order!.id)).toEqual([expect.objectContaining({ action: "order.refund", reason: "member asked" })]);
     }
+    // An order is refunded from its own member's page only.
+    const other = await chatMember(ORIGIN);
+    const order = await env.DB.prepare("SELECT id FROM orders WHERE site_domain = ? ORDER BY id DESC LIMIT 1").bind(SITE).first<{ id: number }>();
+    expect((await asOperator(support, `/members/${other.userId}/orders/${order!.id}/refund`, { form: { reason: "wrong page" }, workerEnv: mollieConsole })).status).toBe(404);
   });
 });
 
