@@ -58,6 +58,10 @@ describe("finding a member", () => {
     expect(await ids(String(900_000 + m.userId))).toContain(m.userId);
     expect(await ids(`tr_find${m.userId}`)).toEqual([m.userId]);
     expect(await ids("nobody-at-all-here")).toEqual([]);
+    // An underscore is a letter of a username here, not LIKE's wildcard.
+    await env.DB.prepare("UPDATE users SET username = ?1, username_key = lower(?1) WHERE id = ?2").bind(`Under_${m.userId}x`, m.userId).run();
+    expect(await ids(`under_${m.userId}`)).toEqual([m.userId]);
+    expect(await ids(`underX${m.userId}`)).toEqual([]);
     expect(await ids("%")).toEqual([]);
   });
 

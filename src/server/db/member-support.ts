@@ -4,7 +4,7 @@
  * actions that have no member-side twin (a credit correction, enabling an account again). Writes are
  * statements, so the console runs each with its audit row in one batch.
  */
-import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { latestPaymentIdOfOrder } from "./order-search";
@@ -30,7 +30,11 @@ const hitColumns = {
 export async function findMembers(db: Database, query: { email?: string; usernamePrefix?: string; profileId?: number; orderId?: number; paymentId?: string }): Promise<MemberHit[]> {
   const owners = [];
   if (query.email !== undefined) owners.push(eq(users.email, query.email));
-  if (query.usernamePrefix !== undefined) owners.push(like(users.usernameKey, `${query.usernamePrefix.replace(/[%_\\]/g, (m) => `\\${m}`)}%`));
+  if (query.usernamePrefix !== undefined) {
+    // The typed text is matched as it is: LIKE's wildcards in it are escaped.
+    const pattern = `${query.usernamePrefix.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+    owners.push(sql`${users.usernameKey} LIKE ${pattern} ESCAPE '\\'`);
+  }
   if (query.profileId !== undefined) owners.push(eq(profiles.id, query.profileId));
   if (query.orderId !== undefined) owners.push(inArray(users.id, db.select({ id: orders.userId }).from(orders).where(eq(orders.id, query.orderId))));
   if (query.paymentId !== undefined) {
