@@ -5,7 +5,7 @@ import { decisionKey, fileAppeal } from "../../src/server/services/moderation";
 import { i18nFor } from "../../src/server/translations";
 import { LANGUAGES } from "../../src/shared/locales";
 import { appealDeadline, DECISION_GROUNDS, DECISION_OUTCOMES, REPORT_OUTCOMES } from "../../src/shared/moderation";
-import { chatMember, type Member } from "../chat";
+import { ChatSocket, chatMember, type Member } from "../chat";
 import { asOperator, operator } from "../console";
 import { putSites, site } from "../fixtures";
 import { json } from "../http";
@@ -34,6 +34,17 @@ const decisionsOf = async (userId: number) => (await env.DB.prepare("SELECT id, 
 const mailsTo = async (userId: number, kind: string) =>
   (await env.DB.prepare("SELECT subject, text FROM outgoing_mail WHERE kind = ? AND to_address = (SELECT email FROM users WHERE id = ?) ORDER BY id").bind(kind, userId).all<{ subject: string; text: string }>()).results;
 const accountStatus = async (userId: number) => (await env.DB.prepare("SELECT status FROM users WHERE id = ?").bind(userId).first<{ status: string }>())!.status;
+
+/** A page's member socket (live badges) of the member; `closed` turns true when the server closes it. */
+async function memberSocket(member: Member): Promise<{ closed: boolean }> {
+  const res = await member.browser.fetch("/api/member-socket.php?visible=1", { headers: { upgrade: "websocket", origin: member.browser.origin } });
+  if (!res.webSocket) throw new Error(`no socket: ${res.status}`);
+  res.webSocket.accept();
+  const state = { closed: false };
+  res.webSocket.addEventListener("close", () => (state.closed = true));
+  await new Promise<void>((resolve) => res.webSocket!.addEventListener("message", () => resolve(), { once: true }));
+  return state;
+}
 
 async function reportAbout(reporter: Member, reported: Member, description = "He keeps asking me for money for a plane ticket."): Promise<number> {
   const response = await reporter.browser.post("/api/report.php", { subject: "scam", description, profile_id: reported.id });
@@ -155,13 +166,17 @@ describe("the report queue", { timeout: 30_000 }, () => {
     expect(decision).toMatchObject({ outcome: "restrict", ground: "scam", facts: "Asked two members for money.", automated: false, can_appeal: true });
   });
 
-  it("disabling ends the member's sessions at once and writes its audit row", async () => {
+  it("disabling ends the member's sessions and open pages at once and writes its audit row", async () => {
     const moderator = await operator("moderator");
     const [reporter, reported] = [await chatMember(ORIGIN), await chatMember(ORIGIN)];
     const report = await reportAbout(reporter, reported);
     expect((await reported.browser.fetch("/api/user.php")).status).toBe(200);
+    const page = await memberSocket(reported);
+    const chat = await ChatSocket.open(reported, reporter.id);
     expect((await asOperator(moderator, `/reports/${report}/decide`, { form: { outcome: "disable", ground: "harassment", facts: "Threatened another member." } })).status).toBe(200);
     expect(await accountStatus(reported.userId)).toBe("disabled");
+    // Closed before the operator's answer came, as a password change closes them (decision 0025).
+    expect([page.closed, chat.closed]).toEqual([true, true]);
     expect((await reported.browser.fetch("/api/user.php")).status).toBe(403);
     expect(await auditOf("report", report)).toMatchObject([{ action: "report.disable", actor: moderator, reason: "Threatened another member." }]);
     expect(await mailsTo(reported.userId, "statement")).toHaveLength(1);

@@ -632,7 +632,7 @@ export const outgoingMail = sqliteTable(
 
 /**
  * Complaints and reports (/complaints, the Report action of a profile and a chat), read and
- * handled by operators with `npm run reports`. `reporterKey` is "user:<id>" for a member and
+ * decided by moderators in the console (or `npm run reports`, through it). `reporterKey` is "user:<id>" for a member and
  * "email:<address>" for a visitor; `targetKey` is "profile:<id>" or "message:<id>" when the report
  * names something, so one reporter reports one thing once (NULL targets never collide).
  */
