@@ -56,6 +56,7 @@ export async function memberAccount(db: Database, userId: number) {
       invisible: users.invisible,
       lastActiveAt: users.lastActiveAt,
       deletionRequestedAt: users.deletionRequestedAt,
+      restrictedAt: users.restrictedAt,
       termsVersion: users.termsVersion,
       name: profiles.name,
       country: profiles.country,

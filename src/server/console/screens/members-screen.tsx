@@ -136,6 +136,7 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
               ["Signed up, last active", `${when(account.signupDate)}, ${when(account.lastActiveAt)}`],
               ["Invisible", account.invisible ? "yes" : "no"],
               ["Login lock", locked ? `locked until ${when(file.loginLock!.blockedUntil)} (${file.loginLock!.failures} failures)` : file.loginLock ? `${file.loginLock.failures} recent failures, not locked` : "none"],
+              ["Restricted by moderation since", account.restrictedAt ? `${when(account.restrictedAt)} (see the decisions in the audit log)` : ""],
               ["Deletion requested", when(account.deletionRequestedAt)],
             ] as const
           ).map(([label, value]) => (
