@@ -1,8 +1,9 @@
 /**
- * What the operator scripts (site, photos) share: their command line (positionals, --local or
+ * What the operator scripts (site, photos, reports, operators) share: their command line (positionals, --local or
  * --remote, --env, --persist-to) and running wrangler against the chosen database, offline-safe.
  */
 import { execFileSync } from "node:child_process";
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 
 export function fail(message: string): never {
@@ -57,4 +58,19 @@ export function wrangler(args: string[], options: { inherit?: boolean } = {}): s
     ...(options.inherit ? { stdio: "inherit" } : {}),
     env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
   }) ?? "";
+}
+
+/**
+ * Run drizzle statements as one `wrangler d1 execute --command` (D1 runs a command's statements as
+ * one batch); answers the rows every statement returned, in order.
+ */
+export function runStatements(where: string[], statements: readonly object[]): Record<string, unknown>[] {
+  const text = statements.map((statement) => inlineSql((statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL())).join(";\n");
+  const answers = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
+  return answers.flatMap((answer) => answer.results);
+}
+
+/** The audit log's name for an operator command run by this machine's user (docs/decisions/0034). */
+export function commandActor(): { operatorId: null; name: string } {
+  return { operatorId: null, name: `command:${userInfo().username}` };
 }

@@ -1,31 +1,33 @@
 /**
  * Operators add a country with this script: it validates a site's settings (and its company) against
- * the schemas the Worker reads them with, then puts them into the SETTINGS KV namespace.
+ * the schemas the Worker reads them with (services/site-settings.ts checkSiteFile, which the console's
+ * Sites screen uses too), then puts them into the SETTINGS KV namespace.
  *
  *   npm run site -- validate scripts/sites/example.nl.json
  *   npm run site -- put scripts/sites/example.nl.json --local            (the local stack, .wrangler/state)
- *   npm run site -- put scripts/sites/example.nl.json --remote --env production
+ *   npm run site -- put scripts/sites/example.nl.json --remote --env production [--reason TEXT]
  *
+ * Putting writes the audit row the console's Sites screen writes, naming the command and who ran it.
  * The file holds { "site": SiteSettings, "company": CompanyInfo }; the company may be left out when
  * it is already in KV.
  */
 import { readFileSync } from "node:fs";
-import * as v from "valibot";
-import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../src/shared/settings";
-import { fail, operatorArgs, wrangler } from "./operator";
+import { checkSiteFile } from "../src/server/services/site-settings";
+import { companyKey, siteKey } from "../src/shared/settings";
+import { auditEntryQuery } from "../src/server/db/audit-log";
+import { databaseOf } from "../src/server/db/database";
+import { commandActor, fail, operatorArgs, runStatements, wrangler } from "./operator";
 
-const SiteFile = v.strictObject({ site: SiteSettings, company: v.optional(CompanyInfo) });
-
-const { positionals, target } = operatorArgs();
+const { positionals, target, option } = operatorArgs(["reason"]);
 const [command, file] = positionals;
-if (!file || (command !== "validate" && command !== "put")) fail("usage: site validate|put <file.json> [--local|--remote] [--env NAME]");
+if (!file || (command !== "validate" && command !== "put")) fail("usage: site validate|put <file.json> [--reason TEXT] [--local|--remote] [--env NAME]");
 
-const result = v.safeParse(SiteFile, JSON.parse(readFileSync(file, "utf8")));
-if (!result.success) {
-  for (const issue of result.issues) console.error(`${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`);
+const checked = checkSiteFile(JSON.parse(readFileSync(file, "utf8")));
+if ("problems" in checked) {
+  for (const problem of checked.problems) console.error(problem);
   fail(`${file}: not valid`);
 }
-const { site, company } = result.output;
+const { site, company } = checked.file;
 if (company === undefined) console.info(`note: no company in ${file}; "${site.company_id}" must already be in KV`);
 console.info(`${file}: valid settings for ${site.domain}`);
 if (command === "validate") process.exit(0);
@@ -34,4 +36,12 @@ const where = target();
 const put = (key: string, value: unknown) => wrangler(["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...where], { inherit: true });
 put(siteKey(site.domain), site);
 if (company) put(companyKey(site.company_id), company);
+// KV has no batch with D1: the record follows the settings, as the console's Sites screen writes it.
+const entry = { action: "site.settings", target: { kind: "site", id: site.domain }, after: { file, company: company ? site.company_id : null }, reason: option("reason") ?? "put from the command line" };
+try {
+  runStatements(where, [auditEntryQuery(databaseOf({} as D1Database), commandActor(), entry, Math.floor(Date.now() / 1000))]);
+} catch (error) {
+  // A local stack whose database is not made yet (before the first npm start) has no audit log to write to.
+  console.warn(`note: the settings are put, but the audit row could not be written: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+}
 console.info(`${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then deploy`);

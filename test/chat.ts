@@ -136,3 +136,19 @@ export class ChatSocket extends FrameSocket<ServerFrame> {
 }
 
 export const clientId = () => crypto.randomUUID().replaceAll("-", "");
+
+/** A member socket (live badges) of a member's browser; `closed` turns true when the server closes it. */
+export async function memberSocket(member: Member): Promise<{ closed: () => boolean }> {
+  const res = await member.browser.fetch("/api/member-socket.php?visible=1", { headers: { upgrade: "websocket", origin: member.browser.origin } });
+  if (!res.webSocket) throw new Error(`no member socket: ${res.status}`);
+  res.webSocket.accept();
+  let closed = false;
+  res.webSocket.addEventListener("close", () => (closed = true));
+  return { closed: () => closed };
+}
+
+/** Whether a socket is closed within a second: the close frame a call awaited is still on its way to the test's end. */
+export async function closedSoon(closed: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 100 && !closed(); i++) await new Promise((r) => setTimeout(r, 10));
+  return closed();
+}

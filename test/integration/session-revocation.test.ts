@@ -15,7 +15,7 @@ import { publicSessionIsLive } from "../../src/server/db/sessions";
 import { roomName } from "../../src/server/services/chats";
 import { SESSION_CHECK_MS, SessionCheck } from "../../src/server/chat/session-check";
 import { chatSocketOpened, chatSocketsOfEnded, ENDED_KEPT_MS, OPENED_KEPT_MS } from "../../src/server/member/session-sockets";
-import { ChatSocket, chatMember, clientId, type Member } from "../chat";
+import { ChatSocket, chatMember, clientId, closedSoon, memberSocket, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
 
@@ -39,21 +39,6 @@ async function secondLogin(member: Member): Promise<Member> {
   expect(res.status).toBe(200);
   return { ...member, browser };
 }
-
-/** A member socket (live badges) of a browser; `closed` turns true when the server closes it. */
-async function memberSocket(member: Member): Promise<{ closed: () => boolean }> {
-  const res = await member.browser.fetch("/api/member-socket.php?visible=1", { headers: { upgrade: "websocket", origin: ORIGIN } });
-  if (!res.webSocket) throw new Error(`no member socket: ${res.status}`);
-  res.webSocket.accept();
-  let closed = false;
-  res.webSocket.addEventListener("close", () => (closed = true));
-  return { closed: () => closed };
-}
-
-const closedSoon = async (closed: () => boolean) => {
-  for (let i = 0; i < 100 && !closed(); i++) await new Promise((r) => setTimeout(r, 10));
-  return closed();
-};
 
 /** The client ids of the messages the conversation's object stored from `sender`. */
 function storedFrom(sender: Member, peer: Member): Promise<string[]> {
@@ -216,7 +201,7 @@ describe("a session ended with nobody telling the conversation (an operator's sc
     const before = clientId();
     socket.sendText(before, "still live");
     await socket.ack(before);
-    // As `npm run reports -- disable` does: D1 only.
+    // A disabling written to D1 alone, with no object told (the fallback when telling them fails).
     await disableAccount(databaseOf(env.DB), anna.id, Math.floor(Date.now() / 1000));
     // The object's last read of the session is now older than SESSION_CHECK_MS.
     await runInDurableObject(env.CONVERSATIONS.getByName(roomName(anna.id, contact.id)), (room) => {

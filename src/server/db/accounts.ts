@@ -2,7 +2,7 @@
  * Accounts: the users table, the single-use tokens mailed to members (auth_tokens) and the failed-login
  * counters (login_attempts). "The account is live" is written here once.
  */
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "./database";
 import { authTokens, creditLedger, loginAttempts, photos, profiles, users } from "./schema";
@@ -72,9 +72,9 @@ export async function setLanguage(db: Database, userId: number, language: string
   await db.update(users).set({ language }).where(eq(users.id, userId));
 }
 
-/** Mark the account pending deletion (the statement, for the deletion's batch). */
+/** Mark the account pending deletion (the statement, for the deletion's batch); one pending already keeps its date. */
 export function markPendingDeletion(db: Database, userId: number, now: number) {
-  return db.update(users).set({ status: "pending_deletion", deletionRequestedAt: now }).where(eq(users.id, userId));
+  return db.update(users).set({ status: "pending_deletion", deletionRequestedAt: now }).where(and(eq(users.id, userId), ne(users.status, "pending_deletion")));
 }
 
 /** Accounts whose time to come back has run out, for the erasure. */
@@ -154,7 +154,7 @@ export async function spendToken(db: Database, tokenHash: string, now: number, e
 export function confirmAccountByToken(db: Database, tokenHash: string, now: number) {
   return db
     .update(users)
-    .set({ status: "active" })
+    .set({ status: "active", confirmedAt: now })
     .where(and(eq(users.status, "not_confirmed"), inArray(users.id, liveTokenMember(db, tokenHash, now))));
 }
 

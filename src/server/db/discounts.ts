@@ -88,15 +88,14 @@ export function discountUseStatement(db: Database, orderId: number, now: number)
     .onConflictDoNothing();
 }
 
-/** Operators: add a code. */
-export async function insertDiscountCode(db: Database, code: Omit<typeof discountCodes.$inferInsert, "id">): Promise<DiscountCodeRow> {
-  return (await db.insert(discountCodes).values(code).returning().get())!;
+/** Operators: add a code (the statement; it answers the new row). */
+export function insertDiscountCode(db: Database, code: Omit<typeof discountCodes.$inferInsert, "id">) {
+  return db.insert(discountCodes).values(code).returning();
 }
 
-/** Operators: end a code (every row of it for everyone); answers how many rows ended. */
-export async function endDiscountCode(db: Database, code: string): Promise<number> {
-  const ended = await db.update(discountCodes).set({ status: "inactive" }).where(and(sql`upper(${discountCodes.code}) = ${code}`, isNull(discountCodes.userId), eq(discountCodes.status, "active"))).returning({ id: discountCodes.id });
-  return ended.length;
+/** Operators: end a code, every row of it for everyone (the statement; it answers the ids ended). */
+export function endDiscountCode(db: Database, code: string) {
+  return db.update(discountCodes).set({ status: "inactive" }).where(and(sql`upper(${discountCodes.code}) = ${code}`, isNull(discountCodes.userId), eq(discountCodes.status, "active"))).returning({ id: discountCodes.id });
 }
 
 /** Operators: the codes for everyone. */

@@ -183,12 +183,23 @@ export async function activate(ctx: AccountContext, token: string): Promise<bool
 }
 
 export async function resendActivation(ctx: AccountContext, userId: number): Promise<void> {
+  const resend = await activationResend(ctx, userId);
+  if (!resend) return;
+  await ctx.db.batch([resend.statement]);
+  await resend.send();
+}
+
+/**
+ * A new activation link for an unconfirmed account within the day's limit: the statement that stores
+ * it (to run alone, or with an operator's audit row) and the mail to send once it is stored. Null
+ * when the account is not waiting for its activation.
+ */
+export async function activationResend(ctx: AccountContext, userId: number) {
   const account = await accountById(ctx.db, userId);
-  if (!account || account.status !== "not_confirmed") return;
+  if (!account || account.status !== "not_confirmed") return null;
   if ((await tokensSentToday(ctx, userId, "activation")) >= ACTIVATION_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_mails", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, userId, "activation");
-  await statement;
-  await mailLink(ctx, account, "activation", token);
+  return { statement, send: () => mailLink(ctx, account, "activation", token) };
 }
 
 /** A fresh activation link for the reminder the clock mails to a member who has not confirmed yet. */
@@ -321,10 +332,21 @@ export async function setLanguage(ctx: AccountContext, userId: number, language:
 export async function requestDeletion(ctx: AccountContext, userId: number, password: string): Promise<void> {
   const account = (await accountById(ctx.db, userId))!;
   if (!(await verifyPassword(account.passwordHash, password)).ok) throw fieldError({ status: 400, code: "invalid_parameter", key: "validation.old_password_wrong", field: "password" });
+  const deletion = await accountDeletion(ctx, account);
+  await ctx.db.batch(deletion.statements);
+  await deletion.send();
+}
+
+/**
+ * What deleting an account is (the member's own deletion and an operator's): its statements, the
+ * pending mark first (it changes a row only for an account not pending already), for one batch, and
+ * the mail with the way back to send after it.
+ */
+export async function accountDeletion(ctx: AccountContext, account: { id: number; status: string; email: string; username: string; language: string }) {
   const now = nowOf(ctx);
-  const { token, statement } = await newToken(ctx, userId, "reactivation", account.status);
-  await ctx.db.batch([markPendingDeletion(ctx.db, userId, now), hideProfile(ctx.db, userId), revokeMemberSessions(ctx.db, userId, now), forgetMemberSubscriptions(ctx.db, userId), statement]);
-  await mailLink(ctx, account, "reactivation", token, { count: REACTIVATION_DAYS });
+  const { token, statement } = await newToken(ctx, account.id, "reactivation", account.status);
+  const statements = [markPendingDeletion(ctx.db, account.id, now), hideProfile(ctx.db, account.id), revokeMemberSessions(ctx.db, account.id, now), forgetMemberSubscriptions(ctx.db, account.id), statement] as const;
+  return { statements, send: () => mailLink(ctx, account, "reactivation", token, { count: REACTIVATION_DAYS }) };
 }
 
 /** The mailed link within 14 days: the account is back as it was. */

@@ -14,10 +14,10 @@ import {
   WELCOME_PERCENTAGE,
   type DiscountView,
 } from "../../shared/discounts";
-import { formatMoney, pricingFor, type Bundle, type CountryPricing } from "../../shared/payments";
+import { CURRENCIES, formatMoney, PAYMENT_METHODS, pricingFor, type Bundle, type CountryPricing } from "../../shared/payments";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
-import { codesNamed, discountTaken, type DiscountCodeRow, type DiscountHold } from "../db/discounts";
+import { codesNamed, discountTaken, insertDiscountCode, type DiscountCodeRow, type DiscountHold } from "../db/discounts";
 import { AppError } from "../errors";
 
 /** An order with a once-per-member code holds the code this long while its payment is under way. */
@@ -165,4 +165,32 @@ export function discountMisfit(site: SiteSettings, member: DiscountMember, view:
   }
   if (order.method && view.payment_methods && !view.payment_methods.includes(order.method)) return refuse(400, "discount_method_not_covered");
   return null;
+}
+
+/**
+ * A code an operator adds, as typed (the command line's options, the console's form fields): every
+ * field a string, an empty one left out. The same rules for both, so neither takes what the other refuses.
+ */
+export const NewDiscountCode = v.strictObject({
+  code: DiscountCodeText,
+  percentage: v.pipe(v.string(), v.regex(/^\d{1,3}$/, "a whole number from 1 to 100"), v.transform(Number), v.minValue(1), v.maxValue(100)),
+  minimumCents: v.pipe(v.optional(v.string(), "0"), v.regex(/^\d{1,9}$/, "minor units, a whole number"), v.transform(Number)),
+  country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "two capital letters"))),
+  currency: v.optional(v.picklist(CURRENCIES)),
+  expiresAt: v.optional(v.pipe(v.string(), v.isoDate(), v.transform((day) => Math.floor(Date.parse(`${day}T23:59:59Z`) / 1000)))),
+  validity: v.picklist(["once_per_user", "unlimited"]),
+  paymentMethods: v.optional(v.pipe(v.string(), v.transform((list) => list.split(",").map((m) => m.trim())), v.array(v.picklist(PAYMENT_METHODS)), v.transform((list) => JSON.stringify(list)))),
+});
+
+/** An operator's code checked: the row to add, or each problem as "field: message". */
+export function checkNewDiscountCode(typed: Record<string, string | undefined>): { code: v.InferOutput<typeof NewDiscountCode> } | { problems: string[] } {
+  const fields = Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== undefined && value.trim() !== ""));
+  const parsed = v.safeParse(NewDiscountCode, { validity: "once_per_user", ...fields });
+  if (parsed.success) return { code: parsed.output };
+  return { problems: parsed.issues.map((issue) => `${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`) };
+}
+
+/** The statement that adds an operator's checked code, active at once. */
+export function addDiscountCodeStatement(db: Database, code: v.InferOutput<typeof NewDiscountCode>) {
+  return insertDiscountCode(db, { ...code, status: "active" });
 }

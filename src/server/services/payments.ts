@@ -7,6 +7,7 @@ import { canSaveMethod, methodPaysIn, PAYMENT_STATUSES, pricingFor, statusRank, 
 import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { announcePremium, recallChatHolds } from "../chat/premium";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
 import { findOrder, findOwnOrder, insertOrder, insertOrderHolding, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
@@ -35,6 +36,8 @@ export type PaymentContext = {
 export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean; /** Unix seconds. */ signupDate: number };
 
 const DAY = 86_400;
+
+type Statement = BatchItem<"sqlite">;
 
 export const WEBHOOK_PATH = "/api/payment-webhook.php";
 
@@ -336,11 +339,18 @@ export function refundRefusal(order: OrderRow, latestPaidId: number | null, refu
 }
 
 /**
+ * What a caller adds to the batch that takes a refund's credits (an operator's audit row): it keeps
+ * the statements in their order, the first one first (its result says whether the credits were taken).
+ */
+export type BatchRecord = (statements: [Statement, ...Statement[]]) => [Statement, ...Statement[]];
+
+/**
  * Return the unused credits of the member's latest purchase (SPEC §1: within refund_days): the
  * credits and the ledger row in one step, then the refund at the provider of the matching part of
- * the price. If the provider refuses, the credits are given back.
+ * the price. If the provider refuses, the credits are given back. An operator's refund (the console)
+ * is this same call, its audit row added to the batch by `record`.
  */
-export async function refundOrder(ctx: PaymentContext, userId: number, orderId: number): Promise<OrderRow> {
+export async function refundOrder(ctx: PaymentContext, userId: number, orderId: number, record: BatchRecord = (statements) => statements): Promise<OrderRow> {
   const order = await findOwnOrder(ctx.db, userId, orderId);
   if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
   const refusal = refundRefusal(order, (await latestPaidOrder(ctx.db, userId))?.id ?? null, ctx.site.refund_days, ctx.now);
@@ -354,10 +364,12 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   if (!payment) throw new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
   const key = crypto.randomUUID();
   // The credits are taken when the refund is asked for (with the request's own row, the attempt's key in it).
-  const [taken] = await ctx.db.batch([
-    ...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now }),
-    memberRefundStatement(ctx.db, { orderId: order.id, userId, idempotencyKey: key, amountCents: cents, credits: unused, now: ctx.now }),
-  ]);
+  const [taken] = await ctx.db.batch(
+    record([
+      ...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now }),
+      memberRefundStatement(ctx.db, { orderId: order.id, userId, idempotencyKey: key, amountCents: cents, credits: unused, now: ctx.now }),
+    ]),
+  );
   // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
   if (taken.meta.changes === 0) throw await refundRefusedWhy(ctx, order, unused);
   ctx.balanceChanged?.(userId);

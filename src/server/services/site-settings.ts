@@ -54,3 +54,44 @@ export function clearSiteCache(): void {
   cache.clear();
   directory = null;
 }
+
+/**
+ * A site's settings as an operator gives them: `npm run site` reads this from a file, the console's
+ * Sites screen from its form. The company may be left out when it is already in KV.
+ */
+export const SiteFile = v.strictObject({ site: SiteSettings, company: v.optional(CompanyInfo) });
+export type SiteFile = v.InferOutput<typeof SiteFile>;
+
+/** Settings checked against the schemas the Worker reads them with: the file, or each problem as "path: message". */
+export function checkSiteFile(raw: unknown): { file: SiteFile } | { problems: string[] } {
+  const result = v.safeParse(SiteFile, raw);
+  if (result.success) return { file: result.output };
+  return { problems: result.issues.map((issue) => `${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`) };
+}
+
+/** A site's settings and its company as KV holds them now (unparsed, so a bad stored value still shows). */
+export async function storedSiteFile(kv: KVNamespace, domain: string): Promise<{ site: unknown; company?: unknown } | null> {
+  const site = await kv.get<{ company_id?: unknown }>(siteKey(domain), "json");
+  if (site === null) return null;
+  const company = typeof site.company_id === "string" ? await kv.get(companyKey(site.company_id), "json") : null;
+  return company === null ? { site } : { site, company };
+}
+
+/** Put checked settings into KV (the site, and its company when given); the isolate's cache forgets them. */
+export async function putSiteFile(kv: KVNamespace, file: SiteFile): Promise<void> {
+  await kv.put(siteKey(file.site.domain), JSON.stringify(file.site));
+  if (file.company) await kv.put(companyKey(file.site.company_id), JSON.stringify(file.company));
+  clearSiteCache();
+}
+
+export type SettingChange = { path: string; before: unknown; after: unknown };
+
+/** What differs between two settings, leaf by leaf (an array is one leaf), in the order of the keys. */
+export function settingsChanges(before: unknown, after: unknown, path = ""): SettingChange[] {
+  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (isRecord(before) && isRecord(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return keys.flatMap((key) => settingsChanges(before[key], after[key], path ? `${path}.${key}` : key));
+  }
+  return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path: path || "(root)", before, after }];
+}

@@ -1,0 +1,22 @@
+/**
+ * One operator action as a form: its own fields, the reason every action needs (kept in the audit
+ * log), the button and the place for a refusal. The support and money screens are made of these.
+ */
+import type { ReactNode } from "react";
+import { FormError } from "./console-page";
+
+export function ActionForm({ action, label, children, confirm }: { action: string; label: string; children?: ReactNode; confirm?: string }) {
+  return (
+    <form method="post" action={action} className="action">
+      {children}
+      <input name="reason" placeholder="Reason" required minLength={3} size={36} aria-label={`Reason: ${label}`} /> <button type="submit">{label}</button>
+      {confirm && <small> {confirm}</small>}
+      <FormError />
+    </form>
+  );
+}
+
+/** An amount in minor units as operators read it: "9.95 EUR". */
+export function money(cents: number, currency: string): string {
+  return `${(cents / 100).toFixed(2)} ${currency}`;
+}

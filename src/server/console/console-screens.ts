@@ -1,0 +1,17 @@
+/**
+ * The console's screens, in the order of its navigation. A new screen is a module under screens/
+ * exporting a ConsoleScreen, and one line here (docs/decisions/0034).
+ */
+import type { ConsoleScreen } from "./console-context";
+import { appealQueueScreen } from "./screens/appeal-queue-screen";
+import { auditLogScreen } from "./screens/audit-log-screen";
+import { dashboardScreen } from "./screens/dashboard-screen";
+import { discountsScreen } from "./screens/discounts-screen";
+import { membersScreen } from "./screens/members-screen";
+import { ordersScreen } from "./screens/orders-screen";
+import { sitesScreen } from "./screens/sites-screen";
+import { operatorsScreen } from "./screens/operators-screen";
+import { photoQueueScreen } from "./screens/photo-queue-screen";
+import { reportQueueScreen } from "./screens/report-queue-screen";
+
+export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [dashboardScreen, photoQueueScreen, reportQueueScreen, appealQueueScreen, membersScreen, ordersScreen, discountsScreen, sitesScreen, auditLogScreen, operatorsScreen];

@@ -1,0 +1,263 @@
+/**
+ * The console's support, money, sites and dashboard screens (issue 24 points 4, 5 and 6) through
+ * HTTP as Access passes an operator: roles decide who may do what, each action leaves its audit row,
+ * site settings that fail the `npm run site` rules are refused with nothing saved, the difference is
+ * shown before saving, a refund reaches the provider once when pressed together, and the DSA figures
+ * download as CSV with their columns.
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { databaseOf } from "../../src/server/db/database";
+import { ledgerSum } from "../../src/server/db/ledger";
+import { DSA_CSV_COLUMNS } from "../../src/server/services/dashboard";
+import { clearSiteCache } from "../../src/server/services/site-settings";
+import { siteKey } from "../../src/shared/settings";
+import { chatMember, creditsOf } from "../chat";
+import { asOperator, operator, productionEnv } from "../console";
+import { putSites, site } from "../fixtures";
+import { fetchWorker } from "../http";
+import { STAND_IN_KEY } from "../mollie-stand-in";
+import { auditRows } from "../support";
+
+const SITE = "console-support.test";
+const ORIGIN = `http://${SITE}`;
+const db = databaseOf(env.DB);
+const mollieUrl = inject("mollieUrl");
+const standIn = mollieUrl.replace(/\/v2$/, "");
+const mollieConsole = { ...productionEnv, PAYMENT_PROVIDER: "mollie", MOLLIE_API_URL: mollieUrl, MOLLIE_API_KEY: STAND_IN_KEY };
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let admin: string, support: string, finance: string, moderator: string;
+beforeAll(async () => {
+  await putSites(site(SITE));
+  clearSiteCache();
+  [admin, support, finance, moderator] = await Promise.all([operator("admin"), operator("support"), operator("finance"), operator("moderator")]);
+});
+
+const stored = async (domain: string) => env.SETTINGS.get(siteKey(domain));
+
+describe("roles", () => {
+  it("support cannot change site settings, a moderator cannot refund or see a member, support cannot see orders", async () => {
+    const before = await stored(SITE);
+    const changed = JSON.stringify({ site: { ...site(SITE), name: "Changed by support" } });
+    for (const path of [`/sites/${SITE}`, `/sites/${SITE}/draft`, `/sites/${SITE}/save`]) {
+      const response = await asOperator(support, path, path.endsWith(SITE) ? {} : { form: { settings: changed, base: "x", reason: "trying" } });
+      expect(response.status, path).toBe(403);
+    }
+    expect(await stored(SITE)).toBe(before);
+    expect((await asOperator(moderator, "/orders/1/refund", { form: { reason: "trying" } })).status).toBe(403);
+    expect((await asOperator(moderator, "/members/1/orders/1/refund", { form: { reason: "trying" } })).status).toBe(403);
+    expect((await asOperator(moderator, "/members?q=x")).status).toBe(403);
+    expect((await asOperator(support, "/orders")).status).toBe(403);
+    expect((await asOperator(finance, "/orders")).status).toBe(200);
+    // The dashboard names no member: every operator sees it.
+    expect((await asOperator(moderator, "/dashboard")).status).toBe(200);
+  });
+});
+
+describe("member support through the console", () => {
+  it("finds a member, shows their file, and a credit correction is a ledger row naming the operator with its audit row", async () => {
+    const m = await chatMember(ORIGIN);
+    await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId).run();
+    const found = await (await asOperator(support, `/members?q=${encodeURIComponent(m.user.email)}`)).text();
+    expect(found).toContain(`href="/members/${m.userId}"`);
+    const page = await asOperator(support, `/members/${m.userId}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(m.user.email);
+
+    const refused = await asOperator(support, `/members/${m.userId}/credits`, { form: { delta: "25", reason: "" } });
+    expect(refused.status).toBe(400);
+    expect(await auditRows("member", m.userId)).toEqual([]);
+
+    const before = await creditsOf(m);
+    const done = await asOperator(support, `/members/${m.userId}/credits`, { form: { delta: "25", reason: "outage goodwill" } });
+    expect(done.status, await done.clone().text()).toBe(200);
+    expect(await creditsOf(m)).toBe(before + 25);
+    expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
+    const supportId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?").bind(support).first<{ id: number }>())!.id;
+    const ledger = await env.DB.prepare("SELECT ref FROM credit_ledger WHERE user_id = ? AND reason = 'correction'").bind(m.userId).first<{ ref: string }>();
+    expect(ledger!.ref).toMatch(new RegExp(`^operator:${supportId}:`));
+    expect(await auditRows("member", m.userId)).toEqual([expect.objectContaining({ action: "member.correct_credits", actor: support, operator_id: supportId, reason: "outage goodwill" })]);
+
+    const tooMuch = await asOperator(support, `/members/${m.userId}/credits`, { form: { delta: String(-(before + 26)), reason: "take all" } });
+    expect(tooMuch.status).toBe(409);
+    expect(await creditsOf(m)).toBe(before + 25);
+    expect(await auditRows("member", m.userId)).toHaveLength(1);
+  });
+
+  it("disable from the console: the member's pages are logged out, the audit row names the operator", async () => {
+    const m = await chatMember(ORIGIN);
+    const response = await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "scam reports" } });
+    expect(response.status).toBe(200);
+    expect((await m.browser.fetch("/api/user.php")).status).toBe(403);
+    expect(await auditRows("member", m.userId)).toEqual([expect.objectContaining({ action: "member.disable", actor: support })]);
+    expect((await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again" } })).status).toBe(409);
+    expect(await auditRows("member", m.userId)).toHaveLength(1);
+  });
+});
+
+describe("a refund pressed by several operators at once", () => {
+  it("reaches the Mollie stand-in once; the others are told it is refunded already", async () => {
+    for (let round = 0; round < 3; round++) {
+      const m = await chatMember(ORIGIN);
+      // An order paid at the stand-in and credited, made as the webhook would leave it.
+      const paymentId = await (await fetch(`${mollieUrl}/payments`, { method: "POST", headers: { authorization: `Bearer ${STAND_IN_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ amount: { currency: "EUR", value: "9.95" }, description: "test", redirectUrl: `${ORIGIN}/credits`, method: "ideal" }) })).json<{ id: string }>();
+      await fetch(`${standIn}/_stand-in/payments/${paymentId.id}/status`, { method: "POST", body: JSON.stringify({ status: "paid" }) });
+      const now = Math.floor(Date.now() / 1000);
+      const order = await env.DB.prepare("INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at) VALUES (?, ?, 1, 50, 995, 'EUR', 'ideal', 'NL', 'paid', ?) RETURNING id").bind(m.userId, SITE, now).first<{ id: number }>();
+      await env.DB.batch([
+        env.DB.prepare("INSERT INTO payments (order_id, provider, provider_payment_id, status, amount_cents, currency) VALUES (?, 'mollie:test', ?, 'paid', 995, 'EUR')").bind(order!.id, paymentId.id),
+        env.DB.prepare("UPDATE users SET credits = 50 WHERE id = ?").bind(m.userId),
+        env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 50 - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId),
+      ]);
+      const presses = await Promise.all(
+        // Finance from the Orders screen, support from the member's page: the same refund either way.
+        Array.from({ length: 6 }, (_, i) =>
+          i % 2
+            ? asOperator(finance, `/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole })
+            : asOperator(support, `/members/${m.userId}/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole }),
+        ),
+      );
+      expect(presses.map((p) => p.status).toSorted()).toEqual([200, 409, 409, 409, 409, 409]);
+      const requests = await (await fetch(`${standIn}/_stand-in/requests`)).json<{ method: string; path: string }[]>();
+      expect(requests.filter((r) => r.method === "POST" && r.path === `/v2/payments/${paymentId.id}/refunds`)).toHaveLength(1);
+      expect(await creditsOf(m)).toBe(0);
+      expect(await ledgerSum(db, m.userId)).toBe(0);
+      expect(await auditRows("order", order!.id)).toEqual([expect.objectContaining({ action: "order.refund", reason: "member asked" })]);
+    }
+    // An order is refunded from its own member's page only.
+    const other = await chatMember(ORIGIN);
+    const order = await env.DB.prepare("SELECT id FROM orders WHERE site_domain = ? ORDER BY id DESC LIMIT 1").bind(SITE).first<{ id: number }>();
+    expect((await asOperator(support, `/members/${other.userId}/orders/${order!.id}/refund`, { form: { reason: "wrong page" }, workerEnv: mollieConsole })).status).toBe(404);
+  });
+});
+
+describe("discount codes", () => {
+  it("added and ended from the console by the command's rules, each with its audit row; a bad code adds nothing", async () => {
+    const code = `CONSOLE${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
+    const bad = await asOperator(finance, "/discounts", { form: { code, percentage: "150", reason: "spring" } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json<{ message: string }>()).message).toContain("percentage");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_codes WHERE code = ?").bind(code).first<{ n: number }>()).toEqual({ n: 0 });
+    const added = await asOperator(finance, "/discounts", { form: { code: code.toLowerCase(), percentage: "20", currency: "EUR", paymentMethods: ["ideal", "creditcard"], reason: "spring" } });
+    expect(added.status, await added.clone().text()).toBe(200);
+    const row = await env.DB.prepare("SELECT percentage, currency, status, payment_methods FROM discount_codes WHERE code = ?").bind(code).first();
+    expect(row).toEqual({ percentage: 20, currency: "EUR", status: "active", payment_methods: '["ideal","creditcard"]' });
+    expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over" } })).status).toBe(200);
+    expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over again" } })).status).toBe(409);
+    expect((await auditRows("discount", code)).map((r) => r.action)).toEqual(["discount.end", "discount.add"]);
+  });
+});
+
+describe("site settings", () => {
+  const domain = "console-settings.test";
+  beforeAll(async () => {
+    await putSites(site(domain));
+    clearSiteCache();
+  });
+
+  it("settings that fail validation are refused and nothing is saved, not even a draft", async () => {
+    const before = await stored(domain);
+    for (const settings of ["{ not json", JSON.stringify({ site: { ...site(domain), refund_days: "fourteen" } }), JSON.stringify({ site: { ...site(domain), domain: "elsewhere.test" } })]) {
+      const response = await asOperator(admin, `/sites/${domain}/draft`, { form: { settings } });
+      expect(response.status).toBe(400);
+    }
+    expect((await asOperator(admin, `/sites/${domain}/review`)).status).toBe(404);
+    expect(await stored(domain)).toBe(before);
+    expect(await auditRows("site", domain)).toEqual([]);
+  });
+
+  it("a valid change shows its difference first, and only saving puts it into KV, with its audit row", async () => {
+    const draft = await asOperator(admin, `/sites/${domain}/draft`, { form: { settings: JSON.stringify({ site: { ...site(domain), name: "Renamed", refund_days: 10 } }) } });
+    expect(draft.status, await draft.clone().text()).toBe(200);
+    expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: site(domain).name, refund_days: 14 });
+    const review = await (await asOperator(admin, `/sites/${domain}/review`)).text();
+    expect(review).toContain("site.name");
+    expect(review).toContain("site.refund_days");
+    expect(review).toContain("Renamed");
+    const base = /name="base" value="([0-9a-f]+)"/.exec(review)![1]!;
+    const saved = await asOperator(admin, `/sites/${domain}/save`, { form: { base, reason: "new name" } });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: "Renamed", refund_days: 10 });
+    const [audit] = await auditRows("site", domain);
+    expect(audit).toMatchObject({ action: "site.settings", reason: "new name" });
+    expect(JSON.parse(audit!.after!)).toEqual({ "site.name": "Renamed", "site.refund_days": 10 });
+  });
+
+  it("a save after someone else changed the settings is refused", async () => {
+    await asOperator(admin, `/sites/${domain}/draft`, { form: { settings: JSON.stringify({ site: { ...site(domain), name: "Mine" } }) } });
+    const review = await (await asOperator(admin, `/sites/${domain}/review`)).text();
+    const base = /name="base" value="([0-9a-f]+)"/.exec(review)![1]!;
+    await env.SETTINGS.put(siteKey(domain), JSON.stringify({ ...site(domain), name: "Theirs" }));
+    expect((await asOperator(admin, `/sites/${domain}/save`, { form: { base, reason: "mine" } })).status).toBe(409);
+    expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: "Theirs" });
+  });
+});
+
+describe("the dashboard and the DSA figures", () => {
+  it("counts a site's day, and the CSV has the DSA columns and sections", async () => {
+    const domain = "console-figures.test";
+    await putSites(site(domain));
+    clearSiteCache();
+    const m = await chatMember(`http://${domain}`, { status: "not_confirmed" });
+    const reported = await chatMember(`http://${domain}`);
+    // m confirms their address: one activation that day, counted even after the used link is gone.
+    const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'activation'").bind(m.user.email).first<{ text: string }>();
+    const link = new URL(/(https?:\/\/\S+)/.exec(mail!.text)![1]!);
+    expect((await fetchWorker(`http://${domain}${link.pathname}${link.search}`, { redirect: "manual" })).headers.get("location")).toBe("/activate/done");
+    await env.DB.prepare("DELETE FROM auth_tokens WHERE user_id = ?").bind(m.userId).run();
+    expect((await m.browser.post("/api/report.php", { subject: "harassment", description: "rude messages again and again", profile_id: reported.id })).status).toBeLessThan(300);
+    // A moderator decides the report: one human decision, a notice-to-decision time.
+    const reportId = (await env.DB.prepare("SELECT id FROM reports WHERE profile_id = ?").bind(reported.id).first<{ id: number }>())!.id;
+    const decided = await asOperator(moderator, `/reports/${reportId}/decide`, { form: { outcome: "warn", ground: "harassment", facts: "Repeated rude messages to another member." } });
+    expect(decided.status, await decided.clone().text()).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const page = await (await asOperator(finance, `/dashboard?site=${domain}&from=${today}&to=${today}`)).text();
+    // Day, signups, activations; then first purchases, revenue, sends, likes, reports opened and closed.
+    expect(page).toMatch(new RegExp(`<td[^>]*>${today}</td><td>2</td><td>1</td><td>0</td><td></td><td>0</td><td>0</td><td>1</td><td>1</td>`));
+
+    const csv = await asOperator(moderator, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const lines = (await csv.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe(DSA_CSV_COLUMNS.join(","));
+    expect(lines[0]).toBe("site,period_start,period_end,section,item,value");
+    expect(lines).toContain(`${domain},${today},${today},notices_by_category,harassment,1`);
+    expect(lines).toContain(`${domain},${today},${today},decisions_by_kind,warn,1`);
+    expect(lines).toContain(`${domain},${today},${today},decisions_by_means,human,1`);
+    expect(lines).toContain(`${domain},${today},${today},decisions_by_means,automated,0`);
+    expect(lines.some((line) => line.startsWith(`${domain},${today},${today},median_handling_hours,notice_to_decision,`) && !line.endsWith(","))).toBe(true);
+    expect(lines).toContain(`${domain},${today},${today},appeals,received,0`);
+    const sections = new Set(lines.slice(1).map((line) => line.split(",")[3]));
+    expect([...sections].toSorted()).toEqual(["appeals", "decisions_by_kind", "decisions_by_means", "median_handling_hours", "notices_by_category"]);
+    expect((await asOperator(moderator, "/dashboard/dsa.csv?from=2026-01-01&to=2025-01-01")).status).toBe(400);
+  });
+
+  it("counts appeals made and how they ended, and automated decisions apart from human ones", async () => {
+    const domain = "console-dsa.test";
+    await putSites(site(domain));
+    const m = await chatMember(`http://${domain}`);
+    const now = Math.floor(Date.now() / 1000);
+    const moderatorId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?").bind(moderator).first<{ id: number }>())!.id;
+    const decide = (automated: number) =>
+      env.DB.prepare("INSERT INTO moderation_decisions (user_id, profile_id, source, outcome, ground, restricts, automated, language, operator_id, created_at, appeal_until) VALUES (?, ?, 'photo', 'reject_photo', 'explicit_content', 1, ?, 'en', ?, ?, ?) RETURNING id")
+        .bind(m.userId, m.id, automated, moderatorId, now, now + 86_400)
+        .first<{ id: number }>();
+    const [first, second] = [await decide(1), await decide(0)];
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO appeals (decision_id, user_id, text, status, created_at, decided_by, decided_at) VALUES (?, ?, 'It is a holiday photo.', 'reversed', ?, ?, ?)").bind(first!.id, m.userId, now, moderatorId, now),
+      env.DB.prepare("INSERT INTO appeals (decision_id, user_id, text, status, created_at) VALUES (?, ?, 'Please look again.', 'open', ?)").bind(second!.id, m.userId, now),
+    ]);
+    const today = new Date(now * 1000).toISOString().slice(0, 10);
+    const lines = (await (await asOperator(admin, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`)).text()).trimEnd().split("\r\n");
+    const value = (section: string, item: string) => lines.find((line) => line.startsWith(`${domain},${today},${today},${section},${item},`))?.split(",")[5];
+    expect(value("decisions_by_kind", "reject_photo")).toBe("2");
+    expect(value("decisions_by_means", "automated")).toBe("1");
+    expect(value("decisions_by_means", "human")).toBe("1");
+    expect(value("appeals", "received")).toBe("2");
+    expect(value("appeals", "still_open")).toBe("1");
+    expect(value("appeals", "decision_reversed")).toBe("1");
+    expect(value("appeals", "decision_upheld")).toBe("0");
+  });
+});
