@@ -24,7 +24,7 @@ const FAMILY = new RegExp(`^(.+)_(${SUFFIXES.join("|")})$`);
 /** Placeholders that hold text, not numbers (names ending in _part are rendered texts too). */
 const TEXT_VALUES = new Set([
   "address", "browser", "city", "code", "company", "country", "date", "domain", "email", "example", "field", "id", "kind", "kinds",
-  "kvk", "method", "methods", "minimum", "mobile", "name", "number", "numbers", "partner", "peer", "phone", "price", "privacy",
+  "kvk", "method", "methods", "minimum", "mobile", "name", "number", "numbers", "outcome", "partner", "peer", "phone", "price", "privacy",
   "site", "subject", "suggestion", "system", "terms", "text", "time", "tradenames", "vat", "when",
 ]);
 const isText = (name: string) => TEXT_VALUES.has(name) || name.endsWith("_part");
@@ -42,6 +42,7 @@ export const NOT_COUNTS: Record<string, string> = {
 export const NOT_COUNTED_KEYS: Record<string, string> = {
   "validation.date_of_birth_min_age": "an age written as 18+",
   "errors.photo_too_large": "megabytes written with the symbol MB",
+  "moderation.page.appeal_hint": "a range of characters whose upper end is always in the hundreds",
 };
 
 const isNumber = (name: string) => name !== "count" && !isText(name) && !Object.hasOwn(NOT_COUNTS, name);
