@@ -10,7 +10,6 @@
 import { lastRecordedId, recordSends, type SendRecord } from "../db/chat-ledger";
 import { dropJournal, journalCredits, journalEntries, unreadCountOf, type StoredMessage } from "../db/conversation-store";
 import type { Database } from "../db/database";
-import { KIND_LEDGER_REASON } from "../services/chat-rules";
 import type { ConversationPair } from "./conversation-pair";
 import { HOLD_IDLE_MS, type CreditHolds } from "./credit-holds";
 import type { MemberFacts } from "./member-facts";
@@ -177,7 +176,6 @@ export function d1SideOf(
     kind: message.kind,
     preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
     credits: message.credits_charged,
-    reason: KIND_LEDGER_REASON[message.kind],
     photoId: message.photo_id,
     recipientUnread,
     now: message.created_at,

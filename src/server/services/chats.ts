@@ -179,7 +179,7 @@ export async function exportChatMessages(db: Database, rooms: ConversationRooms,
     conversations.map(async ({ id, profileA, profileB }) => {
       const peer = profileA === profileId ? profileB : profileA;
       const rows = await rooms(profileId, peer).messagesFor(profileId, peer);
-      return rows.map((m) => ({ conversation_id: id, sender_id: m.sender_id, kind: m.kind, body: m.body, credits_charged: m.credits_charged, created_at: m.created_at }));
+      return rows.map((m) => ({ conversation_id: id, message_id: m.id, sender_id: m.sender_id, kind: m.kind, body: m.body, credits_charged: m.credits_charged, created_at: m.created_at }));
     }),
   );
   return pages.flat();
