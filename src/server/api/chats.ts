@@ -38,7 +38,9 @@ export const requireChatMember = (c: Context<AppEnv>): Session => requireMember(
  * pair's object like every other send. Answers the ack or the error frame.
  */
 export async function postMessage(c: Context<AppEnv>, member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
-  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post(member, peer, frame);
+  // The object reads at least what this request wrote (a signup, a gift's order), docs/decisions/0033.
+  const bookmark = requestBookmark();
+  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post({ ...member, ...(bookmark ? { bookmark } : {}) }, peer, frame);
 }
 
 export const chatRoutes = new Hono<AppEnv>()

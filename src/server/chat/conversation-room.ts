@@ -4,7 +4,7 @@ import { HISTORY_PAGE_SIZE, type SendFrame, type ServerFrame } from "../../share
 import { ClientFrame } from "../../shared/chat-frames";
 import { returnHolds, setUnreadCount } from "../db/chat-ledger";
 import { allMessages, conversationFacts, eraseMember, hasImageOf, historyPage, markRead, migrateConversationStore, readMarkOf, unreadCountOf, type StoredMessage } from "../db/conversation-store";
-import { D1Reads, databaseOver, type Database } from "../db/database";
+import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
 import { isPremiumProfile } from "../db/profiles";
 import { roomName, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
 import { announceMessage, announceRead, announceSenderBalance } from "../services/member-news";
@@ -59,7 +59,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       migrateConversationStore(ctx.storage);
       this.alarmAt = await ctx.storage.getAlarm();
     });
-    this.pair = new ConversationPair(ctx.storage, this.db);
+    // Outside a request the binding's database reads the primary: what D1 has recorded is settled there,
+    // never on a replica that may not have an answer the object lost (docs/decisions/0033).
+    const primary = databaseOf(env.DB);
+    this.pair = new ConversationPair(ctx.storage, primary);
     this.sockets = new RoomSockets(ctx);
     this.known = new MemberFacts(this.db, ctx.storage.sql, this.pair);
     this.sessions = new SessionCheck({
@@ -67,7 +70,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       socketOpened: (holder, peer) => env.MEMBERS.getByName(memberChannelName(holder.profileId)).chatSocketOpened(holder.profileId, holder.session, peer),
     });
     const alarmBy = (at: number) => this.alarmBy(at);
-    this.journal = new D1Journal({ sql: ctx.storage.sql, db: this.db, pair: this.pair, holds: this.holds, known: this.known, alarmBy });
+    this.journal = new D1Journal({ sql: ctx.storage.sql, db: this.db, primary, pair: this.pair, holds: this.holds, known: this.known, alarmBy });
     this.notices = new PageNotices((kind, sent) => {
       const asker = roomName(...this.pair.members);
       return kind === "message" ? announceMessage(env, sent, asker) : announceSenderBalance(env, sent, asker);
@@ -76,6 +79,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       ctx,
       env,
       db: this.db,
+      primary,
       pair: this.pair,
       sockets: this.sockets,
       holds: this.holds,

@@ -78,6 +78,8 @@ export type PipelineParts = {
   ctx: DurableObjectState;
   env: Env;
   db: Database;
+  /** D1's primary, for what D1 has recorded after a start or a lost answer (docs/decisions/0033). */
+  primary?: Database;
   pair: ConversationPair;
   sockets: RoomSockets;
   holds: CreditHolds;
@@ -314,7 +316,7 @@ export class SendPipeline {
       this.outcomeUnknown = true;
       let recorded = false;
       try {
-        recorded = (await lastRecordedId(db, last.record.conversationId)) >= last.message.id;
+        recorded = (await lastRecordedId(this.parts.primary ?? db, last.record.conversationId)) >= last.message.id;
         this.outcomeUnknown = false;
       } catch {
         // settled at the start of the next turn
@@ -384,7 +386,7 @@ export class SendPipeline {
     const { ctx, pair, db, known } = this.parts;
     const waiting = unrecordedMessages(ctx.storage.sql);
     const d1 = waiting.length ? await pair.d1Record() : null;
-    const recordedUpTo = d1 ? await lastRecordedId(db, d1.id) : 0;
+    const recordedUpTo = d1 ? await lastRecordedId(this.parts.primary ?? db, d1.id) : 0;
     for (const message of waiting) {
       if (message.id <= recordedUpTo) {
         markRecorded(ctx.storage, message.id, pair.otherOf(message.sender_id));
