@@ -9,8 +9,8 @@ export const BOOKMARK_COOKIE = "d1b";
 /** A bookmark as D1 writes them (hex fields and dashes); anything else in the cookie is ignored. */
 export const BOOKMARK_PATTERN = /^[0-9a-f][0-9a-f-]{7,127}$/i;
 
-/** A day: replicas lag by seconds, and an old bookmark asks nothing of a replica. */
-export const BOOKMARK_MAX_AGE = 86_400;
+/** A week: replicas lag by seconds and an old bookmark asks nothing of a replica, so it may outlive any visit. */
+export const BOOKMARK_MAX_AGE = 7 * 86_400;
 
 /** Whether `bookmark` names a later state of the database than `than` (bookmarks sort as text, oldest first). */
 export function isNewerBookmark(bookmark: string | null | undefined, than: string | null | undefined): bookmark is string {
