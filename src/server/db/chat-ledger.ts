@@ -204,10 +204,10 @@ function sendStatements(s: SendRecord): SQL[] {
 export function chargeStatements(s: Pick<SendRecord, "conversationId" | "messageId" | "senderProfileId" | "senderUserId" | "credits" | "now" | "fromHold">, ours: SQL): SQL[] {
   const c = s.conversationId;
   const ref = chatDayRef(c, s.senderProfileId, s.now);
-  const charge = sql`${ours} AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${CHAT_LEDGER_REASON} AND ref = ${ref} AND through_message_id >= ${s.messageId})`;
+  const uncharged = sql`${ours} AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${CHAT_LEDGER_REASON} AND ref = ${ref} AND through_message_id >= ${s.messageId})`;
   return [
-    ...(s.fromHold ? [sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${charge}`] : []),
-    sql`UPDATE users SET credits = credits - ${s.credits} WHERE id = ${s.senderUserId} AND ${charge}`,
+    ...(s.fromHold ? [sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${uncharged}`] : []),
+    sql`UPDATE users SET credits = credits - ${s.credits} WHERE id = ${s.senderUserId} AND ${uncharged}`,
     // The row's conflict target is the unique (reason, ref) index, partial as the index is.
     sql`
       INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at, messages, through_message_id)
