@@ -75,6 +75,9 @@ export type CapacityResult = {
   tables: TableGrowth[];
   objectsBytesPerMember: number;
   writeRequestsPerMember: number;
+  /** Paid messages acknowledged during the day, and the D1 bytes of the chat ledger's rows they added (docs/decisions/0033). */
+  paidMessages: number;
+  chatLedgerBytes: number;
   refused: Record<string, number>;
 };
 
@@ -132,6 +135,22 @@ export function productionMailBytesPerRow(persistTo: string): number | null {
     source.close();
     scratch.close();
   }
+}
+
+/** Rolled-up chat rows of the ledger (reason 'chat', docs/decisions/0033) in the local D1 files. */
+function chatLedgerRows(persistTo: string): number {
+  const dir = join(persistTo, "v3", "d1");
+  if (!existsSync(dir)) return 0;
+  let rows = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((n) => n.endsWith(".sqlite"))) {
+    const db = new DatabaseSync(join(dir, name), { readOnly: true });
+    try {
+      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credit_ledger'").get()) rows += (db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE reason = 'chat'").get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+  return rows;
 }
 
 function objectBytes(persistTo: string): number {
@@ -260,6 +279,8 @@ export async function capacityBench({ port, host, persistTo, members, demoProfil
   const ids = Array.from({ length: members }, (_, i) => base + i);
   const before = d1Tables(persistTo);
   const objectsBefore = objectBytes(persistTo);
+  const chatRowsBefore = chatLedgerRows(persistTo);
+  let paidMessages = 0;
   const started = performance.now();
 
   // New members.
@@ -328,6 +349,7 @@ export async function capacityBench({ port, host, persistTo, members, demoProfil
         writeRequests++;
         const answer = await sendOnce(socket, `cap${tag}-${i}-${peer.profileId}-${m}`, `Hello number ${m}, nice to meet you`);
         if (answer !== "ack") refuse(`message ${answer}`);
+        else if (isPremium) paidMessages++;
       }
       await socket.socket.close();
     }
@@ -382,7 +404,9 @@ export async function capacityBench({ port, host, persistTo, members, demoProfil
     })
     .filter((t) => t.bytesPerMember !== 0 || t.rowsPerMember !== 0)
     .toSorted((a, b) => b.bytesPerMember - a.bytesPerMember);
-  return { members, seconds, tables, objectsBytesPerMember: (objectBytes(persistTo) - objectsBefore) / members, writeRequestsPerMember: writeRequests / members, refused };
+  const ledger = after.get("credit_ledger");
+  const chatLedgerBytes = ledger && ledger.rows > 0 ? (chatLedgerRows(persistTo) - chatRowsBefore) * (ledger.bytes / ledger.rows) : 0;
+  return { members, seconds, tables, objectsBytesPerMember: (objectBytes(persistTo) - objectsBefore) / members, writeRequestsPerMember: writeRequests / members, paidMessages, chatLedgerBytes, refused };
   }
 }
 
@@ -406,6 +430,11 @@ export function printCapacity(r: CapacityResult): void {
   const kept = r.tables.filter((t) => t.retainedDays === null).reduce((s, t) => s + t.bytesPerMember, 0);
   console.info(`${"total".padEnd(30)} ${fmt(total).padStart(16)}   (${fmt(kept)} kept for good)`);
   console.info(`conversation objects' own storage (not D1): ${fmt(r.objectsBytesPerMember)} bytes/member/day`);
+  if (r.paidMessages > 0) {
+    console.info(
+      `chat ledger: ${fmt(r.chatLedgerBytes / r.paidMessages)} bytes of D1 per paid message amortised over the day's ${r.paidMessages} paid messages (one row per member, conversation and day; ${BEHAVIOUR.paidMessagesEach / BEHAVIOUR.paidConversationsEach} messages a conversation here)`,
+    );
+  }
   console.info(`write requests (logins, likes, sends, orders, webhooks, uploads): ${fmt(r.writeRequestsPerMember)} per member per day`);
   for (const dau of SCALES) {
     const days = daysUntilFull(r.tables, dau);

@@ -470,4 +470,7 @@ export function printChat(r: ChatBenchResult): void {
   console.info("message                 D1          object      messages before D1's 10 GB");
   console.info(`${`paid (${s.paidMessages})`.padEnd(23)} ${bytes(s.d1PerPaid).padEnd(11)} ${bytes(s.objectPerPaid).padEnd(11)} ${fit(s.d1PerPaid)}`);
   console.info(`${`free (${s.freeMessages})`.padEnd(23)} ${bytes(s.d1PerFree).padEnd(11)} ${bytes(s.objectPerFree).padEnd(11)} ${fit(s.d1PerFree)}`);
+  console.info(
+    `D1 bytes per paid message amortised: ${bytes(s.d1PerPaid)} over ${s.paidMessages} paid messages of one conversation and day (target under 5 B; the ledger keeps one row per member, conversation and day, docs/decisions/0033)`,
+  );
 }

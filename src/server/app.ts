@@ -22,7 +22,7 @@ import { decisionRoutes } from "./api/decisions";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
 import { consoleApp, isOperatorHost } from "./console/console-app";
-import { databaseOf } from "./db/database";
+import { d1Session } from "./edge/d1-session";
 import { resolveCountry } from "./edge/geo";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, resolveLocale } from "./edge/locale";
 import { requireSameOrigin } from "./auth/csrf";
@@ -90,10 +90,7 @@ function createApp() {
     c.set("trafficSource", resolveTracking(c));
     await next();
   });
-  app.use(async (c, next) => {
-    c.set("db", databaseOf(c.env.DB));
-    await next();
-  });
+  app.use(d1Session);
   // Photos, the manifest and the offline page need no member: answered before the session lookup, so a page of
   // thumbnails costs no session query per image.
   app.get("/media/*", serveMedia);

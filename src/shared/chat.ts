@@ -43,7 +43,8 @@ export type ServerFrame =
   /** First frame after connecting: the conversation (null until its first message) and the other member's read mark. */
   | { type: "ready"; conversation_id: number | null; peer_read_id: number | null; unread: number }
   /** Only to the socket that sent it: the message is stored (and charged); `credits` is the sender's balance now. */
-  | { type: "ack"; client_id: string; message: ChatMessage; credits: number }
+  /** `bookmark`: the D1 state the object's last write left, for the page's next requests (docs/decisions/0033). */
+  | { type: "ack"; client_id: string; message: ChatMessage; credits: number; bookmark?: string }
   /** A stored message, to every other socket of both members. */
   | { type: "message"; message: ChatMessage }
   /** A send or frame was refused; nothing was stored or charged. */

@@ -42,12 +42,24 @@ async function holdOf(member: Member, conversation?: number): Promise<number> {
 }
 
 async function ledgerOf(member: Member) {
-  return (await env.DB.prepare("SELECT delta, reason, ref FROM credit_ledger WHERE user_id = ? ORDER BY id").bind(member.userId).all<{ delta: number; reason: string; ref: string }>()).results;
+  return (
+    await env.DB.prepare("SELECT delta, reason, ref, messages, through_message_id FROM credit_ledger WHERE user_id = ? ORDER BY id")
+      .bind(member.userId)
+      .all<{ delta: number; reason: string; ref: string; messages: number | null; through_message_id: number | null }>()
+  ).results;
 }
+
+/** The member's rolled-up chat rows (docs/decisions/0033): one per conversation and day. */
+async function chatRows(member: Member) {
+  return (await ledgerOf(member)).filter((r) => r.reason === "chat");
+}
+
+/** The ref of a member's rolled-up row of a conversation on some UTC day. */
+const dayRef = (conversation: number, member: Member) => expect.stringMatching(new RegExp(`^chat:${conversation}:${member.id}:\\d{4}-\\d{2}-\\d{2}$`));
 
 /** What the ledger says chat cost the member (their balance was set by the test, without a ledger row). */
 async function chatSpent(member: Member): Promise<number> {
-  return -(await env.DB.prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ? AND reason IN ('message', 'photo', 'gift')").bind(member.userId).first<{ total: number }>())!.total;
+  return -(await env.DB.prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(member.userId).first<{ total: number }>())!.total;
 }
 
 async function unreadOf(member: Member, conversation: number): Promise<number> {
@@ -126,9 +138,7 @@ describe("a paid message covered by the member's hold", () => {
     // Paid from the hold, which is topped up again once half of it is spent.
     expect(await holdOf(anna, conversation)).toBe(FULL_HOLD - 3 * MESSAGE);
     expect(await chatSpent(anna)).toBe(5 * MESSAGE);
-    const ledger = (await ledgerOf(anna)).filter((r) => r.reason === "message");
-    expect(ledger).toHaveLength(5);
-    expect(new Set(ledger.map((r) => r.ref)).size).toBe(5);
+    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -5 * MESSAGE, ref: dayRef(conversation, anna), messages: 5 })]);
     expect(await unreadOf(bram, conversation)).toBe(5);
     expect(await shownBalance(anna)).toBe(1000 - 5 * MESSAGE);
     socket.close();
@@ -168,7 +178,7 @@ describe("a paid message covered by the member's hold", () => {
     const history = await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`));
     expect(history.messages.map((m) => m.body)).toEqual(["one", "two", "three"]);
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect((await ledgerOf(anna)).filter((r) => r.reason === "message").map((r) => r.ref)).toEqual(history.messages.map((m) => `chat:${conversation}:${m.id}`));
+    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, ref: dayRef(conversation, anna), messages: 3, through_message_id: history.messages.at(-1)!.id })]);
     expect(await unreadOf(bram, conversation)).toBe(3);
     const list = await json<{ chats: { profile: { id: number }; num_unread_messages: number; last_message: { body: string | null } | null }[] }>(await bram.browser.fetch("/api/chats.php"));
     expect(list.chats.find((c) => c.profile.id === anna.id)).toMatchObject({ num_unread_messages: 3, last_message: { body: "three" } });
@@ -206,7 +216,7 @@ describe("a paid message covered by the member's hold", () => {
     const history = await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`));
     expect(history.messages.map((m) => m.body)).toEqual(["one", "two", "three"]);
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect((await ledgerOf(anna)).filter((r) => r.reason === "message").map((r) => r.ref)).toEqual(history.messages.map((m) => `chat:${conversation}:${m.id}`));
+    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, ref: dayRef(conversation, anna), messages: 3, through_message_id: history.messages.at(-1)!.id })]);
     expect(await unreadOf(bram, conversation)).toBe(3);
     expect(await chatSpent(anna)).toBe(3 * MESSAGE);
     const names = await runInDurableObject(stub, (_room, state) => state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").toArray().map((t) => t.name));
@@ -224,7 +234,7 @@ describe("a paid message covered by the member's hold", () => {
     expect(await creditsOf(anna)).toBe(1000 - 2 * MESSAGE);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect((await ledgerOf(anna)).filter((r) => r.reason === "message")).toHaveLength(3);
+    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, messages: 3 })]);
     expect(await unreadOf(bram, conversation)).toBe(3);
     // The evicted object has not sent since: what is left of the hold went back too.
     expect(await holdOf(anna)).toBe(0);
@@ -271,9 +281,7 @@ describe("a credit hold", () => {
     expect(acks.at(-1)!.credits).toBe(1000 - 32 * MESSAGE);
     await expect.poll(() => creditsOf(anna)).toBe(1000 - 32 * MESSAGE);
     const conversation = await conversationId(anna, bram);
-    const ledger = (await ledgerOf(anna)).filter((r) => r.reason === "message");
-    expect(ledger).toHaveLength(32);
-    expect(new Set(ledger.map((r) => r.ref)).size).toBe(32);
+    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -32 * MESSAGE, ref: dayRef(conversation, anna), messages: 32, through_message_id: acks.at(-1)!.message.id })]);
     expect(await storedCount(anna, bram)).toBe(32);
     expect(await unreadOf(bram, conversation)).toBe(32);
     const held = await holdOf(anna, conversation);
@@ -298,7 +306,7 @@ describe("a credit hold", () => {
     expect(await holdOf(anna)).toBe(0);
     // The hold never left the balance: no ledger row for it, the balance is what the messages cost.
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect((await ledgerOf(anna)).filter((r) => r.reason !== "signup").map((r) => r.reason)).toEqual(["message", "message", "message"]);
+    expect((await ledgerOf(anna)).filter((r) => r.reason !== "signup").map((r) => [r.reason, r.messages])).toEqual([["chat", 3]]);
     expect(await chatSpent(anna)).toBe(3 * MESSAGE);
 
     // The next paid message goes through D1 again and takes a new hold.
@@ -343,7 +351,10 @@ describe("a credit hold", () => {
     await expect.poll(() => creditsOf(anna)).toBe(0);
     expect((await storedCount(anna, bram)) + (await storedCount(anna, cees))).toBe(5);
     expect(await holdOf(anna)).toBe(0);
-    expect((await ledgerOf(anna)).filter((r) => r.reason === "message")).toHaveLength(5);
+    // One row per conversation of the day, five charges between them.
+    const rows = await chatRows(anna);
+    expect(rows).toHaveLength(2);
+    expect(rows.reduce((sum, r) => sum + r.messages!, 0)).toBe(5);
     expect(await chatSpent(anna)).toBe(5 * MESSAGE);
     toBram.close();
     toCees.close();

@@ -39,7 +39,6 @@ function paid(profileId: number, credits = MESSAGE, now = 1_000): PaidFromBalanc
     preview: "hi",
     credits,
     free: credits === 0,
-    reason: "message",
     photoId: null,
     recipientHasWritten: false,
     freeUsedHere: 0,
@@ -198,7 +197,7 @@ describe("the send pipeline and the D1 journal in the object", () => {
     // The third is paid from the hold the second took; the journal goes to D1 right after the ack.
     expect(await sendText(socket, "three")).toMatchObject({ type: "ack", credits: 1000 - 3 * MESSAGE });
     await expect.poll(() => runInDurableObject(room(anna, bram), (instance) => (instance as unknown as Inside).journal.waiting())).toBe(false);
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'message'").bind(anna.userId).first<{ n: number }>();
+    const ledger = await env.DB.prepare("SELECT SUM(messages) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(anna.userId).first<{ n: number }>();
     expect(ledger!.n).toBe(3);
     // Recording again finds nothing left: charged once.
     await runInDurableObject(room(anna, bram), async (instance) => {

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { SiteSettings } from "../../src/shared/settings";
 import { recordSends, sendFactsRow, type SendRecord, type SendRecordResult } from "../../src/server/db/chat-ledger";
 import { databaseOf } from "../../src/server/db/database";
-import { decideSend, KIND_LEDGER_REASON, type SendRequest } from "../../src/server/services/chat-rules";
+import { decideSend, type SendRequest } from "../../src/server/services/chat-rules";
 import { sendFacts } from "../../src/server/services/chats";
 import { site } from "../fixtures";
 
@@ -108,7 +108,6 @@ async function bothSides(c: Case) {
       preview: null,
       credits: price.credits,
       free: price.free,
-      reason: KIND_LEDGER_REASON[request.kind],
       photoId,
       recipientHasWritten: hasWritten,
       freeUsedHere,

@@ -40,8 +40,9 @@ async function unreadInList(member: Member, peer: Member): Promise<number | unde
   return list.chats.find((c) => c.profile.id === peer.id)?.num_unread_messages;
 }
 
+/** The member's rolled-up chat rows (docs/decisions/0033). */
 async function ledgerOf(member: Member) {
-  return (await env.DB.prepare("SELECT delta, ref FROM credit_ledger WHERE user_id = ? AND reason = 'message' ORDER BY id").bind(member.userId).all<{ delta: number; ref: string }>()).results;
+  return (await env.DB.prepare("SELECT delta, ref, messages FROM credit_ledger WHERE user_id = ? AND reason = 'chat' ORDER BY id").bind(member.userId).all<{ delta: number; ref: string; messages: number }>()).results;
 }
 
 async function send(socket: ChatSocket, body: string, id = clientId()): Promise<ChatMessage> {
@@ -96,7 +97,6 @@ describe("a send between the two stores", () => {
         preview: "two",
         credits: MESSAGE,
         free: false,
-        reason: "message",
         photoId: null,
         recipientHasWritten: false,
         freeUsedHere: 0,
@@ -121,7 +121,7 @@ describe("a send between the two stores", () => {
     expect(ack.message.id).toBe(history.messages[1]!.id);
     expect(ack.credits).toBe(100 - 2 * MESSAGE);
     expect(await creditsOf(anna)).toBe(100 - 2 * MESSAGE);
-    expect((await ledgerOf(anna)).map((l) => l.delta)).toEqual([-MESSAGE, -MESSAGE]);
+    expect(await ledgerOf(anna)).toEqual([expect.objectContaining({ delta: -2 * MESSAGE, messages: 2 })]);
     expect(await stub.messagesFor(anna.id, bram.id)).toHaveLength(2);
     // Counts go on from there.
     await send(socket, "three");
@@ -150,7 +150,7 @@ describe("a send between the two stores", () => {
     expect((await socket.ack(retried)).credits).toBe(100 - 2 * MESSAGE);
     expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["one", "two"]);
     expect(await unreadInList(bram, anna)).toBe(2);
-    expect(await ledgerOf(anna)).toHaveLength(2);
+    expect(await ledgerOf(anna)).toEqual([expect.objectContaining({ delta: -2 * MESSAGE, messages: 2 })]);
     socket.close();
   });
 
@@ -168,12 +168,12 @@ describe("a send between the two stores", () => {
     expect(replies.filter((r) => r.type === "error").map((r) => r.error)).toEqual(["insufficient_credits", "insufficient_credits", "insufficient_credits"]);
     expect(await creditsOf(anna)).toBe(0);
     expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["warm", "burst 0", "burst 1"]);
-    expect(await ledgerOf(anna)).toHaveLength(3);
+    expect(await ledgerOf(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, messages: 3 })]);
     expect(await unreadInList(bram, anna)).toBe(3);
     socket.close();
   });
 
-  it("writes no D1 row for a free message and one ledger row for a paid one", async () => {
+  it("writes no D1 row for a free message, and one ledger row for the paid ones of a member, conversation and day", async () => {
     const count = async () => (await env.DB.prepare("SELECT (SELECT COUNT(*) FROM credit_ledger) + (SELECT COUNT(*) FROM conversations) + (SELECT COUNT(*) FROM conversation_members) AS n").first<{ n: number }>())!.n;
     const sender = await chatMember(ORIGIN, { credits: 0 });
     const recipient = await premium();
@@ -186,8 +186,11 @@ describe("a send between the two stores", () => {
     await env.DB.prepare("UPDATE users SET credits = 10 WHERE id = ?").bind(sender.userId).run();
     await send(socket, "paid");
     expect(await count()).toBe(afterFirst + 1);
-    const [ledger] = await ledgerOf(sender);
-    expect(ledger!.ref).toMatch(/^chat:\d+:\d+$/);
+    await send(socket, "paid again");
+    expect(await count()).toBe(afterFirst + 1);
+    const conversation = (await env.DB.prepare("SELECT id FROM conversations WHERE ? IN (profile_a, profile_b)").bind(sender.id).first<{ id: number }>())!.id;
+    const day = new Date().toISOString().slice(0, 10);
+    expect(await ledgerOf(sender)).toEqual([{ delta: -2 * MESSAGE, ref: `chat:${conversation}:${sender.id}:${day}`, messages: 2 }]);
     socket.close();
   });
 });

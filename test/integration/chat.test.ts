@@ -120,8 +120,8 @@ describe("the conversation's object", () => {
     expect((await reconnected.ack(id)).message.id).toBe(first.message.id);
     expect(await storedCount(anna, bram)).toBe(1);
     expect(await creditsOf(anna)).toBe(100 - MESSAGE);
-    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ? AND reason = 'message'").bind(anna.userId).all();
-    expect(ledger.results).toEqual([{ delta: -MESSAGE, reason: "message" }]);
+    const ledger = await env.DB.prepare("SELECT delta, reason, messages FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(anna.userId).all();
+    expect(ledger.results).toEqual([{ delta: -MESSAGE, reason: "chat", messages: 1 }]);
     reconnected.close();
   });
 
@@ -164,7 +164,7 @@ describe("the conversation's object", () => {
     }
     expect(await creditsOf(anna)).toBe(0);
     expect((await storedCount(anna, bram)) + (await storedCount(anna, cees))).toBe(1);
-    const ledger = await env.DB.prepare("SELECT SUM(delta) AS total, COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'message'").bind(anna.userId).first();
+    const ledger = await env.DB.prepare("SELECT SUM(delta) AS total, SUM(messages) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(anna.userId).first();
     expect(ledger).toEqual({ total: -MESSAGE, n: 1 });
     for (const s of sockets) s.close();
   });

@@ -51,8 +51,9 @@ function storedFrom(sender: Member, peer: Member): Promise<string[]> {
   );
 }
 
+/** The messages the member's rolled-up chat rows charge (docs/decisions/0033). */
 const chatLedgerRows = async (member: Member) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'message'").bind(member.userId).first<{ n: number }>())!.n;
+  (await env.DB.prepare("SELECT COALESCE(SUM(messages), 0) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(member.userId).first<{ n: number }>())!.n;
 
 const acksOf = (frames: ServerFrame[]) => frames.flatMap((f) => (f.type === "ack" ? [f.client_id] : []));
 

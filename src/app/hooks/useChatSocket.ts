@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type SendFrame, type ServerFrame } from "../../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat-socket-state";
+import { rememberBookmark } from "../bookmark-cookie";
 import { openSiteSocket, type SiteSocket } from "../site-socket";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */
@@ -95,6 +96,7 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
           break;
         case "ack":
           outbox.current.delete(frame.client_id);
+          rememberBookmark(frame.bookmark);
           dispatch({ type: "acked", clientId: frame.client_id, message: frame.message });
           on.onAck?.(frame);
           on.onMessage?.(frame.message);

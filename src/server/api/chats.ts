@@ -17,6 +17,7 @@ import { MEMBER_HEADER, type SocketMember } from "../chat/room-sockets";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
 import { socketPeerRow } from "../db/conversations";
+import { requestBookmark } from "../db/database";
 import { conversationRooms, removeChats, roomName } from "../services/chats";
 import { announceRead } from "../services/member-news";
 import { invalidBody } from "./body";
@@ -37,7 +38,9 @@ export const requireChatMember = (c: Context<AppEnv>): Session => requireMember(
  * pair's object like every other send. Answers the ack or the error frame.
  */
 export async function postMessage(c: Context<AppEnv>, member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
-  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post(member, peer, frame);
+  // The object reads at least what this request wrote (a signup, a gift's order), docs/decisions/0033.
+  const bookmark = requestBookmark();
+  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post({ ...member, ...(bookmark ? { bookmark } : {}) }, peer, frame);
 }
 
 export const chatRoutes = new Hono<AppEnv>()
@@ -49,6 +52,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const row = await socketPeerRow(c.get("db"), peer, session.profileId, session.userId);
     if (!row) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
     if (row.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
+    const bookmark = requestBookmark();
 
     const member: SocketMember = {
       profileId: session.profileId,
@@ -59,6 +63,8 @@ export const chatRoutes = new Hono<AppEnv>()
       ...(session.publicId ? { session: session.publicId } : {}),
       premium: row.paid,
       name: row.ownName,
+      // The object reads D1 at least as new as this request, so the member sees their own writes (docs/decisions/0033).
+      ...(bookmark ? { bookmark } : {}),
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
     const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });

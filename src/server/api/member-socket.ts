@@ -10,6 +10,7 @@ import { vValidator } from "@hono/valibot-validator";
 import { Hono } from "hono";
 import * as v from "valibot";
 import { CHANNEL_MEMBER_HEADER, memberChannelName, type ChannelMember } from "../member/member-channel";
+import { requestBookmark } from "../db/database";
 import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
 import type { AppEnv } from "../request-context";
@@ -26,7 +27,9 @@ export const memberChannelRoutes = new Hono<AppEnv>()
   .get("/api/member-socket.php", async (c) => {
     const session = requireMember(c);
     requireSocketUpgrade(c);
-    const member: ChannelMember = { profileId: session.profileId, userId: session.userId, ...(session.publicId ? { session: session.publicId } : {}) };
+    const bookmark = requestBookmark();
+    // The page's bookmark goes with it: the channel reads the badges at least as new as this request (docs/decisions/0033).
+    const member: ChannelMember & { bookmark?: string } = { profileId: session.profileId, userId: session.userId, ...(session.publicId ? { session: session.publicId } : {}), ...(bookmark ? { bookmark } : {}) };
     const visible = c.req.query("visible") === "0" ? "0" : "1";
     const forwarded = new Request(`https://member/socket?visible=${visible}`, { headers: { upgrade: "websocket", [CHANNEL_MEMBER_HEADER]: JSON.stringify(member) } });
     return objectHandshake(c.env.MEMBERS.getByName(memberChannelName(session.profileId)), forwarded);

@@ -4,7 +4,7 @@ import { HISTORY_PAGE_SIZE, type SendFrame, type ServerFrame } from "../../share
 import { ClientFrame } from "../../shared/chat-frames";
 import { returnHolds, setUnreadCount } from "../db/chat-ledger";
 import { allMessages, conversationFacts, eraseMember, hasImageOf, historyPage, markRead, migrateConversationStore, readMarkOf, unreadCountOf, type StoredMessage } from "../db/conversation-store";
-import { databaseOf, type Database } from "../db/database";
+import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
 import { isPremiumProfile } from "../db/profiles";
 import { roomName, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
 import { announceMessage, announceRead, announceSenderBalance } from "../services/member-news";
@@ -37,6 +37,8 @@ import { i18nFor } from "../translations";
  * - ConversationPair (conversation-pair.ts) and RoomSockets (room-sockets.ts).
  */
 export class ConversationRoom extends DurableObject<Env> implements ConversationRoomCalls {
+  /** The object's D1 session (docs/decisions/0033): its reads are at least as new as its own writes and the bookmarks it is handed. */
+  private readonly reads: D1Reads;
   private readonly db: Database;
   private readonly pair: ConversationPair;
   private readonly sockets: RoomSockets;
@@ -51,12 +53,16 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = databaseOf(env.DB);
+    this.reads = new D1Reads(env.DB, null, "first-primary");
+    this.db = databaseOver(this.reads);
     void ctx.blockConcurrencyWhile(async () => {
       migrateConversationStore(ctx.storage);
       this.alarmAt = await ctx.storage.getAlarm();
     });
-    this.pair = new ConversationPair(ctx.storage, this.db);
+    // Outside a request the binding's database reads the primary: what D1 has recorded is settled there,
+    // never on a replica that may not have an answer the object lost (docs/decisions/0033).
+    const primary = databaseOf(env.DB);
+    this.pair = new ConversationPair(ctx.storage, primary);
     this.sockets = new RoomSockets(ctx);
     this.known = new MemberFacts(this.db, ctx.storage.sql, this.pair);
     this.sessions = new SessionCheck({
@@ -64,7 +70,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       socketOpened: (holder, peer) => env.MEMBERS.getByName(memberChannelName(holder.profileId)).chatSocketOpened(holder.profileId, holder.session, peer),
     });
     const alarmBy = (at: number) => this.alarmBy(at);
-    this.journal = new D1Journal({ sql: ctx.storage.sql, db: this.db, pair: this.pair, holds: this.holds, known: this.known, alarmBy });
+    this.journal = new D1Journal({ sql: ctx.storage.sql, db: this.db, primary, pair: this.pair, holds: this.holds, known: this.known, alarmBy });
     this.notices = new PageNotices((kind, sent) => {
       const asker = roomName(...this.pair.members);
       return kind === "message" ? announceMessage(env, sent, asker) : announceSenderBalance(env, sent, asker);
@@ -73,6 +79,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       ctx,
       env,
       db: this.db,
+      primary,
       pair: this.pair,
       sockets: this.sockets,
       holds: this.holds,
@@ -81,6 +88,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       notices: this.notices,
       sessions: this.sessions,
       alarmBy,
+      bookmark: () => this.reads.bookmark(),
       takeLater: () => void this.turn(() => this.sends.takeWaiting()).catch(() => undefined),
     });
     // Keep-alive pings are answered without waking the object.
@@ -90,9 +98,12 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   /** A socket upgrade forwarded by the Worker, which has checked the member and the pair: admitted here. */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    const member = parseMember(request.headers.get(MEMBER_HEADER));
+    const handed = parseMember(request.headers.get(MEMBER_HEADER));
     const peer = Number(new URL(request.url).searchParams.get("peer"));
-    if (!member || !Number.isInteger(peer) || peer < 1 || peer === member.profileId) return new Response("Bad member", { status: 400 });
+    if (!handed || !Number.isInteger(peer) || peer < 1 || peer === handed.profileId) return new Response("Bad member", { status: 400 });
+    // The page's bookmark is not kept with the socket: from here on the object reads at least that.
+    const { bookmark, ...member } = handed;
+    this.reads.catchUp(bookmark);
     if (!this.pair.claim(member.profileId, peer)) return new Response("Wrong conversation", { status: 400 });
     // The member's channel records the socket, so that ending its session reaches this object; an ended one is refused.
     if (!(await this.sessions.admit(member, peer, Date.now()))) return Response.json({ error: SESSION_ENDED.code, message: refusalText(i18nFor(member.language).t, SESSION_ENDED) }, { status: 403 });
@@ -159,6 +170,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
    */
   async post(member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
     if (!this.pair.claim(member.profileId, peer)) throw new Error("wrong conversation");
+    this.reads.catchUp(member.bookmark);
     return new Promise<ServerFrame>((resolve, reject) => {
       this.send({ origin: null, member, frame, reply: resolve }).catch(reject);
     });
@@ -223,9 +235,11 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
    * Something about a member changed in D1 (a purchase made them premium, a block, going invisible,
    * a deletion): forget what the object read about both members and stop paying sends from the holds
    * until D1 has looked at the standing again (the next send goes through D1), and let the member's
-   * open sockets see photo originals if now premium.
+   * open sockets see photo originals if now premium. `bookmark`: the D1 state of the change, which
+   * every read from now on sees (docs/decisions/0033).
    */
-  async memberChanged(profileId: number): Promise<void> {
+  async memberChanged(profileId: number, bookmark?: string | null): Promise<void> {
+    this.reads.catchUp(bookmark);
     this.known.forgetAll();
     this.holds.memberChanged();
     const premium = await isPremiumProfile(this.db, profileId);

@@ -10,7 +10,6 @@
 import { lastRecordedId, recordSends, type SendRecord } from "../db/chat-ledger";
 import { dropJournal, journalCredits, journalEntries, unreadCountOf, type StoredMessage } from "../db/conversation-store";
 import type { Database } from "../db/database";
-import { KIND_LEDGER_REASON } from "../services/chat-rules";
 import type { ConversationPair } from "./conversation-pair";
 import { HOLD_IDLE_MS, type CreditHolds } from "./credit-holds";
 import type { MemberFacts } from "./member-facts";
@@ -25,6 +24,11 @@ export const JOURNAL_RETRY_MS = 2_000;
 export type JournalParts = {
   sql: SqlStorage;
   db: Database;
+  /**
+   * D1's primary, for what D1 has recorded after a start or a lost answer: a replica, or the
+   * object's session that never saw the lost answer's bookmark, may not have it yet (docs/decisions/0033).
+   */
+  primary?: Database;
   pair: ConversationPair;
   holds: CreditHolds;
   known: MemberFacts;
@@ -116,7 +120,7 @@ export class D1Journal {
     try {
       if (this.mayBeInD1 && entries.length) {
         const d1 = await pair.d1Record();
-        const upTo = d1 ? await lastRecordedId(db, d1.id) : 0;
+        const upTo = d1 ? await lastRecordedId(this.parts.primary ?? db, d1.id) : 0;
         this.recordedUpTo = Math.max(this.recordedUpTo, upTo);
         entries = entries.filter((e) => e.id > upTo);
       }
@@ -177,7 +181,6 @@ export function d1SideOf(
     kind: message.kind,
     preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
     credits: message.credits_charged,
-    reason: KIND_LEDGER_REASON[message.kind],
     photoId: message.photo_id,
     recipientUnread,
     now: message.created_at,

@@ -21,6 +21,8 @@ export type SocketMember = {
   premium: boolean;
   /** Their name, for what the other member is told of their messages (read when unknown). */
   name?: string;
+  /** The D1 bookmark of the request that handed the member over (docs/decisions/0033); not kept with the socket. */
+  bookmark?: string;
 };
 
 /** The header by which the Worker hands the authorised member to the object. */
@@ -30,7 +32,7 @@ export function parseMember(raw: string | null): SocketMember | null {
   if (!raw) return null;
   try {
     const m = JSON.parse(raw) as SocketMember;
-    if (Number.isInteger(m.profileId) && Number.isInteger(m.userId) && isLanguage(m.language) && typeof m.siteDomain === "string" && typeof m.premium === "boolean") return m;
+    if (Number.isInteger(m.profileId) && Number.isInteger(m.userId) && isLanguage(m.language) && typeof m.siteDomain === "string" && typeof m.premium === "boolean" && (m.bookmark === undefined || typeof m.bookmark === "string")) return m;
   } catch {
     // fall through
   }

@@ -78,6 +78,8 @@ export type PipelineParts = {
   ctx: DurableObjectState;
   env: Env;
   db: Database;
+  /** D1's primary, for what D1 has recorded after a start or a lost answer (docs/decisions/0033). */
+  primary?: Database;
   pair: ConversationPair;
   sockets: RoomSockets;
   holds: CreditHolds;
@@ -88,6 +90,8 @@ export type PipelineParts = {
   alarmBy: (at: number) => void;
   /** Run `takeWaiting` in a later turn of the object. */
   takeLater: () => void;
+  /** The newest D1 bookmark of the object's session, which acks carry (docs/decisions/0033). */
+  bookmark?: () => string | null;
   now?: () => number;
 };
 
@@ -270,7 +274,7 @@ export class SendPipeline {
     const stored = messageByClientId(this.parts.ctx.storage.sql, member.profileId, clientId);
     if (!stored) return null;
     if (stored.recorded !== 1) return { later: true };
-    return { reply: { type: "ack", client_id: clientId, message: this.view(stored, member, site), credits: await this.balance(member.userId) } };
+    return { reply: { type: "ack", client_id: clientId, message: this.view(stored, member, site), credits: await this.balance(member.userId), ...this.bookmark() } };
   }
 
   /**
@@ -312,7 +316,7 @@ export class SendPipeline {
       this.outcomeUnknown = true;
       let recorded = false;
       try {
-        recorded = (await lastRecordedId(db, last.record.conversationId)) >= last.message.id;
+        recorded = (await lastRecordedId(this.parts.primary ?? db, last.record.conversationId)) >= last.message.id;
         this.outcomeUnknown = false;
       } catch {
         // settled at the start of the next turn
@@ -361,7 +365,7 @@ export class SendPipeline {
       sockets.send(other, { type: "message", message: this.view(message, viewer, site) });
       if (viewer.profileId === peer) sockets.send(other, { type: "unread", count: unread });
     }
-    send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits });
+    send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits, ...this.bookmark() });
   }
 
   /** Step 5a: the slow path's messages acknowledged since the last turn become recorded here. */
@@ -382,7 +386,7 @@ export class SendPipeline {
     const { ctx, pair, db, known } = this.parts;
     const waiting = unrecordedMessages(ctx.storage.sql);
     const d1 = waiting.length ? await pair.d1Record() : null;
-    const recordedUpTo = d1 ? await lastRecordedId(db, d1.id) : 0;
+    const recordedUpTo = d1 ? await lastRecordedId(this.parts.primary ?? db, d1.id) : 0;
     for (const message of waiting) {
       if (message.id <= recordedUpTo) {
         markRecorded(ctx.storage, message.id, pair.otherOf(message.sender_id));
@@ -403,6 +407,12 @@ export class SendPipeline {
     // Nothing was acknowledged: the client may send the same client id again.
     console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
     return refusalFrame(send.member, send.frame.client_id, { status: 400, code: "internal_error", key: "errors.try_again_later" });
+  }
+
+  /** The ack's bookmark: the object's D1 state after its last write (a send paid from a hold is not in D1 yet). */
+  private bookmark(): { bookmark?: string } {
+    const bookmark = this.parts.bookmark?.();
+    return bookmark ? { bookmark } : {};
   }
 
   private async balance(userId: number): Promise<number> {

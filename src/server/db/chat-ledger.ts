@@ -1,9 +1,10 @@
 /**
  * The chat's ledger in D1 (docs/decisions/0015, 0021, 0031): what the conversations' objects read and
  * write there about sends. The facts the send rules read, each message's D1 side (the conversation's
- * last message under the members' standing, both members' summaries, the charge with its ledger row,
- * the photo marked sent) recorded in one batch with the senders' credit holds, and the holds given
- * back. Only a conversation's object writes these rows about its conversation.
+ * last message under the members' standing, both members' summaries, the charge in the member's
+ * rolled-up ledger row of the conversation and day (docs/decisions/0033), the photo marked sent)
+ * recorded in one batch with the senders' credit holds, and the holds given back. Only a
+ * conversation's object writes these rows about its conversation.
  *
  * Reads and the holds' give-back are drizzle's builder, with `sql` fragments inside it only where the
  * builder has no words for a thing (EXISTS over another table, a correlated count or sum). The batch
@@ -63,8 +64,6 @@ export type SendRecord = {
   preview: string | null;
   credits: number;
   free: boolean;
-  /** The ledger reason of a paid message. */
-  reason: string;
   photoId: number | null;
   /** From the object: facts of this conversation the standing depends on. */
   recipientHasWritten: boolean;
@@ -107,8 +106,14 @@ export type SendRecordResult =
   | { alreadyRecorded: true };
 
 
-/** The ledger reference of a chat message: unique, so a message is never charged twice. */
-const chatLedgerRef = (conversationId: number, messageId: number) => `chat:${conversationId}:${messageId}`;
+/** The ledger reason of a member's chat charges in a conversation on a day, rolled up in one row (docs/decisions/0033). */
+export const CHAT_LEDGER_REASON = "chat";
+
+/**
+ * The reference of a member's rolled-up chat row: the conversation, the sender and the UTC day of
+ * the message (`now` in seconds, the message's own time, so a replay names the same row).
+ */
+export const chatDayRef = (conversationId: number, senderProfileId: number, now: number) => `chat:${conversationId}:${senderProfileId}:${new Date(now * 1000).toISOString().slice(0, 10)}`;
 
 /** What the standing of a send depends on: the members, and for a free message the allowance. */
 export type SendStanding = Pick<SendRecord, "senderUserId" | "senderProfileId" | "recipientProfileId" | "recipientHasWritten"> & Partial<SendRecord>;
@@ -183,18 +188,34 @@ function sendStatements(s: SendRecord): SQL[] {
              free_messages_used = free_messages_used + (profile_id = ${s.senderProfileId} AND ${free} = 1)
       WHERE conversation_id = ${c} AND ${ours}`,
   ];
-  if (s.credits > 0) {
-    if (s.fromHold) statements.push(sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${ours}`);
-    statements.push(
-      sql`UPDATE users SET credits = credits - ${s.credits} WHERE id = ${s.senderUserId} AND ${ours}`,
-      sql`
-        INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at)
-        SELECT ${s.senderUserId}, ${-s.credits}, ${s.reason}, ${chatLedgerRef(c, s.messageId)}, ${s.now} WHERE ${ours}`,
-    );
-  }
+  if (s.credits > 0) statements.push(...chargeStatements(s, ours));
   if (s.photoId !== null) statements.push(sql`UPDATE chat_photos SET sent_in_conversation_id = COALESCE(sent_in_conversation_id, ${c}) WHERE id = ${s.photoId} AND ${ours}`);
   statements.push(sql`SELECT (SELECT credits FROM users WHERE id = ${s.senderUserId}) AS credits, ${ours} AS recorded`);
   return statements;
+}
+
+/**
+ * The charge of one message (docs/decisions/0033): the hold it is paid from, the balance, and the
+ * member's rolled-up row of the conversation and day, upserted with its count, sum and watermark.
+ * Each runs only while the row's watermark is below the message (`uncharged`, read before the row
+ * moves it): a charge taken before, in a batch replayed after its answer was lost, does nothing,
+ * so the balance and its ledger move together or not at all.
+ */
+export function chargeStatements(s: Pick<SendRecord, "conversationId" | "messageId" | "senderProfileId" | "senderUserId" | "credits" | "now" | "fromHold">, ours: SQL): SQL[] {
+  const c = s.conversationId;
+  const ref = chatDayRef(c, s.senderProfileId, s.now);
+  const uncharged = sql`${ours} AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${CHAT_LEDGER_REASON} AND ref = ${ref} AND through_message_id >= ${s.messageId})`;
+  return [
+    ...(s.fromHold ? [sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${uncharged}`] : []),
+    sql`UPDATE users SET credits = credits - ${s.credits} WHERE id = ${s.senderUserId} AND ${uncharged}`,
+    // The row's conflict target is the unique (reason, ref) index, partial as the index is.
+    sql`
+      INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at, messages, through_message_id)
+      SELECT ${s.senderUserId}, ${-s.credits}, ${CHAT_LEDGER_REASON}, ${ref}, ${s.now}, 1, ${s.messageId} WHERE ${ours}
+      ON CONFLICT (reason, ref) WHERE ref IS NOT NULL DO UPDATE
+        SET delta = delta + excluded.delta, messages = messages + 1, through_message_id = excluded.through_message_id
+        WHERE through_message_id < excluded.through_message_id`,
+  ];
 }
 
 /** A member's hold here: given back to the balance first when asked, then topped up; the last statement reads it back. */
@@ -220,12 +241,12 @@ function holdStatements(h: HoldRequest): { release: SQL[]; topUp: SQL[] } {
  * the send: live accounts, the recipient active and visible or a writer here, no block either way, a
  * free message within the allowance, an image's photo the sender's own; a message paid from a hold
  * was acknowledged already and is recorded regardless), both members' summaries, the charge with
- * its ledger entry (from the hold for those), the photo marked sent, and the balance read back; then
+ * its rolled-up ledger row (from the hold for those), the photo marked sent, and the balance read back; then
  * the senders' holds as asked (docs/decisions/0021). A standing that no longer allows a send (trigger
  * conversations_send_allowed), a balance below zero or below what is held (triggers
  * users_credits_not_negative, users_credits_cover_holds), a message id recorded before (trigger
- * conversations_message_once) or a ledger reference used before aborts all of it: the group is
- * recorded whole or not at all.
+ * conversations_message_once) aborts all of it: the group is recorded whole or not at all. A charge
+ * D1 took before does nothing again (its rolled-up row's watermark, chargeStatements).
  */
 export async function recordSends(db: Database, sends: readonly SendRecord[], holds: readonly HoldRequest[] = []): Promise<SendRecordResult> {
   const perSend = sends.map(sendStatements);
@@ -253,7 +274,7 @@ export async function recordSends(db: Database, sends: readonly SendRecord[], ho
     const text = errorText(error);
     if (text.includes("insufficient_credits")) return { insufficientCredits: true };
     if (text.includes("chat_standing_changed")) return { standingChanged: true };
-    if (text.includes("message_already_recorded") || (text.includes("UNIQUE") && text.includes("credit_ledger"))) return { alreadyRecorded: true };
+    if (text.includes("message_already_recorded")) return { alreadyRecorded: true };
     throw error;
   }
 }

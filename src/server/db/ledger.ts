@@ -28,7 +28,8 @@ export async function balanceOf(db: Database, userId: number): Promise<{ credits
 /**
  * A ledger row made by a SELECT of (NULL, user_id, delta, reason, ref, created_at), so it is written
  * only when the SELECT's condition holds: the statement to batch with the balance change it records.
+ * The row's last columns (a rolled-up chat row's count and watermark, migration 0021) stay null.
  */
 export function ledgerEntryWhere(db: Database, select: SQL) {
-  return db.insert(creditLedger).select(select);
+  return db.insert(creditLedger).select(sql`SELECT *, NULL, NULL FROM (${select})`);
 }

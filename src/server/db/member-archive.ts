@@ -84,7 +84,7 @@ export async function memberArchive(db: Database, userId: number) {
     db.select({ profile_id: likes.likerId, created_at: likes.createdAt }).from(likes).where(eq(likes.likedId, ofProfile)),
     db.select({ profile_id: blocks.blockedId, created_at: blocks.createdAt }).from(blocks).where(eq(blocks.blockerId, ofProfile)),
     db
-      .select({ delta: creditLedger.delta, reason: creditLedger.reason, ref: creditLedger.ref, created_at: creditLedger.createdAt })
+      .select({ delta: creditLedger.delta, reason: creditLedger.reason, ref: creditLedger.ref, messages: creditLedger.messages, created_at: creditLedger.createdAt })
       .from(creditLedger)
       .where(eq(creditLedger.userId, userId))
       .orderBy(asc(creditLedger.id)),

@@ -309,14 +309,22 @@ export const creditLedger = sqliteTable(
     delta: integer("delta").notNull(),
     /** signup | purchase | message | photo | gift | refund | reversal | bonus */
     reason: text("reason").notNull(),
-    /** What the entry is about: "order:<id>"; "chat:<conversation id>:<message id>" for a chat message (before: "message:<id>"). */
+    /**
+     * What the entry is about: "order:<id>"; "chat:<conversation id>:<sender profile id>:<YYYY-MM-DD>" for a
+     * member's chat charges in one conversation on one UTC day (reason "chat", migration 0021); rows
+     * written before that: "chat:<conversation id>:<message id>", one per message (before those: "message:<id>").
+     */
     ref: text("ref"),
     createdAt: integer("created_at").notNull().default(now),
+    /** A rolled-up chat row: how many messages its charges are. */
+    messages: integer("messages"),
+    /** A rolled-up chat row: the highest message id of the conversation charged in it (docs/decisions/0033). */
+    throughMessageId: integer("through_message_id"),
   },
   (t) => [
     index("credit_ledger_user_idx").on(t.userId, t.createdAt),
-    // The last guard against doubles: one purchase, refund or reversal row per order, one charge
-    // per chat message whatever retries or restarts happen between its two stores.
+    // The last guard against doubles: one purchase, refund or reversal row per order, one row per
+    // member, conversation and day of chat charges (whose watermark guards each message).
     uniqueIndex("credit_ledger_reason_ref_idx").on(t.reason, t.ref).where(sql`ref IS NOT NULL`),
   ],
 );

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
 import type { MemberEvent, Presence } from "../../shared/member-events";
 import { PageFrame, type MemberFrame } from "../../shared/member-frames";
-import { databaseOf, type Database } from "../db/database";
+import { D1Reads, databaseOver, type Database } from "../db/database";
 import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "../services/badges";
 import { CLOSED_ANSWER_MS } from "../chat/page-hints";
 import { roomName } from "../services/chats";
@@ -10,6 +10,8 @@ import { chatSocketOpened, chatSocketsOfEnded, hasEnded } from "./session-socket
 
 /** Whose channel it is, handed over by the Worker that checked the session; `session`: the public id of the login session that opened the socket. */
 export type ChannelMember = { profileId: number; userId: number; session?: string };
+/** What the Worker hands over with a page's socket: the member, and the bookmark of the page's request (docs/decisions/0033). */
+type HandedMember = ChannelMember & { bookmark?: string };
 
 /** The header by which the Worker hands the signed-in member to their channel. */
 export const CHANNEL_MEMBER_HEADER = "x-channel-member";
@@ -52,6 +54,7 @@ const REREAD_AFTER_MS = 60_000;
  * each login session opened a chat socket in, so ending the session closes them (docs/decisions/0025).
  */
 export class MemberChannel extends DurableObject<Env> {
+  private readonly reads: D1Reads;
   private readonly db: Database;
   /**
    * The conversations' objects told lately that no page is open, and until when that answer stands
@@ -64,15 +67,19 @@ export class MemberChannel extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = databaseOf(env.DB);
+    // Its own D1 session: the badges it reads on a page's connect are at least as new as that page's request.
+    this.reads = new D1Reads(env.DB, null, "first-primary");
+    this.db = databaseOver(this.reads);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
 
   /** A page's socket, forwarded by the Worker after checking the session: the page gets the badges from D1 at once. */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    const member = parseMember(request.headers.get(CHANNEL_MEMBER_HEADER));
-    if (!member) return new Response("Wrong member", { status: 400 });
+    const handed = parseMember(request.headers.get(CHANNEL_MEMBER_HEADER));
+    if (!handed) return new Response("Wrong member", { status: 400 });
+    const { bookmark, ...member } = handed;
+    this.reads.catchUp(bookmark);
     // Its session ended while the Worker handed the socket over.
     if (member.session !== undefined && hasEnded(this.ctx.storage.kv, member.session)) return new Response("Session ended", { status: 403 });
     if (!this.claim(member)) return new Response("Wrong member", { status: 400 });
@@ -346,11 +353,12 @@ export class MemberChannel extends DurableObject<Env> {
   }
 }
 
-function parseMember(raw: string | null): ChannelMember | null {
+function parseMember(raw: string | null): HandedMember | null {
   if (!raw) return null;
   try {
-    const m = JSON.parse(raw) as ChannelMember;
-    if (Number.isInteger(m.profileId) && m.profileId > 0 && Number.isInteger(m.userId) && m.userId > 0 && (m.session === undefined || typeof m.session === "string")) return m;
+    const m = JSON.parse(raw) as HandedMember;
+    const optionalText = (value: unknown) => value === undefined || typeof value === "string";
+    if (Number.isInteger(m.profileId) && m.profileId > 0 && Number.isInteger(m.userId) && m.userId > 0 && optionalText(m.session) && optionalText(m.bookmark)) return m;
   } catch {
     // fall through
   }

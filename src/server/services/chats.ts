@@ -5,7 +5,7 @@
 import type { i18n } from "i18next";
 import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
-import { databaseOf, type Database } from "../db/database";
+import { databaseOf, requestBookmark, type Database } from "../db/database";
 import type { StoredMessage } from "../db/conversation-store";
 import {
   chatListRows,
@@ -41,7 +41,7 @@ export interface ConversationRoomCalls {
   messagesFor(profileId: number, peer: number): Promise<StoredMessage[]>;
   eraseMember(profileId: number, peer: number): Promise<number>;
   hasImage(photoId: number, one: number, other: number): Promise<boolean>;
-  memberChanged(profileId: number): Promise<void>;
+  memberChanged(profileId: number, bookmark?: string | null): Promise<void>;
   sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
   returnHold(profileId: number, userId: number): Promise<void>;
 }
@@ -179,7 +179,7 @@ export async function exportChatMessages(db: Database, rooms: ConversationRooms,
     conversations.map(async ({ id, profileA, profileB }) => {
       const peer = profileA === profileId ? profileB : profileA;
       const rows = await rooms(profileId, peer).messagesFor(profileId, peer);
-      return rows.map((m) => ({ conversation_id: id, sender_id: m.sender_id, kind: m.kind, body: m.body, credits_charged: m.credits_charged, created_at: m.created_at }));
+      return rows.map((m) => ({ conversation_id: id, message_id: m.id, sender_id: m.sender_id, kind: m.kind, body: m.body, credits_charged: m.credits_charged, created_at: m.created_at }));
     }),
   );
   return pages.flat();
@@ -217,7 +217,8 @@ export async function eraseChatMessages(db: Database, rooms: ConversationRooms, 
  */
 export async function memberChangedInChats(db: Database, rooms: ConversationRooms, profileId: number): Promise<void> {
   const conversations = await conversationsOfProfiles(db, [profileId]);
-  await Promise.all(conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId)));
+  const bookmark = requestBookmark();
+  await Promise.all(conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId, bookmark)));
 }
 
 /**
@@ -226,7 +227,7 @@ export async function memberChangedInChats(db: Database, rooms: ConversationRoom
  * before, docs/decisions/0021).
  */
 export async function blockedInChat(db: Database, rooms: ConversationRooms, blockerId: number, blockedId: number): Promise<void> {
-  if (await conversationOf(db, blockerId, blockedId)) await rooms(blockerId, blockedId).memberChanged(blockerId);
+  if (await conversationOf(db, blockerId, blockedId)) await rooms(blockerId, blockedId).memberChanged(blockerId, requestBookmark());
 }
 
 /**

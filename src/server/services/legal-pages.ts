@@ -12,6 +12,7 @@ import {
   PHOTO_ALERT_KEY,
   PUSH_ALERT_KEY,
 } from "../../shared/browser-storage";
+import { BOOKMARK_COOKIE, BOOKMARK_MAX_AGE } from "../../shared/d1-bookmark";
 import { HIDE_TIME_BONUS_MODAL } from "../../shared/discounts";
 import { LEGAL_AMOUNTS, termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
 import type { Language } from "../../shared/locales";
@@ -34,6 +35,7 @@ const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: 
   { name: SESSION_COOKIE, kind: "cookie", days: SESSION_DAYS, purpose: "session" },
   { name: LOCALE_COOKIE, kind: "cookie", days: LOCALE_COOKIE_MAX_AGE / DAY, purpose: "locale" },
   { name: TRACKING_COOKIE, kind: "cookie", days: TRACKING_DAYS, purpose: "tracking" },
+  { name: BOOKMARK_COOKIE, kind: "cookie", days: BOOKMARK_MAX_AGE / DAY, purpose: "data_freshness" },
   { name: ENTRY_SKIP_KEY, kind: "local", purpose: "entry_skip" },
   { name: PHOTO_ALERT_KEY, kind: "local", purpose: "dismissal" },
   { name: PUSH_ALERT_KEY, kind: "local", purpose: "dismissal" },
