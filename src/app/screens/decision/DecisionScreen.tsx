@@ -85,11 +85,15 @@ function Appeal({ decision, appealKey, date, saved }: { decision: Statement; app
   else if (!decision.can_appeal) body = <p>{t("moderation.page.appeal_closed")}</p>;
   else
     body = (
-      <form onSubmit={(event) => void send(event)} className="decision__appeal">
+      <form onSubmit={(event) => void send(event)} className="form decision__appeal">
         <p>{t("moderation.page.appeal_intro", { date: date(decision.appeal_until!) })}</p>
-        <label htmlFor="appeal-text">{t("moderation.page.appeal_label")}</label>
-        <textarea id="appeal-text" value={text} onChange={(event) => setText(event.target.value)} minLength={APPEAL_TEXT.min} maxLength={APPEAL_TEXT.max} required rows={5} />
-        <p className="hint">{t("moderation.page.appeal_hint", APPEAL_TEXT)}</p>
+        <div className="field">
+          <label htmlFor="appeal-text" className="field__label">
+            {t("moderation.page.appeal_label")}
+          </label>
+          <textarea id="appeal-text" className="field__input field__textarea" value={text} onChange={(event) => setText(event.target.value)} minLength={APPEAL_TEXT.min} maxLength={APPEAL_TEXT.max} required rows={5} />
+          <p className="field__hint">{t("moderation.page.appeal_hint", APPEAL_TEXT)}</p>
+        </div>
         <FormMessage text={problem} />
         <button type="submit" className="button button--primary" disabled={busy}>
           {busy ? t("moderation.page.appeal_sending") : t("moderation.page.appeal_send")}
