@@ -17,6 +17,7 @@ import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
+import { verificationRoutes } from "./api/verification";
 import { reportRoutes } from "./api/reports";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
@@ -106,6 +107,7 @@ function createApp() {
 
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
+  app.route("/", verificationRoutes);
   app.route("/", chatRoutes);
   app.route("/", sessionRoutes);
   app.route("/", reportRoutes);

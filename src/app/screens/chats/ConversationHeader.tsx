@@ -1,3 +1,4 @@
+import { VerifiedBadge } from "../../components/VerifiedBadge";
 import { Link } from "../../components/Link";
 import { FictionalMark } from "../../components/ProfileCard";
 import { ReportButton } from "../../components/ReportButton";
@@ -40,6 +41,7 @@ export function ConversationHeader({ profile, backHref, status, onRemove }: Head
           <span className="conversation__name">
             {profile.name}
             {profile.age ? `, ${profile.age}` : ""} {profile.fictional && <FictionalMark />}
+            {profile.verified && <VerifiedBadge compact />}
           </span>
           <span className={status ? "conversation__status-line is-live" : "conversation__status-line"} aria-live="polite">
             {status || profile.city}
