@@ -23,6 +23,8 @@ export default defineConfig(async () => {
             // The Sinch stand-in's callback secret (test/sinch-stand-in.ts).
             SMS_WEBHOOK_SECRET: "sinch-stand-in-callback-secret",
             VAPID_PRIVATE_KEY: DEVELOPMENT_VAPID.privateKey,
+            // The console's host (test/integration/console.test.ts); Access itself is a loopback stand-in.
+            OPERATOR_HOST: "ops.flirtwave.test",
           },
         },
       }),

@@ -1,5 +1,5 @@
 /**
- * What the operator scripts (site, photos) share: their command line (positionals, --local or
+ * What the operator scripts (site, photos, reports, operators) share: their command line (positionals, --local or
  * --remote, --env, --persist-to) and running wrangler against the chosen database, offline-safe.
  */
 import { execFileSync } from "node:child_process";

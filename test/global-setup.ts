@@ -1,28 +1,32 @@
 import type { TestProject } from "vitest/node";
+import { createAccessStandIn } from "./access-stand-in";
 import { createMollieStandIn } from "./mollie-stand-in";
 import { createPushStandIn } from "./push-stand-in";
 import { createResendStandIn } from "./resend-stand-in";
 import { createSesStandIn } from "./ses-stand-in";
 import { createSinchStandIn } from "./sinch-stand-in";
 
-/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, and a push service. */
+/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, a push service and Cloudflare Access. */
 export default async function setup(project: TestProject) {
   const mollie = createMollieStandIn();
   const sinch = createSinchStandIn();
   const push = createPushStandIn();
   const resend = createResendStandIn();
   const ses = createSesStandIn();
+  const access = createAccessStandIn();
   project.provide("mollieUrl", `${await mollie.start()}/v2`);
   project.provide("smsUrl", await sinch.start());
   project.provide("pushUrl", await push.start());
   project.provide("resendUrl", await resend.start());
   project.provide("sesUrl", await ses.start());
+  project.provide("accessUrl", await access.start());
   return async () => {
     await mollie.stop();
     await sinch.stop();
     await push.stop();
     await resend.stop();
     await ses.stop();
+    await access.stop();
   };
 }
 
@@ -33,5 +37,6 @@ declare module "vitest" {
     pushUrl: string;
     resendUrl: string;
     sesUrl: string;
+    accessUrl: string;
   }
 }

@@ -21,6 +21,7 @@ import { verificationRoutes } from "./api/verification";
 import { reportRoutes } from "./api/reports";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
+import { consoleApp, isOperatorHost } from "./console/console-app";
 import { databaseOf } from "./db/database";
 import { resolveCountry } from "./edge/geo";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, resolveLocale } from "./edge/locale";
@@ -43,6 +44,13 @@ function safeReturnPath(value: string | undefined): string {
 
 function createApp() {
   const app = new Hono<AppEnv>();
+
+  // The operators' console has a host of its own and an app of its own, with nothing of the member
+  // sites' middleware (site, locale, member session) in between (docs/decisions/0034).
+  app.use(async (c, next) => {
+    if (isOperatorHost(c.env, c.req.url)) return consoleApp.fetch(c.req.raw, c.env, c.executionCtx);
+    await next();
+  });
 
   // The benchmark's baseline: a bare route in front of all middleware, answered only in development.
   app.get("/__plain", (c, next) => (c.env.ENVIRONMENT === "development" ? c.text("ok") : next()));

@@ -58,7 +58,9 @@ async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000
 }
 
 export async function serve(persistTo: string, port: number): Promise<Server> {
-  const child = spawn("wrangler", ["dev", "--persist-to", persistTo, "--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"], {
+  // The console's host follows the port, as wrangler.toml's ops.localhost:8787 does for npm start.
+  const args = ["dev", "--persist-to", persistTo, "--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false", "--var", `OPERATOR_HOST:ops.localhost:${port}`];
+  const child = spawn("wrangler", args, {
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     detached: true,

@@ -831,3 +831,52 @@ export const verifications = sqliteTable(
     uniqueIndex("verifications_waiting_idx").on(t.profileId).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * The operators of the console (docs/decisions/0034), known by the e-mail address Cloudflare Access
+ * vouches for. Never deleted, only disabled, so the audit log keeps naming them.
+ */
+export const operators = sqliteTable(
+  "operators",
+  {
+    id: integer("id").primaryKey(),
+    /** Lower case. */
+    email: text("email").notNull(),
+    /** active | disabled */
+    status: text("status").notNull().default("active"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("operators_email_idx").on(t.email)],
+);
+
+/** An operator's roles, one row each: moderator | support | finance | admin (OPERATOR_ROLES of db/operators.ts). */
+export const operatorRoles = sqliteTable(
+  "operator_roles",
+  {
+    operatorId: integer("operator_id").notNull().references(() => operators.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.operatorId, t.role] })],
+);
+
+/**
+ * Every operator action, written in the same batch as the change it records. Append-only: triggers
+ * of migration 0022 refuse any update or delete. `actor` is the operator's address as it was (or
+ * "command:<name>" for an operator command run outside the console); `before` and `after` are JSON.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey(),
+    operatorId: integer("operator_id").references(() => operators.id),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id").notNull(),
+    before: text("before"),
+    after: text("after"),
+    reason: text("reason"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("audit_log_operator_idx").on(t.operatorId, t.id), index("audit_log_target_idx").on(t.targetKind, t.targetId, t.id)],
+);

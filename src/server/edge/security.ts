@@ -1,12 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../request-context";
 
 /**
  * The sockets a page may open: its own host only. Older Safari did not count ws:/wss: as 'self',
  * so the host is named; plain ws: only in development served over http.
  */
-function ownSockets(c: Context<AppEnv>): string {
+function ownSockets(c: Context<{ Bindings: Env }>): string {
   const url = new URL(c.req.url);
   const development = c.env.ENVIRONMENT === "development" && url.protocol === "http:";
   return development ? `wss://${url.host} ws://${url.host}` : `wss://${url.host}`;
@@ -53,16 +52,16 @@ export const PERMISSIONS_POLICY = [
 /**
  * Security headers for every answer. Scripts run only from this origin or with the per-request
  * nonce that the renderer puts on its inline scripts; fetches and sockets go to this site only; the
- * service worker and the manifest come from this origin.
+ * service worker and the manifest come from this origin. The operators' console uses the same.
  */
-export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
+export const securityHeaders = <E extends { Bindings: Env }>(): MiddlewareHandler<E> => {
   const headers = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'", NONCE],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
-      connectSrc: ["'self'", (c) => ownSockets(c as Context<AppEnv>)],
+      connectSrc: ["'self'", (c) => ownSockets(c as Context<{ Bindings: Env }>)],
       workerSrc: ["'self'"],
       manifestSrc: ["'self'"],
       frameAncestors: ["'none'"],

@@ -1,0 +1,36 @@
+/**
+ * What every console action shares: its form read and checked (valibot, a refusal naming the field),
+ * and its answer (JSON for the form script, a redirect for a plain form).
+ */
+import type { Context } from "hono";
+import * as v from "valibot";
+import type { ConsoleEnv } from "./console-context";
+import { ConsoleRefusal } from "./console-refusal";
+
+/** A reason an operator gives for an action: required, kept in the audit log. */
+export const Reason = v.pipe(v.string(), v.trim(), v.minLength(3, "Give a reason (at least 3 characters)."), v.maxLength(1000, "The reason is too long (1,000 characters at most)."));
+
+/** The posted form, checked against a schema; a field that does not fit is a 400 naming it. */
+export async function readForm<S extends v.GenericSchema>(c: Context<ConsoleEnv>, schema: S): Promise<v.InferOutput<S>> {
+  const body = await c.req.parseBody({ all: true });
+  const result = v.safeParse(schema, body);
+  if (!result.success) {
+    const issue = result.issues[0]!;
+    const field = v.getDotPath(issue);
+    throw new ConsoleRefusal(400, "invalid_parameter", field ? `${field}: ${issue.message}` : issue.message);
+  }
+  return result.output;
+}
+
+/** An action's answer when it is done: where the operator goes next. */
+export function actionDone(c: Context<ConsoleEnv>, redirect: string): Response {
+  if ((c.req.header("accept") ?? "").includes("application/json")) return c.json({ ok: true, redirect });
+  return c.redirect(redirect, 303);
+}
+
+/** A positive whole number from a path or query parameter, or a 404. */
+export function idParam(value: string | undefined): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id < 1) throw new ConsoleRefusal(404, "not_found", "There is no such thing here.");
+  return id;
+}
