@@ -13,6 +13,7 @@ import { databaseOf } from "../../src/server/db/database";
 import { runRetention } from "../../src/server/services/retention";
 import { decideOnVerification, verificationFigures } from "../../src/server/services/verification";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
+import { asOperator, operator } from "../console";
 import { putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
 import { jpeg, picture } from "../images";
@@ -20,6 +21,8 @@ import { jpeg, picture } from "../images";
 const ORIGIN = "http://verify.test";
 const db = databaseOf(env.DB);
 const DAY = 86_400;
+/** A moderator deciding outside the console (the console test decides through its screen). */
+const MOD = { operatorId: null, name: "command:verification-test" };
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
@@ -57,7 +60,7 @@ async function withPhoto(m: Member): Promise<number> {
 async function verified(m: Member): Promise<void> {
   const photo = await withPhoto(m);
   expect((await sendSelfie(m)).status).toBe(201);
-  await decideOnVerification(db, (await waiting(m))!.id, { approve: true, seenPhotoId: photo }, "mod@example.com", now());
+  await decideOnVerification(db, (await waiting(m))!.id, { approve: true, seenPhotoId: photo }, MOD, now());
 }
 
 describe("the verification selfie", () => {
@@ -97,11 +100,11 @@ describe("the verification selfie", () => {
     expect(objects).toContain((await waiting(m))!.selfie_key);
 
     for (let attempt = 2; attempt <= 3; attempt++) {
-      await decideOnVerification(db, (await waiting(m))!.id, { approve: false, reason: "face_not_visible" }, "mod@example.com", now());
+      await decideOnVerification(db, (await waiting(m))!.id, { approve: false, reason: "face_not_visible" }, MOD, now());
       expect((await stateOf(m)).status).toBe("rejected");
       expect((await sendSelfie(m)).status).toBe(201);
     }
-    await decideOnVerification(db, (await waiting(m))!.id, { approve: false, reason: "pose_not_done" }, "mod@example.com", now());
+    await decideOnVerification(db, (await waiting(m))!.id, { approve: false, reason: "pose_not_done" }, MOD, now());
     const state = await stateOf(m);
     expect(state).toMatchObject({ status: "rejected", reason: "pose_not_done", attempts_left: 0, pose: null });
     const fourth = await sendSelfie(m);
@@ -129,7 +132,7 @@ describe("the verification selfie", () => {
     const photo = await withPhoto(later);
     expect((await sendSelfie(later)).status).toBe(201);
     await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE id = ?").bind(later.id).run();
-    await expect(decideOnVerification(db, (await waiting(later))!.id, { approve: true, seenPhotoId: photo }, "mod@example.com", now())).rejects.toThrow("fictional");
+    await expect(decideOnVerification(db, (await waiting(later))!.id, { approve: true, seenPhotoId: photo }, MOD, now())).rejects.toThrow("fictional");
     expect((await env.DB.prepare("SELECT verified FROM profiles WHERE id = ?").bind(later.id).first<{ verified: number }>())!.verified).toBe(0);
   });
 });
@@ -156,7 +159,7 @@ describe("the badge", () => {
     const check = (await waiting(m))!;
     expect(check).toMatchObject({ kind: "photo_check", photo_id: second!.id });
 
-    await decideOnVerification(db, check.id, { approve: true, seenPhotoId: second!.id }, "mod@example.com", now());
+    await decideOnVerification(db, check.id, { approve: true, seenPhotoId: second!.id }, MOD, now());
     expect((await card())?.verified).toBe(true);
   });
 
@@ -240,8 +243,8 @@ describe("the clock work and the figures", () => {
     const youngRow = (await waiting(young))!;
     const openRow = (await waiting(open))!;
     await env.DB.prepare("UPDATE verifications SET asked_at = ? WHERE id = ?").bind(t - 32 * DAY, oldRow.id).run();
-    await decideOnVerification(db, oldRow.id, { approve: false, reason: "photo_of_photo" }, "mod@example.com", t - 31 * DAY);
-    await decideOnVerification(db, youngRow.id, { approve: false, reason: "not_the_person" }, "mod@example.com", t - 29 * DAY);
+    await decideOnVerification(db, oldRow.id, { approve: false, reason: "photo_of_photo" }, MOD, t - 31 * DAY);
+    await decideOnVerification(db, youngRow.id, { approve: false, reason: "not_the_person" }, MOD, t - 29 * DAY);
 
     const result = await runRetention(db, t, { outboxDays: 30, photos: env.PHOTOS });
     expect(result.deleted.selfies).toBeGreaterThanOrEqual(1);
@@ -277,5 +280,54 @@ describe("search page", () => {
     await verified(m);
     const html = await (await fetchWorker(`${ORIGIN}/members?gender=any`, { headers: { cookie: "locale=en" } })).text();
     expect(/<strong class="profile-card__name">Vera, 30<\/strong>[^]*?aria-label="Verified member: a moderator compared their selfie with their photos"/.test(html.replaceAll("<!-- -->", ""))).toBe(true);
+  });
+});
+
+describe("the console's verification queue", () => {
+  it("shows moderators the waiting selfies oldest first with the pose and the public photos, serves the selfie only there", async () => {
+    const moderator = await operator("moderator");
+    const first = await chatMember(ORIGIN, { name: "Early" });
+    const second = await chatMember(ORIGIN, { name: "Later" });
+    await withPhoto(first);
+    expect((await sendSelfie(first, "thumb_up")).status).toBe(201);
+    expect((await sendSelfie(second, "chin")).status).toBe(201);
+    await env.DB.prepare("UPDATE verifications SET asked_at = asked_at - 100 WHERE profile_id = ?").bind(first.id).run();
+    const page = (await (await asOperator(moderator, "/verifications")).text()).replaceAll("<!-- -->", "");
+    const a = page.indexOf(`Early (profile ${first.id}`);
+    const b = page.indexOf(`Later (profile ${second.id}`);
+    expect(a).toBeGreaterThan(-1);
+    expect(b).toBeGreaterThan(a);
+    expect(page).toContain("Pose: Thumb up beside your face");
+    expect(page).toContain("Main photo");
+    const row = (await waiting(first))!;
+    const selfieAnswer = await asOperator(moderator, `/verifications/${row.id}/selfie`);
+    expect(selfieAnswer.status).toBe(200);
+    expect(selfieAnswer.headers.get("content-type")).toBe("image/jpeg");
+    // A support operator is not a moderator; a member's own site never answers the console's paths.
+    expect((await asOperator(await operator("support"), `/verifications/${row.id}/selfie`)).status).toBe(403);
+    expect((await first.browser.fetch(`/verifications/${row.id}/selfie`)).status).toBe(404);
+  });
+
+  it("approves once however many moderators press at the same time, with one audit row, and rejects with a statement the member reads", async () => {
+    const moderators = await Promise.all(Array.from({ length: 5 }, () => operator("moderator")));
+    const m = await chatMember(ORIGIN);
+    const photo = await withPhoto(m);
+    expect((await sendSelfie(m)).status).toBe(201);
+    const id = (await waiting(m))!.id;
+    const answers = await Promise.all(moderators.map((email) => asOperator(email, `/verifications/${id}/approve`, { form: { seen_photo_id: String(photo) } })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const audit = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?").bind(String(id)).all();
+    expect(audit.results).toEqual([{ action: "verification.approve", reason: null }]);
+    expect((await stateOf(m)).status).toBe("verified");
+
+    const other = await chatMember(ORIGIN);
+    expect((await sendSelfie(other)).status).toBe(201);
+    const otherId = (await waiting(other))!.id;
+    const moderator = moderators[0]!;
+    expect((await asOperator(moderator, `/verifications/${otherId}/reject`, { form: { reason: "because" } })).status).toBe(400);
+    expect((await asOperator(moderator, `/verifications/${otherId}/reject`, { form: { reason: "not_the_person" } })).status).toBe(200);
+    expect(await stateOf(other)).toMatchObject({ status: "rejected", reason: "not_the_person", attempts_left: 2 });
+    const rejected = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?").bind(String(otherId)).all();
+    expect(rejected.results).toEqual([{ action: "verification.reject", reason: "not_the_person" }]);
   });
 });

@@ -5,5 +5,6 @@
 import type { ConsoleScreen } from "./console-context";
 import { auditLogScreen } from "./screens/audit-log-screen";
 import { operatorsScreen } from "./screens/operators-screen";
+import { verificationsScreen } from "./screens/verifications-screen";
 
-export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [auditLogScreen, operatorsScreen];
+export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [verificationsScreen, auditLogScreen, operatorsScreen];

@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { SELFIE_RETENTION_DAYS, VERIFICATION_ATTEMPTS_PER_DAY } from "../../shared/verification";
+import type { Statement } from "./audit-log";
 import type { Database } from "./database";
 import { conversations, photos, profiles, users, verifications } from "./schema";
 
@@ -131,24 +132,29 @@ export async function publicPhotosOf(db: Database, profileId: number) {
 }
 
 /**
- * A moderator's decision on a waiting verification, once (the first decision wins). An approval
- * gives the badge for the main photo the moderator saw (`seenPhotoId`), never to a fictional profile,
- * and shows it only while that photo is still the main one. Answers whether this decision took effect.
+ * The statements of a moderator's decision on a waiting verification, the guarded one first (it
+ * holds only while the verification waits: the first decision wins). An approval gives the badge for
+ * the main photo the moderator saw (`seenPhotoId`), never to a fictional profile, and shows it only
+ * while that photo is still the main one.
  */
-export async function decideVerification(
+export function verificationDecisionStatements(
   db: Database,
   d: { id: number; profileId: number; approve: boolean; reason: string | null; operator: string; seenPhotoId: number | null; now: number },
-): Promise<boolean> {
-  const decided = and(eq(verifications.id, d.id), eq(verifications.status, "pending"), sql`EXISTS (SELECT 1 FROM ${profiles} WHERE ${profiles.id} = ${d.profileId} AND ${profiles.fictional} = 0)`);
-  const statements = [
-    db
-      .update(verifications)
-      .set({ status: d.approve ? "approved" : "rejected", reason: d.approve ? null : d.reason, decidedAt: d.now, decidedBy: d.operator })
-      .where(and(decided, eq(verifications.profileId, d.profileId))),
-  ] as const;
-  if (!d.approve) return (await db.batch(statements))[0].meta.changes > 0;
-  const [first] = await db.batch([
-    ...statements,
+): [Statement, ...Statement[]] {
+  const decide = db
+    .update(verifications)
+    .set({ status: d.approve ? "approved" : "rejected", reason: d.approve ? null : d.reason, decidedAt: d.now, decidedBy: d.operator })
+    .where(
+      and(
+        eq(verifications.id, d.id),
+        eq(verifications.profileId, d.profileId),
+        eq(verifications.status, "pending"),
+        sql`EXISTS (SELECT 1 FROM ${profiles} WHERE ${profiles.id} = ${d.profileId} AND ${profiles.fictional} = 0)`,
+      ),
+    );
+  if (!d.approve) return [decide];
+  return [
+    decide,
     db
       .update(profiles)
       .set({ verified: sql`${profiles.mainPhotoId} IS ${d.seenPhotoId}`, verifiedPhotoId: d.seenPhotoId })
@@ -159,8 +165,7 @@ export async function decideVerification(
           sql`EXISTS (SELECT 1 FROM ${verifications} WHERE ${verifications.id} = ${d.id} AND ${verifications.status} = 'approved' AND ${verifications.decidedAt} = ${d.now} AND ${verifications.decidedBy} = ${d.operator})`,
         ),
       ),
-  ]);
-  return first.meta.changes > 0;
+  ];
 }
 
 /** Selfies decided more than SELFIE_RETENTION_DAYS ago whose object is still kept (none a waiting check still needs), oldest first. */

@@ -14,9 +14,10 @@ import {
   type VerificationRejection,
   type VerificationState,
 } from "../../shared/verification";
+import { withAudit, type Actor } from "../db/audit-log";
 import type { Database } from "../db/database";
 import {
-  decideVerification,
+  verificationDecisionStatements,
   forgetSelfies,
   insertSelfie,
   selfiesPastRetention,
@@ -111,24 +112,34 @@ export async function checkBadgeAfterMainPhoto(db: Database, profileId: number, 
 export type VerificationDecision = { approve: true; seenPhotoId: number | null } | { approve: false; reason: VerificationRejection };
 
 /**
- * A moderator's decision on a waiting verification. Refuses a fictional profile (never verified),
- * a reason not on the list, and a verification decided already. Answers the member's profile and
- * user ids, for the notice.
+ * A moderator's decision on a waiting verification, with its audit row in the same batch (written
+ * only when the decision took effect: docs/decisions/0034). Refuses a fictional profile (never
+ * verified), a reason not on the list, and a verification decided already (the first of racing
+ * decisions wins). Answers the member's profile and user ids.
  */
-export async function decideOnVerification(db: Database, id: number, decision: VerificationDecision, operator: string, now: number): Promise<{ profileId: number; userId: number; name: string }> {
+export async function decideOnVerification(db: Database, id: number, decision: VerificationDecision, actor: Actor, now: number): Promise<{ profileId: number; userId: number; name: string }> {
   const found = await verificationById(db, id);
   if (!found || found.verification.status !== "pending") throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
   if (found.fictional) throw refusal(403, "fictional");
   if (!decision.approve && !VERIFICATION_REJECTIONS.includes(decision.reason)) throw new AppError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "reason" }, field: "reason" });
-  const done = await decideVerification(db, {
+  const statements = verificationDecisionStatements(db, {
     id,
     profileId: found.verification.profileId,
     approve: decision.approve,
     reason: decision.approve ? null : decision.reason,
-    operator,
+    operator: actor.name,
     seenPhotoId: decision.approve ? decision.seenPhotoId : null,
     now,
   });
+  const entry = {
+    action: decision.approve ? "verification.approve" : "verification.reject",
+    target: { kind: "verification", id },
+    before: { status: "pending", kind: found.verification.kind, profile_id: found.verification.profileId, main_photo_id: found.mainPhotoId },
+    after: decision.approve ? { status: "approved", seen_photo_id: decision.seenPhotoId } : { status: "rejected", reason: decision.reason },
+    reason: decision.approve ? null : decision.reason,
+  };
+  const [first] = await db.batch(withAudit(db, actor, entry, statements, now, true));
+  const done = ((first as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0;
   if (!done) throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
   return { profileId: found.verification.profileId, userId: found.userId, name: found.name };
 }
