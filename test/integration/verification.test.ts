@@ -92,7 +92,7 @@ describe("the verification selfie", () => {
   it("takes one waiting selfie however many are sent at once, and three a day at most", async () => {
     const m = await chatMember(ORIGIN);
     const answers = await Promise.all(Array.from({ length: 6 }, () => sendSelfie(m)));
-    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(answers.map((r) => r.status).toSorted()).toEqual([201, 409, 409, 409, 409, 409]);
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM verifications WHERE profile_id = ?").bind(m.id).first<{ n: number }>();
     expect(rows!.n).toBe(1);
     // The refused uploads left no object behind.
@@ -315,7 +315,7 @@ describe("the console's verification queue", () => {
     expect((await sendSelfie(m)).status).toBe(201);
     const id = (await waiting(m))!.id;
     const answers = await Promise.all(moderators.map((email) => asOperator(email, `/verifications/${id}/approve`, { form: { seen_photo_id: String(photo) } })));
-    expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(answers.map((r) => r.status).toSorted()).toEqual([200, 409, 409, 409, 409]);
     const audit = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?").bind(String(id)).all();
     expect(audit.results).toEqual([{ action: "verification.approve", reason: null }]);
     expect((await stateOf(m)).status).toBe("verified");

@@ -160,7 +160,7 @@ const dayOf = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10)
 
 function median(values: number[]): number | null {
   if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.toSorted((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 }
@@ -189,5 +189,5 @@ export async function verificationFigures(db: Database, from: number): Promise<V
   }
   return [...byKey.values()]
     .map(({ waits, ...figures }) => ({ ...figures, median_decision_seconds: median(waits) }))
-    .sort((a, b) => a.site.localeCompare(b.site) || a.day.localeCompare(b.day));
+    .toSorted((a, b) => a.site.localeCompare(b.site) || a.day.localeCompare(b.day));
 }
