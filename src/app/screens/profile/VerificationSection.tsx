@@ -37,7 +37,11 @@ export function VerificationSection() {
   const state = data?.verification;
 
   useEffect(() => {
-    if (camera.state === "live" && video.current) video.current.srcObject = camera.stream;
+    if (camera.state === "live" && video.current) {
+      video.current.srcObject = camera.stream;
+      // Started here rather than by autoplay, which the site's permissions policy denies.
+      void video.current.play().catch(() => undefined);
+    }
     return () => {
       if (camera.state === "live") for (const track of camera.stream.getTracks()) track.stop();
       if (camera.state === "taken") URL.revokeObjectURL(camera.url);
@@ -117,7 +121,7 @@ export function VerificationSection() {
                 </figure>
                 {camera.state === "live" && (
                   <figure className="verification__figure">
-                    <video ref={video} className="verification__video" autoPlay playsInline muted aria-label={t("verification.live_picture")} />
+                    <video ref={video} className="verification__video" playsInline muted aria-label={t("verification.live_picture")} />
                   </figure>
                 )}
                 {camera.state === "taken" && (
