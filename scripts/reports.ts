@@ -1,76 +1,67 @@
 /**
- * Complaints and reports for operators (SPEC §2 /complaints, the Report action of a profile and a
- * chat). Lists, reads and closes reports, and disables an account (SPEC §3 status `disabled`: the
- * profile disappears from search and everywhere, its sessions end).
+ * Complaints and reports from the command line (SPEC §2 /complaints, the Report action of a profile
+ * and a chat), through the console (scripts/console-client.ts, docs/decisions/0035): the same
+ * decisions, audit rows, statements of reasons and mails as its Reports screen; disabling ends the
+ * member's sessions and open pages at once.
  *
- *   npm run reports -- list [open|resolved|rejected|all] [--local | --remote --env production]
- *   npm run reports -- show 12 [--local | --remote ...]
- *   npm run reports -- resolve 12 [--note "profile removed"] [--local | --remote ...]
- *   npm run reports -- reject 12 [--note "no rule broken"] [--local | --remote ...]
- *   npm run reports -- disable <profile id> [--report 12] [--local | --remote ...]
- *
- * The queries are those of src/server/db/reports.ts, taken as SQL text and run with wrangler.
+ *   npm run reports -- list --local --as you@example.com
+ *   npm run reports -- show 12 --local --as ...
+ *   npm run reports -- decide 12 --outcome dismiss|warn|remove_content|restrict|disable --ground scam --note "the facts" --local --as ...
+ *   npm run reports -- reject 12 [--note TEXT]        (the same as decide --outcome dismiss)
+ *   npm run reports -- disable 12 --ground G --note T (decide --outcome disable)
+ *   (--remote --console https://<console host> with CF_ACCESS_TOKEN for production)
  */
-import { databaseOf } from "../src/server/db/database";
-import { closeReportQuery, disableAccountQueries, listReportsQuery, reportQuery, type ReportStatus } from "../src/server/db/reports";
-import { fail, inlineSql, operatorArgs, wrangler } from "./operator";
+import { DECISION_GROUNDS, REPORT_OUTCOMES } from "../src/shared/moderation";
+import { consoleClient } from "./console-client";
+import { fail } from "./operator";
 
-const USAGE = "usage: reports list [open|resolved|rejected|all] | show <id> | resolve <id> | reject <id> [--note TEXT] | disable <profile id> [--report <id>]  (--local | --remote) [--env NAME]";
-const { positionals, target, option } = operatorArgs(["note", "report"]);
+const USAGE = `usage: reports list | show <id> | decide <id> --outcome ${REPORT_OUTCOMES.join("|")} [--ground ${DECISION_GROUNDS.join("|")}] [--note TEXT] | reject <id> | disable <id>  (--local --as <operator> | --remote --console URL)`;
+const { client, positionals, option } = await consoleClient(["outcome", "ground", "note"]);
 const [command, argument] = positionals;
-const where = target();
-// Only builds SQL text: the queries never run on this object.
-const db = databaseOf({} as D1Database);
-const now = Math.floor(Date.now() / 1000);
 
-type Query = { toSQL(): { sql: string; params: unknown[] } };
-function run(queries: readonly Query[]): Record<string, unknown>[] {
-  const text = queries.map((q) => inlineSql(q.toSQL())).join(";\n");
-  const answers = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
-  return answers.flatMap((a) => a.results);
-}
-
-function positiveId(value: string | undefined, what: string): number {
-  const id = Number(value);
-  if (!Number.isInteger(id) || id < 1) fail(`give the ${what} id\n${USAGE}`);
+function reportId(): number {
+  const id = Number(argument);
+  if (!Number.isInteger(id) || id < 1) fail(`give the report id\n${USAGE}`);
   return id;
 }
 
-function close(id: number, status: Exclude<ReportStatus, "open">) {
-  const changed = run([closeReportQuery(db, id, status, option("note") ?? null, now)]);
-  console.info(changed.length ? `report ${id} ${status}` : `report ${id} is not open (or does not exist): nothing changed`);
+async function decide(outcome: string) {
+  if (!(REPORT_OUTCOMES as readonly string[]).includes(outcome)) fail(`give --outcome, one of ${REPORT_OUTCOMES.join(", ")}`);
+  const id = reportId();
+  try {
+    await client.post(`/reports/${id}/decide`, { outcome, ground: option("ground") ?? "", facts: option("note") ?? "" });
+    console.info(`report ${id}: ${outcome}`);
+  } catch (error) {
+    fail(`report ${id}: ${(error as Error).message}`);
+  }
 }
 
 switch (command) {
   case "list": {
-    const status = (argument ?? "open") as ReportStatus | "all";
-    if (!["open", "resolved", "rejected", "all"].includes(status)) fail(USAGE);
-    const rows = run([listReportsQuery(db, status)]);
-    if (rows.length === 0) console.info(`No ${status === "all" ? "" : `${status} `}reports.`);
+    const { reports } = await client.get<{ reports: Record<string, unknown>[] }>("/reports");
+    if (reports.length === 0) console.info("No open reports.");
     else {
-      console.info(Object.keys(rows[0]!).join("\t"));
-      for (const row of rows) console.info(Object.values(row).join("\t"));
+      console.info(Object.keys(reports[0]!).join("\t"));
+      for (const row of reports) console.info(Object.values(row).join("\t"));
     }
     break;
   }
   case "show": {
-    const [row] = run([reportQuery(db, positiveId(argument, "report"))]);
-    if (!row) fail(`no report ${argument}`);
-    for (const [key, value] of Object.entries(row)) console.info(`${key}: ${value ?? ""}`);
+    const answer = await client.get<{ report: Record<string, unknown>; member: Record<string, unknown> | null; earlier: unknown[] }>(`/reports/${reportId()}`);
+    for (const [key, value] of Object.entries(answer.report)) console.info(`${key}: ${value ?? ""}`);
+    if (answer.member) for (const [key, value] of Object.entries(answer.member)) console.info(`member.${key}: ${value ?? ""}`);
+    console.info(`earlier reports about the member: ${answer.earlier.length}`);
     break;
   }
-  case "resolve":
+  case "decide":
+    await decide(option("outcome") ?? "");
+    break;
   case "reject":
-    close(positiveId(argument, "report"), command === "resolve" ? "resolved" : "rejected");
+    await decide("dismiss");
     break;
-  case "disable": {
-    const profileId = positiveId(argument, "profile");
-    run(disableAccountQueries(db, profileId, now));
-    console.info(`profile ${profileId}: account disabled, removed from search, sessions ended`);
-    const report = option("report");
-    if (report !== undefined) close(positiveId(report, "report"), "resolved");
+  case "disable":
+    await decide("disable");
     break;
-  }
   default:
     fail(USAGE);
 }

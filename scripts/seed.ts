@@ -68,9 +68,9 @@ async function seedState(loader: Loader): Promise<{ profiles: number; places: nu
   };
 }
 
-/** Empties every table (children before parents; not d1_migrations), every R2 object and KV key, every Durable Object's storage. */
+/** Empties every table (children before parents; not d1_migrations; the audit log too, locally), every R2 object and KV key, every Durable Object's storage. */
 async function resetAll(loader: Loader, persistTo: string): Promise<void> {
-  const [tableRows = [], fkRows = []] = await loader.d1([
+  const [tableRows = [], fkRows = [], triggerRows = []] = await loader.d1([
     {
       sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'interests')",
       params: [],
@@ -79,6 +79,9 @@ async function resetAll(loader: Loader, persistTo: string): Promise<void> {
       sql: "SELECT m.name AS child, f.\"table\" AS parent FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'",
       params: [],
     },
+    // Triggers such as the audit log's append-only guard refuse the deletes: each is dropped and
+    // made again from its own text in the same batch.
+    { sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'", params: [] },
   ]);
   const remaining = new Set(tableRows.map((r) => String(r.name)));
   const edges = fkRows.map((r) => ({ child: String(r.child), parent: String(r.parent) }));
@@ -92,7 +95,9 @@ async function resetAll(loader: Loader, persistTo: string): Promise<void> {
   await loader.d1([
     // A cycle in the schema would still be safe: checks wait for the end of the batch.
     { sql: "PRAGMA defer_foreign_keys = ON", params: [] },
+    ...triggerRows.map((r) => ({ sql: `DROP TRIGGER "${String(r.name)}"`, params: [] })),
     ...order.map((t) => ({ sql: `DELETE FROM "${t}"`, params: [] })),
+    ...triggerRows.map((r) => ({ sql: String(r.sql), params: [] })),
   ]);
   await Promise.all([loader.r2Clear(), loader.kvClear()]);
   // Chat messages live in the conversations' Durable Objects (named after pairs of profile ids,

@@ -51,3 +51,8 @@ function withTotal(list: ChatsResponse, total: number): ChatsResponse {
 export function reloadsLikes(frame: MemberFrame): boolean {
   return frame.type === "event" && (frame.event.kind === "like" || frame.event.kind === "match");
 }
+
+/** Whether the frame says a profile changed by a moderation decision: the page's data is loaded again. */
+export function reloadsProfiles(frame: MemberFrame): boolean {
+  return frame.type === "event" && frame.event.kind === "profile";
+}

@@ -105,6 +105,9 @@ export function pricesKey(query: { code?: string | null; bundleId?: string | num
 /** GET /api/repeat-order.php: what a repeat order buys and charges. */
 export const REPEAT_ORDER_KEY = "/api/repeat-order.php";
 
+/** GET /api/decision.php: a moderation decision's statement of reasons, for its member (session or the mailed key). */
+export const decisionKey = (id: string | number, key: string | null) => `/api/decision.php?id=${id}${key ? `&key=${encodeURIComponent(key)}` : ""}`;
+
 /** GET /api/sessions.php: the member's logged-in devices (settings screen). */
 export const SESSIONS_KEY = "/api/sessions.php";
 
@@ -171,6 +174,8 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return [plain(legalKey(match.params.token ?? match.route.name.replace(/^pages-/, "")))];
     case "partner-redirect":
       return [plain(partnerKey(match.params.partner!))];
+    case "decision":
+      return [plain(decisionKey(match.params.id!, query.get("key")))];
     default:
       return [];
   }

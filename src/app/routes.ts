@@ -42,7 +42,8 @@ export type ScreenName =
   | "directdebit"
   | "lander"
   | "member-landing"
-  | "signup-matches";
+  | "signup-matches"
+  | "decision";
 
 export const LIKE_TABS = ["received", "sent", "matches"] as const;
 export const LANDERS = [
@@ -99,6 +100,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("chats", "/chats", "chats", "default", { membersArea: true }),
   route("chats-id", "/chats/{id}", "chats", "default", { params: { id: ID }, membersArea: true }),
   route("complaints", "/complaints", "complaints"),
+  route("decisions-id", "/decisions/{id}", "decision", "default", { params: { id: ID } }),
   route("complete-signup", "/complete-signup", "complete-signup", "empty"),
   route("signup", "/signup", "signup", "empty"),
   route("signup-matches", "/signup-matches", "signup-matches", "empty"),

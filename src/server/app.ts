@@ -19,6 +19,7 @@ import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
 import { verificationRoutes } from "./api/verification";
 import { reportRoutes } from "./api/reports";
+import { decisionRoutes } from "./api/decisions";
 import { loadSource, SOURCES } from "./api/sources";
 import type { AppEnv } from "./request-context";
 import { consoleApp, isOperatorHost } from "./console/console-app";
@@ -119,6 +120,7 @@ function createApp() {
   app.route("/", chatRoutes);
   app.route("/", sessionRoutes);
   app.route("/", reportRoutes);
+  app.route("/", decisionRoutes);
   app.route("/", likeRoutes);
   app.route("/", memberChannelRoutes);
   app.route("/", paymentRoutes);

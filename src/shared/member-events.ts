@@ -26,7 +26,9 @@ export type MemberEvent =
   /** A like made the member and `peer` a match (told to both). */
   | { kind: "match"; peer_id: number; peer_name: string; created_at: number }
   /** The member's balance or premium standing changed (a send, a purchase, a refund). */
-  | { kind: "credits"; credits: number; paid_user: boolean };
+  | { kind: "credits"; credits: number; paid_user: boolean }
+  /** A moderation decision changed what a profile shows (a photo approved or refused, a restriction): pages showing it load it again. */
+  | { kind: "profile"; profile_id: number };
 
 export type MemberEventKind = MemberEvent["kind"];
 

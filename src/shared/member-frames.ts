@@ -35,6 +35,7 @@ const MemberEventSchema = v.variant("kind", [
   v.object({ kind: v.literal("like"), liker_id: Id, liker_name: v.string(), created_at: v.number() }),
   v.object({ kind: v.literal("match"), peer_id: Id, peer_name: v.string(), created_at: v.number() }),
   v.object({ kind: v.literal("credits"), credits: v.number(), paid_user: v.boolean() }),
+  v.object({ kind: v.literal("profile"), profile_id: Id }),
 ]);
 
 /** What the member channel sends a page. */

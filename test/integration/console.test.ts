@@ -154,7 +154,7 @@ describe("the development login", () => {
   });
 });
 
-describe("the audit log", () => {
+describe("the audit log", { timeout: 30_000 }, () => {
   it("each operator action writes its audit row in the same batch: who, what, on what, before, after, reason, when", async () => {
     const admin = await operator("admin");
     const adminId = (await operatorRow(admin))!.id;

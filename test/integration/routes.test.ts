@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { decisionKey } from "../../src/server/services/moderation";
 import { matchRoute, pathFor, ROUTES } from "../../src/app/routes";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
 import { Browser, fetchWorker } from "../http";
@@ -64,11 +66,20 @@ const SAMPLES: Record<string, string[]> = {
   "landers-lander-slug": ["/landers/alonetonight", "/landers/collagelanding/nearby", "/landers/gallery", "/landers/iconslanding", "/landers/maplanding", "/landers/socialnetwork", "/landers/transitionsvideolanding", "/landers/video/mature"],
   token: ["/terms", "/privacy", "/faq"],
   "partner-redirect": ["/out/cam"],
+  "decisions-id": ["/decisions/91"],
 };
+
+/** The query a sample's page needs: a decision's page opens for its member, here by the mailed link's key. */
+const QUERIES: Record<string, string> = {};
 
 beforeAll(async () => {
   await putSites(site("nl.test", { partners: { cam: { name: "Cams", url: "https://cams.example/" } } }));
   await loadProfiles([{ id: 1, name: "Anna", country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] }]);
+  await env.DB.batch([
+    env.DB.prepare("INSERT OR IGNORE INTO operators (id, email, status, created_at) VALUES (91, 'routes@flirtwave.test', 'active', 1)"),
+    env.DB.prepare("INSERT OR REPLACE INTO moderation_decisions (id, user_id, profile_id, source, outcome, ground, facts, restricts, language, operator_id, created_at, appeal_until) VALUES (91, 1, 1, 'report', 'restrict', 'spam', 'Sent the same text to many members.', 1, 'nl', 91, 1, 2)"),
+  ]);
+  QUERIES["decisions-id"] = `?key=${await decisionKey(env.SESSION_SECRET, 91, 1)}`;
 });
 
 describe("the route table", () => {
@@ -107,7 +118,7 @@ describe("every route answers", () => {
   it("with a page for each route and sample", { timeout: 20_000 }, async () => {
     for (const route of ROUTES) {
       for (const path of SAMPLES[route.name] ?? [route.path]) {
-        const res = await fetchWorker(`http://nl.test${path}`);
+        const res = await fetchWorker(`http://nl.test${path}${QUERIES[route.name] ?? ""}`);
         expect(res.status, path).toBe(200);
         expect(res.headers.get("content-type"), path).toContain("text/html");
         const html = await res.text();

@@ -216,7 +216,7 @@ describe("a session ended with nobody telling the conversation (an operator's sc
     const before = clientId();
     socket.sendText(before, "still live");
     await socket.ack(before);
-    // As `npm run reports -- disable` does: D1 only.
+    // A disabling written to D1 alone, with no object told (the fallback when telling them fails).
     await disableAccount(databaseOf(env.DB), anna.id, Math.floor(Date.now() / 1000));
     // The object's last read of the session is now older than SESSION_CHECK_MS.
     await runInDurableObject(env.CONVERSATIONS.getByName(roomName(anna.id, contact.id)), (room) => {

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from "react";
+import { useSWRConfig } from "swr";
 import * as v from "valibot";
 import type { ChatsResponse } from "../../shared/chat";
 import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
 import type { LikesResponse } from "../../shared/likes";
 import { openSiteSocket } from "../site-socket";
-import { chatsAfterFrame, likesWithCounts, reloadsLikes, userWithCounts } from "../member-channel-rules";
+import { chatsAfterFrame, likesWithCounts, reloadsLikes, reloadsProfiles, userWithCounts } from "../member-channel-rules";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
 import { useReloadLikes } from "./useLikes";
 import { useUpdateCached } from "./useChats";
@@ -29,9 +30,10 @@ function sendPageHidden() {
 export function useMemberChannel(enabled: boolean) {
   const update = useUpdateCached();
   const reloadLikes = useReloadLikes();
-  const actions = useRef({ update, reloadLikes });
+  const { mutate } = useSWRConfig();
+  const actions = useRef({ update, reloadLikes, mutate });
   useEffect(() => {
-    actions.current = { update, reloadLikes };
+    actions.current = { update, reloadLikes, mutate };
   });
 
   useEffect(() => {
@@ -49,6 +51,9 @@ export function useMemberChannel(enabled: boolean) {
       void cached.update<LikesResponse>(LIKES_KEY, (likes) => likesWithCounts(likes, counts));
       void cached.update<ChatsResponse>(CHATS_KEY, (list) => chatsAfterFrame(list, frame));
       if (reloadsLikes(frame)) void cached.reloadLikes();
+      // A moderation decision changed a profile (a photo approved, content removed): whatever the page
+      // shows is loaded again, as it is rare and may be on any screen (profile, chat, lists).
+      if (reloadsProfiles(frame)) void cached.mutate((key) => typeof key === "string" && key.startsWith("/api/"));
     };
 
     // The pings (every 30 s) also tell the channel the page is alive.

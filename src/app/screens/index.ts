@@ -39,6 +39,7 @@ const loaders: Record<ScreenName, () => Promise<ScreenModule>> = {
   lander: () => import("./landers/LanderScreen"),
   "member-landing": () => import("./member-landing/MemberLandingScreen"),
   "signup-matches": () => import("./signup-matches/SignupMatchesScreen"),
+  decision: () => import("./decision/DecisionScreen"),
 };
 
 const loaded = new Map<ScreenName, ComponentType<ScreenProps>>();

@@ -36,6 +36,7 @@ import { requireMember } from "../edge/signed-in-member";
 import { notificationsAnswer } from "../services/notification-choices";
 import { offeredMethods } from "../services/payment-methods";
 import { buyerOf, paymentContext } from "./payments";
+import { loadDecision } from "./decisions";
 
 type Source = (c: Context<AppEnv>, params: URLSearchParams) => Promise<unknown>;
 
@@ -117,6 +118,7 @@ export const SOURCES: Record<string, Source> = {
     return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
   },
   "/api/order.php": loadOrder,
+  "/api/decision.php": loadDecision,
   "/api/payment-methods.php": async (c, params) => {
     const session = requireMember(c);
     const { bundle_id } = parseQuery(BundleQuery, params);

@@ -11,6 +11,7 @@ import { databaseOf } from "../db/database";
 import { activeOperator } from "../db/operators";
 import { securityHeaders } from "../edge/security";
 import { AppError } from "../errors";
+import { ModerationRefusal } from "../services/moderation";
 import { i18nFor } from "../translations";
 import { ACCESS_HEADER, accessEmail } from "./access";
 import type { ConsoleEnv } from "./console-context";
@@ -79,6 +80,7 @@ function createConsoleApp() {
   app.notFound((c) => renderConsoleRefusal(c, new ConsoleRefusal(404, "not_found", "There is no such page in the console.")));
   app.onError((error, c) => {
     if (error instanceof ConsoleRefusal) return renderConsoleRefusal(c, error);
+    if (error instanceof ModerationRefusal) return renderConsoleRefusal(c, new ConsoleRefusal(error.status, error.code, error.message));
     if (error instanceof AppError) return renderConsoleRefusal(c, new ConsoleRefusal(error.status, error.code, c.var.t(error.key, error.values)));
     if (error instanceof HTTPException) return renderConsoleRefusal(c, new ConsoleRefusal(400, "invalid_body", "The request could not be read."));
     console.error(JSON.stringify({ event: "console_error", requestId: c.get("requestId"), path: c.req.path, message: error.message, stack: error.stack }));

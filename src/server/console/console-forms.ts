@@ -34,3 +34,8 @@ export function idParam(value: string | undefined): number {
   if (!Number.isSafeInteger(id) || id < 1) throw new ConsoleRefusal(404, "not_found", "There is no such thing here.");
   return id;
 }
+
+/** Whether the caller asked for JSON (the operator commands read the queues so). */
+export function wantsJson(c: Context<ConsoleEnv>): boolean {
+  return (c.req.header("accept") ?? "").includes("application/json");
+}

@@ -118,3 +118,11 @@ export async function renderConsole(c: Context<ConsoleEnv>, title: string, body:
 export function when(seconds: number | null | undefined): string {
   return seconds ? new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "";
 }
+
+/** How long something has waited, as operators compare queue items: minutes, hours, then days. */
+export function waited(seconds: number): string {
+  const minutes = Math.max(0, Math.round(seconds / 60));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} d`;
+}

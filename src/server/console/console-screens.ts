@@ -3,8 +3,11 @@
  * exporting a ConsoleScreen, and one line here (docs/decisions/0034).
  */
 import type { ConsoleScreen } from "./console-context";
+import { appealQueueScreen } from "./screens/appeal-queue-screen";
 import { auditLogScreen } from "./screens/audit-log-screen";
 import { operatorsScreen } from "./screens/operators-screen";
+import { photoQueueScreen } from "./screens/photo-queue-screen";
+import { reportQueueScreen } from "./screens/report-queue-screen";
 import { verificationsScreen } from "./screens/verifications-screen";
 
-export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [verificationsScreen, auditLogScreen, operatorsScreen];
+export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [photoQueueScreen, reportQueueScreen, verificationsScreen, appealQueueScreen, auditLogScreen, operatorsScreen];

@@ -10,13 +10,17 @@ import { interests, photos, profileInterests, profiles, regions, users } from ".
 
 export type Profile = typeof profiles.$inferSelect;
 
-/** searchable follows from status and invisible: a live account that is not invisible. */
-export async function refreshSearchable(db: Database, userId: number): Promise<void> {
+/** searchable follows from status, invisible and restriction: a live account, not invisible, not restricted by a moderation decision. */
+export function refreshSearchableQuery(db: Database, userId: number) {
   const searchable = db
-    .select({ searchable: sql<number>`CASE WHEN ${accountIsLive()} AND ${users.invisible} = 0 THEN 1 ELSE 0 END` })
+    .select({ searchable: sql<number>`CASE WHEN ${accountIsLive()} AND ${users.invisible} = 0 AND ${users.restrictedAt} IS NULL THEN 1 ELSE 0 END` })
     .from(users)
     .where(eq(users.id, profiles.userId));
-  await db.update(profiles).set({ searchable: sql`(${searchable})` }).where(eq(profiles.userId, userId));
+  return db.update(profiles).set({ searchable: sql`(${searchable})` }).where(eq(profiles.userId, userId));
+}
+
+export async function refreshSearchable(db: Database, userId: number): Promise<void> {
+  await refreshSearchableQuery(db, userId);
 }
 
 /** Take a member out of search (the statement, for the deletion's batch). */

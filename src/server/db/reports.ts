@@ -1,9 +1,8 @@
 /**
  * Complaints and reports, and what an operator does about them: every query of the reports table
- * and of disabling an account. The statements of `npm run reports` are built here too (their SQL is
- * taken with `.toSQL()`), so the script and the Worker run the same queries.
+ * and of disabling an account (the moderation queues' own reads are in db/moderation.ts).
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { profiles, reports, users } from "./schema";
@@ -63,39 +62,6 @@ export function reportsFiledBy(db: Database, userId: number) {
     .from(reports)
     .where(eq(reports.reporterUserId, userId))
     .orderBy(reports.id);
-}
-
-const LIST_COLUMNS = {
-  id: reports.id,
-  status: reports.status,
-  subject: reports.subject,
-  profile_id: reports.profileId,
-  message_id: reports.messageId,
-  email: reports.email,
-  site: reports.siteDomain,
-  created: sql<string>`datetime(${reports.createdAt}, 'unixepoch')`.as("created"),
-};
-
-/** Reports for operators, newest first: those with a status, or all. */
-export function listReportsQuery(db: Database, status: ReportStatus | "all", limit = 200) {
-  const query = db.select(LIST_COLUMNS).from(reports);
-  return (status === "all" ? query : query.where(eq(reports.status, status))).orderBy(desc(reports.id)).limit(limit);
-}
-
-/** One report whole, with the name and account status of the member it is about. */
-export function reportQuery(db: Database, id: number) {
-  return db
-    .select({
-      report: reports,
-      // Named apart: the operator script reads the row by column name, and three tables have a status.
-      profile_name: sql<string | null>`${profiles.name}`.as("profile_name"),
-      profile_status: sql<string | null>`${profiles.status}`.as("profile_status"),
-      account_status: sql<string | null>`${users.status}`.as("account_status"),
-    })
-    .from(reports)
-    .leftJoin(profiles, eq(profiles.id, reports.profileId))
-    .leftJoin(users, eq(users.id, profiles.userId))
-    .where(eq(reports.id, id));
 }
 
 /** Close an open report as resolved or rejected, with the operator's note; a closed one stays as it is. */

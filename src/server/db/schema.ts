@@ -75,6 +75,8 @@ export const users = sqliteTable(
     sub2: text("sub2"),
     sub3: text("sub3"),
     lastActiveAt: integer("last_active_at").notNull().default(now),
+    /** Set while a moderation decision restricts the member (hidden from search and lists, migration 0022). */
+    restrictedAt: integer("restricted_at"),
   },
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),
@@ -159,6 +161,8 @@ export const photos = sqliteTable(
     uniqueIndex("photos_thumb_key_idx").on(t.thumbKey),
     uniqueIndex("photos_blur_key_idx").on(t.blurKey),
     index("photos_profile_idx").on(t.profileId, t.position),
+    /** The moderation queue: waiting photos oldest first (migration 0022). */
+    index("photos_waiting_idx").on(t.createdAt, t.id).where(sql`status = 'pending'`),
   ],
 );
 
@@ -632,7 +636,7 @@ export const outgoingMail = sqliteTable(
 
 /**
  * Complaints and reports (/complaints, the Report action of a profile and a chat), read and
- * handled by operators with `npm run reports`. `reporterKey` is "user:<id>" for a member and
+ * decided by moderators in the console (or `npm run reports`, through it). `reporterKey` is "user:<id>" for a member and
  * "email:<address>" for a visitor; `targetKey` is "profile:<id>" or "message:<id>" when the report
  * names something, so one reporter reports one thing once (NULL targets never collide).
  */
@@ -879,4 +883,60 @@ export const auditLog = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("audit_log_operator_idx").on(t.operatorId, t.id), index("audit_log_target_idx").on(t.targetKind, t.targetId, t.id)],
+);
+
+/**
+ * Every moderation decision (docs/decisions/0035): about a photo, a report or an appeal. One that
+ * restricts the member (`restricts`) is their statement of reasons (DSA Art. 17), appealable once
+ * until `appeal_until`. A photo or a report is decided once (unique indexes).
+ */
+export const moderationDecisions = sqliteTable(
+  "moderation_decisions",
+  {
+    id: integer("id").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    profileId: integer("profile_id"),
+    /** photo | report | appeal */
+    source: text("source").notNull(),
+    photoId: integer("photo_id"),
+    reportId: integer("report_id"),
+    appealId: integer("appeal_id"),
+    /** One of DECISION_OUTCOMES (src/shared/moderation.ts). */
+    outcome: text("outcome").notNull(),
+    /** The rule of the terms it rests on, one of DECISION_GROUNDS. */
+    ground: text("ground"),
+    /** The facts, in the operator's words. */
+    facts: text("facts"),
+    restricts: integer("restricts", { mode: "boolean" }).notNull().default(false),
+    automated: integer("automated", { mode: "boolean" }).notNull().default(false),
+    language: text("language").notNull(),
+    operatorId: integer("operator_id").notNull().references(() => operators.id),
+    createdAt: integer("created_at").notNull(),
+    appealUntil: integer("appeal_until"),
+  },
+  (t) => [
+    index("moderation_decisions_user_idx").on(t.userId, t.id),
+    index("moderation_decisions_profile_idx").on(t.profileId, t.id),
+    uniqueIndex("moderation_decisions_photo_idx").on(t.photoId).where(sql`photo_id IS NOT NULL`),
+    uniqueIndex("moderation_decisions_report_idx").on(t.reportId).where(sql`report_id IS NOT NULL`),
+    uniqueIndex("moderation_decisions_appeal_idx").on(t.appealId).where(sql`appeal_id IS NOT NULL`),
+  ],
+);
+
+/** A member's appeal of a decision (DSA Art. 20): one per decision, decided by another operator. */
+export const appeals = sqliteTable(
+  "appeals",
+  {
+    id: integer("id").primaryKey(),
+    decisionId: integer("decision_id").notNull().references(() => moderationDecisions.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    text: text("text").notNull(),
+    /** open | upheld | reversed */
+    status: text("status").notNull().default("open"),
+    createdAt: integer("created_at").notNull(),
+    decidedBy: integer("decided_by").references(() => operators.id),
+    decidedAt: integer("decided_at"),
+    note: text("note"),
+  },
+  (t) => [uniqueIndex("appeals_decision_idx").on(t.decisionId), index("appeals_status_idx").on(t.status, t.createdAt)],
 );

@@ -5,7 +5,7 @@ import type { Mail } from "./mailer";
 export const NOTIFICATION_MAILS = ["new_conversation", "new_message", "like", "match", "unread_reminder", "weekly_update", "activation_reminder"] as const;
 export type NotificationMail = (typeof NOTIFICATION_MAILS)[number];
 
-export type MailKind = "activation" | "reset" | "mail_change" | "deletion" | "report" | NotificationMail;
+export type MailKind = "activation" | "reset" | "mail_change" | "deletion" | "report" | "statement" | "report_outcome" | "appeal_outcome" | NotificationMail;
 
 /** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
 const TEXTS: Record<MailKind, string> = {
@@ -14,8 +14,14 @@ const TEXTS: Record<MailKind, string> = {
   mail_change: "mail.mail_change",
   deletion: "mail.deletion",
   report: "reports.mail",
+  statement: "moderation.mail.statement",
+  report_outcome: "moderation.mail.report_outcome",
+  appeal_outcome: "moderation.mail.appeal_outcome",
   ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<NotificationMail, string>),
 };
+
+/** Mails the member did not ask for but must read (moderation decisions): no "ignore this mail" line. */
+const TOLD_WITHOUT_ASKING = new Set<MailKind>(["statement", "report_outcome", "appeal_outcome"]);
 
 /** The way out of a notification mail: the signed one-click unsubscribe link and the settings page. */
 export type MailFooter = { unsubscribe: string; settings: string };
@@ -39,8 +45,9 @@ export function composeMail(
   const button = t(`${TEXTS[kind]}.button`, all);
   const ignore = t("mail.ignore", all);
   const signature = t("mail.signature", all);
-  // A notification mail says why it came and how to stop it instead of "ignore this mail".
-  const why = footer ? t("notification_mail.why", all) : ignore;
+  // A notification mail says why it came and how to stop it instead of "ignore this mail"; a
+  // moderation decision is not something to ignore, and says nothing there.
+  const why = footer ? t("notification_mail.why", all) : TOLD_WITHOUT_ASKING.has(kind) ? "" : ignore;
   const out = footer ? { unsubscribe: t("notification_mail.unsubscribe", all), settings: t("notification_mail.settings", all) } : null;
   const outText = footer && out ? `\n\n${out.unsubscribe}: ${footer.unsubscribe}\n${out.settings}: ${footer.settings}` : "";
   const text = `${greeting}\n\n${body}\n${link}\n\n${why}${outText}\n\n${signature}\n`;

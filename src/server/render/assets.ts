@@ -39,6 +39,7 @@ const SCREEN_SOURCES: Record<ScreenName, string> = {
   lander: "src/app/screens/landers/LanderScreen.tsx",
   "member-landing": "src/app/screens/member-landing/MemberLandingScreen.tsx",
   "signup-matches": "src/app/screens/signup-matches/SignupMatchesScreen.tsx",
+  decision: "src/app/screens/decision/DecisionScreen.tsx",
 };
 
 export type PageAssets = { entry: string; styles: string[]; preloads: string[] };

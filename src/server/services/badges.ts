@@ -43,6 +43,7 @@ export function badgesAfter(badges: Badges, event: MemberEvent): Badges {
       return { ...badges, credits: event.credits, paid_user: badges.paid_user || event.paid_user };
     case "like":
     case "match":
+    case "profile":
       return badges;
   }
 }

@@ -1,4 +1,6 @@
 import type { MemberEvent, Presence } from "../../shared/member-events";
+import { conversationsOfProfiles } from "../db/conversations";
+import type { Database } from "../db/database";
 import { memberChannelName } from "../member/member-channel";
 import { pushNotice } from "../push/notices";
 import { mailNotice } from "./notification-mail";
@@ -56,4 +58,16 @@ export async function badgesChanged(env: Env, profileIds: readonly number[]): Pr
         .catch((error: unknown) => noticeFailed("pages", "badges", error)),
     ),
   );
+}
+
+/**
+ * A moderation decision changed what a profile shows (a photo approved or refused, content removed,
+ * a restriction): the member's own open pages and those of everyone they have a conversation with
+ * load it again at once (docs/decisions/0035). Pages only: it is no news for push or mail.
+ */
+export async function notifyProfileChanged(env: Env, db: Database, profileId: number): Promise<void> {
+  const conversations = await conversationsOfProfiles(db, [profileId]);
+  const peers = conversations.map((c) => (c.profileA === profileId ? c.profileB : c.profileA));
+  const now = Math.floor(Date.now() / 1000);
+  await Promise.all([profileId, ...new Set(peers)].map((id) => notifyMember(env, id, { kind: "profile", profile_id: profileId }, now, { pagesOnly: true })));
 }

@@ -1,0 +1,106 @@
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+import { APPEAL_TEXT, type Statement } from "../../../shared/moderation";
+import { apiSend, ApiRequestError } from "../../api";
+import { FormMessage } from "../../components/Form";
+import { Pending } from "../../components/Pending";
+import { Title } from "../../components/Title";
+import { usePage, useT } from "../../page-context";
+import { decisionKey } from "../../page-data";
+import type { ScreenProps } from "../../page-state";
+
+type DecisionResponse = { decision: Statement };
+
+/**
+ * /decisions/{id}: a moderation decision about the member, their statement of reasons (DSA Art. 17):
+ * what was decided, on which facts, under which rule of the terms, whether it was automated, and how
+ * to appeal (once, within six months). Reached from the decision's mail, whose key opens it without
+ * a login (a disabled member cannot log in).
+ */
+export default function DecisionScreen({ params, query }: ScreenProps) {
+  const t = useT();
+  const key = query.get("key");
+  const { data, error, mutate } = useSWR<DecisionResponse, ApiRequestError>(decisionKey(params.id!, key));
+  const date = useDate();
+  return (
+    <section className="decision">
+      <Title text={t("moderation.title")} />
+      <h1>{t("moderation.title")}</h1>
+      {!data ? (
+        error?.status === 404 || error?.status === 400 ? (
+          <p className="notice">{t("moderation.errors.not_found")}</p>
+        ) : (
+          <Pending failed={error !== undefined} retry={() => void mutate()} />
+        )
+      ) : (
+        <>
+          <h2>{t("moderation.page.what")}</h2>
+          <p data-testid="decision-outcome">{t(`moderation.outcomes.${data.decision.outcome}`)}</p>
+          <p className="decision__date">{t("moderation.page.when", { date: date(data.decision.created_at) })}</p>
+          {data.decision.ground && (
+            <>
+              <h2>{t("moderation.page.ground")}</h2>
+              <p>{t(`moderation.grounds.${data.decision.ground}.rule`)}</p>
+            </>
+          )}
+          {data.decision.facts && (
+            <>
+              <h2>{t("moderation.page.facts")}</h2>
+              <p className="decision__facts">{data.decision.facts}</p>
+            </>
+          )}
+          <p>{t(data.decision.automated ? "moderation.page.automated_yes" : "moderation.page.automated_no")}</p>
+          <Appeal decision={data.decision} appealKey={key} date={date} saved={(next) => void mutate(next, { revalidate: false })} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function useDate(): (seconds: number) => string {
+  const { locale } = usePage();
+  return (seconds) => new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(new Date(seconds * 1000));
+}
+
+function Appeal({ decision, appealKey, date, saved }: { decision: Statement; appealKey: string | null; date: (seconds: number) => string; saved: (next: DecisionResponse) => void }) {
+  const t = useT();
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const { appeal } = decision;
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    try {
+      saved(await apiSend<DecisionResponse>("POST", "/api/appeal.php", { decision_id: decision.id, text, ...(appealKey ? { key: appealKey } : {}) }));
+    } catch (error) {
+      setProblem(error instanceof ApiRequestError ? error.body.message : t("errors.try_again_later"));
+    }
+    setBusy(false);
+  };
+  let body;
+  if (appeal) body = <p data-testid="appeal-status">{t(`moderation.page.appeal_${appeal.status}`, { date: date(appeal.decided_at ?? appeal.created_at) })}</p>;
+  else if (!decision.restricts || decision.appeal_until === null) body = <p>{t("moderation.page.no_appeal")}</p>;
+  else if (!decision.can_appeal) body = <p>{t("moderation.page.appeal_closed")}</p>;
+  else
+    body = (
+      <form onSubmit={(event) => void send(event)} className="decision__appeal">
+        <p>{t("moderation.page.appeal_intro", { date: date(decision.appeal_until!) })}</p>
+        <label htmlFor="appeal-text">{t("moderation.page.appeal_label")}</label>
+        <textarea id="appeal-text" value={text} onChange={(event) => setText(event.target.value)} minLength={APPEAL_TEXT.min} maxLength={APPEAL_TEXT.max} required rows={5} />
+        <p className="hint">{t("moderation.page.appeal_hint", APPEAL_TEXT)}</p>
+        <FormMessage text={problem} />
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? t("moderation.page.appeal_sending") : t("moderation.page.appeal_send")}
+        </button>
+      </form>
+    );
+  return (
+    <>
+      <h2>{t("moderation.page.appeal_title")}</h2>
+      {body}
+      {decision.restricts && <p className="hint">{t("moderation.page.other_remedies")}</p>}
+    </>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * Open reports and complaints (moderators), oldest first: the report, the member it is about with
+ * their photos and profile, the messages the reporter could see around it, earlier reports and
+ * decisions about the same member; decide dismiss, warn, remove the content, restrict or disable.
+ */
+import { Hono } from "hono";
+import * as v from "valibot";
+import { openReports, otherReportsAbout, reportById, reporterProfile } from "../../db/moderation";
+import { conversationRooms } from "../../services/chats";
+import { decideReport } from "../../services/moderation";
+import { DECISION_GROUNDS, REPORT_OUTCOMES } from "../../../shared/moderation";
+import type { ConsoleEnv, ConsoleScreen } from "../console-context";
+import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
+import { FormError, renderConsole, when } from "../console-page";
+import { ConsoleRefusal } from "../console-refusal";
+import { GroundPicker, MemberPanel, memberPanelData, moderatorOf } from "../moderation-parts";
+
+const Decide = v.object({
+  outcome: v.picklist(REPORT_OUTCOMES, "Choose a decision."),
+  ground: v.optional(v.union([v.literal(""), v.picklist(DECISION_GROUNDS)])),
+  facts: v.pipe(v.string(), v.trim(), v.maxLength(2000)),
+});
+
+const OUTCOME_LABELS: Record<(typeof REPORT_OUTCOMES)[number], string> = {
+  dismiss: "Dismiss (no rule broken)",
+  warn: "Warn the member",
+  remove_content: "Remove the profile's content (text and photos)",
+  restrict: "Restrict (hidden from search and lists)",
+  disable: "Disable the account (ends every session at once)",
+};
+
+/** The messages of the conversation the reporter could see, around the message reported (or the latest). */
+async function messagesSeen(env: Env, reporter: number, peer: number, messageId: number | null) {
+  try {
+    const page = await conversationRooms(env.CONVERSATIONS)(reporter, peer).history(reporter, peer, messageId === null ? null : messageId + 6, 0);
+    return page.rows;
+  } catch {
+    return [];
+  }
+}
+
+const routes = new Hono<ConsoleEnv>()
+  .get("/", async (c) => {
+    const rows = await openReports(c.var.db);
+    if (wantsJson(c)) return c.json({ reports: rows });
+    const t = c.var.t;
+    return renderConsole(
+      c,
+      "Open reports",
+      rows.length === 0 ? (
+        <p className="notice">No report is open.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Filed</th>
+              <th>Subject</th>
+              <th>About</th>
+              <th>Site</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <td>
+                  <a href={`/reports/${row.id}`}>{`Report ${row.id}`}</a>
+                </td>
+                <td>{when(row.createdAt)}</td>
+                <td>{t(`reports.subjects.${row.subject}`)}</td>
+                <td>{row.profileId === null ? "(a complaint)" : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`}</td>
+                <td>{row.siteDomain}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ),
+    );
+  })
+  .get("/:id", async (c) => {
+    const db = c.var.db;
+    const report = await reportById(db, idParam(c.req.param("id")));
+    if (!report) throw new ConsoleRefusal(404, "not_found", "There is no such report.");
+    const t = c.var.t;
+    const reporter = report.reporterUserId === null ? undefined : await reporterProfile(db, report.reporterUserId);
+    const [panel, earlier, messages] = await Promise.all([
+      report.profileId === null ? null : memberPanelData(db, report.profileId),
+      report.profileId === null ? [] : otherReportsAbout(db, report.profileId, report.id),
+      reporter && report.profileId !== null ? messagesSeen(c.env, reporter.id, report.profileId, report.messageId) : [],
+    ]);
+    if (wantsJson(c)) return c.json({ report: { ...report, clientAddress: undefined }, member: panel?.member ?? null, earlier, messages });
+    return renderConsole(
+      c,
+      `Report ${report.id}`,
+      <>
+        <fieldset>
+          <legend>{t(`reports.subjects.${report.subject}`)}</legend>
+          <p>{`Filed ${when(report.createdAt)} on ${report.siteDomain} by ${reporter ? `member ${reporter.name} (profile ${reporter.id})` : "a visitor"}, ${report.email}; status ${report.status}.`}</p>
+          <p style={{ whiteSpace: "pre-wrap" }}>{report.description}</p>
+          {report.messageId !== null && <p>{`It names message ${report.messageId} of their conversation.`}</p>}
+        </fieldset>
+        {messages.length > 0 && (
+          <fieldset>
+            <legend>Messages the reporter could see</legend>
+            <table>
+              <tbody>
+                {messages.map((message) => (
+                  <tr key={message.id} style={message.id === report.messageId ? { background: "#fff3c4" } : undefined}>
+                    <td>{`#${message.id}`}</td>
+                    <td>{when(message.created_at)}</td>
+                    <td>{message.sender_id === reporter?.id ? "reporter" : "reported member"}</td>
+                    <td>{message.kind === "text" ? message.body : `(${message.kind})`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </fieldset>
+        )}
+        {report.status === "open" ? (
+          <form method="post" action={`/reports/${report.id}/decide`}>
+            <fieldset>
+              <legend>Decide</legend>
+              {REPORT_OUTCOMES.map((outcome) => (
+                <label key={outcome}>
+                  <input type="radio" name="outcome" value={outcome} required /> {OUTCOME_LABELS[outcome]}
+                </label>
+              ))}
+              <GroundPicker t={t} required={false} />
+              <label>
+                Facts, as the member will read them in the statement of reasons (required unless dismissed)
+                <br />
+                <textarea name="facts" rows={4} cols={70} maxLength={2000} />
+              </label>
+              <button type="submit">Decide</button>
+              <FormError />
+            </fieldset>
+          </form>
+        ) : (
+          <p className="notice">{`Decided ${when(report.handledAt)}: ${report.status}${report.operatorNote ? ` (${report.operatorNote})` : ""}.`}</p>
+        )}
+        {panel && <MemberPanel data={panel} t={t} />}
+        {earlier.length > 0 && (
+          <fieldset>
+            <legend>Earlier reports about this member</legend>
+            <ul>
+              {earlier.map((other) => (
+                <li key={other.id}>
+                  <a href={`/reports/${other.id}`}>{`Report ${other.id}`}</a>
+                  {` ${when(other.createdAt)}, ${t(`reports.subjects.${other.subject}`)}, ${other.status}${other.note ? `: ${other.note}` : ""}`}
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        )}
+      </>,
+    );
+  })
+  .post("/:id/decide", async (c) => {
+    const input = await readForm(c, Decide);
+    await decideReport(moderatorOf(c), { reportId: idParam(c.req.param("id")), outcome: input.outcome, ground: input.ground || null, facts: input.facts });
+    return actionDone(c, "/reports");
+  });
+
+export const reportQueueScreen: ConsoleScreen = { path: "/reports", label: "Reports", role: "moderator", routes };

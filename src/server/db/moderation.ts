@@ -1,0 +1,202 @@
+/**
+ * The moderation queues and decisions (docs/decisions/0035): photos waiting, open reports, appeals,
+ * the decisions themselves and what they change on an account. Each change is guarded by the state
+ * the operator saw, so two operators deciding the same thing at once decide it once.
+ */
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { Database } from "./database";
+import { refreshSearchableQuery } from "./profiles";
+import { appeals, moderationDecisions, operators, photos, profiles, reports, users } from "./schema";
+
+type NewDecision = Omit<typeof moderationDecisions.$inferInsert, "id">;
+export type Decision = typeof moderationDecisions.$inferSelect;
+
+/** Photos waiting for approval, oldest first, with their member. */
+export function waitingPhotos(db: Database, limit = 50, offset = 0) {
+  return db
+    .select({ id: photos.id, profileId: photos.profileId, userId: profiles.userId, name: profiles.name, width: photos.width, height: photos.height, createdAt: photos.createdAt })
+    .from(photos)
+    .innerJoin(profiles, eq(profiles.id, photos.profileId))
+    .where(eq(photos.status, "pending"))
+    .orderBy(asc(photos.createdAt), asc(photos.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export function countWaitingPhotos(db: Database) {
+  return db.select({ count: sql<number>`count(*)` }).from(photos).where(eq(photos.status, "pending")).get();
+}
+
+/** A photo with its R2 keys (the console shows any photo to its operators). */
+export function photoById(db: Database, id: number) {
+  return db.select().from(photos).where(eq(photos.id, id)).get();
+}
+
+/** Every photo of a profile, in the member's order. */
+export function photosOfProfile(db: Database, profileId: number) {
+  return db.select({ id: photos.id, status: photos.status, createdAt: photos.createdAt }).from(photos).where(eq(photos.profileId, profileId)).orderBy(asc(photos.position), asc(photos.id));
+}
+
+/** What a moderator reads of a member beside a photo or a report. */
+export function memberForModeration(db: Database, profileId: number) {
+  return db
+    .select({
+      profileId: profiles.id,
+      userId: users.id,
+      name: profiles.name,
+      username: users.username,
+      email: users.email,
+      gender: profiles.gender,
+      birthDate: profiles.birthDate,
+      country: profiles.country,
+      city: profiles.city,
+      aboutMe: profiles.aboutMe,
+      profileStatus: profiles.status,
+      accountStatus: users.status,
+      restrictedAt: users.restrictedAt,
+      language: users.language,
+      siteDomain: users.siteDomain,
+      signupDate: users.signupDate,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(eq(profiles.id, profileId))
+    .get();
+}
+
+/** A waiting photo becomes public or refused; only while it is still waiting. */
+export function settlePhotoQuery(db: Database, photoId: number, status: "active" | "rejected") {
+  return db.update(photos).set({ status }).where(and(eq(photos.id, photoId), eq(photos.status, "pending")));
+}
+
+/** Open reports, oldest first. */
+export function openReports(db: Database, limit = 50) {
+  return db
+    .select({ id: reports.id, subject: reports.subject, profileId: reports.profileId, messageId: reports.messageId, siteDomain: reports.siteDomain, createdAt: reports.createdAt, profileName: profiles.name })
+    .from(reports)
+    .leftJoin(profiles, eq(profiles.id, reports.profileId))
+    .where(eq(reports.status, "open"))
+    .orderBy(asc(reports.createdAt), asc(reports.id))
+    .limit(limit);
+}
+
+export function reportById(db: Database, id: number) {
+  return db.select().from(reports).where(eq(reports.id, id)).get();
+}
+
+/** The reporter's profile, when a member filed the report. */
+export function reporterProfile(db: Database, userId: number) {
+  return db.select({ id: profiles.id, name: profiles.name }).from(profiles).where(eq(profiles.userId, userId)).get();
+}
+
+/** Every report about a profile but one, newest first. */
+export function otherReportsAbout(db: Database, profileId: number, exceptId: number) {
+  return db
+    .select({ id: reports.id, subject: reports.subject, status: reports.status, note: reports.operatorNote, createdAt: reports.createdAt, description: reports.description })
+    .from(reports)
+    .where(and(eq(reports.profileId, profileId), ne(reports.id, exceptId)))
+    .orderBy(desc(reports.id))
+    .limit(50);
+}
+
+/** The decisions about a member, newest first, with who took them. */
+export function decisionsAbout(db: Database, userId: number) {
+  return db
+    .select({ id: moderationDecisions.id, outcome: moderationDecisions.outcome, ground: moderationDecisions.ground, facts: moderationDecisions.facts, createdAt: moderationDecisions.createdAt, operator: operators.email, source: moderationDecisions.source })
+    .from(moderationDecisions)
+    .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
+    .where(eq(moderationDecisions.userId, userId))
+    .orderBy(desc(moderationDecisions.id))
+    .limit(50);
+}
+
+export function insertDecisionQuery(db: Database, decision: NewDecision) {
+  return db.insert(moderationDecisions).values(decision);
+}
+
+/** The decision of a photo or report just decided (to find its id after the batch). */
+export function decisionFor(db: Database, by: { photoId: number } | { reportId: number } | { appealId: number }) {
+  const where = "photoId" in by ? eq(moderationDecisions.photoId, by.photoId) : "reportId" in by ? eq(moderationDecisions.reportId, by.reportId) : eq(moderationDecisions.appealId, by.appealId);
+  return db.select().from(moderationDecisions).where(where).orderBy(desc(moderationDecisions.id)).get();
+}
+
+export function decisionById(db: Database, id: number) {
+  return db.select().from(moderationDecisions).where(eq(moderationDecisions.id, id)).get();
+}
+
+/** Hide a member from search and lists while a decision restricts them. */
+export function restrictQueries(db: Database, userId: number, now: number) {
+  return [db.update(users).set({ restrictedAt: now }).where(and(eq(users.id, userId), isNull(users.restrictedAt))), refreshSearchableQuery(db, userId)] as const;
+}
+
+/** Lift a restriction (an appeal reversed it). */
+export function liftRestrictionQueries(db: Database, userId: number) {
+  return [db.update(users).set({ restrictedAt: null }).where(eq(users.id, userId)), refreshSearchableQuery(db, userId)] as const;
+}
+
+/** Remove what a profile shows of its own: the text about the member and every photo. */
+export function removeProfileContentQueries(db: Database, profileId: number) {
+  return [
+    db.update(profiles).set({ aboutMe: null, mainPhotoId: null }).where(eq(profiles.id, profileId)),
+    db.update(photos).set({ status: "rejected" }).where(and(eq(photos.profileId, profileId), inArray(photos.status, ["active", "pending"]))),
+  ] as const;
+}
+
+/** Give back a disabled account (an appeal reversed the disabling): active again, and in search as its other states allow. */
+export function enableAccountQueries(db: Database, userId: number) {
+  return [
+    db.update(users).set({ status: "active" }).where(and(eq(users.id, userId), eq(users.status, "disabled"))),
+    db.update(profiles).set({ status: "active" }).where(eq(profiles.userId, userId)),
+    refreshSearchableQuery(db, userId),
+  ] as const;
+}
+
+/** A photo refused by a decision comes back (an appeal reversed it). */
+export function restorePhotoQuery(db: Database, photoId: number) {
+  return db.update(photos).set({ status: "active" }).where(and(eq(photos.id, photoId), eq(photos.status, "rejected")));
+}
+
+/**
+ * File an appeal: stored only for the member the decision concerns, of a decision that restricts,
+ * before its deadline, and once per decision (unique index). Answers the new id, or null.
+ */
+export async function insertAppeal(db: Database, appeal: { decisionId: number; userId: number; text: string }, now: number): Promise<number | null> {
+  const row = await db.get<{ id: number } | undefined>(sql`
+    INSERT INTO ${appeals} (decision_id, user_id, text, status, created_at)
+    SELECT id, ${appeal.userId}, ${appeal.text}, 'open', ${now} FROM ${moderationDecisions}
+    WHERE id = ${appeal.decisionId} AND user_id = ${appeal.userId} AND restricts = 1 AND appeal_until >= ${now}
+    ON CONFLICT (decision_id) DO NOTHING
+    RETURNING id`);
+  return row?.id ?? null;
+}
+
+export function appealOf(db: Database, decisionId: number) {
+  return db.select().from(appeals).where(eq(appeals.decisionId, decisionId)).get();
+}
+
+export function appealById(db: Database, id: number) {
+  return db.select().from(appeals).where(eq(appeals.id, id)).get();
+}
+
+/** Open appeals, oldest first, with the decision they contest. */
+export function openAppeals(db: Database, limit = 50) {
+  return db
+    .select({ id: appeals.id, text: appeals.text, createdAt: appeals.createdAt, decisionId: moderationDecisions.id, outcome: moderationDecisions.outcome, ground: moderationDecisions.ground, facts: moderationDecisions.facts, decidedBy: operators.email, operatorId: moderationDecisions.operatorId, profileId: moderationDecisions.profileId })
+    .from(appeals)
+    .innerJoin(moderationDecisions, eq(moderationDecisions.id, appeals.decisionId))
+    .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
+    .where(eq(appeals.status, "open"))
+    .orderBy(asc(appeals.createdAt), asc(appeals.id))
+    .limit(limit);
+}
+
+/**
+ * Decide an open appeal: only by an operator other than the one who took the decision appealed
+ * (DSA Art. 20(6): not solely the same person), and once.
+ */
+export function decideAppealQuery(db: Database, appealId: number, operatorId: number, status: "upheld" | "reversed", note: string, now: number) {
+  return db
+    .update(appeals)
+    .set({ status, decidedBy: operatorId, decidedAt: now, note })
+    .where(and(eq(appeals.id, appealId), eq(appeals.status, "open"), sql`(SELECT operator_id FROM ${moderationDecisions} WHERE id = ${appeals.decisionId}) <> ${operatorId}`));
+}
