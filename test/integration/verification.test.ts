@@ -329,5 +329,8 @@ describe("the console's verification queue", () => {
     expect(await stateOf(other)).toMatchObject({ status: "rejected", reason: "not_the_person", attempts_left: 2 });
     const rejected = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?").bind(String(otherId)).all();
     expect(rejected.results).toEqual([{ action: "verification.reject", reason: "not_the_person" }]);
+    // The statement of reasons of the console's decisions (decision 0035): what, why, by a person, nothing to appeal.
+    const statement = await env.DB.prepare("SELECT outcome, facts, restricts, automated, appeal_until FROM moderation_decisions WHERE user_id = ? AND source = 'verification'").bind(other.userId).all();
+    expect(statement.results).toEqual([{ outcome: "reject_verification", facts: "The person in the selfie doesn't look like the person in your photos.", restricts: 0, automated: 0, appeal_until: null }]);
   });
 });

@@ -7,7 +7,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-or
 import { SELFIE_RETENTION_DAYS, VERIFICATION_ATTEMPTS_PER_DAY } from "../../shared/verification";
 import type { Statement } from "./audit-log";
 import type { Database } from "./database";
-import { conversations, photos, profiles, users, verifications } from "./schema";
+import { conversations, moderationDecisions, photos, profiles, users, verifications } from "./schema";
 
 export type Verification = typeof verifications.$inferSelect;
 
@@ -236,4 +236,14 @@ export async function verificationsSince(db: Database, from: number) {
     .select({ siteDomain: verifications.siteDomain, kind: verifications.kind, status: verifications.status, askedAt: verifications.askedAt, decidedAt: verifications.decidedAt })
     .from(verifications)
     .where(sql`${verifications.askedAt} >= ${from} OR ${verifications.decidedAt} >= ${from}`);
+}
+
+/** The statement of a verification rejected at `at` for this member (to mail it after its batch). */
+export async function verificationDecisionOf(db: Database, userId: number, at: number) {
+  return db
+    .select()
+    .from(moderationDecisions)
+    .where(and(eq(moderationDecisions.userId, userId), eq(moderationDecisions.source, "verification"), eq(moderationDecisions.createdAt, at)))
+    .orderBy(desc(moderationDecisions.id))
+    .get();
 }

@@ -29,6 +29,7 @@ import {
 } from "../db/verification";
 import { AppError } from "../errors";
 import { processPhoto } from "./images";
+import { verificationStatement } from "./moderation";
 
 type Member = { userId: number; profileId: number };
 
@@ -117,7 +118,15 @@ export type VerificationDecision = { approve: true; seenPhotoId: number | null }
  * verified), a reason not on the list, and a verification decided already (the first of racing
  * decisions wins). Answers the member's profile and user ids.
  */
-export async function decideOnVerification(db: Database, id: number, decision: VerificationDecision, actor: Actor, now: number): Promise<{ profileId: number; userId: number; name: string }> {
+export async function decideOnVerification(
+  db: Database,
+  id: number,
+  decision: VerificationDecision,
+  actor: Actor,
+  now: number,
+  /** The Worker's bindings: a rejection by an operator then carries its statement of reasons (docs/decisions/0035), mailed to the member. */
+  env?: Env,
+): Promise<{ profileId: number; userId: number; name: string }> {
   const found = await verificationById(db, id);
   if (!found || found.verification.status !== "pending") throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
   if (found.fictional) throw refusal(403, "fictional");
@@ -138,9 +147,19 @@ export async function decideOnVerification(db: Database, id: number, decision: V
     after: decision.approve ? { status: "approved", seen_photo_id: decision.seenPhotoId } : { status: "rejected", reason: decision.reason },
     reason: decision.approve ? null : decision.reason,
   };
+  const operatorId = actor.operatorId;
+  const statement =
+    !decision.approve && env && operatorId !== null ? await verificationStatement({ env, db, actor: { ...actor, operatorId }, now }, found.verification.profileId, decision.reason) : null;
   const [first] = await db.batch(withAudit(db, actor, entry, statements, now, true));
   const done = ((first as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0;
   if (!done) throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
+  if (statement) {
+    // Only the moderator whose decision took effect writes the statement, so it follows the batch
+    // (the decision's guard cannot reach an insert of values); the member's profile shows the
+    // rejection from the verification row whatever happens to the mail.
+    await db.batch([statement.statement]);
+    await statement.tell();
+  }
   return { profileId: found.verification.profileId, userId: found.userId, name: found.name };
 }
 

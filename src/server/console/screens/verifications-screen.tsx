@@ -128,7 +128,7 @@ const routes = new Hono<ConsoleEnv>()
   .post("/:id/reject", async (c) => {
     const id = idParam(c.req.param("id"));
     const { reason } = await readForm(c, Reject);
-    await decideOnVerification(c.var.db, id, { approve: false, reason }, actorOf(c.var.operator), Math.floor(Date.now() / 1000));
+    await decideOnVerification(c.var.db, id, { approve: false, reason }, actorOf(c.var.operator), Math.floor(Date.now() / 1000), c.env);
     return actionDone(c, "/verifications");
   });
 
