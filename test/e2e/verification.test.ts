@@ -41,7 +41,7 @@ describe("verified people on the Dutch site", () => {
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 && v.videoWidth > 0), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => section.getByRole("img", { name: nl.verification.pose_drawing }).count()).toBe(1);
     if (shots) {
-      await section.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 20));
+      await section.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 130));
       await a.page.screenshot({ path: `${shots}/selfie-screen.png` });
     }
     await section.getByRole("button", { name: nl.verification.take_photo }).click();
@@ -91,7 +91,7 @@ describe("verified people on the Dutch site", () => {
     if (shots) {
       await a.page.goto(`${baseUrl}/members/${anna.profile.id}`);
       await hydrated(a.page);
-      await a.page.locator(".member__info h1").evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 20));
+      await a.page.locator(".member__info h1").evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 140));
       await a.page.screenshot({ path: `${shots}/badge-profile.png` });
     }
     for (const p of [a, b, ops]) await p.context.close();
