@@ -48,7 +48,7 @@ export default {
     const now = Math.floor(Date.now() / 1000);
     ctx.waitUntil(forgetPastSwipes(databaseOf(env.DB), new Date()));
     ctx.waitUntil(
-      runRetention(databaseOf(env.DB), now, { outboxDays: outboxRetentionDays(env) }).then((result) => {
+      runRetention(databaseOf(env.DB), now, { outboxDays: outboxRetentionDays(env), photos: env.PHOTOS }).then((result) => {
         console.info(JSON.stringify({ event: "retention", ...result.deleted, more: result.more }));
       }),
     );

@@ -135,7 +135,7 @@ describe("refresh, title and badge (SPEC §4, §9)", () => {
 describe("the chat list", () => {
   const chat = (conversation: number, profile: number, unread: number, at: number): ChatItem => ({
     conversation: { id: conversation },
-    profile: { id: profile, name: `P${profile}`, age: 30, city: null, main_image: null, fictional: false, last_active_at: 0, premium: false },
+    profile: { id: profile, name: `P${profile}`, age: 30, city: null, main_image: null, fictional: false, last_active_at: 0, premium: false, verified: false },
     num_unread_messages: unread,
     last_message: null,
     last_message_at: at,

@@ -5,7 +5,7 @@ import { chatsAfterFrame, reloadsLikes } from "./member-channel-rules";
 
 const chat = (id: number, unread: number, at: number): ChatItem => ({
   conversation: { id },
-  profile: { id: id + 100, name: `p${id}`, age: 30, city: null, main_image: null, fictional: false, premium: false, last_active_at: 0 },
+  profile: { id: id + 100, name: `p${id}`, age: 30, city: null, main_image: null, fictional: false, premium: false, verified: false, last_active_at: 0 },
   num_unread_messages: unread,
   last_message: null,
   last_message_at: at,

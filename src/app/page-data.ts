@@ -11,7 +11,7 @@ import { PAYMENT_METHODS } from "../shared/payments";
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
 type DataKey = { key: string; fallbackKey: string; infinite: boolean };
 
-const SEARCH_PARAMS = ["gender", "country", "country_region", "min_age", "max_age"] as const;
+const SEARCH_PARAMS = ["gender", "country", "country_region", "min_age", "max_age", "verified"] as const;
 
 /** The search filters of a members URL, in a fixed order so equal searches share a key. */
 export function searchFilters(query: URLSearchParams): URLSearchParams {

@@ -17,6 +17,7 @@ import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
+import { verificationRoutes } from "./api/verification";
 import { reportRoutes } from "./api/reports";
 import { decisionRoutes } from "./api/decisions";
 import { loadSource, SOURCES } from "./api/sources";
@@ -112,6 +113,7 @@ function createApp() {
 
   app.route("/", accountRoutes);
   app.route("/", photoRoutes);
+  app.route("/", verificationRoutes);
   app.route("/", chatRoutes);
   app.route("/", sessionRoutes);
   app.route("/", reportRoutes);

@@ -26,6 +26,8 @@ export const SearchQuery = v.pipe(
     min_age: v.optional(intString(MIN_AGE, MAX_AGE)),
     max_age: v.optional(intString(MIN_AGE, MAX_AGE)),
     page: v.optional(intString(1, MAX_SEARCH_PAGE)),
+    /** "1": verified members only (docs/decisions/0040). */
+    verified: v.optional(v.literal("1")),
   }),
   v.forward(
     v.check((q) => q.min_age === undefined || q.max_age === undefined || q.min_age <= q.max_age, "min_age > max_age"),
@@ -75,6 +77,8 @@ export type ProfileCard = {
   last_active_at: number;
   /** The member is premium (paid_user): a badge and a bordered main photo (SPEC §6). */
   premium: boolean;
+  /** A moderator saw the member's main photo beside their pose selfie (docs/decisions/0040). */
+  verified: boolean;
 };
 
 export type SearchResponse = {
@@ -84,7 +88,7 @@ export type SearchResponse = {
   has_more: boolean;
   /** Profiles close to the search when it finds few (first page only). */
   similar: ProfileCard[];
-  query: { gender: string | null; country: string; country_region: string | null; min_age: number; max_age: number };
+  query: { gender: string | null; country: string; country_region: string | null; min_age: number; max_age: number; verified: boolean };
 };
 
 export type ProfilePhoto = {

@@ -36,7 +36,7 @@ export type ChatMessage = {
 };
 
 /** Why a member cannot write in a conversation now (shown above the send footer). */
-export type ChatBlockedReason = "not_confirmed" | "blocked" | "blocked_by" | "unavailable";
+export type ChatBlockedReason = "not_confirmed" | "blocked" | "blocked_by" | "unavailable" | "verified_only";
 
 /** What the server sends over the conversation's socket. */
 export type ServerFrame =
@@ -66,6 +66,8 @@ export type ChatProfile = {
   last_active_at: number;
   /** The member is premium (paid_user): their photo has the premium border (SPEC §6). */
   premium: boolean;
+  /** The verified badge (docs/decisions/0040). */
+  verified: boolean;
 };
 
 /** SPEC §3 chat item, with what the overview shows. */

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 
 /** What an operator decides about a photo or a report, and what an appeal ends in. */
-export const DECISION_OUTCOMES = ["approve", "reject_photo", "dismiss", "warn", "remove_content", "restrict", "disable", "appeal_upheld", "appeal_reversed"] as const;
+export const DECISION_OUTCOMES = ["approve", "reject_photo", "dismiss", "warn", "remove_content", "restrict", "disable", "appeal_upheld", "appeal_reversed", "reject_verification"] as const;
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
 /** The outcomes of a report an operator can choose. */
@@ -17,7 +17,7 @@ export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 export const RESTRICTING_OUTCOMES: readonly DecisionOutcome[] = ["reject_photo", "remove_content", "restrict", "disable"];
 
 /** Decisions the member concerned is told of (a warning too, though it restricts nothing). */
-export const TOLD_OUTCOMES: readonly DecisionOutcome[] = [...RESTRICTING_OUTCOMES, "warn"];
+export const TOLD_OUTCOMES: readonly DecisionOutcome[] = [...RESTRICTING_OUTCOMES, "warn", "reject_verification"];
 
 /** The rules of the terms a decision can rest on (moderation.grounds.<ground>: the rule, in the member's language). */
 export const DECISION_GROUNDS = ["explicit_content", "not_the_member", "minor", "offensive", "contact_details", "fake_profile", "harassment", "scam", "spam", "illegal", "other"] as const;

@@ -7,9 +7,9 @@ const CHROMIUM = {
 };
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-/** Debian's Chromium, headless, kept off the network. */
-export function launch(): Promise<Browser> {
-  return chromium.launch(CHROMIUM);
+/** Debian's Chromium, headless, kept off the network; `args` adds flags (the fake camera). */
+export function launch(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ ...CHROMIUM, args: [...CHROMIUM.args, ...args] });
 }
 
 /** A phone-sized visitor whose page errors, console errors and failed sub-requests are collected. */
@@ -51,10 +51,10 @@ export async function enterSite(page: Page, enter: string) {
 }
 
 /** One Chromium for a test file: launched before its tests, closed after them. */
-export function sharedBrowser(): () => Browser {
+export function sharedBrowser(args: string[] = []): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await launch(args);
   });
   afterAll(async () => {
     await browser?.close();

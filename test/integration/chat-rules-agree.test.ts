@@ -7,7 +7,8 @@
  * not here and in other conversations, balances just below, at and above the price with credits
  * held elsewhere, each kind, two sites with different prices and allowances. Rules only the
  * TypeScript side has (the message's length, a gift the site sells) are listed at the end: D1 is
- * never asked about those.
+ * never asked about those. The first-message rule of "only verified members may write to me" is
+ * TypeScript only as well (docs/decisions/0040; test/integration/verification.test.ts).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import { recordSends, sendFactsRow, type SendRecord, type SendRecordResult } fro
 import { databaseOf } from "../../src/server/db/database";
 import { decideSend, type SendRequest } from "../../src/server/services/chat-rules";
 import { sendFacts } from "../../src/server/services/chats";
+import { verificationGate } from "../../src/server/db/verification";
 import { site } from "../fixtures";
 
 const db = databaseOf(env.DB);
@@ -90,7 +92,8 @@ async function bothSides(c: Case) {
 
   // The TypeScript side, as the conversation's object reads and decides (an image of someone else's is refused before the rules).
   const row = (await sendFactsRow(db, sender.userId, sender.profileId, recipient.profileId, here))!;
-  const facts = sendFacts({ ...row, credits: row.credits - row.heldElsewhere }, { freeUsedHere, recipientHasWritten: hasWritten });
+  const gate = await verificationGate(db, sender.profileId, recipient.profileId);
+  const facts = sendFacts({ ...row, ...gate, credits: row.credits - row.heldElsewhere }, { freeUsedHere, recipientHasWritten: hasWritten });
   const decision = "photo" in asked && asked.photo === "other" ? { refusal: { code: "not_found" } } : decideSend(s, facts, request);
 
   // D1's side: the send recorded as the object would record it, at a price.

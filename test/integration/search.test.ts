@@ -41,7 +41,7 @@ describe("search filters", () => {
     expect(r.profiles.every((p) => p.country === "NL")).toBe(true);
     expect(ids(r)).not.toContain(400);
     expect(ids(r)).not.toContain(401);
-    expect(r.query).toEqual({ gender: null, country: "NL", country_region: null, min_age: 18, max_age: 99 });
+    expect(r.query).toEqual({ gender: null, country: "NL", country_region: null, min_age: 18, max_age: 99, verified: false });
   });
 
   it("pages on without overlap until the last page", async () => {

@@ -50,15 +50,16 @@ describe("content security policy", () => {
 });
 
 describe("permissions policy", () => {
-  it("allows geolocation on the site's own pages and denies every other feature, on a page and on an API answer", async () => {
+  it("allows geolocation and the camera (the verification selfie) on the site's own pages and denies every other feature, on a page and on an API answer", async () => {
     for (const path of ["/members", "/api/settings.php", "/api/user.php"]) {
       const res = await fetchWorker(`https://nl.test${path}`);
       const policy = new Map((res.headers.get("permissions-policy") ?? "").split(/,\s*/).map((d) => d.split("=") as [string, string]));
       expect(policy.get("geolocation"), path).toBe("(self)");
-      for (const feature of ["camera", "microphone", "payment", "usb", "interest-cohort", "browsing-topics", "serial", "hid", "display-capture"]) {
+      expect(policy.get("camera"), path).toBe("(self)");
+      for (const feature of ["microphone", "payment", "usb", "interest-cohort", "browsing-topics", "serial", "hid", "display-capture"]) {
         expect(policy.get(feature), `${path} ${feature}`).toBe("()");
       }
-      expect([...policy].filter(([, allow]) => allow !== "()").map(([feature]) => feature), path).toEqual(["geolocation"]);
+      expect([...policy].filter(([, allow]) => allow !== "()").map(([feature]) => feature), path).toEqual(["geolocation", "camera"]);
       expect(res.headers.get("content-security-policy"), path).toContain("connect-src 'self' wss://nl.test");
     }
   });

@@ -1,3 +1,4 @@
+import { VerifiedBadge } from "./VerifiedBadge";
 import type { ReactNode } from "react";
 import type { ProfileCard as Card } from "../../shared/api";
 import { useSettings, useT } from "../page-context";
@@ -61,6 +62,7 @@ export function ProfileCard({
           </strong>
           {profile.fictional && <FictionalMark />}
           {profile.premium && <PremiumBadge />}
+          {profile.verified && <VerifiedBadge compact />}
           <span className="profile-card__place">{[profile.city, profile.region].filter(Boolean).join(", ")}</span>
         </div>
       </Link>

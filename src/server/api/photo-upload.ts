@@ -14,11 +14,12 @@ const missing = () => new AppError({ status: 400, code: "invalid_photo", key: "e
 /**
  * The steps of a photo upload call (multipart/form-data, the file in the field `photo`): who may
  * upload is checked before any of the body is read, the body is cut off once it is larger than any
- * allowed upload, then `store` gets the file's bytes and its answer is sent with 201.
+ * allowed upload, then `store` gets the file's bytes and its answer is sent with 201 as `{ [answer]: ... }`.
  */
 export function photoUpload(
   authorise: (c: Context<AppEnv>) => unknown,
   store: (c: Context<AppEnv>, bytes: Uint8Array) => Promise<unknown>,
+  answer = "photo",
 ): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, (c: Context<AppEnv>) => Promise<Response>] {
   return [
     async (c, next) => {
@@ -34,7 +35,7 @@ export function photoUpload(
       const file = form[PHOTO_FIELD];
       if (!(file instanceof File) || file.size === 0) throw missing();
       if (file.size > MAX_PHOTO_BYTES) throw tooLarge();
-      return c.json({ photo: await store(c, new Uint8Array(await file.arrayBuffer())) }, 201);
+      return c.json({ [answer]: await store(c, new Uint8Array(await file.arrayBuffer())) }, 201);
     },
   ];
 }

@@ -5,7 +5,9 @@
  * write that records a message: the object is the only writer, so a send to a member who never wrote
  * reads nothing). Plain memory: a start forgets it all.
  */
-import { sendFactsRow, type SendFactsRow } from "../db/chat-ledger";
+import { sendFactsRow } from "../db/chat-ledger";
+import { verificationGate } from "../db/verification";
+import type { MemberFactsRow } from "../services/chats";
 import { conversationFacts } from "../db/conversation-store";
 import type { Database } from "../db/database";
 import type { ConversationPair } from "./conversation-pair";
@@ -17,7 +19,7 @@ import type { ConversationPair } from "./conversation-pair";
 export const FACTS_TTL_MS = 30_000;
 
 export class MemberFacts {
-  private readonly facts = new Map<number, { row: SendFactsRow; at: number }>();
+  private readonly facts = new Map<number, { row: MemberFactsRow; at: number }>();
   private readonly wrote = new Map<number, boolean>();
 
   constructor(
@@ -28,10 +30,11 @@ export class MemberFacts {
   ) {}
 
   /** The D1 facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
-  async read(member: { profileId: number; userId: number }, peer: number, fresh: boolean): Promise<{ row: SendFactsRow | undefined; fresh: boolean }> {
+  async read(member: { profileId: number; userId: number }, peer: number, fresh: boolean): Promise<{ row: MemberFactsRow | undefined; fresh: boolean }> {
     const hit = this.facts.get(member.profileId);
     if (!fresh && hit && this.now() - hit.at < FACTS_TTL_MS) return { row: hit.row, fresh: false };
-    const row = await sendFactsRow(this.db, member.userId, member.profileId, peer, this.pair.knownId);
+    const [ledger, gate] = await Promise.all([sendFactsRow(this.db, member.userId, member.profileId, peer, this.pair.knownId), verificationGate(this.db, member.profileId, peer)]);
+    const row = ledger && { ...ledger, ...gate };
     if (row) this.facts.set(member.profileId, { row, at: this.now() });
     return { row, fresh: true };
   }

@@ -36,7 +36,7 @@
 import type { SendFrame, ServerFrame } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { balanceOf } from "../db/ledger";
-import { lastRecordedId, recordSends, type SendFactsRow, type SendRecord, type SendRecordResult } from "../db/chat-ledger";
+import { lastRecordedId, recordSends, type SendRecord, type SendRecordResult } from "../db/chat-ledger";
 import {
   conversationFacts,
   discardUnrecorded,
@@ -54,7 +54,7 @@ import { ownChatPhoto } from "../db/photos";
 import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
 import { decideSend, insufficientCredits, type SendRequest } from "../services/chat-rules";
-import { conversationRooms, recallHeldCredits, sendFacts } from "../services/chats";
+import { conversationRooms, recallHeldCredits, sendFacts, type MemberFactsRow } from "../services/chats";
 import { loadSite } from "../services/site-settings";
 import type { ConversationPair } from "./conversation-pair";
 import { HOLD_IDLE_MS, type CreditHolds } from "./credit-holds";
@@ -195,7 +195,7 @@ export class SendPipeline {
     const mine = before.filter((u) => u.send.member.profileId === member.profileId);
     const freeBefore = mine.filter((u) => u.record.free).length;
     const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || before.some((u) => u.send.member.profileId === peer) };
-    const decide = (answer: { row: SendFactsRow | undefined }) => {
+    const decide = (answer: { row: MemberFactsRow | undefined }) => {
       const row = answer.row && {
         ...answer.row,
         // Credits other conversations hold are not this one's to spend; this one's own hold is.

@@ -57,6 +57,7 @@ const profileColumns = {
   photoThumbKey: photos.thumbKey,
   photoStatus: photos.status,
   paid: users.paidUser,
+  verified: profiles.verified,
 };
 
 export type ChatProfileRow = NonNullable<Awaited<ReturnType<typeof chatProfileRow>>>;

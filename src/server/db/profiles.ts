@@ -81,13 +81,15 @@ export const cardColumns = {
   photoStatus: photos.status,
   /** The owner's paid_user, for the premium badge (SPEC §6): the reads of cards join users. */
   premium: users.paidUser,
+  /** The verified badge (docs/decisions/0040). */
+  verified: profiles.verified,
 };
 
 export const regionJoin = eq(regions.id, profiles.regionId);
 export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
-type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
+type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean; verified?: boolean };
 
 /** The conditions of a filter, in the order the search indexes need them. */
 export function profileConditions(f: ProfileFilter): SQL[] {
@@ -97,6 +99,7 @@ export function profileConditions(f: ProfileFilter): SQL[] {
   if (f.viewerId !== undefined) where.push(ne(profiles.id, f.viewerId), notBlockedWith(f.viewerId));
   if (f.except?.length) where.push(notInArray(profiles.id, f.except));
   if (f.withMainPhoto) where.push(isNotNull(profiles.mainPhotoId));
+  if (f.verified) where.push(eq(profiles.verified, true));
   return where;
 }
 

@@ -63,6 +63,8 @@ export const users = sqliteTable(
     /** The site (domain) the member signed up on. */
     siteDomain: text("site_domain").notNull(),
     invisible: integer("invisible", { mode: "boolean" }).notNull().default(false),
+    /** Only verified members may start a conversation with this member (docs/decisions/0040). */
+    verifiedOnly: integer("verified_only", { mode: "boolean" }).notNull().default(false),
     signupDate: integer("signup_date").notNull().default(now),
     termsAcceptedAt: integer("terms_accepted_at"),
     termsVersion: text("terms_version"),
@@ -118,6 +120,10 @@ export const profiles = sqliteTable(
     searchable: integer("searchable").notNull().default(1),
     lastActiveAt: integer("last_active_at").notNull().default(now),
     createdAt: integer("created_at").notNull().default(now),
+    /** The verified badge (docs/decisions/0040): on while a moderator has seen the main photo beside the member's selfie. */
+    verified: integer("verified", { mode: "boolean" }).notNull().default(false),
+    /** The main photo the moderator saw beside the selfie; another main photo suspends the badge. */
+    verifiedPhotoId: integer("verified_photo_id"),
   },
   (t) => [
     uniqueIndex("profiles_user_idx").on(t.userId),
@@ -803,6 +809,41 @@ export const outgoingPush = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("outgoing_push_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * A verification selfie and its decision (docs/decisions/0040). `selfie_key` is the R2 object no
+ * member route serves; it is null once the clock work deleted the object, 30 days after the decision.
+ */
+export const verifications = sqliteTable(
+  "verifications",
+  {
+    id: integer("id").primaryKey(),
+    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    siteDomain: text("site_domain").notNull(),
+    /** selfie | photo_check (a new main photo of a verified member, against the selfie they took) */
+    kind: text("kind").notNull().default("selfie"),
+    /** One of VERIFICATION_POSES (src/shared/verification.ts). */
+    pose: text("pose").notNull(),
+    selfieKey: text("selfie_key"),
+    /** The main photo when the selfie was taken (or the new one of a photo check). */
+    photoId: integer("photo_id"),
+    /** pending | approved | rejected */
+    status: text("status").notNull().default("pending"),
+    /** One of VERIFICATION_REJECTIONS when rejected. */
+    reason: text("reason"),
+    askedAt: integer("asked_at").notNull(),
+    decidedAt: integer("decided_at"),
+    /** The operator who decided. */
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    index("verifications_queue_idx").on(t.status, t.askedAt),
+    index("verifications_profile_idx").on(t.profileId, t.askedAt),
+    index("verifications_decided_idx").on(t.decidedAt),
+    index("verifications_site_idx").on(t.siteDomain, t.askedAt),
+    uniqueIndex("verifications_waiting_idx").on(t.profileId).where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /**

@@ -13,16 +13,16 @@ function ownSockets(c: Context<{ Bindings: Env }>): string {
 
 /**
  * Browser features the product may use: geolocation on its own pages (the location button of the
- * profile). Every other feature a current browser knows of is denied, ad-interest tracking included.
+ * profile) and the camera (the verification selfie, docs/decisions/0040). Every other feature a current browser knows of is denied, ad-interest tracking included.
  * Only features Chromium recognises are named: each unknown one costs every page a console warning.
  */
 export const PERMISSIONS_POLICY = [
   "geolocation=(self)",
+  "camera=(self)",
   ...[
     "accelerometer",
     "autoplay",
     "browsing-topics",
-    "camera",
     "compute-pressure",
     "display-capture",
     "encrypted-media",

@@ -37,6 +37,7 @@ import { photoObjectsOfAccounts } from "../db/photos";
 import { hideProfile, refreshSearchable } from "../db/profiles";
 import { forgetMemberSubscriptions } from "../db/push-subscriptions";
 import { revokeMemberSessions } from "../db/sessions";
+import { selfieKeysOfAccounts } from "../db/verification";
 import { AppError, fieldError, invalidFields } from "../errors";
 import type { Tracking } from "../request-context";
 import { i18nFor } from "../translations";
@@ -384,7 +385,8 @@ export async function purgeDeletedAccounts(
   // reached waits for the next run, so that no message outlives its account.
   const ids = await eraseChatMessages(await accountsPendingDeletionSince(db, now - REACTIVATION_DAYS * DAY, limit));
   if (!ids.length) return 0;
-  const objects = (await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]);
+  // Verification selfies go with the account, whatever their age (docs/decisions/0040).
+  const objects = [...(await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]), ...(await selfieKeysOfAccounts(db, ids))];
   for (let i = 0; i < objects.length; i += 1000) await photos.delete(objects.slice(i, i + 1000));
   await deleteAccounts(db, ids);
   return ids.length;

@@ -16,7 +16,11 @@ export type SendFacts = {
   senderPaid: boolean;
   credits: number;
   /** Null when the recipient's account or profile no longer exists. */
-  recipient: { name: string; status: string; profileStatus: string; invisible: boolean; hasWritten: boolean } | null;
+  recipient: { name: string; status: string; profileStatus: string; invisible: boolean; hasWritten: boolean; verifiedOnly: boolean } | null;
+  /** The sender carries the verified badge (docs/decisions/0040). */
+  senderVerified: boolean;
+  /** The pair has a message already (either member's): a conversation under way continues whatever the settings. */
+  conversationStarted: boolean;
   blockedByMe: boolean;
   blockedMe: boolean;
   /** Free messages the sender already sent in this conversation. */
@@ -39,6 +43,8 @@ export function blockedReason(facts: SendFacts): ChatBlockedReason | null {
   if (recipient.invisible && !recipient.hasWritten) return "unavailable";
   // An unconfirmed e-mail address: the other side cannot reply until it is confirmed (SPEC §4).
   if (recipient.status === "not_confirmed") return "not_confirmed";
+  // "Only verified members may write to me": a first message only (docs/decisions/0040).
+  if (recipient.verifiedOnly && !facts.senderVerified && !facts.conversationStarted) return "verified_only";
   return null;
 }
 
@@ -47,6 +53,7 @@ const REASON_TEXT: Record<ChatBlockedReason, { status: 403 | 404; key: string }>
   blocked: { status: 403, key: "errors.chat_blocked" },
   blocked_by: { status: 403, key: "errors.blocked_by" },
   not_confirmed: { status: 403, key: "errors.chat_not_confirmed" },
+  verified_only: { status: 403, key: "verification.chat_refused" },
 };
 
 /** What a text message costs this sender here: free within a free member's allowance, else message_credits. */

@@ -18,6 +18,7 @@ import {
   removeConversations,
   type ChatProfileRow,
 } from "../db/conversations";
+import { verificationGate, type VerificationGate } from "../db/verification";
 import { holdingConversations, sendFactsRow, type SendFactsRow } from "../db/chat-ledger";
 import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
@@ -50,7 +51,10 @@ export interface ConversationRoomCalls {
 export type ConversationRooms = (one: number, other: number) => ConversationRoomCalls;
 
 /** The send facts from D1's row and the conversation's own facts. */
-export function sendFacts(row: SendFactsRow | undefined, here: ConversationFacts): SendFacts {
+/** The D1 facts of a send: the chat ledger's and the verification gate's (docs/decisions/0040). */
+export type MemberFactsRow = SendFactsRow & VerificationGate;
+
+export function sendFacts(row: MemberFactsRow | undefined, here: ConversationFacts): SendFacts {
   if (!row) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return {
     senderStatus: row.senderStatus,
@@ -65,7 +69,10 @@ export function sendFacts(row: SendFactsRow | undefined, here: ConversationFacts
             profileStatus: row.recipientProfileStatus ?? "gone",
             invisible: row.recipientInvisible === true,
             hasWritten: here.recipientHasWritten,
+            verifiedOnly: row.recipientVerifiedOnly,
           },
+    senderVerified: row.senderVerified,
+    conversationStarted: row.conversationStarted || here.recipientHasWritten,
     blockedByMe: row.blockedByMe,
     blockedMe: row.blockedMe,
     freeUsedHere: here.freeUsedHere,
@@ -83,6 +90,7 @@ function chatProfile(row: ChatProfileRow): ChatProfile {
     fictional: row.fictional,
     last_active_at: row.lastActiveAt,
     premium: row.paid,
+    verified: row.verified,
   };
 }
 
@@ -129,8 +137,8 @@ export async function loadChat(
     const hidden = await hiddenBeforeOf(db, conversation.id, viewer.profileId);
     return rooms(viewer.profileId, peerId).history(viewer.profileId, peerId, before, hidden);
   };
-  const [row, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId, conversation?.id ?? null), history()]);
-  const facts = sendFacts(row, page.here);
+  const [ledger, gate, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId, conversation?.id ?? null), verificationGate(db, viewer.profileId, peerId), history()]);
+  const facts = sendFacts(ledger && { ...ledger, ...gate }, page.here);
   if (facts.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
   const viewerSide = { profileId: viewer.profileId, premium: facts.senderPaid };
   const country = viewer.country ?? site.countries[0]!;

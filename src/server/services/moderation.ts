@@ -35,6 +35,7 @@ import { mailerFor } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
 import { isLanguage, type Language } from "../../shared/locales";
 import { appealDeadline, DECISION_GROUNDS, RESTRICTING_OUTCOMES, TOLD_OUTCOMES, type AppealBody, type DecisionGround, type DecisionOutcome, type ReportOutcome, type Statement } from "../../shared/moderation";
+import { verificationDecisionOf } from "../db/verification";
 import { loadSite } from "./site-settings";
 import { i18nFor } from "../translations";
 import { closeSessionSockets } from "./sessions";
@@ -294,3 +295,22 @@ async function tellReporter(env: Env, report: NonNullable<Awaited<ReturnType<typ
 const languageOf = (language: string): Language => (isLanguage(language) ? language : "en");
 const outcomeText = (t: i18n["t"], outcome: string) => t(`moderation.outcomes.${outcome}`);
 
+/**
+ * The statement of reasons of a verification selfie a moderator rejected (docs/decisions/0040): what
+ * was decided (the outcome's text says how to try again), why (the reason's text in the member's
+ * language as the facts), made by a person. It restricts nothing, so it has no appeal. Answers the
+ * statement for the decision's batch and the mail to send once the batch is done.
+ */
+export async function verificationStatement(m: Moderator, profileId: number, reason: string): Promise<{ statement: BatchStatement; tell: () => Promise<void> } | null> {
+  const member = await memberForModeration(m.db, profileId);
+  if (!member) return null;
+  const facts = i18nFor(languageOf(member.language)).t(`verification.reasons.${reason}`);
+  const row = decisionRow(m, member, { source: "verification", photoId: null, reportId: null, appealId: null, outcome: "reject_verification", ground: null, facts });
+  return {
+    statement: insertDecisionQuery(m.db, row),
+    tell: async () => {
+      const decision = await verificationDecisionOf(m.db, member.userId, m.now);
+      if (decision) await tellMember(m.env, decision, member);
+    },
+  };
+}

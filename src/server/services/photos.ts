@@ -23,6 +23,9 @@ import {
 } from "../db/photos";
 import { AppError } from "../errors";
 import { processPhoto, type ProcessedPhoto } from "./images";
+import { checkBadgeAfterMainPhoto } from "./verification";
+
+const unixNow = () => Math.floor(Date.now() / 1000);
 
 export type PhotoStore = { db: Database; bucket: R2Bucket };
 
@@ -81,6 +84,7 @@ export async function uploadPhoto(store: PhotoStore, userId: number, profileId: 
   return storeVariants(store.bucket, processed, keys, async () => {
     const { id, mainPhotoId } = await insertPhotoWithinLimit(store.db, { profileId, ...keys, width: processed.width, height: processed.height }, max);
     if (id === undefined) throw limitError(max);
+    if (mainPhotoId === id) await checkBadgeAfterMainPhoto(store.db, profileId, unixNow());
     return ownPhoto({ id, status: "pending", key: keys.key, thumbKey: keys.thumbKey, width: processed.width, height: processed.height }, mainPhotoId, prefix);
   });
 }
@@ -116,13 +120,15 @@ export async function deletePhoto(store: PhotoStore, profileId: number, photoId:
   const row = await ownPhotoRow(store.db, profileId, photoId);
   if (!row) throw notFound();
   await deletePhotoRow(store.db, profileId, photoId);
+  await checkBadgeAfterMainPhoto(store.db, profileId, unixNow());
   // After the row: a photo without objects is never listed, whereas objects without a row are served to no one.
   await store.bucket.delete([row.key, row.thumbKey, row.blurKey]);
 }
 
-/** Make one of the member's own photos (not a rejected one) the main photo. */
-export async function setMainPhoto(db: Database, profileId: number, photoId: number): Promise<void> {
+/** Make one of the member's own photos (not a rejected one) the main photo; a verified member's badge waits for a moderator to see it. */
+export async function setMainPhoto(db: Database, profileId: number, photoId: number, now = unixNow()): Promise<void> {
   if (!(await chooseMainPhoto(db, profileId, photoId))) throw notFound();
+  await checkBadgeAfterMainPhoto(db, profileId, now);
 }
 
 /**

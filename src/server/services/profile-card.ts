@@ -20,5 +20,6 @@ export function toProfileCard(row: CardRow, today = new Date()): ProfileCard {
     fictional: row.fictional,
     last_active_at: row.lastActiveAt,
     premium: row.premium === true,
+    verified: row.verified === true,
   };
 }

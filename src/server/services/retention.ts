@@ -2,11 +2,13 @@
  * Retention (docs/decisions/0032): D1 is shared by every site and would fill up with copies of what
  * was sent and with ended logins. The daily clock work deletes them in bounded batches: sent mail,
  * SMS and push copies after OUTBOX_RETENTION_DAYS (30 by default), ended sessions, used or expired
- * links and SMS codes a day after they ended, handled reports after REPORT_RETENTION_DAYS.
+ * links and SMS codes a day after they ended, handled reports after REPORT_RETENTION_DAYS,
+ * verification selfies (their R2 objects) SELFIE_RETENTION_DAYS after their decision (docs/decisions/0040).
  */
 import { REPORT_RETENTION_DAYS } from "../../shared/reports";
 import type { Database } from "../db/database";
 import { deleteExpiredBatch, type RetainedKind } from "../db/retention";
+import { deleteOldSelfies } from "./verification";
 
 export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
 /** How long an ended session, link or code stays (a day: a page that just used it still gets a clear answer). */
@@ -14,6 +16,8 @@ export const ENDED_RETENTION_SECONDS = 86_400;
 const DAY = 86_400;
 
 const KINDS: readonly RetainedKind[] = ["mail", "sms", "push", "sessions", "push_subscriptions", "auth_tokens", "sms_codes", "login_attempts", "reports"];
+/** Kinds with objects in R2 as well as rows. */
+type StoredKind = "selfies";
 
 /** The configured days sent mail, SMS and pushes are kept (the var OUTBOX_RETENTION_DAYS; 30 when unset or not a whole number of at least 1). */
 export function outboxRetentionDays(env: { OUTBOX_RETENTION_DAYS?: string }): number {
@@ -21,30 +25,34 @@ export function outboxRetentionDays(env: { OUTBOX_RETENTION_DAYS?: string }): nu
   return Number.isInteger(days) && days >= 1 ? days : DEFAULT_OUTBOX_RETENTION_DAYS;
 }
 
-export type RetentionLimits = { outboxDays: number; batch?: number; maxBatches?: number };
+/** `photos`: the bucket selfies are deleted from (they wait while it is not given). */
+export type RetentionLimits = { outboxDays: number; batch?: number; maxBatches?: number; photos?: R2Bucket };
 
 /**
  * Delete what is past its age at `now` (unix seconds), each kind in batches of `batch` rows, at most
  * `maxBatches` per kind in one run (the rest waits for the next day). Answers how many rows of each
  * kind went and whether any kind has more waiting.
  */
-export async function runRetention(db: Database, now: number, limits: RetentionLimits): Promise<{ deleted: Record<RetainedKind, number>; more: boolean }> {
+export async function runRetention(db: Database, now: number, limits: RetentionLimits): Promise<{ deleted: Record<RetainedKind | StoredKind, number>; more: boolean }> {
   const batch = limits.batch ?? 500;
   const maxBatches = limits.maxBatches ?? 20;
   const cutoffs = { outbox: now - limits.outboxDays * DAY, ended: now - ENDED_RETENTION_SECONDS, reports: now - REPORT_RETENTION_DAYS * DAY, now };
-  const deleted = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RetainedKind, number>;
+  const deleted = Object.fromEntries([...KINDS, "selfies"].map((k) => [k, 0])) as Record<RetainedKind | StoredKind, number>;
   let more = false;
-  // Sessions before their subscriptions: a subscription goes with the login that stored it.
-  for (const kind of KINDS) {
+  const run = async (kind: RetainedKind | StoredKind, once: () => Promise<number>) => {
     for (let i = 0; ; i++) {
       if (i === maxBatches) {
         more = true;
         break;
       }
-      const n = await deleteExpiredBatch(db, kind, cutoffs, batch);
+      const n = await once();
       deleted[kind] += n;
       if (n < batch) break;
     }
-  }
+  };
+  // Sessions before their subscriptions: a subscription goes with the login that stored it.
+  for (const kind of KINDS) await run(kind, () => deleteExpiredBatch(db, kind, cutoffs, batch));
+  const photos = limits.photos;
+  if (photos) await run("selfies", () => deleteOldSelfies(db, photos, now, batch));
   return { deleted, more };
 }

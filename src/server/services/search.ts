@@ -13,7 +13,7 @@ const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
-export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; withMainPhoto?: boolean };
+export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; withMainPhoto?: boolean; verified?: boolean };
 
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
 export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
@@ -63,6 +63,7 @@ export async function searchMembers(
     minAge: query.min_age ?? MIN_AGE,
     maxAge: query.max_age ?? MAX_AGE,
     ...(searcher ? { viewerId: searcher.profileId } : {}),
+    ...(query.verified ? { verified: true } : {}),
   };
   const page = query.page ?? 1;
   // One extra row tells whether another page exists without a COUNT over the whole match.
@@ -78,6 +79,7 @@ export async function searchMembers(
       minAge: Math.max(MIN_AGE, criteria.minAge - SIMILAR_AGE_WIDENING),
       maxAge: Math.min(MAX_AGE, criteria.maxAge + SIMILAR_AGE_WIDENING),
       except: found.map((p) => p.id),
+      ...(criteria.verified ? { verified: true } : {}),
     };
     similar = (await findProfiles(db, conditions(relaxed, today), SIMILAR_LIMIT, 0)).map((row) => toProfileCard(row, today));
   }
@@ -94,6 +96,7 @@ export async function searchMembers(
       country_region: query.country_region ?? null,
       min_age: criteria.minAge,
       max_age: criteria.maxAge,
+      verified: criteria.verified === true,
     },
   };
 }

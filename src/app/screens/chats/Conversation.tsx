@@ -1,3 +1,4 @@
+import { VerifiedOnlyNotice } from "./VerifiedOnlyNotice";
 import { useLayoutEffect, useRef, useState } from "react";
 import useSWR, { type KeyedMutator } from "swr";
 import type { ChatResponse } from "../../../shared/chat";
@@ -127,7 +128,9 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
         onRetry={chat.retry}
         onDiscard={chat.discard}
       />
-      {data.blocked_reason ? (
+      {data.blocked_reason === "verified_only" ? (
+        <VerifiedOnlyNotice name={profile.name} />
+      ) : data.blocked_reason ? (
         <p className="chat-blocked" role="status">
           {data.blocked_reason === "blocked_by" ? t("errors.blocked_by", { name: profile.name }) : t(`chat.blocked_reasons.${data.blocked_reason}`, { name: profile.name })}
         </p>

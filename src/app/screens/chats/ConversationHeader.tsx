@@ -1,3 +1,4 @@
+import { VerifiedBadge } from "../../components/VerifiedBadge";
 import { Link } from "../../components/Link";
 import { FictionalMark } from "../../components/ProfileCard";
 import { ReportButton } from "../../components/ReportButton";
@@ -38,8 +39,12 @@ export function ConversationHeader({ profile, backHref, status, onRemove }: Head
         <Avatar image={profile.main_image} name={profile.name} premium={profile.premium} size={40} />
         <span className="conversation__who">
           <span className="conversation__name">
-            {profile.name}
-            {profile.age ? `, ${profile.age}` : ""} {profile.fictional && <FictionalMark />}
+            <span className="conversation__name-text">
+              {profile.name}
+              {profile.age ? `, ${profile.age}` : ""} {profile.fictional && <FictionalMark />}
+            </span>
+            {/* Outside the text that is cut short, so a long name never hides it. */}
+            {profile.verified && <VerifiedBadge compact />}
           </span>
           <span className={status ? "conversation__status-line is-live" : "conversation__status-line"} aria-live="polite">
             {status || profile.city}

@@ -3,6 +3,7 @@ import useSWR from "swr";
 import { APPEAL_TEXT, type Statement } from "../../../shared/moderation";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
+import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page-context";
@@ -36,6 +37,11 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
         <>
           <h2>{t("moderation.page.what")}</h2>
           <p data-testid="decision-outcome">{t(`moderation.outcomes.${data.decision.outcome}`)}</p>
+          {data.decision.outcome === "reject_verification" && (
+            <Link href="/profile#verification" className="button button--primary">
+              {t("verification.try_again")}
+            </Link>
+          )}
           <p className="decision__date">{t("moderation.page.when", { date: date(data.decision.created_at) })}</p>
           {data.decision.ground && (
             <>

@@ -28,7 +28,7 @@ export default function SwipeScreen() {
   const likeAction = useLikeAction();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [match, setMatch] = useState<{ id: number; name: string } | null>(null);
+  const [match, setMatch] = useState<{ id: number; name: string; verified: boolean } | null>(null);
   const touchStart = useRef<number | null>(null);
   const profile = data?.profile ?? null;
   const canLike = (data?.likes_left ?? 0) > 0;
@@ -41,7 +41,7 @@ export default function SwipeScreen() {
       try {
         if (liked) {
           const result = await likeAction(profile.id, true, "swipe");
-          setMatch(result.match ? { id: profile.id, name: profile.name } : null);
+          setMatch(result.match ? { id: profile.id, name: profile.name, verified: profile.verified } : null);
         } else {
           await apiSend("POST", "/api/swipe-pass.php", { profile: { id: profile.id } });
           setMatch(null);
@@ -77,7 +77,7 @@ export default function SwipeScreen() {
           {canLike ? t("swipe.left", { count: data.likes_left }) : t("swipe.none_left")}
         </p>
       )}
-      {match && <MatchNotice profileId={match.id} name={match.name} />}
+      {match && <MatchNotice profileId={match.id} name={match.name} verified={match.verified} />}
       {message && (
         <p className="notice notice--error" role="alert">
           {message}

@@ -1,3 +1,4 @@
+import { VerifiedBadge } from "../../components/VerifiedBadge";
 import { useEffect, useState } from "react";
 import useSWR from "swr";
 import type { ProfileResponse } from "../../../shared/api";
@@ -112,10 +113,11 @@ export default function MemberScreen({ params }: ScreenProps) {
         <h1>
           {profile.name}, {profile.age} {profile.fictional && <FictionalMark />}
           {profile.premium && <PremiumBadge />}
+          {profile.verified && <VerifiedBadge />}
         </h1>
         <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
-        {(matched || (data.viewer?.liked && likedMe)) && <MatchNotice profileId={profile.id} name={profile.name} />}
+        {(matched || (data.viewer?.liked && likedMe)) && <MatchNotice profileId={profile.id} name={profile.name} verified={profile.verified} />}
         <div className="member__actions">
           {user ? (
             <>

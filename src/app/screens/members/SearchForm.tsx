@@ -5,7 +5,7 @@ import { regionKind } from "../../../shared/regions";
 import { useRouter, useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 
-type Filters = { gender: string; country: string; country_region: string; min_age: string; max_age: string };
+type Filters = { gender: string; country: string; country_region: string; min_age: string; max_age: string; verified: string };
 
 /** The filters in the URL, else what the server applied (a member's own country and preference). */
 function filtersFrom(query: URLSearchParams, applied: Applied | undefined, defaultCountry: string): Filters {
@@ -15,6 +15,7 @@ function filtersFrom(query: URLSearchParams, applied: Applied | undefined, defau
     country_region: query.get("country_region") ?? "",
     min_age: query.get("min_age") ?? "",
     max_age: query.get("max_age") ?? "",
+    verified: query.get("verified") === "1" ? "1" : "",
   };
 }
 
@@ -99,6 +100,10 @@ export function SearchForm({ query, regions, applied }: { query: URLSearchParams
           <input name="max_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MAX_AGE)} value={filters.max_age} onChange={set("max_age")} />
         </label>
       )}
+      <label className="search-form__check">
+        <input type="checkbox" name="verified" value="1" checked={filters.verified === "1"} onChange={(e) => setFilters((f) => ({ ...f, verified: e.target.checked ? "1" : "" }))} />
+        <span>{t("verification.search_filter")}</span>
+      </label>
       <div className="search-form__actions">
         <button type="submit" className="button button--primary">
           {t("search.submit")}

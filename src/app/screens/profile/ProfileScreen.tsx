@@ -11,6 +11,7 @@ import { PersonalForm } from "../../profile-form/PersonalForm";
 import { useProfileFormData, type ProfileFormData } from "../../profile-form/save";
 import { EditSection } from "./EditSection";
 import { PhotosSection } from "./PhotosSection";
+import { VerificationSection } from "./VerificationSection";
 
 /** A date of birth (YYYY-MM-DD) as the page's language writes it; the date itself, whatever the time zone. */
 function formatBirthDate(date: string, locale: string): string {
@@ -63,6 +64,7 @@ function Sections({ answer, data }: { answer: ProfileResponse; data: ProfileForm
   return (
     <>
       <PhotosSection profile={profile} photos={photos} />
+      <VerificationSection />
       <section className="profile-edit__section" aria-labelledby="profile-edit-basics">
         <h2 id="profile-edit-basics">{t("profile_edit.basics.title")}</h2>
         <dl className="profile-edit__facts">

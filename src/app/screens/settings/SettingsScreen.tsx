@@ -7,6 +7,7 @@ import { DeleteAccountSection } from "./DeleteAccountSection";
 import { InvisibleSection, MyDataSection } from "./PrivacySections";
 import { MailChangeSection, PasswordSection } from "./CredentialSections";
 import { NotificationSections } from "./NotificationSections";
+import { VerifiedOnlySection } from "./VerifiedOnlySection";
 
 /** Settings (route notifications, SPEC §2): notifications, e-mail, password, invisible mode, my data, delete account. */
 export default function SettingsScreen() {
@@ -23,6 +24,7 @@ export default function SettingsScreen() {
       <PasswordSection />
       <SessionsSection />
       <InvisibleSection invisible={user.invisible} />
+      <VerifiedOnlySection />
       <MyDataSection />
       <DeleteAccountSection />
     </section>
