@@ -5,6 +5,7 @@ import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { newBuildWaiting } from "./app-update";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
+import { MatchMoment } from "./components/MatchMoment";
 import { loading } from "./components/LoadingBar";
 import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page-context";
 import { useMemberChannel } from "./hooks/useMemberChannel";
@@ -31,11 +32,14 @@ function viewOf(location: Location, error: PageError | null): View {
   return { location, match, error: error ?? (match ? null : NOT_FOUND) };
 }
 
-/** The page's one socket to the member's channel (live badges), for a logged-in member only; it lives as long as the page, across navigations. */
+/**
+ * The page's one socket to the member's channel (live badges), for a logged-in member only; it lives
+ * as long as the page, across navigations. A match it hears of shows as the match moment.
+ */
 function MemberChannel() {
   const { user } = useUser();
   useMemberChannel(user !== null);
-  return null;
+  return user ? <MatchMoment own={user.profile} /> : null;
 }
 
 /**
