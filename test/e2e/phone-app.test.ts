@@ -114,6 +114,23 @@ describe("the swipe game on a phone", () => {
       }
       // The photo stays a real part of the screen (at least its 13rem floor), even under the notices above it.
       expect((await m.page.locator(".swipe__photo").boundingBox())!.height).toBeGreaterThanOrEqual(208);
+      // A tab bar fixed to the bottom of the screen, with the notices above put away as a member would
+      // (the layout shows one at a time): the buttons move up above the bar.
+      await m.page.evaluate(() => {
+        for (const key of ["hide-enrich-alert", "hide-push-notification-alert"]) localStorage.setItem(key, String(Date.now()));
+      });
+      await m.page.reload();
+      await hydrated(m.page);
+      await m.page.locator(".swipe__card").waitFor();
+      await m.page.evaluate(() => {
+        const bar = document.createElement("nav");
+        bar.style.cssText = "position: fixed; left: 0; right: 0; bottom: 0; height: 64px; background: #333; z-index: 5";
+        document.body.appendChild(bar);
+        window.dispatchEvent(new Event("resize"));
+      });
+      for (const name of [nl.swipe.pass, nl.swipe.like]) {
+        await expect.poll(async () => { const b = (await m.page.getByRole("button", { name }).boundingBox())!; return b.y + b.height; }).toBeLessThanOrEqual(viewport.height - 64);
+      }
       expect(m.errors).toEqual([]);
       await m.context.close();
     }

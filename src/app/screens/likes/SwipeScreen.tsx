@@ -24,15 +24,33 @@ const TAP_SLOP = 8;
 type Drag = { pointer: number; x: number; y: number; dx: number; moved: boolean };
 
 /**
- * Keeps the card and its buttons inside the screen whatever stands above them (top bar, notices):
- * the photo's distance from the top of the page, in --swipe-above, sizes the photo (swipe.css).
+ * How much of the bottom of the screen a fixed or sticky bar (a tab bar) covers, in px. Something
+ * fixed that starts in the upper half is a modal over the page (the entry warning, the match
+ * moment), not a bar: it counts for nothing.
+ */
+function coveredAtBottom(): number {
+  for (let element = document.elementFromPoint(window.innerWidth / 2, window.innerHeight - 2); element && element !== document.body; element = element.parentElement) {
+    const { position } = getComputedStyle(element);
+    if (position !== "fixed" && position !== "sticky") continue;
+    const top = element.getBoundingClientRect().top;
+    return top > window.innerHeight / 2 ? window.innerHeight - top : 0;
+  }
+  return 0;
+}
+
+/**
+ * Keeps the card and its buttons inside the screen whatever stands above them (top bar, notices)
+ * and below (a bar fixed to the bottom): the card's distance from the top of the page goes in
+ * --swipe-above, the covered bottom in --swipe-covered, and they size the photo (swipe.css).
  */
 function useFitToScreen() {
   const card = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const measure = () => {
       const element = card.current;
-      if (element) element.style.setProperty("--swipe-above", `${Math.round(element.getBoundingClientRect().top + window.scrollY)}px`);
+      if (!element) return;
+      element.style.setProperty("--swipe-above", `${Math.round(element.getBoundingClientRect().top + window.scrollY)}px`);
+      element.style.setProperty("--swipe-covered", `${Math.round(coveredAtBottom())}px`);
     };
     measure();
     const observer = new ResizeObserver(measure);
