@@ -22,8 +22,14 @@ const USER_COLUMNS = [
 ] as const;
 const PROFILE_COLUMNS = [
   "id", "user_id", "name", "country", "gender", "sexuality", "birth_date", "tattoos", "hair_color", "eye_color", "body_type",
-  "relationship_status", "region_id", "city", "about_me", "main_photo_id", "status", "fictional", "searchable", "last_active_at", "created_at",
+  "relationship_status", "region_id", "city", "about_me", "main_photo_id", "status", "fictional", "searchable", "last_active_at", "created_at", "has_photo",
 ] as const;
+
+/**
+ * No photo rows are loaded, so the photo-first flag is written directly: four members in five with a
+ * public main photo, about the demo data's share, so searches read both parts of each index range.
+ */
+const withPhotoFlag = (profiles: DemoProfiles["profiles"]) => profiles.map((p) => ({ ...p, has_photo: p.id % 5 === 0 ? 0 : 1 }));
 
 function applyMigrations(persistTo: string): void {
   try {
@@ -72,7 +78,7 @@ export async function loadSearchState(persistTo: string, data: DemoProfiles): Pr
     await runBatches(loader, insertStatements("regions", ["id", "country", "code", "name"], REGIONS));
     // Parents before children: the foreign keys are checked at the end of each batch.
     await runBatches(loader, insertStatements("users", USER_COLUMNS, data.users));
-    await runBatches(loader, insertStatements("profiles", PROFILE_COLUMNS, data.profiles));
+    await runBatches(loader, insertStatements("profiles", PROFILE_COLUMNS, withPhotoFlag(data.profiles)));
     await runBatches(loader, insertStatements("profile_interests", ["profile_id", "interest_id"], data.profileInterests));
     await loader.kvPut([
       ...SITES.map((s) => ({ key: siteKey(s.domain), value: JSON.stringify(v.parse(SiteSettings, s)) })),

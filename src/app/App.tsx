@@ -1,4 +1,4 @@
-import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { createElement, lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { i18n } from "i18next";
 import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
 import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
@@ -8,6 +8,7 @@ import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
 import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page-context";
 import { useMemberChannel } from "./hooks/useMemberChannel";
+import { currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "./match-moments";
 import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
 import { createI18n } from "./i18n-instance";
@@ -31,12 +32,23 @@ function viewOf(location: Location, error: PageError | null): View {
   return { location, match, error: error ?? (match ? null : NOT_FOUND) };
 }
 
-/** The page's one socket to the member's channel (live badges), for a logged-in member only; it lives as long as the page, across navigations. */
+/**
+ * The page's one socket to the member's channel (live badges), for a logged-in member only; it lives
+ * as long as the page, across navigations. A match it hears of shows as the match moment.
+ */
 function MemberChannel() {
   const { user } = useUser();
   useMemberChannel(user !== null);
-  return null;
+  const match = useSyncExternalStore(subscribeMatchMoment, currentMatchMoment, noMatchMoment);
+  return user && match ? (
+    <Suspense fallback={null}>
+      <MatchMoment own={user.profile} />
+    </Suspense>
+  ) : null;
 }
+
+/** The moment's own chunk loads when a match comes, not with every page. */
+const MatchMoment = lazy(() => import("./components/MatchMoment").then((module) => ({ default: module.MatchMoment })));
 
 /**
  * The whole app for one page: shared by the server renderer and the client (hydration and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatItem, ChatsResponse } from "../shared/chat";
 import type { BadgeCounts, MemberFrame } from "../shared/member-frames";
-import { chatsAfterFrame, reloadsLikes } from "./member-channel-rules";
+import { chatsAfterFrame, matchOf, reloadsLikes } from "./member-channel-rules";
 
 const chat = (id: number, unread: number, at: number): ChatItem => ({
   conversation: { id },
@@ -40,5 +40,14 @@ describe("a member channel frame on the chat list", () => {
     expect(chatsAfterFrame(list, { type: "counts", counts: counts(5) })!.total_unread).toBe(5);
     expect(reloadsLikes({ type: "event", event: { kind: "like", liker_id: 1, liker_name: "a", created_at: 1 }, counts: counts(0) })).toBe(true);
     expect(reloadsLikes({ type: "counts", counts: counts(0) })).toBe(false);
+  });
+});
+
+describe("a match frame", () => {
+  it("names the member matched with, and their photo, for the match moment; other frames name nobody", () => {
+    const match: MemberFrame = { type: "event", event: { kind: "match", peer_id: 7, peer_name: "Sanne", peer_photo: "p/abc.jpg", created_at: 1 }, counts: counts(0) };
+    expect(matchOf(match)).toEqual({ id: 7, name: "Sanne", photo: "p/abc.jpg" });
+    expect(matchOf(message(1, 1, 1))).toBeNull();
+    expect(matchOf({ type: "event", event: { kind: "like", liker_id: 7, liker_name: "Sanne", created_at: 1 }, counts: counts(0) })).toBeNull();
   });
 });

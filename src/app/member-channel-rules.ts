@@ -7,6 +7,7 @@ import type { User } from "../shared/api";
 import type { ChatsResponse } from "../shared/chat";
 import type { LikesResponse } from "../shared/likes";
 import type { BadgeCounts, MemberFrame } from "../shared/member-frames";
+import type { MatchPeer } from "./match-moments";
 
 /** The member with the frame's balance and premium flag (the same object when nothing changes). */
 export function userWithCounts(user: User, counts: BadgeCounts): User {
@@ -55,4 +56,10 @@ export function reloadsLikes(frame: MemberFrame): boolean {
 /** Whether the frame says a profile changed by a moderation decision: the page's data is loaded again. */
 export function reloadsProfiles(frame: MemberFrame): boolean {
   return frame.type === "event" && frame.event.kind === "profile";
+}
+
+/** The member a frame says they just matched with (the match moment shows them), or null. */
+export function matchOf(frame: MemberFrame): MatchPeer | null {
+  if (frame.type !== "event" || frame.event.kind !== "match") return null;
+  return { id: frame.event.peer_id, name: frame.event.peer_name, photo: frame.event.peer_photo };
 }

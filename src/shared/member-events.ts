@@ -23,8 +23,11 @@ export type MemberEvent =
   | { kind: "read"; conversation_id: number; peer_id: number; unread: number }
   /** Someone liked the member (not yet a match). */
   | { kind: "like"; liker_id: number; liker_name: string; created_at: number }
-  /** A like made the member and `peer` a match (told to both). */
-  | { kind: "match"; peer_id: number; peer_name: string; created_at: number }
+  /**
+   * A like made the member and `peer` a match (told to both). `peer_photo`: the match path of the
+   * peer's public main photo (after the site's cdn_prefix), null without one: the match moment shows it.
+   */
+  | { kind: "match"; peer_id: number; peer_name: string; peer_photo: string | null; created_at: number }
   /** The member's balance or premium standing changed (a send, a purchase, a refund). */
   | { kind: "credits"; credits: number; paid_user: boolean }
   /** A moderation decision changed what a profile shows (a photo approved or refused, a restriction): pages showing it load it again. */

@@ -60,6 +60,11 @@ describe("likes on the Dutch site", () => {
     await b.page.waitForURL(/\/likes$/);
     const card = b.page.locator(".like-card").filter({ hasText: anna.profile.name });
     await card.getByRole("button", { name: nl.likes.like_back }).click();
+    // The match moment opens on both pages (test/e2e/phone-app.test.ts); Bram leaves it with Escape.
+    const moment = b.page.getByRole("dialog", { name: nl.likes.match });
+    await expect.poll(() => moment.count()).toBe(1);
+    await b.page.keyboard.press("Escape");
+    await expect.poll(() => moment.count()).toBe(0);
     await expect.poll(() => card.getByRole("link", { name: nl.likes.message }).count()).toBe(1);
 
     // Both see the match, offered as the start of their chat.

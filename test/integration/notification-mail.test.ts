@@ -78,7 +78,7 @@ const message = (conversationId: number, from: Row, unread: number, first = fals
   created_at: T0,
 });
 const likeEvent = (from: Row): MemberEvent => ({ kind: "like", liker_id: from.profileId, liker_name: "Sanne", created_at: T0 });
-const matchEvent = (from: Row): MemberEvent => ({ kind: "match", peer_id: from.profileId, peer_name: "Sanne", created_at: T0 });
+const matchEvent = (from: Row): MemberEvent => ({ kind: "match", peer_id: from.profileId, peer_name: "Sanne", peer_photo: null, created_at: T0 });
 
 const choose = (row: Row, kind: EmailKind, on: boolean) => saveNotificationChoices(db, row.userId, [{ kind: "email", name: kind, on }], T0);
 

@@ -455,7 +455,7 @@ describe("pushNotice: what is pushed", () => {
     await pushNotice(env, emma.id, messageFrom(anna, "Anna", { message_kind: "image", preview: null }), hidden, now());
     await pushNotice(env, emma.id, messageFrom(anna, "Anna", { message_kind: "gift", preview: null }), hidden, now());
     await pushNotice(env, emma.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
-    await pushNotice(env, emma.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", created_at: now() }, inView, now());
+    await pushNotice(env, emma.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, inView, now());
     await pushNotice(env, emma.id, { kind: "read", conversation_id: 1, peer_id: anna.id, unread: 0 }, hidden, now());
     await pushNotice(env, emma.id, { kind: "credits", credits: 5, paid_user: true }, hidden, now());
     expect((await pushesTo(emma)).map(({ kind, title, body, url, urgency }) => ({ kind, title, body, url, urgency }))).toEqual([
@@ -473,7 +473,7 @@ describe("pushNotice: what is pushed", () => {
     await choose(finn, { push: { new_messages: false, like: false } });
     await pushNotice(env, finn.id, messageFrom(anna, "Anna"), hidden, now());
     await pushNotice(env, finn.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, hidden, now());
-    await pushNotice(env, finn.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", created_at: now() }, hidden, now());
+    await pushNotice(env, finn.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, hidden, now());
     expect(await pushesTo(finn)).toEqual([]);
     await pushNotice(env, finn.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
     expect((await pushesTo(finn)).map((p) => p.title)).toEqual(["New conversation"]);

@@ -3,6 +3,7 @@ import type { AutoLikeResponse } from "../../shared/likes";
 import { apiFetch } from "../api";
 import { useRouter, useSettings, useT } from "../page-context";
 import { useReloadLikes } from "../hooks/useLikes";
+import { InitialsPortrait } from "./InitialsPortrait";
 import { useUser } from "../hooks/useUser";
 import { AUTO_LIKE_KEY } from "../page-data";
 
@@ -64,7 +65,7 @@ export function LikePopup({ profile: given, actionLabel }: { profile?: NonNullab
         ×
       </button>
       <button type="button" className="like-popup__photo" onClick={open}>
-        {image ? <img src={image} alt={profile.name} /> : <span className="profile-card__no-photo">{t("profile.no_photo")}</span>}
+        {image ? <img src={image} alt={profile.name} /> : <InitialsPortrait name={profile.name} />}
       </button>
       <p className="like-popup__title">{t("likes.popup.title", { name: profile.name })}</p>
       <button type="button" className="button button--primary like-popup__action" onClick={open}>

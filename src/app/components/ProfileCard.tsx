@@ -2,6 +2,7 @@ import { VerifiedBadge } from "./VerifiedBadge";
 import type { ReactNode } from "react";
 import type { ProfileCard as Card } from "../../shared/api";
 import { useSettings, useT } from "../page-context";
+import { InitialsPortrait } from "./InitialsPortrait";
 import { Link } from "./Link";
 import { PremiumBadge } from "./PremiumBadge";
 
@@ -14,7 +15,8 @@ export function FictionalMark() {
 }
 
 /**
- * One search or related result: main photo, name, age and place; links to the profile (or `href`).
+ * One search or related result: the main photo full-bleed (or the member's initials where there is
+ * none), with name, age and place over a gradient at its foot; links to the profile (or `href`).
  * `mark` lies over the photo (a "new" label), `children` are its actions.
  */
 export function ProfileCard({
@@ -33,7 +35,6 @@ export function ProfileCard({
   children?: ReactNode;
 }) {
   const settings = useSettings();
-  const t = useT();
   const image = profile.main_image;
   return (
     <li className={className} data-profile={profile.id}>
@@ -52,7 +53,7 @@ export function ProfileCard({
               className={profile.premium ? "is-premium" : undefined}
             />
           ) : (
-            <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
+            <InitialsPortrait name={profile.name} />
           )}
           {mark}
         </div>

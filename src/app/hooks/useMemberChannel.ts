@@ -5,7 +5,8 @@ import type { ChatsResponse } from "../../shared/chat";
 import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
 import type { LikesResponse } from "../../shared/likes";
 import { openSiteSocket } from "../site-socket";
-import { chatsAfterFrame, likesWithCounts, reloadsLikes, reloadsProfiles, userWithCounts } from "../member-channel-rules";
+import { chatsAfterFrame, likesWithCounts, matchOf, reloadsLikes, reloadsProfiles, userWithCounts } from "../member-channel-rules";
+import { showMatchMoment } from "../match-moments";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
 import { useReloadLikes } from "./useLikes";
 import { useUpdateCached } from "./useChats";
@@ -23,7 +24,7 @@ function sendPageHidden() {
 /**
  * The page's one socket to the member's channel (issue 13): while `enabled` (a logged-in member),
  * every frame puts the badges, the balance, the chat list and the likes count in the caches the top
- * bar, the title and the app badge read, with no reload. It reconnects and pings as every site
+ * bar, the title and the app badge read, with no reload; a match opens the match moment. It reconnects and pings as every site
  * socket does (openSiteSocket), and tells the channel whether the page is in view. (A push the service worker
  * passes on reloads chats and likes through usePushForMember.) The 60 s refresh (useRefresh) stays the fallback.
  */
@@ -54,6 +55,8 @@ export function useMemberChannel(enabled: boolean) {
       // A moderation decision changed a profile (a photo approved, content removed): whatever the page
       // shows is loaded again, as it is rare and may be on any screen (profile, chat, lists).
       if (reloadsProfiles(frame)) void cached.mutate((key) => typeof key === "string" && key.startsWith("/api/"));
+      const match = matchOf(frame);
+      if (match) showMatchMoment(match);
     };
 
     // The pings (every 30 s) also tell the channel the page is alive.

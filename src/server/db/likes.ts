@@ -7,7 +7,7 @@ import { and, desc, eq, exists, gte, inArray, isNotNull, lt, lte, ne, notExists,
 import { accountIsLive } from "./accounts";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
-import { cardColumns, mainPhotoJoin, regionJoin } from "./profiles";
+import { cardColumns, mainPhotoJoin, photoFirst, regionJoin } from "./profiles";
 import { blocks, interests, likeRate, likes, photos, profileInterests, profiles, regions, swipeDays, swipePasses, users } from "./schema";
 
 /**
@@ -213,8 +213,9 @@ export async function insertSwipePass(db: Database, profileId: number, passedId:
 }
 
 /**
- * The swipe game's next card: the most recently active profile of the member's search (country,
- * gender, shown to others, not blocked either way) that they neither like nor passed today.
+ * The swipe game's next card: the first profile of the member's search (country, gender, shown to
+ * others, not blocked either way; photo first, then most recently active) that they neither like
+ * nor passed today.
  */
 export async function nextSwipeProfile(db: Database, viewerId: number, country: string, gender: string | undefined, day: string) {
   return db
@@ -235,12 +236,12 @@ export async function nextSwipeProfile(db: Database, viewerId: number, country: 
         notExists(sql`(SELECT 1 FROM ${swipePasses} WHERE ${swipePasses.profileId} = ${viewerId} AND ${swipePasses.passedId} = ${profiles.id} AND ${swipePasses.day} = ${day})`),
       ),
     )
-    .orderBy(desc(profiles.lastActiveAt))
+    .orderBy(...photoFirst)
     .limit(1)
     .get();
 }
 
-/** How many of the most recently active candidates the match-finder ranks. */
+/** How many candidates (photo first, then most recently active) the match-finder ranks. */
 const MATCH_FINDER_POOL = 500;
 
 type MatchFinderCriteria = {
@@ -255,13 +256,14 @@ type MatchFinderCriteria = {
 };
 
 /**
- * The match-finder's ranked list (exported so a test can read its plan): the most recently active
- * MATCH_FINDER_POOL profiles of the search, read through the search index in that order, ranked by
- * shared interests (a primary-key lookup per candidate), the chosen region, then recent activity.
+ * The match-finder's ranked list (exported so a test can read its plan): the first MATCH_FINDER_POOL
+ * profiles of the search (photo first, then most recently active), read through the search index in
+ * that order, ranked photo first, then by shared interests (a primary-key lookup per candidate), the
+ * chosen region, then recent activity.
  */
 export function matchFinderQuery(db: Database, c: MatchFinderCriteria) {
   const pool = db
-    .select({ id: profiles.id, lastActiveAt: profiles.lastActiveAt })
+    .select({ id: profiles.id, hasPhoto: profiles.hasPhoto, lastActiveAt: profiles.lastActiveAt })
     .from(profiles)
     .where(
       and(
@@ -274,7 +276,7 @@ export function matchFinderQuery(db: Database, c: MatchFinderCriteria) {
         notBlockedWith(c.viewerId),
       ),
     )
-    .orderBy(desc(profiles.lastActiveAt))
+    .orderBy(...photoFirst)
     .limit(MATCH_FINDER_POOL)
     .as("pool");
   const shared = c.interestSlugs.length
@@ -294,6 +296,6 @@ export function matchFinderQuery(db: Database, c: MatchFinderCriteria) {
     .leftJoin(regions, regionJoin)
     .leftJoin(photos, mainPhotoJoin)
     .where(shownToOthers)
-    .orderBy(sql`shared DESC`, sql`in_region DESC`, desc(pool.lastActiveAt))
+    .orderBy(desc(pool.hasPhoto), sql`shared DESC`, sql`in_region DESC`, desc(pool.lastActiveAt))
     .limit(c.limit);
 }

@@ -2,7 +2,7 @@
  * Profiles: a member's own profile and its interests, and the searchable flag that follows from the
  * account (see the profiles table).
  */
-import { and, asc, desc, eq, gte, isNotNull, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { notBlockedWith } from "./blocks";
@@ -35,6 +35,15 @@ export async function profileOfMember(db: Database, userId: number): Promise<Pic
 /** A profile's name, or null when it does not exist. */
 export async function profileNameOf(db: Database, profileId: number): Promise<string | null> {
   return (await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.id, profileId)).get())?.name ?? null;
+}
+
+/** Names and main photos of these profiles (what a match moment shows of each). */
+export async function profileFaces(db: Database, ids: number[]) {
+  return db
+    .select({ id: profiles.id, name: profiles.name, photoKey: photos.key, photoThumbKey: photos.thumbKey, photoStatus: photos.status })
+    .from(profiles)
+    .leftJoin(photos, mainPhotoJoin)
+    .where(inArray(profiles.id, ids));
 }
 
 /** An active profile's id, or undefined. */
@@ -89,7 +98,7 @@ export const regionJoin = eq(regions.id, profiles.regionId);
 export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
-type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; withMainPhoto?: boolean; verified?: boolean };
+type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; verified?: boolean };
 
 /** The conditions of a filter, in the order the search indexes need them. */
 export function profileConditions(f: ProfileFilter): SQL[] {
@@ -98,14 +107,20 @@ export function profileConditions(f: ProfileFilter): SQL[] {
   if (f.regionId !== undefined) where.push(eq(profiles.regionId, f.regionId));
   if (f.viewerId !== undefined) where.push(ne(profiles.id, f.viewerId), notBlockedWith(f.viewerId));
   if (f.except?.length) where.push(notInArray(profiles.id, f.except));
-  if (f.withMainPhoto) where.push(isNotNull(profiles.mainPhotoId));
   if (f.verified) where.push(eq(profiles.verified, true));
   return where;
 }
 
 export type CardRow = Awaited<ReturnType<typeof findProfiles>>[number];
 
-/** Profile cards matching `where`, most recently active first (the query, so a test can read its plan). */
+/**
+ * The order of every list of members to meet (search, showcases, the swipe game, the match-finder's
+ * pool): those with a public main photo first, then the most recently active. The search indexes end
+ * in these two columns, so the rows come out in this order (docs/decisions/0038).
+ */
+export const photoFirst = [desc(profiles.hasPhoto), desc(profiles.lastActiveAt)] as const;
+
+/** Profile cards matching `where`, photo first then most recently active (the query, so a test can read its plan). */
 export function findProfiles(db: Database, where: SQL[], limit: number, offset: number) {
   return db
     .select(cardColumns)
@@ -115,7 +130,7 @@ export function findProfiles(db: Database, where: SQL[], limit: number, offset: 
     // A left join, so the planner keeps reading profiles first through the search indexes.
     .leftJoin(users, eq(users.id, profiles.userId))
     .where(and(...where))
-    .orderBy(desc(profiles.lastActiveAt))
+    .orderBy(...photoFirst)
     .limit(limit)
     .offset(offset);
 }

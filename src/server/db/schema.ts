@@ -118,6 +118,11 @@ export const profiles = sqliteTable(
      * Kept in step by the services that change those states, so search needs one index.
      */
     searchable: integer("searchable").notNull().default(1),
+    /**
+     * 1 when the main photo is an approved (active) photo: what "photo first" orders by. Kept in
+     * step by the triggers of migration 0024 (main photo chosen, photo approved, rejected or deleted).
+     */
+    hasPhoto: integer("has_photo").notNull().default(0),
     lastActiveAt: integer("last_active_at").notNull().default(now),
     createdAt: integer("created_at").notNull().default(now),
     /** The verified badge (docs/decisions/0040): on while a moderator has seen the main photo beside the member's selfie. */
@@ -127,9 +132,9 @@ export const profiles = sqliteTable(
   },
   (t) => [
     uniqueIndex("profiles_user_idx").on(t.userId),
-    index("profiles_search_idx").on(t.country, t.searchable, t.gender, t.lastActiveAt),
-    index("profiles_search_any_gender_idx").on(t.country, t.searchable, t.lastActiveAt),
-    index("profiles_search_region_idx").on(t.regionId, t.searchable, t.gender, t.lastActiveAt),
+    index("profiles_search_idx").on(t.country, t.searchable, t.gender, t.hasPhoto, t.lastActiveAt),
+    index("profiles_search_any_gender_idx").on(t.country, t.searchable, t.hasPhoto, t.lastActiveAt),
+    index("profiles_search_region_idx").on(t.regionId, t.searchable, t.gender, t.hasPhoto, t.lastActiveAt),
   ],
 );
 

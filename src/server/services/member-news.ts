@@ -9,7 +9,8 @@ import type { Presence } from "../../shared/member-events";
 import { databaseOf, type Database } from "../db/database";
 import { profilesOfUsers } from "../db/conversations";
 import { balanceOf } from "../db/ledger";
-import { profileNameOf } from "../db/profiles";
+import { profileFaces, profileNameOf } from "../db/profiles";
+import { mainImage } from "./profile-card";
 import { notifyMember } from "./member-notices";
 
 /** A message the conversation's object acknowledged, with what it knows of it. */
@@ -68,16 +69,25 @@ export async function announceRead(env: Env, reader: number, peer: number, conve
   await notifyMember(env, reader, { kind: "read", conversation_id: conversationId, peer_id: peer, unread }, Math.floor(Date.now() / 1000));
 }
 
-/** A new like (stored): the liked member hears of it; a like back is a match, told to both. */
+/**
+ * A new like (stored): the liked member hears of it; a like back is a match, told to both, each with
+ * the other's name and public main photo for the match moment on their open pages.
+ */
 export async function announceLike(env: Env, like: { likerId: number; likedId: number; likedName: string; match: boolean }, now: number): Promise<void> {
-  const likerName = await nameOf(databaseOf(env.DB), like.likerId);
+  const db = databaseOf(env.DB);
   if (!like.match) {
+    const likerName = await nameOf(db, like.likerId);
     await notifyMember(env, like.likedId, { kind: "like", liker_id: like.likerId, liker_name: likerName, created_at: now }, now);
     return;
   }
+  const faces = await profileFaces(db, [like.likerId, like.likedId]);
+  const face = (id: number, knownName: string) => {
+    const row = faces.find((f) => f.id === id);
+    return { peer_id: id, peer_name: row?.name ?? knownName, peer_photo: mainImage(row?.photoKey ?? null, row?.photoThumbKey ?? null, row?.photoStatus ?? null)?.match ?? null };
+  };
   await Promise.all([
-    notifyMember(env, like.likedId, { kind: "match", peer_id: like.likerId, peer_name: likerName, created_at: now }, now),
-    notifyMember(env, like.likerId, { kind: "match", peer_id: like.likedId, peer_name: like.likedName, created_at: now }, now),
+    notifyMember(env, like.likedId, { kind: "match", ...face(like.likerId, ""), created_at: now }, now),
+    notifyMember(env, like.likerId, { kind: "match", ...face(like.likedId, like.likedName), created_at: now }, now),
   ]);
 }
 

@@ -13,7 +13,7 @@ const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
-export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; withMainPhoto?: boolean; verified?: boolean };
+export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; verified?: boolean };
 
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
 export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
@@ -34,8 +34,8 @@ export function preferredGender(searcher: Pick<Searcher, "gender" | "sexuality">
 }
 
 /**
- * Member search (SPEC §2, §4): active, visible members of one of the site's countries, newest
- * activity first, a page at a time. A first page with few results also carries similar profiles:
+ * Member search (SPEC §2, §4): active, visible members of one of the site's countries, those with a
+ * public main photo first, then newest activity, a page at a time. A first page with few results also carries similar profiles:
  * the same country and gender in any region, with the age range widened.
  */
 export async function searchMembers(

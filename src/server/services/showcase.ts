@@ -12,16 +12,13 @@ const SHOWCASE_SIZE = 12;
 const MARGIN = 12;
 
 /**
- * Recently active members of a country with an approved main photo, for the landers and the home
- * page (SPEC §2). With `withTowns`, their towns placed on a small drawing (see placeTowns).
+ * Members of a country for the landers and the home page (SPEC §2): photo first, then recently
+ * active, so no member without a public main photo shows while enough with one exist. With
+ * `withTowns`, their towns placed on a small drawing (see placeTowns).
  */
 export async function showcase(db: Database, country: string, withTowns: boolean, today = new Date()): Promise<ShowcaseResponse> {
-  const where = conditions({ country, minAge: MIN_AGE, maxAge: MAX_AGE, withMainPhoto: true }, today);
-  const rows = await findProfiles(db, where, SHOWCASE_SIZE * 2, 0);
-  const shown = rows
-    .map((row) => toProfileCard(row, today))
-    .filter((card) => card.main_image !== null)
-    .slice(0, SHOWCASE_SIZE);
+  const where = conditions({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today);
+  const shown = (await findProfiles(db, where, SHOWCASE_SIZE, 0)).map((row) => toProfileCard(row, today));
   return { profiles: shown, towns: withTowns ? await placeTowns(db, country, shown) : [] };
 }
 

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { SiteBrand } from "../../components/SiteBrand";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
@@ -58,6 +59,7 @@ export default function CompleteSignupScreen() {
   return (
     <section className="form-page steps">
       <Title text={title} />
+      <SiteBrand />
       <Progress step={step} />
       {step === "complete" ? (
         showPush ? (

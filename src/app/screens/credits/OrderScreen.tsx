@@ -1,6 +1,6 @@
 import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import type { OrderCreated, OrderResponse, OrderView, PaymentMethodsResponse } from "../../../shared/payments-api";
+import type { OrderCreated, OrderPrice, OrderResponse, OrderView, PaymentMethodsResponse } from "../../../shared/payments-api";
 import { isFinalOrderStatus } from "../../../shared/payments-api";
 import { methodPaysIn, type Bundle, type CountryPricing, type PaymentMethod } from "../../../shared/payments";
 import { apiSend, ApiRequestError } from "../../api";
@@ -14,6 +14,8 @@ import { USER_KEY, useUser } from "../../hooks/useUser";
 import { orderKey, paymentMethodsKey, typedCode } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { OfferLine, useOffer, usePrices } from "./offer";
+import { PaymentMark } from "./PaymentMark";
+import "./payment.css";
 
 /**
  * /credits/{id}/{paymentmethod?}: the method choice for a bundle, then the order overview and Pay;
@@ -49,6 +51,40 @@ function useMethods(bundle: Bundle, pricing: CountryPricing): PaymentMethodsResp
   return data ?? { methods: pricing.methods.filter((m) => m === "directdebit" || methodPaysIn(m, pricing.currency)), savable: [] };
 }
 
+/**
+ * The order summary: bundle, (method,) price, discount, VAT and total, all from the server's one
+ * price of the order (services/order-price.ts through GET /api/prices.php): nothing is computed here.
+ */
+function OrderSummary({ price, method }: { price: OrderPrice; method?: PaymentMethod }) {
+  const t = useT();
+  const { money } = useOffer();
+  return (
+    <dl className="receipt__lines order-summary" aria-label={t("phone_app.order_summary")}>
+      <dt>{t("payments.bundle")}</dt>
+      <dd>{t("payments.credits_count", { count: price.credits })}</dd>
+      {method && (
+        <>
+          <dt>{t("payments.method")}</dt>
+          <dd className="order-summary__method">
+            <PaymentMark method={method} />
+            {t(`payments.methods.${method}`)}
+          </dd>
+        </>
+      )}
+      <dt>{t("payments.price")}</dt>
+      <dd>{money(price.price, price.currency)}</dd>
+      <dt>{t("payments.discount")}</dt>
+      <dd data-testid="order-discount">{price.discount ? `${money(-price.discount, price.currency)} (${price.discount_code})` : money(0, price.currency)}</dd>
+      <dt>{t("payments.vat", { rate: price.vat_rate })}</dt>
+      <dd>{money(price.vat, price.currency)}</dd>
+      <dt className="receipt__total">{t("payments.total")}</dt>
+      <dd className="receipt__total" data-testid="order-total">
+        {money(price.amount, price.currency)}
+      </dd>
+    </dl>
+  );
+}
+
 function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParams }) {
   const t = useT();
   const { pricing, money } = useOffer();
@@ -79,11 +115,18 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
         {methods.map((method) => (
           <li key={method}>
             <Link href={method === "directdebit" ? `/directdebit?bundle=${bundle.id}` : `/credits/${bundle.id}/${method}${suffix}`} className="method">
-              {t(`payments.methods.${method}`)}
+              <PaymentMark method={method} />
+              <span className="method__name">{t(`payments.methods.${method}`)}</span>
             </Link>
           </li>
         ))}
       </ul>
+      {price && (
+        <>
+          <h2 className="order-summary__title">{t("phone_app.order_summary")}</h2>
+          <OrderSummary price={price} />
+        </>
+      )}
     </section>
   );
 }
@@ -125,22 +168,7 @@ function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMe
       <Title text={t("routes.credits-id-paymentmethod")} />
       <h1>{t("payments.overview")}</h1>
       {data.discount && <OfferLine discount={data.discount} />}
-      <dl className="receipt__lines">
-        <dt>{t("payments.bundle")}</dt>
-        <dd>{t("payments.credits_count", { count: price.credits })}</dd>
-        <dt>{t("payments.method")}</dt>
-        <dd>{t(`payments.methods.${method}`)}</dd>
-        <dt>{t("payments.price")}</dt>
-        <dd>{money(price.price, price.currency)}</dd>
-        <dt>{t("payments.discount")}</dt>
-        <dd data-testid="order-discount">{price.discount ? `${money(-price.discount, price.currency)} (${price.discount_code})` : money(0, price.currency)}</dd>
-        <dt>{t("payments.vat", { rate: price.vat_rate })}</dt>
-        <dd>{money(price.vat, price.currency)}</dd>
-        <dt className="receipt__total">{t("payments.total")}</dt>
-        <dd className="receipt__total" data-testid="order-total">
-          {money(price.amount, price.currency)}
-        </dd>
-      </dl>
+      <OrderSummary price={price} method={method} />
       {savable && (
         <label className="choice choice--save">
           <input type="checkbox" name="save_method" checked={saveMethod} onChange={(e) => setSaveMethod(e.target.checked)} />

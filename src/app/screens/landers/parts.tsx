@@ -1,6 +1,7 @@
 import { useState, type CSSProperties, type ReactNode } from "react";
 import type { ProfileCard, ShowcaseTown } from "../../../shared/api";
 import { Link } from "../../components/Link";
+import { InitialsPortrait } from "../../components/InitialsPortrait";
 import { FictionalMark } from "../../components/ProfileCard";
 import { useSettings, useT } from "../../page-context";
 
@@ -10,7 +11,9 @@ export type ConceptProps = { profiles: ProfileCard[]; towns: ShowcaseTown[]; sig
 /** A member's main photo (public to everyone, SPEC §6): the thumbnail, or the larger image for a big frame. */
 export function MemberPhoto({ profile, large = false, eager = false, className }: { profile: ProfileCard; large?: boolean; eager?: boolean; className?: string }) {
   const settings = useSettings();
-  const image = profile.main_image!;
+  const image = profile.main_image;
+  // Showcases put members with a photo first; only when too few have one does a member without show.
+  if (!image) return <InitialsPortrait name={profile.name} className={className} />;
   return (
     <img
       className={className}

@@ -8,6 +8,7 @@ import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { ReportButton } from "../../components/ReportButton";
 import { CamPromotion } from "../../components/CamPromotion";
+import { InitialsPortrait } from "../../components/InitialsPortrait";
 import { LockIcon } from "../../components/LockIcon";
 import { PremiumBadge } from "../../components/PremiumBadge";
 import { FictionalMark, ProfileGrid } from "../../components/ProfileCard";
@@ -73,7 +74,7 @@ export default function MemberScreen({ params }: ScreenProps) {
           {shown ? (
             <img src={shown.image} alt={profile.name} width={480} height={600} className={shown.locked ? "is-locked" : undefined} />
           ) : (
-            <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
+            <InitialsPortrait name={profile.name} className="initials-portrait--large" />
           )}
           {shown?.locked &&
             (user ? (

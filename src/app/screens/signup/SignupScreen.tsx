@@ -4,6 +4,7 @@ import type { ProfileResponse } from "../../../shared/api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { NextStepNotice } from "../../components/NextStepNotice";
 import { SignupForm } from "../../components/SignupForm";
+import { SiteBrand } from "../../components/SiteBrand";
 import { Title } from "../../components/Title";
 import { useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
@@ -34,6 +35,7 @@ export default function SignupScreen({ params, routeName }: ScreenProps) {
   return (
     <section className="form-page signup">
       <Title text={title} />
+      <SiteBrand />
       {image && profile && (
         <img className="signup__avatar" src={settings.cdn_prefix + image.thumb_filename} alt={profile.name} width={96} height={120} />
       )}
