@@ -6,7 +6,7 @@ import { ReportForm } from "./ReportForm";
  * The Report action of a profile and of a chat: a button that opens the report form about this
  * member in a dialog (the same report /complaints files, with the member filled in).
  */
-export function ReportButton({ profile, className = "button button--ghost" }: { profile: { id: number; name: string }; className?: string }) {
+export function ReportButton({ profile, className = "button button--ghost", icon = false }: { profile: { id: number; name: string }; className?: string; icon?: boolean }) {
   const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
@@ -22,7 +22,16 @@ export function ReportButton({ profile, className = "button button--ghost" }: { 
   return (
     <>
       <button type="button" className={className} onClick={() => setOpen(true)} aria-haspopup="dialog" title={label}>
-        {t("reports.report")}
+        {icon ? (
+          <>
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path fill="currentColor" d="M5 3h2v1h12l-2.5 5L19 14H7v7H5V3zm2 3v6h8.8l-1.5-3 1.5-3H7z" />
+            </svg>
+            <span className="visually-hidden">{t("reports.report")}</span>
+          </>
+        ) : (
+          t("reports.report")
+        )}
       </button>
       <dialog ref={dialog} className="report-dialog" aria-label={label} onClose={() => setOpen(false)}>
         {open && (

@@ -19,6 +19,8 @@ import { SendFooter } from "./SendFooter";
 
 const MIN_PANE_HEIGHT_PX = 352;
 const PANE_MARGIN_PX = 16;
+/** Where the conversation sits beside the chat list (the stylesheet's breakpoint). */
+const BESIDE_THE_LIST = "(min-width: 768px)";
 
 type Props = {
   source: ChatRef;
@@ -69,6 +71,11 @@ function useFitToViewport(enabled: boolean) {
     const element = box.current;
     if (!enabled || !element) return;
     const fit = () => {
+      // Below 768 px the stylesheet gives the conversation the whole screen.
+      if (!window.matchMedia(BESIDE_THE_LIST).matches) {
+        element.style.removeProperty("height");
+        return;
+      }
       const top = element.getBoundingClientRect().top + window.scrollY;
       element.style.height = `${Math.max(MIN_PANE_HEIGHT_PX, window.innerHeight - top - PANE_MARGIN_PX)}px`;
     };
