@@ -1,5 +1,4 @@
 import { createElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { i18n } from "i18next";
 import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
 import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { newBuildWaiting } from "./app-update";
@@ -10,7 +9,7 @@ import { I18nContext, PageContext, RouterContext, type Location, type Router } f
 import { useMemberChannel } from "./hooks/useMemberChannel";
 import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
-import { createI18n } from "./i18n-instance";
+import { createI18n, type I18n } from "./i18n-instance";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
 import type { PageError, PageState } from "./page-state";
@@ -40,9 +39,9 @@ function MemberChannel() {
 
 /**
  * The whole app for one page: shared by the server renderer and the client (hydration and
- * navigation). The server passes its per-isolate i18n instance; the client makes its own once.
+ * navigation). The server passes its per-isolate translator; the client makes its own once.
  */
-export function App({ page, url, i18n: given }: { page: PageState; url: string; i18n?: i18n }) {
+export function App({ page, url, i18n: given }: { page: PageState; url: string; i18n?: I18n }) {
   const i18n = useMemo(() => given ?? createI18n(page.locale, page.messages), [given, page.locale, page.messages]);
   const [view, setView] = useState<View>(() => viewOf(locationOf(url), page.error));
   const navigation = useRef(0);

@@ -1,5 +1,4 @@
-import type { i18n } from "i18next";
-import { createI18n, type Messages } from "../app/i18n-instance";
+import { createI18n, type I18n, type Messages } from "../app/i18n-instance";
 import { LANGUAGES, type Language } from "../shared/locales";
 
 /** Every locale file, bundled; a language of LANGUAGES without its file stops the Worker at once. */
@@ -13,7 +12,7 @@ export const MESSAGES = Object.fromEntries(
   }),
 ) as Record<Language, Messages>;
 
-const instances = new Map<Language, i18n>();
+const instances = new Map<Language, I18n>();
 const forClients = new Map<Language, Messages>();
 
 /**
@@ -31,8 +30,8 @@ export function clientMessages(language: Language): Messages {
   return messages;
 }
 
-/** One i18next instance per language per isolate: they are read-only once made. */
-export function i18nFor(language: Language): i18n {
+/** One translator per language per isolate: they are read-only once made. */
+export function i18nFor(language: Language): I18n {
   let instance = instances.get(language);
   if (!instance) {
     instance = createI18n(language, MESSAGES[language]);

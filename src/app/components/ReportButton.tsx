@@ -1,6 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useT } from "../page-context";
-import { ReportForm } from "./ReportForm";
+
+/** The form arrives when a member opens it: profiles and chats show the button, rarely the form. */
+const ReportForm = lazy(() => import("./ReportForm").then((module) => ({ default: module.ReportForm })));
 
 /**
  * The Report action of a profile and of a chat: a button that opens the report form about this
@@ -37,7 +39,9 @@ export function ReportButton({ profile, className = "button button--ghost", icon
         {open && (
           <>
             <h2 className="report-dialog__title">{label}</h2>
-            <ReportForm about={profile} onCancel={() => setOpen(false)} />
+            <Suspense fallback={<p aria-busy="true">{t("search.loading")}</p>}>
+              <ReportForm about={profile} onCancel={() => setOpen(false)} />
+            </Suspense>
           </>
         )}
       </dialog>

@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../../app/i18n-instance";
 import usPrivacy from "../../../locales/en-US/privacy.json";
 import { REACTIVATION_DAYS } from "../../shared/account";
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";
@@ -59,7 +59,7 @@ function sections(texts: SectionTexts, translate: (text: string) => string): Leg
  * service) in the visitor's language, filled in from the site's settings and its company, so no
  * site has a text of its own to keep up to date. English readers also get the US privacy text.
  */
-export function legalPage(page: LegalPageName, t: i18n["t"], language: Language, site: SiteSettings, company: CompanyInfo | null, outboxDays: number): LegalPage {
+export function legalPage(page: LegalPageName, t: Translate, language: Language, site: SiteSettings, company: CompanyInfo | null, outboxDays: number): LegalPage {
   const companyName = company?.name ?? site.mail_name;
   const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
   const values: Record<string, string | number> = {

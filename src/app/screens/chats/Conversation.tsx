@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from "react";
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from "react";
 import useSWR, { type KeyedMutator } from "swr";
 import type { ChatResponse } from "../../../shared/chat";
 import type { ApiRequestError } from "../../api";
@@ -12,10 +12,12 @@ import { useHydrated } from "../../hooks/useHydrated";
 import { chatKey, type ChatRef } from "../../page-data";
 import { ChatAlerts } from "./ChatAlerts";
 import { BackLink, ConversationHeader } from "./ConversationHeader";
-import { GiftPicker } from "./GiftPicker";
 import { IceBreaker } from "./IceBreaker";
 import { MessageList } from "./MessageList";
 import { SendFooter } from "./SendFooter";
+
+/** The gift picker arrives when a member opens it, not with every conversation. */
+const GiftPicker = lazy(() => import("./GiftPicker").then((module) => ({ default: module.GiftPicker })));
 
 const MIN_PANE_HEIGHT_PX = 352;
 const PANE_MARGIN_PX = 16;
@@ -156,14 +158,16 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
         </>
       )}
       {giftsOpen && (
-        <GiftPicker
-          name={profile.name}
-          onPick={(gift) => {
-            setGiftsOpen(false);
-            chat.sendGift(gift);
-          }}
-          onClose={() => setGiftsOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <GiftPicker
+            name={profile.name}
+            onPick={(gift) => {
+              setGiftsOpen(false);
+              chat.sendGift(gift);
+            }}
+            onClose={() => setGiftsOpen(false)}
+          />
+        </Suspense>
       )}
       {showIceBreaker && (
         <IceBreaker
