@@ -49,7 +49,7 @@ function signUp(port: number, host: string): Promise<string> {
   const body = JSON.stringify({ email: `audit${unique}@example.com`, username: `audit${unique}`, password: "een goed wachtwoord", date_of_birth: "1990-04-14", gender: "female", terms: true });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port, path: "/api/signup.php", method: "POST", headers: { host: `${host}:${port}`, "content-type": "application/json", "x-request-type": "client" } },
+      { host: "127.0.0.1", port, path: "/api/signup.php", method: "POST", headers: { host: `${host}:${port}`, origin: `http://${host}:${port}`, "content-type": "application/json", "x-request-type": "client" } },
       (res) => {
         res.resume();
         const session = (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!).find((c) => c.startsWith("session="));

@@ -144,6 +144,8 @@ describe("a member on a phone", () => {
     await input.fill("Hoi Bram, zin in koffie?");
     await input.press("Enter");
     await expect.poll(() => a.page.locator(".message--own").count()).toBe(1);
+    // Stored, not only drawn: leaving while it is still on its way could cancel it.
+    await expect.poll(() => a.page.locator(".message--own.is-sending").count()).toBe(0);
 
     for (const viewport of PHONES) {
       await a.page.setViewportSize(viewport);
