@@ -1,4 +1,4 @@
-import type { Translate } from "../app/i18n-instance";
+import type { Translate } from "../shared/translator";
 import type { Language } from "../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../shared/settings";
 import type { Database } from "./db/database";

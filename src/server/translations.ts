@@ -1,4 +1,4 @@
-import { createI18n, type I18n, type Messages } from "../app/i18n-instance";
+import { createI18n, type I18n, type Messages } from "../shared/translator";
 import { LANGUAGES, type Language } from "../shared/locales";
 
 /** Every locale file, bundled; a language of LANGUAGES without its file stops the Worker at once. */

@@ -1,4 +1,4 @@
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import type { Mail } from "./mailer";
 
 /** The notification mails (notification_mail.* in locales/), each sent under one e-mail kind the member can turn off. */

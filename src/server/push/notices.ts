@@ -1,4 +1,4 @@
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import { pathFor } from "../../app/routes";
 import type { MemberEvent, Presence, PushPayload } from "../../shared/member-events";
 import { NEW_LIKES_CAP } from "../../shared/likes";

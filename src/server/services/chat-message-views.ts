@@ -2,7 +2,7 @@
  * How a stored chat message is shown to one viewer (SPEC §6): its sender sees their photo and what
  * it cost; another member sees a photo's original only when premium.
  */
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import type { ChatMessage } from "../../shared/chat";
 import { giftImage, isGiftSlug } from "../../shared/gifts";
 import type { StoredMessage } from "../db/conversation-store";

@@ -2,7 +2,7 @@
  * Conversations (SPEC §3 chat state, §4): the facts the send rules need, a member's chat list, a
  * chat with a history page (read from the conversation's object), and removal.
  */
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { databaseOf, type Database } from "../db/database";

@@ -3,7 +3,7 @@
  * 6-digit SMS code, and gets the credits at once while the debit is collected, up to an outstanding
  * limit. A reversed debit takes back the unused credits and blocks the member's direct debit.
  */
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import { pricingFor } from "../../shared/payments";
 import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../shared/direct-debit";
 import { creditStatements, insertOrder, orderStatusStatements, outstandingDirectDebitCredits, type OrderRow } from "../db/orders";

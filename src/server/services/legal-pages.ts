@@ -1,4 +1,4 @@
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import usPrivacy from "../../../locales/en-US/privacy.json";
 import { REACTIVATION_DAYS } from "../../shared/account";
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";

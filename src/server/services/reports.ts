@@ -1,4 +1,4 @@
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import { REPORTS_PER_ADDRESS_HOUR, REPORTS_PER_HOUR, type ReportBody } from "../../shared/reports";
 import type { Database } from "../db/database";
 import { accountById } from "../db/accounts";

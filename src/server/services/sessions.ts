@@ -2,7 +2,7 @@
  * The member's own sessions (settings screen): which devices are logged in, and ending the others.
  * Every query names the member, so nobody sees or ends another member's session.
  */
-import type { Translate } from "../../app/i18n-instance";
+import type { Translate } from "../../shared/translator";
 import { deviceNames } from "../../shared/devices";
 import type { EndSessionsBody, SessionsResponse } from "../../shared/sessions";
 import type { Database } from "../db/database";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
-import { createI18n } from "./i18n-instance";
+import { createI18n } from "./translator";
 
 describe("the translator of pages, mails and pushes", () => {
   it("fills single-brace placeholders and leaves those it has no value for", () => {
