@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useT } from "../page-context";
 
-/** The form arrives when a member opens it: profiles and chats show the button, rarely the form. */
-const ReportForm = lazy(() => import("./ReportForm").then((module) => ({ default: module.ReportForm })));
+/** The form arrives when a member reaches for the button: profiles and chats show the button, rarely the form. */
+const loadReportForm = () => import("./ReportForm");
+const ReportForm = lazy(() => loadReportForm().then((module) => ({ default: module.ReportForm })));
 
 /**
  * The Report action of a profile and of a chat: a button that opens the report form about this
@@ -23,7 +24,7 @@ export function ReportButton({ profile, className = "button button--ghost", icon
   const label = t("reports.report_member", { name: profile.name });
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)} aria-haspopup="dialog" title={label}>
+      <button type="button" className={className} onClick={() => setOpen(true)} onPointerDown={() => void loadReportForm()} onFocus={() => void loadReportForm()} aria-haspopup="dialog" title={label}>
         {icon ? (
           <>
             <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
