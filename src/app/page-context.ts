@@ -1,10 +1,10 @@
 import { createContext, useContext } from "react";
-import type { i18n } from "i18next";
+import type { I18n } from "./i18n-instance";
 import type { PageState } from "./page-state";
 import type { RouteMatch } from "./routes";
 
 export const PageContext = createContext<PageState | null>(null);
-export const I18nContext = createContext<i18n | null>(null);
+export const I18nContext = createContext<I18n | null>(null);
 
 export type Location = { pathname: string; search: string; hash: string };
 

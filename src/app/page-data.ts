@@ -6,7 +6,7 @@ import { unstable_serialize } from "swr/infinite";
 import type { LoggedOutSearchMode } from "../shared/settings";
 import type { RouteMatch } from "./routes";
 import { visitorSearchAllowed } from "../shared/search-visibility";
-import { PAYMENT_METHODS } from "../shared/payments";
+import { PAYMENT_METHODS } from "../shared/payment-methods";
 
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
 type DataKey = { key: string; fallbackKey: string; infinite: boolean };

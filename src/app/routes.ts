@@ -4,7 +4,7 @@
  * that fails its check makes the route not match, which shows the 404 page.
  */
 import { LEGAL_PAGES } from "../shared/legal";
-import { PAYMENT_METHODS } from "../shared/payments";
+import { PAYMENT_METHODS } from "../shared/payment-methods";
 import { LANDER_VARIANTS } from "./landers";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";

@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../shared/translator";
 import type { Language } from "../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../shared/settings";
 import type { Database } from "./db/database";
@@ -30,7 +30,7 @@ type AppVariables = {
   country: string | null;
   locale: Language;
   trafficSource: Tracking | null;
-  t: i18n["t"];
+  t: Translate;
   db: Database;
   /** The signed-in member, or null for a visitor. */
   session: Session | null;

@@ -1,5 +1,5 @@
-import type { i18n } from "i18next";
-import { createI18n, type Messages, type VariantMessages } from "../app/i18n-instance";
+import type { I18n, Messages, VariantMessages } from "../shared/translator";
+import { serverI18n } from "./i18next";
 import { LANGUAGES, VARIANTS, variantFor, type Language, type Variant } from "../shared/locales";
 
 /** Every locale file, bundled; a language of LANGUAGES without its file stops the Worker at once. */
@@ -72,7 +72,7 @@ export function textsFor(language: Language, country?: string): Messages {
   return variant ? overlay(MESSAGES[language], VARIANT_MESSAGES[variant]) : MESSAGES[language];
 }
 
-const instances = new Map<string, i18n>();
+const instances = new Map<string, I18n>();
 const forClients = new Map<string, Messages>();
 
 /**
@@ -111,12 +111,12 @@ export function clientVariant(language: Language, country: string): VariantMessa
  * made. `country` is the site's own country (its first); a variant of the language for it is used
  * with the language as its fallback.
  */
-export function i18nFor(language: Language, country?: string): i18n {
+export function i18nFor(language: Language, country?: string): I18n {
   const variant = country ? variantFor(language, country) : null;
   const tag = variant ?? language;
   let instance = instances.get(tag);
   if (!instance) {
-    instance = createI18n(language, MESSAGES[language], variant ? { tag: variant, messages: VARIANT_MESSAGES[variant] } : null);
+    instance = serverI18n(language, MESSAGES[language], variant ? { tag: variant, messages: VARIANT_MESSAGES[variant] } : null);
     instances.set(tag, instance);
   }
   return instance;

@@ -5,27 +5,9 @@
  */
 import * as v from "valibot";
 
-/** Payment methods by the names Mollie gives them (the sandbox uses the same names). */
-export const PAYMENT_METHODS = [
-  "ideal",
-  "creditcard",
-  "paypal",
-  "bancontact",
-  "klarna",
-  "twint",
-  "przelewy24",
-  "blik",
-  "banktransfer",
-  "directdebit",
-  "mobilepay",
-  "vipps",
-  "swish",
-  "eps",
-  "kbc",
-  "belfius",
-  "trustly",
-] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+import { PAYMENT_METHODS, type PaymentMethod } from "./payment-methods";
+
+export { PAYMENT_METHODS, type PaymentMethod };
 
 export const CURRENCIES = ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"] as const;
 type Currency = (typeof CURRENCIES)[number];

@@ -88,7 +88,8 @@ describe("a member reports another from a chat", () => {
     await a.page.locator(".conversation__header").getByRole("button", { name: nl.reports.report }).click();
     const dialog = a.page.getByRole("dialog", { name: label });
     await expect.poll(() => dialog.isVisible()).toBe(true);
-    expect(await dialog.textContent()).toContain(fill(nl.reports.reference_member, { name: tom.profile.name }));
+    // The form's code arrives when it is first opened.
+    await expect.poll(() => dialog.textContent()).toContain(fill(nl.reports.reference_member, { name: tom.profile.name }));
 
     // Too short first: the form says so and sends nothing.
     await dialog.getByLabel(nl.reports.subject).selectOption("harassment");

@@ -43,6 +43,8 @@ describe("member search on the Dutch site", () => {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     const marker = () => page.evaluate(() => (window as unknown as { marker?: number }).marker);
 
+    // On a phone the filters are folded into a one-line summary that opens them.
+    await page.getByRole("button", { name: nl.shell.filters }).click();
     await page.getByLabel(nl.search.min_age).fill("25");
     await page.getByLabel(nl.search.max_age).fill("60");
     await page.getByRole("button", { name: nl.search.submit, exact: true }).click();
@@ -93,9 +95,13 @@ describe("member search on the Dutch site", () => {
     const { context, page, errors } = await visitor();
     await page.goto(`${baseUrl}/members?gender=female&min_age=70`);
     await enterSite(page);
+    const summary = page.locator(".search-panel__active");
+    expect(await summary.textContent()).toBe(`${nl.search.gender_female} · 70+`);
+    await page.getByRole("button", { name: nl.shell.filters }).click();
     await page.getByRole("button", { name: nl.search.clear }).click();
     await page.waitForURL(/\/members$/);
     await expect.poll(() => page.getByLabel(nl.search.min_age).inputValue()).toBe("");
+    await expect.poll(() => summary.textContent()).toBe(nl.shell.filters_everyone);
     await expect.poll(() => cards(page).count()).toBe(24);
     expect(errors).toEqual([]);
     await context.close();

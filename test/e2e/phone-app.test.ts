@@ -145,7 +145,7 @@ describe("the swipe game on a phone", () => {
     await hydrated(m.page);
     const cdp = await m.context.newCDPSession(m.page);
     const left = m.page.locator(".swipe__left");
-    await expect.poll(() => left.textContent(), { timeout: 10_000 }).toBe(fill(nl.swipe.left, { count: 4 }));
+    await expect.poll(() => left.textContent(), { timeout: 10_000 }).toBe(fill(nl.swipe.left_other, { count: 4 }));
     const shown = () => m.page.locator(".swipe__card").getAttribute("data-profile");
     const deck = m.page.locator(".swipe__deck");
     const centre = async () => {
@@ -163,7 +163,7 @@ describe("the swipe game on a phone", () => {
     });
     expect(midDrag).toMatch(/^matrix\(/);
     expect(Number(stamp)).toBe(1);
-    await expect.poll(() => left.textContent(), { timeout: 10_000 }).toBe(fill(nl.swipe.left, { count: 3 }));
+    await expect.poll(() => left.textContent(), { timeout: 10_000 }).toBe(fill(nl.swipe.left_other, { count: 3 }));
     await expect.poll(shown, { timeout: 10_000 }).not.toBe(String(liked));
     expect(new URL(m.page.url()).pathname).toBe("/swipe-game");
     const likes = localD1(statePath, `SELECT liked_id FROM likes WHERE liker_id = ${me.profile.id}`)[0]!;
@@ -173,7 +173,7 @@ describe("the swipe game on a phone", () => {
     const passed = Number(await shown());
     await touchDrag(cdp, await centre(), -140);
     await expect.poll(shown, { timeout: 10_000 }).not.toBe(String(passed));
-    expect(await left.textContent()).toBe(fill(nl.swipe.left, { count: 3 }));
+    expect(await left.textContent()).toBe(fill(nl.swipe.left_other, { count: 3 }));
     const passes = localD1(statePath, `SELECT passed_id FROM swipe_passes WHERE profile_id = ${me.profile.id}`)[0]!;
     expect(passes.map((r) => r.passed_id)).toEqual([passed]);
 
@@ -182,7 +182,7 @@ describe("the swipe game on a phone", () => {
     await touchDrag(cdp, await centre(), 30);
     await expect.poll(() => deck.evaluate((el) => getComputedStyle(el).transform)).toBe("none");
     expect(await shown()).toBe(stays);
-    expect(await left.textContent()).toBe(fill(nl.swipe.left, { count: 3 }));
+    expect(await left.textContent()).toBe(fill(nl.swipe.left_other, { count: 3 }));
     // Cards come photo first: the demo has plenty with a photo, so each card shown has one.
     expect(await m.page.locator(".swipe__photo > img").count()).toBe(1);
 
@@ -219,7 +219,7 @@ describe("payment screens and the signup on a phone", () => {
     const lines = await m.page.locator(".order-summary").evaluate((dl) => [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
     const money = (cents: number) => formatMoney(cents, price.currency, "nl");
     expect(lines).toEqual([
-      [nl.payments.bundle, fill(nl.payments.credits_count, { count: price.credits })],
+      [nl.payments.bundle, fill(nl.payments.credits_count_other, { count: price.credits })],
       [nl.payments.price, money(price.price)],
       [nl.payments.discount, price.discount ? `${money(-price.discount)} (${price.discount_code})` : money(0)],
       [fill(nl.payments.vat, { rate: price.vat_rate }), money(price.vat)],

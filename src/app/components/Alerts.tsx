@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { User } from "../../shared/api";
 import { DISABLED_NOTIFICATIONS_ALERT_KEY, PHOTO_ALERT_KEY, PUSH_ALERT_KEY } from "../../shared/browser-storage";
 import { useRouter, useSettings, useT } from "../page-context";
@@ -6,7 +6,8 @@ import { usePushState } from "../hooks/usePush";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
 import { turnOnPush, type PushState } from "../push-state";
-import { GoOrDismiss } from "./GoOrDismiss";
+import { DismissButton, GoOrDismiss } from "./GoOrDismiss";
+import { TimeBonusBanner } from "./TimeBonus";
 import { ResendActivation } from "./ResendActivation";
 
 /** Routes on which the account-activation reminder does not show (SPEC §2 Alerts). */
@@ -46,7 +47,11 @@ export function disabledNotificationsAlert(user: Pick<User, "notifications_disab
   return ["bounce", "complaint", "unsubscribe"].find((reason) => user.notifications_disabled.includes(reason)) ?? null;
 }
 
-/** The alerts under the top bar of the Default layout. */
+/**
+ * The notices under the top bar of the Default layout, in their order of priority (decision 0037):
+ * the time bonus (it runs out within hours), stopped mail, the activation reminder, the profile
+ * photo, push. On phones the stylesheet shows only the first; the next shows once it is gone.
+ */
 export function Alerts() {
   const { user } = useUser();
   const { match } = useRouter();
@@ -60,28 +65,43 @@ export function Alerts() {
   const [pushDismissedAt, dismissPush] = useStoredTimestamp(PUSH_ALERT_KEY);
   const pushState = usePushState();
   const push = pushDismissedAt !== NOT_KNOWN_YET && showPushAlert(user, pushState, route, pushDismissedAt);
-  if (!user || (!activation && !photo && !mailStopped && !push)) return null;
+  const bonus = <TimeBonusBanner />;
+  if (!user) return null;
   return (
     <div className="alerts">
+      {bonus}
       {mailStopped && (
-        <div className="alert alert--warning" role="status" data-alert="disabled-notifications">
-          <p>{t(`notifications.alert.${mailStopped}`, { email: user.email })}</p>
-          <GoOrDismiss href="/notifications#notifications" go={t("notifications.alert.settings")} dismiss={t("alerts.dismiss")} onDismiss={dismissMailAlert} small />
-        </div>
+        <Notice tone="warning" text={t(`notifications.alert.${mailStopped}`, { email: user.email })} kind="disabled-notifications">
+          <GoOrDismiss href="/notifications#notifications" go={t("notifications.alert.settings")} dismiss={t("alerts.dismiss")} onDismiss={dismissMailAlert} small iconDismiss />
+        </Notice>
       )}
       {activation && (
-        <div className="alert alert--warning" role="status">
-          <p>{t("alerts.activation", { email: user.email })}</p>
+        <Notice tone="warning" text={t("alerts.activation", { email: user.email })}>
           <ResendActivation className="button button--ghost button--small" />
-        </div>
+        </Notice>
       )}
       {photo && (
-        <div className="alert alert--info" role="status">
-          <p>{t("alerts.photo")}</p>
-          <GoOrDismiss href="/profile#photos" go={t("alerts.photo_add")} dismiss={t("alerts.dismiss")} onDismiss={dismiss} small />
-        </div>
+        <Notice tone="info" text={t("alerts.photo")}>
+          <GoOrDismiss href="/profile#photos" go={t("alerts.photo_add")} dismiss={t("alerts.dismiss")} onDismiss={dismiss} small iconDismiss />
+        </Notice>
       )}
       {push && <PushAlert memberId={user.profile.id} onDismiss={dismissPush} />}
+    </div>
+  );
+}
+
+/**
+ * One notice: on phones its text is cut to two lines (the whole notice stays within 64 px) until
+ * the member taps it open; its actions stay beside it.
+ */
+function Notice({ tone, text, kind, children }: { tone: "warning" | "info"; text: string; kind?: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className={open ? `alert alert--${tone} is-open` : `alert alert--${tone}`} role="status" data-alert={kind}>
+      <button type="button" className="alert__text" aria-expanded={open} onClick={() => setOpen((was) => !was)}>
+        {text}
+      </button>
+      <div className="alert__actions">{children}</div>
     </div>
   );
 }
@@ -104,15 +124,11 @@ function PushAlert({ memberId, onDismiss }: { memberId: number; onDismiss: () =>
     }
   };
   return (
-    <div className="alert alert--info" role="status">
-      <p>{t("push_alert.text")}</p>
-      {failed && <p className="form-message form-message--error">{t("push_alert.failed")}</p>}
+    <Notice tone="info" text={failed ? `${t("push_alert.text")} ${t("push_alert.failed")}` : t("push_alert.text")}>
       <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => void enable()}>
         {t("push_alert.enable")}
       </button>
-      <button type="button" className="button button--ghost button--small" onClick={onDismiss}>
-        {t("push_alert.dismiss")}
-      </button>
-    </div>
+      <DismissButton label={t("push_alert.dismiss")} onDismiss={onDismiss} />
+    </Notice>
   );
 }

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import type { i18n } from "i18next";
+import type { I18n } from "../i18n-instance";
 import { I18nContext, useT } from "../page-context";
 import type { PageError } from "../page-state";
 import { Link } from "./Link";
@@ -60,7 +60,7 @@ type BoundaryState = { error: unknown; key: string; showing: "screen" | "error-p
 const FAILURE_TEXTS = { title: "An error occurred while showing the error page", home: "Go back to home" };
 
 /** The fallback's texts in the page's language when translating still works, else the English ones. */
-function failureTexts(i18n: i18n | null): { title: string; home: string } {
+function failureTexts(i18n: I18n | null): { title: string; home: string } {
   try {
     if (i18n) return { title: i18n.t("errors.error_page_failed"), home: i18n.t("errors.go_back_home") };
   } catch {
@@ -97,7 +97,7 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
 class ErrorPageBoundary extends Component<{ error: unknown; children: ReactNode }, { failed: unknown }> {
   static override contextType = I18nContext;
-  declare context: i18n | null;
+  declare context: I18n | null;
   override state = { failed: null as unknown };
   static getDerivedStateFromError(failed: unknown) {
     return { failed };

@@ -1,34 +1,10 @@
 import { useCallback, useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
-import type { TFunction } from "i18next";
-import { ApiRequestError } from "../api";
 import { PASSWORD_MIN } from "../../shared/account";
+import { formErrors, NO_ERRORS, type FormErrors } from "./form-errors";
 import { useT } from "../page-context";
 import { Title } from "./Title";
 
-/** What a form shows after a failed call: a text under each field at fault, and one for the form. */
-type FormErrors = { fields: Record<string, string>; message: string | null };
-
-const NO_ERRORS: FormErrors = { fields: {}, message: null };
-
-/**
- * The server's error as the form shows it: `fields[name]` under each field the form has, else the
- * message (under `field` when the form has that field). Anything that is not an API answer (the
- * network is down) is the generic "try again later".
- */
-export function formErrors(error: unknown, formFields: readonly string[], t: TFunction): FormErrors {
-  if (!(error instanceof ApiRequestError)) return { fields: {}, message: t("errors.try_again_later") };
-  const { body } = error;
-  const fields: Record<string, string> = {};
-  const elsewhere: string[] = [];
-  for (const [name, text] of Object.entries(body.fields ?? {})) {
-    if (formFields.includes(name)) fields[name] = text;
-    else elsewhere.push(text);
-  }
-  if (body.field && formFields.includes(body.field)) fields[body.field] ??= body.message;
-  const placed = Object.keys(fields).length > 0;
-  const message = elsewhere.length > 0 ? elsewhere.join(" ") : placed ? null : body.message || t("errors.has_occurred");
-  return { fields, message };
-}
+export { formErrors };
 
 /**
  * The state of a form that sends one call: whether it is busy, whether it succeeded, and its errors.

@@ -1,5 +1,4 @@
 import { useT } from "../page-context";
-import { FormMessage } from "./Form";
 
 /** What a section shows until its data is there: "Loading…", or after a failure the error and a retry button. */
 export function Pending({ failed, retry, className }: { failed: boolean; retry: () => void; className?: string }) {
@@ -13,7 +12,10 @@ export function Pending({ failed, retry, className }: { failed: boolean; retry: 
   }
   return (
     <div className={className}>
-      <FormMessage text={t("errors.try_again_later")} />
+      {/* The form message's look without the form code, which the screens waiting here do not need. */}
+      <p className="form-message form-message--error" role="alert">
+        {t("errors.try_again_later")}
+      </p>
       <button type="button" className="button button--ghost profile-edit__retry" onClick={retry}>
         {t("profile_edit.retry")}
       </button>

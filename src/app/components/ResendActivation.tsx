@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { apiSend } from "../api";
 import { useT } from "../page-context";
-import { formErrors } from "./Form";
+import { formErrors } from "./form-errors";
 
 /** "Send the e-mail again": POST /api/activation-mail.php, then says it was sent (or why not). */
 export function ResendActivation({ className = "button button--ghost" }: { className?: string }) {

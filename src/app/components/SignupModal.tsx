@@ -1,6 +1,8 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useRouter, useT } from "../page-context";
-import { SignupForm } from "./SignupForm";
+
+/** The form arrives when the modal first opens: most pages never open it, so its code is not in their first download. */
+const SignupForm = lazy(() => import("./SignupForm").then((module) => ({ default: module.SignupForm })));
 
 type SignupModal = {
   /** Open the signup modal, with the reason the visitor needs an account ("You need to be logged in to chat"). */
@@ -77,7 +79,9 @@ function SignupDialog({ reason, onClose }: { reason: string | null; onClose: () 
           </button>
         </div>
         <p className="signup-modal__reason">{reason ?? t("signup.intro")}</p>
-        <SignupForm onTouched={touched} onLeave={onClose} />
+        <Suspense fallback={<p aria-busy="true">{t("search.loading")}</p>}>
+          <SignupForm onTouched={touched} onLeave={onClose} />
+        </Suspense>
       </div>
     </div>
   );

@@ -13,15 +13,16 @@ function useInMembersArea(): boolean {
   return match?.route.membersArea === true;
 }
 
-/** The welcome-bonus top banner: the time bonus with its countdown, linking to /credits (SPEC §2, §4). */
+/** The welcome-bonus top banner: the time bonus with its countdown on one line, linking to /credits (SPEC §2, §4). */
 export function TimeBonusBanner() {
   const t = useT();
   const inArea = useInMembersArea();
   const { timeBonus, secondsLeft } = useActiveDiscount();
   if (!inArea || !timeBonus) return null;
   return (
-    <Link href="/credits" className="time-bonus-banner">
-      {t("discounts.banner", { percentage: timeBonus.percentage, time: countdown(secondsLeft) })}
+    <Link href="/credits" className="time-bonus-banner" aria-label={t("discounts.banner", { percentage: timeBonus.percentage, time: countdown(secondsLeft) })}>
+      <span className="time-bonus-banner__text">{t("shell.bonus", { percentage: timeBonus.percentage })}</span>
+      <span className="time-bonus-banner__time">{countdown(secondsLeft)}</span>
     </Link>
   );
 }

@@ -5,7 +5,7 @@ import { EntryWarning } from "../components/EntryWarning";
 import { Footer } from "../components/Footer";
 import { LoadingBar } from "../components/LoadingBar";
 import { SignupModalProvider } from "../components/SignupModal";
-import { TimeBonusBanner, TimeBonusModal } from "../components/TimeBonus";
+import { TimeBonusModal } from "../components/TimeBonus";
 import { TopBar } from "../components/TopBar";
 import { useRouter, useSettings } from "../page-context";
 import { useChats } from "../hooks/useChats";
@@ -31,13 +31,15 @@ function Entry({ limited }: { limited?: boolean }) {
 function DefaultLayout({ children }: { children: ReactNode }) {
   const { totalUnread } = useChats();
   const newLikes = useNewLikes();
+  const { match } = useRouter();
+  // On phones an open conversation takes the whole screen, as it does from /members/{id}/chat.
+  const conversation = match?.route.name === "chats-id";
   return (
     <SignupModalProvider>
       <ActivityCount newLikes={newLikes}>
-        <div className="layout layout--default">
+        <div className={conversation ? "layout layout--default layout--conversation" : "layout layout--default"}>
           <LoadingBar />
           <TopBar unreadMessages={totalUnread} newLikes={newLikes} />
-          <TimeBonusBanner />
           <Alerts />
           <main className="content" id="content">
             {children}

@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import type { Database } from "../db/database";
 import type { Hono } from "hono";
 import type { Operator, OperatorRole } from "../db/operators";
@@ -11,7 +11,7 @@ type ConsoleVariables = {
   requestId: string;
   db: Database;
   /** English texts of the locale files, for the refusals of services the member side shares. */
-  t: i18n["t"];
+  t: Translate;
   /** The operator making the request, verified (Access, or the development login). */
   operator: Operator;
   /** The screens this operator's roles open, for the layout's navigation. */

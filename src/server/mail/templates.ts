@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import type { Mail } from "./mailer";
 
 /** The notification mails (notification_mail.* in locales/), each sent under one e-mail kind the member can turn off. */
@@ -30,7 +30,7 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#
 
 /** A mail in the member's language: greeting, what it is about, the link as a button, and the signature. */
 export function composeMail(
-  t: i18n["t"],
+  t: Translate,
   kind: MailKind,
   to: { address: string; name: string },
   site: string,

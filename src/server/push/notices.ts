@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import { pathFor } from "../../app/routes";
 import type { MemberEvent, Presence, PushPayload } from "../../shared/member-events";
 import { NEW_LIKES_CAP } from "../../shared/likes";
@@ -34,7 +34,7 @@ function pushKindOf(event: MemberEvent, presence: Presence): PushKind | null {
  * when the member turned previews on (a lock screen is seen by others). `tag` collapses one
  * conversation's notifications into one; `url` is the page a click opens.
  */
-function pushPayloadOf(event: Pushable, t: i18n["t"], previews: NotificationChoices["previews"], badge: number | null): PushPayload {
+function pushPayloadOf(event: Pushable, t: Translate, previews: NotificationChoices["previews"], badge: number | null): PushPayload {
   if (event.kind === "like") return { kind: "like", title: t("push.like.title"), body: t("push.like.body", { name: event.liker_name }), tag: "likes", url: pathFor("likes"), badge };
   if (event.kind === "match") {
     return { kind: "match", title: t("push.match.title"), body: t("push.match.body", { name: event.peer_name }), tag: `match-${event.peer_id}`, url: pathFor("members-id", { id: event.peer_id }), badge };

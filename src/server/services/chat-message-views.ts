@@ -2,7 +2,7 @@
  * How a stored chat message is shown to one viewer (SPEC §6): its sender sees their photo and what
  * it cost; another member sees a photo's original only when premium.
  */
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import type { ChatMessage } from "../../shared/chat";
 import { giftImage, isGiftSlug } from "../../shared/gifts";
 import type { StoredMessage } from "../db/conversation-store";
@@ -11,7 +11,7 @@ import type { StoredMessage } from "../db/conversation-store";
 export type Viewer = { profileId: number; premium: boolean };
 
 /** A stored message of conversation `conversationId` as one viewer may see it. */
-export function messageView(row: StoredMessage, conversationId: number, viewer: Viewer, prefix: string, t: i18n["t"]): ChatMessage {
+export function messageView(row: StoredMessage, conversationId: number, viewer: Viewer, prefix: string, t: Translate): ChatMessage {
   const own = row.sender_id === viewer.profileId;
   let image: ChatMessage["image"] = null;
   if (row.kind === "image" && row.photo_key && row.photo_thumb_key && row.photo_blur_key) {

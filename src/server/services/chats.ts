@@ -2,7 +2,7 @@
  * Conversations (SPEC §3 chat state, §4): the facts the send rules need, a member's chat list, a
  * chat with a history page (read from the conversation's object), and removal.
  */
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { databaseOf, requestBookmark, type Database } from "../db/database";
@@ -124,7 +124,7 @@ export async function loadChat(
   db: Database,
   rooms: ConversationRooms,
   site: SiteSettings,
-  t: i18n["t"],
+  t: Translate,
   viewer: ChatViewer,
   peerId: number,
   before: number | null,

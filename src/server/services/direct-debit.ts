@@ -3,7 +3,7 @@
  * 6-digit SMS code, and gets the credits at once while the debit is collected, up to an outstanding
  * limit. A reversed debit takes back the unused credits and blocks the member's direct debit.
  */
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import { pricingFor } from "../../shared/payments";
 import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../shared/direct-debit";
 import { creditStatements, insertOrder, orderStatusStatements, outstandingDirectDebitCredits, type OrderRow } from "../db/orders";
@@ -44,7 +44,7 @@ function newCode(): string {
 }
 
 /** Save the account the member authorises and text them a code (at most SMS_CODES_PER_HOUR an hour). */
-export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t: i18n["t"], buyer: Buyer, form: DirectDebitForm): Promise<{ expires_at: number }> {
+export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t: Translate, buyer: Buyer, form: DirectDebitForm): Promise<{ expires_at: number }> {
   const { country } = await directDebitOffer(ctx, buyer, form.bundleId);
   // Before anything is kept or counted: a number that cannot be texted is the member's typing error.
   const mobile = mobileNumberOf(form.mobile, country);

@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import usPrivacy from "../../../locales/en-US/privacy.json";
 import { REACTIVATION_DAYS } from "../../shared/account";
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from "../../shared/photos";
@@ -61,7 +61,7 @@ function sections(texts: SectionTexts, translate: (text: string) => string): Leg
  * service) in the visitor's language, filled in from the site's settings and its company, so no
  * site has a text of its own to keep up to date. English readers also get the US privacy text.
  */
-export function legalPage(page: LegalPageName, t: i18n["t"], language: Language, site: SiteSettings, company: CompanyInfo | null, outboxDays: number): LegalPage {
+export function legalPage(page: LegalPageName, t: Translate, language: Language, site: SiteSettings, company: CompanyInfo | null, outboxDays: number): LegalPage {
   const companyName = company?.name ?? site.mail_name;
   const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
   const values: Record<string, string | number> = {
@@ -95,7 +95,7 @@ export function legalPage(page: LegalPageName, t: i18n["t"], language: Language,
     text.replace(/\{(\w+)\}/g, (whole, name: string) => {
       if (!Object.hasOwn(values, name)) return whole;
       const unit = (LEGAL_AMOUNTS as Record<string, string>)[name];
-      return unit ? t(`legal_text.amounts.${unit}`, { count: values[name] }) : String(values[name]);
+      return unit ? t(`legal_text.amounts.${unit}`, { count: Number(values[name]) }) : String(values[name]);
     });
   const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> }).legal_text[page];
   const companyLines = company

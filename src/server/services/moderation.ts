@@ -6,7 +6,7 @@
  * sessions and open pages end through the same calls the member side uses (decision 0025).
  * The console and the operator commands call these same functions.
  */
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import { withAudit, type Actor, type Statement as BatchStatement } from "../db/audit-log";
 import type { Database } from "../db/database";
 import {
@@ -293,7 +293,7 @@ async function tellReporter(env: Env, report: NonNullable<Awaited<ReturnType<typ
 }
 
 const languageOf = (language: string): Language => (isLanguage(language) ? language : "en");
-const outcomeText = (t: i18n["t"], outcome: string) => t(`moderation.outcomes.${outcome}`);
+const outcomeText = (t: Translate, outcome: string) => t(`moderation.outcomes.${outcome}`);
 
 /**
  * The statement of reasons of a verification selfie a moderator rejected (docs/decisions/0040): what

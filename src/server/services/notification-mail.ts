@@ -5,7 +5,7 @@
  * goes only to a member who chose its kind and whose address has no bounce or complaint, and carries
  * a signed one-click unsubscribe link (RFC 8058).
  */
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import type { MemberEvent, Presence } from "../../shared/member-events";
 import { isLanguage } from "../../shared/locales";
 import type { EmailKind } from "../../shared/notifications";
@@ -77,7 +77,7 @@ async function sendNotificationMail(
   kind: EmailKind,
   mail: NotificationMail,
   link: string | ((site: Site, origin: string) => Promise<string>),
-  values: MailValues | ((t: i18n["t"]) => MailValues),
+  values: MailValues | ((t: Translate) => MailValues),
 ): Promise<boolean> {
   const site = await loadSite(env.SETTINGS, to.siteDomain);
   if (!site) {
@@ -157,7 +157,7 @@ export async function mailUnreadReminders(env: Env, now: number): Promise<number
 /** The weekly update's three numbers, each in the plural form its own count needs. */
 const weekParts =
   (week: { likes: number; unread: number; joined: number }) =>
-  (t: i18n["t"]): MailValues => ({
+  (t: Translate): MailValues => ({
     likes_part: t("notification_mail.weekly_update.likes", { count: week.likes }),
     unread_part: t("notification_mail.weekly_update.unread", { count: week.unread }),
     joined_part: t("notification_mail.weekly_update.joined", { count: week.joined }),

@@ -1,4 +1,4 @@
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import { REPORTS_PER_ADDRESS_HOUR, REPORTS_PER_HOUR, type ReportBody } from "../../shared/reports";
 import type { Database } from "../db/database";
 import { accountById } from "../db/accounts";
@@ -14,7 +14,7 @@ type ReportContext = {
   rooms: ConversationRooms;
   mailer: Mailer;
   /** The translate function of the reporter's language: the confirmation is written in it. */
-  t: i18n["t"];
+  t: Translate;
   language: string;
   site: { name: string; domain: string };
   origin: string;

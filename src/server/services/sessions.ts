@@ -2,7 +2,7 @@
  * The member's own sessions (settings screen): which devices are logged in, and ending the others.
  * Every query names the member, so nobody sees or ends another member's session.
  */
-import type { i18n } from "i18next";
+import type { Translate } from "../../shared/translator";
 import { deviceNames } from "../../shared/devices";
 import type { EndSessionsBody, SessionsResponse } from "../../shared/sessions";
 import type { Database } from "../db/database";
@@ -12,7 +12,7 @@ import type { Session } from "../request-context";
 import { memberChannelName } from "../member/member-channel";
 
 /** "Chrome on Android" in the member's language; the product names stay as they are. */
-function deviceLabel(t: i18n["t"], device: string | null): string {
+function deviceLabel(t: Translate, device: string | null): string {
   if (device === null) return t("sessions.unknown_device");
   const { browser, system } = deviceNames(device);
   if (browser === null && system === null) return t("sessions.unknown_device");
@@ -20,7 +20,7 @@ function deviceLabel(t: i18n["t"], device: string | null): string {
 }
 
 /** The member's live sessions, the one asking first and marked `current`, then the most recently used. */
-export async function listSessions(db: Database, t: i18n["t"], session: Session): Promise<SessionsResponse> {
+export async function listSessions(db: Database, t: Translate, session: Session): Promise<SessionsResponse> {
   const rows = await liveSessionsOf(db, session.userId);
   return {
     sessions: rows

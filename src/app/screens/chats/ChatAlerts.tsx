@@ -12,7 +12,10 @@ type AlertProps = {
   locale: string;
 };
 
-/** The credit alert when the next message costs more than the member has, and the premium alert for free members. */
+/**
+ * One compact notice above the composer: the credit alert when the next message costs more than the
+ * member has, otherwise the premium alert for free members (never both: the composer keeps its room).
+ */
 export function ChatAlerts({ name, cost, credits, paid, refused, minimum, locale }: AlertProps) {
   const t = useT();
   const low = refused || credits < cost;
@@ -28,7 +31,7 @@ export function ChatAlerts({ name, cost, credits, paid, refused, minimum, locale
           </Link>
         </div>
       )}
-      {!paid && (
+      {!low && !paid && (
         <div className="alert alert--info" role="status">
           <p>
             {t("chat.premium_alert")}

@@ -1,5 +1,5 @@
 import { VerifiedOnlyNotice } from "./VerifiedOnlyNotice";
-import { useLayoutEffect, useRef, useState } from "react";
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from "react";
 import useSWR, { type KeyedMutator } from "swr";
 import type { ChatResponse } from "../../../shared/chat";
 import type { ApiRequestError } from "../../api";
@@ -13,13 +13,17 @@ import { useHydrated } from "../../hooks/useHydrated";
 import { chatKey, type ChatRef } from "../../page-data";
 import { ChatAlerts } from "./ChatAlerts";
 import { BackLink, ConversationHeader } from "./ConversationHeader";
-import { GiftPicker } from "./GiftPicker";
 import { IceBreaker } from "./IceBreaker";
 import { MessageList } from "./MessageList";
 import { SendFooter } from "./SendFooter";
 
+/** The gift picker arrives when a member opens it, not with every conversation. */
+const GiftPicker = lazy(() => import("./GiftPicker").then((module) => ({ default: module.GiftPicker })));
+
 const MIN_PANE_HEIGHT_PX = 352;
 const PANE_MARGIN_PX = 16;
+/** Where the conversation sits beside the chat list (the stylesheet's breakpoint). */
+const BESIDE_THE_LIST = "(min-width: 768px)";
 
 type Props = {
   source: ChatRef;
@@ -70,6 +74,11 @@ function useFitToViewport(enabled: boolean) {
     const element = box.current;
     if (!enabled || !element) return;
     const fit = () => {
+      // Below 768 px the stylesheet gives the conversation the whole screen.
+      if (!window.matchMedia(BESIDE_THE_LIST).matches) {
+        element.style.removeProperty("height");
+        return;
+      }
       const top = element.getBoundingClientRect().top + window.scrollY;
       element.style.height = `${Math.max(MIN_PANE_HEIGHT_PX, window.innerHeight - top - PANE_MARGIN_PX)}px`;
     };
@@ -152,14 +161,16 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
         </>
       )}
       {giftsOpen && (
-        <GiftPicker
-          name={profile.name}
-          onPick={(gift) => {
-            setGiftsOpen(false);
-            chat.sendGift(gift);
-          }}
-          onClose={() => setGiftsOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <GiftPicker
+            name={profile.name}
+            onPick={(gift) => {
+              setGiftsOpen(false);
+              chat.sendGift(gift);
+            }}
+            onClose={() => setGiftsOpen(false)}
+          />
+        </Suspense>
       )}
       {showIceBreaker && (
         <IceBreaker

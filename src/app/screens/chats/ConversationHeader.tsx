@@ -58,7 +58,7 @@ export function ConversationHeader({ profile, backHref, status, onRemove }: Head
           </svg>
         </button>
       )}
-      <ReportButton profile={profile} className="button button--ghost button--small conversation__report" />
+      <ReportButton profile={profile} className="icon-button conversation__report" icon />
     </header>
   );
 }

@@ -1,4 +1,4 @@
-import { useRef, type ChangeEvent, type KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, type ChangeEvent, type KeyboardEvent } from "react";
 import { useT } from "../../page-context";
 
 /** What the attachment button offers (the server checks the content, not the type). */
@@ -27,6 +27,7 @@ type Props = {
 export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, maxLength, uploading, costText, notice }: Props) {
   const t = useT();
   const fileInput = useRef<HTMLInputElement>(null);
+  const input = useGrowingTextArea();
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
@@ -68,6 +69,7 @@ export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, max
           </svg>
         </button>
         <textarea
+          ref={input}
           className="chat-footer__input"
           rows={1}
           value={draft}
@@ -78,8 +80,10 @@ export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, max
           onKeyDown={onKeyDown}
           enterKeyHint="send"
         />
-        <button type="submit" className="button button--primary chat-footer__send" disabled={draft.trim() === ""}>
-          {t("chat.send")}
+        <button type="submit" className="icon-button chat-footer__send" disabled={draft.trim() === ""} aria-label={t("chat.send")} title={t("chat.send")}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" />
+          </svg>
         </button>
       </div>
       {(costText || showCounter || uploading) && (
@@ -94,4 +98,19 @@ export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, max
       )}
     </form>
   );
+}
+
+/**
+ * The text area grows with its text up to five lines (the stylesheet's max-height), then scrolls.
+ * Browsers with `field-sizing: content` do it in CSS; the others are measured after each render.
+ */
+function useGrowingTextArea() {
+  const input = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const element = input.current;
+    if (!element || CSS.supports("field-sizing", "content")) return;
+    element.style.height = "auto";
+    element.style.height = `${element.scrollHeight + element.offsetHeight - element.clientHeight}px`;
+  });
+  return input;
 }

@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { Translate } from "../../i18n-instance";
 import { dayKey } from "../../chat-view-rules";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -27,7 +27,7 @@ export const messageTime = (seconds: number, locale: string) => formatter(locale
 const yesterdayOf = (now: Date) => dayKey(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).getTime() / 1000);
 
 /** The day separator of the message list (`nowMs` is now): Today, Yesterday or the date. */
-export function dayLabel(day: string, nowMs: number, locale: string, t: TFunction): string {
+export function dayLabel(day: string, nowMs: number, locale: string, t: Translate): string {
   const now = new Date(nowMs);
   if (day === dayKey(nowMs / 1000)) return t("chat.today");
   if (day === yesterdayOf(now)) return t("chat.yesterday");

@@ -10,6 +10,8 @@ import { useT } from "../../page-context";
 import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
 import { likesPageKey } from "../../page-data";
+import { useNewLikes } from "../../hooks/useLikes";
+import { badgeText } from "../../components/TabBar";
 import type { ScreenProps } from "../../page-state";
 
 /** One profile of a likes tab: photo, name, age, city, and like back, unlike or message. */
@@ -43,6 +45,7 @@ export default function LikesScreen({ params }: ScreenProps) {
     (index, previous: LikesResponse | null) => (!user || (previous && !previous.has_more) ? null : likesPageKey(type, index + 1)),
     { revalidateFirstPage: false },
   );
+  const newLikes = useNewLikes();
   if (!user) return <LoginPrompt title={t("likes.title")} text={t("login_needed.like")} />;
   const pages = list.data ?? [];
   const profiles = pages.flatMap((page) => page.profiles);
@@ -51,12 +54,27 @@ export default function LikesScreen({ params }: ScreenProps) {
     <section className="likes">
       <Title text={t("likes.title")} />
       <h1>{t("likes.title")}</h1>
-      <nav className="tabs" aria-label={t("likes.title")}>
+      <nav className="tabs tabs--likes" aria-label={t("likes.title")}>
         {LIKE_TYPES.map((tab) => (
           <Link key={tab} href={`/likes/${tab}`} className={tab === type ? "tabs__tab is-active" : "tabs__tab"} aria-current={tab === type ? "page" : undefined}>
             {t(`likes.tabs.${tab}`)}
+            {tab === "received" && newLikes > 0 && <span className="badge badge--likes tabs__count">{badgeText(newLikes)}</span>}
           </Link>
         ))}
+      </nav>
+      <nav className="likes__games" aria-label={t("shell.games")}>
+        <Link href="/swipe-game" className="likes__game">
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path fill="currentColor" d="M8 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm0 2v14h8V5H8zM2 7h2v10H2V7zm18 0h2v10h-2V7zm-8 2.5c1-1 3 .1 2 1.9-.5.9-2 2.1-2 2.1s-1.5-1.2-2-2.1c-1-1.8 1-2.9 2-1.9z" />
+          </svg>
+          {t("routes.swipe-game")}
+        </Link>
+        <Link href="/match-finder" className="likes__game">
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path fill="currentColor" d="M12 2l2.4 5.6 6.1.5-4.6 4 1.4 6-5.3-3.2L6.7 18l1.4-6-4.6-4 6.1-.5L12 2zm0 5.1-1.1 2.6-2.8.2 2.1 1.8-.6 2.8 2.4-1.5 2.4 1.5-.6-2.8 2.1-1.8-2.8-.2L12 7.1z" />
+          </svg>
+          {t("routes.match-finder")}
+        </Link>
       </nav>
       {list.error || list.data === undefined ? (
         <ListPending error={list.error} />

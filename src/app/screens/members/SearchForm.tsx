@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { GENDERS, type Region, type SearchResponse } from "../../../shared/api";
 import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { regionKind } from "../../../shared/regions";
@@ -48,70 +48,119 @@ export function SearchForm({ query, regions, applied }: { query: URLSearchParams
   };
 
   const countryRegions = regions.filter((r) => r.country === filters.country);
+  const active = filtersFrom(query, applied, settings.geoip_selected_country);
+  const summary = filterSummary(active, settings.geoip_selected_country, regions, t);
+  const [open, setOpen] = useState(false);
+  const formId = useId();
+  const opener = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    opener.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && open) close();
+  };
   return (
-    <form className="search-form" onSubmit={submit} role="search" aria-label={t("search.title")}>
-      {shown.has("gender") && (
-        <label>
-          <span>{t("search.gender")}</span>
-          <select name="gender" value={filters.gender} onChange={set("gender")}>
-            <option value="any">{t("search.gender_any")}</option>
-            {GENDERS.map((g) => (
-              <option key={g} value={g}>
-                {t(`search.gender_${g}`)}
-              </option>
-            ))}
-          </select>
+    <div className={open ? "search-panel is-open" : "search-panel"}>
+      <button
+        ref={opener}
+        type="button"
+        className="search-panel__summary"
+        aria-expanded={open}
+        aria-controls={formId}
+        onClick={() => setOpen(true)}
+      >
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path fill="currentColor" d="M3 5h18v2H3V5zm3 6h12v2H6v-2zm4 6h4v2h-4v-2z" />
+        </svg>
+        <span className="search-panel__label">{t("shell.filters")}</span>
+        <span className="search-panel__active">{summary}</span>
+      </button>
+      {open && <div className="search-panel__backdrop" onClick={close} />}
+      <form id={formId} className="search-form" onSubmit={submit} onKeyDown={onKeyDown} role="search" aria-label={t("search.title")}>
+        <div className="search-panel__head">
+          <h2>{t("shell.filters")}</h2>
+          <button type="button" className="icon-button" onClick={close} aria-label={t("shell.filters_close")} title={t("shell.filters_close")}>
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path fill="currentColor" d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z" />
+            </svg>
+          </button>
+        </div>
+        {shown.has("gender") && (
+          <label>
+            <span>{t("search.gender")}</span>
+            <select name="gender" value={filters.gender} onChange={set("gender")}>
+              <option value="any">{t("search.gender_any")}</option>
+              {GENDERS.map((g) => (
+                <option key={g} value={g}>
+                  {t(`search.gender_${g}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {shown.has("country") && settings.countries.length > 1 && (
+          <label>
+            <span>{t("search.country")}</span>
+            <select name="country" value={filters.country} onChange={set("country")}>
+              {settings.countries.map((c) => (
+                <option key={c} value={c}>
+                  {t(`countries.${c}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {shown.has("country_region") && (
+          <label>
+            <span>{t(`regions.${regionKind(filters.country)}`)}</span>
+            <select name="country_region" value={filters.country_region} onChange={set("country_region")}>
+              <option value="">{t("search.region_any")}</option>
+              {countryRegions.map((r) => (
+                <option key={r.code} value={r.code}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {shown.has("min_age") && (
+          <label>
+            <span>{t("search.min_age")}</span>
+            <input name="min_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MIN_AGE)} value={filters.min_age} onChange={set("min_age")} />
+          </label>
+        )}
+        {shown.has("max_age") && (
+          <label>
+            <span>{t("search.max_age")}</span>
+            <input name="max_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MAX_AGE)} value={filters.max_age} onChange={set("max_age")} />
+          </label>
+        )}
+        <label className="search-form__check">
+          <input type="checkbox" name="verified" value="1" checked={filters.verified === "1"} onChange={(e) => setFilters((f) => ({ ...f, verified: e.target.checked ? "1" : "" }))} />
+          <span>{t("verification.search_filter")}</span>
         </label>
-      )}
-      {shown.has("country") && settings.countries.length > 1 && (
-        <label>
-          <span>{t("search.country")}</span>
-          <select name="country" value={filters.country} onChange={set("country")}>
-            {settings.countries.map((c) => (
-              <option key={c} value={c}>
-                {t(`countries.${c}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {shown.has("country_region") && (
-        <label>
-          <span>{t(`regions.${regionKind(filters.country)}`)}</span>
-          <select name="country_region" value={filters.country_region} onChange={set("country_region")}>
-            <option value="">{t("search.region_any")}</option>
-            {countryRegions.map((r) => (
-              <option key={r.code} value={r.code}>
-                {r.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {shown.has("min_age") && (
-        <label>
-          <span>{t("search.min_age")}</span>
-          <input name="min_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MIN_AGE)} value={filters.min_age} onChange={set("min_age")} />
-        </label>
-      )}
-      {shown.has("max_age") && (
-        <label>
-          <span>{t("search.max_age")}</span>
-          <input name="max_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MAX_AGE)} value={filters.max_age} onChange={set("max_age")} />
-        </label>
-      )}
-      <label className="search-form__check">
-        <input type="checkbox" name="verified" value="1" checked={filters.verified === "1"} onChange={(e) => setFilters((f) => ({ ...f, verified: e.target.checked ? "1" : "" }))} />
-        <span>{t("verification.search_filter")}</span>
-      </label>
-      <div className="search-form__actions">
-        <button type="submit" className="button button--primary">
-          {t("search.submit")}
-        </button>
-        <button type="button" className="button button--ghost" onClick={clear}>
-          {t("search.clear")}
-        </button>
-      </div>
-    </form>
+        <div className="search-form__actions">
+          <button type="submit" className="button button--primary">
+            {t("search.submit")}
+          </button>
+          <button type="button" className="button button--ghost" onClick={clear}>
+            {t("search.clear")}
+          </button>
+        </div>
+      </form>
+    </div>
   );
+}
+
+/** The active filters in one line ("Women · 25–40 · Utrecht"), as the folded search shows them on phones. */
+function filterSummary(filters: Filters, defaultCountry: string, regions: Region[], t: (key: string) => string): string {
+  const parts: string[] = [];
+  if (filters.gender !== "any") parts.push(t(`search.gender_${filters.gender}`));
+  if (filters.country !== defaultCountry) parts.push(t(`countries.${filters.country}`));
+  const region = regions.find((r) => r.code === filters.country_region);
+  if (region) parts.push(region.name);
+  if (filters.min_age || filters.max_age) parts.push(filters.max_age ? `${filters.min_age || MIN_AGE}–${filters.max_age}` : `${filters.min_age}+`);
+  if (filters.verified === "1") parts.push(t("verification.search_filter"));
+  return parts.length > 0 ? parts.join(" · ") : t("shell.filters_everyone");
 }

@@ -1,0 +1,44 @@
+import type { Language } from "./locales";
+
+export type Messages = Record<string, unknown>;
+
+/** Values of a text's placeholders; `count` also picks the plural form, `defaultValue` stands in for a missing key. */
+export type TranslateOptions = { count?: number; defaultValue?: string; [name: string]: unknown };
+export type Translate = (key: string, options?: TranslateOptions) => string;
+export type I18n = { language: Language; t: Translate };
+/** A regional variant (de-CH, nl-BE ...): its tag and the texts that differ from its language's. */
+export type VariantMessages = { tag: string; messages: Messages };
+
+/** A placeholder: single braces, so the texts of SPEC.md ("Enter your date of birth ({min_age}+)") stand in locales/ verbatim. */
+const PLACEHOLDER = /\{(.+?)\}/g;
+
+/**
+ * The texts of one language. Keys are dotted paths into the messages; with a `count` the plural form
+ * of the language's CLDR rules is taken (`key_one`, `key_few`, `key_many`, `key_other`), else the key
+ * itself; a missing key answers `defaultValue` or the key; a placeholder without a value stays as it is.
+ * It does what the app asked of i18next and nothing more, in a few hundred bytes instead of 15 KB
+ * gzip in every page's JavaScript (decision 0037); the server uses the same, so pages hydrate as drawn.
+ */
+export function createI18n(language: Language, messages: Messages, variant: VariantMessages | null = null): I18n {
+  const plurals = new Intl.PluralRules(variant?.tag ?? language);
+  // A regional variant's own texts first, its language's for everything else (i18next's fallbackLng).
+  const lookup = (key: string): string | undefined => (variant ? lookupIn(variant.messages, key) : undefined) ?? lookupIn(messages, key);
+  const lookupIn = (tree: Messages, key: string): string | undefined => {
+    let node: unknown = tree;
+    for (const part of key.split(".")) {
+      if (node === null || typeof node !== "object") return undefined;
+      node = (node as Record<string, unknown>)[part];
+    }
+    return typeof node === "string" ? node : undefined;
+  };
+  const t: Translate = (key, options) => {
+    const plural = typeof options?.count === "number" ? lookup(`${key}_${plurals.select(options.count)}`) : undefined;
+    const text = plural ?? lookup(key) ?? options?.defaultValue ?? key;
+    if (!options) return text;
+    return text.replace(PLACEHOLDER, (placeholder, name: string) => {
+      const value = options[name.trim()];
+      return value === undefined || value === null ? placeholder : String(value);
+    });
+  };
+  return { language, t };
+}
