@@ -20,7 +20,7 @@ export function TimeBonusBanner() {
   const { timeBonus, secondsLeft } = useActiveDiscount();
   if (!inArea || !timeBonus) return null;
   return (
-    <Link href="/credits" className="time-bonus-banner" aria-label={t("discounts.banner", { percentage: timeBonus.percentage, time: countdown(secondsLeft) })}>
+    <Link href="/credits" className="time-bonus-banner">
       <span className="time-bonus-banner__text">{t("shell.bonus", { percentage: timeBonus.percentage })}</span>
       <span className="time-bonus-banner__time">{countdown(secondsLeft)}</span>
     </Link>
