@@ -25,7 +25,7 @@ const FAMILY = new RegExp(`^(.+)_(${SUFFIXES.join("|")})$`);
 const TEXT_VALUES = new Set([
   "address", "browser", "city", "code", "company", "country", "date", "domain", "email", "example", "field", "id", "kind", "kinds",
   "kvk", "method", "methods", "minimum", "mobile", "name", "number", "numbers", "outcome", "partner", "peer", "phone", "price", "privacy",
-  "site", "subject", "suggestion", "system", "terms", "text", "time", "tradenames", "vat", "when",
+  "reason", "site", "subject", "suggestion", "system", "terms", "text", "time", "tradenames", "url", "vat", "when",
 ]);
 const isText = (name: string) => TEXT_VALUES.has(name) || name.endsWith("_part");
 
