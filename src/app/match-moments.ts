@@ -3,7 +3,7 @@
  * or the like that made it on this page) fills it, and the moment shows until the member leaves it.
  * The same match heard twice (the like's answer and the channel's frame) shows once.
  */
-export type MatchPeer = { id: number; name: string; /** Public main photo's match path, null without one. */ photo: string | null };
+export type MatchPeer = { id: number; name: string; /** Public main photo's match path, null without one. */ photo: string | null; /** Whether a moderator verified them (their badge shows). */ verified?: boolean };
 
 /** A match with the same member heard again within this time is the same match. */
 const SAME_MATCH_MS = 60_000;

@@ -46,7 +46,9 @@ describe("a member channel frame on the chat list", () => {
 describe("a match frame", () => {
   it("names the member matched with, and their photo, for the match moment; other frames name nobody", () => {
     const match: MemberFrame = { type: "event", event: { kind: "match", peer_id: 7, peer_name: "Sanne", peer_photo: "p/abc.jpg", created_at: 1 }, counts: counts(0) };
-    expect(matchOf(match)).toEqual({ id: 7, name: "Sanne", photo: "p/abc.jpg" });
+    expect(matchOf(match)).toEqual({ id: 7, name: "Sanne", photo: "p/abc.jpg", verified: false });
+    // A verified member's badge shows in the moment too (issue 28).
+    expect(matchOf({ ...match, event: { kind: "match", peer_id: 7, peer_name: "Sanne", peer_photo: null, peer_verified: true, created_at: 1 } })).toEqual({ id: 7, name: "Sanne", photo: null, verified: true });
     expect(matchOf(message(1, 1, 1))).toBeNull();
     expect(matchOf({ type: "event", event: { kind: "like", liker_id: 7, liker_name: "Sanne", created_at: 1 }, counts: counts(0) })).toBeNull();
   });

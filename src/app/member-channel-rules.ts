@@ -61,5 +61,5 @@ export function reloadsProfiles(frame: MemberFrame): boolean {
 /** The member a frame says they just matched with (the match moment shows them), or null. */
 export function matchOf(frame: MemberFrame): MatchPeer | null {
   if (frame.type !== "event" || frame.event.kind !== "match") return null;
-  return { id: frame.event.peer_id, name: frame.event.peer_name, photo: frame.event.peer_photo };
+  return { id: frame.event.peer_id, name: frame.event.peer_name, photo: frame.event.peer_photo, verified: frame.event.peer_verified === true };
 }

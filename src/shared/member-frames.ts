@@ -33,7 +33,7 @@ const MemberEventSchema = v.variant("kind", [
   }),
   v.object({ kind: v.literal("read"), conversation_id: Id, peer_id: Id, unread: Count }),
   v.object({ kind: v.literal("like"), liker_id: Id, liker_name: v.string(), created_at: v.number() }),
-  v.object({ kind: v.literal("match"), peer_id: Id, peer_name: v.string(), peer_photo: v.nullable(v.string()), created_at: v.number() }),
+  v.object({ kind: v.literal("match"), peer_id: Id, peer_name: v.string(), peer_photo: v.nullable(v.string()), peer_verified: v.optional(v.boolean()), created_at: v.number() }),
   v.object({ kind: v.literal("credits"), credits: v.number(), paid_user: v.boolean() }),
   v.object({ kind: v.literal("profile"), profile_id: Id }),
 ]);

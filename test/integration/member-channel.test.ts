@@ -244,7 +244,7 @@ describe("the channel hears of", () => {
     expect((await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
 
     expect((await bram.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: anna.id } } })).status).toBe(200);
-    expect((await annaPage.event("match")).event).toMatchObject({ peer_id: bram.id, peer_name: "Bram" });
+    expect((await annaPage.event("match")).event).toMatchObject({ peer_id: bram.id, peer_name: "Bram", peer_verified: false });
     expect((await bramPage.event("match")).event).toMatchObject({ peer_id: anna.id, peer_name: "Anna" });
     expect(annaPage.frames).toEqual([]);
     expect(bramPage.frames.filter((f) => f.type === "event" && f.event.kind === "like")).toEqual([]);

@@ -258,6 +258,15 @@ describe("the clock work and the figures", () => {
     const on = (d: string) => figures.find((f) => f.site === "verify.test" && f.day === d);
     expect(on(day(t - 32 * DAY))).toMatchObject({ asked: 1 });
     expect(on(day(t - 31 * DAY))).toMatchObject({ rejected: 1, median_decision_seconds: DAY });
+
+    // The console's dashboard shows the same figures on the site's days.
+    const { dashboard, periodOf } = await import("../../src/server/services/dashboard");
+    const board = await dashboard(db, "verify.test", periodOf(day(t - 33 * DAY), day(t - 29 * DAY))!, t);
+    const row = (d: string) => board.days.find((figures) => figures.day === d)!.verifications;
+    expect(row(day(t - 32 * DAY)).asked).toBeGreaterThanOrEqual(1);
+    expect(row(day(t - 31 * DAY))).toMatchObject({ rejected: 1, medianDecisionSeconds: DAY });
+    expect(row(day(t - 29 * DAY))).toMatchObject({ rejected: 1 });
+    expect(row(day(t - 30 * DAY))).toEqual({ asked: 0, approved: 0, rejected: 0, medianDecisionSeconds: null });
   });
 });
 

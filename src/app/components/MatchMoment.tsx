@@ -4,6 +4,7 @@ import { closeMatchMoment, currentMatchMoment, noMatchMoment, subscribeMatchMome
 import { useRouter, useSettings, useT } from "../page-context";
 import { InitialsPortrait } from "./InitialsPortrait";
 import { Link } from "./Link";
+import { VerifiedBadge } from "./VerifiedBadge";
 import "./match-moment.css";
 
 /** One member's face in the moment: their public main photo, or their initials. */
@@ -65,6 +66,7 @@ export function MatchMoment({ own }: { own: { name: string; main_image: MainImag
       </h2>
       <p id="match-moment-text" className="match-moment__text">
         {t("likes.match_notice", { name: peer.name })}
+        {peer.verified && <VerifiedBadge compact />}
       </p>
       <div className="match-moment__actions">
         <Link href={`/members/${peer.id}/chat`} className="button button--primary match-moment__message" onClick={() => closeMatchMoment()} autoFocus>

@@ -40,7 +40,7 @@ export async function profileNameOf(db: Database, profileId: number): Promise<st
 /** Names and main photos of these profiles (what a match moment shows of each). */
 export async function profileFaces(db: Database, ids: number[]) {
   return db
-    .select({ id: profiles.id, name: profiles.name, photoKey: photos.key, photoThumbKey: photos.thumbKey, photoStatus: photos.status })
+    .select({ id: profiles.id, name: profiles.name, verified: profiles.verified, photoKey: photos.key, photoThumbKey: photos.thumbKey, photoStatus: photos.status })
     .from(profiles)
     .leftJoin(photos, mainPhotoJoin)
     .where(inArray(profiles.id, ids));

@@ -19,6 +19,7 @@ import {
   signupsByDay,
   type Period,
 } from "../db/dashboard";
+import { verificationFigures } from "./verification";
 
 const DAY = 86_400;
 /** The longest period one request reads (a quarter and a bit). */
@@ -38,6 +39,8 @@ export type DayFigures = {
   reportsClosed: number;
   /** Median seconds a photo, report or appeal decided that day had waited for its decision; null when none was decided. */
   medianDecisionSeconds: number | null;
+  /** Verification selfies sent that day, and those decided that day with the median seconds they waited (issue 28). */
+  verifications: { asked: number; approved: number; rejected: number; medianDecisionSeconds: number | null };
 };
 
 export type Dashboard = { site: string | null; from: string; to: string; days: DayFigures[]; oldestWaitingPhotoSeconds: number | null };
@@ -63,7 +66,7 @@ export function median(values: number[]): number | null {
 
 /** A site's figures (null: every site) for each day of the period; `now` for the age of the oldest waiting photo. */
 export async function dashboard(db: Database, site: string | null, period: Period, now: number): Promise<Dashboard> {
-  const [signups, activations, firstPurchases, revenue, sends, likeRows, opened, decided, decisions, oldest] = await Promise.all([
+  const [signups, activations, firstPurchases, revenue, sends, likeRows, opened, decided, decisions, oldest, verifications] = await Promise.all([
     signupsByDay(db, site, period),
     activationsByDay(db, site, period),
     firstPurchasesByDay(db, site, period),
@@ -74,6 +77,7 @@ export async function dashboard(db: Database, site: string | null, period: Perio
     reportsDecided(db, site, period),
     decisionsMade(db, site, period),
     oldestWaitingPhoto(db, site),
+    verificationFigures(db, period.from),
   ]);
   const countOn = (rows: { day: string; n: number }[], day: string) => rows.find((row) => row.day === day)?.n ?? 0;
   const days: DayFigures[] = [];
@@ -92,9 +96,22 @@ export async function dashboard(db: Database, site: string | null, period: Perio
       reportsOpened: countOn(opened, day),
       reportsClosed: closedThatDay.length,
       medianDecisionSeconds: median(waitedThatDay),
+      verifications: verificationsOn(verifications.filter((row) => row.day === day && (site === null || row.site === site))),
     });
   }
   return { site, from: dayText(period.from), to: dayText(period.to - DAY), days, oldestWaitingPhotoSeconds: oldest === null ? null : Math.max(0, now - oldest) };
+}
+
+/** The verification figures of one day over the sites given; the median of one site's day when only one has decisions. */
+function verificationsOn(rows: Awaited<ReturnType<typeof verificationFigures>>): DayFigures["verifications"] {
+  const decided = rows.filter((row) => row.median_decision_seconds !== null);
+  return {
+    asked: rows.reduce((sum, row) => sum + row.asked, 0),
+    approved: rows.reduce((sum, row) => sum + row.approved, 0),
+    rejected: rows.reduce((sum, row) => sum + row.rejected, 0),
+    // Medians of several sites do not add up; the median of their medians is the honest one-line summary.
+    medianDecisionSeconds: median(decided.map((row) => row.median_decision_seconds!)),
+  };
 }
 
 /** One figure of the DSA transparency report: its section, what it counts, and the count. */

@@ -83,7 +83,7 @@ export async function announceLike(env: Env, like: { likerId: number; likedId: n
   const faces = await profileFaces(db, [like.likerId, like.likedId]);
   const face = (id: number, knownName: string) => {
     const row = faces.find((f) => f.id === id);
-    return { peer_id: id, peer_name: row?.name ?? knownName, peer_photo: mainImage(row?.photoKey ?? null, row?.photoThumbKey ?? null, row?.photoStatus ?? null)?.match ?? null };
+    return { peer_id: id, peer_name: row?.name ?? knownName, peer_photo: mainImage(row?.photoKey ?? null, row?.photoThumbKey ?? null, row?.photoStatus ?? null)?.match ?? null, peer_verified: Boolean(row?.verified) };
   };
   await Promise.all([
     notifyMember(env, like.likedId, { kind: "match", ...face(like.likerId, ""), created_at: now }, now),

@@ -93,7 +93,7 @@ export default function SwipeScreen() {
       try {
         if (liked) {
           const result = await likeAction(profile.id, true, "swipe");
-          if (result.match) showMatchMoment({ id: profile.id, name: profile.name, photo: profile.main_image?.match ?? null });
+          if (result.match) showMatchMoment({ id: profile.id, name: profile.name, photo: profile.main_image?.match ?? null, verified: profile.verified });
         } else {
           await apiSend("POST", "/api/swipe-pass.php", { profile: { id: profile.id } });
         }

@@ -76,6 +76,8 @@ const routes = new Hono<ConsoleEnv>()
               <th>Reports opened</th>
               <th>Reports closed</th>
               <th>Median to decision</th>
+              <th>Verifications asked / approved / rejected</th>
+              <th>Median to verification decision</th>
             </tr>
           </thead>
           <tbody>
@@ -95,6 +97,10 @@ const routes = new Hono<ConsoleEnv>()
                 <td>{day.reportsOpened}</td>
                 <td>{day.reportsClosed}</td>
                 <td>{duration(day.medianDecisionSeconds)}</td>
+                <td>
+                  {day.verifications.asked} / {day.verifications.approved} / {day.verifications.rejected}
+                </td>
+                <td>{duration(day.verifications.medianDecisionSeconds)}</td>
               </tr>
             ))}
           </tbody>
