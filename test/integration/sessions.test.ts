@@ -7,6 +7,7 @@ import { touchSession } from "../../src/server/db/sessions";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { Browser, json } from "../http";
+import nl from "../../locales/nl.json" with { type: "json" };
 
 const ORIGIN = "http://nl.test";
 const PASSWORD = "a good password";
@@ -176,7 +177,7 @@ describe("ending sessions", () => {
     const own = (await list(phone)).find((s) => s.current)!;
     const current = await phone.delete("/api/sessions.php", { id: own.id });
     expect(current.status).toBe(400);
-    expect(await json(current)).toMatchObject({ error: "current_session", message: "Gebruik Uitloggen in het menu om dit apparaat uit te loggen." });
+    expect(await json(current)).toMatchObject({ error: "current_session", message: nl.sessions.current_refused });
     for (const body of [{}, { id: 5 }, { id: "short" }, { others: false }, { others: "yes" }, { id: own.id, others: true }, { constructor: { id: own.id } }, []]) {
       const res = await phone.delete("/api/sessions.php", body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -314,7 +315,7 @@ describe("a disabled member logging in", () => {
     await disable(email);
     const right = await attempt(email, PASSWORD);
     expect(right.status).toBe(403);
-    expect(await json(right)).toMatchObject({ error: "account_disabled", message: expect.stringContaining("Dit account is geblokkeerd") });
+    expect(await json(right)).toMatchObject({ error: "account_disabled", message: nl.sessions.account_disabled });
     expect(right.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
     const english = await attempt(email, PASSWORD, "en");
     expect(await json(english)).toMatchObject({ error: "account_disabled", message: expect.stringContaining("This account has been disabled") });
