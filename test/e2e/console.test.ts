@@ -87,7 +87,8 @@ describe("the operators' console, with the members' open pages", () => {
     await hydrated(bram.page);
     const annaPhoto = bram.page.locator(".member__main-photo img");
     expect(await annaPhoto.count()).toBe(0);
-    expect(await bram.page.locator(".member__main-photo").textContent()).toContain(nl.profile.no_photo);
+    // No approved photo yet: her initials stand in its place.
+    expect(await bram.page.locator(".member__main-photo .initials-portrait").count()).toBe(1);
     await bram.page.evaluate(() => ((window as unknown as { sameLoad: boolean }).sameLoad = true));
 
     ops = await consolePage(await browser().newContext({ viewport: { width: 1280, height: 800 } }));

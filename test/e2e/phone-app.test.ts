@@ -162,7 +162,8 @@ describe("the swipe game on a phone", () => {
       stamp = await m.page.locator(".swipe__stamp--like").evaluate((el) => getComputedStyle(el).opacity);
     });
     expect(midDrag).toMatch(/^matrix\(/);
-    expect(Number(stamp)).toBe(1);
+    // The stamp fades in with the drag (a short transition): well past half-way it is all but opaque.
+    expect(Number(stamp)).toBeGreaterThan(0.9);
     await expect.poll(() => left.textContent(), { timeout: 10_000 }).toBe(fill(nl.swipe.left_other, { count: 3 }));
     await expect.poll(shown, { timeout: 10_000 }).not.toBe(String(liked));
     expect(new URL(m.page.url()).pathname).toBe("/swipe-game");

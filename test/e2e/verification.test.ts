@@ -67,7 +67,10 @@ describe("verified people on the Dutch site", () => {
     await expect.poll(() => ops.page.locator(`[data-verification="${waiting.id}"]`).count()).toBe(0);
 
     // Bram, on the same open page, asks for verified members only: Anna's card carries the badge.
-    await b.page.getByLabel(nl.verification.search_filter).check();
+    // The filters fold into a sheet on a phone: it opens from its one-line summary.
+    const onlyVerified = b.page.getByLabel(nl.verification.search_filter);
+    if (!(await onlyVerified.isVisible())) await b.page.locator(".search-panel__summary").click();
+    await onlyVerified.check();
     await b.page.getByRole("button", { name: nl.search.submit }).click();
     const card = b.page.locator(`[data-profile="${anna.profile.id}"]`);
     await card.getByRole("img", { name: nl.verification.badge_label }).waitFor();
