@@ -3,7 +3,7 @@ import type { ChatMessage, SendFrame } from "../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketEvent, type ChatSocketState } from "./chat-socket-state";
 
 const message = (id: number, extra: Partial<ChatMessage> = {}): ChatMessage =>
-  ({ id, conversation_id: 7, sender_id: 20, client_id: `client-${id}`, kind: "text", body: `message ${id}`, image: null, gift: null, credits: 0, created_at: 1_750_000_000 + id, ...extra });
+  ({ id, conversation_id: 7, sender_id: 20, client_id: `client-${id}`, kind: "text", body: `message ${id}`, image: null, gift: null, credits: 0, created_at: 1_750_000_000 + id, removed: false, ...extra });
 const frame = (clientId: string): SendFrame => ({ type: "send", client_id: clientId, kind: "text", body: "hi" });
 const run = (...events: ChatSocketEvent[]) => events.reduce(chatSocketReducer, INITIAL_CHAT_SOCKET);
 

@@ -30,6 +30,7 @@ const message = (id: number, extra: Partial<ChatMessage> = {}): ChatMessage => (
   gift: null,
   credits: 0,
   created_at: 1_750_000_000 + id,
+  removed: false,
   ...extra,
 });
 const pending = (clientId: string, body = "hi"): PendingMessage => ({
