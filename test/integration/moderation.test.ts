@@ -231,7 +231,8 @@ describe("the report queue", { timeout: 30_000 }, () => {
     expect(JSON.parse((await auditOf("report", report))[0]!.after!)).toMatchObject({ removed_message: messageId });
     expect(await mailsTo(reported.userId, "statement")).toHaveLength(1);
     expect((await mailsTo(reporter.userId, "report_outcome"))[0]!.text).toContain(i18nFor("en").t("moderation.report_outcomes.remove_content"));
-    expect(await decisionsOf(reported.userId)).toMatchObject([{ outcome: "remove_content", restricts: 1 }]);
+    expect(await decisionsOf(reported.userId)).toMatchObject([{ outcome: "remove_message", restricts: 1 }]);
+    expect((await mailsTo(reported.userId, "statement"))[0]!.text).toContain(i18nFor("en").t("moderation.outcomes.remove_message"));
     // The money is untouched: balances, ledger rows and holds are as they were.
     expect(await money()).toEqual(before);
     // The member's profile keeps its text: only the message went.

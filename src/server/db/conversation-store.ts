@@ -36,6 +36,9 @@ export type MessageRow = {
  */
 export type StoredMessage = MessageRow & { recorded: number; removed_at?: number | null };
 
+/** Whether a moderator removed the message. */
+export const isRemoved = (m: Pick<StoredMessage, "removed_at">): boolean => (m.removed_at ?? null) !== null;
+
 export type NewStoredMessage = Omit<MessageRow, "id">;
 
 /** Each entry brings the storage from the version before it to its own; never change an entry, add one. */

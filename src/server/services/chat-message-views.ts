@@ -5,7 +5,7 @@
 import type { Translate } from "../../shared/translator";
 import type { ChatMessage } from "../../shared/chat";
 import { giftImage, isGiftSlug } from "../../shared/gifts";
-import type { StoredMessage } from "../db/conversation-store";
+import { isRemoved, type StoredMessage } from "../db/conversation-store";
 
 /** Who is looking at a message. */
 export type Viewer = { profileId: number; premium: boolean };
@@ -14,7 +14,7 @@ export type Viewer = { profileId: number; premium: boolean };
 export function messageView(row: StoredMessage, conversationId: number, viewer: Viewer, prefix: string, t: Translate): ChatMessage {
   const own = row.sender_id === viewer.profileId;
   let image: ChatMessage["image"] = null;
-  const removed = row.removed_at != null;
+  const removed = isRemoved(row);
   if (!removed && row.kind === "image" && row.photo_key && row.photo_thumb_key && row.photo_blur_key) {
     const open = own || viewer.premium;
     image = {

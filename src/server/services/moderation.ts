@@ -160,7 +160,7 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
       after: { status, outcome: input.outcome, ground: input.ground ?? null, ...(removesMessage ? { removed_message: report.messageId } : {}) },
       reason: facts,
     },
-    [closeReportQuery(m.db, report.id, status, facts, m.now), insertDecisionQuery(m.db, decisionRow(m, decisionOf, { source: "report", reportId: report.id, outcome: input.outcome, ground: isGround(input.ground) ? input.ground : null, facts })), ...effects],
+    [closeReportQuery(m.db, report.id, status, facts, m.now), insertDecisionQuery(m.db, decisionRow(m, decisionOf, { source: "report", reportId: report.id, outcome: removesMessage ? "remove_message" : input.outcome, ground: isGround(input.ground) ? input.ground : null, facts })), ...effects],
     m.now,
     true,
   );
