@@ -52,6 +52,12 @@ describe("the chat socket's state", () => {
     expect(chatSocketReducer(typing, { type: "peer_typing_ended" }).peerTyping).toBe(false);
   });
 
+  it("keeps each message a moderator removed once", () => {
+    const removed = run({ type: "removed", messageId: 7 }, { type: "removed", messageId: 9 });
+    expect(removed.removed).toEqual([7, 9]);
+    expect(chatSocketReducer(removed, { type: "removed", messageId: 7 })).toBe(removed);
+  });
+
   it("moves the read mark only forward, and leaves the state as it was when nothing changes", () => {
     const read = run({ type: "peer_read", messageId: 5 });
     expect(read.peerReadId).toBe(5);
