@@ -3,7 +3,7 @@ import type { ChatMessage, SendFrame } from "../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketEvent, type ChatSocketState } from "./chat-socket-state";
 
 const message = (id: number, extra: Partial<ChatMessage> = {}): ChatMessage =>
-  ({ id, conversation_id: 7, sender_id: 20, client_id: `client-${id}`, kind: "text", body: `message ${id}`, image: null, gift: null, credits: 0, created_at: 1_750_000_000 + id, ...extra });
+  ({ id, conversation_id: 7, sender_id: 20, client_id: `client-${id}`, kind: "text", body: `message ${id}`, image: null, gift: null, credits: 0, created_at: 1_750_000_000 + id, removed: false, ...extra });
 const frame = (clientId: string): SendFrame => ({ type: "send", client_id: clientId, kind: "text", body: "hi" });
 const run = (...events: ChatSocketEvent[]) => events.reduce(chatSocketReducer, INITIAL_CHAT_SOCKET);
 
@@ -50,6 +50,12 @@ describe("the chat socket's state", () => {
     expect(chatSocketReducer(typing, { type: "message", message: message(1, { sender_id: 10 }), fromPeer: false }).peerTyping).toBe(true);
     expect(chatSocketReducer(typing, { type: "message", message: message(1), fromPeer: true }).peerTyping).toBe(false);
     expect(chatSocketReducer(typing, { type: "peer_typing_ended" }).peerTyping).toBe(false);
+  });
+
+  it("keeps each message a moderator removed once", () => {
+    const removed = run({ type: "removed", messageId: 7 }, { type: "removed", messageId: 9 });
+    expect(removed.removed).toEqual([7, 9]);
+    expect(chatSocketReducer(removed, { type: "removed", messageId: 7 })).toBe(removed);
   });
 
   it("moves the read mark only forward, and leaves the state as it was when nothing changes", () => {

@@ -17,9 +17,11 @@ export type ChatSocketState = {
   peerTyping: boolean;
   peerReadId: number | null;
   conversationId: number | null;
+  /** Messages a moderator removed while the page was open: shown as removed whichever copy the page has. */
+  removed: number[];
 };
 
-export const INITIAL_CHAT_SOCKET: ChatSocketState = { connected: false, dropped: false, live: [], pending: [], peerTyping: false, peerReadId: null, conversationId: null };
+export const INITIAL_CHAT_SOCKET: ChatSocketState = { connected: false, dropped: false, live: [], pending: [], peerTyping: false, peerReadId: null, conversationId: null, removed: [] };
 
 export type ChatSocketEvent =
   | { type: "opened" }
@@ -35,7 +37,8 @@ export type ChatSocketEvent =
   | { type: "peer_read"; messageId: number }
   | { type: "queued"; frame: SendFrame; createdAt: number; image?: ChatImage | undefined; gift?: ChatGift | undefined }
   | { type: "retried"; clientId: string }
-  | { type: "discarded"; clientId: string };
+  | { type: "discarded"; clientId: string }
+  | { type: "removed"; messageId: number };
 
 const withoutSend = (pending: PendingMessage[], clientId: string) => pending.filter((p) => p.frame.client_id !== clientId);
 
@@ -65,5 +68,7 @@ export function chatSocketReducer(s: ChatSocketState, event: ChatSocketEvent): C
       return { ...s, pending: s.pending.map((p) => (p.frame.client_id === event.clientId ? { ...p, error: null } : p)) };
     case "discarded":
       return { ...s, pending: withoutSend(s.pending, event.clientId) };
+    case "removed":
+      return s.removed.includes(event.messageId) ? s : { ...s, removed: [...s.removed, event.messageId] };
   }
 }

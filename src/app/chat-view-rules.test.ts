@@ -9,6 +9,7 @@ import {
   newClientId,
   nextMessageCost,
   reconnectDelay,
+  withRemoved,
   type PendingMessage,
 } from "./chat-view-rules";
 import { titlePrefix } from "./components/ActivityCount";
@@ -30,6 +31,7 @@ const message = (id: number, extra: Partial<ChatMessage> = {}): ChatMessage => (
   gift: null,
   credits: 0,
   created_at: 1_750_000_000 + id,
+  removed: false,
   ...extra,
 });
 const pending = (clientId: string, body = "hi"): PendingMessage => ({
@@ -49,6 +51,20 @@ describe("messages on screen", () => {
     expect(merged.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(merged.find((m) => m.id === 5)?.body).toBe("edited");
     expect(mergeMessages(page, [])).toBe(page);
+  });
+
+  it("shows a message a moderator removed as removed, with no text, photo or gift, whichever copy the page holds", () => {
+    const gift = { slug: "rose", name: "Rose", image: "/g/rose.svg" };
+    const shown = withRemoved([message(1), message(2, { kind: "gift", body: null, gift }), message(3)], [2, 3]);
+    expect(shown.map((m) => [m.id, m.removed, m.body, m.gift])).toEqual([
+      [1, false, "message 1", null],
+      [2, true, null, null],
+      [3, true, null, null],
+    ]);
+    const fromServer = [message(4, { removed: true, body: null })];
+    expect(messageItems(fromServer, [], ME, null)[0]).toMatchObject({ removed: true, body: null });
+    const page = [message(5)];
+    expect(withRemoved(page, [])).toBe(page);
   });
 
   it("shows an own send as sending until its message arrives, then once, by client_id", () => {

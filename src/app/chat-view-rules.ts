@@ -16,6 +16,12 @@ export function mergeMessages(base: readonly ChatMessage[], added: readonly Chat
   return [...byId.values()].toSorted((a, b) => a.id - b.id);
 }
 
+/** The messages with those a moderator removed since they arrived shown as removed: no text, photo or gift. */
+export function withRemoved(messages: ChatMessage[], removedIds: readonly number[]): ChatMessage[] {
+  if (removedIds.length === 0) return messages;
+  return messages.map((m) => (removedIds.includes(m.id) && !m.removed ? { ...m, body: null, image: null, gift: null, removed: true } : m));
+}
+
 /** An own send the server has not stored yet: shown as "sending", or with the server's reason. */
 export type PendingMessage = {
   frame: SendFrame;
@@ -38,6 +44,8 @@ export type MessageItem = {
   created_at: number;
   status: "sending" | "failed" | "sent" | "seen";
   error: string | null;
+  /** A moderator removed it: the page says so in its place. */
+  removed: boolean;
 };
 
 /**
@@ -62,6 +70,7 @@ export function messageItems(messages: readonly ChatMessage[], pending: readonly
       created_at: m.created_at,
       status: own && peerReadId !== null && m.id <= peerReadId ? "seen" : "sent",
       error: null,
+      removed: m.removed,
     };
   });
   for (const p of pending) {
@@ -78,6 +87,7 @@ export function messageItems(messages: readonly ChatMessage[], pending: readonly
       created_at: p.created_at,
       status: p.error ? "failed" : "sending",
       error: p.error?.message ?? null,
+      removed: false,
     });
   }
   return items;

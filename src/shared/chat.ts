@@ -33,6 +33,8 @@ export type ChatMessage = {
   /** Credits this message cost its sender; only the sender is told (0 for the other member). */
   credits: number;
   created_at: number;
+  /** A moderator removed it (docs/decisions/0041): no text, photo or gift; the page says so in its place. */
+  removed: boolean;
 };
 
 /** Why a member cannot write in a conversation now (shown above the send footer). */
@@ -53,7 +55,9 @@ export type ServerFrame =
   /** `profile_id` has read up to `message_id`. */
   | { type: "read"; profile_id: number; message_id: number }
   /** The receiving member's unread count in this conversation changed. */
-  | { type: "unread"; count: number };
+  | { type: "unread"; count: number }
+  /** A moderator removed the message: open pages show it as removed (docs/decisions/0041). */
+  | { type: "removed"; message_id: number };
 
 /** The other member as the chat shows them. */
 export type ChatProfile = {

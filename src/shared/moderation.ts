@@ -6,7 +6,8 @@
 import * as v from "valibot";
 
 /** What an operator decides about a photo or a report, and what an appeal ends in. */
-export const DECISION_OUTCOMES = ["approve", "reject_photo", "dismiss", "warn", "remove_content", "restrict", "disable", "appeal_upheld", "appeal_reversed", "reject_verification"] as const;
+/** `remove_message`: "remove the content" of a report that names one chat message (docs/decisions/0041). */
+export const DECISION_OUTCOMES = ["approve", "reject_photo", "dismiss", "warn", "remove_content", "remove_message", "restrict", "disable", "appeal_upheld", "appeal_reversed", "reject_verification"] as const;
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
 /** The outcomes of a report an operator can choose. */
@@ -14,7 +15,7 @@ export const REPORT_OUTCOMES = ["dismiss", "warn", "remove_content", "restrict",
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 
 /** Decisions that restrict the member (DSA Art. 17): each is a statement of reasons, appealable once. */
-export const RESTRICTING_OUTCOMES: readonly DecisionOutcome[] = ["reject_photo", "remove_content", "restrict", "disable"];
+export const RESTRICTING_OUTCOMES: readonly DecisionOutcome[] = ["reject_photo", "remove_content", "remove_message", "restrict", "disable"];
 
 /** Decisions the member concerned is told of (a warning too, though it restricts nothing). */
 export const TOLD_OUTCOMES: readonly DecisionOutcome[] = [...RESTRICTING_OUTCOMES, "warn", "reject_verification"];

@@ -5,7 +5,9 @@ import { decisionKey, fileAppeal } from "../../src/server/services/moderation";
 import { i18nFor } from "../../src/server/translations";
 import { LANGUAGES } from "../../src/shared/locales";
 import { appealDeadline, DECISION_GROUNDS, DECISION_OUTCOMES, REPORT_OUTCOMES } from "../../src/shared/moderation";
-import { ChatSocket, chatMember, type Member } from "../chat";
+import { conversationRooms } from "../../src/server/services/chats";
+import type { ChatResponse, ServerFrame } from "../../src/shared/chat";
+import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { asOperator, operator } from "../console";
 import { putSites, site } from "../fixtures";
 import { json } from "../http";
@@ -180,6 +182,88 @@ describe("the report queue", { timeout: 30_000 }, () => {
     expect((await reported.browser.fetch("/api/user.php")).status).toBe(403);
     expect(await auditOf("report", report)).toMatchObject([{ action: "report.disable", actor: moderator, reason: "Threatened another member." }]);
     expect(await mailsTo(reported.userId, "statement")).toHaveLength(1);
+  });
+
+  it("removing a reported message removes it for both members at once, in history and export, and leaves the money as it was", async () => {
+    const moderator = await operator("moderator");
+    const [reporter, reported] = [await chatMember(ORIGIN, { paid: true, credits: 200 }), await chatMember(ORIGIN, { paid: true, credits: 200 })];
+    const senderPage = await ChatSocket.open(reported, reporter.id);
+    const bad = clientId();
+    senderPage.sendText(bad, "Send 500 euros to NL00BANK0123456789 for my ticket");
+    const messageId = (await senderPage.ack(bad)).message.id;
+    const kept = clientId();
+    senderPage.sendText(kept, "Are you there?");
+    await senderPage.ack(kept);
+    const reporterPage = await ChatSocket.open(reporter, reported.id);
+    const filed = await reporter.browser.post("/api/report.php", { subject: "scam", description: "He asks me for money.", profile_id: reported.id, message_id: messageId });
+    expect(filed.status).toBe(201);
+    const report = (await json<{ report: { id: number } }>(filed)).report.id;
+    const money = async () => ({
+      credits: (await env.DB.prepare("SELECT id, credits FROM users WHERE id IN (?, ?) ORDER BY id").bind(reporter.userId, reported.userId).all()).results,
+      ledger: (await env.DB.prepare("SELECT * FROM credit_ledger WHERE user_id IN (?, ?) ORDER BY id").bind(reporter.userId, reported.userId).all()).results,
+      holds: (await env.DB.prepare("SELECT * FROM chat_credit_holds WHERE user_id IN (?, ?) ORDER BY user_id").bind(reporter.userId, reported.userId).all()).results,
+    });
+    const before = await money();
+
+    expect((await asOperator(moderator, `/reports/${report}/decide`, { form: { outcome: "remove_content", ground: "scam", facts: "Asked a member for money in a chat message." } })).status).toBe(200);
+
+    // Both open pages are told at once.
+    const removed = (f: ServerFrame) => f.type === "removed" && f.message_id === messageId;
+    await senderPage.next(removed);
+    await reporterPage.next(removed);
+    // The history of both shows it removed, without its text; the message after it stays.
+    for (const [member, peer] of [[reporter, reported], [reported, reporter]] as const) {
+      const history = await json<ChatResponse>(await member.browser.fetch(`/api/chat.php?profile=${peer.id}`));
+      const shown = history.messages.find((m) => m.id === messageId)!;
+      expect(shown).toMatchObject({ removed: true, body: null, image: null, gift: null, kind: "text" });
+      expect(history.messages.find((m) => m.id !== messageId)).toMatchObject({ removed: false, body: "Are you there?" });
+      expect(JSON.stringify(history)).not.toContain("NL00BANK");
+    }
+    // The export shows it removed, its charge as it was.
+    const archive = await json<{ messages: { message_id: number; body: string | null; removed: boolean; credits_charged: number }[]; chat_charges: { message_id: number }[] }>(await reported.browser.fetch("/api/my-data.php"));
+    const exported = archive.messages.find((m) => m.message_id === messageId)!;
+    expect(exported).toMatchObject({ body: null, removed: true });
+    expect(exported.credits_charged).toBeGreaterThan(0);
+    expect(archive.chat_charges.map((c) => c.message_id)).toContain(messageId);
+    expect(JSON.stringify(archive)).not.toContain("NL00BANK");
+    // The decision flow of every restricting decision: audit row, statement to the sender, outcome to the reporter.
+    expect(await auditOf("report", report)).toMatchObject([{ action: "report.remove_content", actor: moderator }]);
+    expect(JSON.parse((await auditOf("report", report))[0]!.after!)).toMatchObject({ removed_message: messageId });
+    expect(await mailsTo(reported.userId, "statement")).toHaveLength(1);
+    expect((await mailsTo(reporter.userId, "report_outcome"))[0]!.text).toContain(i18nFor("en").t("moderation.report_outcomes.remove_content"));
+    expect(await decisionsOf(reported.userId)).toMatchObject([{ outcome: "remove_message", restricts: 1 }]);
+    expect((await mailsTo(reported.userId, "statement"))[0]!.text).toContain(i18nFor("en").t("moderation.outcomes.remove_message"));
+    // The money is untouched: balances, ledger rows and holds are as they were.
+    expect(await money()).toEqual(before);
+    // The member's profile keeps its text: only the message went.
+    expect((await env.DB.prepare("SELECT name FROM profiles WHERE id = ?").bind(reported.id).first<{ name: string | null }>())!.name).not.toBeNull();
+
+    // A second removal changes nothing: the report is closed, and the object's call finds nothing left to remove.
+    expect((await asOperator(moderator, `/reports/${report}/decide`, { form: { outcome: "remove_content", ground: "scam", facts: "again" } })).status).toBe(409);
+    const room = conversationRooms(env.CONVERSATIONS)(reported.id, reporter.id);
+    expect(await room.removeMessage(reported.id, reporter.id, messageId, Date.now())).toBe(false);
+    const after = await json<ChatResponse>(await reporter.browser.fetch(`/api/chat.php?profile=${reported.id}`));
+    expect(after.messages.find((m) => m.id === messageId)).toMatchObject({ removed: true, body: null });
+    expect(await money()).toEqual(before);
+    senderPage.close();
+    reporterPage.close();
+  });
+
+  it("a message is removed once when many removals race", async () => {
+    const [one, other] = [await chatMember(ORIGIN, { paid: true, credits: 200 }), await chatMember(ORIGIN, { paid: true, credits: 200 })];
+    const page = await ChatSocket.open(one, other.id);
+    const id = clientId();
+    page.sendText(id, "something to remove");
+    const messageId = (await page.ack(id)).message.id;
+    const room = conversationRooms(env.CONVERSATIONS)(one.id, other.id);
+    const results = await Promise.all(Array.from({ length: 12 }, () => room.removeMessage(one.id, other.id, messageId, Date.now())));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    // One frame told the open page.
+    await page.next((f) => f.type === "removed" && f.message_id === messageId);
+    expect(page.frames.filter((f) => f.type === "removed")).toEqual([]);
+    // A message that does not exist is not removed.
+    expect(await room.removeMessage(one.id, other.id, messageId + 100, Date.now())).toBe(false);
+    page.close();
   });
 
   it("a report is decided once when moderators race", async () => {

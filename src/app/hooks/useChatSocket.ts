@@ -127,6 +127,9 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
         case "unread":
           on.onUnread?.(frame.count);
           break;
+        case "removed":
+          dispatch({ type: "removed", messageId: frame.message_id });
+          break;
       }
     };
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { KeyedMutator } from "swr";
 import type { ChatMessage, ChatPhotoResponse, ChatResponse, Gift } from "../../shared/chat";
 import { ApiRequestError, apiFetch, apiSendForm } from "../api";
-import { afterOwnMessage, mergeMessages, messageItems, newClientId, rememberLastChat } from "../chat-view-rules";
+import { afterOwnMessage, mergeMessages, messageItems, newClientId, rememberLastChat, withRemoved } from "../chat-view-rules";
 import { useT } from "../page-context";
 import { olderChatKey } from "../page-data";
 import { useChatSocket } from "./useChatSocket";
@@ -60,7 +60,10 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
   });
   const { read, send, retry, discard, typing } = socket;
 
-  const messages = useMemo(() => mergeMessages(mergeMessages(older?.messages ?? [], data.messages), socket.live), [older, data.messages, socket.live]);
+  const messages = useMemo(
+    () => withRemoved(mergeMessages(mergeMessages(older?.messages ?? [], data.messages), socket.live), socket.removed),
+    [older, data.messages, socket.live, socket.removed],
+  );
   const peerReadId = Math.max(data.peer_read_id ?? 0, socket.peerReadId ?? 0) || null;
   const items = useMemo(() => messageItems(messages, socket.pending, ownId, peerReadId), [messages, socket.pending, ownId, peerReadId]);
   const hasMore = older ? older.hasMore : data.has_more;

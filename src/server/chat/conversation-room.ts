@@ -2,8 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
 import { HISTORY_PAGE_SIZE, type SendFrame, type ServerFrame } from "../../shared/chat";
 import { ClientFrame } from "../../shared/chat-frames";
-import { returnHolds, setUnreadCount } from "../db/chat-ledger";
-import { allMessages, conversationFacts, eraseMember, hasImageOf, historyPage, markRead, migrateConversationStore, readMarkOf, unreadCountOf, type StoredMessage } from "../db/conversation-store";
+import { forgetRemovedPreview, returnHolds, setUnreadCount } from "../db/chat-ledger";
+import { allMessages, conversationFacts, eraseMember, hasImageOf, historyPage, markRead, migrateConversationStore, readMarkOf, removeMessage, unreadCountOf, type StoredMessage } from "../db/conversation-store";
 import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
 import { isPremiumProfile } from "../db/profiles";
 import { roomName, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
@@ -216,6 +216,26 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       this.sockets.close((member) => member.profileId === profileId, 1008, "gone");
       return erased;
     });
+  }
+
+  /**
+   * A moderator removed a message (docs/decisions/0041): its text, gift and photo are replaced by the
+   * removed mark, its charge stays, both members' open pages are told at once, and the chat list's
+   * preview forgets its text. Once: true when this call removed it, false when it was removed before
+   * or never stored (nothing changes).
+   */
+  async removeMessage(one: number, other: number, messageId: number, now: number): Promise<boolean> {
+    this.pair.mustBe(one, other);
+    let removed = false;
+    await this.turn(async () => {
+      if (removeMessage(this.ctx.storage.sql, messageId, now) === null) return;
+      removed = true;
+      this.sockets.broadcast(() => true, () => ({ type: "removed", message_id: messageId }));
+      const record = await this.pair.d1Record();
+      // After the journal's writes, which may still carry the message's preview.
+      if (record) await this.journal.inOrder(() => forgetRemovedPreview(this.db, record.id, messageId));
+    });
+    return removed;
   }
 
   /**

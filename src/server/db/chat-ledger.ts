@@ -318,3 +318,11 @@ export async function setUnreadCount(db: Database, conversationId: number, profi
     .set({ unreadCount: unread })
     .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.profileId, profileId)));
 }
+
+/** A moderator removed the message: when it is the chat list's last message, its preview text goes too (docs/decisions/0041). */
+export async function forgetRemovedPreview(db: Database, conversationId: number, messageId: number): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ lastMessagePreview: null })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.lastMessageId, messageId)));
+}

@@ -30,8 +30,14 @@ export type MessageRow = {
   created_at: number;
 };
 
-/** A stored message, as the views need it: `recorded` once D1 has its charge and summary. */
-export type StoredMessage = MessageRow & { recorded: number };
+/**
+ * A stored message, as the views need it: `recorded` once D1 has its charge and summary;
+ * `removed_at` once a moderator removed it (its text, gift and photo gone, its charge kept).
+ */
+export type StoredMessage = MessageRow & { recorded: number; removed_at?: number | null };
+
+/** Whether a moderator removed the message. */
+export const isRemoved = (m: Pick<StoredMessage, "removed_at">): boolean => (m.removed_at ?? null) !== null;
 
 export type NewStoredMessage = Omit<MessageRow, "id">;
 
@@ -79,6 +85,8 @@ const MIGRATIONS: readonly string[] = [
    DROP TABLE d1_journal;`,
   // Whether a chat photo was sent here (hasImageOf, asked on every view of one) without reading every message.
   `CREATE INDEX messages_photo_idx ON messages (photo_id) WHERE photo_id IS NOT NULL;`,
+  // A message a moderator removed keeps its row (its id, sender, kind, charge and time) with this mark (docs/decisions/0041).
+  `ALTER TABLE messages ADD COLUMN removed_at INTEGER;`,
 ];
 
 const VERSION_KEY = "schema_version";
@@ -94,6 +102,7 @@ export function migrateConversationStore(storage: DurableObjectStorage): void {
 }
 
 const COLUMNS = `id, sender_id, client_id, kind, body, gift, photo_id, photo_key, photo_thumb_key, photo_blur_key, photo_width, photo_height, credits_charged, free, created_at, recorded`;
+const STORED_COLUMNS = `${COLUMNS}, removed_at`;
 
 /** A new message's values in the order of COLUMNS after `id`, all but `recorded`. */
 function fieldValues(m: NewStoredMessage) {
@@ -197,19 +206,19 @@ export function discardUnrecorded(sql: SqlStorage, id: number): void {
 
 /** Messages whose D1 side is not known to be stored (left by an eviction or a failed call), oldest first. */
 export function unrecordedMessages(sql: SqlStorage): StoredMessage[] {
-  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE recorded = 0 ORDER BY id`).toArray();
+  return sql.exec<StoredMessage>(`SELECT ${STORED_COLUMNS} FROM messages WHERE recorded = 0 ORDER BY id`).toArray();
 }
 
 /** The message a sender stored under a client id (recorded or not), if any. */
 export function messageByClientId(sql: SqlStorage, senderId: number, clientId: string): StoredMessage | null {
-  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, senderId, clientId).toArray()[0] ?? null;
+  return sql.exec<StoredMessage>(`SELECT ${STORED_COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, senderId, clientId).toArray()[0] ?? null;
 }
 
 /** One page of history, oldest first: the newest, or the one before message `before`; nothing up to `hiddenBeforeId`. */
 export function historyPage(sql: SqlStorage, hiddenBeforeId: number, before: number | null, size: number): { rows: StoredMessage[]; hasMore: boolean } {
   const rows = sql
     .exec<StoredMessage>(
-      `SELECT ${COLUMNS} FROM messages WHERE recorded = 1 AND id > ? AND id < ? ORDER BY id DESC LIMIT ?`,
+      `SELECT ${STORED_COLUMNS} FROM messages WHERE recorded = 1 AND id > ? AND id < ? ORDER BY id DESC LIMIT ?`,
       hiddenBeforeId,
       before ?? Number.MAX_SAFE_INTEGER,
       size + 1,
@@ -223,9 +232,28 @@ export function hasImageOf(sql: SqlStorage, photoId: number): boolean {
   return sql.exec<{ found: number }>("SELECT EXISTS (SELECT 1 FROM messages WHERE photo_id = ? AND kind = 'image' AND recorded = 1) AS found", photoId).one().found === 1;
 }
 
+/**
+ * A moderator removed a recorded message (docs/decisions/0041): its text, gift and photo go, a mark
+ * says when; its sender, kind, charge and time stay, so money and counts are as they were. Once:
+ * the removed message, or null when there is no such message or it was removed before (nothing changed).
+ */
+export function removeMessage(sql: SqlStorage, id: number, now: number): StoredMessage | null {
+  return (
+    sql
+      .exec<StoredMessage>(
+        `UPDATE messages SET body = NULL, gift = NULL, photo_id = NULL, photo_key = NULL, photo_thumb_key = NULL, photo_blur_key = NULL,
+                photo_width = NULL, photo_height = NULL, removed_at = ?
+         WHERE id = ? AND recorded = 1 AND removed_at IS NULL RETURNING ${STORED_COLUMNS}`,
+        now,
+        id,
+      )
+      .toArray()[0] ?? null
+  );
+}
+
 /** Every recorded message, oldest first (a member's data export). */
 export function allMessages(sql: SqlStorage): StoredMessage[] {
-  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE recorded = 1 ORDER BY id`).toArray();
+  return sql.exec<StoredMessage>(`SELECT ${STORED_COLUMNS} FROM messages WHERE recorded = 1 ORDER BY id`).toArray();
 }
 
 export function unreadCountOf(sql: SqlStorage, profileId: number): number {

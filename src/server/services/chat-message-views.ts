@@ -5,7 +5,7 @@
 import type { Translate } from "../../shared/translator";
 import type { ChatMessage } from "../../shared/chat";
 import { giftImage, isGiftSlug } from "../../shared/gifts";
-import type { StoredMessage } from "../db/conversation-store";
+import { isRemoved, type StoredMessage } from "../db/conversation-store";
 
 /** Who is looking at a message. */
 export type Viewer = { profileId: number; premium: boolean };
@@ -14,7 +14,8 @@ export type Viewer = { profileId: number; premium: boolean };
 export function messageView(row: StoredMessage, conversationId: number, viewer: Viewer, prefix: string, t: Translate): ChatMessage {
   const own = row.sender_id === viewer.profileId;
   let image: ChatMessage["image"] = null;
-  if (row.kind === "image" && row.photo_key && row.photo_thumb_key && row.photo_blur_key) {
+  const removed = isRemoved(row);
+  if (!removed && row.kind === "image" && row.photo_key && row.photo_thumb_key && row.photo_blur_key) {
     const open = own || viewer.premium;
     image = {
       thumb: prefix + (open ? row.photo_thumb_key : row.photo_blur_key),
@@ -24,17 +25,18 @@ export function messageView(row: StoredMessage, conversationId: number, viewer: 
       height: row.photo_height ?? 0,
     };
   }
-  const gift = row.kind === "gift" && row.gift && isGiftSlug(row.gift) ? { slug: row.gift, name: t(`gifts.${row.gift}`), image: giftImage(row.gift) } : null;
+  const gift = !removed && row.kind === "gift" && row.gift && isGiftSlug(row.gift) ? { slug: row.gift, name: t(`gifts.${row.gift}`), image: giftImage(row.gift) } : null;
   return {
     id: row.id,
     conversation_id: conversationId,
     sender_id: row.sender_id,
     client_id: own ? row.client_id : "",
     kind: row.kind,
-    body: row.kind === "text" ? row.body : null,
+    body: !removed && row.kind === "text" ? row.body : null,
     image,
     gift,
     credits: own ? row.credits_charged : 0,
     created_at: row.created_at,
+    removed,
   };
 }

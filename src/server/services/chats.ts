@@ -6,7 +6,7 @@ import type { Translate } from "../../shared/translator";
 import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { databaseOf, requestBookmark, type Database } from "../db/database";
-import type { StoredMessage } from "../db/conversation-store";
+import { isRemoved, type StoredMessage } from "../db/conversation-store";
 import {
   chatListRows,
   chatProfileRow,
@@ -45,6 +45,7 @@ export interface ConversationRoomCalls {
   memberChanged(profileId: number, bookmark?: string | null): Promise<void>;
   sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
   returnHold(profileId: number, userId: number): Promise<void>;
+  removeMessage(one: number, other: number, messageId: number, now: number): Promise<boolean>;
 }
 
 /** The object of the conversation between two profiles. */
@@ -187,7 +188,7 @@ export async function exportChatMessages(db: Database, rooms: ConversationRooms,
     conversations.map(async ({ id, profileA, profileB }) => {
       const peer = profileA === profileId ? profileB : profileA;
       const rows = await rooms(profileId, peer).messagesFor(profileId, peer);
-      return rows.map((m) => ({ conversation_id: id, message_id: m.id, sender_id: m.sender_id, kind: m.kind, body: m.body, credits_charged: m.credits_charged, created_at: m.created_at }));
+      return rows.map((m) => ({ conversation_id: id, message_id: m.id, sender_id: m.sender_id, kind: m.kind, body: isRemoved(m) ? null : m.body, removed: isRemoved(m), credits_charged: m.credits_charged, created_at: m.created_at }));
     }),
   );
   return pages.flat();

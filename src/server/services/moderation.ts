@@ -23,6 +23,7 @@ import {
   photoById,
   removeProfileContentQueries,
   reportById,
+  reporterProfile,
   restorePhotoQuery,
   restrictQueries,
   settlePhotoQuery,
@@ -130,9 +131,10 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
   if (input.outcome !== "dismiss" && !facts) throw new ModerationRefusal(400, "facts_required", "Say what happened: the member reads it in the statement of reasons.");
   const member = report.profileId === null ? undefined : await memberForModeration(m.db, report.profileId);
   if (input.outcome !== "dismiss" && !member) throw new ModerationRefusal(400, "no_member", "This report names no member: it can only be dismissed.");
-  if (input.outcome === "remove_content" && report.messageId !== null) {
-    throw new ModerationRefusal(400, "message_removal", "A single chat message cannot be removed yet: restrict or disable the member instead.");
-  }
+  // A reported message is removed from the conversation of its sender and the reporter, not the sender's profile.
+  const removesMessage = input.outcome === "remove_content" && report.messageId !== null;
+  const reporter = removesMessage && report.reporterUserId !== null ? await reporterProfile(m.db, report.reporterUserId) : undefined;
+  if (removesMessage && !reporter) throw new ModerationRefusal(400, "no_conversation", "The reporter's profile is gone, so the conversation cannot be reached: restrict or disable the member instead.");
 
   const status = input.outcome === "dismiss" ? "rejected" : "resolved";
   const effects: BatchStatement[] =
@@ -141,7 +143,9 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
       : input.outcome === "restrict"
         ? [...restrictQueries(m.db, member.userId, m.now)]
         : input.outcome === "remove_content"
-          ? [...removeProfileContentQueries(m.db, member.profileId)]
+          ? removesMessage
+            ? []
+            : [...removeProfileContentQueries(m.db, member.profileId)]
           : input.outcome === "disable"
             ? [...disableAccountQueries(m.db, member.profileId, m.now)]
             : [];
@@ -149,20 +153,29 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
   const batch = withAudit(
     m.db,
     m.actor,
-    { action: `report.${input.outcome}`, target: { kind: "report", id: report.id }, before: { status: "open", account: member?.accountStatus ?? null }, after: { status, outcome: input.outcome, ground: input.ground ?? null }, reason: facts },
-    [closeReportQuery(m.db, report.id, status, facts, m.now), insertDecisionQuery(m.db, decisionRow(m, decisionOf, { source: "report", reportId: report.id, outcome: input.outcome, ground: isGround(input.ground) ? input.ground : null, facts })), ...effects],
+    {
+      action: `report.${input.outcome}`,
+      target: { kind: "report", id: report.id },
+      before: { status: "open", account: member?.accountStatus ?? null },
+      after: { status, outcome: input.outcome, ground: input.ground ?? null, ...(removesMessage ? { removed_message: report.messageId } : {}) },
+      reason: facts,
+    },
+    [closeReportQuery(m.db, report.id, status, facts, m.now), insertDecisionQuery(m.db, decisionRow(m, decisionOf, { source: "report", reportId: report.id, outcome: removesMessage ? "remove_message" : input.outcome, ground: isGround(input.ground) ? input.ground : null, facts })), ...effects],
     m.now,
     true,
   );
   await runOnce(m.db, batch, "report");
   const decision = (await decisionFor(m.db, { reportId: report.id }))!;
 
+  // After the batch, which lets one decision of the report through: the removal is idempotent, so a
+  // moderator who sees it fail here (the object unreachable) is not left with a half-made decision twice.
+  if (removesMessage && member && reporter) await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(member.profileId, reporter.id, report.messageId!, m.now);
   if (member && input.outcome === "disable") {
     // At once, as a password change does: every session's sockets close, and the chats stop taking sends.
     await closeSessionSockets(m.env.MEMBERS, member.profileId, await sessionsRevokedSince(m.db, member.userId, m.now));
     await memberChangedInChats(m.db, conversationRooms(m.env.CONVERSATIONS), member.profileId);
   }
-  if (member && (input.outcome === "restrict" || input.outcome === "remove_content" || input.outcome === "disable")) await notifyProfileChanged(m.env, m.db, member.profileId);
+  if (member && (input.outcome === "restrict" || (input.outcome === "remove_content" && !removesMessage) || input.outcome === "disable")) await notifyProfileChanged(m.env, m.db, member.profileId);
   if (member && TOLD_OUTCOMES.includes(input.outcome)) await tellMember(m.env, decision, member);
   await tellReporter(m.env, report, input.outcome);
   return decision;

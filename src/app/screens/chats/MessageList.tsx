@@ -170,6 +170,7 @@ const Message = memo(function Message({ item, time, onRetry, onDiscard }: Messag
 
 function MessageBody({ item }: { item: MessageItem }) {
   const t = useT();
+  if (item.removed) return <div className="message__bubble message__removed">{t("moderation.message_removed")}</div>;
   if (item.kind === "gift" && item.gift) {
     return (
       <div className="message__bubble message__gift">

@@ -24,7 +24,7 @@ const Decide = v.object({
 const OUTCOME_LABELS: Record<(typeof REPORT_OUTCOMES)[number], string> = {
   dismiss: "Dismiss (no rule broken)",
   warn: "Warn the member",
-  remove_content: "Remove the profile's content (text and photos)",
+  remove_content: "Remove the content (a reported message: that message; otherwise the profile's text and photos)",
   restrict: "Restrict (hidden from search and lists)",
   disable: "Disable the account (ends every session at once)",
 };
