@@ -76,7 +76,8 @@ async function resetAll(loader: Loader, persistTo: string): Promise<void> {
       params: [],
     },
     {
-      sql: "SELECT m.name AS child, f.\"table\" AS parent FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'",
+      // D1's own tables (_cf_METADATA, made once sessions keep bookmarks) may not be read, not even their keys.
+      sql: "SELECT m.name AS child, f.\"table\" AS parent FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table' AND substr(m.name, 1, 4) <> '_cf_' AND substr(m.name, 1, 7) <> 'sqlite_'",
       params: [],
     },
     // Triggers such as the audit log's append-only guard refuse the deletes: each is dropped and
