@@ -262,7 +262,7 @@ describe("the clock work and the figures", () => {
     // The console's dashboard shows the same figures on the site's days.
     const { dashboard, periodOf } = await import("../../src/server/services/dashboard");
     const board = await dashboard(db, "verify.test", periodOf(day(t - 33 * DAY), day(t - 29 * DAY))!, t);
-    const row = (d: string) => board.days.find((figures) => figures.day === d)!.verifications;
+    const row = (d: string) => board.days.find((shown) => shown.day === d)!.verifications;
     expect(row(day(t - 32 * DAY)).asked).toBeGreaterThanOrEqual(1);
     expect(row(day(t - 31 * DAY))).toMatchObject({ rejected: 1, medianDecisionSeconds: DAY });
     expect(row(day(t - 29 * DAY))).toMatchObject({ rejected: 1 });
