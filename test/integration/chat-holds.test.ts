@@ -209,6 +209,7 @@ describe("a paid message covered by the member's hold", () => {
       sql.exec("DROP INDEX messages_d1_pending_idx");
       sql.exec("DROP INDEX messages_photo_idx");
       sql.exec("ALTER TABLE messages DROP COLUMN d1_sender_user");
+      sql.exec("ALTER TABLE messages DROP COLUMN removed_at");
       state.storage.kv.put("schema_version", 2);
     });
     await evictDurableObject(stub);

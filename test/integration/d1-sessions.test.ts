@@ -92,7 +92,8 @@ describe("reads near the member", () => {
     anna.browser.cookies.set(BOOKMARK_COOKIE, ack.bookmark!);
     opened = [];
     expect((await userOf(anna)).credits).toBe(95);
-    expect(opened[0]).toBe(ack.bookmark);
+    // The object may settle its own D1 work on the primary meanwhile (decision 0033); the request's session is the other one.
+    expect(opened.filter((start) => start !== "first-primary")[0]).toBe(ack.bookmark);
     socket.close();
   });
 
