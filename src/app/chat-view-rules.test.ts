@@ -1,3 +1,4 @@
+import { reconnectDelay } from "./site-socket";
 import { describe, expect, it } from "vitest";
 import type { ChatItem, ChatMessage, ChatResponse, ChatsResponse } from "../shared/chat";
 import {
@@ -8,7 +9,6 @@ import {
   messageItems,
   newClientId,
   nextMessageCost,
-  reconnectDelay,
   withRemoved,
   type PendingMessage,
 } from "./chat-view-rules";

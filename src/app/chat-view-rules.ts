@@ -128,14 +128,6 @@ export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credit
   };
 }
 
-const RECONNECT_FIRST_MS = 500;
-const RECONNECT_MAX_MS = 10_000;
-
-/** How long to wait before reconnect attempt `attempt` (0 first): 0.5 s, 1 s, 2 s … at most 10 s. */
-export function reconnectDelay(attempt: number): number {
-  return Math.min(RECONNECT_FIRST_MS * 2 ** Math.max(0, attempt), RECONNECT_MAX_MS);
-}
-
 /** A client's own id for a send: base64url of 16 random bytes, so a retried send is stored once. */
 export function newClientId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -1,4 +1,12 @@
-import { reconnectDelay } from "./chat-view-rules";
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 10_000;
+
+// Here rather than with the chat's view rules: every page opens a socket, so this is in the first download and
+// the chat's rules are not.
+/** How long to wait before reconnect attempt `attempt` (0 first): 0.5 s, 1 s, 2 s … at most 10 s. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(RECONNECT_FIRST_MS * 2 ** Math.max(0, attempt), RECONNECT_MAX_MS);
+}
 
 /** The server answers this literal with a pong without waking its object; sent this often it keeps the connection open. */
 const PING_INTERVAL_MS = 30_000;
