@@ -60,12 +60,15 @@ export function wrangler(args: string[], options: { inherit?: boolean } = {}): s
   }) ?? "";
 }
 
+/** A drizzle statement says its SQL and parameters (the batch item type drizzle exports does not show it). */
+type Query = { toSQL(): { sql: string; params: unknown[] } };
+
 /**
  * Run drizzle statements as one `wrangler d1 execute --command` (D1 runs a command's statements as
  * one batch); answers the rows every statement returned, in order.
  */
 export function runStatements(where: string[], statements: readonly object[]): Record<string, unknown>[] {
-  const text = statements.map((statement) => inlineSql((statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL())).join(";\n");
+  const text = statements.map((statement) => inlineSql((statement as Query).toSQL())).join(";\n");
   const answers = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
   return answers.flatMap((answer) => answer.results);
 }

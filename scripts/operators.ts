@@ -14,7 +14,7 @@ import type { Actor } from "../src/server/db/audit-log";
 import { databaseOf } from "../src/server/db/database";
 import { isOperatorRole, listOperators, operatorEmail, OPERATOR_ROLES, type OperatorRole } from "../src/server/db/operators";
 import { disableOperatorStatements, isOperatorAddress, putOperatorStatements } from "../src/server/services/operators";
-import { fail, inlineSql, operatorArgs, wrangler } from "./operator";
+import { fail, operatorArgs, runStatements } from "./operator";
 
 const USAGE = `usage: operator add-admin <email> | add <email> --roles ${OPERATOR_ROLES.join(",")} | disable <email> | list  [--reason TEXT] (--local | --remote) [--env NAME]`;
 const { positionals, target, option } = operatorArgs(["roles", "reason"]);
@@ -25,15 +25,9 @@ const db = databaseOf({} as D1Database);
 const now = Math.floor(Date.now() / 1000);
 const actor: Actor = { operatorId: null, name: `command:${userInfo().username}` };
 
-type Query = { toSQL(): { sql: string; params: unknown[] } };
-/** Run statements as one wrangler call (D1 runs a command's statements as one batch). Every drizzle statement has toSQL. */
-function run(queries: readonly object[]): Record<string, unknown>[] {
-  const text = queries.map((q) => inlineSql((q as Query).toSQL())).join(";\n");
-  const answers = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
-  return answers.flatMap((a) => a.results);
-}
-
 type Row = { id: number; email: string; status: string; roles: string | null };
+/** Statements as one wrangler call (D1 runs a command's statements as one batch). */
+const run = (queries: readonly object[]) => runStatements(where, queries);
 const operators = () => run([listOperators(db)]) as Row[];
 const rolesOf = (row: Row) => (row.roles ?? "").split(",").filter(isOperatorRole);
 

@@ -3,7 +3,7 @@
  * each event, and the rows of reports the DSA transparency figures are made of. Every query takes a
  * period [from, to) in unix seconds and a site, or null for every site.
  */
-import { and, count, eq, gte, isNotNull, like, lt, min, sql, sum, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, like, lt, min, sql, sum, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "./database";
 import { alias } from "drizzle-orm/sqlite-core";
 import { appeals, creditLedger, likes, moderationDecisions, orders, photos, profiles, reports, users } from "./schema";
@@ -11,8 +11,8 @@ import { appeals, creditLedger, likes, moderationDecisions, orders, photos, prof
 export type Period = { from: number; to: number };
 
 const dayOf = (column: SQLWrapper) => sql<string>`date(${column}, 'unixepoch')`;
-const within = (column: SQLWrapper, period: Period) => and(gte(column as never, period.from), lt(column as never, period.to));
-const onSite = (column: SQLWrapper, site: string | null): SQL | undefined => (site === null ? undefined : eq(column as never, site));
+const within = (column: Column, period: Period) => and(gte(column, period.from), lt(column, period.to));
+const onSite = (column: Column, site: string | null): SQL | undefined => (site === null ? undefined : eq(column, site));
 
 type DayCount = { day: string; n: number };
 
