@@ -37,12 +37,14 @@ type LikedBy = { id: number; like_new: boolean };
 /**
  * GET /api/likes.php (SPEC §3, §7): `profiles` is one page of the tab, newest first; `liked_by` says
  * which of them like the member and whether that like is new; `new_likes` counts the member's unseen
- * likes (up to NEW_LIKES_CAP) for the badge and the title.
+ * likes (up to NEW_LIKES_CAP) for the badge, the title and the Received tab; `counts` what the Sent and
+ * Matches tabs carry (each up to NEW_LIKES_CAP).
  */
 export type LikesResponse = {
   profiles: LikeCard[];
   liked_by: LikedBy[];
   new_likes: number;
+  counts: { sent: number; matches: number };
   type: LikeType;
   page: number;
   per_page: number;

@@ -199,7 +199,7 @@ describe("a member on a phone", () => {
     await b.context.close();
   });
 
-  it("the likes tabs fit at 360 px and Received carries the count of new likes", async () => {
+  it("the likes tabs fit at 360 px and carry their counts: new likes on Received, the sent likes and the matches", async () => {
     const a = await phone(browser(), PHONES[1]);
     const b = await phone(browser(), PHONES[1]);
     const lotte = await member(a.page, "likes", "Lotte", "female");
@@ -220,7 +220,32 @@ describe("a member on a phone", () => {
       expect(tab.clipped).toBe(false);
     }
     await expect.poll(() => tabs.first().locator(".badge").textContent()).toBe("1");
+    // Nothing sent, no match yet: those tabs carry no count.
+    expect(await tabs.nth(1).textContent()).toBe(nl.likes.tabs.sent);
     expect(await tabs.nth(2).textContent()).toBe(nl.likes.tabs.matches);
+    // Liking Pim back from the Received tab: one sent, one match, counted on their tabs at once.
+    await a.page.locator(".like-card").getByRole("button", { name: nl.likes.like_back }).click();
+    // The match moment comes first; Escape leaves it on the Likes page.
+    const moment = a.page.getByRole("dialog", { name: nl.likes.match });
+    await expect.poll(() => moment.count(), { timeout: 10_000 }).toBe(1);
+    await a.page.keyboard.press("Escape");
+    await expect.poll(() => moment.count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => tabs.nth(2).textContent()).toBe(`${nl.likes.tabs.matches}1`);
+    expect(await tabs.nth(1).textContent()).toBe(`${nl.likes.tabs.sent}1`);
+    await tabs.nth(2).click();
+    await a.page.waitForURL(/\/likes\/matches$/);
+    await expect.poll(() => a.page.locator(".like-card").count()).toBe(1);
+    expect(await tabs.nth(2).textContent()).toBe(`${nl.likes.tabs.matches}1`);
+    await a.page.screenshot({ path: ".tmp/screenshots/likes-matches-360.png" });
+    // Pim has no photo: his initials stand in the middle of the card's frame, not in a corner under the "new" mark.
+    const frame = (await a.page.locator(".like-card .initials-portrait").boundingBox())!;
+    const letters = (await a.page.locator(".like-card .initials-portrait__letters").boundingBox())!;
+    expect(Math.abs(letters.x + letters.width / 2 - (frame.x + frame.width / 2))).toBeLessThan(2);
+    expect(Math.abs(letters.y + letters.height / 2 - (frame.y + frame.height / 2))).toBeLessThan(2);
+    for (let i = 0; i < 3; i++) {
+      const box = (await tabs.nth(i).boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    }
     expect(await sidewaysScroll(a.page)).toBeLessThanOrEqual(0);
     expect(a.errors).toEqual([]);
     await a.context.close();

@@ -5,7 +5,7 @@ import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn } from "../../src/server/services/chats";
 import { forgetPastSwipes, like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
 import type { ProfileResponse } from "../../src/shared/api";
-import type { AutoLikeResponse, LikeResult, LikesResponse, SwipeResponse } from "../../src/shared/likes";
+import { NEW_LIKES_CAP, type AutoLikeResponse, type LikeResult, type LikesResponse, type SwipeResponse } from "../../src/shared/likes";
 import { chatMember, creditsOf, type Member } from "../chat";
 import { site, putSites } from "../fixtures";
 import { Browser, json } from "../http";
@@ -145,6 +145,39 @@ describe("liking", () => {
     expect(ids(await likes(b, "matches"))).toEqual([a.id]);
   });
 
+  it("gives every tab its count: new likes on Received, the members liked on Sent, the matches on Matches", async () => {
+    const a = await member();
+    const b = await member();
+    const c = await member();
+    for (const q of [await likeable(), await likeable()]) await likeOf(a, q);
+    await likeOf(a, b);
+    await likeOf(c, a);
+    // Every tab's page carries the same counts, so the tabs agree whichever one is open.
+    for (const type of ["received", "sent", "matches"]) {
+      const page = await likes(a, type);
+      expect(page.new_likes, type).toBe(1);
+      expect(page.counts, type).toEqual({ sent: 3, matches: 0 });
+    }
+    await likeOf(b, a);
+    await likeOf(a, c);
+    const after = await likes(a, "matches");
+    expect(ids(after).toSorted()).toEqual([b.id, c.id].toSorted());
+    expect(after.counts).toEqual({ sent: 4, matches: 2 });
+    // B's like is new for A until A opens B's profile; C's too.
+    expect(after.new_likes).toBe(2);
+    await a.browser.delete("/api/like.php", { profile: { id: b.id } });
+    expect((await likes(a)).counts).toEqual({ sent: 3, matches: 1 });
+  });
+
+  it("counts a tab up to the cap the badge shows as 99+", async () => {
+    const a = await member();
+    const many: number[] = [];
+    for (let i = 0; i < NEW_LIKES_CAP + 5; i++) many.push((await likeable()).id);
+    const now = Math.floor(Date.now() / 1000);
+    await env.DB.batch(many.map((id) => env.DB.prepare("INSERT INTO likes (liker_id, liked_id, is_new, created_at) VALUES (?, ?, 1, ?)").bind(a.id, id, now)));
+    expect((await likes(a, "sent")).counts).toEqual({ sent: NEW_LIKES_CAP, matches: 0 });
+  });
+
   it("clears like_new when the liked member opens the liker's profile, and the profile says how they stand", async () => {
     const a = await member();
     const b = await member();
@@ -256,6 +289,8 @@ describe("rules that hold in every list", () => {
     expect(received.new_likes).toBe(1);
     expect(ids(await likes(b, "sent"))).toEqual([]);
     expect(ids(await likes(b, "matches"))).toEqual([]);
+    // The tabs' counts leave them out as the lists do.
+    expect(received.counts).toEqual({ sent: 0, matches: 0 });
     expect((await json<AutoLikeResponse>(await b.browser.fetch("/api/auto-like.php")))?.id).toBe(fictional.id);
 
     await purgeDeletedAccounts(db, env.PHOTOS, chatErasureIn(env));

@@ -155,6 +155,31 @@ export function likesPage(db: Database, viewerId: number, type: "received" | "se
   return query.limit(limit).offset(offset);
 }
 
+/** A capped count of one likes list: the rows of `where` whose other profile (joined on `other`) is shown to others, up to `cap`. */
+function cappedLikes(db: Database, other: typeof likes.likerId | typeof likes.likedId, where: SQL, cap: number) {
+  const rows = db
+    .select({ one: sql`1` })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, other))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(where, shownToOthers))
+    .limit(cap);
+  return sql<number>`(SELECT count(*) FROM ${rows})`;
+}
+
+/**
+ * The counts the likes tabs carry, each up to `cap` (the badge says 99+ beyond): the member's unseen
+ * likes (Received), the members they like (Sent) and their matches, counted over the same rows the
+ * tabs list (profiles shown to others). One statement, each count reading its own index range.
+ */
+export async function likeTabCounts(db: Database, profileId: number, cap: number): Promise<{ newLikes: number; sent: number; matches: number }> {
+  const row = await db.get<{ new_likes: number; sent: number; matches: number }>(sql`SELECT
+    ${cappedLikes(db, likes.likerId, and(eq(likes.likedId, profileId), eq(likes.isNew, true))!, cap)} AS new_likes,
+    ${cappedLikes(db, likes.likedId, eq(likes.likerId, profileId), cap)} AS sent,
+    ${cappedLikes(db, likes.likedId, and(eq(likes.likerId, profileId), isNotNull(likes.matchedAt))!, cap)} AS matches`);
+  return { newLikes: row.new_likes, sent: row.sent, matches: row.matches };
+}
+
 /** The member's unseen likes from profiles they may see, counted up to `cap`. */
 export async function countNewLikes(db: Database, profileId: number, cap: number): Promise<number> {
   const unseen = db

@@ -21,13 +21,13 @@ import { isLiveAccountStatus } from "../db/accounts";
 import type { Database } from "../db/database";
 import { regionIdOf } from "../db/places";
 import {
-  countNewLikes,
   deleteLike,
   deleteSwipesBefore,
   findLikeTarget,
   insertLike,
   insertSwipePass,
   likesPage,
+  likeTabCounts,
   likeStanding,
   markLikeSeen,
   matchFinderQuery,
@@ -114,11 +114,11 @@ export async function openProfile(db: Database, viewerId: number, profileId: num
   return { liked: standing.liked, liked_me: standing.likedMe };
 }
 
-/** One page of a likes tab with the member's unseen-likes count (GET /api/likes.php). */
+/** One page of a likes tab with the counts the tabs carry (GET /api/likes.php). */
 export async function listLikes(db: Database, viewerId: number, type: LikeType, page: number, today = new Date()): Promise<LikesResponse> {
-  const [rows, newLikes] = await Promise.all([
+  const [rows, counts] = await Promise.all([
     likesPage(db, viewerId, type, LIKES_PAGE_SIZE + 1, (page - 1) * LIKES_PAGE_SIZE),
-    countNewLikes(db, viewerId, NEW_LIKES_CAP),
+    likeTabCounts(db, viewerId, NEW_LIKES_CAP),
   ]);
   const profiles: LikeCard[] = rows.slice(0, LIKES_PAGE_SIZE).map((row) => {
     const matched = row.matchedAt !== null;
@@ -133,7 +133,8 @@ export async function listLikes(db: Database, viewerId: number, type: LikeType, 
   return {
     profiles,
     liked_by: profiles.filter((p) => p.liked_me).map((p) => ({ id: p.id, like_new: p.like_new })),
-    new_likes: newLikes,
+    new_likes: counts.newLikes,
+    counts: { sent: counts.sent, matches: counts.matches },
     type,
     page,
     per_page: LIKES_PAGE_SIZE,

@@ -36,7 +36,7 @@ function LikeItem({ card, type, reload }: { card: LikeCard; type: LikeType; relo
   );
 }
 
-/** Likes (SPEC §2): tabs received, sent and matches, newest first, a page at a time. */
+/** Likes (SPEC §2): tabs received, sent and matches with their counts (new likes on Received), newest first, a page at a time. */
 export default function LikesScreen({ params }: ScreenProps) {
   const t = useT();
   const { user } = useUser();
@@ -50,6 +50,8 @@ export default function LikesScreen({ params }: ScreenProps) {
   const pages = list.data ?? [];
   const profiles = pages.flatMap((page) => page.profiles);
   const hasMore = pages.length > 0 && pages[pages.length - 1]!.has_more;
+  // The Sent and Matches counts come with every page of every tab; the first page is the newest word.
+  const tabCounts = pages[0]?.counts;
   return (
     <section className="likes">
       <Title text={t("likes.title")} />
@@ -58,7 +60,9 @@ export default function LikesScreen({ params }: ScreenProps) {
         {LIKE_TYPES.map((tab) => (
           <Link key={tab} href={`/likes/${tab}`} className={tab === type ? "tabs__tab is-active" : "tabs__tab"} aria-current={tab === type ? "page" : undefined}>
             {t(`likes.tabs.${tab}`)}
-            {tab === "received" && newLikes > 0 && <span className="badge badge--likes tabs__count">{badgeText(newLikes)}</span>}
+            {tab === "received"
+              ? newLikes > 0 && <span className="badge badge--likes tabs__count">{badgeText(newLikes)}</span>
+              : tabCounts && tabCounts[tab] > 0 && <span className="badge badge--count tabs__count">{badgeText(tabCounts[tab])}</span>}
           </Link>
         ))}
       </nav>
