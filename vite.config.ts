@@ -2,10 +2,11 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { CLIENT_OUT_DIR, clientManifest } from "./scripts/vite/client-manifest.ts";
+import { reactChunkEncoding } from "./scripts/vite/react-chunks.ts";
 import { buildServiceWorker } from "./scripts/vite/service-worker.ts";
 
 export default defineConfig({
-  plugins: [clientManifest(), cloudflare({ persistState: { path: ".wrangler/state" } }), react()],
+  plugins: [clientManifest(), reactChunkEncoding(), cloudflare({ persistState: { path: ".wrangler/state" } }), react()],
   environments: {
     client: {
       build: {

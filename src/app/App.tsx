@@ -10,7 +10,7 @@ import { useMemberChannel } from "./hooks/useMemberChannel";
 import { currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "./match-moments";
 import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
-import { createI18n, type I18n } from "./i18n-instance";
+import type { I18n } from "./i18n-instance";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
 import type { PageError, PageState } from "./page-state";
@@ -51,10 +51,9 @@ const MatchMoment = lazy(() => import("./components/MatchMoment").then((module) 
 
 /**
  * The whole app for one page: shared by the server renderer and the client (hydration and
- * navigation). The server passes its per-isolate translator; the client makes its own once.
+ * navigation). The server passes its per-isolate translator; the client makes its own from the page's texts file.
  */
-export function App({ page, url, i18n: given }: { page: PageState; url: string; i18n?: I18n }) {
-  const i18n = useMemo(() => given ?? createI18n(page.locale, page.messages, page.variant), [given, page.locale, page.messages, page.variant]);
+export function App({ page, url, i18n }: { page: PageState; url: string; i18n: I18n }) {
   const [view, setView] = useState<View>(() => viewOf(locationOf(url), page.error));
   const navigation = useRef(0);
   const scrollPending = useRef(false);

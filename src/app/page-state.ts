@@ -1,4 +1,3 @@
-import type { Messages, VariantMessages } from "./i18n-instance";
 import type { Language } from "../shared/locales";
 import type { User } from "../shared/api";
 import type { CompanyInfo, PublicSettings } from "../shared/settings";
@@ -8,9 +7,11 @@ export type SessionUser = User;
 /** What the server hands the client in the page: enough to hydrate without another request. */
 export type PageState = {
   locale: Language;
-  messages: Messages;
-  /** The site's regional variant of the language (de-CH, nl-BE ...) with only its own texts, or null. */
-  variant: VariantMessages | null;
+  /**
+   * Where the page's texts are (GET /texts/<tag>.<hash>.json: the language's and its regional variant's
+   * own, de-CH, nl-BE ...): the browser fetches them before hydrating and keeps them (decision 0042).
+   */
+  texts: string;
   settings: PublicSettings;
   company: CompanyInfo | null;
   /** The signed-in member, or null for a visitor. */

@@ -13,6 +13,7 @@ import { providerReportRoutes } from "./api/provider-reports";
 import { showOutbox } from "./api/outbox";
 import { webManifest } from "./api/manifest";
 import { offlinePage } from "./render/offline-page";
+import { serveTexts } from "./render/texts";
 import { serveMedia } from "./api/media";
 import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { sessionRoutes } from "./api/sessions";
@@ -92,11 +93,12 @@ function createApp() {
     await next();
   });
   app.use(d1Session);
-  // Photos, the manifest and the offline page need no member: answered before the session lookup, so a page of
+  // Photos, the manifest, the offline page and the pages' texts need no member: answered before the session lookup, so a page of
   // thumbnails costs no session query per image.
   app.get("/media/*", serveMedia);
   app.get("/manifest.webmanifest", webManifest);
   app.get("/offline.html", offlinePage);
+  app.get("/texts/:file", serveTexts);
   app.use(session);
   // The payment provider calls the webhook; it is not one of the site's pages.
   app.post("/api/payment-webhook.php", paymentWebhook);

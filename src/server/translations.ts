@@ -1,4 +1,4 @@
-import type { I18n, Messages, VariantMessages } from "../shared/translator";
+import type { I18n, Messages, PageTexts, VariantMessages } from "../shared/translator";
 import { serverI18n } from "./i18next";
 import { LANGUAGES, VARIANTS, variantFor, type Language, type Variant } from "../shared/locales";
 
@@ -120,4 +120,37 @@ export function i18nFor(language: Language, country?: string): I18n {
     instances.set(tag, instance);
   }
   return instance;
+}
+
+/** A page's texts as one file for the browser: its body and the address it is served under. */
+export type TextsFile = { tag: string; body: string; path: string };
+
+const textFiles = new Map<string, Promise<TextsFile>>();
+
+/**
+ * The texts a page of a site of `country` in `language` needs in the browser (the language's and its
+ * variant's own), as the JSON file served at `/texts/<tag>.<hash>.json`: the hash is of the content, so
+ * the browser keeps the file until the texts change (decision 0042). Made once per tag and isolate.
+ */
+export function textsFile(language: Language, country: string): Promise<TextsFile> {
+  const variant = clientVariant(language, country);
+  const tag = variant?.tag ?? language;
+  let file = textFiles.get(tag);
+  if (!file) {
+    const texts: PageTexts = { messages: clientMessages(language), variant };
+    const body = JSON.stringify(texts);
+    file = crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)).then((digest) => {
+      const hash = [...new Uint8Array(digest).subarray(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+      return { tag, body, path: `/texts/${tag}.${hash}.json` };
+    });
+    textFiles.set(tag, file);
+  }
+  return file;
+}
+
+/** The texts file of a tag (a language or a regional variant), whatever hash was asked for; null for an unknown tag. */
+export function textsFileOf(tag: string): Promise<TextsFile> | null {
+  if ((LANGUAGES as readonly string[]).includes(tag)) return textsFile(tag as Language, "");
+  if ((VARIANTS as readonly string[]).includes(tag)) return textsFile(baseOf(tag as Variant), tag.slice(3));
+  return null;
 }

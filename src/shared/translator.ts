@@ -8,6 +8,8 @@ export type Translate = (key: string, options?: TranslateOptions) => string;
 export type I18n = { language: Language; t: Translate };
 /** A regional variant (de-CH, nl-BE ...): its tag and the texts that differ from its language's. */
 export type VariantMessages = { tag: string; messages: Messages };
+/** What a page's translator is made of in the browser: its language's texts and its regional variant's own (GET /texts/…, decision 0042). */
+export type PageTexts = { messages: Messages; variant: VariantMessages | null };
 
 /** A placeholder: single braces, so the texts of SPEC.md ("Enter your date of birth ({min_age}+)") stand in locales/ verbatim. */
 const PLACEHOLDER = /\{(.+?)\}/g;

@@ -243,8 +243,8 @@ describe("a member on a phone", () => {
     expect(Math.abs(letters.x + letters.width / 2 - (frame.x + frame.width / 2))).toBeLessThan(2);
     expect(Math.abs(letters.y + letters.height / 2 - (frame.y + frame.height / 2))).toBeLessThan(2);
     for (let i = 0; i < 3; i++) {
-      const box = (await tabs.nth(i).boundingBox())!;
-      expect(box.x + box.width).toBeLessThanOrEqual(360);
+      const tabBox = (await tabs.nth(i).boundingBox())!;
+      expect(tabBox.x + tabBox.width).toBeLessThanOrEqual(360);
     }
     expect(await sidewaysScroll(a.page)).toBeLessThanOrEqual(0);
     expect(a.errors).toEqual([]);

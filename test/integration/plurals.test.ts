@@ -154,8 +154,10 @@ describe("regional variants", () => {
 
   it("send the browser only the variant's own texts beside its language's", async () => {
     const html = await (await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })).text();
-    const state = JSON.parse(/window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!) as { locale: string; variant: { tag: string; messages: Tree } | null; messages: Tree };
-    expect(state.locale).toBe("nl");
+    const page = JSON.parse(/window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!) as { locale: string; texts: string };
+    expect(page.locale).toBe("nl");
+    expect(page.texts).toMatch(/^\/texts\/nl-BE\.[0-9a-f]{12}\.json$/);
+    const state = (await (await fetchWorker(`${origin("be.localhost")}${page.texts}`)).json()) as { variant: { tag: string; messages: Tree } | null; messages: Tree };
     expect(state.variant!.tag).toBe("nl-BE");
     expect((state.variant!.messages.routes as Tree).directdebit).toBe("Domiciliëring");
     expect((state.messages.routes as Tree).directdebit).toBe("Automatische incasso");

@@ -13,9 +13,10 @@ window.__vite_plugin_react_preamble_installed__ = true;`;
 /** Vite's dev server (not a build, not the tests): hot reloading needs React Refresh's preamble. */
 const VITE_DEV_SERVER = import.meta.env.DEV && import.meta.env.MODE !== "test";
 
-type DocumentProps = { lang: string; assets: PageAssets; nonce: string | undefined; head: HeadTags; children: ReactNode };
+/** `texts`: the address of the page's texts, fetched before hydration (decision 0042), so asked for at once. */
+type DocumentProps = { lang: string; assets: PageAssets; texts: string; nonce: string | undefined; head: HeadTags; children: ReactNode };
 
-export function Document({ lang, assets, nonce, head, children }: DocumentProps) {
+export function Document({ lang, assets, texts, nonce, head, children }: DocumentProps) {
   return (
     <html lang={lang}>
       <head>
@@ -40,6 +41,7 @@ export function Document({ lang, assets, nonce, head, children }: DocumentProps)
         <link rel="icon" href="/icons/icon.svg" type="image/svg+xml" />
         {/* iOS puts this on the home screen and rounds it itself: the full-bleed icon. */}
         <link rel="apple-touch-icon" href="/icons/icon-maskable-512.png" />
+        <link rel="preload" href={texts} as="fetch" crossOrigin="anonymous" />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

@@ -8,7 +8,7 @@ import { loadSource } from "../api/sources";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../request-context";
 import { AppError, refusalText } from "../errors";
-import { clientMessages, clientVariant, i18nFor } from "../translations";
+import { i18nFor, textsFile } from "../translations";
 import { getUserView } from "../services/users";
 import { pageAssets } from "./assets";
 import { Document } from "./document";
@@ -48,11 +48,10 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   if (screen) await loadScreen(screen);
   const locale = c.get("locale");
   const country = c.get("site").countries[0]!;
-  const variant = clientVariant(locale, country);
+  const texts = await textsFile(locale, country);
   const page: PageState = {
     locale,
-    messages: clientMessages(locale),
-    variant,
+    texts: texts.path,
     settings: publicSettings(c),
     company: c.get("company"),
     user: c.get("session") ? await getUserView(c.get("db"), c.get("session")!.userId) : null,
@@ -75,7 +74,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   // Through c.body, so cookies and headers set earlier in the request (locale, tracking) go out too.
   const render = async (state: PageState) => {
     const streamed = await streamPage(
-      <Document lang={variant?.tag ?? locale} assets={assets} nonce={c.get("secureHeadersNonce")} head={head}>
+      <Document lang={texts.tag} assets={assets} texts={texts.path} nonce={c.get("secureHeadersNonce")} head={head}>
         <App page={state} url={url.pathname + url.search + url.hash} i18n={i18nFor(locale, country)} />
       </Document>,
       {
