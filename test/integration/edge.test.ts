@@ -62,8 +62,12 @@ describe("locale", () => {
   it("renders pages in the chosen language, with the page's texts and not the mail texts", async () => {
     const html = await (await fetchWorker("http://nl.test/lang-config", { headers: { cookie: "locale=en" } })).text();
     expect(html).toContain('<html lang="en"');
-    expect(html).toContain("This page could not be found");
-    expect(html).not.toContain("Confirm your e-mail address with this link");
+    expect(html).toContain(">Search members</a>");
+    // The browser's texts come from the file the page names (decision 0042): the app's, not the mails'.
+    const texts = /"texts":"(\/texts\/en\.[0-9a-f]{12}\.json)"/.exec(html)![1]!;
+    const file = await (await fetchWorker(`http://nl.test${texts}`)).text();
+    expect(file).toContain("This page could not be found");
+    expect(file).not.toContain("Confirm your e-mail address with this link");
   });
 
   it("the switcher sets the locale cookie for 365 days and goes back", async () => {
