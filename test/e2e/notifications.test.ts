@@ -83,4 +83,44 @@ describe("the notification settings on the Dutch site", () => {
     expect(await page.getByText(bounced).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it("the privacy switches save at once, stay after a reload, and go back with the server's text when refused", async () => {
+    const { page, errors } = await phone(browser());
+    await signUpByApi(page, baseUrl, "switches", "Iris", "female");
+    await page.goto(`${baseUrl}/notifications`);
+    await hydrated(page);
+    const invisible = page.getByRole("switch", { name: nl.settings.invisible.label });
+    const verifiedOnly = page.getByRole("switch", { name: nl.verification.verified_only });
+    // A member touches the switch's label and track (the checkbox itself is drawn by them).
+    const touch = (box: typeof invisible) => page.locator("label.toggle").filter({ has: box }).click();
+    await expect.poll(() => verifiedOnly.isEnabled()).toBe(true);
+    expect(await invisible.isChecked()).toBe(false);
+    expect(await verifiedOnly.isChecked()).toBe(false);
+
+    await touch(invisible);
+    await expect.poll(() => invisible.isEnabled()).toBe(true);
+    expect(await invisible.isChecked()).toBe(true);
+    await touch(verifiedOnly);
+    await expect.poll(() => verifiedOnly.isEnabled()).toBe(true);
+    expect(await verifiedOnly.isChecked()).toBe(true);
+    // Each section says what it is about in a short heading; the switch says what it does.
+    expect(await page.getByRole("heading", { name: nl.verification.verified_only_title }).count()).toBe(1);
+    await page.getByRole("heading", { name: nl.settings.invisible.title }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 120));
+    await page.screenshot({ path: ".tmp/screenshots/settings-switches-390.png" });
+    await page.reload();
+    await hydrated(page);
+    await expect.poll(() => verifiedOnly.isChecked()).toBe(true);
+    expect(await invisible.isChecked()).toBe(true);
+
+    // The server refuses (here: an answer made up for the test): the switch goes back and says why.
+    await page.route("**/api/verification.php", (route) =>
+      route.request().method() === "PUT" ? route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ error: "invalid_parameter", message: "Niet gelukt" }) }) : route.continue(),
+    );
+    await touch(verifiedOnly);
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "Niet gelukt" }).count()).toBe(1);
+    expect(await verifiedOnly.isChecked()).toBe(true);
+    expect(await verifiedOnly.isEnabled()).toBe(true);
+    expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
+  });
 });

@@ -16,7 +16,7 @@ header nav a[aria-current]{text-decoration:underline}header .who{margin-left:aut
 main{padding:1rem 1.2rem;max-width:1200px}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:#ececf2}td pre{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.8rem}
-form.inline{display:inline}label{display:block;margin:.4rem 0}input,select,textarea,button{font:inherit}
+form.inline{display:inline}label{display:block;margin:.4rem 0}label.inline{display:inline;margin-right:1rem}input,select,textarea,button{font:inherit}
 button{padding:.3rem .8rem;cursor:pointer}.error{color:#b00020}.notice{background:#fff;border:1px solid #ddd;padding:.6rem}
 fieldset{border:1px solid #ccc;background:#fff;margin:.8rem 0}
 `;
@@ -88,6 +88,29 @@ function ConsoleShell({ title, nav, current, operator, nonce, children }: Shell)
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: FORM_SCRIPT }} />
       </body>
     </html>
+  );
+}
+
+/** The reason every change an operator makes is written to the audit log with. */
+export function ReasonField() {
+  return (
+    <label>
+      Reason <input name="reason" required minLength={3} size={60} />
+    </label>
+  );
+}
+
+/** One checkbox per value, side by side after `label`, all sent under `name` (none ticked: the field is left out). */
+export function Checks({ label, name, values }: { label?: string; name: string; values: readonly string[] }) {
+  return (
+    <p>
+      {label && `${label} `}
+      {values.map((value) => (
+        <label key={value} className="inline">
+          <input type="checkbox" name={name} value={value} /> {value}
+        </label>
+      ))}
+    </p>
   );
 }
 

@@ -7,6 +7,7 @@ import { PushOnThisBrowser } from "../../components/PushOnThisBrowser";
 import { USER_KEY } from "../../hooks/useUser";
 import { useT } from "../../page-context";
 import { NOTIFICATIONS_KEY } from "../../page-data";
+import { Switch } from "./SettingSwitch";
 
 type Section = "email" | "push";
 /** Where the last change was made and how saving it went: the answer shows under that section's switches. */
@@ -20,16 +21,6 @@ function SavingLine({ saving, section }: { saving: Saving; section: Section }) {
     <p className="notifications__saving" role="status">
       {saving.state === "saving" ? t("notifications.saving") : saving.state === "saved" ? t("notifications.saved") : ""}
     </p>
-  );
-}
-
-function Switch({ name, label, checked, disabled, onChange }: { name: string; label: string; checked: boolean; disabled: boolean; onChange: (on: boolean) => void }) {
-  return (
-    <label className="toggle notifications__switch">
-      <input type="checkbox" role="switch" name={name} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      <span className="toggle__track" aria-hidden="true" />
-      <span className="toggle__label">{label}</span>
-    </label>
   );
 }
 
@@ -88,6 +79,7 @@ export function NotificationSections({ email }: { email: string }) {
         <div className="notifications__switches">
           {EMAIL_KINDS.map((kind) => (
             <Switch
+              className="notifications__switch"
               key={kind}
               name={`email.${kind}`}
               label={t(`notifications.email_kinds.${kind}`)}
@@ -106,6 +98,7 @@ export function NotificationSections({ email }: { email: string }) {
         <div className="notifications__switches">
           {PUSH_KINDS.map((kind) => (
             <Switch
+              className="notifications__switch"
               key={kind}
               name={`push.${kind}`}
               label={t(`notifications.push_kinds.${kind}`)}
@@ -114,7 +107,7 @@ export function NotificationSections({ email }: { email: string }) {
               onChange={(on) => void save("push", { push: { [kind]: on } }, { ...shown, push: { ...shown.push, [kind]: on } })}
             />
           ))}
-          <Switch name="previews" label={t("notifications.previews")} checked={shown.previews} disabled={busy} onChange={(on) => void save("push", { previews: on }, { ...shown, previews: on })} />
+          <Switch className="notifications__switch" name="previews" label={t("notifications.previews")} checked={shown.previews} disabled={busy} onChange={(on) => void save("push", { previews: on }, { ...shown, previews: on })} />
         </div>
         <p className="settings__hint">{t("notifications.previews_hint")}</p>
         <SavingLine saving={saving} section="push" />

@@ -37,10 +37,10 @@ const routes = new Hono<ConsoleEnv>()
                 <p className="notice">You took this decision: another operator decides the appeal.</p>
               ) : (
                 <form method="post" action={`/appeals/${appeal.id}/decide`}>
-                  <label style={{ display: "inline", marginRight: "1rem" }}>
+                  <label className="inline">
                     <input type="radio" name="decision" value="uphold" required /> Uphold the decision
                   </label>
-                  <label style={{ display: "inline", marginRight: "1rem" }}>
+                  <label className="inline">
                     <input type="radio" name="decision" value="reverse" /> Reverse it
                   </label>
                   <label>

@@ -46,7 +46,7 @@ const routes = new Hono<ConsoleEnv>().get("/", async (c) => {
     "Audit log",
     <>
       <form method="get" action="/audit">
-        <label style={{ display: "inline", marginRight: "1rem" }}>
+        <label className="inline">
           Operator{" "}
           <select name="operator" defaultValue={filter.operatorId ? String(filter.operatorId) : ""}>
             <option value="">anyone</option>
@@ -57,10 +57,10 @@ const routes = new Hono<ConsoleEnv>().get("/", async (c) => {
             ))}
           </select>
         </label>
-        <label style={{ display: "inline", marginRight: "1rem" }}>
+        <label className="inline">
           Target kind <input name="kind" defaultValue={filter.targetKind ?? ""} size={12} placeholder="photo, report…" />
         </label>
-        <label style={{ display: "inline", marginRight: "1rem" }}>
+        <label className="inline">
           Target id <input name="target" defaultValue={filter.targetId ?? ""} size={16} />
         </label>
         <button type="submit">Filter</button>

@@ -44,7 +44,7 @@ const routes = new Hono<ConsoleEnv>()
       "Dashboard",
       <>
         <form method="get" action="/dashboard">
-          <label style={{ display: "inline", marginRight: "1rem" }}>
+          <label className="inline">
             Site{" "}
             <select name="site" defaultValue={site ?? ""}>
               <option value="">every site</option>
@@ -55,7 +55,7 @@ const routes = new Hono<ConsoleEnv>()
               ))}
             </select>
           </label>
-          <label style={{ display: "inline", marginRight: "1rem" }}>
+          <label className="inline">
             From <input name="from" type="date" defaultValue={from} /> to <input name="to" type="date" defaultValue={to} />
           </label>
           <button type="submit">Show</button>

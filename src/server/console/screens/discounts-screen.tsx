@@ -13,7 +13,7 @@ import { ActionForm } from "../action-form";
 import { runAudited } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, readForm, Reason } from "../console-forms";
-import { FormError, renderConsole, when } from "../console-page";
+import { Checks, FormError, ReasonField, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 
 const text = v.optional(v.string());
@@ -105,17 +105,8 @@ const routes = new Hono<ConsoleEnv>()
                 <option value="unlimited">unlimited</option>
               </select>
             </label>
-            <p>
-              Methods (none ticked: all){" "}
-              {PAYMENT_METHODS.map((method) => (
-                <label key={method} style={{ display: "inline", marginRight: ".8rem" }}>
-                  <input type="checkbox" name="paymentMethods" value={method} /> {method}
-                </label>
-              ))}
-            </p>
-            <label>
-              Reason <input name="reason" required minLength={3} size={60} />
-            </label>
+            <Checks label="Methods (none ticked: all)" name="paymentMethods" values={PAYMENT_METHODS} />
+            <ReasonField />
             <button type="submit">Add</button>
             <FormError />
           </fieldset>

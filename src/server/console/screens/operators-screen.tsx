@@ -9,7 +9,7 @@ import { disableOperatorStatements, isOperatorAddress, putOperatorStatements } f
 import { actorOf } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, Reason } from "../console-forms";
-import { FormError, renderConsole, when } from "../console-page";
+import { Checks, FormError, ReasonField, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 
 const PutOperator = v.object({
@@ -66,16 +66,8 @@ const routes = new Hono<ConsoleEnv>()
             <label>
               E-mail (as Cloudflare Access knows them) <input name="email" type="email" required />
             </label>
-            <p>
-              {OPERATOR_ROLES.map((role) => (
-                <label key={role} style={{ display: "inline", marginRight: "1rem" }}>
-                  <input type="checkbox" name="roles" value={role} /> {role}
-                </label>
-              ))}
-            </p>
-            <label>
-              Reason <input name="reason" required minLength={3} size={60} />
-            </label>
+            <Checks name="roles" values={OPERATOR_ROLES} />
+            <ReasonField />
             <button type="submit">Save</button>
             <FormError />
           </fieldset>

@@ -58,7 +58,7 @@ function filterOf(query: Record<string, string>): { filter: OrderFilter; shown: 
 
 function Choice({ name, label, options, value }: { name: string; label: string; options: readonly string[]; value: string | undefined }) {
   return (
-    <label style={{ display: "inline", marginRight: "1rem" }}>
+    <label className="inline">
       {label}{" "}
       <select name={name} defaultValue={value ?? ""}>
         <option value="">any</option>
@@ -85,12 +85,12 @@ const routes = new Hono<ConsoleEnv>()
       "Orders",
       <>
         <form method="get" action="/orders">
-          <label style={{ display: "inline", marginRight: "1rem" }}>
+          <label className="inline">
             Site <input name="site" defaultValue={shown.site ?? ""} size={16} placeholder="nl.localhost" />
           </label>
           <Choice name="status" label="Status" options={ORDER_STATUSES} value={shown.status} />
           <Choice name="method" label="Method" options={PAYMENT_METHODS} value={shown.method} />
-          <label style={{ display: "inline", marginRight: "1rem" }}>
+          <label className="inline">
             Placed from <input name="from" type="date" defaultValue={shown.from ?? ""} /> to <input name="to" type="date" defaultValue={shown.to ?? ""} />
           </label>
           <button type="submit">Filter</button>

@@ -13,7 +13,7 @@ import { companyKey, siteKey } from "../../../shared/settings";
 import { actorOf } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, readForm, Reason } from "../console-forms";
-import { FormError, renderConsole } from "../console-page";
+import { FormError, ReasonField, renderConsole } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 
 /** A draft waits for its review this long (KV's shortest expiry is a minute). */
@@ -139,9 +139,7 @@ const routes = new Hono<ConsoleEnv>()
         {changes.length > 0 && (
           <form method="post" action={`/sites/${domain}/save`}>
             <input type="hidden" name="base" value={await fingerprint(stored)} />
-            <label>
-              Reason <input name="reason" required minLength={3} size={60} />
-            </label>
+            <ReasonField />
             <button type="submit">Save to KV</button>
             <FormError />
           </form>
