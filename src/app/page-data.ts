@@ -102,6 +102,8 @@ export function pricesKey(query: { code?: string | null; bundleId?: string | num
   const text = params.toString();
   return text ? `/api/prices.php?${text}` : "/api/prices.php";
 }
+/** GET /api/discountcode.php?welcome=true: the member's welcome discount and time bonus (the page carries it for a member who never paid). */
+export const WELCOME_KEY = "/api/discountcode.php?welcome=true";
 /** GET /api/repeat-order.php: what a repeat order buys and charges. */
 export const REPEAT_ORDER_KEY = "/api/repeat-order.php";
 

@@ -20,6 +20,8 @@ export type PageState = {
   fallback: Record<string, unknown>;
   /** Set when the server answered with an error page. */
   error: PageError | null;
+  /** When the server drew the page (Unix seconds): the clock of countdowns until the page has hydrated. */
+  rendered_at: number;
   /** Whether this is a development build (shows the dev notices). */
   development: boolean;
 };

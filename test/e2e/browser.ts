@@ -5,7 +5,7 @@ const CHROMIUM = {
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
 };
-const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 /** Debian's Chromium, headless, kept off the network; `args` adds flags (the fake camera). */
 export function launch(args: string[] = []): Promise<Browser> {

@@ -4,7 +4,7 @@ import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
 import { LANDERS } from "../../src/app/routes";
 import { LEGAL_PAGES } from "../../src/shared/legal";
-import { hydrated, phone, sharedBrowser } from "./browser";
+import { hydrated, phone, PHONE, sharedBrowser } from "./browser";
 import { api, signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
@@ -199,6 +199,30 @@ describe("a member on a phone", () => {
     expect(b.errors).toEqual([]);
     await a.context.close();
     await b.context.close();
+  });
+
+  it("a new member's page arrives with the time bonus as its notice: nothing moves when the app takes over", async () => {
+    const { page, context, errors } = await phone(browser(), PHONES[0]);
+    await member(page, "bonus", "Bo", "female");
+    // The page as the Worker sends it: the bonus banner comes first among the notices, with its countdown.
+    const html = await page.evaluate(() => fetch("/members").then((r) => r.text()));
+    expect(html).toMatch(/<div class="alerts"><a [^>]*class="time-bonus-banner"/);
+    expect(html).toMatch(/class="time-bonus-banner__time">0[0-4]:\d\d:\d\d</);
+
+    // Where the first profile stands before any script runs, and once the app has hydrated and fetched.
+    const still = await browser().newContext({ ...PHONE, viewport: PHONES[0], storageState: await context.storageState(), javaScriptEnabled: false });
+    const bare = await still.newPage();
+    await bare.goto(`${baseUrl}/members`);
+    const before = await box(bare, ".profile-grid .profile-card");
+    const bannerBefore = await box(bare, ".time-bonus-banner");
+    await still.close();
+    await page.goto(`${baseUrl}/members`);
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+    expect(await box(page, ".time-bonus-banner")).toEqual(bannerBefore);
+    expect((await box(page, ".profile-grid .profile-card"))!.top).toBe(before!.top);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it("the likes tabs fit at 360 px and carry their counts: new likes on Received, the sent likes and the matches", async () => {

@@ -2,18 +2,23 @@ import { useSyncExternalStore } from "react";
 import useSWR from "swr";
 import type { DiscountResponse, DiscountView } from "../../shared/discounts";
 import { apiFetch } from "../api";
+import { usePage } from "../page-context";
+import { WELCOME_KEY } from "../page-data";
 import { useUser } from "./useUser";
 
-const WELCOME_KEY = "/api/discountcode.php?welcome=true";
 
 const everySecond = (notify: () => void) => {
   const timer = setInterval(notify, 1000);
   return () => clearInterval(timer);
 };
 
-/** Now in whole seconds, ticking each second; 0 on the server and while hydrating. */
+/**
+ * Now in whole seconds, ticking each second. On the server and while hydrating it is the moment the
+ * page was drawn, so a countdown hydrates as the server drew it and then moves on.
+ */
 function useSecond(): number {
-  return useSyncExternalStore(everySecond, () => Math.floor(Date.now() / 1000), () => 0);
+  const { rendered_at: renderedAt } = usePage();
+  return useSyncExternalStore(everySecond, () => Math.floor(Date.now() / 1000), () => renderedAt);
 }
 
 /** The welcome call's failures are ignored (SPEC §7): no offer is shown then. */

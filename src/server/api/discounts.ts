@@ -4,6 +4,7 @@
  * discount and the time bonus when the member has it. Refusals carry their text (SPEC §8).
  */
 import type { Context } from "hono";
+import type { User } from "../../shared/api";
 import type { DiscountResponse } from "../../shared/discounts";
 import { DiscountQuery } from "../../shared/discounts";
 import { pricingFor } from "../../shared/payments";
@@ -21,7 +22,22 @@ async function discountMember(c: Context<AppEnv>): Promise<DiscountMember> {
   const { userId } = requireMember(c);
   const user = await getUserView(c.get("db"), userId);
   if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
+  return memberOf(c, userId, user);
+}
+
+function memberOf(c: Context<AppEnv>, userId: number, user: Pick<User, "paid_user" | "signup_date">): DiscountMember {
   return { userId, paid: user.paid_user, signupDate: user.signup_date, language: c.get("locale"), country: selectedCountry(c) };
+}
+
+/**
+ * The answer of `?welcome=true` for a member the page already read: the welcome discount and the time
+ * bonus, or null for a member who paid. A member's page carries it (src/server/render/page.tsx), so
+ * the time bonus banner is drawn with the page and does not push the page down once it loads.
+ */
+export function welcomeOffer(c: Context<AppEnv>, userId: number, user: Pick<User, "paid_user" | "signup_date">, now: number): DiscountResponse | null {
+  const member = memberOf(c, userId, user);
+  const welcome = welcomeDiscountFor(c.get("site"), member);
+  return welcome ? { discount: welcome, time_bonus: timeBonusFor(c.get("site"), member, now) } : null;
 }
 
 export async function loadDiscount(c: Context<AppEnv>, params: URLSearchParams, now = Math.floor(Date.now() / 1000)): Promise<DiscountResponse> {

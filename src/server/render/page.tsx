@@ -1,10 +1,11 @@
 import type { Context } from "hono";
 import { App } from "../../app/App";
-import { pageDataKeys } from "../../app/page-data";
+import { pageDataKeys, WELCOME_KEY } from "../../app/page-data";
 import type { PageError, PageState } from "../../app/page-state";
 import { matchRoute, type RouteMatch } from "../../app/routes";
 import { loadScreen } from "../../app/screens";
 import { loadSource } from "../api/sources";
+import { welcomeOffer } from "../api/discounts";
 import { publicSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../request-context";
 import { AppError, refusalText } from "../errors";
@@ -49,14 +50,18 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   const locale = c.get("locale");
   const country = c.get("site").countries[0]!;
   const texts = await textsFile(locale, country);
+  const session = c.get("session");
+  const user = session ? await getUserView(c.get("db"), session.userId) : null;
+  const now = Math.floor(Date.now() / 1000);
   const page: PageState = {
     locale,
     texts: texts.path,
     settings: publicSettings(c),
     company: c.get("company"),
-    user: c.get("session") ? await getUserView(c.get("db"), c.get("session")!.userId) : null,
-    fallback,
+    user,
+    fallback: user && !user.paid_user ? { ...fallback, [WELCOME_KEY]: welcomeOffer(c, session!.userId, user, now) } : fallback,
     error,
+    rendered_at: now,
     development: c.env.ENVIRONMENT === "development",
   };
   const url = new URL(c.req.url);
