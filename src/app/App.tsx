@@ -1,4 +1,4 @@
-import { createElement, lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { createElement, lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
 import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { newBuildWaiting } from "./app-update";
@@ -6,8 +6,7 @@ import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
 import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page-context";
-import { useMemberChannel } from "./hooks/useMemberChannel";
-import { currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "./match-moments";
+import { useHydrated } from "./hooks/useHydrated";
 import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
 import type { I18n } from "./i18n-instance";
@@ -31,23 +30,19 @@ function viewOf(location: Location, error: PageError | null): View {
   return { location, match, error: error ?? (match ? null : NOT_FOUND) };
 }
 
-/**
- * The page's one socket to the member's channel (live badges), for a logged-in member only; it lives
- * as long as the page, across navigations. A match it hears of shows as the match moment.
- */
+/** The member channel and the match moment (components/MemberLive.tsx): their code is not part of the first download. */
+const MemberLive = lazy(() => import("./components/MemberLive").then((module) => ({ default: module.MemberLive })));
+
+/** The member's live channel once the page has hydrated (nothing of it is drawn by the server). */
 function MemberChannel() {
   const { user } = useUser();
-  useMemberChannel(user !== null);
-  const match = useSyncExternalStore(subscribeMatchMoment, currentMatchMoment, noMatchMoment);
-  return user && match ? (
+  const hydrated = useHydrated();
+  return user && hydrated ? (
     <Suspense fallback={null}>
-      <MatchMoment own={user.profile} />
+      <MemberLive />
     </Suspense>
   ) : null;
 }
-
-/** The moment's own chunk loads when a match comes, not with every page. */
-const MatchMoment = lazy(() => import("./components/MatchMoment").then((module) => ({ default: module.MatchMoment })));
 
 /**
  * The whole app for one page: shared by the server renderer and the client (hydration and

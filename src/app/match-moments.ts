@@ -3,7 +3,14 @@
  * or the like that made it on this page) fills it, and the moment shows until the member leaves it.
  * The same match heard twice (the like's answer and the channel's frame) shows once.
  */
+import type { MainImage } from "../shared/api";
+
 export type MatchPeer = { id: number; name: string; /** Public main photo's match path, null without one. */ photo: string | null; /** Whether a moderator verified them (their badge shows). */ verified?: boolean };
+
+/** The peer of a match as a card or a profile shows them: name, public main photo, badge. */
+export function matchPeerOf(profile: { id: number; name: string; main_image: MainImage | null; verified?: boolean }): MatchPeer {
+  return { id: profile.id, name: profile.name, photo: profile.main_image?.match ?? null, verified: profile.verified === true };
+}
 
 /** A match with the same member heard again within this time is the same match. */
 const SAME_MATCH_MS = 60_000;

@@ -85,6 +85,8 @@ describe("likes on the Dutch site", () => {
     const first = await shown();
     await a.page.keyboard.press("ArrowLeft");
     await expect.poll(shown).not.toBe(first);
+    // The next card takes keys once the pass is done (its buttons are enabled again).
+    await expect.poll(() => a.page.locator(".swipe__button--like").isEnabled()).toBe(true);
     await a.page.keyboard.press("ArrowRight");
     await expect.poll(() => left.textContent()).toBe(fill(nl.swipe.left_other, { count: 3 }));
 

@@ -171,6 +171,8 @@ describe("the swipe game on a phone", () => {
     expect(likes.map((r) => r.liked_id)).toEqual([liked]);
 
     // A swipe to the left passes: the next card comes, no like is spent, the pass is stored for today.
+    // (The card takes a swipe once the like is done: its buttons are enabled again.)
+    await expect.poll(() => m.page.locator(".swipe__button--pass").isEnabled(), { timeout: 10_000 }).toBe(true);
     const passed = Number(await shown());
     await touchDrag(cdp, await centre(), -140);
     await expect.poll(shown, { timeout: 10_000 }).not.toBe(String(passed));

@@ -3,21 +3,26 @@ import type { LikeResult } from "../../shared/likes";
 import { ApiRequestError } from "../api";
 import { useT } from "../page-context";
 import { useLikeAction } from "../hooks/useLikes";
+import { showMatchMoment, type MatchPeer } from "../match-moments";
 import { useUser } from "../hooks/useUser";
 import { useSignupModal } from "./SignupModal";
 
 /**
  * Like or unlike a member (SPEC §2). A visitor gets the signup modal with the login-needed text;
- * a refusal (blocked, too many likes ...) shows the server's text beside the button.
+ * a refusal (blocked, too many likes ...) shows the server's text beside the button. A like that makes
+ * a match opens the match moment with `peer` from the like's own answer (the channel's frame of the same
+ * match shows nothing more), so it opens even before the page's channel is connected.
  */
 export function LikeButton({
   profileId,
+  peer,
   liked: initial,
   likedMe = false,
   onDone,
   className = "button button--ghost",
 }: {
   profileId: number;
+  peer?: MatchPeer;
   liked: boolean;
   likedMe?: boolean;
   onDone?: (result: LikeResult) => void;
@@ -37,6 +42,7 @@ export function LikeButton({
     try {
       const result = await likeAction(profileId, !liked);
       setLiked(result.liked);
+      if (result.match && result.liked && peer) showMatchMoment(peer);
       onDone?.(result);
     } catch (failure) {
       setError(failure instanceof ApiRequestError ? failure.message : t("errors.try_again_later"));

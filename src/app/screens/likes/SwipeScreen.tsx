@@ -8,7 +8,7 @@ import { LoginPrompt } from "../../components/LoginPrompt";
 import { FictionalMark } from "../../components/ProfileCard";
 import { PremiumBadge } from "../../components/PremiumBadge";
 import { Title } from "../../components/Title";
-import { showMatchMoment } from "../../match-moments";
+import { matchPeerOf, showMatchMoment } from "../../match-moments";
 import { useSettings, useT } from "../../page-context";
 import { ListPending } from "./ListPending";
 import { useLikeAction } from "../../hooks/useLikes";
@@ -93,7 +93,7 @@ export default function SwipeScreen() {
       try {
         if (liked) {
           const result = await likeAction(profile.id, true, "swipe");
-          if (result.match) showMatchMoment({ id: profile.id, name: profile.name, photo: profile.main_image?.match ?? null, verified: profile.verified });
+          if (result.match) showMatchMoment(matchPeerOf(profile));
         } else {
           await apiSend("POST", "/api/swipe-pass.php", { profile: { id: profile.id } });
         }
