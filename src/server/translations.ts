@@ -85,7 +85,7 @@ function withoutServerTexts(messages: Messages): Messages {
   return rest;
 }
 
-export function clientMessages(language: Language): Messages {
+function clientMessages(language: Language): Messages {
   let messages = forClients.get(language);
   if (!messages) {
     messages = withoutServerTexts(MESSAGES[language]);
@@ -95,7 +95,7 @@ export function clientMessages(language: Language): Messages {
 }
 
 /** The variant a page of a site of `country` in `language` reads, with only its own texts, for the browser; null when none. */
-export function clientVariant(language: Language, country: string): VariantMessages | null {
+function clientVariant(language: Language, country: string): VariantMessages | null {
   const variant = variantFor(language, country);
   if (!variant) return null;
   let messages = forClients.get(variant);

@@ -3,26 +3,24 @@ import type { LikeResult } from "../../shared/likes";
 import { ApiRequestError } from "../api";
 import { useT } from "../page-context";
 import { useLikeAction } from "../hooks/useLikes";
-import { showMatchMoment, type MatchPeer } from "../match-moments";
+import { matchPeerOf, showMatchMoment } from "../match-moments";
 import { useUser } from "../hooks/useUser";
 import { useSignupModal } from "./SignupModal";
 
 /**
  * Like or unlike a member (SPEC §2). A visitor gets the signup modal with the login-needed text;
  * a refusal (blocked, too many likes ...) shows the server's text beside the button. A like that makes
- * a match opens the match moment with `peer` from the like's own answer (the channel's frame of the same
- * match shows nothing more), so it opens even before the page's channel is connected.
+ * a match opens the match moment with `profile` from the like's own answer (the channel's frame of the
+ * same match shows nothing more), so it opens even before the page's channel is connected.
  */
 export function LikeButton({
-  profileId,
-  peer,
+  profile,
   liked: initial,
   likedMe = false,
   onDone,
   className = "button button--ghost",
 }: {
-  profileId: number;
-  peer?: MatchPeer;
+  profile: Parameters<typeof matchPeerOf>[0];
   liked: boolean;
   likedMe?: boolean;
   onDone?: (result: LikeResult) => void;
@@ -40,9 +38,9 @@ export function LikeButton({
     setBusy(true);
     setError(null);
     try {
-      const result = await likeAction(profileId, !liked);
+      const result = await likeAction(profile.id, !liked);
       setLiked(result.liked);
-      if (result.match && result.liked && peer) showMatchMoment(peer);
+      if (result.match && result.liked) showMatchMoment(matchPeerOf(profile));
       onDone?.(result);
     } catch (failure) {
       setError(failure instanceof ApiRequestError ? failure.message : t("errors.try_again_later"));
@@ -52,7 +50,7 @@ export function LikeButton({
   };
   return (
     <>
-      <button type="button" className={className} aria-pressed={liked} disabled={busy} onClick={() => void press()} data-like={profileId}>
+      <button type="button" className={className} aria-pressed={liked} disabled={busy} onClick={() => void press()} data-like={profile.id}>
         {liked ? t("likes.unlike") : likedMe ? t("likes.like_back") : t("likes.like")}
       </button>
       {error && (

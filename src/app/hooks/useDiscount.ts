@@ -6,7 +6,6 @@ import { usePage } from "../page-context";
 import { WELCOME_KEY } from "../page-data";
 import { useUser } from "./useUser";
 
-
 const everySecond = (notify: () => void) => {
   const timer = setInterval(notify, 1000);
   return () => clearInterval(timer);

@@ -8,6 +8,7 @@ import type { User } from "../../shared/api";
 import type { DiscountResponse } from "../../shared/discounts";
 import { DiscountQuery } from "../../shared/discounts";
 import { pricingFor } from "../../shared/payments";
+import type { SiteSettings } from "../../shared/settings";
 import { PricesQuery, type PricesResponse } from "../../shared/payments-api";
 import { quotePrices } from "../services/order-price";
 import type { AppEnv } from "../request-context";
@@ -35,9 +36,12 @@ function memberOf(c: Context<AppEnv>, userId: number, user: Pick<User, "paid_use
  * the time bonus banner is drawn with the page and does not push the page down once it loads.
  */
 export function welcomeOffer(c: Context<AppEnv>, userId: number, user: Pick<User, "paid_user" | "signup_date">, now: number): DiscountResponse | null {
-  const member = memberOf(c, userId, user);
-  const welcome = welcomeDiscountFor(c.get("site"), member);
-  return welcome ? { discount: welcome, time_bonus: timeBonusFor(c.get("site"), member, now) } : null;
+  return welcomeOfferFor(c.get("site"), memberOf(c, userId, user), now);
+}
+
+function welcomeOfferFor(site: SiteSettings, member: DiscountMember, now: number): DiscountResponse | null {
+  const welcome = welcomeDiscountFor(site, member);
+  return welcome ? { discount: welcome, time_bonus: timeBonusFor(site, member, now) } : null;
 }
 
 export async function loadDiscount(c: Context<AppEnv>, params: URLSearchParams, now = Math.floor(Date.now() / 1000)): Promise<DiscountResponse> {
@@ -45,9 +49,9 @@ export async function loadDiscount(c: Context<AppEnv>, params: URLSearchParams, 
   const member = await discountMember(c);
   const ctx: DiscountContext = { db: c.get("db"), site: c.get("site"), now };
   if (query.welcome) {
-    const welcome = welcomeDiscountFor(ctx.site, member);
-    if (!welcome) throw new AppError({ status: 404, code: "discount_not_found", key: "discounts.errors.discount_not_found" });
-    return { discount: welcome, time_bonus: timeBonusFor(ctx.site, member, now) };
+    const offer = welcomeOfferFor(ctx.site, member, now);
+    if (!offer) throw new AppError({ status: 404, code: "discount_not_found", key: "discounts.errors.discount_not_found" });
+    return offer;
   }
   if (query.code === undefined) throw new AppError({ status: 400, code: "discount_invalid", key: "discounts.errors.discount_invalid", field: "discount_code" });
   const { pricing } = pricingFor(ctx.site.pricing, ctx.site.countries, member.country);

@@ -167,6 +167,9 @@ function cappedLikes(db: Database, other: typeof likes.likerId | typeof likes.li
   return sql<number>`(SELECT count(*) FROM ${rows})`;
 }
 
+/** The member's unseen likes from profiles they may see, as a capped count (the badge and the Received tab). */
+const newLikesOf = (db: Database, profileId: number, cap: number) => cappedLikes(db, likes.likerId, and(eq(likes.likedId, profileId), eq(likes.isNew, true))!, cap);
+
 /**
  * The counts the likes tabs carry, each up to `cap` (the badge says 99+ beyond): the member's unseen
  * likes (Received), the members they like (Sent) and their matches, counted over the same rows the
@@ -174,7 +177,7 @@ function cappedLikes(db: Database, other: typeof likes.likerId | typeof likes.li
  */
 export async function likeTabCounts(db: Database, profileId: number, cap: number): Promise<{ newLikes: number; sent: number; matches: number }> {
   const row = await db.get<{ new_likes: number; sent: number; matches: number }>(sql`SELECT
-    ${cappedLikes(db, likes.likerId, and(eq(likes.likedId, profileId), eq(likes.isNew, true))!, cap)} AS new_likes,
+    ${newLikesOf(db, profileId, cap)} AS new_likes,
     ${cappedLikes(db, likes.likedId, eq(likes.likerId, profileId), cap)} AS sent,
     ${cappedLikes(db, likes.likedId, and(eq(likes.likerId, profileId), isNotNull(likes.matchedAt))!, cap)} AS matches`);
   return { newLikes: row.new_likes, sent: row.sent, matches: row.matches };
@@ -182,16 +185,8 @@ export async function likeTabCounts(db: Database, profileId: number, cap: number
 
 /** The member's unseen likes from profiles they may see, counted up to `cap`. */
 export async function countNewLikes(db: Database, profileId: number, cap: number): Promise<number> {
-  const unseen = db
-    .select({ one: sql`1` })
-    .from(likes)
-    .innerJoin(profiles, eq(profiles.id, likes.likerId))
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .where(and(eq(likes.likedId, profileId), eq(likes.isNew, true), shownToOthers))
-    .limit(cap)
-    .as("unseen");
-  const row = await db.select({ n: sql<number>`count(*)` }).from(unseen).get();
-  return row?.n ?? 0;
+  const row = await db.get<{ n: number }>(sql`SELECT ${newLikesOf(db, profileId, cap)} AS n`);
+  return row.n;
 }
 
 /** The newest liker whose like the member has not seen, for the new-like popup. */

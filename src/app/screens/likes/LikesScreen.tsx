@@ -2,7 +2,6 @@ import useSWRInfinite from "swr/infinite";
 import { LIKE_TYPES, type LikeCard, type LikesResponse, type LikeType } from "../../../shared/likes";
 import type { ApiRequestError } from "../../api";
 import { LikeButton } from "../../components/LikeButton";
-import { matchPeerOf } from "../../match-moments";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
@@ -31,7 +30,7 @@ function LikeItem({ card, type, reload }: { card: LikeCard; type: LikeType; relo
           {t("likes.message")}
         </Link>
       ) : (
-        <LikeButton key={String(card.liked)} profileId={card.id} peer={matchPeerOf(card)} liked={card.liked} likedMe={card.liked_me} className={card.liked ? "button button--ghost" : "button button--primary"} onDone={reload} />
+        <LikeButton key={String(card.liked)} profile={card} liked={card.liked} likedMe={card.liked_me} className={card.liked ? "button button--ghost" : "button button--primary"} onDone={reload} />
       )}
     </ProfileCard>
   );

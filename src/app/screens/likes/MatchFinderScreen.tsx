@@ -5,7 +5,6 @@ import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { MATCH_FINDER_MAX_INTERESTS, type MatchFinderResponse } from "../../../shared/likes";
 import type { ApiRequestError } from "../../api";
 import { LikeButton } from "../../components/LikeButton";
-import { matchPeerOf } from "../../match-moments";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
@@ -40,7 +39,7 @@ function Results({ answers, restart }: { answers: Answers; restart: () => void }
           {data.profiles.map((p) => (
             <ProfileCard key={p.id} profile={p}>
               {p.shared_interests > 0 && <span className="match-finder__shared">{t("match_finder.shared", { count: p.shared_interests })}</span>}
-              <LikeButton profileId={p.id} peer={matchPeerOf(p)} liked={p.liked} />
+              <LikeButton profile={p} liked={p.liked} />
             </ProfileCard>
           ))}
         </ul>

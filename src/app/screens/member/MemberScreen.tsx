@@ -20,7 +20,6 @@ import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import { BlockButton } from "./BlockButton";
 import { LikeButton } from "../../components/LikeButton";
-import { matchPeerOf } from "../../match-moments";
 import { GiftButton } from "./GiftButton";
 import { MatchNotice } from "../likes/MatchNotice";
 import { useReloadLikes } from "../../hooks/useLikes";
@@ -130,8 +129,7 @@ export default function MemberScreen({ params }: ScreenProps) {
                 <>
                   <LikeButton
                     key={`${profile.id}-${data.viewer.liked ? 1 : 0}`}
-                    profileId={profile.id}
-                    peer={matchPeerOf(profile)}
+                    profile={profile}
                     liked={data.viewer.liked ?? false}
                     likedMe={likedMe}
                     onDone={(result) => setMatched(result.match && result.liked)}

@@ -5,7 +5,6 @@ import { ApiRequestError } from "../../api";
 import { NextStepNotice } from "../../components/NextStepNotice";
 import { ProfileGrid } from "../../components/ProfileCard";
 import { LikeButton } from "../../components/LikeButton";
-import { matchPeerOf } from "../../match-moments";
 import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page-context";
 import { REGIONS_KEY, searchFilters, searchPageKey } from "../../page-data";
@@ -16,7 +15,7 @@ import { useUser } from "../../hooks/useUser";
 
 /** Member search (SPEC §2, §4): filters, results added page by page, similar results when few. */
 /** A member's like button under each result (whether they like it already shows after pressing). */
-const likeAction = (profile: ProfileCard) => <LikeButton profileId={profile.id} peer={matchPeerOf(profile)} liked={false} />;
+const likeAction = (profile: ProfileCard) => <LikeButton profile={profile} liked={false} />;
 
 export default function MembersScreen({ query }: ScreenProps) {
   const { settings } = usePage();
