@@ -1,6 +1,21 @@
 import { createInstance } from "i18next";
 import type { Language } from "../shared/locales";
-import type { I18n, Messages, Translate, VariantMessages } from "../shared/translator";
+import type { I18n, Messages, Translate, TranslateOptions, VariantMessages } from "../shared/translator";
+
+/** Texts kept per instance at most: keys can come from a request (a filter's value), so the memo stays bounded. */
+const MEMO_LIMIT = 10_000;
+
+/** What a call is remembered under: its key, and its options when all are plain values; null when not remembered. */
+function memoKey(key: string, options: TranslateOptions | undefined): string | null {
+  if (options === undefined) return key;
+  let memo = key;
+  for (const name in options) {
+    const value = options[name];
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return null;
+    memo += `\u0000${name}\u0001${typeof value}\u0001${value}`;
+  }
+  return memo;
+}
 
 /**
  * The server's texts (pages, mails, pushes, errors) through i18next: one instance per language, or per
@@ -17,6 +32,17 @@ export function serverI18n(language: Language, messages: Messages, variant: Vari
     interpolation: { prefix: "{", suffix: "}", escapeValue: false },
     initAsync: false,
   });
-  const t: Translate = (key, options) => String(instance.t(key, options as Record<string, unknown>));
+  // i18next resolves a key anew on every call (its nesting, plurals and interpolation), a good part
+  // of a page's render; the instance never changes once made, so each text is resolved once.
+  const resolved = new Map<string, string>();
+  const t: Translate = (key, options) => {
+    const memo = memoKey(key, options);
+    let text = memo === null ? undefined : resolved.get(memo);
+    if (text === undefined) {
+      text = String(instance.t(key, options as Record<string, unknown>));
+      if (memo !== null && resolved.size < MEMO_LIMIT) resolved.set(memo, text);
+    }
+    return text;
+  };
   return { language, t };
 }

@@ -40,3 +40,34 @@ describe("the browser's translator and the server's i18next", () => {
     });
   }
 });
+
+// The server's translator keeps each text it resolved (a page asks for the same few hundred on every render):
+// what it keeps must never stand in for a different call.
+describe("the server's translator, keeping its texts", () => {
+  const t = serverI18n("en", MESSAGES.en).t;
+
+  it("gives each call's own text when the same key comes with other values", () => {
+    expect(t("errors.chat_unavailable", { name: "Sanne" })).toBe("Sanne is no longer available.");
+    expect(t("errors.chat_unavailable", { name: "Jeroen" })).toBe("Jeroen is no longer available.");
+    expect(t("errors.chat_unavailable", { name: "Sanne" })).toBe("Sanne is no longer available.");
+    expect(t("errors.account_blocked", { count: 1 })).toBe("Too many incorrect attempts, account blocked for 1 min.");
+    expect(t("errors.account_blocked", { count: 5 })).not.toBe(t("errors.account_blocked", { count: 1 }));
+    expect(t("errors.account_blocked", { count: 5 })).toContain("5");
+    expect(t("errors.chat_unavailable", { name: 7 })).toBe("7 is no longer available.");
+  });
+
+  it("gives an object value's text as it is at the call, not as it was at an earlier one", () => {
+    let name = "Sanne";
+    const person = { toString: () => name };
+    expect(t("errors.chat_unavailable", { name: person })).toBe("Sanne is no longer available.");
+    name = "Jeroen";
+    expect(t("errors.chat_unavailable", { name: person })).toBe("Jeroen is no longer available.");
+  });
+
+  it("still answers rightly once it keeps no more (keys a request makes up cannot fill the isolate)", () => {
+    const fresh = serverI18n("nl", MESSAGES.nl).t;
+    for (let i = 0; i < 10_050; i++) expect(fresh(`search.gender_made_up_${i}`)).toBe(`search.gender_made_up_${i}`);
+    expect(fresh("errors.chat_unavailable", { name: "Sanne" })).toBe(serverI18n("nl", MESSAGES.nl).t("errors.chat_unavailable", { name: "Sanne" }));
+    expect(fresh("errors.chat_unavailable", { name: "Sanne" })).toContain("Sanne");
+  });
+});

@@ -12,9 +12,10 @@ export async function regionsOf(db: Database, countries: readonly string[]) {
     .orderBy(asc(regions.country), asc(regions.name));
 }
 
-/** A region's id by its ISO 3166-2 code, when it belongs to this country. */
-export async function regionIdOf(db: Database, code: string, country: string): Promise<number | undefined> {
-  return (await db.select({ id: regions.id }).from(regions).where(and(eq(regions.code, code), eq(regions.country, country))).get())?.id;
+/** The ids of a country's regions by their ISO 3166-2 codes. */
+export async function regionIdsOf(db: Database, country: string): Promise<Map<string, number>> {
+  const rows = await db.select({ id: regions.id, code: regions.code }).from(regions).where(eq(regions.country, country));
+  return new Map(rows.map((r) => [r.code, r.id]));
 }
 
 /** Every interest's slug, in the list's order (migration 0020 writes the rows; the names are in locales/). */

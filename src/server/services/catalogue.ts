@@ -1,7 +1,7 @@
 import type { InterestsResponse, RegionsResponse } from "../../shared/api";
 import type { Language } from "../../shared/locales";
 import type { Database } from "../db/database";
-import { interestSlugs, regionsOf } from "../db/places";
+import { interestSlugs, regionIdsOf, regionsOf } from "../db/places";
 import { i18nFor } from "../translations";
 
 /** Reference data changes with a deploy or a migration, not per request: keep it in the isolate a while. */
@@ -25,6 +25,14 @@ export function listRegions(db: Database, countries: readonly string[]): Promise
 
 async function loadRegions(db: Database, countries: readonly string[]): Promise<RegionsResponse> {
   return { regions: await regionsOf(db, countries) };
+}
+
+/**
+ * A region's id by its ISO 3166-2 code, when it belongs to this country (one the Worker serves: the
+ * callers check it first, so the cache holds a map per country and nothing a request makes up).
+ */
+export async function regionIdOf(db: Database, code: string, country: string): Promise<number | undefined> {
+  return (await cached(`region-ids:${country}`, () => regionIdsOf(db, country))).get(code);
 }
 
 /** The interests list with names in one language, as a site of `country` (its own) words them. */

@@ -19,7 +19,7 @@ import {
 import { dayIn, type SiteSettings } from "../../shared/settings";
 import { isLiveAccountStatus } from "../db/accounts";
 import type { Database } from "../db/database";
-import { regionIdOf } from "../db/places";
+import { regionIdOf } from "./catalogue";
 import {
   deleteLike,
   deleteSwipesBefore,

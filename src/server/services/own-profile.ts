@@ -1,6 +1,7 @@
 import type { ProfileUpdateBody } from "../../shared/profile";
 import type { Database } from "../db/database";
-import { knownInterestCount, regionIdOf } from "../db/places";
+import { knownInterestCount } from "../db/places";
+import { regionIdOf } from "./catalogue";
 import { type OwnProfileChange, profileOfMember, updateOwnProfile as storeOwnProfile } from "../db/profiles";
 import { fieldError } from "../errors";
 

@@ -3,7 +3,7 @@ import { SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../s
 import { birthDateRange, MAX_AGE, MIN_AGE } from "../../shared/ages";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
-import { regionIdOf } from "../db/places";
+import { regionIdOf } from "./catalogue";
 import { findProfiles, profileConditions } from "../db/profiles";
 import { invalidParameter } from "../errors";
 import { toProfileCard } from "./profile-card";
