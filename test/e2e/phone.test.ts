@@ -343,3 +343,54 @@ describe("a member on a phone", () => {
     await context.close();
   }, 300_000);
 });
+
+// Issue 23: the tab bar and the folded search are for phones; from 992 px the top navigation stays as it was.
+describe("a member on a desktop", () => {
+  for (const viewport of [
+    { width: 992, height: 768 },
+    { width: 1280, height: 800 },
+  ]) {
+    it(`at ${viewport.width}x${viewport.height}: the top navigation in one row, no tab bar, the search form open, every notice shown`, async () => {
+      const context = await browser().newContext({ viewport });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await member(page, `desk${viewport.width}`, "Sanne", "female");
+
+      for (const path of ["/members", "/likes", "/chats", "/profile"]) {
+        await page.goto(`${baseUrl}${path}`);
+        await hydrated(page);
+        expect(await box(page, ".tab-bar"), path).toBeNull();
+        const links = page.locator(".top-bar__links");
+        expect(await links.isVisible(), path).toBe(true);
+        // Search, messages and likes side by side in the one row of the top bar, with the premium button and the account.
+        const row = await links.locator("a").evaluateAll((anchors) => anchors.map((a) => Math.round(a.getBoundingClientRect().top)));
+        expect(row, path).toHaveLength(3);
+        expect(new Set(row).size, path).toBe(1);
+        expect((await box(page, ".top-bar__inner"))!.height, path).toBeLessThanOrEqual(72);
+        expect(await page.locator(".top-bar__premium").isVisible(), path).toBe(true);
+        expect(await page.locator(".account-menu__name").isVisible(), path).toBe(true);
+        expect(await sidewaysScroll(page), path).toBeLessThanOrEqual(0);
+      }
+
+      // The links lead where they say.
+      await page.goto(`${baseUrl}/members`);
+      await hydrated(page);
+      await page.locator(".top-bar__links").getByRole("link", { name: nl.nav.messages }).click();
+      await page.waitForURL(/\/chats$/);
+      await page.locator(".top-bar__links").getByRole("link", { name: nl.nav.likes }).click();
+      await page.waitForURL(/\/likes$/);
+      await page.locator(".top-bar__links").getByRole("link", { name: nl.nav.search_members }).click();
+      await page.waitForURL(/\/members$/);
+      await hydrated(page);
+
+      // The search form is open in the page, with no folded summary; a new member's notices all show, none cut short.
+      expect(await box(page, ".search-form")).not.toBeNull();
+      expect(await box(page, ".search-panel__summary")).toBeNull();
+      await expect.poll(async () => (await visibleNotices(page)).length).toBeGreaterThanOrEqual(2);
+      await page.screenshot({ path: `.tmp/screenshots/members-desktop-${viewport.width}.png` });
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 120_000);
+  }
+});

@@ -148,4 +148,36 @@ describe("locales", () => {
     }
     expect(count).toBeGreaterThan(40);
   });
+
+  // Issue 23: one name per action. Every text that names one of these actions, whatever screen shows it.
+  const ACTIONS: Record<string, string[]> = {
+    like: ["profile.like", "likes.like", "swipe.like", "landers.tinderswipe.like", "landers.socialnetwork.like"],
+    message: ["profile.message", "likes.message", "notification_mail.match.button"],
+    gift: ["profile.gift", "chat.send_gift"],
+    block: ["profile.block"],
+    report: ["reports.report"],
+  };
+
+  it("names each action (like, message, gift, block, report) one way on every screen, in every language and variant", () => {
+    // A text added later that reads as an action in English belongs to that action's list.
+    for (const [action, keys] of Object.entries(ACTIONS)) {
+      const name = english.get(keys[0]!)!;
+      for (const [key, value] of english) if (value === name) expect(keys, `${key} reads "${value}", the ${action} action`).toContain(key);
+    }
+    const tags = [...LANGUAGES.map((language) => ({ tag: language, texts: flatten(MESSAGES[language] as Tree) }))];
+    for (const variant of VARIANTS) {
+      const texts = flatten(MESSAGES[variant.slice(0, 2) as keyof typeof MESSAGES] as Tree);
+      for (const [key, value] of flatten(VARIANT_MESSAGES[variant] as Tree)) texts.set(key, value);
+      tags.push({ tag: variant, texts });
+    }
+    for (const { tag, texts } of tags) {
+      const names = Object.entries(ACTIONS).map(([action, keys]) => {
+        const values = keys.map((key) => texts.get(key));
+        for (const [i, value] of values.entries()) expect(value, `${tag}: ${keys[i]}`).toBeTruthy();
+        expect(new Set(values).size, `${tag}: the ${action} action is called ${[...new Set(values)].map((v) => `"${v}"`).join(" and ")}`).toBe(1);
+        return values[0];
+      });
+      expect(new Set(names).size, `${tag}: two actions share a name (${names.join(", ")})`).toBe(names.length);
+    }
+  });
 });

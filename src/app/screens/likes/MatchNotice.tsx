@@ -9,7 +9,7 @@ export function MatchNotice({ profileId, name, verified = false }: { profileId: 
     <div className="notice notice--match" role="status">
       <strong>{t("likes.match")}</strong> {t("likes.match_notice", { name })} {verified && <VerifiedBadge compact />}{" "}
       <Link href={`/members/${profileId}/chat`} className="button button--primary">
-        {t("likes.start_chat")}
+        {t("likes.message")}
       </Link>
     </div>
   );
