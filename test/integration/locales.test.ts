@@ -164,7 +164,7 @@ describe("locales", () => {
       const name = english.get(keys[0]!)!;
       for (const [key, value] of english) if (value === name) expect(keys, `${key} reads "${value}", the ${action} action`).toContain(key);
     }
-    const tags = [...LANGUAGES.map((language) => ({ tag: language, texts: flatten(MESSAGES[language] as Tree) }))];
+    const tags: { tag: string; texts: Map<string, string> }[] = LANGUAGES.map((language) => ({ tag: language, texts: flatten(MESSAGES[language] as Tree) }));
     for (const variant of VARIANTS) {
       const texts = flatten(MESSAGES[variant.slice(0, 2) as keyof typeof MESSAGES] as Tree);
       for (const [key, value] of flatten(VARIANT_MESSAGES[variant] as Tree)) texts.set(key, value);
