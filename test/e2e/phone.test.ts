@@ -229,7 +229,7 @@ describe("a member on a phone", () => {
     const a = await phone(browser(), PHONES[1]);
     const b = await phone(browser(), PHONES[1]);
     const lotte = await member(a.page, "likes", "Lotte", "female");
-    await member(b.page, "likes", "Pim", "male");
+    const pim = await member(b.page, "likes", "Pim", "male");
     expect((await api(b.page, "POST", "/api/like.php", { profile: { id: lotte.profile.id } })).status).toBe(200);
 
     await a.page.goto(`${baseUrl}/likes`);
@@ -273,6 +273,17 @@ describe("a member on a phone", () => {
       expect(tabBox.x + tabBox.width).toBeLessThanOrEqual(360);
     }
     expect(await sidewaysScroll(a.page)).toBeLessThanOrEqual(0);
+    // Pim's profile says they match and offers the message action under its one name, leading to their chat.
+    await a.page.goto(`${baseUrl}/members/${pim.profile.id}`);
+    await hydrated(a.page);
+    const notice = a.page.locator(".notice--match");
+    await expect.poll(() => notice.count()).toBe(1);
+    expect(await notice.getByRole("link").textContent()).toBe(nl.likes.message);
+    expect(nl.likes.message).toBe(nl.profile.message);
+    await notice.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await a.page.screenshot({ path: ".tmp/screenshots/profile-match-360.png" });
+    await notice.getByRole("link").click();
+    await a.page.waitForURL(new RegExp(`/members/${pim.profile.id}/chat$`));
     expect(a.errors).toEqual([]);
     await a.context.close();
     await b.context.close();
