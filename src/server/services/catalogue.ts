@@ -28,8 +28,9 @@ async function loadRegions(db: Database, countries: readonly string[]): Promise<
 }
 
 /**
- * A region's id by its ISO 3166-2 code, when it belongs to this country (one the Worker serves: the
- * callers check it first, so the cache holds a map per country and nothing a request makes up).
+ * A region's id by its ISO 3166-2 code, when it belongs to this country. The country is a site's (search
+ * and the match-finder check it first) or a member's own, so the cache holds a map per real country and
+ * nothing a request makes up.
  */
 export async function regionIdOf(db: Database, code: string, country: string): Promise<number | undefined> {
   return (await cached(`region-ids:${country}`, () => regionIdsOf(db, country))).get(code);

@@ -1,16 +1,15 @@
-import { Link } from "../../components/Link";
 import { VerifiedBadge } from "../../components/VerifiedBadge";
 import { useT } from "../../page-context";
 
-/** Two members like each other: say so and offer the start of their chat (SPEC §2). */
-export function MatchNotice({ profileId, name, verified = false }: { profileId: number; name: string; verified?: boolean }) {
+/**
+ * Two members like each other: say so (SPEC §2). It stands on the profile right above the profile's own
+ * message button, which starts their chat, so it carries no second button for the same action.
+ */
+export function MatchNotice({ name, verified = false }: { name: string; verified?: boolean }) {
   const t = useT();
   return (
     <div className="notice notice--match" role="status">
-      <strong>{t("likes.match")}</strong> {t("likes.match_notice", { name })} {verified && <VerifiedBadge compact />}{" "}
-      <Link href={`/members/${profileId}/chat`} className="button button--primary">
-        {t("likes.message")}
-      </Link>
+      <strong>{t("likes.match")}</strong> {t("likes.match_notice", { name })} {verified && <VerifiedBadge compact />}
     </div>
   );
 }

@@ -118,7 +118,7 @@ export default function MemberScreen({ params }: ScreenProps) {
         </h1>
         <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
-        {(matched || (data.viewer?.liked && likedMe)) && <MatchNotice profileId={profile.id} name={profile.name} verified={profile.verified} />}
+        {(matched || (data.viewer?.liked && likedMe)) && <MatchNotice name={profile.name} verified={profile.verified} />}
         <div className="member__actions">
           {user ? (
             <>
