@@ -2,13 +2,13 @@ import { drizzle } from "drizzle-orm/d1";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/server/db/schema";
-import { findProfiles } from "../../src/server/db/profiles";
-import { conditions, type Criteria } from "../../src/server/services/search";
+import { profileListStatement } from "../../src/server/db/profiles";
+import { filterOf, type Criteria } from "../../src/server/services/search";
 
 const db = drizzle(env.DB, { schema });
 
 async function plan(criteria: Criteria, offset = 0): Promise<string[]> {
-  const { sql, params } = findProfiles(db, conditions(criteria, new Date("2026-06-01")), 25, offset).toSQL();
+  const { sql, params } = profileListStatement(db, filterOf(criteria, new Date("2026-06-01")), 25, offset);
   const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
   return rows.results.map((r) => r.detail);
 }

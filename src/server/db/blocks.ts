@@ -33,7 +33,7 @@ export async function blockRelation(db: Database, viewerId: number, otherId: num
   return { blockedByMe: rows.some((r) => r.blockerId === viewerId), blockedMe: rows.some((r) => r.blockerId === otherId) };
 }
 
-/** Neither the viewer nor the other profile (by default the query's profile) has blocked the other. */
-export function notBlockedWith(viewerId: number, other: SQLWrapper | number = profiles.id): SQL {
+/** Neither the viewer (an id or a placeholder for one) nor the other profile (by default the query's profile) has blocked the other. */
+export function notBlockedWith(viewerId: SQLWrapper | number, other: SQLWrapper | number = profiles.id): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${viewerId} AND b.blocked_id = ${other}) OR (b.blocker_id = ${other} AND b.blocked_id = ${viewerId}))`;
 }

@@ -2,7 +2,7 @@
  * Profiles: a member's own profile and its interests, and the searchable flag that follows from the
  * account (see the profiles table).
  */
-import { and, asc, desc, eq, gte, inArray, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, fillPlaceholders, gte, inArray, lte, ne, notInArray, sql, type Column } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { notBlockedWith } from "./blocks";
@@ -98,20 +98,7 @@ export const regionJoin = eq(regions.id, profiles.regionId);
 export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
-type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; verified?: boolean };
-
-/** The conditions of a filter, in the order the search indexes need them. */
-export function profileConditions(f: ProfileFilter): SQL[] {
-  const where = [eq(profiles.country, f.country), eq(profiles.searchable, 1), gte(profiles.birthDate, f.bornFrom), lte(profiles.birthDate, f.bornTo)];
-  if (f.gender) where.push(eq(profiles.gender, f.gender));
-  if (f.regionId !== undefined) where.push(eq(profiles.regionId, f.regionId));
-  if (f.viewerId !== undefined) where.push(ne(profiles.id, f.viewerId), notBlockedWith(f.viewerId));
-  if (f.except?.length) where.push(notInArray(profiles.id, f.except));
-  if (f.verified) where.push(eq(profiles.verified, true));
-  return where;
-}
-
-export type CardRow = Awaited<ReturnType<typeof findProfiles>>[number];
+export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; verified?: boolean };
 
 /**
  * The order of every list of members to meet (search, showcases, the swipe game, the match-finder's
@@ -120,19 +107,73 @@ export type CardRow = Awaited<ReturnType<typeof findProfiles>>[number];
  */
 export const photoFirst = [desc(profiles.hasPhoto), desc(profiles.lastActiveAt)] as const;
 
-/** Profile cards matching `where`, photo first then most recently active (the query, so a test can read its plan). */
-export function findProfiles(db: Database, where: SQL[], limit: number, offset: number) {
-  return db
-    .select(cardColumns)
-    .from(profiles)
-    .leftJoin(regions, regionJoin)
-    .leftJoin(photos, mainPhotoJoin)
-    // A left join, so the planner keeps reading profiles first through the search indexes.
-    .leftJoin(users, eq(users.id, profiles.userId))
-    .where(and(...where))
-    .orderBy(...photoFirst)
-    .limit(limit)
-    .offset(offset);
+const p = sql.placeholder;
+
+/**
+ * The query of profile cards matching a filter of this one's shape, with placeholders for its values:
+ * the conditions in the order the search indexes need them, photo first then most recently active.
+ */
+export function profileListQuery(db: Database, f: ProfileFilter) {
+  const where = [eq(profiles.country, p("country")), eq(profiles.searchable, 1), gte(profiles.birthDate, p("bornFrom")), lte(profiles.birthDate, p("bornTo"))];
+  if (f.gender) where.push(eq(profiles.gender, p("gender")));
+  if (f.regionId !== undefined) where.push(eq(profiles.regionId, p("regionId")));
+  if (f.viewerId !== undefined) where.push(ne(profiles.id, p("viewerId")), notBlockedWith(p("viewerId")));
+  if (f.except?.length) where.push(notInArray(profiles.id, f.except.map((_, i) => p(`except${i}`))));
+  if (f.verified) where.push(eq(profiles.verified, true));
+  return (
+    db
+      .select(cardColumns)
+      .from(profiles)
+      .leftJoin(regions, regionJoin)
+      .leftJoin(photos, mainPhotoJoin)
+      // A left join, so the planner keeps reading profiles first through the search indexes.
+      .leftJoin(users, eq(users.id, profiles.userId))
+      .where(and(...where))
+      .orderBy(...photoFirst)
+      .limit(p("limit"))
+      .offset(p("offset"))
+  );
+}
+
+export type CardRow = Awaited<ReturnType<typeof profileListQuery>>[number];
+
+/** The shape of a filter: which conditions it has (and how many profiles it leaves out), not their values. */
+const shapeOf = (f: ProfileFilter) =>
+  `${f.gender ? "g" : ""}${f.regionId !== undefined ? "r" : ""}${f.viewerId !== undefined ? "v" : ""}${f.verified ? "V" : ""}:${f.except?.length ?? 0}`;
+
+/**
+ * The SQL of each shape of filter, made by drizzle once per isolate. Building the query, turning it
+ * into SQL and mapping its rows cost drizzle 0.25-0.3 ms in workerd on every list, more than SQLite
+ * takes to answer it (docs/decisions/0044). Few shapes exist: the optional conditions, and the few
+ * ids a thin first page leaves out of its similar profiles (or the one a profile's related list does).
+ */
+const statements = new Map<string, ReturnType<ReturnType<typeof profileListQuery>["toSQL"]>>();
+
+/** The SQL and parameters that list the profile cards of a filter, a page at a time. */
+export function profileListStatement(db: Database, f: ProfileFilter, limit: number, offset: number): { sql: string; params: unknown[] } {
+  const shape = shapeOf(f);
+  let statement = statements.get(shape);
+  if (!statement) {
+    statement = profileListQuery(db, f).toSQL();
+    statements.set(shape, statement);
+  }
+  const values: Record<string, unknown> = { country: f.country, bornFrom: f.bornFrom, bornTo: f.bornTo, gender: f.gender, regionId: f.regionId, viewerId: f.viewerId, limit, offset };
+  f.except?.forEach((id, i) => (values[`except${i}`] = id));
+  return { sql: statement.sql, params: fillPlaceholders(statement.params, values) };
+}
+
+/** The card's columns in the order the statement selects them, each with what reads its value from D1. */
+const cardFields = Object.entries(cardColumns) as [keyof CardRow, Column][];
+
+/** Profile cards matching a filter, photo first then most recently active. */
+export async function findProfiles(db: Database, f: ProfileFilter, limit: number, offset: number): Promise<CardRow[]> {
+  const { sql: text, params } = profileListStatement(db, f, limit, offset);
+  const rows = await db.$client.prepare(text).bind(...params).raw();
+  return rows.map((raw) => {
+    const row: Record<string, unknown> = {};
+    cardFields.forEach(([key, column], i) => (row[key] = raw[i] === null ? null : column.mapFromDriverValue(raw[i])));
+    return row as CardRow;
+  });
 }
 
 /** A profile for its own page: the card, the details, and what decides whether it may be shown. */

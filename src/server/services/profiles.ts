@@ -4,7 +4,7 @@ import type { Database } from "../db/database";
 import { isLiveAccountStatus } from "../db/accounts";
 import { blockRelation } from "../db/blocks";
 import { namedInterests } from "./catalogue";
-import { activePhotosOf, findProfiles, interestSlugsOfProfile, isPremiumProfile, profileConditions, profileDetails } from "../db/profiles";
+import { activePhotosOf, findProfiles, interestSlugsOfProfile, isPremiumProfile, profileDetails } from "../db/profiles";
 import { AppError } from "../errors";
 import { birthDateRange } from "../../shared/ages";
 import { toProfileCard } from "./profile-card";
@@ -72,7 +72,7 @@ export async function getProfile(
     interestSlugsOfProfile(db, id),
     findProfiles(
       db,
-      profileConditions({ country: row.country, gender: row.gender, bornFrom: from, bornTo: to, except: [id], ...(viewerId !== null ? { viewerId } : {}) }),
+      { country: row.country, gender: row.gender, bornFrom: from, bornTo: to, except: [id], ...(viewerId !== null ? { viewerId } : {}) },
       RELATED_LIMIT,
       0,
     ),

@@ -1,10 +1,9 @@
-import type { SQL } from "drizzle-orm";
 import { SEARCH_PAGE_SIZE, type SearchQuery, type SearchResponse } from "../../shared/api";
 import { birthDateRange, MAX_AGE, MIN_AGE } from "../../shared/ages";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
 import { regionIdOf } from "./catalogue";
-import { findProfiles, profileConditions } from "../db/profiles";
+import { findProfiles, type ProfileFilter } from "../db/profiles";
 import { invalidParameter } from "../errors";
 import { toProfileCard } from "./profile-card";
 
@@ -18,11 +17,11 @@ export type Criteria = { country: string; gender?: string; regionId?: number; mi
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
 export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
 
-/** The search conditions of an age range on a given day. */
-export function conditions(c: Criteria, today: Date): SQL[] {
+/** The profile filter of search criteria on a given day (the age range as birth dates). */
+export function filterOf(c: Criteria, today: Date): ProfileFilter {
   const { minAge, maxAge, ...filter } = c;
   const { from, to } = birthDateRange(minAge, maxAge, today);
-  return profileConditions({ ...filter, bornFrom: from, bornTo: to });
+  return { ...filter, bornFrom: from, bornTo: to };
 }
 
 /** Whom a member looks for when they have not said: hetero the other gender, gay men, lesbian women, bi everyone. */
@@ -67,7 +66,7 @@ export async function searchMembers(
   };
   const page = query.page ?? 1;
   // One extra row tells whether another page exists without a COUNT over the whole match.
-  const rows = await findProfiles(db, conditions(criteria, today), SEARCH_PAGE_SIZE + 1, (page - 1) * SEARCH_PAGE_SIZE);
+  const rows = await findProfiles(db, filterOf(criteria, today), SEARCH_PAGE_SIZE + 1, (page - 1) * SEARCH_PAGE_SIZE);
   const found = rows.slice(0, SEARCH_PAGE_SIZE).map((row) => toProfileCard(row, today));
 
   let similar: SearchResponse["similar"] = [];
@@ -81,7 +80,7 @@ export async function searchMembers(
       except: found.map((p) => p.id),
       ...(criteria.verified ? { verified: true } : {}),
     };
-    similar = (await findProfiles(db, conditions(relaxed, today), SIMILAR_LIMIT, 0)).map((row) => toProfileCard(row, today));
+    similar = (await findProfiles(db, filterOf(relaxed, today), SIMILAR_LIMIT, 0)).map((row) => toProfileCard(row, today));
   }
 
   return {

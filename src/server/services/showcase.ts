@@ -3,7 +3,7 @@ import type { ProfileCard, ShowcaseResponse, ShowcaseTown } from "../../shared/a
 import type { Database } from "../db/database";
 import { placesNamed } from "../db/places";
 import { findProfiles } from "../db/profiles";
-import { conditions } from "./search";
+import { filterOf } from "./search";
 import { toProfileCard } from "./profile-card";
 
 /** Members a lander shows: enough for a swipe deck, a collage and a reel. */
@@ -17,8 +17,7 @@ const MARGIN = 12;
  * `withTowns`, their towns placed on a small drawing (see placeTowns).
  */
 export async function showcase(db: Database, country: string, withTowns: boolean, today = new Date()): Promise<ShowcaseResponse> {
-  const where = conditions({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today);
-  const shown = (await findProfiles(db, where, SHOWCASE_SIZE, 0)).map((row) => toProfileCard(row, today));
+  const shown = (await findProfiles(db, filterOf({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today), SHOWCASE_SIZE, 0)).map((row) => toProfileCard(row, today));
   return { profiles: shown, towns: withTowns ? await placeTowns(db, country, shown) : [] };
 }
 
