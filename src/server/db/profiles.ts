@@ -157,7 +157,8 @@ export function profileListStatement(db: Database, f: ProfileFilter, limit: numb
     statement = profileListQuery(db, f).toSQL();
     statements.set(shape, statement);
   }
-  const values: Record<string, unknown> = { country: f.country, bornFrom: f.bornFrom, bornTo: f.bornTo, gender: f.gender, regionId: f.regionId, viewerId: f.viewerId, limit, offset };
+  // The placeholders are named after the filter's own fields.
+  const values: Record<string, unknown> = { ...f, limit, offset };
   f.except?.forEach((id, i) => (values[`except${i}`] = id));
   return { sql: statement.sql, params: fillPlaceholders(statement.params, values) };
 }
