@@ -11,7 +11,7 @@ import { isUncompressedP256Point } from "./web-push";
 const Language = v.picklist(LANGUAGES);
 const Country = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "a two-letter ISO country code"));
 /** A text per language; the site's language must be present. Missing languages fall back to locales/. */
-const LocalisedText = v.record(Language, v.string());
+export const LocalisedText = v.record(Language, v.string());
 
 /** all: open to visitors; first_page: visitors see the first page only; none: members only. */
 export const LoggedOutSearchMode = v.picklist(["all", "first_page", "none"]);
@@ -128,6 +128,9 @@ export const SiteSettings = v.pipe(v.strictObject({
   sms_sender: v.optional(v.pipe(v.string(), v.regex(/^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$|^\+[1-9][0-9]{6,14}$/, "sms_sender must be up to 11 letters, digits and spaces, or a number in E.164"))),
 }), v.check((s) => s.pricing[s.countries[0]!] !== undefined, "pricing must include the site's own country (the first of countries)"));
 export type SiteSettings = v.InferOutput<typeof SiteSettings>;
+
+/** The settings that are a text per language (LocalisedText). */
+export const LOCALISED_SETTINGS = ["fictional_warning", "fictional_singular", "fictional_plural", "description", "index_title"] as const satisfies readonly (keyof SiteSettings)[];
 
 /** What GET /api/settings.php answers: the stored settings plus what the edge resolved. */
 export type PublicSettings = Omit<SiteSettings, never> & {

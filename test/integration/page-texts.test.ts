@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/server/translations";
 import type { PageTexts } from "../../src/shared/translator";
-import { putSites, site } from "../fixtures";
+import { loadProfiles, putSites, site } from "../fixtures";
+import { LOCALISED_SETTINGS, LocalisedText, SiteSettings } from "../../src/shared/settings";
 import { fetchWorker } from "../http";
 
 const SITE = site("texts.test", { domain_language: "en" });
@@ -71,5 +72,63 @@ describe("a page's texts (decision 0042)", () => {
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as { message: string }).message, path).toBe("Not found");
     }
+  });
+});
+
+describe("the settings a page carries", () => {
+  const MULTI = site("settings.texts.test", {
+    domain_language: "nl",
+    fictional_warning: { nl: "Fictief profiel, nl", en: "Fictional profile, en", de: "Fiktives Profil, de" },
+    fictional_singular: { nl: "fictief, nl", en: "fictional, en" },
+    fictional_plural: { nl: "fictieve, nl", fr: "fictifs, fr" },
+    description: { nl: "Beschrijving, nl", pl: "Opis, pl" },
+    index_title: { en: "Title, en" },
+  });
+
+  beforeAll(async () => {
+    await putSites(MULTI);
+  });
+
+  it("hold each text per language in the page's language only; the settings API keeps them all", async () => {
+    const { html, state } = await pageOf("http://settings.texts.test/members");
+    const settings = state.settings as Record<string, Record<string, string>>;
+    expect(state.locale).toBe("nl");
+    expect(settings.fictional_warning).toEqual({ nl: "Fictief profiel, nl" });
+    expect(settings.fictional_singular).toEqual({ nl: "fictief, nl" });
+    expect(settings.fictional_plural).toEqual({ nl: "fictieve, nl" });
+    expect(settings.description).toEqual({ nl: "Beschrijving, nl" });
+    // None in the page's language: none at all, and the app falls back to its own texts.
+    expect(settings.index_title).toEqual({});
+    for (const other of ["Fictional profile, en", "Fiktives Profil, de", "fictional, en", "fictifs, fr", "Opis, pl", "Title, en"]) expect(html).not.toContain(other);
+
+    const api = (await (await fetchWorker("http://settings.texts.test/api/settings.php")).json()) as Record<string, unknown>;
+    expect(api.fictional_warning).toEqual(MULTI.fictional_warning);
+    expect(api.index_title).toEqual(MULTI.index_title);
+
+    // In English, the English texts.
+    const english = (await pageOf("http://settings.texts.test/members?lang=en")).state.settings as Record<string, Record<string, string>>;
+    expect(english.fictional_warning).toEqual({ en: "Fictional profile, en" });
+    expect(english.index_title).toEqual({ en: "Title, en" });
+    expect(english.description).toEqual({});
+  });
+
+  it("name every setting that is a text per language", () => {
+    const entries = (SiteSettings.pipe[0] as unknown as { entries: Record<string, unknown> }).entries;
+    const localised = Object.keys(entries).filter((key) => entries[key] === LocalisedText);
+    expect(localised.length).toBeGreaterThan(0);
+    expect(LOCALISED_SETTINGS.toSorted()).toEqual(localised.toSorted());
+  });
+});
+
+describe("a page's inline state", () => {
+  it("carries any member's text back whole, and nothing in it ends its script or opens a comment", async () => {
+    const name = "Eve</script><script>window.hacked=1</script><!-- \u2028\u2029 Zoë";
+    await loadProfiles([{ id: 41, name, country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] }]);
+    const { html, state } = await pageOf("http://texts.test/members");
+    const script = /<script[^>]*>window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!;
+    expect(script).not.toContain("<");
+    const results = (state.fallback as Record<string, [{ profiles: { name: string }[] }]>)["$inf$/api/search.php"]![0].profiles;
+    expect(results.map((p) => p.name)).toEqual([name]);
+    expect(html).not.toContain("window.hacked=1</script>");
   });
 });

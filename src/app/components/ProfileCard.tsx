@@ -58,9 +58,8 @@ export function ProfileCard({
           {mark}
         </div>
         <div className="profile-card__text">
-          <strong className="profile-card__name">
-            {profile.name}, {profile.age}
-          </strong>
+          {/* One text, not three: no separators between the name, the comma and the age in the markup. */}
+          <strong className="profile-card__name">{`${profile.name}, ${profile.age}`}</strong>
           {profile.fictional && <FictionalMark />}
           {profile.premium && <PremiumBadge />}
           {profile.verified && <VerifiedBadge compact />}

@@ -6,7 +6,7 @@ import { matchRoute, type RouteMatch } from "../../app/routes";
 import { loadScreen } from "../../app/screens";
 import { loadSource } from "../api/sources";
 import { welcomeOffer } from "../api/discounts";
-import { publicSettings, searchModeFor } from "../api/settings";
+import { pageSettings, searchModeFor } from "../api/settings";
 import type { AppEnv } from "../request-context";
 import { AppError, refusalText } from "../errors";
 import { i18nFor, textsFile } from "../translations";
@@ -56,7 +56,7 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   const page: PageState = {
     locale,
     texts: texts.path,
-    settings: publicSettings(c),
+    settings: pageSettings(c),
     company: c.get("company"),
     user,
     fallback: user && !user.paid_user ? { ...fallback, [WELCOME_KEY]: welcomeOffer(c, session!.userId, user, now) } : fallback,

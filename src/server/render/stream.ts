@@ -3,9 +3,13 @@ import { renderToReadableStream } from "react-dom/server";
 
 const BOTS = /bot|crawl|spider|slurp|facebookexternalhit|preview/i;
 
-/** JSON for an inline script: nothing in it can close the script element. */
+/**
+ * JSON for an inline script: nothing in it can close the script element or open a comment. U+2028 and
+ * U+2029 may stay as they are: JavaScript has allowed them in string literals since ES2019, as every
+ * browser that runs the app's modules does.
+ */
 export function inlineJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
 type StreamOptions = {
