@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { enterSite, hydrated, phone, sharedBrowser } from "./browser";
-import { VIEW_SIZE } from "../../scripts/vite/react-chunks";
 
 const baseUrl = inject("baseUrl");
 const browser = sharedBrowser();
@@ -34,16 +32,6 @@ describe("a page's texts (decision 0042)", () => {
     expect(texts).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();
-  });
-
-  it("the built Worker's React encodes markup with the build's encoder (scripts/vite/react-chunks.ts)", () => {
-    const worker = readFileSync("dist/edge_dating/index.js", "utf8");
-    expect(worker).toMatch(/function stringToChunk\(content\) \{\s*return encodeChunk\(textEncoder, content\);/);
-    // Its views are VIEW_SIZE, every one of them (where it allocates one and where it hands a large piece on whole).
-    const renderer = worker.slice(worker.indexOf("function writeChunk(destination, chunk)"), worker.indexOf("function flushCompletedQueues(request, destination)") + 2000);
-    expect(renderer.match(new RegExp(`new Uint8Array\\(${VIEW_SIZE}\\)`, "g"))?.length).toBeGreaterThanOrEqual(3);
-    expect(renderer).toContain(`${VIEW_SIZE} < chunk.byteLength`);
-    expect(worker).not.toMatch(/currentView = (\/\* @__PURE__ \*\/ )?new Uint8Array\(4096\)/);
   });
 
   it("draws words with accents whole in the built Worker's pages", async () => {
