@@ -33,7 +33,7 @@ function byteLengthOfChunk(chunk) {
   return chunk.length;
 }`;
 
-/** The renderer's production build, and its development build that the tests run. */
+/** The renderer's production build (the Worker's) and its development build (vite dev). */
 const RENDERER = /react-dom-server\.edge\.(production|development)\.js$/;
 
 /** What the build replaces, as React 19.3 has it; a React without any of it stops the build. */
@@ -63,7 +63,8 @@ export function reactChunkEncoding(): Plugin {
         for (const [from, to] of REPLACED) {
           if (!from.test(out)) throw new Error(`${id}: the renderer is not as scripts/vite/react-chunks.ts expects (${from.source}); check it against this React`);
           from.lastIndex = 0;
-          out = out.replace(from, to);
+          // As many lines as what it replaces, so the renderer's source map stays true below it.
+          out = out.replace(from, (found) => to + "\n".repeat(Math.max(0, found.split("\n").length - to.split("\n").length)));
         }
         if (/\.byteLength|Uint8Array/.test(out.slice(out.indexOf(WRITING) + WRITING.length))) {
           throw new Error(`${id}: the renderer still measures or makes bytes after scripts/vite/react-chunks.ts; check it against this React`);
