@@ -11,7 +11,7 @@ import { isUncompressedP256Point } from "./web-push";
 const Language = v.picklist(LANGUAGES);
 const Country = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "a two-letter ISO country code"));
 /** A text per language; the site's language must be present. Missing languages fall back to locales/. */
-export const LocalisedText = v.record(Language, v.string());
+const LocalisedText = v.record(Language, v.string());
 
 /** all: open to visitors; first_page: visitors see the first page only; none: members only. */
 export const LoggedOutSearchMode = v.picklist(["all", "first_page", "none"]);
@@ -129,8 +129,12 @@ export const SiteSettings = v.pipe(v.strictObject({
 }), v.check((s) => s.pricing[s.countries[0]!] !== undefined, "pricing must include the site's own country (the first of countries)"));
 export type SiteSettings = v.InferOutput<typeof SiteSettings>;
 
-/** The settings that are a text per language (LocalisedText). */
-export const LOCALISED_SETTINGS = ["fictional_warning", "fictional_singular", "fictional_plural", "description", "index_title"] as const satisfies readonly (keyof SiteSettings)[];
+type LocalisedSetting = { [K in keyof SiteSettings]-?: SiteSettings[K] extends v.InferOutput<typeof LocalisedText> ? K : never }[keyof SiteSettings];
+
+/** The settings that are a text per language: every field of the schema that is a LocalisedText. */
+export const LOCALISED_SETTINGS = Object.entries(SiteSettings.pipe[0].entries)
+  .filter(([, schema]) => schema === LocalisedText)
+  .map(([key]) => key as LocalisedSetting);
 
 /** What GET /api/settings.php answers: the stored settings plus what the edge resolved. */
 export type PublicSettings = Omit<SiteSettings, never> & {
