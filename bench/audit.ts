@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
-import { LANDERS } from "../src/app/routes";
+import { LANDERS } from "../src/shared/routes";
 import { build, get, seed, serve } from "../test/e2e/server";
 import { pageJavaScript } from "./sizes";
 

@@ -8,9 +8,12 @@
  * 3. no base name used by two files of src/app and src/server for different things (index files,
  *    tests and the screens named after their routes are allowed, and so is one table family's
  *    handlers, service and queries: server/api/photos.ts, server/services/photos.ts, server/db/photos.ts);
- * 4. no import of src/app from the server's services and queries (src/server/services, src/server/db):
- *    what both sides need lives in src/shared;
- * 5. every decision record and migration cited by number in the code and the docs exists
+ * 4. the layers (LAYERS below, in the README's words): a file imports only from its own folder and
+ *    from the layers beneath its own; src/shared imports nothing outside itself, src/app nothing of
+ *    the server, and of the server only the entry and render/ import src/app;
+ * 5. no re-export files: nothing is exported `from` another module, except the Durable Object
+ *    classes the Worker's entry must export;
+ * 6. every decision record and migration cited by number in the code and the docs exists
  *    (scripts/citations.ts).
  *
  * Prints every offence grouped by rule and exits 1 if there is any.
@@ -182,6 +185,85 @@ function nameOffences(files: string[]): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 4. Layers
+
+/**
+ * The server's layers, top first: a file may import from its own folder and from any layer below
+ * its own, never from a layer above it or from another folder of its own layer. The entry wires
+ * everything; render/ and console/ make whole pages; api/ answers the calls; chat/ is the
+ * conversation's object; services/ hold the business rules; notices/ tell members of what
+ * happened; edge/ resolves what every request is for (site, country, locale, session); mail/,
+ * sms/, push/, payments/ talk to the providers; auth/ holds passwords, tokens and cookies; the
+ * files at the root of src/server are what every layer shares (errors, texts, the request's
+ * context); db/ holds every query. src/shared is beneath them all.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["src/worker.ts"],
+  ["src/server/app.ts"],
+  ["src/server/render", "src/server/console"],
+  ["src/server/api"],
+  ["src/server/chat"],
+  ["src/server/services"],
+  ["src/server/notices"],
+  ["src/server/edge"],
+  ["src/server/mail", "src/server/sms", "src/server/push", "src/server/payments"],
+  ["src/server/auth"],
+  ["src/server/*.ts"],
+  ["src/server/db"],
+  ["src/shared"],
+];
+
+/** The layer's folder (or file) a path of src/ belongs to, and the layer's rank (0 = top). */
+export function layerOf(path: string): { unit: string; rank: number } | null {
+  for (const [rank, units] of LAYERS.entries()) {
+    for (const unit of units) {
+      if (unit.endsWith("/*.ts") ? dirname(path) === unit.slice(0, -5) && path !== "src/server/app.ts" : path === unit || path.startsWith(unit + "/")) return { unit, rank };
+    }
+  }
+  return null;
+}
+
+/** Why an import from one file of src/ to another runs against the layers, or null when it does not. */
+export function layerOffence(from: string, to: string): string | null {
+  const fromApp = from.startsWith("src/app/") || from.startsWith("src/client/") || from === "src/sw.ts";
+  const toApp = to.startsWith("src/app/");
+  if (to.startsWith("src/client/") || to === "src/sw.ts") return "nothing imports the browser's entries";
+  if (fromApp) return to.startsWith("src/server/") || to === "src/worker.ts" ? "the app never imports the server" : null;
+  if (from.startsWith("src/shared/")) return to.startsWith("src/shared/") ? null : "src/shared imports only src/shared";
+  if (toApp) return from.startsWith("src/server/render/") ? null : "of the server, only render/ imports src/app";
+  const a = layerOf(from);
+  const b = layerOf(to);
+  if (!a || !b) return "a file outside the layers";
+  if (a.unit === b.unit) return null;
+  if (b.rank > a.rank) return null;
+  return b.rank === a.rank ? `${b.unit} is beside ${a.unit}, not beneath it` : `${b.unit} is above ${a.unit}`;
+}
+
+function layerOffences(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const why = layerOffence(show(file), show(target));
+      if (why) found.push(`${show(file)} imports ${show(target)}: ${why}`);
+    }
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Re-exports
+
+const RE_EXPORT = /\bexport\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s*["'][^"']+["']/g;
+/** The entry must export the Durable Object classes by name: those re-exports are the runtime's. */
+const RE_EXPORTS_ALLOWED = new Set(["src/worker.ts"]);
+
+function reExportOffences(file: string): string[] {
+  if (RE_EXPORTS_ALLOWED.has(show(file))) return [];
+  const code = withoutComments(readFileSync(file, "utf8"));
+  return [...code.matchAll(RE_EXPORT)].map((match) => `${show(file)}:${lineOf(code, match.index)}: ${match[0].replace(/\s+/g, " ")}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const files = filesUnder(SRC);
 const graph = importGraph(files);
@@ -191,17 +273,13 @@ const loops = cycles(graph).map((component) => {
 });
 const sql = files.filter((file) => !file.startsWith(DB_DIR + "/")).flatMap(sqlOffences);
 const names = nameOffences(files);
-const APP_DIR = join(SRC, "app") + "/";
-const RULE_DIRS = [join(SRC, "server", "services") + "/", DB_DIR + "/"];
-const appImports = files
-  .filter((file) => RULE_DIRS.some((dir) => file.startsWith(dir)))
-  .flatMap((file) => (graph.get(file) ?? []).filter((target) => target.startsWith(APP_DIR)).map((target) => `${show(file)} imports ${show(target)}`));
 
 const report: [string, string[]][] = [
   ["Import cycles among src/ files", loops],
   ["SQL outside src/server/db/", sql],
   ["Base names used by more than one file in src/app and src/server", names],
-  ["Imports of src/app from src/server/services or src/server/db", appImports],
+  ["Imports that run against the layers", layerOffences(graph)],
+  ["Re-exports", files.flatMap(reExportOffences)],
   ["Decision records and migrations cited by a number that does not exist", citationOffences(ROOT)],
 ];
 let failed = false;

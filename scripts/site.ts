@@ -1,6 +1,6 @@
 /**
  * Operators add a country with this script: it validates a site's settings (and its company) against
- * the schemas the Worker reads them with (services/site-settings.ts checkSiteFile, which the console's
+ * the schemas the Worker reads them with (edge/site.ts checkSiteFile, which the console's
  * Sites screen uses too), then puts them into the SETTINGS KV namespace.
  *
  *   npm run site -- validate scripts/sites/example.nl.json
@@ -12,7 +12,7 @@
  * it is already in KV.
  */
 import { readFileSync } from "node:fs";
-import { checkSiteFile } from "../src/server/services/site-settings";
+import { checkSiteFile } from "../src/server/edge/site";
 import { companyKey, siteKey } from "../src/shared/settings";
 import { auditEntryQuery } from "../src/server/db/audit-log";
 import { databaseOf } from "../src/server/db/database";

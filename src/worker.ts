@@ -1,15 +1,15 @@
 import { app } from "./server/app";
 import { databaseOf } from "./server/db/database";
-import { receiveMail } from "./server/mail/inbound";
 import { purgeDeletedAccounts } from "./server/services/accounts";
 import { purgeUnsentChatPhotos } from "./server/services/chat-photos";
 import { forgetPastSwipes } from "./server/services/likes";
-import { runMailClock } from "./server/services/notification-mail";
+import { runMailClock } from "./server/notices/mail-notices";
 import { outboxRetentionDays, runRetention } from "./server/services/retention";
 import { chatErasureIn } from "./server/services/chats";
+import { receiveMail } from "./server/services/notification-choices";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
-export { MemberChannel } from "./server/member/member-channel";
+export { MemberChannel } from "./server/notices/member-channel";
 
 /** The cron of the daily clock work (wrangler.toml). */
 const DAILY = "17 3 * * *";
@@ -27,7 +27,7 @@ export default {
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
    * past swipe-game days, and what is past its retention (copies of sent mail, SMS and pushes,
    * ended sessions, used links, reports handled two years ago: services/retention.ts).
-   * Hourly: the clock's mails that are due (src/server/services/notification-mail.ts).
+   * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts).
    */
   async scheduled(controller, env, ctx) {
     if (controller.cron === HOURLY) {

@@ -9,12 +9,12 @@ import { I18nContext, PageContext, RouterContext, type Location, type Router } f
 import { useHydrated } from "./hooks/useHydrated";
 import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
-import type { I18n } from "./i18n-instance";
 import { LAYOUTS } from "./layouts";
 import { pageDataKeys } from "./page-data";
 import type { PageError, PageState } from "./page-state";
-import { matchRoute, type RouteMatch } from "./routes";
+import { matchRoute, type RouteMatch } from "../shared/routes";
 import { loadedScreen, loadScreen } from "./screens";
+import { type I18n } from "../shared/translator";
 
 type View = { location: Location; match: RouteMatch | null; error: PageError | null };
 

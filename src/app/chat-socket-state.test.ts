@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage, SendFrame } from "../shared/chat";
+import type { ChatMessage } from "../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketEvent, type ChatSocketState } from "./chat-socket-state";
+import { type SendFrame } from "../shared/chat-frames";
 
 const message = (id: number, extra: Partial<ChatMessage> = {}): ChatMessage =>
   ({ id, conversation_id: 7, sender_id: 20, client_id: `client-${id}`, kind: "text", body: `message ${id}`, image: null, gift: null, credits: 0, created_at: 1_750_000_000 + id, removed: false, ...extra });

@@ -16,7 +16,7 @@ import { titlePrefix } from "./components/ActivityCount";
 import { withMessage, withoutChats, withUnread } from "./hooks/useChats";
 import { REFRESH_START_MS, refreshInterval } from "./hooks/useRefresh";
 import { CHATS_KEY, chatKey, olderChatKey, pageDataKeys } from "./page-data";
-import { matchRoute } from "./routes";
+import { matchRoute } from "../shared/routes";
 
 const ME = 10;
 const HER = 20;

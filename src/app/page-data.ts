@@ -4,7 +4,7 @@
  */
 import { unstable_serialize } from "swr/infinite";
 import type { LoggedOutSearchMode } from "../shared/settings";
-import type { RouteMatch } from "./routes";
+import type { RouteMatch } from "../shared/routes";
 import { visitorSearchAllowed } from "../shared/search-visibility";
 import { PAYMENT_METHODS } from "../shared/payment-methods";
 

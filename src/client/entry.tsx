@@ -2,11 +2,11 @@ import { hydrateRoot } from "react-dom/client";
 import { App } from "../app/App";
 import { registerServiceWorker } from "../app/app-update";
 import { isChunkLoadError, reloadForChunkError } from "../app/chunk-reload";
-import { createI18n, type PageTexts } from "../app/i18n-instance";
 import type { PageState } from "../app/page-state";
-import { matchRoute } from "../app/routes";
+import { matchRoute } from "../shared/routes";
 import { loadScreen } from "../app/screens";
 import "../app/styles.css";
+import { createI18n, type PageTexts } from "../shared/translator";
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 /**
  * The member socket (GET /api/member-socket.php): one per open page of a logged-in member, to their
- * member channel (src/server/member/member-channel.ts). Both directions are valibot schemas: the
+ * member channel (src/server/notices/member-channel.ts). Both directions are valibot schemas: the
  * object checks what a page sends, the page checks what arrives before it touches its caches.
  */
 import * as v from "valibot";

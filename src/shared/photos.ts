@@ -6,6 +6,7 @@
  * photo, GET lists the member's photos, pending ones included.
  */
 import * as v from "valibot";
+import type { MainImage } from "./api";
 
 export const FREE_PHOTO_LIMIT = 3;
 export const PREMIUM_PHOTO_LIMIT = 25;
@@ -43,3 +44,9 @@ export type OwnPhoto = {
 
 export type PhotoUploadResponse = { photo: OwnPhoto };
 export type PhotoListResponse = { photos: OwnPhoto[]; limit: number };
+
+/** A profile's main photo as the API shows it: only a photo whose status is active (approved) is public. */
+export function mainImage(key: string | null, thumbKey: string | null, status: string | null): MainImage | null {
+  if (!key || !thumbKey || status !== "active") return null;
+  return { filename: key, thumb_filename: thumbKey, status, match: key };
+}

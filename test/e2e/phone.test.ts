@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import type { User } from "../../src/shared/api";
-import { LANDERS } from "../../src/app/routes";
+import { LANDERS } from "../../src/shared/routes";
 import { LEGAL_PAGES } from "../../src/shared/legal";
 import { hydrated, phone, PHONE, sharedBrowser } from "./browser";
 import { api, signUpByApi } from "./dutch-site";

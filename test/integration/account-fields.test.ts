@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import en from "../../locales/en.json";
-import { createI18n } from "../../src/app/i18n-instance";
 import { signupProblems, type SignupDraft } from "../../src/app/signup-checks";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
+import { createI18n } from "../../src/shared/translator";
 
 const ORIGIN = "http://fields.test";
 const { t } = createI18n("en", en);

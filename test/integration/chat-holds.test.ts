@@ -12,10 +12,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatResponse } from "../../src/shared/chat";
 import type { User } from "../../src/shared/api";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
-import { roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { json } from "../http";
+import { roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://chat-holds.test";
 const MESSAGE = 5;

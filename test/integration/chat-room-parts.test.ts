@@ -11,13 +11,13 @@ import { CreditHolds, HOLD_IDLE_MS, HOLD_MESSAGES, type PaidFromBalance } from "
 import { ConversationPair } from "../../src/server/chat/conversation-pair";
 import type { D1Journal } from "../../src/server/chat/d1-journal";
 import { FACTS_TTL_MS, MemberFacts } from "../../src/server/chat/member-facts";
-import { NOTICE_QUIET_MS, PageNotices, type NoticeKind } from "../../src/server/chat/page-notices";
+import { NOTICE_QUIET_MS, ConversationNotices, type NoticeKind } from "../../src/server/notices/conversation-notices";
 import type { SendRecord } from "../../src/server/db/chat-ledger";
 import { databaseOf } from "../../src/server/db/database";
-import { roomName } from "../../src/server/services/chats";
-import type { SentMessage } from "../../src/server/services/member-news";
+import type { SentMessage } from "../../src/server/notices/tell";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
+import { roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://chat-parts.test";
 const MESSAGE = 5;
@@ -124,7 +124,7 @@ describe("the page notices", () => {
 
   it("tell push and mail of the first message of a quick run only, and again once the member has read everything", () => {
     let now = 1_000;
-    const notices = new PageNotices(async () => ({ open: 0, visible: 0 }), () => now);
+    const notices = new ConversationNotices(async () => ({ open: 0, visible: 0 }), () => now);
     expect(notices.recentlyNoticed(2)).toBe(false);
     now += NOTICE_QUIET_MS - 1;
     expect(notices.recentlyNoticed(2)).toBe(true);
@@ -138,7 +138,7 @@ describe("the page notices", () => {
     let now = 1_000;
     let open = 0;
     const calls: { kind: NoticeKind; to: number; pagesOnly: boolean }[] = [];
-    const notices = new PageNotices(async (kind, s) => {
+    const notices = new ConversationNotices(async (kind, s) => {
       calls.push({ kind, to: kind === "message" ? s.recipient : s.sender.profileId, pagesOnly: s.pagesOnly === true });
       return { open, visible: open };
     }, () => now);

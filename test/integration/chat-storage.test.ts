@@ -13,11 +13,12 @@ import { insertUnrecorded, unreadCountOf } from "../../src/server/db/conversatio
 import { recordSends } from "../../src/server/db/chat-ledger";
 import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
-import { chatErasureIn, conversationRooms, memberChangedInChats, roomName } from "../../src/server/services/chats";
+import { chatErasureIn, conversationRooms, memberChangedInChats } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { jpeg, picture } from "../images";
 import { json } from "../http";
+import { roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://chat-storage.test";
 const MESSAGE = 5;

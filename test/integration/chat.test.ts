@@ -3,12 +3,12 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatResponse, ChatsResponse, GiftsResponse } from "../../src/shared/chat";
 import { purgeUnsentChatPhotos } from "../../src/server/services/chat-photos";
-import { roomName } from "../../src/server/services/chats";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { jpeg, picture } from "../images";
 import type { User } from "../../src/shared/api";
 import { Browser, fetchWorker, json } from "../http";
+import { roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://chat.test";
 const MESSAGE = 5;

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { ledgerSum } from "../../src/server/db/ledger";
 import { DSA_CSV_COLUMNS } from "../../src/server/services/dashboard";
-import { clearSiteCache } from "../../src/server/services/site-settings";
+import { clearSiteCache } from "../../src/server/edge/site";
 import { siteKey } from "../../src/shared/settings";
 import { chatMember, creditsOf } from "../chat";
 import { asOperator, operator, productionEnv } from "../console";

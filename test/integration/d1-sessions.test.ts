@@ -11,12 +11,11 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import type { User } from "../../src/shared/api";
 import { BOOKMARK_COOKIE, isNewerBookmark } from "../../src/shared/d1-bookmark";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
-import type { MemberChannel } from "../../src/server/member/member-channel";
-import { memberChannelName } from "../../src/server/member/member-channel";
-import { roomName } from "../../src/server/services/chats";
+import type { MemberChannel } from "../../src/server/notices/member-channel";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { json } from "../http";
+import { memberChannelName, roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://d1-sessions.test";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SITES } from "../../scripts/demo/sites";
-import { LANDER_VARIANTS } from "../../src/app/landers";
-import { LANDERS } from "../../src/app/routes";
+import { LANDER_VARIANTS } from "../../src/shared/landers";
+import { LANDERS } from "../../src/shared/routes";
 import { clearSiteCache } from "../../src/server/edge/site";
 import { companyKey, siteKey } from "../../src/shared/settings";
 import { birthDateForAge, COMPANY, loadProfiles, type FixtureProfile } from "../fixtures";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { STATIC_PAGES } from "../../src/app/routes";
+import { STATIC_PAGES } from "../../src/shared/routes";
 import { FIRST_TERMS_VERSION, isSupportPhone, termsVersion, type LegalPage } from "../../src/shared/legal";
 import { allowedPartner } from "../../src/shared/partners";
 import { SiteSettings } from "../../src/shared/settings";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIKE_TABS, ROUTES, STATIC_PAGES } from "../../src/app/routes";
+import { LIKE_TABS, ROUTES, STATIC_PAGES } from "../../src/shared/routes";
 import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS } from "../../src/shared/api";
 import { COUNTRY_LANGUAGES, LANGUAGES, VARIANTS } from "../../src/shared/locales";
 import { MESSAGES, VARIANT_MESSAGES } from "../../src/server/translations";

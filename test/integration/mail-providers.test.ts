@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
-import { receiveMail, unsubscribeMailto } from "../../src/server/mail/inbound";
+import { unsubscribeMailto } from "../../src/server/mail/inbound";
 import { CloudflareMailer, HttpMailer, MailRefused, mailerFor, OutboxMailer, SesMailer, type Mail, type SesSettings } from "../../src/server/mail/mailer";
 import { unsubscribeToken } from "../../src/server/mail/unsubscribe-links";
 import worker from "../../src/worker";
@@ -11,6 +11,7 @@ import { putSites, site } from "../fixtures";
 import { fetchWorker } from "../http";
 import { RESEND_DOMAIN, RESEND_KEY } from "../resend-stand-in";
 import { SES_CONFIGURATION_SET, SES_IDENTITY, SES_KEY_ID, SES_REGION, SES_SECRET, SNS_TOPIC } from "../ses-stand-in";
+import { receiveMail } from "../../src/server/services/notification-choices";
 
 const DOMAIN = "mailers.test";
 const ORIGIN = `http://${DOMAIN}`;

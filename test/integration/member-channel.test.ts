@@ -2,15 +2,14 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { CLOSED_ANSWER_MS, PageHints } from "../../src/server/chat/page-hints";
-import { memberChannelName } from "../../src/server/member/member-channel";
-import { roomName } from "../../src/server/services/chats";
-import { notifyMember } from "../../src/server/services/member-notices";
+import { CLOSED_ANSWER_MS, PageHints } from "../../src/server/notices/page-hints";
+import { tellMember } from "../../src/server/notices/tell";
 import type { MemberEvent } from "../../src/shared/member-events";
 import { MemberFrame } from "../../src/shared/member-frames";
 import { ChatSocket, FrameSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
+import { memberChannelName, roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://channel.test";
 const MESSAGE = 5;
@@ -90,9 +89,9 @@ describe("the member socket", () => {
     const bram = await premium();
     const annaPage = await MemberSocket.open(anna);
     const bramPage = await MemberSocket.open(bram);
-    await notifyMember(env, bram.id, { kind: "credits", credits: 42, paid_user: true }, now());
+    await tellMember(env, bram.id, { kind: "credits", credits: 42, paid_user: true }, now());
     expect((await bramPage.event("credits")).counts.credits).toBe(42);
-    await notifyMember(env, anna.id, { kind: "credits", credits: 9, paid_user: true }, now());
+    await tellMember(env, anna.id, { kind: "credits", credits: 9, paid_user: true }, now());
     expect((await annaPage.event("credits")).counts.credits).toBe(9);
     expect(annaPage.frames).toEqual([]);
     expect(bramPage.frames).toEqual([]);
@@ -138,7 +137,7 @@ describe("the member socket of an ended session", () => {
     for (let i = 0; i < 100 && !there.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect([there.closed, here.closed]).toEqual([true, false]);
     await expect(MemberSocket.open(phone)).rejects.toThrow(/403/);
-    await notifyMember(env, anna.id, CREDITS_EVENT, now());
+    await tellMember(env, anna.id, CREDITS_EVENT, now());
     expect((await here.event("credits")).counts.credits).toBe(7);
     here.close();
   });
@@ -305,14 +304,14 @@ describe("the badges", () => {
     const page = await MemberSocket.open(gus);
     // Unread messages in 300 conversations (events only: the database knows none of them).
     for (let id = 1; id <= 300; id++) {
-      await channel(gus).deliver({ kind: "message", conversation_id: 9_000_000 + id, peer_id: 1, peer_name: "X", message_kind: "text", preview: "x", first: true, unread: 1, created_at: now() });
+      await channel(gus).tell({ kind: "message", conversation_id: 9_000_000 + id, peer_id: 1, peer_name: "X", message_kind: "text", preview: "x", first: true, unread: 1, created_at: now() });
     }
     let last: Awaited<ReturnType<MemberSocket["event"]>> | undefined;
     for (let i = 0; i < 300; i++) last = await page.event("message");
     expect(last!.counts.unread_messages).toBe(300);
 
     await evictDurableObject(channel(gus));
-    expect(await notifyMember(env, gus.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    expect(await tellMember(env, gus.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
     // Not the 300 the object had in memory: what the database says, as the page's next frame.
     const after = await page.event("credits");
     expect(after.counts.unread_messages).toBe(0);
@@ -326,14 +325,14 @@ describe("the badges", () => {
         expect([...state.storage.kv.list()]).toEqual([]);
         expect(await state.storage.getAlarm()).toBeNull();
       });
-    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
+    expect(await tellMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
     await nothingKept();
     // A page came and went: its close leaves nothing behind either.
     const page = await MemberSocket.open(dora);
-    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    expect(await tellMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
     page.close();
     for (let i = 0; (await channel(dora).presenceNow()).open > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await notifyMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
+    expect(await tellMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
     await nothingKept();
   });
 });
@@ -407,18 +406,18 @@ describe("presence and the page-hidden beacon", () => {
   const beacon = (member: Member, body: string | null = "{}", headers: Record<string, string> = { "content-type": "application/json" }) =>
     member.browser.fetch("/api/page-hidden.php", { method: "POST", headers, body });
 
-  it("the beacon marks the member's pages hidden and notifyMember's presence says so; a page in view says so again", async () => {
+  it("the beacon marks the member's pages hidden and tellMember's presence says so; a page in view says so again", async () => {
     const eva = await premium();
     const page = await MemberSocket.open(eva);
-    expect(await notifyMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    expect(await tellMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
     const res = await beacon(eva);
     expect(res.status).toBe(204);
-    expect(await notifyMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 0 });
+    expect(await tellMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 0 });
     // Each page is asked; this one is in view after all.
     await page.next((f) => f.type === "visibility_check");
     page.say(true);
     await presenceBecomes(eva, 1);
-    expect(await notifyMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
+    expect(await tellMember(env, eva.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
     page.close();
   });
 
@@ -426,14 +425,14 @@ describe("presence and the page-hidden beacon", () => {
     const finn = await premium();
     const shown = await MemberSocket.open(finn, true);
     const hidden = await MemberSocket.open(finn, false);
-    expect(await notifyMember(env, finn.id, CREDITS_EVENT, now())).toEqual({ open: 2, visible: 1 });
+    expect(await tellMember(env, finn.id, CREDITS_EVENT, now())).toEqual({ open: 2, visible: 1 });
     // The hidden tab sends the beacon as it goes away; the tab in view answers the check, the hidden one says hidden.
     expect((await beacon(finn)).status).toBe(204);
     await shown.next((f) => f.type === "visibility_check");
     shown.say(true);
     hidden.say(false);
     await presenceBecomes(finn, 1);
-    expect(await notifyMember(env, finn.id, CREDITS_EVENT, now())).toEqual({ open: 2, visible: 1 });
+    expect(await tellMember(env, finn.id, CREDITS_EVENT, now())).toEqual({ open: 2, visible: 1 });
     shown.say(false);
     await presenceBecomes(finn, 0);
     hidden.close();

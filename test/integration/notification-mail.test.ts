@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { notificationChoicesOf, saveNotificationChoices } from "../../src/server/db/notification-choices";
 import { HttpMailer } from "../../src/server/mail/mailer";
-import { mailNotice, runMailClock } from "../../src/server/services/notification-mail";
+import { tellByMail, runMailClock } from "../../src/server/notices/mail-notices";
 import type { MemberEvent, Presence } from "../../src/shared/member-events";
 import { DEFAULT_NOTIFICATION_CHOICES, type EmailKind } from "../../src/shared/notifications";
 import { putSites, site } from "../fixtures";
@@ -94,7 +94,7 @@ describe("notification mail for events", () => {
   it("mails a new conversation in the member's language from their site, without the message's text, with a one-click unsubscribe", async () => {
     const [anna, sanne] = [await memberRow({ language: "nl", name: "Anna" }), await memberRow()];
     const id = await conversation(anna, sanne, 1, T0);
-    await mailNotice(env, anna.profileId, message(id, sanne, 1, true), HIDDEN, T0);
+    await tellByMail(env, anna.profileId, message(id, sanne, 1, true), HIDDEN, T0);
     const [mail, ...more] = await mailsTo(anna);
     expect(more).toEqual([]);
     expect(mail!.kind).toBe("new_conversation");
@@ -127,8 +127,8 @@ describe("notification mail for events", () => {
     for (const { kind, mail, event } of cases) {
       const [off, on, from] = [await memberRow(), await memberRow(), await memberRow()];
       await choose(off, kind, false);
-      await mailNotice(env, off.profileId, event(from, await conversation(off, from, 1, T0)), HIDDEN, T0);
-      await mailNotice(env, on.profileId, event(from, await conversation(on, from, 1, T0)), HIDDEN, T0);
+      await tellByMail(env, off.profileId, event(from, await conversation(off, from, 1, T0)), HIDDEN, T0);
+      await tellByMail(env, on.profileId, event(from, await conversation(on, from, 1, T0)), HIDDEN, T0);
       expect(await mailsTo(off), `${mail} while ${kind} is off`).toEqual([]);
       expect((await mailsTo(on)).map((m) => m.kind), `${mail} while ${kind} is on`).toEqual([mail]);
     }
@@ -137,51 +137,51 @@ describe("notification mail for events", () => {
   it("mails once per conversation while it stays unread, and again after the member read it", async () => {
     const [anna, sanne] = [await memberRow(), await memberRow()];
     const id = await conversation(anna, sanne, 1, T0);
-    await mailNotice(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0);
-    await mailNotice(env, anna.profileId, message(id, sanne, 2), HIDDEN, T0 + 60);
-    await mailNotice(env, anna.profileId, message(id, sanne, 3), HIDDEN, T0 + 120);
+    await tellByMail(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0);
+    await tellByMail(env, anna.profileId, message(id, sanne, 2), HIDDEN, T0 + 60);
+    await tellByMail(env, anna.profileId, message(id, sanne, 3), HIDDEN, T0 + 120);
     expect(await mailsTo(anna)).toHaveLength(1);
 
-    await mailNotice(env, anna.profileId, { kind: "read", conversation_id: id, peer_id: sanne.profileId, unread: 0 }, HIDDEN, T0 + 180);
-    await mailNotice(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0 + 240);
-    await mailNotice(env, anna.profileId, message(id, sanne, 2), HIDDEN, T0 + 300);
+    await tellByMail(env, anna.profileId, { kind: "read", conversation_id: id, peer_id: sanne.profileId, unread: 0 }, HIDDEN, T0 + 180);
+    await tellByMail(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0 + 240);
+    await tellByMail(env, anna.profileId, message(id, sanne, 2), HIDDEN, T0 + 300);
     expect(await mailsTo(anna)).toHaveLength(2);
 
     // Another conversation is mailed on its own.
     const other = await memberRow();
-    await mailNotice(env, anna.profileId, message(await conversation(anna, other, 1, T0), other, 1), HIDDEN, T0 + 360);
+    await tellByMail(env, anna.profileId, message(await conversation(anna, other, 1, T0), other, 1), HIDDEN, T0 + 360);
     expect(await mailsTo(anna)).toHaveLength(3);
   });
 
   it("mails again when the only unread message is the new one, even if the read never reached the mail", async () => {
     const [anna, sanne] = [await memberRow(), await memberRow()];
     const id = await conversation(anna, sanne, 1, T0);
-    await mailNotice(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0);
-    await mailNotice(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0 + 600);
+    await tellByMail(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0);
+    await tellByMail(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0 + 600);
     expect(await mailsTo(anna)).toHaveLength(2);
   });
 
   it("sends nothing about a message while a page of the member is in view; a hidden page does not count", async () => {
     const [anna, sanne] = [await memberRow(), await memberRow()];
     const id = await conversation(anna, sanne, 1, T0);
-    await mailNotice(env, anna.profileId, message(id, sanne, 1), { open: 2, visible: 1 }, T0);
+    await tellByMail(env, anna.profileId, message(id, sanne, 1), { open: 2, visible: 1 }, T0);
     expect(await mailsTo(anna)).toEqual([]);
-    await mailNotice(env, anna.profileId, message(id, sanne, 2), { open: 1, visible: 0 }, T0 + 60);
+    await tellByMail(env, anna.profileId, message(id, sanne, 2), { open: 1, visible: 0 }, T0 + 60);
     expect(await mailsTo(anna)).toHaveLength(1);
   });
 
   it("never mails an account that is not confirmed, pending deletion or disabled", async () => {
     for (const status of ["not_confirmed", "pending_deletion", "disabled"]) {
       const [member, from] = [await memberRow({ status }), await memberRow()];
-      await mailNotice(env, member.profileId, likeEvent(from), HIDDEN, T0);
-      await mailNotice(env, member.profileId, message(await conversation(member, from, 1, T0), from, 1, true), HIDDEN, T0);
+      await tellByMail(env, member.profileId, likeEvent(from), HIDDEN, T0);
+      await tellByMail(env, member.profileId, message(await conversation(member, from, 1, T0), from, 1, true), HIDDEN, T0);
       expect(await mailsTo(member), status).toEqual([]);
     }
   });
 
   it("ignores balance changes", async () => {
     const anna = await memberRow();
-    await mailNotice(env, anna.profileId, { kind: "credits", credits: 5, paid_user: true }, HIDDEN, T0);
+    await tellByMail(env, anna.profileId, { kind: "credits", credits: 5, paid_user: true }, HIDDEN, T0);
     expect(await mailsTo(anna)).toEqual([]);
   });
 
@@ -202,7 +202,7 @@ describe("notification mail for events", () => {
 describe("the unsubscribe link", () => {
   async function mailedMember() {
     const [anna, sanne] = [await memberRow(), await memberRow()];
-    await mailNotice(env, anna.profileId, likeEvent(sanne), HIDDEN, T0);
+    await tellByMail(env, anna.profileId, likeEvent(sanne), HIDDEN, T0);
     const [mail] = await mailsTo(anna);
     return { anna, link: unsubscribeLinkOf(mail!) };
   }
@@ -231,13 +231,13 @@ describe("the unsubscribe link", () => {
     expect((await fetchWorker(link, { method: "POST" })).status).toBe(200);
     expect(await stopsOf(anna)).toEqual([{ reason: "unsubscribe", kind: "like" }]);
     // And no more like mails.
-    await mailNotice(env, anna.profileId, likeEvent(await memberRow()), HIDDEN, T0 + 60);
+    await tellByMail(env, anna.profileId, likeEvent(await memberRow()), HIDDEN, T0 + 60);
     expect(await mailsTo(anna)).toHaveLength(1);
   });
 
   it("answers the confirmation page's button with a page in the member's language", async () => {
     const [piet, sanne] = [await memberRow({ language: "nl" }), await memberRow()];
-    await mailNotice(env, piet.profileId, likeEvent(sanne), HIDDEN, T0);
+    await tellByMail(env, piet.profileId, likeEvent(sanne), HIDDEN, T0);
     const link = unsubscribeLinkOf((await mailsTo(piet))[0]!);
     const res = await fetchWorker(link, { method: "POST", headers: { accept: "text/html" } });
     expect(res.status).toBe(200);
@@ -306,13 +306,13 @@ describe("the mail provider's bounce and complaint webhook", () => {
       expect(res.status).toBe(200);
     }
     expect(await stopsOf(anna)).toEqual([{ reason: "bounce", kind: "", address: anna.email }]);
-    await mailNotice(env, anna.profileId, likeEvent(sanne), HIDDEN, T0);
+    await tellByMail(env, anna.profileId, likeEvent(sanne), HIDDEN, T0);
     expect(await mailsTo(anna)).toEqual([]);
 
     // A new, confirmed address starts clean.
     const moved = `moved${anna.userId}@example.com`;
     await env.DB.prepare("UPDATE users SET email = ? WHERE id = ?").bind(moved, anna.userId).run();
-    await mailNotice(env, anna.profileId, likeEvent(sanne), HIDDEN, T0 + 60);
+    await tellByMail(env, anna.profileId, likeEvent(sanne), HIDDEN, T0 + 60);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = ?").bind(moved).first<{ n: number }>())!.n).toBe(1);
   });
 
@@ -326,8 +326,8 @@ describe("the mail provider's bounce and complaint webhook", () => {
     expect((await webhook(delivered, await signedWebhook(delivered))).status).toBe(200);
     expect(await stopsOf(anna)).toEqual([{ reason: "complaint", kind: "", address: anna.email }]);
     expect(await stopsOf(bo)).toEqual([]);
-    await mailNotice(env, anna.profileId, likeEvent(sanne), HIDDEN, T0);
-    await mailNotice(env, bo.profileId, likeEvent(sanne), HIDDEN, T0);
+    await tellByMail(env, anna.profileId, likeEvent(sanne), HIDDEN, T0);
+    await tellByMail(env, bo.profileId, likeEvent(sanne), HIDDEN, T0);
     expect(await mailsTo(anna)).toEqual([]);
     expect(await mailsTo(bo)).toHaveLength(1);
   });

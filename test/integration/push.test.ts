@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { DEVELOPMENT_VAPID } from "../../scripts/demo/vapid-keys";
 import { databaseOf } from "../../src/server/db/database";
 import { isAllowedPushEndpoint } from "../../src/server/push/endpoints";
-import { pushNotice } from "../../src/server/push/notices";
+import { tellByPush } from "../../src/server/notices/push-notices";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import type { MemberEvent, PushPayload } from "../../src/shared/member-events";
 import { encodeBase64Url } from "../../src/shared/web-push";
@@ -273,7 +273,7 @@ describe("web push to the push service stand-in", () => {
     const { id, subscription } = await standInSubscription();
     expect((await subscribe(bob, subscription)).status).toBe(200);
 
-    await pushNotice(webEnv, bob.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(webEnv, bob.id, messageFrom(anna, "Anna"), hidden, now());
 
     const [push, ...more] = await received(id);
     expect(more).toEqual([]);
@@ -305,7 +305,7 @@ describe("web push to the push service stand-in", () => {
     await answerWith(failing.id, 500);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
 
-    await pushNotice(webEnv, carl.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
+    await tellByPush(webEnv, carl.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
 
     for (const s of [gone, missing, failing]) expect((await received(s.id)).map((r) => r.payload)).toMatchObject([{ kind: "like", body: "Anna likes you" }]);
     expect((await subscriptionRows(carl.userId)).map((r) => r.endpoint)).toEqual([failing.subscription.endpoint]);
@@ -319,13 +319,13 @@ describe("web push to the push service stand-in", () => {
     const other = await standInSubscription("BJ3ORD59KaV08jFzdUjFXPvSCMQd8-OXxDAI3YWCFy1FX3h1Wh9Ctnw3Fng5TUBIboclxaSxS3brypu3tJ58QZI");
     await subscribe(lena, other.subscription);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await Promise.all(Array.from({ length: 4 }, () => pushNotice(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now())));
+    await Promise.all(Array.from({ length: 4 }, () => tellByPush(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now())));
     expect((await received(other.id)).map((r) => r.answered)).toEqual([403, 403, 403, 403]);
     expect(await subscriptionRows(lena.userId)).toHaveLength(1);
     expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)) as unknown)).toEqual([{ event: "push_key_mismatch", public_key: DEVELOPMENT_VAPID.publicKey, push_service: pushOrigin }]);
 
     warn.mockClear();
-    await pushNotice({ ...webEnv, VAPID_PRIVATE_KEY: "" }, lena.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush({ ...webEnv, VAPID_PRIVATE_KEY: "" }, lena.id, messageFrom(anna, "Anna"), hidden, now());
     expect(await received(other.id)).toHaveLength(4);
     expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_not_configured", private_key: false });
   });
@@ -347,8 +347,8 @@ describe("pushes every browser takes", () => {
   it("keeps every encrypted push within 3,000 bytes: a long preview is shortened, the rest of the payload whole", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const { member, standIn } = await previewing("Mia");
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: "Hi" }), hidden, now());
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna", { preview: "Hi" }), hidden, now());
     const [long, short] = await received(standIn.id);
     for (const push of [long!, short!]) {
       expect(push.answered).toBe(201);
@@ -368,7 +368,7 @@ describe("pushes every browser takes", () => {
     const { member, standIn } = await previewing("Noor");
     // Like Mozilla's relay to Firefox on Android, but tighter: 3,000 bytes are too many, 1,024 are not.
     await answer(standIn.id, { status: 201, maxBytes: 2048 });
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
     const [refused, retried, ...more] = await received(standIn.id);
     expect(more).toEqual([]);
     expect([refused!.answered, retried!.answered]).toEqual([413, 201]);
@@ -378,7 +378,7 @@ describe("pushes every browser takes", () => {
 
     await answer(standIn.id, { status: 201, maxBytes: 200 });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna", { preview: LONG }), hidden, now());
     expect((await received(standIn.id)).slice(2).map((r) => r.answered)).toEqual([413, 413]);
     expect(await subscriptionRows(member.userId)).toHaveLength(1);
     expect((await failuresOf(member.userId)).failures).toBe(1);
@@ -391,19 +391,19 @@ describe("pushes every browser takes", () => {
     const t0 = now();
     await answer(standIn.id, { status: 429, retryAfter: "120" });
     vi.spyOn(console, "warn").mockImplementation(() => {});
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0);
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0);
     expect((await received(standIn.id)).map((r) => r.answered)).toEqual([429]);
     expect((await failuresOf(member.userId)).retry_after).toBe(t0 + 120);
 
     await answer(standIn.id, { status: 201 });
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0 + 119);
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0 + 119);
     expect(await received(standIn.id)).toHaveLength(1);
-    await pushNotice(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0 + 120);
+    await tellByPush(webEnv, member.id, messageFrom(anna, "Anna"), hidden, t0 + 120);
     expect((await received(standIn.id)).map((r) => r.answered)).toEqual([429, 201]);
   });
 });
 
-describe("pushNotice: what is pushed", () => {
+describe("tellByPush: what is pushed", () => {
   async function subscribed(name: string) {
     const member = await chatMember(ORIGIN, { name });
     await subscribe(member, await browserSubscription());
@@ -413,9 +413,9 @@ describe("pushNotice: what is pushed", () => {
   it("a message only while no page of the member is in view, once", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const dana = await subscribed("Dana");
-    await pushNotice(env, dana.id, messageFrom(anna, "Anna"), inView, now());
+    await tellByPush(env, dana.id, messageFrom(anna, "Anna"), inView, now());
     expect(await pushesTo(dana)).toEqual([]);
-    await pushNotice(env, dana.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(env, dana.id, messageFrom(anna, "Anna"), hidden, now());
     expect(await pushesTo(dana)).toMatchObject([
       { kind: "message", title: "New message", body: "Anna sent you a message", tag: `conversation-${anna.id}`, url: `/members/${anna.id}/chat`, topic: `conversation-${anna.id}`, urgency: "high" },
     ]);
@@ -451,13 +451,13 @@ describe("pushNotice: what is pushed", () => {
   it("a new conversation, a photo and a gift say so; likes and matches always; reads and credits never", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const emma = await subscribed("Emma");
-    await pushNotice(env, emma.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
-    await pushNotice(env, emma.id, messageFrom(anna, "Anna", { message_kind: "image", preview: null }), hidden, now());
-    await pushNotice(env, emma.id, messageFrom(anna, "Anna", { message_kind: "gift", preview: null }), hidden, now());
-    await pushNotice(env, emma.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
-    await pushNotice(env, emma.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, inView, now());
-    await pushNotice(env, emma.id, { kind: "read", conversation_id: 1, peer_id: anna.id, unread: 0 }, hidden, now());
-    await pushNotice(env, emma.id, { kind: "credits", credits: 5, paid_user: true }, hidden, now());
+    await tellByPush(env, emma.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
+    await tellByPush(env, emma.id, messageFrom(anna, "Anna", { message_kind: "image", preview: null }), hidden, now());
+    await tellByPush(env, emma.id, messageFrom(anna, "Anna", { message_kind: "gift", preview: null }), hidden, now());
+    await tellByPush(env, emma.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
+    await tellByPush(env, emma.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, inView, now());
+    await tellByPush(env, emma.id, { kind: "read", conversation_id: 1, peer_id: anna.id, unread: 0 }, hidden, now());
+    await tellByPush(env, emma.id, { kind: "credits", credits: 5, paid_user: true }, hidden, now());
     expect((await pushesTo(emma)).map(({ kind, title, body, url, urgency }) => ({ kind, title, body, url, urgency }))).toEqual([
       { kind: "message", title: "New conversation", body: "Anna started a conversation with you", url: `/members/${anna.id}/chat`, urgency: "high" },
       { kind: "message", title: "New message", body: "Anna sent you a photo", url: `/members/${anna.id}/chat`, urgency: "high" },
@@ -471,20 +471,20 @@ describe("pushNotice: what is pushed", () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const finn = await subscribed("Finn");
     await choose(finn, { push: { new_messages: false, like: false } });
-    await pushNotice(env, finn.id, messageFrom(anna, "Anna"), hidden, now());
-    await pushNotice(env, finn.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, hidden, now());
-    await pushNotice(env, finn.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, hidden, now());
+    await tellByPush(env, finn.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(env, finn.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, hidden, now());
+    await tellByPush(env, finn.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, hidden, now());
     expect(await pushesTo(finn)).toEqual([]);
-    await pushNotice(env, finn.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
+    await tellByPush(env, finn.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
     expect((await pushesTo(finn)).map((p) => p.title)).toEqual(["New conversation"]);
   });
 
   it("shows the text of a message only with previews on", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const gina = await subscribed("Gina");
-    await pushNotice(env, gina.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(env, gina.id, messageFrom(anna, "Anna"), hidden, now());
     await choose(gina, { previews: true });
-    await pushNotice(env, gina.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(env, gina.id, messageFrom(anna, "Anna"), hidden, now());
     const [discreet, preview] = await pushesTo(gina);
     expect(JSON.stringify(discreet)).not.toContain("harbour");
     expect(preview).toMatchObject({ title: "Message from Anna", body: "Shall we meet at the harbour tonight?" });
@@ -494,12 +494,12 @@ describe("pushNotice: what is pushed", () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const hugo = await subscribed("Hugo");
     await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(hugo.userId).run();
-    await pushNotice(env, hugo.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(env, hugo.id, messageFrom(anna, "Anna"), hidden, now());
     expect(await pushesTo(hugo)).toEqual([]);
 
     const iris = await subscribed("Iris");
     await env.DB.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ?").bind(now(), iris.userId).run();
-    await pushNotice(env, iris.id, messageFrom(anna, "Anna"), hidden, now());
+    await tellByPush(env, iris.id, messageFrom(anna, "Anna"), hidden, now());
     expect(await pushesTo(iris)).toEqual([]);
   });
 });

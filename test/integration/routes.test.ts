@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decisionKey } from "../../src/server/services/moderation";
-import { matchRoute, pathFor, ROUTES } from "../../src/app/routes";
+import { matchRoute, pathFor, ROUTES } from "../../src/shared/routes";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
 import { Browser, fetchWorker } from "../http";
 

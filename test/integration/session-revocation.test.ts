@@ -12,12 +12,12 @@ import type { ServerFrame } from "../../src/shared/chat";
 import { databaseOf } from "../../src/server/db/database";
 import { disableAccount } from "../../src/server/db/reports";
 import { publicSessionIsLive } from "../../src/server/db/sessions";
-import { roomName } from "../../src/server/services/chats";
 import { SESSION_CHECK_MS, SessionCheck } from "../../src/server/chat/session-check";
-import { chatSocketOpened, chatSocketsOfEnded, ENDED_KEPT_MS, OPENED_KEPT_MS } from "../../src/server/member/session-sockets";
+import { chatSocketOpened, chatSocketsOfEnded, ENDED_KEPT_MS, OPENED_KEPT_MS } from "../../src/server/notices/session-sockets";
 import { ChatSocket, chatMember, clientId, closedSoon, memberSocket, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
+import { roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://revoke.test";
 const PASSWORD = "a good password";

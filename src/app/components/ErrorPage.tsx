@@ -1,9 +1,9 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import type { I18n } from "../i18n-instance";
 import { I18nContext, useT } from "../page-context";
 import type { PageError } from "../page-state";
 import { Link } from "./Link";
 import { Title } from "./Title";
+import { type I18n } from "../../shared/translator";
 
 /** Status of anything thrown: its status, statusCode or response status; 500 when it has none (SPEC §8). */
 export function errorStatus(error: unknown): number {

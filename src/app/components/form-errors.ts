@@ -1,6 +1,6 @@
 /* The server's refusal as a form shows it, apart from the form code, so a notice can use it without it. */
-import type { Translate } from "../i18n-instance";
 import { ApiRequestError } from "../api";
+import { type Translate } from "../../shared/translator";
 
 /** What a form shows after a failed call: a text under each field at fault, and one for the form. */
 export type FormErrors = { fields: Record<string, string>; message: string | null };

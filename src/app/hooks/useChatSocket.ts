@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type SendFrame, type ServerFrame } from "../../shared/chat";
+import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type ServerFrame } from "../../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat-socket-state";
 import { rememberBookmark } from "../bookmark-cookie";
 import { openSiteSocket, type SiteSocket } from "../site-socket";
+import { type SendFrame } from "../../shared/chat-frames";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */
 

@@ -11,7 +11,7 @@ import { useRouter, useSettings } from "../page-context";
 import { useChats } from "../hooks/useChats";
 import { useNewLikes } from "../hooks/useLikes";
 import { LikePopup } from "../components/LikePopup";
-import type { LayoutName } from "../routes";
+import type { LayoutName } from "../../shared/routes";
 
 /** Chat, Lander and Empty show the entry warning only in these countries (SPEC §2). */
 const ENTRY_WARNING_COUNTRIES_LIMITED = ["NL", "DE"] as const;

@@ -1,6 +1,6 @@
 import type { ComponentType } from "react";
 import type { ScreenProps } from "../page-state";
-import type { ScreenName } from "../routes";
+import type { ScreenName } from "../../shared/routes";
 
 type ScreenModule = { default: ComponentType<ScreenProps> };
 

@@ -45,7 +45,7 @@ import {
 } from "../services/accounts";
 import { block, unblock } from "../services/blocking";
 import { blockedInChat, conversationRooms, exportChatMessages, memberChangedInChats } from "../services/chats";
-import { badgesChanged } from "../services/member-notices";
+import { tellBadgesChanged } from "../notices/tell";
 import { exportMemberData } from "../services/my-data";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
@@ -189,14 +189,14 @@ export const accountRoutes = new Hono<AppEnv>()
     await block(c.get("db"), profileId, blocked);
     await blockedInChat(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, blocked);
     // The conversation leaves both chat lists, and its unread messages both badges.
-    c.executionCtx.waitUntil(badgesChanged(c.env, [profileId, blocked]));
+    c.executionCtx.waitUntil(tellBadgesChanged(c.env, [profileId, blocked]));
     return c.json({ blocked: true });
   })
   .delete("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
     const { profileId } = requireMember(c);
     const unblocked = c.req.valid("json").profile_id;
     await unblock(c.get("db"), profileId, unblocked);
-    c.executionCtx.waitUntil(badgesChanged(c.env, [profileId, unblocked]));
+    c.executionCtx.waitUntil(tellBadgesChanged(c.env, [profileId, unblocked]));
     return c.json({ blocked: false });
   })
   .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))

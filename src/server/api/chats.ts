@@ -11,20 +11,22 @@
 import { vValidator } from "@hono/valibot-validator";
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
-import type { SendFrame, ServerFrame } from "../../shared/chat";
+import type { ServerFrame } from "../../shared/chat";
 import type { AppEnv, Session } from "../request-context";
 import { MEMBER_HEADER, type SocketMember } from "../chat/room-sockets";
 import { AppError } from "../errors";
 import { uploadChatPhoto } from "../services/chat-photos";
 import { socketPeerRow } from "../db/conversations";
 import { requestBookmark } from "../db/database";
-import { conversationRooms, removeChats, roomName } from "../services/chats";
-import { announceRead } from "../services/member-news";
+import { conversationRooms, removeChats } from "../services/chats";
+import { tellRead } from "../notices/tell";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 import { objectHandshake, requireSocketUpgrade } from "./socket-handshake";
 import { parseQuery } from "./query";
 import { requireMember } from "../edge/signed-in-member";
+import { roomName } from "../notices/object-names";
+import { type SendFrame } from "../../shared/chat-frames";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
 const RemoveChatBody = v.union([v.object({ conversation: v.object({ id: Id }) }), v.object({ profile: v.object({ id: Id }) })]);
@@ -75,7 +77,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const removed = await removeChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
     // Everything in them counts as read: the member's other pages drop their badges.
-    c.executionCtx.waitUntil(Promise.all(removed.map((chat) => announceRead(c.env, profileId, chat.peer, chat.id, 0))));
+    c.executionCtx.waitUntil(Promise.all(removed.map((chat) => tellRead(c.env, profileId, chat.peer, chat.id, 0))));
     return c.json({ removed: removed.length });
   })
   .post(

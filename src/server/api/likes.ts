@@ -14,7 +14,7 @@ import { GiftBody, LikeBody, SwipePassBody } from "../../shared/likes";
 import type { AppEnv, Session } from "../request-context";
 import { requireMember } from "../edge/signed-in-member";
 import { like, pass, unlike } from "../services/likes";
-import { announceLike } from "../services/member-news";
+import { tellLike } from "../notices/tell";
 import { invalidBody } from "./body";
 import { postMessage } from "./chats";
 
@@ -37,7 +37,7 @@ const likeContext = (c: Context<AppEnv>) => ({
   db: c.get("db"),
   site: c.get("site"),
   now: new Date(),
-  liked: (news: Parameters<typeof announceLike>[1], now: number) => c.executionCtx.waitUntil(announceLike(c.env, news, now)),
+  liked: (news: Parameters<typeof tellLike>[1], now: number) => c.executionCtx.waitUntil(tellLike(c.env, news, now)),
 });
 
 export const likeRoutes = new Hono<AppEnv>()

@@ -9,13 +9,14 @@
 import { vValidator } from "@hono/valibot-validator";
 import { Hono } from "hono";
 import * as v from "valibot";
-import { CHANNEL_MEMBER_HEADER, memberChannelName, type ChannelMember } from "../member/member-channel";
+import { CHANNEL_MEMBER_HEADER, type ChannelMember } from "../notices/member-channel";
 import { requestBookmark } from "../db/database";
 import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
 import type { AppEnv } from "../request-context";
 import { invalidBody } from "./body";
 import { objectHandshake, requireSocketUpgrade } from "./socket-handshake";
+import { memberChannelName } from "../notices/object-names";
 
 /** SPEC §7: the beacon's body is an empty JSON object; anything in it is a mistake. */
 const PageHiddenBody = v.pipe(

@@ -22,7 +22,7 @@ import type { Session } from "../request-context";
 import { AppError } from "../errors";
 import { paymentProviderFor } from "../payments";
 import { formatMoney, PAYMENT_STATUSES } from "../../shared/payments";
-import { announceBalance } from "../services/member-news";
+import { tellBalance } from "../notices/tell";
 import { createOrder, refundOrder, repeatOrder, repeatPlan, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
 import { getUserView } from "../services/users";
 import type { OrderRow } from "../db/orders";
@@ -52,7 +52,7 @@ function publicOrigin(c: Context<AppEnv>): string {
 
 export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
   const origin = publicOrigin(c);
-  const balanceChanged = (userId: number) => c.executionCtx.waitUntil(announceBalance(c.env, userId, now));
+  const balanceChanged = (userId: number) => c.executionCtx.waitUntil(tellBalance(c.env, userId, now));
   return { db: c.get("db"), env: c.env, provider: paymentProviderFor(c.env, c.get("db"), origin), site: c.get("site"), origin, now, balanceChanged };
 }
 

@@ -1,25 +1,26 @@
 import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
-import { HISTORY_PAGE_SIZE, type SendFrame, type ServerFrame } from "../../shared/chat";
+import { HISTORY_PAGE_SIZE, type ServerFrame } from "../../shared/chat";
 import { ClientFrame } from "../../shared/chat-frames";
 import { forgetRemovedPreview, returnHolds, setUnreadCount } from "../db/chat-ledger";
 import { allMessages, conversationFacts, eraseMember, hasImageOf, historyPage, markRead, migrateConversationStore, readMarkOf, removeMessage, unreadCountOf, type StoredMessage } from "../db/conversation-store";
 import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
 import { isPremiumProfile } from "../db/profiles";
-import { roomName, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
-import { announceMessage, announceRead, announceSenderBalance } from "../services/member-news";
+import { type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { tellMessage, tellRead, tellSenderBalance } from "../notices/tell";
 import { ConversationPair } from "./conversation-pair";
 import { CreditHolds } from "./credit-holds";
 import { D1Journal, JOURNAL_RETRY_MS } from "./d1-journal";
 import { MemberFacts } from "./member-facts";
-import { PageNotices } from "./page-notices";
+import { ConversationNotices } from "../notices/conversation-notices";
 import { refusalFrame, parseMember, RoomSockets, MEMBER_HEADER, type SocketMember } from "./room-sockets";
 import { SendPipeline, type Send } from "./send-pipeline";
 import { closeEndedSockets, SESSION_ENDED, SESSION_ENDED_CLOSE, SessionCheck } from "./session-check";
 import { publicSessionIsLive } from "../db/sessions";
-import { memberChannelName } from "../member/member-channel";
 import { refusalText } from "../errors";
 import { i18nFor } from "../translations";
+import { memberChannelName, roomName } from "../notices/object-names";
+import { type SendFrame } from "../../shared/chat-frames";
 
 /**
  * The Durable Object of one conversation (one pair of profiles), its single writer and the home of
@@ -31,7 +32,7 @@ import { i18nFor } from "../translations";
  * - SendPipeline (send-pipeline.ts): every send from the frame to the ack, its effects in order;
  * - CreditHolds (credit-holds.ts): what the object may spend of its members' holds in D1;
  * - D1Journal (d1-journal.ts): messages acknowledged from a hold, recorded in D1 after the ack;
- * - PageNotices (page-notices.ts): what the members' channels are told of each message;
+ * - ConversationNotices (conversation-notices.ts): what the members' channels are told of each message;
  * - MemberFacts (member-facts.ts): the D1 facts the rules last read, and who wrote here;
  * - SessionCheck (session-check.ts): whether the login behind a socket is still live (docs/decisions/0025);
  * - ConversationPair (conversation-pair.ts) and RoomSockets (room-sockets.ts).
@@ -45,7 +46,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   private readonly holds = new CreditHolds();
   private readonly known: MemberFacts;
   private readonly journal: D1Journal;
-  private readonly notices: PageNotices;
+  private readonly notices: ConversationNotices;
   private readonly sends: SendPipeline;
   private readonly sessions: SessionCheck;
   private turns: Promise<void> = Promise.resolve();
@@ -71,9 +72,9 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     });
     const alarmBy = (at: number) => this.alarmBy(at);
     this.journal = new D1Journal({ sql: ctx.storage.sql, db: this.db, primary, pair: this.pair, holds: this.holds, known: this.known, alarmBy });
-    this.notices = new PageNotices((kind, sent) => {
+    this.notices = new ConversationNotices((kind, sent) => {
       const asker = roomName(...this.pair.members);
-      return kind === "message" ? announceMessage(env, sent, asker) : announceSenderBalance(env, sent, asker);
+      return kind === "message" ? tellMessage(env, sent, asker) : tellSenderBalance(env, sent, asker);
     });
     this.sends = new SendPipeline({
       ctx,
@@ -353,7 +354,7 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     // After the journal's writes, which carry the count as it was.
     await this.journal.inOrder(() => setUnreadCount(this.db, record.id, member.profileId, unread));
     if (unread === 0) this.notices.readAll(member.profileId);
-    this.ctx.waitUntil(announceRead(this.env, member.profileId, this.pair.otherOf(member.profileId), record.id, unread));
+    this.ctx.waitUntil(tellRead(this.env, member.profileId, this.pair.otherOf(member.profileId), record.id, unread));
     this.sockets.broadcast(
       () => true,
       (viewer) => (viewer.profileId === member.profileId ? { type: "unread", count: unread } : { type: "read", profile_id: member.profileId, message_id: readId }),

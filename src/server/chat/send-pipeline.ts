@@ -20,7 +20,7 @@
  *               within GATHER_MS). Slow path: the group's D1 side is written in one batch after the
  *               journal, with the senders' holds given back and topped up (recordGroup); D1 refuses
  *               a group whole (the standing, the balance), and its messages are then deleted here.
- *   4. deliver  The call to the recipient's channel first (PageNotices), then the frames to the
+ *   4. deliver  The call to the recipient's channel first (ConversationNotices), then the frames to the
  *               other sockets and the ack to the sender. The output gate holds all of them until
  *               the write of step 2 is durable. The one place a send is acknowledged.
  *   5. at the start of the object's next turn (finishEarlierSends), so they go in one write of the
@@ -33,7 +33,7 @@
  *
  * So no message is acknowledged and then lost, and none is shown without its charge.
  */
-import type { SendFrame, ServerFrame } from "../../shared/chat";
+import type { ServerFrame } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { balanceOf } from "../db/ledger";
 import { lastRecordedId, recordSends, type SendRecord, type SendRecordResult } from "../db/chat-ledger";
@@ -55,14 +55,15 @@ import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
 import { decideSend, insufficientCredits, type SendRequest } from "../services/chat-rules";
 import { conversationRooms, recallHeldCredits, sendFacts, type MemberFactsRow } from "../services/chats";
-import { loadSite } from "../services/site-settings";
+import { loadSite } from "../edge/site";
 import type { ConversationPair } from "./conversation-pair";
 import { HOLD_IDLE_MS, type CreditHolds } from "./credit-holds";
 import { d1SideOf, type D1Journal } from "./d1-journal";
 import type { MemberFacts } from "./member-facts";
-import type { PageNotices } from "./page-notices";
+import type { ConversationNotices } from "../notices/conversation-notices";
 import { refusalFrame, type RoomSockets, type SocketMember } from "./room-sockets";
 import { closeEndedSockets, SESSION_ENDED, type SessionCheck } from "./session-check";
+import { type SendFrame } from "../../shared/chat-frames";
 
 /** Sends recorded in D1 in one batch at most. */
 const MAX_GROUP = 50;
@@ -85,7 +86,7 @@ export type PipelineParts = {
   holds: CreditHolds;
   journal: D1Journal;
   known: MemberFacts;
-  notices: PageNotices;
+  notices: ConversationNotices;
   sessions: SessionCheck;
   alarmBy: (at: number) => void;
   /** Run `takeWaiting` in a later turn of the object. */

@@ -9,7 +9,7 @@ import { loadSite } from "../edge/site";
 import { mailerFor } from "../mail/mailer";
 import { paymentProviderFor } from "../payments";
 import type { AccountContext } from "../services/accounts";
-import { announceBalance } from "../services/member-news";
+import { tellBalance } from "../notices/tell";
 import type { SupportContext } from "../services/member-support";
 import type { PaymentContext } from "../services/payments";
 import type { SiteSettings } from "../../shared/settings";
@@ -51,6 +51,6 @@ export async function memberAccounts(c: Context<ConsoleEnv>, domain: string, now
 export async function orderPayments(c: Context<ConsoleEnv>, domain: string, now = nowOf()): Promise<PaymentContext> {
   const site = await memberSite(c, domain);
   const origin = siteOrigin(c, site.settings);
-  const balanceChanged = (userId: number) => c.executionCtx.waitUntil(announceBalance(c.env, userId, now));
+  const balanceChanged = (userId: number) => c.executionCtx.waitUntil(tellBalance(c.env, userId, now));
   return { db: c.var.db, env: c.env, provider: paymentProviderFor(c.env, c.var.db, origin), site: site.settings, origin, now, balanceChanged };
 }

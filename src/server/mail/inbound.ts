@@ -8,11 +8,9 @@
  *   (https://developers.cloudflare.com/email-service/concepts/deliverability/): each failed
  *   recipient's mail stops. Complaints need no mail: Cloudflare puts the address on its suppression
  *   list and the next send's E_RECIPIENT_SUPPRESSED stops it (mailer.ts).
- * Anything else is dropped.
+ * Anything else is dropped. This file reads such mail; what it does to a member's mail is
+ * services/notification-choices.ts receiveMail.
  */
-import { databaseOf } from "../db/database";
-import { stopMailForReport, unsubscribe } from "../services/notification-choices";
-import { readUnsubscribeToken } from "./unsubscribe-links";
 
 /** The local part of the address a List-Unsubscribe mailto: names. */
 export const UNSUBSCRIBE_MAILBOX = "unsubscribe";
@@ -32,7 +30,8 @@ export function unsubscribeMailto(mailFrom: string, token: string): string {
   return `mailto:${unsubscribeAddress(mailFrom)}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`;
 }
 
-async function readRaw(stream: ReadableStream<Uint8Array>): Promise<string> {
+/** The start of a received mail's raw text (a report is small; nothing past MAX_READ_BYTES is read). */
+export async function readRaw(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -58,27 +57,4 @@ export function failedRecipients(raw: string): string[] {
     if (recipient && action === "failed" && status === "5") failed.push(recipient);
   }
   return failed;
-}
-
-/** Handle one mail the Worker received; never throws for a mail it does not understand. */
-export async function receiveMail(message: Pick<ForwardableEmailMessage, "to" | "from" | "headers" | "raw">, env: Env, now: number): Promise<string> {
-  const db = databaseOf(env.DB);
-  const to = message.to.toLowerCase();
-  if (to === unsubscribeAddress(env.MAIL_FROM)) {
-    const token = /\b([1-9][0-9]{0,9}\.[a-z_]{1,40}\.[A-Za-z0-9_-]{43})\b/.exec(message.headers.get("subject") ?? "")?.[1];
-    const link = token ? await readUnsubscribeToken(env.SESSION_SECRET, token) : null;
-    if (!link) return "unsubscribe_invalid";
-    await unsubscribe(db, link, now);
-    console.info(JSON.stringify({ event: "mail_unsubscribe", by: "mailto", userId: link.userId, kind: link.kind }));
-    return "unsubscribed";
-  }
-  const type = message.headers.get("content-type") ?? "";
-  // Bounce notifications come to the sender address only; a report sent anywhere else is not ours.
-  if (to === env.MAIL_FROM.toLowerCase() && /multipart\/report/i.test(type) && /report-type="?delivery-status/i.test(type)) {
-    const failed = failedRecipients(await readRaw(message.raw));
-    const stopped = failed.length ? await stopMailForReport(db, "bounce", failed, now) : 0;
-    console.info(JSON.stringify({ event: "mail_bounce_report", failed: failed.length, stopped }));
-    return "bounce";
-  }
-  return "dropped";
 }

@@ -1,5 +1,5 @@
 import manifest from "virtual:client-manifest";
-import type { ScreenName } from "../../app/routes";
+import type { ScreenName } from "../../shared/routes";
 
 type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean; src?: string };
 export type ClientManifest = Record<string, ManifestChunk>;

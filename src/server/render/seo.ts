@@ -4,7 +4,7 @@
  * page on every country site in each of its languages. Also the public pages for the sitemap and
  * the member-only paths robots.txt keeps out, both from THE route table.
  */
-import { LANDERS, ROUTES, type RouteDef, type RouteMatch } from "../../app/routes";
+import { LANDERS, ROUTES, type RouteDef, type RouteMatch } from "../../shared/routes";
 import type { ProfileResponse } from "../../shared/api";
 import { languagesForCountry, type Language } from "../../shared/locales";
 import type { SiteSettings } from "../../shared/settings";

@@ -8,6 +8,7 @@ import { isLanguage, type Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { accountKey, addressKey, ACCOUNT_FAILURES, ADDRESS_FAILURES, blockedFor, clearFailures, recordFailure } from "../auth/throttle";
+import { newAccountToken, TOKEN_LIFETIME, TOKEN_LINKS, type TokenKind } from "../auth/account-tokens";
 import { randomToken, tokenHash } from "../auth/tokens";
 import {
   accountByEmail,
@@ -17,7 +18,6 @@ import {
   confirmAccountByToken,
   createAccount,
   deleteAccounts,
-  insertToken,
   liveToken,
   liveTokenMember,
   markPendingDeletion,
@@ -43,29 +43,14 @@ import type { Tracking } from "../request-context";
 import { i18nFor } from "../translations";
 import type { Mailer } from "../mail/mailer";
 import { composeMail, type MailKind } from "../mail/templates";
-import {
-  birthDateProblem,
-  emailProblem,
-  normaliseEmail,
-  passwordProblem,
-  type Problem,
-  usernameKey,
-  usernameProblem,
-} from "./account-rules";
+import { usernameKey } from "./account-rules";
 import { termsVersion } from "../../shared/legal";
+import { birthDateProblem, emailProblem, normaliseEmail, passwordProblem, type Problem, usernameProblem } from "../../shared/account-fields";
 
 const RESET_MAILS_PER_DAY = 3;
 const ACTIVATION_MAILS_PER_DAY = 5;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-const TOKEN_LIFETIME: Record<TokenKind, number> = {
-  activation: 7 * DAY,
-  password_reset: 2 * HOUR,
-  mail_change: DAY,
-  reactivation: REACTIVATION_DAYS * DAY,
-};
-
-type TokenKind = "activation" | "password_reset" | "mail_change" | "reactivation";
 
 /** What account operations need besides the database: where links point, how mail leaves, the site. */
 export type AccountContext = {
@@ -79,24 +64,14 @@ export type AccountContext = {
 
 const nowOf = (ctx: AccountContext) => ctx.now ?? Math.floor(Date.now() / 1000);
 
-/** A new single-use token: the statement that stores its hash, and the token for the link. */
-async function newToken(ctx: AccountContext, userId: number, kind: TokenKind, data: string | null = null) {
-  const token = randomToken();
-  const statement = insertToken(ctx.db, { tokenHash: await tokenHash(token), userId, kind, data, createdAt: nowOf(ctx), expiresAt: nowOf(ctx) + TOKEN_LIFETIME[kind] });
-  return { token, statement };
-}
+/** A new single-use token for the member's link, at the context's time. */
+const newToken = (ctx: AccountContext, userId: number, kind: TokenKind, data: string | null = null) => newAccountToken(ctx.db, userId, kind, nowOf(ctx), data);
 
-const LINKS: Record<TokenKind, (token: string) => string> = {
-  activation: (t) => `/api/activate.php?token=${t}`,
-  password_reset: (t) => `/reset-password/do?token=${t}`,
-  mail_change: (t) => `/mail-change/do?token=${t}`,
-  reactivation: (t) => `/api/reactivate.php?token=${t}`,
-};
 const MAIL_OF: Record<TokenKind, MailKind> = { activation: "activation", password_reset: "reset", mail_change: "mail_change", reactivation: "deletion" };
 
 async function mailLink(ctx: AccountContext, account: { email: string; username: string; language: string }, kind: TokenKind, token: string, values: Record<string, string | number> = {}, to = account.email) {
   const language: Language = isLanguage(account.language) ? account.language : "en";
-  const mail = composeMail(i18nFor(language, ctx.site.countries[0]).t, MAIL_OF[kind], { address: to, name: account.username }, ctx.site.name, ctx.origin + LINKS[kind](token), values);
+  const mail = composeMail(i18nFor(language, ctx.site.countries[0]).t, MAIL_OF[kind], { address: to, name: account.username }, ctx.site.name, ctx.origin + TOKEN_LINKS[kind](token), values);
   await ctx.mailer.send(mail);
 }
 
@@ -201,13 +176,6 @@ export async function activationResend(ctx: AccountContext, userId: number) {
   if ((await tokensSentToday(ctx, userId, "activation")) >= ACTIVATION_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_mails", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, userId, "activation");
   return { statement, send: () => mailLink(ctx, account, "activation", token) };
-}
-
-/** A fresh activation link for the reminder the clock mails to a member who has not confirmed yet. */
-export async function activationLink(ctx: AccountContext, userId: number): Promise<string> {
-  const { token, statement } = await newToken(ctx, userId, "activation");
-  await statement;
-  return ctx.origin + LINKS.activation(token);
 }
 
 type LoginResult = { userId: number };

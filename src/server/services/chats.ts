@@ -13,7 +13,6 @@ import {
   conversationOf,
   conversationsOfProfiles,
   hiddenBeforeOf,
-  pairOf,
   profilesOfUsers,
   removeConversations,
   type ChatProfileRow,
@@ -23,11 +22,10 @@ import { holdingConversations, sendFactsRow, type SendFactsRow } from "../db/cha
 import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
 import { messageView } from "./chat-message-views";
+import { roomName } from "../notices/object-names";
 import { blockedReason, freeMessagesLeft, textPrice, type SendFacts } from "./chat-rules";
-import { mainImage } from "./profile-card";
+import { mainImage } from "../../shared/photos";
 
-/** The name of a pair's Durable Object. */
-export const roomName = (one: number, other: number) => pairOf(one, other).join(":");
 
 /** What the send rules need from the conversation's own messages (kept by its object). */
 type ConversationFacts = { freeUsedHere: number; recipientHasWritten: boolean };

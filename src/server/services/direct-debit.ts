@@ -9,7 +9,7 @@ import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../
 import { creditStatements, insertOrder, orderStatusStatements, outstandingDirectDebitCredits, type OrderRow } from "../db/orders";
 import { countWrongTry, directDebitStatusStatement, findDirectDebitAccount, insertSmsCode, latestSmsCode, saveDirectDebitAccount, smsCodesSince, spendSmsCodeStatement } from "../db/direct-debit";
 import { insertPayment, paymentStatusStatement } from "../db/payments";
-import { announcePremium } from "../chat/premium";
+import { showPremiumInChats } from "./premium";
 import { AppError } from "../errors";
 import { mobileNumberOf } from "../sms/phone-numbers";
 import { SmsRefused, smsSenderName, type SmsSender } from "../sms/sms";
@@ -112,7 +112,7 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
     await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
     throw providerUnavailable(error);
   }
-  if (!buyer.paid) await announcePremium(ctx.env, buyer.userId);
+  if (!buyer.paid) await showPremiumInChats(ctx.env, buyer.userId);
   ctx.balanceChanged?.(buyer.userId);
   return order;
 }

@@ -39,7 +39,8 @@ import {
   type LikeTarget,
 } from "../db/likes";
 import { AppError, invalidParameter } from "../errors";
-import { mainImage, toProfileCard } from "./profile-card";
+import { mainImage } from "../../shared/photos";
+import { toProfileCard } from "./profile-card";
 import { preferredGender, type Searcher } from "./search";
 
 /** A burst of likes: at most this many per window per member; more is refused with a text (not dropped). */

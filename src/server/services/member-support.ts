@@ -16,10 +16,11 @@ import { disableAccountQueries } from "../db/reports";
 import { revokeMemberSessions, sessionsRevokedSince } from "../db/sessions";
 import { accountDeletion, activationResend, type AccountContext } from "./accounts";
 import { conversationRooms, memberChangedInChats } from "./chats";
-import { notifyProfileChanged } from "./member-notices";
-import { normaliseEmail, usernameKey } from "./account-rules";
+import { tellProfileChanged } from "../notices/tell";
+import { usernameKey } from "./account-rules";
 import { refundOrder, type PaymentContext } from "./payments";
 import { closeSessionSockets } from "./sessions";
+import { normaliseEmail } from "../../shared/account-fields";
 
 type Statement = BatchItem<"sqlite">;
 type Batch = [Statement, ...Statement[]];
@@ -79,7 +80,7 @@ async function endOpenPages(ctx: SupportContext, userId: number, profileId: numb
 async function standingChanged(ctx: SupportContext, profileId: number | null, pagesToo: boolean): Promise<void> {
   if (profileId === null) return;
   await memberChangedInChats(ctx.db, conversationRooms(ctx.env.CONVERSATIONS), profileId);
-  if (pagesToo) await notifyProfileChanged(ctx.env, ctx.db, profileId);
+  if (pagesToo) await tellProfileChanged(ctx.env, ctx.db, profileId);
 }
 
 const changed = (results: readonly unknown[]) => ((results[0] as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0) > 0;

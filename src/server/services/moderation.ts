@@ -37,11 +37,11 @@ import { composeMail } from "../mail/templates";
 import { isLanguage, type Language } from "../../shared/locales";
 import { appealDeadline, DECISION_GROUNDS, RESTRICTING_OUTCOMES, TOLD_OUTCOMES, type AppealBody, type DecisionGround, type DecisionOutcome, type ReportOutcome, type Statement } from "../../shared/moderation";
 import { verificationDecisionOf } from "../db/verification";
-import { loadSite } from "./site-settings";
+import { loadSite } from "../edge/site";
 import { i18nFor } from "../translations";
 import { closeSessionSockets } from "./sessions";
 import { conversationRooms, memberChangedInChats } from "./chats";
-import { notifyProfileChanged } from "./member-notices";
+import { tellProfileChanged } from "../notices/tell";
 
 /** An operator deciding: who they are for the audit log, and the Worker's bindings for the effects. */
 export type Moderator = { env: Env; db: Database; actor: Actor & { operatorId: number }; now: number };
@@ -113,7 +113,7 @@ export async function decidePhoto(m: Moderator, input: { photoId: number; approv
   await runOnce(m.db, batch, "photo");
   const decision = (await decisionFor(m.db, { photoId: photo.id }))!;
   // The member's own pages and those of everyone they talk with show the photo (or stop showing it) at once.
-  await notifyProfileChanged(m.env, m.db, member.profileId);
+  await tellProfileChanged(m.env, m.db, member.profileId);
   if (!input.approve) await tellMember(m.env, decision, member);
   return decision;
 }
@@ -175,7 +175,7 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
     await closeSessionSockets(m.env.MEMBERS, member.profileId, await sessionsRevokedSince(m.db, member.userId, m.now));
     await memberChangedInChats(m.db, conversationRooms(m.env.CONVERSATIONS), member.profileId);
   }
-  if (member && (input.outcome === "restrict" || (input.outcome === "remove_content" && !removesMessage) || input.outcome === "disable")) await notifyProfileChanged(m.env, m.db, member.profileId);
+  if (member && (input.outcome === "restrict" || (input.outcome === "remove_content" && !removesMessage) || input.outcome === "disable")) await tellProfileChanged(m.env, m.db, member.profileId);
   if (member && TOLD_OUTCOMES.includes(input.outcome)) await tellMember(m.env, decision, member);
   await tellReporter(m.env, report, input.outcome);
   return decision;
@@ -234,7 +234,7 @@ export async function decideAppeal(m: Moderator, input: { appealId: number; reve
   );
   await runOnce(m.db, batch, "appeal");
   const decision = (await decisionFor(m.db, { appealId: appeal.id }))!;
-  if (input.reverse) await notifyProfileChanged(m.env, m.db, member.profileId);
+  if (input.reverse) await tellProfileChanged(m.env, m.db, member.profileId);
   await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}` });
   return decision;
 }

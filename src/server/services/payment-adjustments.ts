@@ -5,7 +5,7 @@
  * of the order's credits, a refund that failed gives its credits back, a reversed chargeback gives
  * back and lifts the direct-debit block. Each change is once (db/payment-adjustments.ts).
  */
-import { recallChatHolds } from "../chat/premium";
+import { recallChatHolds } from "./premium";
 import { balanceOf } from "../db/ledger";
 import { directDebitStatusStatement, liftDirectDebitBlockStatement } from "../db/direct-debit";
 import { undoRefundStatements, type OrderRow } from "../db/orders";

@@ -6,7 +6,7 @@
 import { canSaveMethod, methodPaysIn, PAYMENT_STATUSES, pricingFor, statusRank, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
 import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
-import { announcePremium, recallChatHolds } from "../chat/premium";
+import { showPremiumInChats, recallChatHolds } from "./premium";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
@@ -239,7 +239,7 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     }
     if (credited) {
       console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
-      if (before && !before.paid) await announcePremium(ctx.env, order.userId);
+      if (before && !before.paid) await showPremiumInChats(ctx.env, order.userId);
       ctx.balanceChanged?.(order.userId);
     }
     settlement = credited ? "credited" : results[0].meta.changes > 0 ? "updated" : "unchanged";

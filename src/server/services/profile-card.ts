@@ -1,11 +1,7 @@
-import type { MainImage, ProfileCard } from "../../shared/api";
+import type { ProfileCard } from "../../shared/api";
+import { mainImage } from "../../shared/photos";
 import type { CardRow } from "../db/profiles";
 import { ageOn } from "../../shared/ages";
-
-export function mainImage(key: string | null, thumbKey: string | null, status: string | null): MainImage | null {
-  if (!key || !thumbKey || status !== "active") return null;
-  return { filename: key, thumb_filename: thumbKey, status, match: key };
-}
 
 export function toProfileCard(row: CardRow, today = new Date()): ProfileCard {
   return {

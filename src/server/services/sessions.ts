@@ -9,7 +9,7 @@ import type { Database } from "../db/database";
 import { liveSessionsOf, revokeOtherSessions, revokeSessionByPublicId } from "../db/sessions";
 import { AppError } from "../errors";
 import type { Session } from "../request-context";
-import { memberChannelName } from "../member/member-channel";
+import { memberChannelName } from "../notices/object-names";
 
 /** "Chrome on Android" in the member's language; the product names stay as they are. */
 function deviceLabel(t: Translate, device: string | null): string {

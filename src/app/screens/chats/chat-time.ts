@@ -1,5 +1,5 @@
-import type { Translate } from "../../i18n-instance";
 import { dayKey } from "../../chat-view-rules";
+import { type Translate } from "../../../shared/translator";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

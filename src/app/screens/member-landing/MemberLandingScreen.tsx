@@ -8,7 +8,7 @@ import { MemberName } from "../landers/parts";
 import { Title } from "../../components/Title";
 import { useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
-import { withTracking, type LanderVariant } from "../../landers";
+import { withTracking, type LanderVariant } from "../../../shared/landers";
 import { profileKey } from "../../page-data";
 import type { ScreenProps } from "../../page-state";
 import "../landers/landers.css";

@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import type { ReactNode } from "react";
 import * as v from "valibot";
-import { announceBalance } from "../../services/member-news";
+import { tellBalance } from "../../notices/tell";
 import * as support from "../../services/member-support";
 import { ActionForm, money } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
@@ -235,7 +235,7 @@ const routes = new Hono<ConsoleEnv>()
     const file = await memberOf(c);
     const ctx = supportContext(c);
     if (!(await support.correctCredits(ctx, asMember(file), c.var.operator.id, delta, reason))) throw unchanged("The member does not have that many credits free to take (some may be held by a conversation).");
-    c.executionCtx.waitUntil(announceBalance(c.env, file.account.userId, ctx.now));
+    c.executionCtx.waitUntil(tellBalance(c.env, file.account.userId, ctx.now));
     return actionDone(c, `/members/${file.account.userId}`);
   })
   .post(

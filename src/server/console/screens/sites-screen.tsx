@@ -1,14 +1,14 @@
 /**
  * Sites (admin; issue 24 point 5): each country site's settings and company as KV holds them, and a
  * change in three steps: the operator edits the JSON, the console checks it by the rules of
- * `npm run site -- validate` (services/site-settings.ts checkSiteFile) and keeps it as a draft, the
+ * `npm run site -- validate` (edge/site.ts checkSiteFile) and keeps it as a draft, the
  * review shows the difference field by field, and only saving puts it into KV, with its audit row.
  */
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import { auditEntryQuery } from "../../db/audit-log";
 import { clearSiteCache, listSites } from "../../edge/site";
-import { checkSiteFile, putSiteFile, settingsChanges, storedSiteFile, type SiteFile } from "../../services/site-settings";
+import { checkSiteFile, putSiteFile, settingsChanges, storedSiteFile, type SiteFile } from "../../edge/site";
 import { companyKey, siteKey } from "../../../shared/settings";
 import { actorOf } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";

@@ -1,5 +1,5 @@
 import type { Translate } from "../../shared/translator";
-import { pathFor } from "../../app/routes";
+import { pathFor } from "../../shared/routes";
 import type { MemberEvent, Presence, PushPayload } from "../../shared/member-events";
 import { NEW_LIKES_CAP } from "../../shared/likes";
 import { DEFAULT_LANGUAGE, isLanguage } from "../../shared/locales";
@@ -9,9 +9,9 @@ import { databaseOf, type Database } from "../db/database";
 import { countNewLikes } from "../db/likes";
 import { notificationChoicesOf } from "../db/notification-choices";
 import { pushRecipient } from "../db/push-subscriptions";
-import { loadSite } from "../services/site-settings";
+import { loadSite } from "../edge/site";
 import { i18nFor } from "../translations";
-import { deliverPush, pushSenderFor, type PushMessage } from "./sender";
+import { deliverPush, pushSenderFor, type PushMessage } from "../push/sender";
 
 type Pushable = Extract<MemberEvent, { kind: "message" | "like" | "match" }>;
 
@@ -72,7 +72,7 @@ async function badgeOf(db: Database, profileId: number): Promise<number | null> 
  * (issue 13 item 3): only to a live account, only for the kinds the member keeps on, discreet unless
  * they turned previews on. Never throws for a push service's failure (sender.ts logs it).
  */
-export async function pushNotice(env: Env, profileId: number, event: MemberEvent, presence: Presence, now: number): Promise<void> {
+export async function tellByPush(env: Env, profileId: number, event: MemberEvent, presence: Presence, now: number): Promise<void> {
   const kind = pushKindOf(event, presence);
   if (kind === null || (event.kind !== "message" && event.kind !== "like" && event.kind !== "match")) return;
   const db = databaseOf(env.DB);

@@ -1,4 +1,4 @@
-import { TRACKING_FIELDS } from "../shared/tracking";
+import { TRACKING_FIELDS } from "./tracking";
 
 /**
  * The named variants a lander or member landing page can take from its optional slug

@@ -1,12 +1,12 @@
 import { databaseOf } from "../db/database";
 import { profilesOfUsers } from "../db/conversations";
-import { conversationRooms, memberChangedInChats, recallHeldCredits } from "../services/chats";
+import { conversationRooms, memberChangedInChats, recallHeldCredits } from "./chats";
 
 /**
  * Tell the objects of a member's conversations that the member became premium, so sockets opened
  * before the purchase show photos' originals at once (the objects keep who is premium per socket).
  */
-export async function announcePremium(env: Pick<Env, "DB" | "CONVERSATIONS">, userId: number): Promise<void> {
+export async function showPremiumInChats(env: Pick<Env, "DB" | "CONVERSATIONS">, userId: number): Promise<void> {
   const db = databaseOf(env.DB);
   const [profile] = await profilesOfUsers(db, [userId]);
   if (!profile) return;

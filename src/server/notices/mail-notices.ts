@@ -8,6 +8,7 @@
 import type { Translate } from "../../shared/translator";
 import type { MemberEvent, Presence } from "../../shared/member-events";
 import { isLanguage } from "../../shared/locales";
+import { pathFor } from "../../shared/routes";
 import type { EmailKind } from "../../shared/notifications";
 import { databaseOf, type Database } from "../db/database";
 import { notificationChoicesOf } from "../db/notification-choices";
@@ -26,8 +27,8 @@ import { mailerFor } from "../mail/mailer";
 import { composeMail, type NotificationMail } from "../mail/templates";
 import { unsubscribeToken } from "../mail/unsubscribe-links";
 import { i18nFor } from "../translations";
-import { activationLink } from "./accounts";
-import { loadSite } from "./site-settings";
+import { activationLink } from "../auth/account-tokens";
+import { loadSite } from "../edge/site";
 
 type MailValues = Record<string, string | number>;
 
@@ -45,7 +46,6 @@ export const ACTIVATION_REMINDER_UNTIL = 6 * DAY;
 const CLOCK_BATCH = 500;
 
 type Recipient = NonNullable<Awaited<ReturnType<typeof mailRecipient>>>;
-type Site = NonNullable<Awaited<ReturnType<typeof loadSite>>>;
 
 /** What mail an event makes: the kind the member chooses it by, the mail, where its button leads, and its texts' values. */
 type NoticeMail = { kind: EmailKind; mail: NotificationMail; path: string; values: Record<string, string | number> };
@@ -54,12 +54,12 @@ function noticeFor(event: MemberEvent): NoticeMail | null {
   switch (event.kind) {
     case "message":
       return event.first
-        ? { kind: "new_conversations", mail: "new_conversation", path: `/chats/${event.conversation_id}`, values: { peer: event.peer_name } }
-        : { kind: "new_messages", mail: "new_message", path: `/chats/${event.conversation_id}`, values: { peer: event.peer_name } };
+        ? { kind: "new_conversations", mail: "new_conversation", path: pathFor("chats-id", { id: event.conversation_id }), values: { peer: event.peer_name } }
+        : { kind: "new_messages", mail: "new_message", path: pathFor("chats-id", { id: event.conversation_id }), values: { peer: event.peer_name } };
     case "like":
-      return { kind: "like", mail: "like", path: `/members/${event.liker_id}`, values: { peer: event.liker_name } };
+      return { kind: "like", mail: "like", path: pathFor("members-id", { id: event.liker_id }), values: { peer: event.liker_name } };
     case "match":
-      return { kind: "like", mail: "match", path: `/members/${event.peer_id}/chat`, values: { peer: event.peer_name } };
+      return { kind: "like", mail: "match", path: pathFor("members-id-chat", { id: event.peer_id }), values: { peer: event.peer_name } };
     default:
       return null;
   }
@@ -76,7 +76,7 @@ async function sendNotificationMail(
   to: Recipient,
   kind: EmailKind,
   mail: NotificationMail,
-  link: string | ((site: Site, origin: string) => Promise<string>),
+  link: string | ((origin: string) => Promise<string>),
   values: MailValues | ((t: Translate) => MailValues),
 ): Promise<boolean> {
   const site = await loadSite(env.SETTINGS, to.siteDomain);
@@ -88,7 +88,7 @@ async function sendNotificationMail(
   const token = await unsubscribeToken(env.SESSION_SECRET, to.userId, kind);
   const unsubscribe = `${origin}/api/unsubscribe.php?token=${token}`;
   const t = i18nFor(isLanguage(to.language) ? to.language : "en", site.settings.countries[0]).t;
-  const href = typeof link === "string" ? origin + link : await link(site, origin);
+  const href = typeof link === "string" ? origin + link : await link(origin);
   const composed = composeMail(t, mail, { address: to.email, name: to.name }, site.settings.name, href, typeof values === "function" ? values(t) : values, { unsubscribe, settings: `${origin}/notifications` });
   await mailerFor(env, db).send({ ...composed, headers: { "List-Unsubscribe": `<${unsubscribe}>, <${unsubscribeMailto(env.MAIL_FROM, token)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
   return true;
@@ -102,7 +102,7 @@ const mailable = (to: Recipient | undefined): to is Recipient => !!to && to.stat
  * no page of theirs is in view, and once per conversation until they read it (a `read` event, or a
  * message that is the only unread one, clears the mark).
  */
-export async function mailNotice(env: Env, profileId: number, event: MemberEvent, presence: Presence, now: number): Promise<void> {
+export async function tellByMail(env: Env, profileId: number, event: MemberEvent, presence: Presence, now: number): Promise<void> {
   const db = databaseOf(env.DB);
   if (event.kind === "read") {
     if (event.unread === 0) await clearUnreadMail(db, profileId, event.conversation_id);
@@ -148,7 +148,7 @@ export async function mailUnreadReminders(env: Env, now: number): Promise<number
     await membersDueUnreadReminder(db, now - UNREAD_REMINDER_AFTER, now - UNREAD_REMINDER_EVERY, CLOCK_BATCH),
     async (due) => {
       const to = await mailRecipient(db, due.profileId);
-      return mailable(to) && sendNotificationMail(env, db, to, "unread_message_reminders", "unread_reminder", "/chats", { count: due.unread });
+      return mailable(to) && sendNotificationMail(env, db, to, "unread_message_reminders", "unread_reminder", pathFor("chats"), { count: due.unread });
     },
     (due) => recordClockMail(db, due.userId, { unreadReminderAt: now, unreadRemindedUpTo: due.upTo }),
   );
@@ -172,7 +172,7 @@ export async function mailWeeklyUpdates(env: Env, now: number): Promise<number> 
     async (due) => {
       const week = await weekOf(db, due, now - WEEKLY_UPDATE_EVERY);
       const to = await mailRecipient(db, due.profileId);
-      return mailable(to) && week.likes + week.unread + week.joined > 0 && sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", "/members", weekParts(week));
+      return mailable(to) && week.likes + week.unread + week.joined > 0 && sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", pathFor("members"), weekParts(week));
     },
     (due) => recordClockMail(db, due.userId, { weeklyUpdateAt: now }),
   );
@@ -188,7 +188,7 @@ export async function mailActivationReminders(env: Env, now: number): Promise<nu
       const to = await mailRecipient(db, due.profileId);
       // Not `mailable`: this mail is for exactly the members whose address is not confirmed yet.
       if (!to || to.status !== "not_confirmed" || to.reachable !== 1) return false;
-      const link = (site: Site, origin: string) => activationLink({ db, mailer: mailerFor(env, db), origin, site: site.settings, company: site.company, now }, to.userId);
+      const link = (origin: string) => activationLink(db, origin, to.userId, now);
       return sendNotificationMail(env, db, to, "reminders", "activation_reminder", link, {});
     },
     (due) => recordClockMail(db, due.userId, { activationReminderAt: now }),

@@ -6,7 +6,7 @@
  * once (NOTICE_QUIET_MS). Kept in memory: an eviction at worst notifies once more.
  */
 import type { Presence } from "../../shared/member-events";
-import type { SentMessage } from "../services/member-news";
+import type { SentMessage } from "../notices/tell";
 import { PageHints } from "./page-hints";
 
 /** After a message's push and mail notice, how long further messages to that member reach only their pages. */
@@ -16,7 +16,7 @@ export type NoticeKind = "message" | "balance";
 /** One call to a member's channel, answered with what it knows of their pages. */
 export type TellChannel = (kind: NoticeKind, sent: SentMessage) => Promise<Presence>;
 
-export class PageNotices {
+export class ConversationNotices {
   /** When each member of the pair was last told of a message by push and mail. */
   private readonly noticedAt = new Map<number, number>();
   /** Whether each member of the pair has a page open, as their channel last said. */

@@ -3,8 +3,8 @@
  * entry with Hono; the client matches the same patterns for history-mode navigation. A parameter
  * that fails its check makes the route not match, which shows the 404 page.
  */
-import { LEGAL_PAGES } from "../shared/legal";
-import { PAYMENT_METHODS } from "../shared/payment-methods";
+import { LEGAL_PAGES } from "./legal";
+import { PAYMENT_METHODS } from "./payment-methods";
 import { LANDER_VARIANTS } from "./landers";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";

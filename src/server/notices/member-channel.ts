@@ -3,10 +3,10 @@ import * as v from "valibot";
 import type { MemberEvent, Presence } from "../../shared/member-events";
 import { PageFrame, type MemberFrame } from "../../shared/member-frames";
 import { D1Reads, databaseOver, type Database } from "../db/database";
-import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "../services/badges";
-import { CLOSED_ANSWER_MS } from "../chat/page-hints";
-import { roomName } from "../services/chats";
+import { badgeCounts, badgesAfter, readBadges, readNewLikes, type Badges } from "./badges";
+import { CLOSED_ANSWER_MS } from "./page-hints";
 import { chatSocketOpened, chatSocketsOfEnded, hasEnded } from "./session-sockets";
+import { roomName } from "./object-names";
 
 /** Whose channel it is, handed over by the Worker that checked the session; `session`: the public id of the login session that opened the socket. */
 export type ChannelMember = { profileId: number; userId: number; session?: string };
@@ -16,8 +16,6 @@ type HandedMember = ChannelMember & { bookmark?: string };
 /** The header by which the Worker hands the signed-in member to their channel. */
 export const CHANNEL_MEMBER_HEADER = "x-channel-member";
 
-/** The name of a member's channel (one object per profile). */
-export const memberChannelName = (profileId: number) => `member:${profileId}`;
 
 /** Kept with each page's socket through hibernation: whether the page said it is in view, when it last said anything, and its login session. */
 type PageState = { visible: boolean; at: number; session?: string; kept?: Kept };
@@ -44,7 +42,7 @@ const REREAD_AFTER_MS = 60_000;
 
 /**
  * The Durable Object of one member: every open page of theirs holds one hibernating socket here.
- * Producers tell it what happened to the member (deliver); it sends each page the event with the
+ * Producers tell it what happened to the member (tell); it sends each page the event with the
  * badges after it, whole, and answers how many pages are open and in view, so push and mail know
  * whether the member already saw it. The badges (read again from D1 whenever a page connects) are
  * kept in memory and with each open page's socket, which eviction keeps, so an eviction loses none
@@ -99,7 +97,7 @@ export class MemberChannel extends DurableObject<Env> {
    * Something happened to the member (stored already by the caller): every open page hears of it
    * with the badges after it. Answers the pages open and in view as the event arrived.
    */
-  async deliver(event: MemberEvent, asker?: string): Promise<Presence> {
+  async tell(event: MemberEvent, asker?: string): Promise<Presence> {
     if (this.ctx.getWebSockets().length === 0) return this.noPage(asker);
     const owner = this.stored(OWNER_KEY);
     if (!owner) return this.presence();
