@@ -5,7 +5,7 @@ import * as schema from "../../src/server/db/schema";
 import { ledgerSum } from "../../src/server/db/ledger";
 import { findOrder, takeBackStatements } from "../../src/server/db/orders";
 import { SandboxProvider } from "../../src/server/payments/sandbox";
-import { refundOrder, type PaymentContext } from "../../src/server/services/payments";
+import { type PaymentContext } from "../../src/server/services/payments";
 import type { OrderCreated, OrderResponse, TransactionResponse, TransactionsResponse } from "../../src/shared/payments-api";
 import type { User } from "../../src/shared/api";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
@@ -14,6 +14,7 @@ import { LANGUAGES } from "../../src/shared/locales";
 import { MESSAGES } from "../../src/server/translations";
 import { fetchWorker, json } from "../http";
 import { jpeg, picture } from "../images";
+import { refundOrder } from "../../src/server/services/refunds";
 
 const ORIGIN = "http://pay.test";
 const SITE = site("pay.test", { refund_days: 14 });

@@ -23,7 +23,7 @@ import { AppError } from "../errors";
 import { paymentProviderFor } from "../payments";
 import { formatMoney, PAYMENT_STATUSES } from "../../shared/payments";
 import { tellBalance } from "../notices/tell";
-import { createOrder, refundOrder, repeatOrder, repeatPlan, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
+import { createOrder, repeatOrder, repeatPlan, settlePayment, type Buyer, type PaymentContext } from "../services/payments";
 import { getUserView } from "../services/users";
 import type { OrderRow } from "../db/orders";
 import { DirectDebitConfirm, DirectDebitRequest } from "../../shared/direct-debit";
@@ -31,6 +31,7 @@ import { confirmDirectDebit, requestDirectDebit } from "../services/direct-debit
 import { smsSenderFor } from "../sms/sms";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
+import { refundOrder } from "../services/refunds";
 
 /** Orders a member may start per 15 minutes, and an address (several members behind one address). */
 export const ORDERS_PER_MEMBER = 10;

@@ -12,8 +12,9 @@ import { findOwnOrder, latestPaidOrder, listOrders } from "../db/orders";
 import { latestPaymentOf } from "../db/payments";
 import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
-import { orderView, refundRefusal, refundUntil } from "../services/payments";
+import { orderView } from "../services/payments";
 import { parseQuery } from "./query";
+import { refundRefusal, refundUntil } from "../services/refunds";
 
 const IdQuery = v.object({ id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647)) });
 

@@ -18,9 +18,10 @@ import { accountDeletion, activationResend, type AccountContext } from "./accoun
 import { conversationRooms, memberChangedInChats } from "./chats";
 import { tellProfileChanged } from "../notices/tell";
 import { usernameKey } from "./account-rules";
-import { refundOrder, type PaymentContext } from "./payments";
+import { type PaymentContext } from "./payments";
 import { closeSessionSockets } from "./sessions";
 import { normaliseEmail } from "../../shared/account-fields";
+import { refundOrder } from "./refunds";
 
 type Statement = BatchItem<"sqlite">;
 type Batch = [Statement, ...Statement[]];
