@@ -46,13 +46,33 @@ type Screen = keyof typeof SCREENS;
 /** Sign a member up through the API (Node cannot resolve *.localhost: the site comes from Host); answers the session cookie. */
 function signUp(port: number, host: string): Promise<string> {
   const unique = `${Date.now() % 1_000_000}`;
-  const body = JSON.stringify({ email: `audit${unique}@example.com`, username: `audit${unique}`, password: "een goed wachtwoord", date_of_birth: "1990-04-14", gender: "female", terms: true });
+  const body = JSON.stringify({
+    email: `audit${unique}@example.com`,
+    username: `audit${unique}`,
+    password: "een goed wachtwoord",
+    date_of_birth: "1990-04-14",
+    gender: "female",
+    terms: true,
+  });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port, path: "/api/signup.php", method: "POST", headers: { host: `${host}:${port}`, origin: `http://${host}:${port}`, "content-type": "application/json", "x-request-type": "client" } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/signup.php",
+        method: "POST",
+        headers: {
+          host: `${host}:${port}`,
+          origin: `http://${host}:${port}`,
+          "content-type": "application/json",
+          "x-request-type": "client",
+        },
+      },
       (res) => {
         res.resume();
-        const session = (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!).find((c) => c.startsWith("session="));
+        const session = (res.headers["set-cookie"] ?? [])
+          .map((c) => c.split(";")[0]!)
+          .find((c) => c.startsWith("session="));
         if (res.statusCode === 201 && session) resolve(session);
         else reject(new Error(`signup answered ${res.statusCode}`));
       },
@@ -67,7 +87,15 @@ seed(STATE, Number(values.profiles));
 const server = await serve(STATE, PORT);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", `--remote-debugging-port=${DEBUG_PORT}`],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    `--remote-debugging-port=${DEBUG_PORT}`,
+  ],
 });
 try {
   const origin = `http://${values.host}:${PORT}`;
@@ -90,7 +118,13 @@ try {
   ];
   const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
   // axe is injected as a script, which the pages' CSP would refuse.
-  const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, bypassCSP: true };
+  const phone = {
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    bypassCSP: true,
+  };
   const context = await browser.newContext(phone);
   const memberContext = await browser.newContext(phone);
   const [name, value] = session.split("=") as [string, string];
@@ -98,25 +132,41 @@ try {
   // Both tools see a first visit, site-entry warning included.
 
   console.info(`\nLighthouse (mobile, simulated throttling) and axe-core on ${origin}\n`);
-  console.info("page                                   perf  a11y  seo   LCP      TBT     CLS    axe serious/critical  JS gzip");
+  console.info(
+    "page                                   perf  a11y  seo   LCP      TBT     CLS    axe serious/critical  JS gzip",
+  );
   for (const [path, screen, asMember] of pages) {
     if (values.only && !path.includes(values.only)) continue;
     // The member's session goes along as a header (Lighthouse's way for pages behind a login).
     const extraHeaders = asMember ? { Cookie: session } : undefined;
-    const result = await lighthouse(origin + path, { port: DEBUG_PORT, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], extraHeaders });
+    const result = await lighthouse(origin + path, {
+      port: DEBUG_PORT,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: [...CATEGORIES],
+      extraHeaders,
+    });
     const lhr = result!.lhr;
     const score = (c: string) => String(Math.round((lhr.categories[c]?.score ?? 0) * 100)).padEnd(5);
     const audit = (id: string) => lhr.audits[id]?.displayValue ?? "-";
     const failing = CATEGORIES.filter((c) => c !== "performance").flatMap((c) =>
-      lhr.categories[c]!.auditRefs.filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}:${ref.id}`),
+      lhr.categories[c]!.auditRefs.filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map(
+        (ref) => `${c}:${ref.id}`,
+      ),
     );
 
     const page = await (asMember ? memberContext : context).newPage();
     await page.goto(origin + path, { waitUntil: "networkidle" });
     await page.addScriptTag({ path: axeSource });
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
-      return (await axe.run()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+      const axe = (
+        window as unknown as {
+          axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> };
+        }
+      ).axe;
+      return (await axe.run()).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
     });
     await page.close();
 
@@ -124,7 +174,8 @@ try {
     console.info(
       `${(asMember ? `${path} (member)` : path).padEnd(38)} ${score("performance")} ${score("accessibility")} ${score("seo")} ${audit("largest-contentful-paint").padEnd(8)} ${audit("total-blocking-time").padEnd(7)} ${audit("cumulative-layout-shift").padEnd(6)} ${String(violations.length).padEnd(21)} ${(js.gzip / 1024).toFixed(1)} KB`,
     );
-    for (const line of [...failing.map((f) => `lighthouse ${f}`), ...violations.map((v) => `axe ${v}`)]) console.info(`    ${line}`);
+    for (const line of [...failing.map((f) => `lighthouse ${f}`), ...violations.map((v) => `axe ${v}`)])
+      console.info(`    ${line}`);
   }
   await context.close();
   await memberContext.close();

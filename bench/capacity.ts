@@ -89,8 +89,18 @@ function d1Tables(persistTo: string): Map<string, { bytes: number; rows: number 
   for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((n) => n.endsWith(".sqlite"))) {
     const db = new DatabaseSync(join(dir, name), { readOnly: true });
     try {
-      const owners = new Map((db.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')").all() as { name: string; tbl_name: string }[]).map((r) => [r.name, r.tbl_name]));
-      for (const row of db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name").all() as { name: string; bytes: number }[]) {
+      const owners = new Map(
+        (
+          db.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')").all() as {
+            name: string;
+            tbl_name: string;
+          }[]
+        ).map((r) => [r.name, r.tbl_name]),
+      );
+      for (const row of db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name").all() as {
+        name: string;
+        bytes: number;
+      }[]) {
         const table = owners.get(row.name) ?? row.name;
         const entry = tables.get(table) ?? { bytes: 0, rows: 0 };
         entry.bytes += row.bytes;
@@ -121,15 +131,27 @@ export function productionMailBytesPerRow(persistTo: string): number | null {
   const source = new DatabaseSync(join(dir, file), { readOnly: true });
   const scratch = new DatabaseSync(":memory:");
   try {
-    for (const { sql } of source.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'outgoing_mail' AND sql IS NOT NULL ORDER BY type DESC").all() as { sql: string }[]) scratch.exec(sql);
+    for (const { sql } of source
+      .prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'outgoing_mail' AND sql IS NOT NULL ORDER BY type DESC")
+      .all() as { sql: string }[])
+      scratch.exec(sql);
     const rows = source.prepare("SELECT * FROM outgoing_mail").all() as Record<string, string | number | null>[];
     if (rows.length === 0) return null;
     const columns = Object.keys(rows[0]!);
-    const insert = scratch.prepare(`INSERT INTO outgoing_mail (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+    const insert = scratch.prepare(
+      `INSERT INTO outgoing_mail (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    );
     scratch.exec("BEGIN");
-    for (const row of rows) insert.run(...columns.map((c) => (c === "text" ? "" : c === "html" || c === "headers" ? null : row[c]!)));
+    for (const row of rows)
+      insert.run(...columns.map((c) => (c === "text" ? "" : c === "html" || c === "headers" ? null : row[c]!)));
     scratch.exec("COMMIT");
-    const bytes = (scratch.prepare("SELECT SUM(pgsize) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'outgoing_mail')").get() as { b: number }).b;
+    const bytes = (
+      scratch
+        .prepare(
+          "SELECT SUM(pgsize) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'outgoing_mail')",
+        )
+        .get() as { b: number }
+    ).b;
     return bytes / rows.length;
   } finally {
     source.close();
@@ -145,7 +167,8 @@ function chatLedgerRows(persistTo: string): number {
   for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((n) => n.endsWith(".sqlite"))) {
     const db = new DatabaseSync(join(dir, name), { readOnly: true });
     try {
-      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credit_ledger'").get()) rows += (db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE reason = 'chat'").get() as { n: number }).n;
+      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credit_ledger'").get())
+        rows += (db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE reason = 'chat'").get() as { n: number }).n;
     } finally {
       db.close();
     }
@@ -169,7 +192,11 @@ function objectBytes(persistTo: string): number {
 }
 
 /** Runs `work` over `items`, `width` at a time. */
-async function pool<T>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(width, items.length) }, async () => {
@@ -185,7 +212,9 @@ async function pool<T>(items: readonly T[], width: number, work: (item: T, index
 function upload(port: number, host: string, cookie: string, path: string, file: Buffer, type: string) {
   const boundary = `----capacity${randomBytes(8).toString("hex")}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="photo.png"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="photo.png"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -196,7 +225,14 @@ function upload(port: number, host: string, cookie: string, path: string, file: 
         port,
         path,
         method: "POST",
-        headers: { host: `${host}:${port}`, origin: `http://${host}:${port}`, "x-request-type": "client", cookie, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": body.length },
+        headers: {
+          host: `${host}:${port}`,
+          origin: `http://${host}:${port}`,
+          "x-request-type": "client",
+          cookie,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          "content-length": body.length,
+        },
       },
       (res) => {
         res.resume();
@@ -238,7 +274,19 @@ const PASSWORD = "a good bench password";
  * Seeds `persistTo` with `demoProfiles` demo profiles and `members` active members, serves it on
  * `port` and plays one day of the behaviour, measuring D1 before and after.
  */
-export async function capacityBench({ port, host, persistTo, members, demoProfiles }: { port: number; host: string; persistTo: string; members: number; demoProfiles: number }): Promise<CapacityResult> {
+export async function capacityBench({
+  port,
+  host,
+  persistTo,
+  members,
+  demoProfiles,
+}: {
+  port: number;
+  host: string;
+  persistTo: string;
+  members: number;
+  demoProfiles: number;
+}): Promise<CapacityResult> {
   const tag = Date.now().toString(36);
   const per = (perThousand: number) => Math.max(1, Math.round((perThousand * members) / 1000));
   const refused: Record<string, number> = {};
@@ -264,10 +312,25 @@ export async function capacityBench({ port, host, persistTo, members, demoProfil
   }
   mkdirSync(".tmp", { recursive: true });
   writeFileSync(".tmp/capacity-members.sql", rows.join("\n"));
-  execFileSync("wrangler", ["d1", "execute", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo, "--file", ".tmp/capacity-members.sql"], {
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  execFileSync(
+    "wrangler",
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--config",
+      "wrangler.toml",
+      "--persist-to",
+      persistTo,
+      "--file",
+      ".tmp/capacity-members.sql",
+    ],
+    {
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const server = await serve(persistTo, port);
   try {
     return await theDay();
@@ -276,155 +339,203 @@ export async function capacityBench({ port, host, persistTo, members, demoProfil
   }
 
   async function theDay(): Promise<CapacityResult> {
-  const ids = Array.from({ length: members }, (_, i) => base + i);
-  const before = d1Tables(persistTo);
-  const objectsBefore = objectBytes(persistTo);
-  const chatRowsBefore = chatLedgerRows(persistTo);
-  let paidMessages = 0;
-  const started = performance.now();
+    const ids = Array.from({ length: members }, (_, i) => base + i);
+    const before = d1Tables(persistTo);
+    const objectsBefore = objectBytes(persistTo);
+    const chatRowsBefore = chatLedgerRows(persistTo);
+    let paidMessages = 0;
+    const started = performance.now();
 
-  // New members.
-  progress("new members");
-  await pool(
-    Array.from({ length: per(BEHAVIOUR.signupsPerThousand) }, (_, i) => i),
-    2,
-    async (i) => {
-      writeRequests++;
-      await signUp(port, host, `cap${tag}n${i}`, i % 2 ? "male" : "female");
-    },
-  );
-
-  // Every member logs in once, then searches.
-  progress("every member logs in once");
-  const active: Member[] = Array.from({ length: members });
-  await pool(ids, 4, async (id, i) => {
-    writeRequests++;
-    const res = await call(port, host, "POST", "/api/user.php", "", { email: `cap${tag}m${i}@example.com`, password: PASSWORD });
-    if (res.status !== 200) throw new Error(`capacity: login failed ${res.status} ${res.body}`);
-    active[i] = { profileId: id, cookie: res.cookies.map((c) => c.split(";")[0]!).join("; ") };
-    for (let s = 0; s < BEHAVIOUR.searchesEach; s++) {
-      const res2 = await call(port, host, "GET", `/api/search.php?gender=${i % 2 ? "female" : "male"}&page=${s + 1}`, active[i]!.cookie);
-      if (res2.status !== 200) refuse(`search ${res2.status}`);
-    }
-  });
-
-  // Likes, a tenth of them liked back.
-  progress("likes");
-  await pool(active, 4, async (member, i) => {
-    for (let k = 1; k <= BEHAVIOUR.likesEach; k++) {
-      const target = active[(i + k * 7) % members]!;
-      writeRequests++;
-      const res = await call(port, host, "POST", "/api/like.php", member.cookie, { profile: { id: target.profileId } });
-      if (res.status >= 300) refuse(`like ${res.status}`);
-      if (k === 1 && i % Math.round(1 / BEHAVIOUR.likeBackShare) === 0) {
+    // New members.
+    progress("new members");
+    await pool(
+      Array.from({ length: per(BEHAVIOUR.signupsPerThousand) }, (_, i) => i),
+      2,
+      async (i) => {
         writeRequests++;
-        const back = await call(port, host, "POST", "/api/like.php", target.cookie, { profile: { id: member.profileId } });
-        if (back.status >= 300) refuse(`like back ${back.status}`);
+        await signUp(port, host, `cap${tag}n${i}`, i % 2 ? "male" : "female");
+      },
+    );
+
+    // Every member logs in once, then searches.
+    progress("every member logs in once");
+    const active: Member[] = Array.from({ length: members });
+    await pool(ids, 4, async (id, i) => {
+      writeRequests++;
+      const res = await call(port, host, "POST", "/api/user.php", "", {
+        email: `cap${tag}m${i}@example.com`,
+        password: PASSWORD,
+      });
+      if (res.status !== 200) throw new Error(`capacity: login failed ${res.status} ${res.body}`);
+      active[i] = { profileId: id, cookie: res.cookies.map((c) => c.split(";")[0]!).join("; ") };
+      for (let s = 0; s < BEHAVIOUR.searchesEach; s++) {
+        const res2 = await call(
+          port,
+          host,
+          "GET",
+          `/api/search.php?gender=${i % 2 ? "female" : "male"}&page=${s + 1}`,
+          active[i]!.cookie,
+        );
+        if (res2.status !== 200) refuse(`search ${res2.status}`);
       }
-    }
-  });
+    });
 
-  // Push subscriptions (the outbox records each push the app decides to send).
-  progress("push subscriptions");
-  await pool(active.slice(0, per(BEHAVIOUR.pushSubscribersPerThousand)), 4, async (member, i) => {
-    writeRequests++;
-    const keys = subscriptionKeys();
-    const res = await call(port, host, "POST", "/api/user.php?push=1", member.cookie, { subscription: { endpoint: `https://127.0.0.1:9/push/${tag}/${i}`, keys } });
-    if (res.status >= 300) refuse(`push subscription ${res.status}`);
-  });
-
-  // Messages: free members write to a premium member, premium members to two others.
-  progress("messages");
-  const premium = active.slice(0, premiumCount);
-  await pool(active, 4, async (member, i) => {
-    const isPremium = i < premiumCount;
-    const peers = isPremium
-      ? Array.from({ length: BEHAVIOUR.paidConversationsEach }, (_, k) => premium[(i + k + 1) % premiumCount]!)
-      : [premium[i % premiumCount]!];
-    const each = isPremium ? BEHAVIOUR.paidMessagesEach / BEHAVIOUR.paidConversationsEach : BEHAVIOUR.freeMessagesEach;
-    for (const peer of peers) {
-      if (peer.profileId === member.profileId) continue;
-      const socket = await openChat(port, host, member, peer);
-      for (let m = 0; m < each; m++) {
+    // Likes, a tenth of them liked back.
+    progress("likes");
+    await pool(active, 4, async (member, i) => {
+      for (let k = 1; k <= BEHAVIOUR.likesEach; k++) {
+        const target = active[(i + k * 7) % members]!;
         writeRequests++;
-        const answer = await sendOnce(socket, `cap${tag}-${i}-${peer.profileId}-${m}`, `Hello number ${m}, nice to meet you`);
-        if (answer !== "ack") refuse(`message ${answer}`);
-        else if (isPremium) paidMessages++;
+        const res = await call(port, host, "POST", "/api/like.php", member.cookie, {
+          profile: { id: target.profileId },
+        });
+        if (res.status >= 300) refuse(`like ${res.status}`);
+        if (k === 1 && i % Math.round(1 / BEHAVIOUR.likeBackShare) === 0) {
+          writeRequests++;
+          const back = await call(port, host, "POST", "/api/like.php", target.cookie, {
+            profile: { id: member.profileId },
+          });
+          if (back.status >= 300) refuse(`like back ${back.status}`);
+        }
       }
-      await socket.socket.close();
+    });
+
+    // Push subscriptions (the outbox records each push the app decides to send).
+    progress("push subscriptions");
+    await pool(active.slice(0, per(BEHAVIOUR.pushSubscribersPerThousand)), 4, async (member, i) => {
+      writeRequests++;
+      const keys = subscriptionKeys();
+      const res = await call(port, host, "POST", "/api/user.php?push=1", member.cookie, {
+        subscription: { endpoint: `https://127.0.0.1:9/push/${tag}/${i}`, keys },
+      });
+      if (res.status >= 300) refuse(`push subscription ${res.status}`);
+    });
+
+    // Messages: free members write to a premium member, premium members to two others.
+    progress("messages");
+    const premium = active.slice(0, premiumCount);
+    await pool(active, 4, async (member, i) => {
+      const isPremium = i < premiumCount;
+      const peers = isPremium
+        ? Array.from({ length: BEHAVIOUR.paidConversationsEach }, (_, k) => premium[(i + k + 1) % premiumCount]!)
+        : [premium[i % premiumCount]!];
+      const each = isPremium
+        ? BEHAVIOUR.paidMessagesEach / BEHAVIOUR.paidConversationsEach
+        : BEHAVIOUR.freeMessagesEach;
+      for (const peer of peers) {
+        if (peer.profileId === member.profileId) continue;
+        const socket = await openChat(port, host, member, peer);
+        for (let m = 0; m < each; m++) {
+          writeRequests++;
+          const answer = await sendOnce(
+            socket,
+            `cap${tag}-${i}-${peer.profileId}-${m}`,
+            `Hello number ${m}, nice to meet you`,
+          );
+          if (answer !== "ack") refuse(`message ${answer}`);
+          else if (isPremium) paidMessages++;
+        }
+        await socket.socket.close();
+      }
+    });
+
+    // Photos.
+    progress("photos");
+    const photo = readFileSync("public/icons/icon-512.png");
+    await pool(active.slice(0, per(BEHAVIOUR.photoUploadsPerThousand)), 2, async (member) => {
+      writeRequests++;
+      const status = await upload(port, host, member.cookie, "/api/photos.php", photo, "image/png");
+      if (status !== 201) refuse(`photo ${status}`);
+    });
+
+    // Purchases: an order each, paid at the sandbox checkout, credited by the webhook.
+    progress("purchases");
+    const buyers = active.slice(premiumCount, premiumCount + per(BEHAVIOUR.purchasesPerThousand));
+    const paymentIds: string[] = [];
+    for (const buyer of buyers) {
+      writeRequests++;
+      const res = await call(port, host, "POST", "/api/order.php", buyer.cookie, { bundle_id: 1, method: "ideal" });
+      if (res.status !== 201) {
+        refuse(`order ${res.status}`);
+        continue;
+      }
+      const url = (JSON.parse(res.body) as { order: { checkout_url: string } }).order.checkout_url;
+      paymentIds.push(url.slice(url.lastIndexOf("/") + 1));
     }
-  });
-
-  // Photos.
-  progress("photos");
-  const photo = readFileSync("public/icons/icon-512.png");
-  await pool(active.slice(0, per(BEHAVIOUR.photoUploadsPerThousand)), 2, async (member) => {
-    writeRequests++;
-    const status = await upload(port, host, member.cookie, "/api/photos.php", photo, "image/png");
-    if (status !== 201) refuse(`photo ${status}`);
-  });
-
-  // Purchases: an order each, paid at the sandbox checkout, credited by the webhook.
-  progress("purchases");
-  const buyers = active.slice(premiumCount, premiumCount + per(BEHAVIOUR.purchasesPerThousand));
-  const paymentIds: string[] = [];
-  for (const buyer of buyers) {
-    writeRequests++;
-    const res = await call(port, host, "POST", "/api/order.php", buyer.cookie, { bundle_id: 1, method: "ideal" });
-    if (res.status !== 201) {
-      refuse(`order ${res.status}`);
-      continue;
+    if (paymentIds.length)
+      localD1(
+        persistTo,
+        `UPDATE sandbox_payments SET status = 'paid' WHERE id IN (${paymentIds.map((id) => `'${id}'`).join(",")})`,
+      );
+    for (const id of paymentIds) {
+      writeRequests++;
+      const res = await call(port, host, "POST", "/api/payment-webhook.php", "", new URLSearchParams({ id }));
+      if (res.status !== 200) refuse(`webhook ${res.status}`);
     }
-    const url = (JSON.parse(res.body) as { order: { checkout_url: string } }).order.checkout_url;
-    paymentIds.push(url.slice(url.lastIndexOf("/") + 1));
-  }
-  if (paymentIds.length) localD1(persistTo, `UPDATE sandbox_payments SET status = 'paid' WHERE id IN (${paymentIds.map((id) => `'${id}'`).join(",")})`);
-  for (const id of paymentIds) {
-    writeRequests++;
-    const res = await call(port, host, "POST", "/api/payment-webhook.php", "", new URLSearchParams({ id }));
-    if (res.status !== 200) refuse(`webhook ${res.status}`);
-  }
 
-  // The hourly clock's mails (unread-message reminders and the like), once for the day.
-  progress("the hourly clock");
-  const clock = await call(port, "127.0.0.1", "GET", "/cdn-cgi/local/scheduled?cron=41+*+*+*+*", "");
-  if (clock.status !== 200) refuse(`clock ${clock.status}`);
-  // Let the work the app does after its answers (announcements, mail, push) finish.
-  await new Promise((r) => setTimeout(r, 3000));
-  const seconds = (performance.now() - started) / 1000;
-  const after = d1Tables(persistTo);
-  const mailRow = productionMailBytesPerRow(persistTo);
-  const tables: TableGrowth[] = [...after]
-    .map(([table, is]) => {
-      const was = before.get(table) ?? { bytes: 0, rows: 0 };
-      const rowsPerMember = (is.rows - was.rows) / members;
-      // Pages come 4 KB at a time: a table's growth is its new rows times the bytes a row takes in it (pages in use, indexes included, over all its rows).
-      const bytesPerRow = table === "outgoing_mail" ? (mailRow ?? 0) : is.rows > 0 ? is.bytes / is.rows : 0;
-      return { table, bytesPerMember: Math.max(0, rowsPerMember) * bytesPerRow, rowsPerMember, retainedDays: RETAINED_DAYS[table] ?? null };
-    })
-    .filter((t) => t.bytesPerMember !== 0 || t.rowsPerMember !== 0)
-    .toSorted((a, b) => b.bytesPerMember - a.bytesPerMember);
-  const ledger = after.get("credit_ledger");
-  const chatLedgerBytes = ledger && ledger.rows > 0 ? (chatLedgerRows(persistTo) - chatRowsBefore) * (ledger.bytes / ledger.rows) : 0;
-  return { members, seconds, tables, objectsBytesPerMember: (objectBytes(persistTo) - objectsBefore) / members, writeRequestsPerMember: writeRequests / members, paidMessages, chatLedgerBytes, refused };
+    // The hourly clock's mails (unread-message reminders and the like), once for the day.
+    progress("the hourly clock");
+    const clock = await call(port, "127.0.0.1", "GET", "/cdn-cgi/local/scheduled?cron=41+*+*+*+*", "");
+    if (clock.status !== 200) refuse(`clock ${clock.status}`);
+    // Let the work the app does after its answers (announcements, mail, push) finish.
+    await new Promise((r) => setTimeout(r, 3000));
+    const seconds = (performance.now() - started) / 1000;
+    const after = d1Tables(persistTo);
+    const mailRow = productionMailBytesPerRow(persistTo);
+    const tables: TableGrowth[] = [...after]
+      .map(([table, is]) => {
+        const was = before.get(table) ?? { bytes: 0, rows: 0 };
+        const rowsPerMember = (is.rows - was.rows) / members;
+        // Pages come 4 KB at a time: a table's growth is its new rows times the bytes a row takes in it (pages in use, indexes included, over all its rows).
+        const bytesPerRow = table === "outgoing_mail" ? (mailRow ?? 0) : is.rows > 0 ? is.bytes / is.rows : 0;
+        return {
+          table,
+          bytesPerMember: Math.max(0, rowsPerMember) * bytesPerRow,
+          rowsPerMember,
+          retainedDays: RETAINED_DAYS[table] ?? null,
+        };
+      })
+      .filter((t) => t.bytesPerMember !== 0 || t.rowsPerMember !== 0)
+      .toSorted((a, b) => b.bytesPerMember - a.bytesPerMember);
+    const ledger = after.get("credit_ledger");
+    const chatLedgerBytes =
+      ledger && ledger.rows > 0 ? (chatLedgerRows(persistTo) - chatRowsBefore) * (ledger.bytes / ledger.rows) : 0;
+    return {
+      members,
+      seconds,
+      tables,
+      objectsBytesPerMember: (objectBytes(persistTo) - objectsBefore) / members,
+      writeRequestsPerMember: writeRequests / members,
+      paidMessages,
+      chatLedgerBytes,
+      refused,
+    };
   }
 }
 
 /** Days until `limit` bytes at `dau` daily active members: retained tables at their plateau, the rest growing. */
 export function daysUntilFull(tables: readonly TableGrowth[], dau: number, limit = D1_LIMIT_BYTES): number {
-  const plateau = tables.filter((t) => t.retainedDays !== null).reduce((sum, t) => sum + Math.max(0, t.bytesPerMember) * t.retainedDays! * dau, 0);
-  const growth = tables.filter((t) => t.retainedDays === null).reduce((sum, t) => sum + Math.max(0, t.bytesPerMember) * dau, 0);
+  const plateau = tables
+    .filter((t) => t.retainedDays !== null)
+    .reduce((sum, t) => sum + Math.max(0, t.bytesPerMember) * t.retainedDays! * dau, 0);
+  const growth = tables
+    .filter((t) => t.retainedDays === null)
+    .reduce((sum, t) => sum + Math.max(0, t.bytesPerMember) * dau, 0);
   if (plateau >= limit) return 0;
   return growth > 0 ? (limit - plateau) / growth : Number.POSITIVE_INFINITY;
 }
 
 export function printCapacity(r: CapacityResult): void {
   const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
-  console.info(`\nD1 capacity: a day of ${r.members} active members (behaviour in bench/capacity.ts and docs/scale.md), simulated in ${r.seconds.toFixed(0)} s`);
+  console.info(
+    `\nD1 capacity: a day of ${r.members} active members (behaviour in bench/capacity.ts and docs/scale.md), simulated in ${r.seconds.toFixed(0)} s`,
+  );
   console.info("(outgoing_mail as production keeps it: who, kind, subject and provider id, no body)");
   console.info("table                          bytes/member/day   rows/member/day   kept");
   for (const t of r.tables) {
-    console.info(`${t.table.padEnd(30)} ${fmt(t.bytesPerMember).padStart(16)}   ${fmt(t.rowsPerMember).padStart(15)}   ${t.retainedDays === null ? "for good" : `${t.retainedDays} days`}`);
+    console.info(
+      `${t.table.padEnd(30)} ${fmt(t.bytesPerMember).padStart(16)}   ${fmt(t.rowsPerMember).padStart(15)}   ${t.retainedDays === null ? "for good" : `${t.retainedDays} days`}`,
+    );
   }
   const total = r.tables.reduce((s, t) => s + t.bytesPerMember, 0);
   const kept = r.tables.filter((t) => t.retainedDays === null).reduce((s, t) => s + t.bytesPerMember, 0);
@@ -435,7 +546,9 @@ export function printCapacity(r: CapacityResult): void {
       `chat ledger: ${fmt(r.chatLedgerBytes / r.paidMessages)} bytes of D1 per paid message amortised over the day's ${r.paidMessages} paid messages (one row per member, conversation and day; ${BEHAVIOUR.paidMessagesEach / BEHAVIOUR.paidConversationsEach} messages a conversation here)`,
     );
   }
-  console.info(`write requests (logins, likes, sends, orders, webhooks, uploads): ${fmt(r.writeRequestsPerMember)} per member per day`);
+  console.info(
+    `write requests (logins, likes, sends, orders, webhooks, uploads): ${fmt(r.writeRequestsPerMember)} per member per day`,
+  );
   for (const dau of SCALES) {
     const days = daysUntilFull(r.tables, dau);
     const writes = (r.writeRequestsPerMember * dau) / 86_400;

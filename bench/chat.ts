@@ -68,7 +68,14 @@ export type BurstResult = {
   balanceMatches?: boolean;
 };
 /** Bytes per message in D1 and in the objects' storage. */
-export type StorageFigures = { paidMessages: number; d1PerPaid: number; objectPerPaid: number; freeMessages: number; d1PerFree: number; objectPerFree: number };
+export type StorageFigures = {
+  paidMessages: number;
+  d1PerPaid: number;
+  objectPerPaid: number;
+  freeMessages: number;
+  d1PerFree: number;
+  objectPerFree: number;
+};
 
 export type ChatBenchResult = {
   messages: number;
@@ -101,14 +108,21 @@ export function call(port: number, host: string, method: string, path: string, c
           origin: `http://${host}:${port}`,
           "x-request-type": "client",
           ...(cookie ? { cookie } : {}),
-          ...(payload === undefined ? {} : { "content-type": form ? "application/x-www-form-urlencoded" : "application/json", "content-length": Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : {
+                "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
+                "content-length": Buffer.byteLength(payload),
+              }),
         },
       },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers["set-cookie"] ?? [] }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers["set-cookie"] ?? [] }),
+        );
       },
     );
     req.on("error", reject);
@@ -138,7 +152,22 @@ export async function signUp(port: number, host: string, username: string, gende
 export async function serveEcho(port: number): Promise<{ stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(
     "wrangler",
-    ["dev", "--config", "bench/wrangler.echo.toml", "--persist-to", ECHO_STATE, "--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false"],
+    [
+      "dev",
+      "--config",
+      "bench/wrangler.echo.toml",
+      "--persist-to",
+      ECHO_STATE,
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(port + 1000),
+      "--ip",
+      "127.0.0.1",
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+    ],
     { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...WRANGLER_ENV }, detached: true },
   );
   const stop = async () => {
@@ -172,24 +201,44 @@ export class Endpoint {
 
 /** A chat socket, once its first frame (`ready`) has arrived. */
 export async function openChat(port: number, host: string, member: Member, peer: Member): Promise<Endpoint> {
-  const socket = await BenchSocket.open({ port, host, path: `/api/chat-socket.php?profile=${peer.profileId}`, headers: { cookie: member.cookie } });
+  const socket = await BenchSocket.open({
+    port,
+    host,
+    path: `/api/chat-socket.php?profile=${peer.profileId}`,
+    headers: { cookie: member.cookie },
+  });
   await withTimeout(
-    new Promise<void>((resolve) => socket.listen((text) => (JSON.parse(text) as ServerFrame).type === "ready" && resolve())),
+    new Promise<void>((resolve) =>
+      socket.listen((text) => (JSON.parse(text) as ServerFrame).type === "ready" && resolve()),
+    ),
     "ready frame",
   );
   return new Endpoint(socket);
 }
 
-export const sendFrame = (clientId: string, body: string) => JSON.stringify({ type: "send", client_id: clientId, kind: "text", body });
+export const sendFrame = (clientId: string, body: string) =>
+  JSON.stringify({ type: "send", client_id: clientId, kind: "text", body });
 
 export function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`chat bench: no ${what} in ${REPLY_TIMEOUT_MS} ms`)), REPLY_TIMEOUT_MS)));
+  const timeout = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(
+        () => reject(new Error(`chat bench: no ${what} in ${REPLY_TIMEOUT_MS} ms`)),
+        REPLY_TIMEOUT_MS,
+      )),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** One chat message from `from` to `to`: ms until `to` has it and until `from` has the ack. Tracks the sender's balance. */
-async function chatOnce(from: Endpoint, to: Endpoint, clientId: string, body: string, balance: { credits: number }): Promise<Timing> {
+async function chatOnce(
+  from: Endpoint,
+  to: Endpoint,
+  clientId: string,
+  body: string,
+  balance: { credits: number },
+): Promise<Timing> {
   const received = new Promise<number>((resolve) => {
     to.onText = (text, at) => {
       const frame = JSON.parse(text) as ServerFrame;
@@ -225,7 +274,14 @@ export async function echoOnce(from: Endpoint, to: Endpoint, text: string): Prom
   return { receipt: (await withTimeout(received, "echo")) - started, ack: null };
 }
 
-type Burst = { sent: number; seconds: number; seqs: number[]; ids: number[]; acks: Map<number, { id: number; credits: number; cost: number }>; refused: number };
+type Burst = {
+  sent: number;
+  seconds: number;
+  seqs: number[];
+  ids: number[];
+  acks: Map<number, { id: number; credits: number; cost: number }>;
+  refused: number;
+};
 
 /**
  * Sends `count` frames from `from` as fast as the socket takes them and waits until `to` has them
@@ -261,7 +317,11 @@ async function burst(
     from.onText = (text, at) => {
       const frame = JSON.parse(text) as ServerFrame;
       if (frame.type === "ack") {
-        result.acks.set(Number(frame.client_id.split("b").at(-1)), { id: frame.message.id, credits: frame.credits, cost: frame.message.credits });
+        result.acks.set(Number(frame.client_id.split("b").at(-1)), {
+          id: frame.message.id,
+          credits: frame.credits,
+          cost: frame.message.credits,
+        });
       } else if (frame.type === "error") {
         result.refused++;
       } else {
@@ -307,10 +367,20 @@ const FREE_WRITERS = 4;
  * Storage per free message: free members write to A and B; each conversation's first message
  * (which makes the conversation and its two memberships in D1) is left out, the next two are measured.
  */
-async function freeMessageBytes(port: number, host: string, persistTo: string, tag: string, peers: Member[]): Promise<{ messages: number; d1: number; objects: number }> {
+async function freeMessageBytes(
+  port: number,
+  host: string,
+  persistTo: string,
+  tag: string,
+  peers: Member[],
+): Promise<{ messages: number; d1: number; objects: number }> {
   const writers: Member[] = [];
-  for (let i = 0; i < FREE_WRITERS; i++) writers.push(await signUp(port, host, `benchf${i}${tag}`, i % 2 ? "male" : "female"));
-  localD1(persistTo, `UPDATE users SET status = 'active', credits = 0, paid_user = 0 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${writers.map((w) => w.profileId).join(", ")}))`);
+  for (let i = 0; i < FREE_WRITERS; i++)
+    writers.push(await signUp(port, host, `benchf${i}${tag}`, i % 2 ? "male" : "female"));
+  localD1(
+    persistTo,
+    `UPDATE users SET status = 'active', credits = 0, paid_user = 0 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${writers.map((w) => w.profileId).join(", ")}))`,
+  );
   const total = { messages: 0, d1: 0, objects: 0 };
   for (const writer of writers) {
     for (const peer of peers) {
@@ -331,15 +401,30 @@ async function freeMessageBytes(port: number, host: string, persistTo: string, t
 }
 
 /** Signs up the two members, serves the echo, measures both and closes everything it opened. */
-export async function chatBench({ port, host, persistTo, echoPort, messages, burst: burstSize }: ChatBenchOptions): Promise<ChatBenchResult> {
-  const tag = Math.random().toString(36).slice(2, 10).replace(/[^a-z0-9]/g, "x").padEnd(8, "x");
+export async function chatBench({
+  port,
+  host,
+  persistTo,
+  echoPort,
+  messages,
+  burst: burstSize,
+}: ChatBenchOptions): Promise<ChatBenchResult> {
+  const tag = Math.random()
+    .toString(36)
+    .slice(2, 10)
+    .replace(/[^a-z0-9]/g, "x")
+    .padEnd(8, "x");
   const a = await signUp(port, host, `bencha${tag}`, "male");
   const b = await signUp(port, host, `benchb${tag}`, "female");
-  localD1(persistTo, `UPDATE users SET status = 'active', credits = ${CREDITS}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${a.profileId}, ${b.profileId}))`);
+  localD1(
+    persistTo,
+    `UPDATE users SET status = 'active', credits = ${CREDITS}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${a.profileId}, ${b.profileId}))`,
+  );
   for (const member of [a, b]) {
     const res = await call(port, host, "GET", "/api/user.php", member.cookie);
     const { user } = JSON.parse(res.body) as { user: { status: string; credits: number; paid_user: boolean } };
-    if (user.status !== "active" || user.credits !== CREDITS || !user.paid_user) throw new Error(`chat bench: the served app does not see the account update: ${res.body}`);
+    if (user.status !== "active" || user.credits !== CREDITS || !user.paid_user)
+      throw new Error(`chat bench: the served app does not see the account update: ${res.body}`);
   }
 
   const echo = await serveEcho(echoPort);
@@ -360,7 +445,8 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
     const storageBefore = storageBytes(persistTo);
     // Client ids: 8-64 of [A-Za-z0-9_-]; "l" for one at a time, "b" for the burst (its number follows the last "b").
     const latencyId = (seq: number) => `${tag}l${seq}`;
-    const text = (phase: string, seq: number) => `bench ${tag} ${phase} ${seq}: the quick brown fox jumps over the lazy dog`;
+    const text = (phase: string, seq: number) =>
+      `bench ${tag} ${phase} ${seq}: the quick brown fox jumps over the lazy dog`;
 
     // Warm-up: both directions of the chat (each member can write to the other), and the echo.
     for (let i = 0; i < WARM_UP; i++) {
@@ -373,23 +459,39 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
     const echoTimes: Timing[] = [];
     for (let done = 0; done < messages; done += ROUND) {
       const n = Math.min(ROUND, messages - done);
-      for (let k = 0; k < n; k++) chatTimes.push(await chatOnce(chatA, chatB, latencyId(done + k), text("message", done + k), balanceA));
-      for (let k = 0; k < n; k++) echoTimes.push(await echoOnce(echoA, echoB, sendFrame(latencyId(done + k), text("message", done + k))));
+      for (let k = 0; k < n; k++)
+        chatTimes.push(await chatOnce(chatA, chatB, latencyId(done + k), text("message", done + k), balanceA));
+      for (let k = 0; k < n; k++)
+        echoTimes.push(await echoOnce(echoA, echoB, sendFrame(latencyId(done + k), text("message", done + k))));
     }
 
     // Throughput: the echo first, then the chat, each a burst of the same frames.
     const burstId = (seq: number) => `${tag}b${seq}`;
-    const echoRaw = await burst(echoA, echoB, burstSize, (seq) => sendFrame(burstId(seq), `bench ${tag} burst ${seq}`), (got) => {
-      const { client_id } = JSON.parse(got) as { client_id: string };
-      return client_id.startsWith(`${tag}b`) ? { seq: Number(client_id.slice(tag.length + 1)), id: 0 } : null;
-    }, false);
+    const echoRaw = await burst(
+      echoA,
+      echoB,
+      burstSize,
+      (seq) => sendFrame(burstId(seq), `bench ${tag} burst ${seq}`),
+      (got) => {
+        const { client_id } = JSON.parse(got) as { client_id: string };
+        return client_id.startsWith(`${tag}b`) ? { seq: Number(client_id.slice(tag.length + 1)), id: 0 } : null;
+      },
+      false,
+    );
     const before = balanceA.credits;
     const bodyPrefix = `bench ${tag} burst `;
-    const chatRaw = await burst(chatA, chatB, burstSize, (seq) => sendFrame(burstId(seq), `${bodyPrefix}${seq}`), (got) => {
-      const frame = JSON.parse(got) as ServerFrame;
-      if (frame.type !== "message" || !frame.message.body?.startsWith(bodyPrefix)) return null;
-      return { seq: Number(frame.message.body.slice(bodyPrefix.length)), id: frame.message.id };
-    }, true);
+    const chatRaw = await burst(
+      chatA,
+      chatB,
+      burstSize,
+      (seq) => sendFrame(burstId(seq), `${bodyPrefix}${seq}`),
+      (got) => {
+        const frame = JSON.parse(got) as ServerFrame;
+        if (frame.type !== "message" || !frame.message.body?.startsWith(bodyPrefix)) return null;
+        return { seq: Number(frame.message.body.slice(bodyPrefix.length)), id: frame.message.id };
+      },
+      true,
+    );
 
     const chatBurst = burstFigures(chatRaw);
     const acks = [...chatRaw.acks.entries()].toSorted(([x], [y]) => x - y);
@@ -401,7 +503,10 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
     chatBurst.idMismatches = chatRaw.seqs.filter((seq, i) => chatRaw.acks.get(seq)?.id !== chatRaw.ids[i]).length;
     chatBurst.charged = acks.reduce((sum, [, ack]) => sum + ack.cost, 0);
     const last = acks.toSorted(([, x], [, y]) => x.id - y.id).at(-1)?.[1];
-    const [balance] = localD1(persistTo, `SELECT credits FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${a.profileId})`);
+    const [balance] = localD1(
+      persistTo,
+      `SELECT credits FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${a.profileId})`,
+    );
     const stored = objectRows<{ n: number; charged: number }>(
       persistTo,
       `SELECT COUNT(*) AS n, COALESCE(SUM(credits_charged), 0) AS charged FROM messages WHERE recorded = 1 AND sender_id = ${a.profileId} AND client_id LIKE '${tag}b%'`,
@@ -409,7 +514,8 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
     chatBurst.stored = stored.reduce((sum, r) => sum + Number(r.n), 0);
     chatBurst.chargedStored = stored.reduce((sum, r) => sum + Number(r.charged), 0);
     const credits = Number(balance?.[0]?.credits);
-    chatBurst.balanceMatches = last !== undefined && last.credits === before - chatBurst.charged && credits === last.credits;
+    chatBurst.balanceMatches =
+      last !== undefined && last.credits === before - chatBurst.charged && credits === last.credits;
 
     const storageAfter = storageBytes(persistTo);
     const paidMessages = WARM_UP + messages + chatBurst.acked;
@@ -441,15 +547,21 @@ export async function chatBench({ port, host, persistTo, echoPort, messages, bur
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 export function printChat(r: ChatBenchResult): void {
-  console.info(`\nchat latency: ${r.messages} text messages one at a time on one conversation, chat and echo in turns of ${ROUND} (after ${WARM_UP} of each)\n`);
+  console.info(
+    `\nchat latency: ${r.messages} text messages one at a time on one conversation, chat and echo in turns of ${ROUND} (after ${WARM_UP} of each)\n`,
+  );
   console.info("target                              p50         p99         p50 ratio  p99 ratio");
   const row = (name: string, s: Stats) =>
-    console.info(`${name.padEnd(35)} ${ms(s.p50).padEnd(11)} ${ms(s.p99).padEnd(11)} ${(s.p50 / r.echo.p50).toFixed(2).padEnd(10)} ${(s.p99 / r.echo.p99).toFixed(2)}`);
+    console.info(
+      `${name.padEnd(35)} ${ms(s.p50).padEnd(11)} ${ms(s.p99).padEnd(11)} ${(s.p50 / r.echo.p50).toFixed(2).padEnd(10)} ${(s.p99 / r.echo.p99).toFixed(2)}`,
+    );
   row("bare DO echo, socket to socket", r.echo);
   row("chat send -> other member's socket", r.chat);
   row("chat send -> sender's ack", r.ack);
 
-  console.info(`\nchat throughput: a burst of ${r.chatBurst.sent} messages on one conversation, sent without waiting for acks\n`);
+  console.info(
+    `\nchat throughput: a burst of ${r.chatBurst.sent} messages on one conversation, sent without waiting for acks\n`,
+  );
   console.info("target                              msg/s     time        received  lost  duplicated  out of order");
   const burstRow = (name: string, b: BurstResult) =>
     console.info(
@@ -461,15 +573,24 @@ export function printChat(r: ChatBenchResult): void {
   console.info(
     `\nchat burst: acks ${c.acked} of ${c.sent}, refused ${c.refused}, ids differing between ack and receipt ${c.idMismatches}; stored in the object ${c.stored} of ${c.sent}; charged ${c.charged} credits (object: ${c.chargedStored}), sender's balance ${c.balanceMatches ? "matches" : "DOES NOT match"}`,
   );
-  console.info(`chat send -> receipt p50 = ${(r.chat.p50 / r.echo.p50).toFixed(2)}x, p99 = ${(r.chat.p99 / r.echo.p99).toFixed(2)}x the bare DO echo (target within 2x)`);
-  console.info(`one conversation sustains ${c.rate.toFixed(0)} messages/s with lost: ${c.lost}, duplicated: ${c.duplicated}, out of order: ${c.outOfOrder}`);
+  console.info(
+    `chat send -> receipt p50 = ${(r.chat.p50 / r.echo.p50).toFixed(2)}x, p99 = ${(r.chat.p99 / r.echo.p99).toFixed(2)}x the bare DO echo (target within 2x)`,
+  );
+  console.info(
+    `one conversation sustains ${c.rate.toFixed(0)} messages/s with lost: ${c.lost}, duplicated: ${c.duplicated}, out of order: ${c.outOfOrder}`,
+  );
   const s = r.storage;
   const bytes = (n: number) => `${n.toFixed(1)} B`;
-  const fit = (perMessage: number) => (perMessage > 0 ? `${(D1_LIMIT_BYTES / perMessage / 1e6).toFixed(0)} million` : "no limit from messages");
+  const fit = (perMessage: number) =>
+    perMessage > 0 ? `${(D1_LIMIT_BYTES / perMessage / 1e6).toFixed(0)} million` : "no limit from messages";
   console.info(`\nchat storage per message (pages in use, WAL included)\n`);
   console.info("message                 D1          object      messages before D1's 10 GB");
-  console.info(`${`paid (${s.paidMessages})`.padEnd(23)} ${bytes(s.d1PerPaid).padEnd(11)} ${bytes(s.objectPerPaid).padEnd(11)} ${fit(s.d1PerPaid)}`);
-  console.info(`${`free (${s.freeMessages})`.padEnd(23)} ${bytes(s.d1PerFree).padEnd(11)} ${bytes(s.objectPerFree).padEnd(11)} ${fit(s.d1PerFree)}`);
+  console.info(
+    `${`paid (${s.paidMessages})`.padEnd(23)} ${bytes(s.d1PerPaid).padEnd(11)} ${bytes(s.objectPerPaid).padEnd(11)} ${fit(s.d1PerPaid)}`,
+  );
+  console.info(
+    `${`free (${s.freeMessages})`.padEnd(23)} ${bytes(s.d1PerFree).padEnd(11)} ${bytes(s.objectPerFree).padEnd(11)} ${fit(s.d1PerFree)}`,
+  );
   console.info(
     `D1 bytes per paid message amortised: ${bytes(s.d1PerPaid)} over ${s.paidMessages} paid messages of one conversation and day (target under 5 B; the ledger keeps one row per member, conversation and day, docs/decisions/0033)`,
   );

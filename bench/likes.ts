@@ -9,7 +9,13 @@ import { localD1 } from "../test/e2e/server";
 import { signUp } from "./chat";
 import { load, percentile } from "./load";
 
-export type LikesBenchOptions = { port: number; host: string; persistTo: string; requests: number; sizes?: readonly number[] };
+export type LikesBenchOptions = {
+  port: number;
+  host: string;
+  persistTo: string;
+  requests: number;
+  sizes?: readonly number[];
+};
 export type LikesBenchResult = { name: string; p50: number; p99: number; errors: number }[];
 
 export const LIKES_SIZES = [10, 10_000, 100_000] as const;
@@ -27,22 +33,43 @@ function addLikers(persistTo: string, tag: string, likedId: number, count: numbe
   );
 }
 
-export async function likesBench({ port, host, persistTo, requests, sizes = LIKES_SIZES }: LikesBenchOptions): Promise<LikesBenchResult> {
+export async function likesBench({
+  port,
+  host,
+  persistTo,
+  requests,
+  sizes = LIKES_SIZES,
+}: LikesBenchOptions): Promise<LikesBenchResult> {
   const stamp = Date.now().toString(36);
-  const targets: { name: string; path: string; cookie: string }[] = [{ name: "plain Hono route (baseline)", path: "/__plain", cookie: "" }];
+  const targets: { name: string; path: string; cookie: string }[] = [
+    { name: "plain Hono route (baseline)", path: "/__plain", cookie: "" },
+  ];
   for (const size of sizes) {
     const member = await signUp(port, host, `likes${size}${stamp}`.slice(0, 24), "female");
     addLikers(persistTo, `bl${size}${stamp}`, member.profileId, size);
-    targets.push({ name: `GET /api/likes.php (${size.toLocaleString("en-US")} likes)`, path: "/api/likes.php", cookie: member.cookie });
+    targets.push({
+      name: `GET /api/likes.php (${size.toLocaleString("en-US")} likes)`,
+      path: "/api/likes.php",
+      cookie: member.cookie,
+    });
   }
   const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
   const latencies = targets.map((): number[] => []);
   const errors = targets.map(() => 0);
   try {
-    for (const [i, t] of targets.entries()) await load("warm-up", port, host, [t.path], 50, 1, { warmUp: 0, agent: agents[i]!, headers: t.cookie ? { cookie: t.cookie } : {} });
+    for (const [i, t] of targets.entries())
+      await load("warm-up", port, host, [t.path], 50, 1, {
+        warmUp: 0,
+        agent: agents[i]!,
+        headers: t.cookie ? { cookie: t.cookie } : {},
+      });
     for (let round = 0; round < Math.ceil(requests / CHUNK); round++) {
       for (const [i, t] of targets.entries()) {
-        const r = await load(t.name, port, host, [t.path], CHUNK, 1, { warmUp: 0, agent: agents[i]!, headers: t.cookie ? { cookie: t.cookie } : {} });
+        const r = await load(t.name, port, host, [t.path], CHUNK, 1, {
+          warmUp: 0,
+          agent: agents[i]!,
+          headers: t.cookie ? { cookie: t.cookie } : {},
+        });
         latencies[i]!.push(...r.latencies);
         errors[i]! += r.errors;
       }
@@ -61,6 +88,12 @@ export function printLikes(results: LikesBenchResult): void {
   const ms = (v: number) => `${v.toFixed(2)} ms`;
   console.info("\nlikes: one request at a time, interleaved\n");
   console.info("target                                  p50         p99         p50 ratio  errors");
-  for (const r of results) console.info(`${r.name.padEnd(39)} ${ms(r.p50).padEnd(11)} ${ms(r.p99).padEnd(11)} ${(r.p50 / base.p50).toFixed(2).padEnd(10)} ${r.errors}`);
-  for (const r of larger) console.info(`likes API p50 of ${r.name.replace("GET /api/likes.php ", "")} = ${(r.p50 / smallest.p50).toFixed(2)}x the smallest (target within 1.5x)`);
+  for (const r of results)
+    console.info(
+      `${r.name.padEnd(39)} ${ms(r.p50).padEnd(11)} ${ms(r.p99).padEnd(11)} ${(r.p50 / base.p50).toFixed(2).padEnd(10)} ${r.errors}`,
+    );
+  for (const r of larger)
+    console.info(
+      `likes API p50 of ${r.name.replace("GET /api/likes.php ", "")} = ${(r.p50 / smallest.p50).toFixed(2)}x the smallest (target within 1.5x)`,
+    );
 }

@@ -12,19 +12,39 @@ export type LoadResult = {
   latencies: number[];
 };
 
-function once(agent: Agent, port: number, host: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+function once(
+  agent: Agent,
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request({ agent, host: "127.0.0.1", port, path, headers: { host: `${host}:${port}`, "accept-encoding": "identity", ...headers } }, (res) => {
-      res.on("data", () => undefined);
-      res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${path}: ${res.statusCode}`))));
-    });
+    const req = request(
+      {
+        agent,
+        host: "127.0.0.1",
+        port,
+        path,
+        headers: { host: `${host}:${port}`, "accept-encoding": "identity", ...headers },
+      },
+      (res) => {
+        res.on("data", () => undefined);
+        res.on("end", () =>
+          res.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${path}: ${res.statusCode}`)),
+        );
+      },
+    );
     req.on("error", reject);
     req.end();
   });
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export type LoadOptions = {
   /** Unmeasured requests first (default 50). */
@@ -66,5 +86,13 @@ export async function load(
   const seconds = (performance.now() - started) / 1000;
   if (!shared) agent.destroy();
   const sorted = latencies.toSorted((a, b) => a - b);
-  return { name, requests: latencies.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: latencies.length / seconds, errors, latencies: sorted };
+  return {
+    name,
+    requests: latencies.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    rps: latencies.length / seconds,
+    errors,
+    latencies: sorted,
+  };
 }

@@ -12,10 +12,25 @@ async function timeEach(runs: number, work: () => Promise<unknown> | unknown): P
 
 export async function passwordCost(runs = 10): Promise<{ argon2: number; pbkdf2: number }> {
   const argon2 = await initialize();
-  const argonMs = await timeEach(runs, () => argon2.hash("correct horse battery staple", { ...PASSWORD_HASH, salt: webcrypto.getRandomValues(new Uint8Array(16)) }));
-  const key = await webcrypto.subtle.importKey("raw", new TextEncoder().encode("correct horse battery staple"), "PBKDF2", false, ["deriveBits"]);
+  const argonMs = await timeEach(runs, () =>
+    argon2.hash("correct horse battery staple", {
+      ...PASSWORD_HASH,
+      salt: webcrypto.getRandomValues(new Uint8Array(16)),
+    }),
+  );
+  const key = await webcrypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode("correct horse battery staple"),
+    "PBKDF2",
+    false,
+    ["deriveBits"],
+  );
   const pbkdf2Ms = await timeEach(runs, () =>
-    webcrypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: webcrypto.getRandomValues(new Uint8Array(16)), iterations: 100_000 }, key, 256),
+    webcrypto.subtle.deriveBits(
+      { name: "PBKDF2", hash: "SHA-256", salt: webcrypto.getRandomValues(new Uint8Array(16)), iterations: 100_000 },
+      key,
+      256,
+    ),
   );
   return { argon2: argonMs, pbkdf2: pbkdf2Ms };
 }

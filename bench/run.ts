@@ -61,12 +61,15 @@ const { values } = parseArgs({
   },
 });
 const searchSizes = values["search-sizes"].split(",").map(Number);
-if (searchSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--search-sizes must be whole numbers, got ${values["search-sizes"]}`);
+if (searchSizes.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error(`--search-sizes must be whole numbers, got ${values["search-sizes"]}`);
 const likesSizes = values["likes-sizes"].split(",").map(Number);
-if (likesSizes.length < 2 || likesSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--likes-sizes must be two or more whole numbers, got ${values["likes-sizes"]}`);
+if (likesSizes.length < 2 || likesSizes.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error(`--likes-sizes must be two or more whole numbers, got ${values["likes-sizes"]}`);
 const chatMessages = Number(values["chat-messages"]);
 const chatBurst = Number(values["chat-burst"]);
-if (![chatMessages, chatBurst].every((n) => Number.isInteger(n) && n >= 1)) throw new Error("--chat-messages and --chat-burst must be whole numbers");
+if (![chatMessages, chatBurst].every((n) => Number.isInteger(n) && n >= 1))
+  throw new Error("--chat-messages and --chat-burst must be whole numbers");
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const PORT = Number(values.port);
@@ -82,7 +85,15 @@ const LATENCY_ROUNDS = 5;
 function pooled(name: string, parts: LoadResult[]): LoadResult {
   const latencies = parts.flatMap((p) => p.latencies).toSorted((a, b) => a - b);
   const seconds = parts.reduce((sum, p) => sum + p.requests / p.rps, 0);
-  return { name, requests: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / seconds, errors: parts.reduce((sum, p) => sum + p.errors, 0), latencies };
+  return {
+    name,
+    requests: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rps: latencies.length / seconds,
+    errors: parts.reduce((sum, p) => sum + p.errors, 0),
+    latencies,
+  };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -90,7 +101,14 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 /** Every part measured on the app's server, in turn. */
 async function everyPart(): Promise<void> {
-  const searches = ["", "?gender=female", "?gender=male&min_age=30&max_age=45", "?country=BE", "?gender=female&country_region=NL-NH", "?page=3"];
+  const searches = [
+    "",
+    "?gender=female",
+    "?gender=male&min_age=30&max_age=45",
+    "?country=BE",
+    "?gender=female&country_region=NL-NH",
+    "?page=3",
+  ];
   const targets: [string, string[]][] = [
     ["plain Hono route (baseline)", ["/__plain"]],
     ["GET /members (SSR)", searches.map((q) => `/members${q}`)],
@@ -99,7 +117,9 @@ async function everyPart(): Promise<void> {
   const table = (title: string, results: LoadResult[]) => {
     const [base] = results as [LoadResult];
     console.info(`\n${title}\n`);
-    console.info("target                         p50         p99         req/s     p50 ratio  p99 ratio  rps ratio  errors");
+    console.info(
+      "target                         p50         p99         req/s     p50 ratio  p99 ratio  rps ratio  errors",
+    );
     for (const r of results) {
       console.info(
         `${r.name.padEnd(30)} ${ms(r.p50).padEnd(11)} ${ms(r.p99).padEnd(11)} ${r.rps.toFixed(0).padEnd(9)} ${(r.p50 / base.p50).toFixed(2).padEnd(10)} ${(r.p99 / base.p99).toFixed(2).padEnd(10)} ${(r.rps / base.rps).toFixed(2).padEnd(10)} ${r.errors}`,
@@ -114,11 +134,20 @@ async function everyPart(): Promise<void> {
   const rounds: LoadResult[][] = [];
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     const results = new Map<string, LoadResult>();
-    for (const [name, paths] of round % 2 ? targets.toReversed() : targets) results.set(name, await load(name, PORT, HOST, paths, perRound, 1, { warmUp: round === 0 ? 50 : 10 }));
+    for (const [name, paths] of round % 2 ? targets.toReversed() : targets)
+      results.set(name, await load(name, PORT, HOST, paths, perRound, 1, { warmUp: round === 0 ? 50 : 10 }));
     rounds.push(targets.map(([name]) => results.get(name)!));
   }
-  const latency = targets.map(([name], i) => pooled(name, rounds.map((r) => r[i]!)));
-  table(`latency: ${perRound * LATENCY_ROUNDS} requests each in ${LATENCY_ROUNDS} rounds, one at a time, ${values.profiles} profiles, workerd via wrangler dev`, latency);
+  const latency = targets.map(([name], i) =>
+    pooled(
+      name,
+      rounds.map((r) => r[i]!),
+    ),
+  );
+  table(
+    `latency: ${perRound * LATENCY_ROUNDS} requests each in ${LATENCY_ROUNDS} rounds, one at a time, ${values.profiles} profiles, workerd via wrangler dev`,
+    latency,
+  );
   const throughput: LoadResult[] = [];
   for (const [name, paths] of targets) throughput.push(await load(name, PORT, HOST, paths, requests, concurrency));
   table(`throughput: ${requests} requests each, ${concurrency} in flight`, throughput);
@@ -142,7 +171,9 @@ async function everyPart(): Promise<void> {
   for (const [page, source] of memberPages) {
     const member = pageJavaScript("dist/client", source);
     const verdict = member.gzip <= PAGE_JS_BUDGET ? "within" : "OVER";
-    console.info(`${page.padEnd(12)} client JavaScript: ${kb(member.gzip)} gzip (${kb(member.raw)} raw, ${member.files.length} files; ${verdict} the ${kb(PAGE_JS_BUDGET)} budget)`);
+    console.info(
+      `${page.padEnd(12)} client JavaScript: ${kb(member.gzip)} gzip (${kb(member.raw)} raw, ${member.files.length} files; ${verdict} the ${kb(PAGE_JS_BUDGET)} budget)`,
+    );
   }
   // The front door is for cheap phones: what the home page, a lander and a member landing page add.
   for (const [page, source] of [
@@ -160,17 +191,51 @@ async function everyPart(): Promise<void> {
   const worker = workerBundle("dist/edge_dating");
   console.info(`Worker bundle: ${kb(worker.gzip)} gzip (${kb(worker.raw)} raw)`);
 
-  if (!values["no-likes"]) printLikes(await likesBench({ port: PORT, host: HOST, persistTo: STATE, requests: Number(values["likes-requests"]), sizes: likesSizes }));
+  if (!values["no-likes"])
+    printLikes(
+      await likesBench({
+        port: PORT,
+        host: HOST,
+        persistTo: STATE,
+        requests: Number(values["likes-requests"]),
+        sizes: likesSizes,
+      }),
+    );
   if (!values["no-payments"]) {
-    printPayments(await paymentsBench({ port: PORT, host: HOST, persistTo: STATE, members: Number(values["payment-members"]), replays: Number(values["webhook-replays"]) }));
+    printPayments(
+      await paymentsBench({
+        port: PORT,
+        host: HOST,
+        persistTo: STATE,
+        members: Number(values["payment-members"]),
+        replays: Number(values["webhook-replays"]),
+      }),
+    );
   }
 
   // Chat last on this server: its two members sign up after the figures above are taken.
   if (!values["no-chat"]) {
-    printChat(await chatBench({ port: PORT, host: HOST, persistTo: STATE, echoPort: Number(values["echo-port"]), messages: chatMessages, burst: chatBurst }));
+    printChat(
+      await chatBench({
+        port: PORT,
+        host: HOST,
+        persistTo: STATE,
+        echoPort: Number(values["echo-port"]),
+        messages: chatMessages,
+        burst: chatBurst,
+      }),
+    );
   }
   if (!values["no-badges"]) {
-    printBadges(await badgesBench({ port: PORT, host: HOST, persistTo: STATE, echoPort: Number(values["echo-port"]), messages: Number(values["badge-messages"]) }));
+    printBadges(
+      await badgesBench({
+        port: PORT,
+        host: HOST,
+        persistTo: STATE,
+        echoPort: Number(values["echo-port"]),
+        messages: Number(values["badge-messages"]),
+      }),
+    );
   }
 }
 
@@ -184,10 +249,19 @@ if (!values["capacity-only"]) {
     await server.stop();
   }
   // Search at growing member counts, with the same build, after the server above has stopped.
-  if (!values["no-search-scale"]) await searchScale(searchSizes, Number(values["search-port"]), Number(values["search-requests"]));
+  if (!values["no-search-scale"])
+    await searchScale(searchSizes, Number(values["search-port"]), Number(values["search-requests"]));
 }
 
 // The D1 capacity model on its own state and server (bench/capacity.ts, docs/scale.md).
 if (!values["no-capacity"]) {
-  printCapacity(await capacityBench({ port: Number(values["capacity-port"]), host: HOST, persistTo: ".tmp/capacity-state", members: Number(values["capacity-members"]), demoProfiles: 300 }));
+  printCapacity(
+    await capacityBench({
+      port: Number(values["capacity-port"]),
+      host: HOST,
+      persistTo: ".tmp/capacity-state",
+      members: Number(values["capacity-members"]),
+      demoProfiles: 300,
+    }),
+  );
 }

@@ -51,7 +51,8 @@ async function measure(states: readonly { size: number; persistTo: string }[], p
   try {
     for (const [i, s] of states.entries()) servers.push(await serve(s.persistTo, port + i));
     const paths = SEARCHES.map(([, query]) => `/api/search.php${query}`);
-    for (const [i] of states.entries()) await load("warm-up", port + i, HOST, paths, WARM_UP, 1, { warmUp: 0, agent: agents[i]! });
+    for (const [i] of states.entries())
+      await load("warm-up", port + i, HOST, paths, WARM_UP, 1, { warmUp: 0, agent: agents[i]! });
     const rounds = Math.ceil(requests / SEARCHES.length / CHUNK);
     const latencies = states.map(() => SEARCHES.map((): number[] => []));
     const errors = states.map(() => 0);
@@ -67,8 +68,19 @@ async function measure(states: readonly { size: number; persistTo: string }[], p
     }
     return states.map((_, i) => {
       const all = latencies[i]!.flat().toSorted((a, b) => a - b);
-      const bySearch = latencies[i]!.map((l) => percentile(l.toSorted((a, b) => a - b), 50));
-      return { p50: percentile(all, 50), p99: percentile(all, 99), errors: errors[i]!, bySearch, requests: all.length + errors[i]! };
+      const bySearch = latencies[i]!.map((l) =>
+        percentile(
+          l.toSorted((a, b) => a - b),
+          50,
+        ),
+      );
+      return {
+        p50: percentile(all, 50),
+        p99: percentile(all, 99),
+        errors: errors[i]!,
+        bySearch,
+        requests: all.length + errors[i]!,
+      };
     });
   } finally {
     agents.forEach((a) => a.destroy());
@@ -106,7 +118,9 @@ export async function searchScale(sizeList: readonly number[], port: number, req
   }
   console.info(`\np50 by search (${each / SEARCHES.length} requests each)\n`);
   console.info(`${"search".padEnd(16)}${results.map((r) => count(r.size).padEnd(12)).join("")}`);
-  SEARCHES.forEach(([name], i) => console.info(`${name.padEnd(16)}${results.map((r) => ms(r.bySearch[i]!).padEnd(12)).join("")}`));
+  SEARCHES.forEach(([name], i) =>
+    console.info(`${name.padEnd(16)}${results.map((r) => ms(r.bySearch[i]!).padEnd(12)).join("")}`),
+  );
   const top = results.at(-1)!;
   console.info(
     `\nsearch at ${count(top.size)} profiles: p50 = ${(top.p50 / base.p50).toFixed(2)}x, p99 = ${(top.p99 / base.p99).toFixed(2)}x the ${count(base.size)}-profile figure (target within 1.5x)`,

@@ -18,25 +18,60 @@ const STATEMENTS_PER_BATCH = 250;
 const BATCHES_IN_FLIGHT = 2;
 
 const USER_COLUMNS = [
-  "id", "email", "username", "password_hash", "status", "credits", "paid_user", "language", "site_domain", "signup_date", "last_active_at",
+  "id",
+  "email",
+  "username",
+  "password_hash",
+  "status",
+  "credits",
+  "paid_user",
+  "language",
+  "site_domain",
+  "signup_date",
+  "last_active_at",
 ] as const;
 const PROFILE_COLUMNS = [
-  "id", "user_id", "name", "country", "gender", "sexuality", "birth_date", "tattoos", "hair_color", "eye_color", "body_type",
-  "relationship_status", "region_id", "city", "about_me", "main_photo_id", "status", "fictional", "searchable", "last_active_at", "created_at", "has_photo",
+  "id",
+  "user_id",
+  "name",
+  "country",
+  "gender",
+  "sexuality",
+  "birth_date",
+  "tattoos",
+  "hair_color",
+  "eye_color",
+  "body_type",
+  "relationship_status",
+  "region_id",
+  "city",
+  "about_me",
+  "main_photo_id",
+  "status",
+  "fictional",
+  "searchable",
+  "last_active_at",
+  "created_at",
+  "has_photo",
 ] as const;
 
 /**
  * No photo rows are loaded, so the photo-first flag is written directly: four members in five with a
  * public main photo, about the demo data's share, so searches read both parts of each index range.
  */
-const withPhotoFlag = (profiles: DemoProfiles["profiles"]) => profiles.map((p) => ({ ...p, has_photo: p.id % 5 === 0 ? 0 : 1 }));
+const withPhotoFlag = (profiles: DemoProfiles["profiles"]) =>
+  profiles.map((p) => ({ ...p, has_photo: p.id % 5 === 0 ? 0 : 1 }));
 
 function applyMigrations(persistTo: string): void {
   try {
-    execFileSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo], {
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    execFileSync(
+      "wrangler",
+      ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo],
+      {
+        env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer };
     process.stderr.write(err.stdout ?? "");
@@ -79,14 +114,21 @@ export async function loadSearchState(persistTo: string, data: DemoProfiles): Pr
     // Parents before children: the foreign keys are checked at the end of each batch.
     await runBatches(loader, insertStatements("users", USER_COLUMNS, data.users));
     await runBatches(loader, insertStatements("profiles", PROFILE_COLUMNS, withPhotoFlag(data.profiles)));
-    await runBatches(loader, insertStatements("profile_interests", ["profile_id", "interest_id"], data.profileInterests));
+    await runBatches(
+      loader,
+      insertStatements("profile_interests", ["profile_id", "interest_id"], data.profileInterests),
+    );
     await loader.kvPut([
       ...SITES.map((s) => ({ key: siteKey(s.domain), value: JSON.stringify(v.parse(SiteSettings, s)) })),
-      ...Object.entries(COMPANIES).map(([id, c]) => ({ key: companyKey(id), value: JSON.stringify(v.parse(CompanyInfo, c)) })),
+      ...Object.entries(COMPANIES).map(([id, c]) => ({
+        key: companyKey(id),
+        value: JSON.stringify(v.parse(CompanyInfo, c)),
+      })),
     ]);
     const [rows] = await loader.d1([{ sql: "SELECT count(*) AS n FROM profiles", params: [] }]);
     const loaded = Number(rows?.[0]?.n);
-    if (loaded !== data.profiles.length) throw new Error(`${persistTo}: ${loaded} profiles loaded, expected ${data.profiles.length}`);
+    if (loaded !== data.profiles.length)
+      throw new Error(`${persistTo}: ${loaded} profiles loaded, expected ${data.profiles.length}`);
   } finally {
     await loader.stop();
   }

@@ -8,7 +8,10 @@ type Chunk = { file: string; imports?: string[]; css?: string[] };
 const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
 
 /** The JavaScript a page loads before it is interactive: the entry, the screen's chunk and their imports. */
-export function pageJavaScript(clientDir: string, screenSource: string): { files: string[]; raw: number; gzip: number } {
+export function pageJavaScript(
+  clientDir: string,
+  screenSource: string,
+): { files: string[]; raw: number; gzip: number } {
   const manifest = JSON.parse(readFileSync(join(clientDir, ".vite/manifest.json"), "utf8")) as Record<string, Chunk>;
   const files = new Set<string>();
   const visit = (key: string) => {
@@ -20,7 +23,11 @@ export function pageJavaScript(clientDir: string, screenSource: string): { files
   visit("src/client/entry.tsx");
   visit(screenSource);
   const paths = [...files].map((f) => join(clientDir, f));
-  return { files: [...files], raw: paths.reduce((n, p) => n + statSync(p).size, 0), gzip: paths.reduce((n, p) => n + gz(p), 0) };
+  return {
+    files: [...files],
+    raw: paths.reduce((n, p) => n + statSync(p).size, 0),
+    gzip: paths.reduce((n, p) => n + gz(p), 0),
+  };
 }
 
 /** The Worker's code as uploaded: every .js module of the build. */

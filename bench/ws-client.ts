@@ -38,7 +38,9 @@ export class BenchSocket {
   /** Opens the socket; rejects with the status and body if the server does not switch protocols. */
   static open({ port, host, path, headers = {} }: SocketOptions): Promise<BenchSocket> {
     const key = randomBytes(16).toString("base64");
-    const expected = createHash("sha1").update(key + GUID).digest("base64");
+    const expected = createHash("sha1")
+      .update(key + GUID)
+      .digest("base64");
     return new Promise((resolve, reject) => {
       const req = request({
         host: "127.0.0.1",
@@ -174,7 +176,9 @@ export class BenchSocket {
       case 0x2:
         this.fragments.push(payload);
         if (fin) {
-          const text = (this.fragments.length === 1 ? this.fragments[0]! : Buffer.concat(this.fragments)).toString("utf8");
+          const text = (this.fragments.length === 1 ? this.fragments[0]! : Buffer.concat(this.fragments)).toString(
+            "utf8",
+          );
           this.fragments = [];
           this.handler(text, at);
         }

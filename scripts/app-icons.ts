@@ -19,10 +19,17 @@ const ICONS: { file: string; size: number; svg: string }[] = [
     size: 512,
     svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">${GRADIENT}<rect width="64" height="64" fill="url(#g)"/><path d="${HEART}" fill="#fff" transform="translate(32 34) scale(0.75) translate(-32 -34)"/></svg>`,
   },
-  { file: "badge-96.png", size: 96, svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="12 12 40 40"><path d="${HEART}" fill="#fff"/></svg>` },
+  {
+    file: "badge-96.png",
+    size: 96,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="12 12 40 40"><path d="${HEART}" fill="#fff"/></svg>`,
+  },
 ];
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu"],
+});
 try {
   for (const { file, size, svg } of ICONS) {
     const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });

@@ -8,14 +8,18 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 
-const committed = JSON.parse(execFileSync("git", ["show", "HEAD:package-lock.json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).packages;
+const committed = JSON.parse(
+  execFileSync("git", ["show", "HEAD:package-lock.json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }),
+).packages;
 const installed = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
 
 const libc = process.report?.getReport().header.glibcVersionRuntime ? "glibc" : "musl";
 /** An optional package npm never installs here. */
 const forOtherMachines = (entry) =>
   entry.optional === true &&
-  ((entry.os && !entry.os.includes(process.platform)) || (entry.cpu && !entry.cpu.includes(process.arch)) || (entry.libc && !entry.libc.includes(libc)));
+  ((entry.os && !entry.os.includes(process.platform)) ||
+    (entry.cpu && !entry.cpu.includes(process.arch)) ||
+    (entry.libc && !entry.libc.includes(libc)));
 
 const problems = [];
 for (const key of new Set([...Object.keys(committed), ...Object.keys(installed)])) {

@@ -21,7 +21,9 @@ function sourcesUnder(dir: string): string[] {
 
 const languages = Object.fromEntries(LANGUAGES.map((language) => [language, read(language)]));
 const variants = Object.fromEntries(VARIANTS.map((variant) => [variant, read(variant)]));
-const sources = Object.fromEntries(sourcesUnder(join(ROOT, "src")).map((file) => [relative(ROOT, file), readFileSync(file, "utf8")]));
+const sources = Object.fromEntries(
+  sourcesUnder(join(ROOT, "src")).map((file) => [relative(ROOT, file), readFileSync(file, "utf8")]),
+);
 
 const offences = [...localeOffences(languages, variants), ...codeOffences(languages.en!, sources)];
 if (offences.length > 0) {
@@ -29,4 +31,6 @@ if (offences.length > 0) {
   for (const offence of offences) console.error(`  ${offence}`);
   process.exit(1);
 }
-console.info(`Plural forms: ${LANGUAGES.length} languages, ${VARIANTS.length} variants and ${Object.keys(sources).length} source files checked.`);
+console.info(
+  `Plural forms: ${LANGUAGES.length} languages, ${VARIANTS.length} variants and ${Object.keys(sources).length} source files checked.`,
+);

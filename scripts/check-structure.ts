@@ -47,7 +47,8 @@ function withoutComments(code: string): string {
 // ---------------------------------------------------------------------------------------------
 // 1. Import cycles
 
-const IMPORT = /(?:\bimport|\bexport)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:\bimport|\bexport)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 function resolveImport(from: string, specifier: string, known: Set<string>): string | null {
   if (!specifier.startsWith(".")) return null;
@@ -138,8 +139,10 @@ function loopIn(component: string[], graph: Map<string, string[]>): string[] {
 // 2. SQL outside src/server/db/
 
 /** drizzle's query builder: db.select(...).from(, db.insert(table).values(, db.update(table).set(, db.delete(table).where(, db.query.x.findMany( */
-const QUERY_BUILDER = /\.select(?:Distinct)?\([^()]*(?:\([^()]*\)[^()]*)*\)\s*\.from\(|\.insert\(\s*\w+\s*\)\s*\.values\(|\.update\(\s*\w+\s*\)\s*\.set\(|\.delete\(\s*\w+\s*\)\s*\.where\(|\.query\.\w+\.find(?:First|Many)\(/g;
-const STATEMENT = /\bSELECT\b[\s\S]*?\bFROM\b|\bINSERT\s+(?:OR\s+\w+\s+)?INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b/;
+const QUERY_BUILDER =
+  /\.select(?:Distinct)?\([^()]*(?:\([^()]*\)[^()]*)*\)\s*\.from\(|\.insert\(\s*\w+\s*\)\s*\.values\(|\.update\(\s*\w+\s*\)\s*\.set\(|\.delete\(\s*\w+\s*\)\s*\.where\(|\.query\.\w+\.find(?:First|Many)\(/g;
+const STATEMENT =
+  /\bSELECT\b[\s\S]*?\bFROM\b|\bINSERT\s+(?:OR\s+\w+\s+)?INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b/;
 const STRING = /`(?:\\[\s\S]|\$\{[^}]*\}|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
 
 function lineOf(code: string, offset: number): number {
@@ -149,15 +152,22 @@ function lineOf(code: string, offset: number): number {
 function sqlOffences(file: string): string[] {
   const code = withoutComments(readFileSync(file, "utf8"));
   const found: string[] = [];
-  for (const match of code.matchAll(/\.prepare\(/g)) found.push(`${show(file)}:${lineOf(code, match.index)}: .prepare(`);
-  for (const match of code.matchAll(/\bsql(?:\.raw)?\s*`/g)) found.push(`${show(file)}:${lineOf(code, match.index)}: sql\`...\` template`);
-  for (const match of code.matchAll(QUERY_BUILDER)) found.push(`${show(file)}:${lineOf(code, match.index)}: drizzle query "${match[0].replace(/\s+/g, "").slice(0, 24)}..."`);
+  for (const match of code.matchAll(/\.prepare\(/g))
+    found.push(`${show(file)}:${lineOf(code, match.index)}: .prepare(`);
+  for (const match of code.matchAll(/\bsql(?:\.raw)?\s*`/g))
+    found.push(`${show(file)}:${lineOf(code, match.index)}: sql\`...\` template`);
+  for (const match of code.matchAll(QUERY_BUILDER))
+    found.push(
+      `${show(file)}:${lineOf(code, match.index)}: drizzle query "${match[0].replace(/\s+/g, "").slice(0, 24)}..."`,
+    );
   for (const match of code.matchAll(STRING)) {
     const statement = STATEMENT.exec(match[0]);
     if (!statement) continue;
     const before = code.slice(Math.max(0, match.index - 4), match.index);
     if (/\bsql\s*$/.test(before)) continue; // already reported as a template
-    found.push(`${show(file)}:${lineOf(code, match.index)}: SQL text "${statement[0].split(/\s+/).slice(0, 2).join(" ")} ..."`);
+    found.push(
+      `${show(file)}:${lineOf(code, match.index)}: SQL text "${statement[0].split(/\s+/).slice(0, 2).join(" ")} ..."`,
+    );
   }
   return found;
 }
@@ -177,7 +187,9 @@ function nameOffences(files: string[]): string[] {
     byName.set(name, [...(byName.get(name) ?? []), path]);
   }
   // One table family across the server's layers is one thing, named once per layer.
-  const layered = (paths: string[]) => paths.every((path) => /^src\/server\/(api|services|db)\//.test(path)) && new Set(paths.map((path) => path.split("/")[2])).size === paths.length;
+  const layered = (paths: string[]) =>
+    paths.every((path) => /^src\/server\/(api|services|db)\//.test(path)) &&
+    new Set(paths.map((path) => path.split("/")[2])).size === paths.length;
   return [...byName]
     .filter(([, paths]) => paths.length > 1 && !layered(paths))
     .map(([name, paths]) => `${name}: ${paths.join(", ")}`)
@@ -217,7 +229,12 @@ export const LAYERS: readonly (readonly string[])[] = [
 export function layerOf(path: string): { unit: string; rank: number } | null {
   for (const [rank, units] of LAYERS.entries()) {
     for (const unit of units) {
-      if (unit.endsWith("/*.ts") ? dirname(path) === unit.slice(0, -5) && path !== "src/server/app.ts" : path === unit || path.startsWith(unit + "/")) return { unit, rank };
+      if (
+        unit.endsWith("/*.ts")
+          ? dirname(path) === unit.slice(0, -5) && path !== "src/server/app.ts"
+          : path === unit || path.startsWith(unit + "/")
+      )
+        return { unit, rank };
     }
   }
   return null;
@@ -228,7 +245,8 @@ export function layerOffence(from: string, to: string): string | null {
   const fromApp = from.startsWith("src/app/") || from.startsWith("src/client/") || from === "src/sw.ts";
   const toApp = to.startsWith("src/app/");
   if (to.startsWith("src/client/") || to === "src/sw.ts") return "nothing imports the browser's entries";
-  if (fromApp) return to.startsWith("src/server/") || to === "src/worker.ts" ? "the app never imports the server" : null;
+  if (fromApp)
+    return to.startsWith("src/server/") || to === "src/worker.ts" ? "the app never imports the server" : null;
   if (from.startsWith("src/shared/")) return to.startsWith("src/shared/") ? null : "src/shared imports only src/shared";
   if (toApp) return from.startsWith("src/server/render/") ? null : "of the server, only render/ imports src/app";
   const a = layerOf(from);
@@ -260,7 +278,9 @@ const RE_EXPORTS_ALLOWED = new Set(["src/worker.ts"]);
 function reExportOffences(file: string): string[] {
   if (RE_EXPORTS_ALLOWED.has(show(file))) return [];
   const code = withoutComments(readFileSync(file, "utf8"));
-  return [...code.matchAll(RE_EXPORT)].map((match) => `${show(file)}:${lineOf(code, match.index)}: ${match[0].replace(/\s+/g, " ")}`);
+  return [...code.matchAll(RE_EXPORT)].map(
+    (match) => `${show(file)}:${lineOf(code, match.index)}: ${match[0].replace(/\s+/g, " ")}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +289,9 @@ const files = filesUnder(SRC);
 const graph = importGraph(files);
 const loops = cycles(graph).map((component) => {
   const loop = loopIn(component, graph).map(show).join(" -> ");
-  return component.length > loop.split(" -> ").length - 1 ? `${loop} (and ${component.length - (loop.split(" -> ").length - 1)} more files in the same knot)` : loop;
+  return component.length > loop.split(" -> ").length - 1
+    ? `${loop} (and ${component.length - (loop.split(" -> ").length - 1)} more files in the same knot)`
+    : loop;
 });
 const sql = files.filter((file) => !file.startsWith(DB_DIR + "/")).flatMap(sqlOffences);
 const names = nameOffences(files);

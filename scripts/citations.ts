@@ -19,13 +19,18 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const numbersIn = (dir: string, pattern: RegExp) => new Set(existsSync(dir) ? readdirSync(dir).flatMap((name) => pattern.exec(name)?.[1] ?? []) : []);
+const numbersIn = (dir: string, pattern: RegExp) =>
+  new Set(existsSync(dir) ? readdirSync(dir).flatMap((name) => pattern.exec(name)?.[1] ?? []) : []);
 
 /** Every citation of a decision or migration number that names no file, as "path:line: what". */
 export function citationOffences(root: string): string[] {
   const decisions = numbersIn(join(root, "docs", "decisions"), /^(\d{4})-.*\.md$/);
   const migrations = numbersIn(join(root, "migrations"), /^(\d{4})_.*\.sql$/);
-  const files = [join(root, "README.md"), join(root, "wrangler.toml"), ...["docs", "src", "test", "scripts", "bench", "migrations"].flatMap((d) => filesUnder(join(root, d)))];
+  const files = [
+    join(root, "README.md"),
+    join(root, "wrangler.toml"),
+    ...["docs", "src", "test", "scripts", "bench", "migrations"].flatMap((d) => filesUnder(join(root, d))),
+  ];
   const offences: string[] = [];
   for (const file of files.filter((f) => existsSync(f))) {
     readFileSync(file, "utf8")
@@ -34,7 +39,8 @@ export function citationOffences(root: string): string[] {
         const check = (patterns: RegExp[], known: Set<string>, kind: string) => {
           for (const pattern of patterns) {
             for (const match of line.matchAll(pattern)) {
-              if (!known.has(match[1]!)) offences.push(`${relative(root, file)}:${i + 1}: ${kind} ${match[1]} does not exist`);
+              if (!known.has(match[1]!))
+                offences.push(`${relative(root, file)}:${i + 1}: ${kind} ${match[1]} does not exist`);
             }
           }
         };

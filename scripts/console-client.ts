@@ -18,17 +18,30 @@ type Answer = { status: number; body: string; cookies: string[] };
 function send(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   if (url.hostname.endsWith(".localhost") || url.hostname === "localhost") {
     return new Promise((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: url.port || 80, path: url.pathname + url.search, method, headers: { ...headers, host: url.host } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers["set-cookie"] ?? [] }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: url.port || 80,
+          path: url.pathname + url.search,
+          method,
+          headers: { ...headers, host: url.host },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers["set-cookie"] ?? [] }),
+          );
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
   }
-  return fetch(url, { method, headers, ...(body === undefined ? {} : { body }), redirect: "manual" }).then(async (res) => ({ status: res.status, body: await res.text(), cookies: res.headers.getSetCookie() }));
+  return fetch(url, { method, headers, ...(body === undefined ? {} : { body }), redirect: "manual" }).then(
+    async (res) => ({ status: res.status, body: await res.text(), cookies: res.headers.getSetCookie() }),
+  );
 }
 
 export type ConsoleClient = {
@@ -41,16 +54,32 @@ export async function consoleClient<K extends string>(own: readonly K[] = []) {
   const args = operatorArgs([...own, "console", "as", "access-token"] as const);
   const option = (name: string) => args.option(name as K | "console" | "as" | "access-token");
   const remote = args.target().includes("--remote");
-  const origin = new URL(option("console") ?? (remote ? fail("--remote needs --console https://<the console's host>") : "http://ops.localhost:8787")).origin;
+  const origin = new URL(
+    option("console") ??
+      (remote ? fail("--remote needs --console https://<the console's host>") : "http://ops.localhost:8787"),
+  ).origin;
   const headers: Record<string, string> = { accept: "application/json", origin };
   if (remote) {
-    const token = option("access-token") ?? process.env.CF_ACCESS_TOKEN ?? fail("--remote needs your Access token: --access-token or CF_ACCESS_TOKEN (cloudflared access token -app=<console URL>)");
+    const token =
+      option("access-token") ??
+      process.env.CF_ACCESS_TOKEN ??
+      fail(
+        "--remote needs your Access token: --access-token or CF_ACCESS_TOKEN (cloudflared access token -app=<console URL>)",
+      );
     headers["cf-access-token"] = token;
   } else {
-    const email = option("as") ?? process.env.OPERATOR_EMAIL ?? fail("say which operator you are: --as <address> (an operator of the local console; npm run operator -- add-admin <address> --local)");
-    const login = await send(new URL("/login", origin), "POST", { ...headers, "x-request-type": "command", "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams({ email }).toString()).catch(() =>
-      fail(`the console at ${origin} does not answer: is npm start running?`),
-    );
+    const email =
+      option("as") ??
+      process.env.OPERATOR_EMAIL ??
+      fail(
+        "say which operator you are: --as <address> (an operator of the local console; npm run operator -- add-admin <address> --local)",
+      );
+    const login = await send(
+      new URL("/login", origin),
+      "POST",
+      { ...headers, "x-request-type": "command", "content-type": "application/x-www-form-urlencoded" },
+      new URLSearchParams({ email }).toString(),
+    ).catch(() => fail(`the console at ${origin} does not answer: is npm start running?`));
     if (login.status !== 200) fail(`login as ${email} refused: ${messageOf(login)}`);
     headers.cookie = login.cookies.map((cookie) => cookie.split(";")[0]).join("; ");
   }
@@ -61,7 +90,12 @@ export async function consoleClient<K extends string>(own: readonly K[] = []) {
       return JSON.parse(answer.body) as T;
     },
     async post(path, form) {
-      const answer = await send(new URL(path, origin), "POST", { ...headers, "x-request-type": "command", "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams(form).toString());
+      const answer = await send(
+        new URL(path, origin),
+        "POST",
+        { ...headers, "x-request-type": "command", "content-type": "application/x-www-form-urlencoded" },
+        new URLSearchParams(form).toString(),
+      );
       if (answer.status !== 200) throw new Error(messageOf(answer));
     },
   };

@@ -22,17 +22,29 @@ import { DiscountCodeText } from "../src/shared/discounts";
 import { withAudit } from "../src/server/db/audit-log";
 import { commandActor, fail, inlineSql, operatorArgs, runStatements, wrangler } from "./operator";
 
-const { positionals, target, option } = operatorArgs(["percentage", "minimum", "country", "currency", "expires", "validity", "methods", "reason"]);
+const { positionals, target, option } = operatorArgs([
+  "percentage",
+  "minimum",
+  "country",
+  "currency",
+  "expires",
+  "validity",
+  "methods",
+  "reason",
+]);
 const now = () => Math.floor(Date.now() / 1000);
 const [command, code] = positionals;
-const usage = "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--validity once_per_user|unlimited] [--methods a,b] | end <CODE> | list; [--reason TEXT]; with --local or --remote";
+const usage =
+  "usage: discounts add <CODE> --percentage N [--minimum CENTS] [--country CC] [--currency EUR] [--expires YYYY-MM-DD] [--validity once_per_user|unlimited] [--methods a,b] | end <CODE> | list; [--reason TEXT]; with --local or --remote";
 if (command !== "add" && command !== "end" && command !== "list") fail(usage);
 
 const where = target();
 const db = drizzle(
   async (query, params, method) => {
     const text = inlineSql({ sql: query, params });
-    const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
+    const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as {
+      results: Record<string, unknown>[];
+    }[];
     const rows = (result?.results ?? []).map((row) => Object.values(row));
     return { rows: method === "get" ? (rows[0] as unknown as unknown[][]) : rows };
   },
@@ -44,9 +56,18 @@ if (command === "list") {
 } else if (command === "end") {
   const parsed = v.safeParse(DiscountCodeText, code ?? "");
   if (!parsed.success) fail(usage);
-  const entry = { action: "discount.end", target: { kind: "discount", id: parsed.output }, before: { status: "active" }, after: { status: "inactive" }, reason: option("reason") ?? "ended from the command line" };
+  const entry = {
+    action: "discount.end",
+    target: { kind: "discount", id: parsed.output },
+    before: { status: "active" },
+    after: { status: "inactive" },
+    reason: option("reason") ?? "ended from the command line",
+  };
   // The audit row follows the end and is written only when a code ended (withAudit's guard), in one batch.
-  const ended = runStatements(where, withAudit(db, commandActor(), entry, [endDiscountCode(db, parsed.output)], now(), true));
+  const ended = runStatements(
+    where,
+    withAudit(db, commandActor(), entry, [endDiscountCode(db, parsed.output)], now(), true),
+  );
   console.info(`${parsed.output}: ${ended.filter((row) => "id" in row).length} code(s) ended`);
 } else {
   const checked = checkNewDiscountCode({
@@ -63,7 +84,15 @@ if (command === "list") {
     for (const problem of checked.problems) console.error(problem);
     fail(usage);
   }
-  const entry = { action: "discount.add", target: { kind: "discount", id: checked.code.code }, after: checked.code, reason: option("reason") ?? "added from the command line" };
-  const [row] = runStatements(where, withAudit(db, commandActor(), entry, [addDiscountCodeStatement(db, checked.code)], now(), true));
+  const entry = {
+    action: "discount.add",
+    target: { kind: "discount", id: checked.code.code },
+    after: checked.code,
+    reason: option("reason") ?? "added from the command line",
+  };
+  const [row] = runStatements(
+    where,
+    withAudit(db, commandActor(), entry, [addDiscountCodeStatement(db, checked.code)], now(), true),
+  );
   console.info(`added: ${JSON.stringify(row)}`);
 }

@@ -26,7 +26,10 @@ export function operatorArgs<K extends string = never>(own: readonly K[] = []) {
   /** wrangler's arguments for where to act; refuses when neither or both of --local and --remote are given. */
   const target = (): string[] => {
     if (values.local === values.remote) fail("say where: --local or --remote");
-    return [...(values.local ? ["--local", "--persist-to", values["persist-to"]] : ["--remote"]), ...(values.env ? ["--env", values.env] : [])];
+    return [
+      ...(values.local ? ["--local", "--persist-to", values["persist-to"]] : ["--remote"]),
+      ...(values.env ? ["--env", values.env] : []),
+    ];
   };
   const option = (name: K): string | undefined => {
     const value = (values as Record<string, unknown>)[name];
@@ -53,11 +56,13 @@ export function inlineSql({ sql, params }: { sql: string; params: unknown[] }): 
 
 /** Run wrangler without it reaching for request.cf data or metrics; returns what it printed. */
 export function wrangler(args: string[], options: { inherit?: boolean } = {}): string {
-  return execFileSync("wrangler", args, {
-    encoding: "utf8",
-    ...(options.inherit ? { stdio: "inherit" } : {}),
-    env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  }) ?? "";
+  return (
+    execFileSync("wrangler", args, {
+      encoding: "utf8",
+      ...(options.inherit ? { stdio: "inherit" } : {}),
+      env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    }) ?? ""
+  );
 }
 
 /** A drizzle statement says its SQL and parameters (the batch item type drizzle exports does not show it). */
@@ -69,7 +74,9 @@ type Query = { toSQL(): { sql: string; params: unknown[] } };
  */
 export function runStatements(where: string[], statements: readonly object[]): Record<string, unknown>[] {
   const text = statements.map((statement) => inlineSql((statement as Query).toSQL())).join(";\n");
-  const answers = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as { results: Record<string, unknown>[] }[];
+  const answers = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", text])) as {
+    results: Record<string, unknown>[];
+  }[];
   return answers.flatMap((answer) => answer.results);
 }
 

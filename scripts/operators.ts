@@ -12,7 +12,13 @@
 import { userInfo } from "node:os";
 import type { Actor } from "../src/server/db/audit-log";
 import { databaseOf } from "../src/server/db/database";
-import { isOperatorRole, listOperators, operatorEmail, OPERATOR_ROLES, type OperatorRole } from "../src/server/db/operators";
+import {
+  isOperatorRole,
+  listOperators,
+  operatorEmail,
+  OPERATOR_ROLES,
+  type OperatorRole,
+} from "../src/server/db/operators";
 import { disableOperatorStatements, isOperatorAddress, putOperatorStatements } from "../src/server/services/operators";
 import { fail, operatorArgs, runStatements } from "./operator";
 
@@ -40,7 +46,15 @@ function put(roles: OperatorRole[]) {
   const email = emailArgument();
   const existing = operators().find((row) => row.email === email);
   const before = existing ? { email, status: existing.status, roles: rolesOf(existing) } : null;
-  run(putOperatorStatements(db, actor, { email, roles, reason: option("reason") ?? "set from the command line" }, before, now));
+  run(
+    putOperatorStatements(
+      db,
+      actor,
+      { email, roles, reason: option("reason") ?? "set from the command line" },
+      before,
+      now,
+    ),
+  );
   console.info(`${email}: ${existing ? "updated" : "added"}, roles ${roles.join(", ")}`);
 }
 
@@ -49,8 +63,12 @@ switch (command) {
     put(["admin"]);
     break;
   case "add": {
-    const roles = (option("roles") ?? "").split(",").map((role) => role.trim()).filter(Boolean);
-    if (roles.length === 0 || !roles.every(isOperatorRole)) fail(`give --roles, a comma-separated list of ${OPERATOR_ROLES.join(", ")}`);
+    const roles = (option("roles") ?? "")
+      .split(",")
+      .map((role) => role.trim())
+      .filter(Boolean);
+    if (roles.length === 0 || !roles.every(isOperatorRole))
+      fail(`give --roles, a comma-separated list of ${OPERATOR_ROLES.join(", ")}`);
     put(roles as OperatorRole[]);
     break;
   }
@@ -58,7 +76,15 @@ switch (command) {
     const email = emailArgument();
     const existing = operators().find((row) => row.email === email && row.status === "active");
     if (!existing) fail(`${email} is not an active operator`);
-    run(disableOperatorStatements(db, actor, { id: existing.id, email, roles: rolesOf(existing) }, option("reason") ?? "disabled from the command line", now));
+    run(
+      disableOperatorStatements(
+        db,
+        actor,
+        { id: existing.id, email, roles: rolesOf(existing) },
+        option("reason") ?? "disabled from the command line",
+        now,
+      ),
+    );
     console.info(`${email}: disabled`);
     break;
   }

@@ -17,19 +17,36 @@ const { client, positionals, option } = await consoleClient(["ground", "note"]);
 const [command, ...rest] = positionals;
 if (command !== "pending" && command !== "approve" && command !== "reject") fail(USAGE);
 const ids = rest.map(Number);
-if (command !== "pending" && (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1))) fail(`give the photo ids\n${USAGE}`);
+if (command !== "pending" && (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1)))
+  fail(`give the photo ids\n${USAGE}`);
 
 if (command === "pending") {
-  const { photos } = await client.get<{ photos: { id: number; profileId: number; name: string; width: number; height: number; createdAt: number }[] }>("/photos");
+  const { photos } = await client.get<{
+    photos: { id: number; profileId: number; name: string; width: number; height: number; createdAt: number }[];
+  }>("/photos");
   if (photos.length === 0) console.info("No photos are waiting.");
-  for (const photo of photos) console.info([photo.id, photo.profileId, photo.name, photo.width, photo.height, new Date(photo.createdAt * 1000).toISOString()].join("\t"));
+  for (const photo of photos)
+    console.info(
+      [
+        photo.id,
+        photo.profileId,
+        photo.name,
+        photo.width,
+        photo.height,
+        new Date(photo.createdAt * 1000).toISOString(),
+      ].join("\t"),
+    );
 } else {
   const ground = option("ground");
-  if (command === "reject" && !(PHOTO_GROUNDS as readonly string[]).includes(ground ?? "")) fail(`give --ground, one of ${PHOTO_GROUNDS.join(", ")}`);
+  if (command === "reject" && !(PHOTO_GROUNDS as readonly string[]).includes(ground ?? ""))
+    fail(`give --ground, one of ${PHOTO_GROUNDS.join(", ")}`);
   let failed = 0;
   for (const id of ids) {
     try {
-      await client.post(`/photos/${id}/${command}`, command === "reject" ? { ground: ground!, facts: option("note") ?? "" } : {});
+      await client.post(
+        `/photos/${id}/${command}`,
+        command === "reject" ? { ground: ground!, facts: option("note") ?? "" } : {},
+      );
       console.info(`photo ${id}: ${command === "approve" ? "approved" : "rejected"}`);
     } catch (error) {
       failed++;

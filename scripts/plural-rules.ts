@@ -23,9 +23,46 @@ const FAMILY = new RegExp(`^(.+)_(${SUFFIXES.join("|")})$`);
 
 /** Placeholders that hold text, not numbers (names ending in _part are rendered texts too). */
 const TEXT_VALUES = new Set([
-  "address", "browser", "city", "code", "company", "country", "date", "domain", "email", "example", "field", "id", "kind", "kinds",
-  "kvk", "method", "methods", "minimum", "mobile", "name", "number", "numbers", "outcome", "partner", "peer", "phone", "price", "privacy",
-  "reason", "site", "subject", "suggestion", "system", "terms", "text", "time", "tradenames", "url", "vat", "when",
+  "address",
+  "browser",
+  "city",
+  "code",
+  "company",
+  "country",
+  "date",
+  "domain",
+  "email",
+  "example",
+  "field",
+  "id",
+  "kind",
+  "kinds",
+  "kvk",
+  "method",
+  "methods",
+  "minimum",
+  "mobile",
+  "name",
+  "number",
+  "numbers",
+  "outcome",
+  "partner",
+  "peer",
+  "phone",
+  "price",
+  "privacy",
+  "reason",
+  "site",
+  "subject",
+  "suggestion",
+  "system",
+  "terms",
+  "text",
+  "time",
+  "tradenames",
+  "url",
+  "vat",
+  "when",
 ]);
 const isText = (name: string) => TEXT_VALUES.has(name) || name.endsWith("_part");
 
@@ -50,7 +87,9 @@ const isNumber = (name: string) => name !== "count" && !isText(name) && !Object.
 export function flatten(tree: unknown, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
   if (typeof tree === "string") out.set(prefix, tree);
-  else if (tree && typeof tree === "object") for (const [key, value] of Object.entries(tree)) for (const [k, v] of flatten(value, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+  else if (tree && typeof tree === "object")
+    for (const [key, value] of Object.entries(tree))
+      for (const [k, v] of flatten(value, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
   return out;
 }
 
@@ -82,7 +121,8 @@ const isForm = (key: string, known: Map<string, Set<string>>) => {
   return match !== null && (known.get(match[1]!)?.has(match[2]!) ?? false);
 };
 
-export const pluralCategories = (language: string) => new Intl.PluralRules(language).resolvedOptions().pluralCategories as string[];
+export const pluralCategories = (language: string) =>
+  new Intl.PluralRules(language).resolvedOptions().pluralCategories as string[];
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
@@ -95,8 +135,14 @@ export function localeOffences(languages: Record<string, Tree>, variants: Record
     const grouped = families(texts.keys());
     for (const [base, forms] of grouped) {
       if (forms.size === 0) continue;
-      for (const category of needed) if (!forms.has(category)) offences.push(`${language}: ${base} lacks _${category} (CLDR ${language}: ${needed.join(", ")})`);
-      for (const form of forms) if (!needed.includes(form)) offences.push(`${language}: ${base}_${form} is not a plural form of ${language} (CLDR: ${needed.join(", ")})`);
+      for (const category of needed)
+        if (!forms.has(category))
+          offences.push(`${language}: ${base} lacks _${category} (CLDR ${language}: ${needed.join(", ")})`);
+      for (const form of forms)
+        if (!needed.includes(form))
+          offences.push(
+            `${language}: ${base}_${form} is not a plural form of ${language} (CLDR: ${needed.join(", ")})`,
+          );
       if (texts.has(base)) offences.push(`${language}: ${base} is both a plain text and a plural family`);
     }
     for (const [key, text] of texts) {
@@ -104,11 +150,15 @@ export function localeOffences(languages: Record<string, Tree>, variants: Record
       const legal = key.startsWith("legal_text.");
       for (const name of placeholders(text)) {
         if (name === "count") offences.push(`${language}: ${key} takes {count} but has no plural forms`);
-        else if (isNumber(name) && !(legal && Object.hasOwn(LEGAL_AMOUNTS, name))) offences.push(`${language}: ${key} has the number {${name}} without plural forms: write it as {count} in ${key}_one, _other ...`);
+        else if (isNumber(name) && !(legal && Object.hasOwn(LEGAL_AMOUNTS, name)))
+          offences.push(
+            `${language}: ${key} has the number {${name}} without plural forms: write it as {count} in ${key}_one, _other ...`,
+          );
       }
     }
     for (const unit of new Set(Object.values(LEGAL_AMOUNTS))) {
-      if (!grouped.get(`legal_text.amounts.${unit}`)?.size) offences.push(`${language}: legal_text.amounts.${unit} is missing (a legal text's number is told with it)`);
+      if (!grouped.get(`legal_text.amounts.${unit}`)?.size)
+        offences.push(`${language}: legal_text.amounts.${unit} is missing (a legal text's number is told with it)`);
     }
   }
   for (const [tag, tree] of Object.entries(variants)) {
@@ -122,8 +172,10 @@ export function localeOffences(languages: Record<string, Tree>, variants: Record
     const needed = pluralCategories(tag);
     for (const [key, forms] of families(flatten(tree).keys())) {
       if (!baseFamilies.has(key)) offences.push(`${tag}: ${key} is not a text of ${language}`);
-      else if (baseFamilies.get(key)!.size === 0 && forms.size > 0) offences.push(`${tag}: ${key} has plural forms but ${language} has a single text`);
-      for (const form of forms) if (!needed.includes(form)) offences.push(`${tag}: ${key}_${form} is not a plural form of ${tag}`);
+      else if (baseFamilies.get(key)!.size === 0 && forms.size > 0)
+        offences.push(`${tag}: ${key} has plural forms but ${language} has a single text`);
+      for (const form of forms)
+        if (!needed.includes(form)) offences.push(`${tag}: ${key}_${form} is not a plural form of ${tag}`);
     }
   }
   return offences;
@@ -196,9 +248,13 @@ export function codeOffences(english: Tree, sources: Record<string, string>): st
         const body = m[2] ? objectAt(code, m.index! + m[0].length - 1) : null;
         const names = body === null ? [] : propertyNames(body);
         const spread = body !== null && /\.\.\./.test(body);
-        if (forms.size > 0 && !names.includes("count") && !spread) offences.push(`${file}:${line}: ${key} has plural forms but is called without count`);
+        if (forms.size > 0 && !names.includes("count") && !spread)
+          offences.push(`${file}:${line}: ${key} has plural forms but is called without count`);
         if (forms.size === 0 && !Object.hasOwn(NOT_COUNTED_KEYS, key)) {
-          for (const name of names.filter(isNumber)) offences.push(`${file}:${line}: ${key} is called with the number ${name} but has no plural forms: pass it as count`);
+          for (const name of names.filter(isNumber))
+            offences.push(
+              `${file}:${line}: ${key} is called with the number ${name} but has no plural forms: pass it as count`,
+            );
         }
       }
     }

@@ -26,10 +26,15 @@ function reportId(): number {
 }
 
 async function decide(outcome: string) {
-  if (!(REPORT_OUTCOMES as readonly string[]).includes(outcome)) fail(`give --outcome, one of ${REPORT_OUTCOMES.join(", ")}`);
+  if (!(REPORT_OUTCOMES as readonly string[]).includes(outcome))
+    fail(`give --outcome, one of ${REPORT_OUTCOMES.join(", ")}`);
   const id = reportId();
   try {
-    await client.post(`/reports/${id}/decide`, { outcome, ground: option("ground") ?? "", facts: option("note") ?? "" });
+    await client.post(`/reports/${id}/decide`, {
+      outcome,
+      ground: option("ground") ?? "",
+      facts: option("note") ?? "",
+    });
     console.info(`report ${id}: ${outcome}`);
   } catch (error) {
     fail(`report ${id}: ${(error as Error).message}`);
@@ -47,9 +52,14 @@ switch (command) {
     break;
   }
   case "show": {
-    const answer = await client.get<{ report: Record<string, unknown>; member: Record<string, unknown> | null; earlier: unknown[] }>(`/reports/${reportId()}`);
+    const answer = await client.get<{
+      report: Record<string, unknown>;
+      member: Record<string, unknown> | null;
+      earlier: unknown[];
+    }>(`/reports/${reportId()}`);
     for (const [key, value] of Object.entries(answer.report)) console.info(`${key}: ${value ?? ""}`);
-    if (answer.member) for (const [key, value] of Object.entries(answer.member)) console.info(`member.${key}: ${value ?? ""}`);
+    if (answer.member)
+      for (const [key, value] of Object.entries(answer.member)) console.info(`member.${key}: ${value ?? ""}`);
     console.info(`earlier reports about the member: ${answer.earlier.length}`);
     break;
   }

@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 const CHROMIUM = "/usr/bin/chromium";
 
 if (!existsSync(CHROMIUM)) {
-  console.error(`The browser tests need Chromium at ${CHROMIUM}, which is not installed. Install it with:\n\n  apt-get install -y chromium\n`);
+  console.error(
+    `The browser tests need Chromium at ${CHROMIUM}, which is not installed. Install it with:\n\n  apt-get install -y chromium\n`,
+  );
   process.exit(1);
 }

@@ -48,7 +48,10 @@ async function main(): Promise<void> {
     }
     console.info("rows", counts);
     console.info("r2 objects", await countObjects(PHOTOS));
-    console.info("kv keys", (await SETTINGS.list()).keys.map((k) => k.name));
+    console.info(
+      "kv keys",
+      (await SETTINGS.list()).keys.map((k) => k.name),
+    );
 
     const sample = await DB.prepare("SELECT key, thumb_key, blur_key FROM photos ORDER BY random() LIMIT 20").all<{
       key: string;

@@ -35,10 +35,14 @@ process.env.WRANGLER_SEND_METRICS = "false";
 function applyMigrations(persistTo: string): void {
   const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
   try {
-    execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo], {
-      env: { ...process.env, CI: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    execFileSync(
+      process.execPath,
+      [wrangler, "d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo],
+      {
+        env: { ...process.env, CI: "true" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer };
     process.stderr.write(err.stdout ?? "");
@@ -88,7 +92,9 @@ async function resetAll(loader: Loader, persistTo: string): Promise<void> {
   const edges = fkRows.map((r) => ({ child: String(r.child), parent: String(r.parent) }));
   const order: string[] = [];
   while (remaining.size > 0) {
-    const leaf = [...remaining].find((t) => !edges.some((e) => e.parent === t && e.child !== t && remaining.has(e.child)));
+    const leaf = [...remaining].find(
+      (t) => !edges.some((e) => e.parent === t && e.child !== t && remaining.has(e.child)),
+    );
     const next = leaf ?? [...remaining][0]!;
     order.push(next);
     remaining.delete(next);
@@ -109,7 +115,10 @@ async function resetAll(loader: Loader, persistTo: string): Promise<void> {
 async function loadSettings(loader: Loader): Promise<void> {
   const entries = [
     ...SITES.map((s) => ({ key: siteKey(s.domain), value: JSON.stringify(v.parse(SiteSettings, s)) })),
-    ...Object.entries(COMPANIES).map(([id, c]) => ({ key: companyKey(id), value: JSON.stringify(v.parse(CompanyInfo, c)) })),
+    ...Object.entries(COMPANIES).map(([id, c]) => ({
+      key: companyKey(id),
+      value: JSON.stringify(v.parse(CompanyInfo, c)),
+    })),
   ];
   await loader.kvPut(entries);
 }
@@ -128,15 +137,45 @@ async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly Pla
   await runBatches(loader, [
     ...insertStatements(
       "users",
-      ["id", "email", "username", "password_hash", "status", "credits", "paid_user", "language", "site_domain", "signup_date", "last_active_at"],
+      [
+        "id",
+        "email",
+        "username",
+        "password_hash",
+        "status",
+        "credits",
+        "paid_user",
+        "language",
+        "site_domain",
+        "signup_date",
+        "last_active_at",
+      ],
       data.users,
     ),
     ...insertStatements(
       "profiles",
       [
-        "id", "user_id", "name", "country", "gender", "sexuality", "birth_date", "tattoos", "hair_color", "eye_color",
-        "body_type", "relationship_status", "region_id", "city", "about_me", "main_photo_id", "status", "fictional",
-        "searchable", "last_active_at", "created_at",
+        "id",
+        "user_id",
+        "name",
+        "country",
+        "gender",
+        "sexuality",
+        "birth_date",
+        "tattoos",
+        "hair_color",
+        "eye_color",
+        "body_type",
+        "relationship_status",
+        "region_id",
+        "city",
+        "about_me",
+        "main_photo_id",
+        "status",
+        "fictional",
+        "searchable",
+        "last_active_at",
+        "created_at",
       ],
       data.profiles,
     ),
@@ -169,12 +208,20 @@ async function uploadImages(loader: Loader, photos: readonly PlannedPhoto[], see
     pack = [];
     while (inFlight.length > REQUESTS_IN_FLIGHT) stored += await inFlight.shift()!;
   };
-  await renderPool(seed, [...byImage.keys()].toSorted((a, b) => a - b), async (index, img) => {
-    for (const { row } of byImage.get(index) ?? []) {
-      pack.push({ key: row.key, bytes: img.original }, { key: row.thumb_key, bytes: img.thumb }, { key: row.blur_key, bytes: img.blur });
-    }
-    if (pack.length >= OBJECTS_PER_REQUEST) await send();
-  });
+  await renderPool(
+    seed,
+    [...byImage.keys()].toSorted((a, b) => a - b),
+    async (index, img) => {
+      for (const { row } of byImage.get(index) ?? []) {
+        pack.push(
+          { key: row.key, bytes: img.original },
+          { key: row.thumb_key, bytes: img.thumb },
+          { key: row.blur_key, bytes: img.blur },
+        );
+      }
+      if (pack.length >= OBJECTS_PER_REQUEST) await send();
+    },
+  );
   await send();
   for (const n of await Promise.all(inFlight)) stored += n;
   return stored;
@@ -192,7 +239,8 @@ async function main(): Promise<void> {
   const persistTo = values["persist-to"];
   const count = Number(values.profiles);
   const seed = Number(values.seed);
-  if (!Number.isInteger(count) || count < 0) throw new Error(`--profiles must be a whole number, got ${values.profiles}`);
+  if (!Number.isInteger(count) || count < 0)
+    throw new Error(`--profiles must be a whole number, got ${values.profiles}`);
   const started = performance.now();
 
   applyMigrations(persistTo);
@@ -204,7 +252,9 @@ async function main(): Promise<void> {
       const added = state.places === 0 ? await loadPlaces(loader) : 0;
       // The demo sites' settings follow the code (new fields such as pricing), whatever was seeded before.
       await loadSettings(loader);
-      console.info(`Already seeded: ${state.profiles} profiles in ${persistTo}${added ? `; added ${added} places` : ""} (use --reset to reload).`);
+      console.info(
+        `Already seeded: ${state.profiles} profiles in ${persistTo}${added ? `; added ${added} places` : ""} (use --reset to reload).`,
+      );
       return;
     }
     if (values.reset || state.profiles > 0) {

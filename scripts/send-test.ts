@@ -31,7 +31,8 @@ process.env.WRANGLER_SEND_METRICS = "false";
 
 const { positionals, target, option } = operatorArgs(["to", "from", "member", "site"]);
 const [channel] = positionals;
-const usage = "usage: send-test mail --to ADDRESS | sms --to +E164 [--from NAME] | push --member PROFILE_ID --site DOMAIN; with --local or --remote [--env NAME]";
+const usage =
+  "usage: send-test mail --to ADDRESS | sms --to +E164 [--from NAME] | push --member PROFILE_ID --site DOMAIN; with --local or --remote [--env NAME]";
 if (channel !== "mail" && channel !== "sms" && channel !== "push") fail(usage);
 const where = target();
 const local = where[0] === "--local";
@@ -52,7 +53,9 @@ try {
     ? databaseOf(env.DB)
     : (drizzle(
         async (query, params, method) => {
-          const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...where, "--json", "--command", inlineSql({ sql: query, params })])) as { results: Record<string, unknown>[] }[];
+          const [result] = JSON.parse(
+            wrangler(["d1", "execute", "DB", ...where, "--json", "--command", inlineSql({ sql: query, params })]),
+          ) as { results: Record<string, unknown>[] }[];
           const rows = (result?.results ?? []).map((row) => Object.values(row));
           return { rows: method === "get" ? (rows[0] as unknown as unknown[][]) : rows };
         },
@@ -62,25 +65,57 @@ try {
 
   if (channel === "mail") {
     const to = option("to") ?? fail(usage);
-    if (env.MAIL_PROVIDER === "cloudflare") fail('MAIL_PROVIDER is "cloudflare": its send_email binding sends only from inside the Worker; ask the site for a password reset mail instead.');
-    await mailerFor(env, db).send({ to, kind: "test", subject: "Test mail", text: `A test mail through ${env.MAIL_PROVIDER}, sent ${new Date().toISOString()}.`, html: `<p>A test mail through ${env.MAIL_PROVIDER}, sent ${new Date().toISOString()}.</p>` });
-    console.info(`mail to ${to} taken by ${env.MAIL_PROVIDER}${env.MAIL_PROVIDER === "outbox" ? " (kept in outgoing_mail, nothing left the machine)" : ""}`);
+    if (env.MAIL_PROVIDER === "cloudflare")
+      fail(
+        'MAIL_PROVIDER is "cloudflare": its send_email binding sends only from inside the Worker; ask the site for a password reset mail instead.',
+      );
+    await mailerFor(env, db).send({
+      to,
+      kind: "test",
+      subject: "Test mail",
+      text: `A test mail through ${env.MAIL_PROVIDER}, sent ${new Date().toISOString()}.`,
+      html: `<p>A test mail through ${env.MAIL_PROVIDER}, sent ${new Date().toISOString()}.</p>`,
+    });
+    console.info(
+      `mail to ${to} taken by ${env.MAIL_PROVIDER}${env.MAIL_PROVIDER === "outbox" ? " (kept in outgoing_mail, nothing left the machine)" : ""}`,
+    );
   } else if (channel === "sms") {
     const to = mobileNumberOf(option("to") ?? fail(usage), "NL");
-    await smsSenderFor(env, db).send({ to, text: `A test text through ${env.SMS_PROVIDER}.`, from: option("from") ?? "Flirtwave" }, now);
+    await smsSenderFor(env, db).send(
+      { to, text: `A test text through ${env.SMS_PROVIDER}.`, from: option("from") ?? "Flirtwave" },
+      now,
+    );
     console.info(`sms to ${to.e164} (${to.country}) taken by ${env.SMS_PROVIDER}`);
   } else {
     const member = Number(option("member"));
     const domain = option("site") ?? fail(usage);
     if (!Number.isInteger(member) || member < 1) fail(usage);
-    const stored = local ? await env.SETTINGS.get(`site:${domain}`) : wrangler(["kv", "key", "get", `site:${domain}`, "--binding", "SETTINGS", ...where]);
+    const stored = local
+      ? await env.SETTINGS.get(`site:${domain}`)
+      : wrangler(["kv", "key", "get", `site:${domain}`, "--binding", "SETTINGS", ...where]);
     const site = v.safeParse(SiteSettings, JSON.parse(stored ?? "null"));
     if (!site.success) fail(`no valid settings for ${domain}`);
     const recipient = await pushRecipient(db, member, now);
     if (!recipient?.subscriptions.length) fail(`profile ${member} has no browser that may be pushed to`);
-    const sender = pushSenderFor(env, db, site.output) ?? fail("push is not configured (the site's push_public_key or VAPID_PRIVATE_KEY is missing)");
-    await deliverPush(db, sender, recipient.userId, recipient.subscriptions, { payload: { kind: "like", title: "Test", body: "A test push", tag: "test", url: "/", badge: null }, topic: "test", urgency: "normal", ttl: 60 }, now);
-    console.info(`push sent to ${recipient.subscriptions.length} browser(s) of profile ${member}; a failure is logged above`);
+    const sender =
+      pushSenderFor(env, db, site.output) ??
+      fail("push is not configured (the site's push_public_key or VAPID_PRIVATE_KEY is missing)");
+    await deliverPush(
+      db,
+      sender,
+      recipient.userId,
+      recipient.subscriptions,
+      {
+        payload: { kind: "like", title: "Test", body: "A test push", tag: "test", url: "/", badge: null },
+        topic: "test",
+        urgency: "normal",
+        ttl: 60,
+      },
+      now,
+    );
+    console.info(
+      `push sent to ${recipient.subscriptions.length} browser(s) of profile ${member}; a failure is logged above`,
+    );
   }
 } catch (error) {
   // The provider's refusal, as the adapter read it: what the operator needs to fix the configuration.

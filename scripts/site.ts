@@ -20,7 +20,8 @@ import { commandActor, fail, operatorArgs, runStatements, wrangler } from "./ope
 
 const { positionals, target, option } = operatorArgs(["reason"]);
 const [command, file] = positionals;
-if (!file || (command !== "validate" && command !== "put")) fail("usage: site validate|put <file.json> [--reason TEXT] [--local|--remote] [--env NAME]");
+if (!file || (command !== "validate" && command !== "put"))
+  fail("usage: site validate|put <file.json> [--reason TEXT] [--local|--remote] [--env NAME]");
 
 const checked = checkSiteFile(JSON.parse(readFileSync(file, "utf8")));
 if ("problems" in checked) {
@@ -33,15 +34,25 @@ console.info(`${file}: valid settings for ${site.domain}`);
 if (command === "validate") process.exit(0);
 
 const where = target();
-const put = (key: string, value: unknown) => wrangler(["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...where], { inherit: true });
+const put = (key: string, value: unknown) =>
+  wrangler(["kv", "key", "put", "--binding", "SETTINGS", key, JSON.stringify(value), ...where], { inherit: true });
 put(siteKey(site.domain), site);
 if (company) put(companyKey(site.company_id), company);
 // KV has no batch with D1: the record follows the settings, as the console's Sites screen writes it.
-const entry = { action: "site.settings", target: { kind: "site", id: site.domain }, after: { file, company: company ? site.company_id : null }, reason: option("reason") ?? "put from the command line" };
+const entry = {
+  action: "site.settings",
+  target: { kind: "site", id: site.domain },
+  after: { file, company: company ? site.company_id : null },
+  reason: option("reason") ?? "put from the command line",
+};
 try {
-  runStatements(where, [auditEntryQuery(databaseOf({} as D1Database), commandActor(), entry, Math.floor(Date.now() / 1000))]);
+  runStatements(where, [
+    auditEntryQuery(databaseOf({} as D1Database), commandActor(), entry, Math.floor(Date.now() / 1000)),
+  ]);
 } catch (error) {
   // A local stack whose database is not made yet (before the first npm start) has no audit log to write to.
-  console.warn(`note: the settings are put, but the audit row could not be written: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  console.warn(
+    `note: the settings are put, but the audit row could not be written: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+  );
 }
 console.info(`${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then deploy`);

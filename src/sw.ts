@@ -98,7 +98,9 @@ async function showPush(payload: PushPayload): Promise<void> {
   for (const client of windows) client.postMessage(pushedToPages(payload));
   const badge =
     payload.badge !== null && "setAppBadge" in navigator
-      ? (navigator as WorkerNavigator & { setAppBadge(n: number): Promise<void> }).setAppBadge(payload.badge).catch(() => undefined)
+      ? (navigator as WorkerNavigator & { setAppBadge(n: number): Promise<void> })
+          .setAppBadge(payload.badge)
+          .catch(() => undefined)
       : undefined;
   const { title, options } = notificationOf(payload);
   await self.registration.showNotification(title, options);

@@ -31,7 +31,11 @@ export default {
    */
   async scheduled(controller, env, ctx) {
     if (controller.cron === HOURLY) {
-      ctx.waitUntil(runMailClock(env, Math.floor(Date.now() / 1000)).then((sent) => console.info(JSON.stringify({ event: "mail_clock", ...sent }))));
+      ctx.waitUntil(
+        runMailClock(env, Math.floor(Date.now() / 1000)).then((sent) =>
+          console.info(JSON.stringify({ event: "mail_clock", ...sent })),
+        ),
+      );
       return;
     }
     if (controller.cron !== DAILY) return;
@@ -48,9 +52,11 @@ export default {
     const now = Math.floor(Date.now() / 1000);
     ctx.waitUntil(forgetPastSwipes(databaseOf(env.DB), new Date()));
     ctx.waitUntil(
-      runRetention(databaseOf(env.DB), now, { outboxDays: outboxRetentionDays(env), photos: env.PHOTOS }).then((result) => {
-        console.info(JSON.stringify({ event: "retention", ...result.deleted, more: result.more }));
-      }),
+      runRetention(databaseOf(env.DB), now, { outboxDays: outboxRetentionDays(env), photos: env.PHOTOS }).then(
+        (result) => {
+          console.info(JSON.stringify({ event: "retention", ...result.deleted, more: result.more }));
+        },
+      ),
     );
   },
 } satisfies ExportedHandler<Env>;

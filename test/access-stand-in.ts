@@ -25,11 +25,22 @@ async function signingKey(): Promise<SigningKey> {
   return { kid: randomUUID().replaceAll("-", ""), privateKey, publicKey };
 }
 
-export type TokenRequest = { email?: string; aud?: string | string[]; iss?: string; exp?: number; nbf?: number; key?: "current" | "previous" | "foreign" };
+export type TokenRequest = {
+  email?: string;
+  aud?: string | string[];
+  iss?: string;
+  exp?: number;
+  nbf?: number;
+  key?: "current" | "previous" | "foreign";
+};
 
 export function createAccessStandIn() {
   let origin = "";
-  const keys = Promise.all([signingKey(), signingKey(), signingKey()]).then(([current, previous, foreign]) => ({ current: current!, previous: previous!, foreign: foreign! }));
+  const keys = Promise.all([signingKey(), signingKey(), signingKey()]).then(([current, previous, foreign]) => ({
+    current: current!,
+    previous: previous!,
+    foreign: foreign!,
+  }));
   const server = createServer(async (req, res) => {
     const raw = await bodyText(req);
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
@@ -37,16 +48,30 @@ export function createAccessStandIn() {
     if (path === "/cdn-cgi/access/certs" && req.method === "GET") {
       const published = [current, previous];
       return answer(res, 200, {
-        keys: await Promise.all(published.map(async (key) => ({ ...(await exportJWK(key.publicKey)), kid: key.kid, alg: "RS256", use: "sig" }))),
+        keys: await Promise.all(
+          published.map(async (key) => ({
+            ...(await exportJWK(key.publicKey)),
+            kid: key.kid,
+            alg: "RS256",
+            use: "sig",
+          })),
+        ),
         public_cert: { kid: current.kid, cert: await exportSPKI(current.publicKey) },
-        public_certs: await Promise.all(published.map(async (key) => ({ kid: key.kid, cert: await exportSPKI(key.publicKey) }))),
+        public_certs: await Promise.all(
+          published.map(async (key) => ({ kid: key.kid, cert: await exportSPKI(key.publicKey) })),
+        ),
       });
     }
     if (path === "/_stand-in/token" && req.method === "POST") {
       const asked = JSON.parse(raw || "{}") as TokenRequest;
       const now = Math.floor(Date.now() / 1000);
       const key = { current, previous, foreign }[asked.key ?? "current"];
-      const token = await new SignJWT({ email: asked.email ?? "operator@flirtwave.test", type: "app", identity_nonce: randomUUID(), country: "NL" })
+      const token = await new SignJWT({
+        email: asked.email ?? "operator@flirtwave.test",
+        type: "app",
+        identity_nonce: randomUUID(),
+        country: "NL",
+      })
         .setProtectedHeader({ alg: "RS256", kid: key.kid })
         .setAudience(asked.aud ?? [ACCESS_AUD])
         .setIssuer(asked.iss ?? origin)

@@ -12,24 +12,39 @@ export type Member = { browser: Browser; user: User; id: number; userId: number 
  * A member signed up and logged in on `origin`, with the account state a test asks for (signup
  * makes an unconfirmed account with the site's signup credits; chat tests mostly want neither).
  */
-export async function chatMember(origin: string, options: { status?: string; credits?: number; paid?: boolean; name?: string } = {}): Promise<Member> {
+export async function chatMember(
+  origin: string,
+  options: { status?: string; credits?: number; paid?: boolean; name?: string } = {},
+): Promise<Member> {
   counter++;
   const browser = new Browser(origin);
   browser.cookies.set("locale", "en");
   const tag = `${options.name ?? "chat"}${counter}${Math.random().toString(36).slice(2, 7)}`.slice(0, 24);
-  const res = await browser.post("/api/signup.php", { email: `${tag}@example.com`, username: tag, password: "a good password", date_of_birth: birthDateForAge(30), gender: counter % 2 ? "male" : "female", terms: true });
+  const res = await browser.post("/api/signup.php", {
+    email: `${tag}@example.com`,
+    username: tag,
+    password: "a good password",
+    date_of_birth: birthDateForAge(30),
+    gender: counter % 2 ? "male" : "female",
+    terms: true,
+  });
   if (res.status !== 201 && res.status !== 200) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
   const { user } = await json<{ user: User }>(res);
-  const userId = (await env.DB.prepare("SELECT user_id FROM profiles WHERE id = ?").bind(user.profile.id).first<{ user_id: number }>())!.user_id;
+  const userId = (await env.DB.prepare("SELECT user_id FROM profiles WHERE id = ?")
+    .bind(user.profile.id)
+    .first<{ user_id: number }>())!.user_id;
   await env.DB.prepare("UPDATE users SET status = ?, credits = ?, paid_user = ? WHERE id = ?")
     .bind(options.status ?? "active", options.credits ?? 0, options.paid ? 1 : 0, userId)
     .run();
-  if (options.name) await env.DB.prepare("UPDATE profiles SET name = ? WHERE id = ?").bind(options.name, user.profile.id).run();
+  if (options.name)
+    await env.DB.prepare("UPDATE profiles SET name = ? WHERE id = ?").bind(options.name, user.profile.id).run();
   return { browser, user, id: user.profile.id, userId };
 }
 
 export async function creditsOf(member: Member): Promise<number> {
-  return (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(member.userId).first<{ credits: number }>())!.credits;
+  return (await env.DB.prepare("SELECT credits FROM users WHERE id = ?")
+    .bind(member.userId)
+    .first<{ credits: number }>())!.credits;
 }
 
 /** A test's end of a WebSocket: every frame kept in order (each read with `read`), waited for by a match. */
@@ -105,7 +120,9 @@ export class ChatSocket extends FrameSocket<ServerFrame> {
   }
 
   static async open(member: Member, peerId: number): Promise<ChatSocket> {
-    const res = await member.browser.fetch(`/api/chat-socket.php?profile=${peerId}`, { headers: { upgrade: "websocket", origin: member.browser.origin } });
+    const res = await member.browser.fetch(`/api/chat-socket.php?profile=${peerId}`, {
+      headers: { upgrade: "websocket", origin: member.browser.origin },
+    });
     if (!res.webSocket) throw new Error(`no socket: ${res.status} ${await res.text()}`);
     res.webSocket.accept();
     const socket = new ChatSocket(res.webSocket);
@@ -122,16 +139,23 @@ export class ChatSocket extends FrameSocket<ServerFrame> {
   }
 
   error(clientId: string | null) {
-    return this.next((f): f is Extract<ServerFrame, { type: "error" }> => f.type === "error" && f.client_id === clientId);
+    return this.next(
+      (f): f is Extract<ServerFrame, { type: "error" }> => f.type === "error" && f.client_id === clientId,
+    );
   }
 
   /** The reply to one send: its ack or its error. */
   reply(clientId: string) {
-    return this.next((f): f is Extract<ServerFrame, { type: "ack" | "error" }> => (f.type === "ack" || f.type === "error") && f.client_id === clientId);
+    return this.next(
+      (f): f is Extract<ServerFrame, { type: "ack" | "error" }> =>
+        (f.type === "ack" || f.type === "error") && f.client_id === clientId,
+    );
   }
 
   message(match: (body: string | null) => boolean = () => true) {
-    return this.next((f): f is Extract<ServerFrame, { type: "message" }> => f.type === "message" && match(f.message.body));
+    return this.next(
+      (f): f is Extract<ServerFrame, { type: "message" }> => f.type === "message" && match(f.message.body),
+    );
   }
 }
 
@@ -139,7 +163,9 @@ export const clientId = () => crypto.randomUUID().replaceAll("-", "");
 
 /** A member socket (live badges) of a member's browser; `closed` turns true when the server closes it. */
 export async function memberSocket(member: Member): Promise<{ closed: () => boolean }> {
-  const res = await member.browser.fetch("/api/member-socket.php?visible=1", { headers: { upgrade: "websocket", origin: member.browser.origin } });
+  const res = await member.browser.fetch("/api/member-socket.php?visible=1", {
+    headers: { upgrade: "websocket", origin: member.browser.origin },
+  });
   if (!res.webSocket) throw new Error(`no member socket: ${res.status}`);
   res.webSocket.accept();
   let closed = false;

@@ -32,7 +32,13 @@ export async function operator(...roles: OperatorRole[]): Promise<string> {
   return email;
 }
 
-type ConsoleInit = { method?: string; token?: string | null; form?: Record<string, string | string[]>; headers?: Record<string, string>; workerEnv?: Env };
+type ConsoleInit = {
+  method?: string;
+  token?: string | null;
+  form?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
+  workerEnv?: Env;
+};
 
 /**
  * A request to the console as a browser behind Access sends it: the token, and on writes the form
@@ -55,12 +61,20 @@ export async function consoleFetch(path: string, init: ConsoleInit = {}): Promis
     headers.set("content-type", "application/x-www-form-urlencoded");
   }
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(CONSOLE_ORIGIN + path, { method, headers, body, redirect: "manual" }), init.workerEnv ?? productionEnv, ctx);
+  const response = await app.fetch(
+    new Request(CONSOLE_ORIGIN + path, { method, headers, body, redirect: "manual" }),
+    init.workerEnv ?? productionEnv,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return response;
 }
 
 /** The same request with a valid Access token for this operator. */
-export async function asOperator(email: string, path: string, init: Omit<ConsoleInit, "token"> = {}): Promise<Response> {
+export async function asOperator(
+  email: string,
+  path: string,
+  init: Omit<ConsoleInit, "token"> = {},
+): Promise<Response> {
   return consoleFetch(path, { ...init, token: await accessToken({ email }) });
 }

@@ -20,8 +20,25 @@ export const COMPANY: CompanyInfo = {
 
 /** Test prices: NL with iDEAL and direct debit, BE (and any other country) with Bancontact. */
 const PRICING: Record<string, SiteSettings["pricing"][string]> = {
-  NL: { currency: "EUR", vat_rate: 21, methods: ["ideal", "creditcard", "paypal", "directdebit"], bundles: [{ id: 1, credits: 50, amount: 995 }, { id: 2, credits: 125, amount: 1995, popular: true }, { id: 3, credits: 300, amount: 3995 }] },
-  BE: { currency: "EUR", vat_rate: 21, methods: ["bancontact", "creditcard", "paypal"], bundles: [{ id: 1, credits: 50, amount: 995 }, { id: 2, credits: 125, amount: 1995, popular: true }] },
+  NL: {
+    currency: "EUR",
+    vat_rate: 21,
+    methods: ["ideal", "creditcard", "paypal", "directdebit"],
+    bundles: [
+      { id: 1, credits: 50, amount: 995 },
+      { id: 2, credits: 125, amount: 1995, popular: true },
+      { id: 3, credits: 300, amount: 3995 },
+    ],
+  },
+  BE: {
+    currency: "EUR",
+    vat_rate: 21,
+    methods: ["bancontact", "creditcard", "paypal"],
+    bundles: [
+      { id: 1, credits: 50, amount: 995 },
+      { id: 2, credits: 125, amount: 1995, popular: true },
+    ],
+  },
 };
 
 export function site(domain: string, overrides: Partial<SiteSettings> = {}): SiteSettings {
@@ -61,7 +78,9 @@ export function site(domain: string, overrides: Partial<SiteSettings> = {}): Sit
     member_resell: false,
     company_id: "testco",
     mail_name: "Testwave",
-    pricing: Object.fromEntries((overrides.countries ?? ["NL", "BE"]).map((country) => [country, PRICING[country] ?? PRICING["BE"]])),
+    pricing: Object.fromEntries(
+      (overrides.countries ?? ["NL", "BE"]).map((country) => [country, PRICING[country] ?? PRICING["BE"]]),
+    ),
     direct_debit: { outstanding_limit_credits: 300 },
     ...overrides,
   });
@@ -103,7 +122,11 @@ const hex = (n: number, variant: string) => (variant + n.toString(16)).padStart(
 
 /** R2 keys of a fixture photo: deterministic so tests can ask for them. */
 export function photoKeys(photoId: number) {
-  return { key: `p/${hex(photoId, "a")}.jpg`, thumbKey: `t/${hex(photoId, "b")}.jpg`, blurKey: `b/${hex(photoId, "c")}.jpg` };
+  return {
+    key: `p/${hex(photoId, "a")}.jpg`,
+    thumbKey: `t/${hex(photoId, "b")}.jpg`,
+    blurKey: `b/${hex(photoId, "c")}.jpg`,
+  };
 }
 
 /** Empty every table the tests fill, then load regions and the given profiles (each with two interests; the interests come with the migrations). */
@@ -112,32 +135,59 @@ export async function loadProfiles(profiles: FixtureProfile[]) {
   await db.batch(
     ["photos", "profile_interests", "profiles", "users", "regions"].map((t) => db.prepare(`DELETE FROM ${t}`)),
   );
-  const statements = REGIONS.map((r) => db.prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)").bind(r.id, r.country, r.code, r.name));
+  const statements = REGIONS.map((r) =>
+    db
+      .prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)")
+      .bind(r.id, r.country, r.code, r.name),
+  );
   let photoId = 1000;
   const objects: string[] = [];
   for (const p of profiles) {
     const regionId = REGIONS.find((r) => r.code === p.region)?.id ?? null;
     statements.push(
-      db.prepare("INSERT INTO users (id, email, username, status, site_domain) VALUES (?, ?, ?, 'active', 'nl.test')").bind(p.id, `user${p.id}@example.invalid`, `user${p.id}`),
+      db
+        .prepare("INSERT INTO users (id, email, username, status, site_domain) VALUES (?, ?, ?, 'active', 'nl.test')")
+        .bind(p.id, `user${p.id}@example.invalid`, `user${p.id}`),
       db
         .prepare(
           "INSERT INTO profiles (id, user_id, name, country, gender, birth_date, region_id, city, status, fictional, searchable, last_active_at, about_me) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
         )
-        .bind(p.id, p.id, p.name, p.country, p.gender, birthDateForAge(p.age), regionId, p.city ?? null, p.status ?? "active", p.searchable ?? 1, p.lastActiveAt ?? 1_700_000_000 + p.id, `About ${p.name}`),
-      db.prepare("INSERT INTO profile_interests (profile_id, interest_id) VALUES (?, (SELECT id FROM interests WHERE slug = 'travel')), (?, (SELECT id FROM interests WHERE slug = 'cooking'))").bind(p.id, p.id),
+        .bind(
+          p.id,
+          p.id,
+          p.name,
+          p.country,
+          p.gender,
+          birthDateForAge(p.age),
+          regionId,
+          p.city ?? null,
+          p.status ?? "active",
+          p.searchable ?? 1,
+          p.lastActiveAt ?? 1_700_000_000 + p.id,
+          `About ${p.name}`,
+        ),
+      db
+        .prepare(
+          "INSERT INTO profile_interests (profile_id, interest_id) VALUES (?, (SELECT id FROM interests WHERE slug = 'travel')), (?, (SELECT id FROM interests WHERE slug = 'cooking'))",
+        )
+        .bind(p.id, p.id),
     );
     for (const [i, photo] of (p.photos ?? []).entries()) {
       photoId++;
       const keys = photoKeys(photoId);
       statements.push(
         db
-          .prepare("INSERT INTO photos (id, profile_id, key, thumb_key, blur_key, status, position, width, height) VALUES (?, ?, ?, ?, ?, ?, ?, 480, 600)")
+          .prepare(
+            "INSERT INTO photos (id, profile_id, key, thumb_key, blur_key, status, position, width, height) VALUES (?, ?, ?, ?, ?, ?, ?, 480, 600)",
+          )
           .bind(photoId, p.id, keys.key, keys.thumbKey, keys.blurKey, photo.status, i),
       );
-      if (photo.main) statements.push(db.prepare("UPDATE profiles SET main_photo_id = ? WHERE id = ?").bind(photoId, p.id));
+      if (photo.main)
+        statements.push(db.prepare("UPDATE profiles SET main_photo_id = ? WHERE id = ?").bind(photoId, p.id));
       objects.push(keys.key, keys.thumbKey, keys.blurKey);
     }
   }
   await db.batch(statements);
-  for (const key of objects) await env.PHOTOS.put(key, `bytes of ${key}`, { httpMetadata: { contentType: "image/jpeg" } });
+  for (const key of objects)
+    await env.PHOTOS.put(key, `bytes of ${key}`, { httpMetadata: { contentType: "image/jpeg" } });
 }

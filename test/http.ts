@@ -31,7 +31,13 @@ export class Browser {
       headers.set("content-type", "application/json");
       body = JSON.stringify(init.json);
     }
-    const response = await fetchWorker(this.origin + path, { ...init, method, headers, body: body ?? null, redirect: "manual" });
+    const response = await fetchWorker(this.origin + path, {
+      ...init,
+      method,
+      headers,
+      body: body ?? null,
+      redirect: "manual",
+    });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair, ...attributes] = cookie.split(";");
       const [name, ...value] = pair!.split("=");

@@ -9,7 +9,11 @@ import webpSimdWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import { encodeJpeg, type Pixels } from "../src/server/services/codecs";
 
 /** An RGBA test picture: a colour gradient under a checkerboard of `square` px, opaque unless `alpha` says. */
-export function picture(width: number, height: number, { square = 8, alpha = 255 }: { square?: number; alpha?: number } = {}): Pixels {
+export function picture(
+  width: number,
+  height: number,
+  { square = 8, alpha = 255 }: { square?: number; alpha?: number } = {},
+): Pixels {
   const data = new Uint8ClampedArray(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -51,18 +55,32 @@ const u32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0x
  * A JPEG with an APP1 Exif segment right after its start: a big-endian TIFF with an orientation
  * and an ImageDescription carrying a GPS position, as a phone's camera would leave in the file.
  */
-export function withExif(file: Uint8Array, { orientation = 1, note = "GPS 52.3676N 4.9041E" } = {}): Uint8Array<ArrayBuffer> {
+export function withExif(
+  file: Uint8Array,
+  { orientation = 1, note = "GPS 52.3676N 4.9041E" } = {},
+): Uint8Array<ArrayBuffer> {
   const description = [...text(note), 0];
   const entries = 2;
   const ifdSize = 2 + entries * 12 + 4;
   const descriptionOffset = 8 + ifdSize;
   const tiff = [
-    ...text("MM"), 0, 42, ...u32(8),
+    ...text("MM"),
+    0,
+    42,
+    ...u32(8),
     ...u16(entries),
     // Orientation (0x0112), SHORT, 1 value, inline.
-    ...u16(0x0112), ...u16(3), ...u32(1), ...u16(orientation), 0, 0,
+    ...u16(0x0112),
+    ...u16(3),
+    ...u32(1),
+    ...u16(orientation),
+    0,
+    0,
     // ImageDescription (0x010e), ASCII, its bytes after the IFD.
-    ...u16(0x010e), ...u16(2), ...u32(description.length), ...u32(descriptionOffset),
+    ...u16(0x010e),
+    ...u16(2),
+    ...u32(description.length),
+    ...u32(descriptionOffset),
     ...u32(0),
     ...description,
   ];

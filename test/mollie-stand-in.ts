@@ -46,8 +46,24 @@ type Payment = {
   amountChargedBack?: Amount;
   _links: Record<string, { href: string; type: string }>;
 };
-type Refund = { resource: "refund"; id: string; amount: Amount; status: string; paymentId: string; description: string; metadata: unknown; createdAt: string };
-type Chargeback = { resource: "chargeback"; id: string; amount: Amount; paymentId: string; createdAt: string; reversedAt: string | null };
+type Refund = {
+  resource: "refund";
+  id: string;
+  amount: Amount;
+  status: string;
+  paymentId: string;
+  description: string;
+  metadata: unknown;
+  createdAt: string;
+};
+type Chargeback = {
+  resource: "chargeback";
+  id: string;
+  amount: Amount;
+  paymentId: string;
+  createdAt: string;
+  reversedAt: string | null;
+};
 type Mandate = { resource: "mandate"; id: string; mode: Mode; status: string; method: string; customerId: string };
 type Logged = { method: string; path: string; idempotencyKey: string | null; body: unknown };
 /** A call of a payment's webhook as Mollie makes it. */
@@ -56,28 +72,49 @@ export type WebhookCall = { paymentId: string; url: string; contentType: string;
 const IDEMPOTENCY_WINDOW_MS = 3_600_000;
 
 /** Mollie's rules per method: currencies, billing countries (null: any), and whether a first payment may use it. */
-const METHODS: Record<string, { currencies: string[]; countries: string[] | null; first: boolean; mandate?: string }> = {
-  creditcard: { currencies: ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"], countries: null, first: true, mandate: "creditcard" },
-  paypal: { currencies: ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"], countries: null, first: true, mandate: "paypal" },
-  ideal: { currencies: ["EUR"], countries: ["NL"], first: true, mandate: "directdebit" },
-  bancontact: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
-  kbc: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
-  belfius: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
-  eps: { currencies: ["EUR"], countries: ["AT"], first: true, mandate: "directdebit" },
-  trustly: { currencies: ["EUR", "GBP", "DKK", "NOK", "SEK"], countries: ["AT", "BE", "DE", "DK", "EE", "ES", "FI", "GB", "LT", "LV", "NL", "NO", "SE"], first: true, mandate: "directdebit" },
-  banktransfer: { currencies: ["EUR"], countries: null, first: false },
-  directdebit: { currencies: ["EUR"], countries: null, first: false },
-  klarna: { currencies: ["EUR", "CHF", "DKK", "NOK", "SEK", "PLN"], countries: ["AT", "BE", "CH", "DE", "DK", "FI", "NL", "NO", "PL", "SE"], first: false },
-  twint: { currencies: ["CHF"], countries: ["CH"], first: false },
-  blik: { currencies: ["PLN"], countries: ["PL"], first: false },
-  przelewy24: { currencies: ["PLN", "EUR"], countries: ["PL"], first: false },
-  mobilepay: { currencies: ["DKK", "EUR"], countries: ["DK", "FI"], first: false },
-  vipps: { currencies: ["NOK"], countries: ["NO"], first: false },
-  swish: { currencies: ["SEK"], countries: ["SE"], first: false },
-};
+const METHODS: Record<string, { currencies: string[]; countries: string[] | null; first: boolean; mandate?: string }> =
+  {
+    creditcard: {
+      currencies: ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"],
+      countries: null,
+      first: true,
+      mandate: "creditcard",
+    },
+    paypal: {
+      currencies: ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"],
+      countries: null,
+      first: true,
+      mandate: "paypal",
+    },
+    ideal: { currencies: ["EUR"], countries: ["NL"], first: true, mandate: "directdebit" },
+    bancontact: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
+    kbc: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
+    belfius: { currencies: ["EUR"], countries: ["BE"], first: true, mandate: "directdebit" },
+    eps: { currencies: ["EUR"], countries: ["AT"], first: true, mandate: "directdebit" },
+    trustly: {
+      currencies: ["EUR", "GBP", "DKK", "NOK", "SEK"],
+      countries: ["AT", "BE", "DE", "DK", "EE", "ES", "FI", "GB", "LT", "LV", "NL", "NO", "SE"],
+      first: true,
+      mandate: "directdebit",
+    },
+    banktransfer: { currencies: ["EUR"], countries: null, first: false },
+    directdebit: { currencies: ["EUR"], countries: null, first: false },
+    klarna: {
+      currencies: ["EUR", "CHF", "DKK", "NOK", "SEK", "PLN"],
+      countries: ["AT", "BE", "CH", "DE", "DK", "FI", "NL", "NO", "PL", "SE"],
+      first: false,
+    },
+    twint: { currencies: ["CHF"], countries: ["CH"], first: false },
+    blik: { currencies: ["PLN"], countries: ["PL"], first: false },
+    przelewy24: { currencies: ["PLN", "EUR"], countries: ["PL"], first: false },
+    mobilepay: { currencies: ["DKK", "EUR"], countries: ["DK", "FI"], first: false },
+    vipps: { currencies: ["NOK"], countries: ["NO"], first: false },
+    swish: { currencies: ["SEK"], countries: ["SE"], first: false },
+  };
 
 const ids = { n: 0 };
-const newId = (prefix: string) => `${prefix}_${(++ids.n).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
+const newId = (prefix: string) =>
+  `${prefix}_${(++ids.n).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
 const AMOUNT = /^\d+\.\d{2}$/;
 const cents = (a: Amount) => Math.round(Number(a.value) * 100);
 const money = (currency: string, minor: number): Amount => ({ currency, value: (minor / 100).toFixed(2) });
@@ -85,7 +122,16 @@ const money = (currency: string, minor: number): Amount => ({ currency, value: (
 type Answer = { status: number; body: unknown };
 
 function problem(status: number, title: string, detail: string, field?: string): Answer {
-  return { status, body: { status, title, detail, ...(field ? { field } : {}), _links: { documentation: { href: "https://docs.mollie.com/overview/handling-errors", type: "text/html" } } } };
+  return {
+    status,
+    body: {
+      status,
+      title,
+      detail,
+      ...(field ? { field } : {}),
+      _links: { documentation: { href: "https://docs.mollie.com/overview/handling-errors", type: "text/html" } },
+    },
+  };
 }
 
 function send(res: ServerResponse, answer: Answer) {
@@ -108,7 +154,10 @@ export function createMollieStandIn() {
   const webhooks: WebhookCall[] = [];
   const log: Logged[] = [];
   /** Held creates: a test releases them, to have a request in flight on purpose. */
-  const holds = new Map<string, { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> }>();
+  const holds = new Map<
+    string,
+    { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> }
+  >();
   let loseNextRefundAnswer = false;
   let origin = "";
   /** The stand-in's clock: a test moves it forward to see a key's hour run out. */
@@ -116,20 +165,42 @@ export function createMollieStandIn() {
   const now = () => Date.now() + clockOffsetMs;
 
   const notify = (payment: Payment) => {
-    if (payment.webhookUrl) webhooks.push({ paymentId: payment.id, url: payment.webhookUrl, contentType: "application/x-www-form-urlencoded", body: new URLSearchParams({ id: payment.id }).toString() });
+    if (payment.webhookUrl)
+      webhooks.push({
+        paymentId: payment.id,
+        url: payment.webhookUrl,
+        contentType: "application/x-www-form-urlencoded",
+        body: new URLSearchParams({ id: payment.id }).toString(),
+      });
   };
   const leftToRefund = (p: Payment) => cents(p.amount) - cents(p.amountRefunded);
   const recount = (p: Payment) => {
-    p.amountRefunded = money(p.amount.currency, (refunds.get(p.id) ?? []).filter((r) => r.status !== "failed" && r.status !== "canceled").reduce((s, r) => s + cents(r.amount), 0));
+    p.amountRefunded = money(
+      p.amount.currency,
+      (refunds.get(p.id) ?? [])
+        .filter((r) => r.status !== "failed" && r.status !== "canceled")
+        .reduce((s, r) => s + cents(r.amount), 0),
+    );
     const charged = (chargebacks.get(p.id) ?? []).filter((c) => !c.reversedAt).reduce((s, c) => s + cents(c.amount), 0);
     if (charged > 0) p.amountChargedBack = money(p.amount.currency, charged);
     else delete p.amountChargedBack;
     // Mollie links a payment's refunds and chargebacks once it has any.
-    if (refunds.has(p.id)) p._links["refunds"] = { href: `${origin}/v2/payments/${p.id}/refunds`, type: "application/hal+json" };
-    if (chargebacks.has(p.id)) p._links["chargebacks"] = { href: `${origin}/v2/payments/${p.id}/chargebacks`, type: "application/hal+json" };
+    if (refunds.has(p.id))
+      p._links["refunds"] = { href: `${origin}/v2/payments/${p.id}/refunds`, type: "application/hal+json" };
+    if (chargebacks.has(p.id))
+      p._links["chargebacks"] = { href: `${origin}/v2/payments/${p.id}/chargebacks`, type: "application/hal+json" };
   };
   const addRefund = (p: Payment, amount: Amount, description: string, metadata: unknown): Refund => {
-    const refund: Refund = { resource: "refund", id: newId("re"), amount, status: "pending", paymentId: p.id, description, metadata, createdAt: new Date().toISOString() };
+    const refund: Refund = {
+      resource: "refund",
+      id: newId("re"),
+      amount,
+      status: "pending",
+      paymentId: p.id,
+      description,
+      metadata,
+      createdAt: new Date().toISOString(),
+    };
     refunds.set(p.id, [...(refunds.get(p.id) ?? []), refund]);
     recount(p);
     return refund;
@@ -137,37 +208,83 @@ export function createMollieStandIn() {
 
   function createPayment(mode: Mode, body: Record<string, unknown>): Answer {
     const amount = body["amount"] as Amount | undefined;
-    if (!amount || typeof amount.currency !== "string" || typeof amount.value !== "string" || !AMOUNT.test(amount.value)) return problem(422, "Unprocessable Entity", "The amount is invalid", "amount");
-    if (typeof body["description"] !== "string") return problem(422, "Unprocessable Entity", "The description is invalid", "description");
+    if (
+      !amount ||
+      typeof amount.currency !== "string" ||
+      typeof amount.value !== "string" ||
+      !AMOUNT.test(amount.value)
+    )
+      return problem(422, "Unprocessable Entity", "The amount is invalid", "amount");
+    if (typeof body["description"] !== "string")
+      return problem(422, "Unprocessable Entity", "The description is invalid", "description");
     const sequenceType = (body["sequenceType"] as string | undefined) ?? "oneoff";
-    if (!["oneoff", "first", "recurring"].includes(sequenceType)) return problem(422, "Unprocessable Entity", "The sequence type is invalid", "sequenceType");
-    if (sequenceType !== "recurring" && typeof body["redirectUrl"] !== "string") return problem(422, "Unprocessable Entity", "The redirect URL is invalid", "redirectUrl");
+    if (!["oneoff", "first", "recurring"].includes(sequenceType))
+      return problem(422, "Unprocessable Entity", "The sequence type is invalid", "sequenceType");
+    if (sequenceType !== "recurring" && typeof body["redirectUrl"] !== "string")
+      return problem(422, "Unprocessable Entity", "The redirect URL is invalid", "redirectUrl");
     let method = (body["method"] as string | undefined) ?? null;
     if (method !== null) {
       const rules = METHODS[method];
       if (!rules) return problem(422, "Unprocessable Entity", "The payment method is invalid", "method");
-      if (!rules.currencies.includes(amount.currency)) return problem(422, "Unprocessable Entity", `The payment method is not available for the currency ${amount.currency}`, "method");
+      if (!rules.currencies.includes(amount.currency))
+        return problem(
+          422,
+          "Unprocessable Entity",
+          `The payment method is not available for the currency ${amount.currency}`,
+          "method",
+        );
     }
     const customerId = (body["customerId"] as string | undefined) ?? null;
     const customer = customerId ? customers.get(customerId) : undefined;
-    if (customerId && (!customer || customer.mode !== mode)) return problem(422, "Unprocessable Entity", "The customer id is invalid", "customerId");
-    if (sequenceType !== "oneoff" && !customer) return problem(422, "Unprocessable Entity", "A customer is required for this sequence type", "customerId");
-    if (sequenceType === "first" && method !== null && !METHODS[method]!.first) return problem(422, "Unprocessable Entity", "The payment method does not support first payments", "method");
+    if (customerId && (!customer || customer.mode !== mode))
+      return problem(422, "Unprocessable Entity", "The customer id is invalid", "customerId");
+    if (sequenceType !== "oneoff" && !customer)
+      return problem(422, "Unprocessable Entity", "A customer is required for this sequence type", "customerId");
+    if (sequenceType === "first" && method !== null && !METHODS[method]!.first)
+      return problem(422, "Unprocessable Entity", "The payment method does not support first payments", "method");
     let mandateId = (body["mandateId"] as string | undefined) ?? null;
     if (sequenceType === "recurring") {
-      const valid = (mandates.get(customerId!) ?? []).filter((m) => m.status === "valid" && (mandateId === null || m.id === mandateId));
+      const valid = (mandates.get(customerId!) ?? []).filter(
+        (m) => m.status === "valid" && (mandateId === null || m.id === mandateId),
+      );
       const mandate = valid[0];
       if (!mandate) return problem(422, "Unprocessable Entity", "The customer has no valid mandate", "mandateId");
-      if (method !== null && method !== mandate.method) return problem(422, "Unprocessable Entity", `The payment method does not match the mandate (${mandate.method})`, "method");
+      if (method !== null && method !== mandate.method)
+        return problem(
+          422,
+          "Unprocessable Entity",
+          `The payment method does not match the mandate (${mandate.method})`,
+          "method",
+        );
       method = mandate.method;
       mandateId = mandate.id;
     }
     if (method === "klarna") {
-      const lines = body["lines"] as { totalAmount?: Amount; quantity?: number; unitPrice?: Amount; vatRate?: string; vatAmount?: Amount; description?: string }[] | undefined;
+      const lines = body["lines"] as
+        | {
+            totalAmount?: Amount;
+            quantity?: number;
+            unitPrice?: Amount;
+            vatRate?: string;
+            vatAmount?: Amount;
+            description?: string;
+          }[]
+        | undefined;
       const address = body["billingAddress"] as Record<string, unknown> | undefined;
-      if (!Array.isArray(lines) || lines.length === 0 || lines.some((l) => !l.description || !l.quantity || !l.unitPrice || !l.totalAmount || !l.vatRate || !l.vatAmount)) return problem(422, "Unprocessable Entity", "Klarna requires order lines", "lines");
-      if (lines.reduce((s, l) => s + cents(l.totalAmount!), 0) !== cents(amount)) return problem(422, "Unprocessable Entity", "The lines do not add up to the amount", "lines");
-      if (!address || ["givenName", "familyName", "email", "streetAndNumber", "postalCode", "city", "country"].some((f) => typeof address[f] !== "string" || !address[f])) {
+      if (
+        !Array.isArray(lines) ||
+        lines.length === 0 ||
+        lines.some((l) => !l.description || !l.quantity || !l.unitPrice || !l.totalAmount || !l.vatRate || !l.vatAmount)
+      )
+        return problem(422, "Unprocessable Entity", "Klarna requires order lines", "lines");
+      if (lines.reduce((s, l) => s + cents(l.totalAmount!), 0) !== cents(amount))
+        return problem(422, "Unprocessable Entity", "The lines do not add up to the amount", "lines");
+      if (
+        !address ||
+        ["givenName", "familyName", "email", "streetAndNumber", "postalCode", "city", "country"].some(
+          (f) => typeof address[f] !== "string" || !address[f],
+        )
+      ) {
         return problem(422, "Unprocessable Entity", "Klarna requires a billing address", "billingAddress");
       }
     }
@@ -191,7 +308,9 @@ export function createMollieStandIn() {
       amountRefunded: money(amount.currency, 0),
       _links: {
         self: { href: `${origin}/v2/payments/${id}`, type: "application/hal+json" },
-        ...(sequenceType === "recurring" ? {} : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id.slice(3)}`, type: "text/html" } }),
+        ...(sequenceType === "recurring"
+          ? {}
+          : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id.slice(3)}`, type: "text/html" } }),
       },
     };
     payments.set(id, payment);
@@ -199,14 +318,26 @@ export function createMollieStandIn() {
   }
 
   /** The Idempotency-Key rules around a create (payments, refunds). */
-  async function idempotent(scope: string, key: string | undefined, body: unknown, create: () => Answer): Promise<Answer> {
+  async function idempotent(
+    scope: string,
+    key: string | undefined,
+    body: unknown,
+    create: () => Answer,
+  ): Promise<Answer> {
     if (!key) return create();
     const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
     const id = `${scope}:${key}`;
     const known = idempotency.get(id);
     if (known && now() - known.at < IDEMPOTENCY_WINDOW_MS) {
-      if (known.hash !== hash) return problem(400, "Bad Request", "The Idempotency-Key was already used for a request with other parameters", "Idempotency-Key");
-      if (!known.answer) return problem(409, "Conflict", "A request with this Idempotency-Key is still being processed");
+      if (known.hash !== hash)
+        return problem(
+          400,
+          "Bad Request",
+          "The Idempotency-Key was already used for a request with other parameters",
+          "Idempotency-Key",
+        );
+      if (!known.answer)
+        return problem(409, "Conflict", "A request with this Idempotency-Key is still being processed");
       return known.answer;
     }
     const entry = { hash, at: now(), answer: null as Answer | null };
@@ -226,7 +357,8 @@ export function createMollieStandIn() {
   function methodsFor(query: URLSearchParams): Answer {
     const currency = query.get("amount[currency]");
     const value = query.get("amount[value]");
-    if ((currency === null) !== (value === null) || (value !== null && !AMOUNT.test(value))) return problem(400, "Bad Request", "The amount is invalid", "amount");
+    if ((currency === null) !== (value === null) || (value !== null && !AMOUNT.test(value)))
+      return problem(400, "Bad Request", "The amount is invalid", "amount");
     const sequenceType = query.get("sequenceType") ?? "oneoff";
     const country = query.get("billingCountry");
     const list = Object.entries(METHODS)
@@ -254,7 +386,14 @@ export function createMollieStandIn() {
         if (typeof body["method"] === "string") payment.method = body["method"];
         const rules = payment.method ? METHODS[payment.method] : undefined;
         if (payment.status === "paid" && payment.sequenceType === "first" && payment.customerId && rules?.mandate) {
-          const mandate: Mandate = { resource: "mandate", id: newId("mdt"), mode: payment.mode, status: "valid", method: rules.mandate, customerId: payment.customerId };
+          const mandate: Mandate = {
+            resource: "mandate",
+            id: newId("mdt"),
+            mode: payment.mode,
+            status: "valid",
+            method: rules.mandate,
+            customerId: payment.customerId,
+          };
           mandates.set(payment.customerId, [...(mandates.get(payment.customerId) ?? []), mandate]);
           payment.mandateId = mandate.id;
         }
@@ -263,7 +402,8 @@ export function createMollieStandIn() {
       }
       if (rest === "/dashboard-refund") {
         const amount = money(payment.amount.currency, Number(body["amount"]));
-        if (payment.status !== "paid" || cents(amount) > leftToRefund(payment)) return problem(422, "Unprocessable Entity", "The payment cannot be refunded");
+        if (payment.status !== "paid" || cents(amount) > leftToRefund(payment))
+          return problem(422, "Unprocessable Entity", "The payment cannot be refunded");
         const refund = addRefund(payment, amount, "Refund from the Mollie Web app", null);
         notify(payment);
         return { status: 201, body: refund };
@@ -279,7 +419,14 @@ export function createMollieStandIn() {
         return { status: 200, body: refund };
       }
       if (rest === "/chargebacks") {
-        const chargeback: Chargeback = { resource: "chargeback", id: newId("chb"), amount: money(payment.amount.currency, Number(body["amount"] ?? cents(payment.amount))), paymentId: payment.id, createdAt: new Date().toISOString(), reversedAt: null };
+        const chargeback: Chargeback = {
+          resource: "chargeback",
+          id: newId("chb"),
+          amount: money(payment.amount.currency, Number(body["amount"] ?? cents(payment.amount))),
+          paymentId: payment.id,
+          createdAt: new Date().toISOString(),
+          reversedAt: null,
+        };
         chargebacks.set(payment.id, [...(chargebacks.get(payment.id) ?? []), chargeback]);
         recount(payment);
         notify(payment);
@@ -294,7 +441,8 @@ export function createMollieStandIn() {
         notify(payment);
         return { status: 200, body: chargeback };
       }
-      if (rest === "/webhooks" && req.method === "GET") return { status: 200, body: webhooks.filter((w) => w.paymentId === payment.id) };
+      if (rest === "/webhooks" && req.method === "GET")
+        return { status: 200, body: webhooks.filter((w) => w.paymentId === payment.id) };
       if (rest === "/refunds" && req.method === "GET") return { status: 200, body: refunds.get(payment.id) ?? [] };
     }
     if (path === "/_stand-in/requests") return { status: 200, body: log };
@@ -333,25 +481,36 @@ export function createMollieStandIn() {
     const url = new URL(req.url ?? "/", "http://stand-in");
     const path = url.pathname;
     const body = req.method === "POST" ? await readJson(req).catch(() => null) : null;
-    if (body === null && req.method === "POST") return send(res, problem(400, "Bad Request", "The request body is not valid JSON"));
+    if (body === null && req.method === "POST")
+      return send(res, problem(400, "Bad Request", "The request body is not valid JSON"));
     if (path.startsWith("/_stand-in/")) return send(res, await control(req, path, body ?? {}));
 
     const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? undefined;
     log.push({ method: req.method ?? "GET", path: path + url.search, idempotencyKey: idempotencyKey ?? null, body });
-    const mode: Mode | null = req.headers.authorization === `Bearer ${STAND_IN_KEY}` ? "test" : req.headers.authorization === `Bearer ${STAND_IN_LIVE_KEY}` ? "live" : null;
-    if (!mode) return send(res, problem(401, "Unauthorized Request", "Missing authentication, or failed to authenticate"));
+    const mode: Mode | null =
+      req.headers.authorization === `Bearer ${STAND_IN_KEY}`
+        ? "test"
+        : req.headers.authorization === `Bearer ${STAND_IN_LIVE_KEY}`
+          ? "live"
+          : null;
+    if (!mode)
+      return send(res, problem(401, "Unauthorized Request", "Missing authentication, or failed to authenticate"));
     const apiKey = req.headers.authorization!;
     const own = (id: string) => {
       const payment = payments.get(id);
       return payment && payment.mode === mode ? payment : undefined;
     };
 
-    if (path === "/v2/payments" && req.method === "POST") return send(res, await idempotent(apiKey, idempotencyKey, body, () => createPayment(mode, body!)));
+    if (path === "/v2/payments" && req.method === "POST")
+      return send(res, await idempotent(apiKey, idempotencyKey, body, () => createPayment(mode, body!)));
     if (path === "/v2/methods" && req.method === "GET") return send(res, methodsFor(url.searchParams));
     const one = /^\/v2\/payments\/([^/]+)$/.exec(path);
     if (one && req.method === "GET") {
       const payment = own(one[1]!);
-      return send(res, payment ? { status: 200, body: payment } : problem(404, "Not Found", `No payment exists with token ${one[1]}.`));
+      return send(
+        res,
+        payment ? { status: 200, body: payment } : problem(404, "Not Found", `No payment exists with token ${one[1]}.`),
+      );
     }
     const paymentRefunds = /^\/v2\/payments\/([^/]+)\/refunds$/.exec(path);
     if (paymentRefunds) {
@@ -363,9 +522,14 @@ export function createMollieStandIn() {
       }
       const answer = await idempotent(apiKey, idempotencyKey, body, () => {
         const amount = body!["amount"] as Amount | undefined;
-        if (!amount || !AMOUNT.test(amount.value) || amount.currency !== payment.amount.currency) return problem(422, "Unprocessable Entity", "The amount is invalid", "amount");
-        if (payment.status !== "paid" || cents(amount) > leftToRefund(payment)) return problem(422, "Unprocessable Entity", "The payment cannot be refunded", "amount");
-        return { status: 201, body: addRefund(payment, amount, String(body!["description"] ?? ""), body!["metadata"] ?? null) };
+        if (!amount || !AMOUNT.test(amount.value) || amount.currency !== payment.amount.currency)
+          return problem(422, "Unprocessable Entity", "The amount is invalid", "amount");
+        if (payment.status !== "paid" || cents(amount) > leftToRefund(payment))
+          return problem(422, "Unprocessable Entity", "The payment cannot be refunded", "amount");
+        return {
+          status: 201,
+          body: addRefund(payment, amount, String(body!["description"] ?? ""), body!["metadata"] ?? null),
+        };
       });
       if (loseNextRefundAnswer && answer.status === 201) {
         // The refund is made, but its answer never arrives (a timeout on the caller's side).
@@ -378,27 +542,47 @@ export function createMollieStandIn() {
     const paymentChargebacks = /^\/v2\/payments\/([^/]+)\/chargebacks$/.exec(path);
     if (paymentChargebacks && req.method === "GET") {
       const payment = own(paymentChargebacks[1]!);
-      if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentChargebacks[1]}.`));
+      if (!payment)
+        return send(res, problem(404, "Not Found", `No payment exists with token ${paymentChargebacks[1]}.`));
       const list = chargebacks.get(payment.id) ?? [];
       return send(res, { status: 200, body: { count: list.length, _embedded: { chargebacks: list }, _links: {} } });
     }
     if (path === "/v2/customers" && req.method === "POST") {
-      const customer = { resource: "customer", id: newId("cst"), mode, name: String(body!["name"] ?? ""), email: String(body!["email"] ?? ""), locale: body!["locale"] ?? null };
+      const customer = {
+        resource: "customer",
+        id: newId("cst"),
+        mode,
+        name: String(body!["name"] ?? ""),
+        email: String(body!["email"] ?? ""),
+        locale: body!["locale"] ?? null,
+      };
       customers.set(customer.id, customer);
       return send(res, { status: 201, body: customer });
     }
     const customerMandates = /^\/v2\/customers\/([^/]+)\/mandates$/.exec(path);
     if (customerMandates) {
       const customerId = customerMandates[1]!;
-      if (customers.get(customerId)?.mode !== mode) return send(res, problem(404, "Not Found", "No customer exists with token"));
+      if (customers.get(customerId)?.mode !== mode)
+        return send(res, problem(404, "Not Found", "No customer exists with token"));
       if (req.method === "GET") {
         const list = mandates.get(customerId) ?? [];
         return send(res, { status: 200, body: { count: list.length, _embedded: { mandates: list }, _links: {} } });
       }
-      if (body!["method"] !== "directdebit" || typeof body!["consumerName"] !== "string" || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(String(body!["consumerAccount"]))) {
+      if (
+        body!["method"] !== "directdebit" ||
+        typeof body!["consumerName"] !== "string" ||
+        !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(String(body!["consumerAccount"]))
+      ) {
         return send(res, problem(422, "Unprocessable Entity", "The mandate details are invalid", "consumerAccount"));
       }
-      const mandate: Mandate = { resource: "mandate", id: newId("mdt"), mode, status: "valid", method: "directdebit", customerId };
+      const mandate: Mandate = {
+        resource: "mandate",
+        id: newId("mdt"),
+        mode,
+        status: "valid",
+        method: "directdebit",
+        customerId,
+      };
       mandates.set(customerId, [...(mandates.get(customerId) ?? []), mandate]);
       return send(res, { status: 201, body: mandate });
     }

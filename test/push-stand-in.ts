@@ -25,7 +25,15 @@ import { webcrypto } from "node:crypto";
 
 const subtle = webcrypto.subtle;
 
-type Subscription = { privateKey: webcrypto.CryptoKey; publicRaw: Uint8Array; auth: Uint8Array; applicationServerKey: string | null; answer: number; retryAfter: string | null; maxBytes: number | null };
+type Subscription = {
+  privateKey: webcrypto.CryptoKey;
+  publicRaw: Uint8Array;
+  auth: Uint8Array;
+  applicationServerKey: string | null;
+  answer: number;
+  retryAfter: string | null;
+  maxBytes: number | null;
+};
 
 export type ReceivedPush = {
   answered: number;
@@ -60,9 +68,18 @@ async function checkVapid(authorization: string | undefined, origin: string): Pr
   const head = JSON.parse(Buffer.from(header, "base64url").toString()) as { alg?: string };
   if (head.alg !== "ES256") return { ok: false, reason: `alg ${head.alg}` };
   const key = await subtle.importKey("raw", unb64(k), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-  const valid = await subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, unb64(signature), new TextEncoder().encode(`${header}.${claims}`));
+  const valid = await subtle.verify(
+    { name: "ECDSA", hash: "SHA-256" },
+    key,
+    unb64(signature),
+    new TextEncoder().encode(`${header}.${claims}`),
+  );
   if (!valid) return { ok: false, reason: "signature does not verify with k" };
-  const { aud, exp, sub } = JSON.parse(Buffer.from(claims, "base64url").toString()) as { aud: string; exp: number; sub: string };
+  const { aud, exp, sub } = JSON.parse(Buffer.from(claims, "base64url").toString()) as {
+    aud: string;
+    exp: number;
+    sub: string;
+  };
   const now = Math.floor(Date.now() / 1000);
   if (aud !== origin) return { ok: false, reason: `aud ${aud} is not ${origin}` };
   if (!(exp > now && exp <= now + 24 * 60 * 60)) return { ok: false, reason: `exp ${exp} not within 24 h of ${now}` };
@@ -82,10 +99,18 @@ async function decrypt(subscription: Subscription, body: Uint8Array): Promise<un
   const idLength = body[20]!;
   const senderPublic = body.slice(21, 21 + idLength);
   const record = body.slice(21 + idLength);
-  if (idLength !== 65 || record.length > recordSize) throw new Error(`bad header: idlen ${idLength}, rs ${recordSize}, record ${record.length}`);
+  if (idLength !== 65 || record.length > recordSize)
+    throw new Error(`bad header: idlen ${idLength}, rs ${recordSize}, record ${record.length}`);
   const senderKey = await subtle.importKey("raw", senderPublic, { name: "ECDH", namedCurve: "P-256" }, false, []);
-  const secret = new Uint8Array(await subtle.deriveBits({ name: "ECDH", public: senderKey }, subscription.privateKey, 256));
-  const ikm = await hkdf(subscription.auth, secret, concat(new TextEncoder().encode("WebPush: info\0"), subscription.publicRaw, senderPublic), 32);
+  const secret = new Uint8Array(
+    await subtle.deriveBits({ name: "ECDH", public: senderKey }, subscription.privateKey, 256),
+  );
+  const ikm = await hkdf(
+    subscription.auth,
+    secret,
+    concat(new TextEncoder().encode("WebPush: info\0"), subscription.publicRaw, senderPublic),
+    32,
+  );
   const cek = await hkdf(salt, ikm, new TextEncoder().encode("Content-Encoding: aes128gcm\0"), 16);
   const nonce = await hkdf(salt, ikm, new TextEncoder().encode("Content-Encoding: nonce\0"), 12);
   const key = await subtle.importKey("raw", cek, "AES-GCM", false, ["decrypt"]);
@@ -109,20 +134,43 @@ export function createPushStandIn() {
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
     const body = await readBytes(req);
     if (path === "/_stand-in/subscriptions" && req.method === "POST") {
-      const { answer = 201, applicationServerKey = null } = (body.length ? JSON.parse(Buffer.from(body).toString()) : {}) as { answer?: number; applicationServerKey?: string };
-      const pair = (await subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as webcrypto.CryptoKeyPair;
+      const { answer = 201, applicationServerKey = null } = (
+        body.length ? JSON.parse(Buffer.from(body).toString()) : {}
+      ) as { answer?: number; applicationServerKey?: string };
+      const pair = (await subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+        "deriveBits",
+      ])) as webcrypto.CryptoKeyPair;
       const publicRaw = new Uint8Array(await subtle.exportKey("raw", pair.publicKey));
       const auth = webcrypto.getRandomValues(new Uint8Array(16));
       const id = `s${++next}-${b64(webcrypto.getRandomValues(new Uint8Array(6)))}`;
-      subscriptions.set(id, { privateKey: pair.privateKey, publicRaw, auth, applicationServerKey, answer, retryAfter: null, maxBytes: null });
+      subscriptions.set(id, {
+        privateKey: pair.privateKey,
+        publicRaw,
+        auth,
+        applicationServerKey,
+        answer,
+        retryAfter: null,
+        maxBytes: null,
+      });
       received.set(id, []);
-      return send(res, 201, { id, subscription: { endpoint: `${subscribedOrigin}/push/${id}`, expirationTime: null, keys: { p256dh: b64(publicRaw), auth: b64(auth) } } });
+      return send(res, 201, {
+        id,
+        subscription: {
+          endpoint: `${subscribedOrigin}/push/${id}`,
+          expirationTime: null,
+          keys: { p256dh: b64(publicRaw), auth: b64(auth) },
+        },
+      });
     }
     const answer = /^\/_stand-in\/subscriptions\/([\w-]+)\/answer$/.exec(path);
     if (answer && req.method === "POST") {
       const subscription = subscriptions.get(answer[1]!);
       if (!subscription) return send(res, 404, { error: "no such subscription" });
-      const set = JSON.parse(Buffer.from(body).toString()) as { status: number; retryAfter?: string; maxBytes?: number };
+      const set = JSON.parse(Buffer.from(body).toString()) as {
+        status: number;
+        retryAfter?: string;
+        maxBytes?: number;
+      };
       subscription.answer = set.status;
       subscription.retryAfter = set.retryAfter ?? null;
       subscription.maxBytes = set.maxBytes ?? null;
@@ -134,9 +182,18 @@ export function createPushStandIn() {
     const push = /^\/push\/([\w-]+)$/.exec(path);
     const subscription = push ? subscriptions.get(push[1]!) : undefined;
     if (!push || !subscription || req.method !== "POST") return send(res, 404, { error: "not found" });
-    const vapid = await checkVapid(req.headers.authorization, subscribedOrigin).catch((error: Error) => ({ ok: false as const, reason: error.message }));
+    const vapid = await checkVapid(req.headers.authorization, subscribedOrigin).catch((error: Error) => ({
+      ok: false as const,
+      reason: error.message,
+    }));
     const tooLarge = subscription.maxBytes !== null && body.length > subscription.maxBytes;
-    const answered = !vapid.ok ? 401 : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey ? 403 : tooLarge ? 413 : subscription.answer;
+    const answered = !vapid.ok
+      ? 401
+      : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey
+        ? 403
+        : tooLarge
+          ? 413
+          : subscription.answer;
     const entry: ReceivedPush = {
       answered,
       bytes: body.length,

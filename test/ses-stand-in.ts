@@ -32,10 +32,24 @@ export const SES_IDENTITY = "flirtwave.test";
 export const SES_CONFIGURATION_SET = "flirtwave";
 export const SNS_TOPIC = "arn:aws:sns:eu-west-1:123456789012:flirtwave-mail-feedback";
 
-type Sent = { messageId: string; from: string; to: string[]; subject: string; text: string | null; html: string | null; headers: { Name: string; Value: string }[]; configurationSet: string | null };
+type Sent = {
+  messageId: string;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  headers: { Name: string; Value: string }[];
+  configurationSet: string | null;
+};
 
 function answer(res: ServerResponse, status: number, body: unknown, errorType?: string) {
-  answerJson(res, status, body, errorType ? { "x-amzn-errortype": `${errorType}:http://internal.amazon.com/coral/com.amazon.coral.service/` } : {});
+  answerJson(
+    res,
+    status,
+    body,
+    errorType ? { "x-amzn-errortype": `${errorType}:http://internal.amazon.com/coral/com.amazon.coral.service/` } : {},
+  );
 }
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
@@ -43,29 +57,57 @@ const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).u
 
 /** Why a request's Signature Version 4 does not hold, or null when it does. */
 function sigV4Problem(req: IncomingMessage, body: string): { type: string; message: string } | null {
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? "");
-  if (!match) return { type: "IncompleteSignatureException", message: "Authorization header requires Credential, SignedHeaders and Signature." };
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+      req.headers.authorization ?? "",
+    );
+  if (!match)
+    return {
+      type: "IncompleteSignatureException",
+      message: "Authorization header requires Credential, SignedHeaders and Signature.",
+    };
   const [, keyId, date, region, service, signedHeaders, signature] = match as unknown as string[];
-  if (keyId !== SES_KEY_ID) return { type: "UnrecognizedClientException", message: "The security token included in the request is invalid." };
+  if (keyId !== SES_KEY_ID)
+    return { type: "UnrecognizedClientException", message: "The security token included in the request is invalid." };
   const amzDate = String(req.headers["x-amz-date"] ?? "");
   const when = Date.parse(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z"));
-  if (!amzDate.startsWith(date!) || !Number.isFinite(when) || Math.abs(Date.now() - when) > 5 * 60_000) return { type: "InvalidSignatureException", message: "Signature expired or not yet current." };
-  if (region !== SES_REGION || service !== "ses") return { type: "SignatureDoesNotMatch", message: `Credential should be scoped to a valid region and to the service ses, not ${region}/${service}.` };
+  if (!amzDate.startsWith(date!) || !Number.isFinite(when) || Math.abs(Date.now() - when) > 5 * 60_000)
+    return { type: "InvalidSignatureException", message: "Signature expired or not yet current." };
+  if (region !== SES_REGION || service !== "ses")
+    return {
+      type: "SignatureDoesNotMatch",
+      message: `Credential should be scoped to a valid region and to the service ses, not ${region}/${service}.`,
+    };
   const names = signedHeaders!.split(";");
-  if (!names.includes("host") || !names.includes("x-amz-date")) return { type: "SignatureDoesNotMatch", message: "host and x-amz-date must be signed." };
+  if (!names.includes("host") || !names.includes("x-amz-date"))
+    return { type: "SignatureDoesNotMatch", message: "host and x-amz-date must be signed." };
   const url = new URL(req.url ?? "/", "http://stand-in");
   const canonical = [
     req.method,
     url.pathname,
-    [...url.searchParams].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).toSorted().join("&"),
-    names.map((name) => `${name}:${String(req.headers[name] ?? "").trim().replace(/\s+/g, " ")}`).join("\n") + "\n",
+    [...url.searchParams]
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .toSorted()
+      .join("&"),
+    names
+      .map(
+        (name) =>
+          `${name}:${String(req.headers[name] ?? "")
+            .trim()
+            .replace(/\s+/g, " ")}`,
+      )
+      .join("\n") + "\n",
     signedHeaders,
     String(req.headers["x-amz-content-sha256"] ?? sha256(body)),
   ].join("\n");
   const scope = `${date}/${region}/${service}/aws4_request`;
   const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256(canonical)].join("\n");
   const key = hmac(hmac(hmac(hmac(`AWS4${SES_SECRET}`, date!), region!), service!), "aws4_request");
-  if (createHmac("sha256", key).update(toSign).digest("hex") !== signature) return { type: "SignatureDoesNotMatch", message: "The request signature we calculated does not match the signature you provided." };
+  if (createHmac("sha256", key).update(toSign).digest("hex") !== signature)
+    return {
+      type: "SignatureDoesNotMatch",
+      message: "The request signature we calculated does not match the signature you provided.",
+    };
   return null;
 }
 
@@ -73,8 +115,29 @@ function sigV4Problem(req: IncomingMessage, body: string): { type: string; messa
 function signingPair(): { key: string; certificate: string } {
   const dir = mkdtempSync(join(tmpdir(), "sns-stand-in-"));
   try {
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=sns.amazonaws.com", "-days", "2"], { stdio: "ignore" });
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), certificate: readFileSync(join(dir, "cert.pem"), "utf8") };
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-subj",
+        "/CN=sns.amazonaws.com",
+        "-days",
+        "2",
+      ],
+      { stdio: "ignore" },
+    );
+    return {
+      key: readFileSync(join(dir, "key.pem"), "utf8"),
+      certificate: readFileSync(join(dir, "cert.pem"), "utf8"),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -91,44 +154,108 @@ export function createSesStandIn() {
   const { key, certificate } = signingPair();
   let origin = "";
 
-  function snsMessage(request: { kind: string; to?: string; signatureVersion?: "1" | "2"; timestamp?: number; topic?: string }): Record<string, string> {
+  function snsMessage(request: {
+    kind: string;
+    to?: string;
+    signatureVersion?: "1" | "2";
+    timestamp?: number;
+    topic?: string;
+  }): Record<string, string> {
     const timestamp = new Date((request.timestamp ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
-    const base = { MessageId: crypto.randomUUID(), TopicArn: request.topic ?? SNS_TOPIC, Timestamp: timestamp, SignatureVersion: request.signatureVersion ?? "2", SigningCertURL: `${origin}/SimpleNotificationService-standin.pem` };
+    const base = {
+      MessageId: crypto.randomUUID(),
+      TopicArn: request.topic ?? SNS_TOPIC,
+      Timestamp: timestamp,
+      SignatureVersion: request.signatureVersion ?? "2",
+      SigningCertURL: `${origin}/SimpleNotificationService-standin.pem`,
+    };
     let message: Record<string, string>;
     if (request.kind === "SubscriptionConfirmation") {
       const token = randomBytes(32).toString("hex");
-      message = { ...base, Type: "SubscriptionConfirmation", Token: token, Message: `You have chosen to subscribe to the topic ${base.TopicArn}.`, SubscribeURL: `${origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(base.TopicArn)}&Token=${token}` };
+      message = {
+        ...base,
+        Type: "SubscriptionConfirmation",
+        Token: token,
+        Message: `You have chosen to subscribe to the topic ${base.TopicArn}.`,
+        SubscribeURL: `${origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(base.TopicArn)}&Token=${token}`,
+      };
     } else {
-      const mail = { timestamp, source: `no-reply@${SES_IDENTITY}`, messageId: randomBytes(8).toString("hex"), destination: [request.to] };
+      const mail = {
+        timestamp,
+        source: `no-reply@${SES_IDENTITY}`,
+        messageId: randomBytes(8).toString("hex"),
+        destination: [request.to],
+      };
       const ses =
         request.kind === "Complaint"
-          ? { notificationType: "Complaint", complaint: { complainedRecipients: [{ emailAddress: request.to }], timestamp, feedbackId: "standin", complaintFeedbackType: "abuse" }, mail }
-          : { notificationType: "Bounce", bounce: { bounceType: request.kind === "Transient" ? "Transient" : "Permanent", bounceSubType: request.kind === "Transient" ? "MailboxFull" : "General", bouncedRecipients: [{ emailAddress: request.to, action: "failed", status: "5.1.1" }], timestamp, feedbackId: "standin" }, mail };
-      message = { ...base, Type: "Notification", Message: JSON.stringify(ses), UnsubscribeURL: `${origin}/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(base.TopicArn)}:standin` };
+          ? {
+              notificationType: "Complaint",
+              complaint: {
+                complainedRecipients: [{ emailAddress: request.to }],
+                timestamp,
+                feedbackId: "standin",
+                complaintFeedbackType: "abuse",
+              },
+              mail,
+            }
+          : {
+              notificationType: "Bounce",
+              bounce: {
+                bounceType: request.kind === "Transient" ? "Transient" : "Permanent",
+                bounceSubType: request.kind === "Transient" ? "MailboxFull" : "General",
+                bouncedRecipients: [{ emailAddress: request.to, action: "failed", status: "5.1.1" }],
+                timestamp,
+                feedbackId: "standin",
+              },
+              mail,
+            };
+      message = {
+        ...base,
+        Type: "Notification",
+        Message: JSON.stringify(ses),
+        UnsubscribeURL: `${origin}/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(base.TopicArn)}:standin`,
+      };
     }
-    const toSign = SIGNED[message.Type!]!.filter((field) => message[field] !== undefined).map((field) => `${field}\n${message[field]}\n`).join("");
-    message.Signature = createSign(message.SignatureVersion === "1" ? "RSA-SHA1" : "RSA-SHA256").update(toSign).sign(key, "base64");
+    const toSign = SIGNED[message.Type!]!.filter((field) => message[field] !== undefined)
+      .map((field) => `${field}\n${message[field]}\n`)
+      .join("");
+    message.Signature = createSign(message.SignatureVersion === "1" ? "RSA-SHA1" : "RSA-SHA256")
+      .update(toSign)
+      .sign(key, "base64");
     return message;
   }
 
   const server = createServer(async (req, res) => {
     const raw = await bodyText(req);
     const url = new URL(req.url ?? "/", "http://stand-in");
-    if (url.pathname === "/SimpleNotificationService-standin.pem") return res.writeHead(200, { "content-type": "application/x-pem-file" }).end(certificate);
+    if (url.pathname === "/SimpleNotificationService-standin.pem")
+      return res.writeHead(200, { "content-type": "application/x-pem-file" }).end(certificate);
     if (url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
       confirmed.push(url.searchParams.get("Token") ?? "");
-      return res.writeHead(200, { "content-type": "text/xml" }).end("<ConfirmSubscriptionResponse><ConfirmSubscriptionResult><SubscriptionArn>arn:aws:sns:standin</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>");
+      return res
+        .writeHead(200, { "content-type": "text/xml" })
+        .end(
+          "<ConfirmSubscriptionResponse><ConfirmSubscriptionResult><SubscriptionArn>arn:aws:sns:standin</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>",
+        );
     }
-    if (url.pathname === "/_stand-in/sns" && req.method === "POST") return answer(res, 200, snsMessage(JSON.parse(raw)));
+    if (url.pathname === "/_stand-in/sns" && req.method === "POST")
+      return answer(res, 200, snsMessage(JSON.parse(raw)));
     if (url.pathname === "/_stand-in/confirmed") return answer(res, 200, confirmed);
     if (url.pathname === "/_stand-in/sent") return answer(res, 200, sent);
-    if (url.pathname !== "/v2/email/outbound-emails" || req.method !== "POST") return answer(res, 404, { message: "Not found" }, "NotFoundException");
+    if (url.pathname !== "/v2/email/outbound-emails" || req.method !== "POST")
+      return answer(res, 404, { message: "Not found" }, "NotFoundException");
     const problem = sigV4Problem(req, raw);
     if (problem) return answer(res, 403, { message: problem.message }, problem.type);
     let body: {
       FromEmailAddress?: string;
       Destination?: { ToAddresses?: string[] };
-      Content?: { Simple?: { Subject?: { Data?: string }; Body?: { Text?: { Data?: string }; Html?: { Data?: string } }; Headers?: { Name: string; Value: string }[] } };
+      Content?: {
+        Simple?: {
+          Subject?: { Data?: string };
+          Body?: { Text?: { Data?: string }; Html?: { Data?: string } };
+          Headers?: { Name: string; Value: string }[];
+        };
+      };
       ConfigurationSetName?: string;
     };
     try {
@@ -138,13 +265,38 @@ export function createSesStandIn() {
     }
     const to = body.Destination?.ToAddresses ?? [];
     const simple = body.Content?.Simple;
-    if (to.length === 0 || to.length > 50) return answer(res, 400, { message: "Destination must have between 1 and 50 recipients." }, "BadRequestException");
-    if (!simple?.Subject?.Data || !(simple.Body?.Text?.Data || simple.Body?.Html?.Data)) return answer(res, 400, { message: "A Simple message needs a subject and a body." }, "BadRequestException");
+    if (to.length === 0 || to.length > 50)
+      return answer(res, 400, { message: "Destination must have between 1 and 50 recipients." }, "BadRequestException");
+    if (!simple?.Subject?.Data || !(simple.Body?.Text?.Data || simple.Body?.Html?.Data))
+      return answer(res, 400, { message: "A Simple message needs a subject and a body." }, "BadRequestException");
     const fromDomain = /@([^>\s]+)>?$/.exec(body.FromEmailAddress ?? "")?.[1];
-    if (fromDomain !== SES_IDENTITY) return answer(res, 400, { message: `Email address is not verified. The following identities failed the check in region ${SES_REGION.toUpperCase()}: ${body.FromEmailAddress}` }, "MessageRejected");
-    if (body.ConfigurationSetName !== undefined && body.ConfigurationSetName !== SES_CONFIGURATION_SET) return answer(res, 404, { message: `Configuration set <${body.ConfigurationSetName}> does not exist.` }, "NotFoundException");
+    if (fromDomain !== SES_IDENTITY)
+      return answer(
+        res,
+        400,
+        {
+          message: `Email address is not verified. The following identities failed the check in region ${SES_REGION.toUpperCase()}: ${body.FromEmailAddress}`,
+        },
+        "MessageRejected",
+      );
+    if (body.ConfigurationSetName !== undefined && body.ConfigurationSetName !== SES_CONFIGURATION_SET)
+      return answer(
+        res,
+        404,
+        { message: `Configuration set <${body.ConfigurationSetName}> does not exist.` },
+        "NotFoundException",
+      );
     const messageId = `0102019${randomBytes(12).toString("hex")}-000000`;
-    sent.push({ messageId, from: body.FromEmailAddress!, to, subject: simple.Subject.Data, text: simple.Body?.Text?.Data ?? null, html: simple.Body?.Html?.Data ?? null, headers: simple.Headers ?? [], configurationSet: body.ConfigurationSetName ?? null });
+    sent.push({
+      messageId,
+      from: body.FromEmailAddress!,
+      to,
+      subject: simple.Subject.Data,
+      text: simple.Body?.Text?.Data ?? null,
+      html: simple.Body?.Html?.Data ?? null,
+      headers: simple.Headers ?? [],
+      configurationSet: body.ConfigurationSetName ?? null,
+    });
     return answer(res, 200, { MessageId: messageId });
   });
   return onLoopback(server, (at) => (origin = at));

@@ -19,14 +19,23 @@ export const SINCH_TOKEN = "sinch-stand-in-api-token";
 /** The HMAC secret of the plan's callbacks (SMS_WEBHOOK_SECRET in the tests' Worker). */
 export const SINCH_CALLBACK_SECRET = "sinch-stand-in-callback-secret";
 
-type Batch = { id: string; from: string; to: string[]; body: string; delivery_report: string; callback_url: string | null; client_reference: string | null; created_at: string };
+type Batch = {
+  id: string;
+  from: string;
+  to: string[];
+  body: string;
+  delivery_report: string;
+  callback_url: string | null;
+  client_reference: string | null;
+  created_at: string;
+};
 
 const E164 = /^\+?[1-9][0-9]{6,14}$/;
 const ALPHANUMERIC_SENDER = /^[A-Za-z0-9 ]{1,11}$/;
 const REPORTS = ["none", "summary", "full", "per_recipient", "per_recipient_final"];
 
-
-const invalid = (res: ServerResponse, field: string) => answer(res, 400, { code: "syntax_invalid_parameter_format", text: `Invalid parameter '${field}'` });
+const invalid = (res: ServerResponse, field: string) =>
+  answer(res, 400, { code: "syntax_invalid_parameter_format", text: `Invalid parameter '${field}'` });
 
 /** What Sinch would post for one recipient of a batch, signed as its SDKs verify it. */
 export function signedReport(batch: Batch, status: string, code: number, timestamp: number, secret: string) {
@@ -60,16 +69,25 @@ export function createSinchStandIn() {
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
     if (path === "/_stand-in/batches") return answer(res, 200, batches);
     if (path === "/_stand-in/reports" && req.method === "POST") {
-      const { batch_id, status, code = 0, timestamp = Math.floor(Date.now() / 1000), secret = SINCH_CALLBACK_SECRET } = JSON.parse(raw) as { batch_id: string; status: string; code?: number; timestamp?: number; secret?: string };
+      const {
+        batch_id,
+        status,
+        code = 0,
+        timestamp = Math.floor(Date.now() / 1000),
+        secret = SINCH_CALLBACK_SECRET,
+      } = JSON.parse(raw) as { batch_id: string; status: string; code?: number; timestamp?: number; secret?: string };
       const batch = batches.find((b) => b.id === batch_id);
       if (!batch) return answer(res, 404, { code: "not_found", text: "no such batch" });
       return answer(res, 200, signedReport(batch, status, code, timestamp, secret));
     }
     const send = /^\/xms\/v1\/([^/]+)\/batches$/.exec(path);
     if (!send || req.method !== "POST") return answer(res, 404, { code: "not_found", text: "Not found" });
-    if (req.headers.authorization !== `Bearer ${SINCH_TOKEN}`) return answer(res, 401, { code: "unauthorized", text: "Invalid or missing credentials" });
-    if (send[1] !== SINCH_PLAN) return answer(res, 403, { code: "forbidden", text: "Service plan not found or not accessible" });
-    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) return answer(res, 415, { code: "unsupported_media_type", text: "Content-Type must be application/json" });
+    if (req.headers.authorization !== `Bearer ${SINCH_TOKEN}`)
+      return answer(res, 401, { code: "unauthorized", text: "Invalid or missing credentials" });
+    if (send[1] !== SINCH_PLAN)
+      return answer(res, 403, { code: "forbidden", text: "Service plan not found or not accessible" });
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
+      return answer(res, 415, { code: "unsupported_media_type", text: "Content-Type must be application/json" });
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
@@ -77,14 +95,32 @@ export function createSinchStandIn() {
       return answer(res, 400, { code: "syntax_malformed_json", text: "Malformed JSON" });
     }
     const { from, to, delivery_report = "none", callback_url = null, client_reference = null } = body;
-    if (!Array.isArray(to) || to.length < 1 || to.length > 1000 || !to.every((n) => typeof n === "string" && E164.test(n))) return invalid(res, "to");
+    if (
+      !Array.isArray(to) ||
+      to.length < 1 ||
+      to.length > 1000 ||
+      !to.every((n) => typeof n === "string" && E164.test(n))
+    )
+      return invalid(res, "to");
     if (typeof from !== "string" || !(E164.test(from) || ALPHANUMERIC_SENDER.test(from))) return invalid(res, "from");
     if (typeof body.body !== "string" || body.body.length === 0 || body.body.length > 2000) return invalid(res, "body");
-    if (typeof delivery_report !== "string" || !REPORTS.includes(delivery_report)) return invalid(res, "delivery_report");
-    if (callback_url !== null && (typeof callback_url !== "string" || !/^https?:\/\//.test(callback_url))) return invalid(res, "callback_url");
-    if (client_reference !== null && (typeof client_reference !== "string" || client_reference.length > 2048)) return invalid(res, "client_reference");
+    if (typeof delivery_report !== "string" || !REPORTS.includes(delivery_report))
+      return invalid(res, "delivery_report");
+    if (callback_url !== null && (typeof callback_url !== "string" || !/^https?:\/\//.test(callback_url)))
+      return invalid(res, "callback_url");
+    if (client_reference !== null && (typeof client_reference !== "string" || client_reference.length > 2048))
+      return invalid(res, "client_reference");
     const now = new Date().toISOString();
-    const batch: Batch = { id: `01SB${randomBytes(11).toString("hex").toUpperCase()}`, from, to: to as string[], body: body.body, delivery_report, callback_url: callback_url as string | null, client_reference: client_reference as string | null, created_at: now };
+    const batch: Batch = {
+      id: `01SB${randomBytes(11).toString("hex").toUpperCase()}`,
+      from,
+      to: to as string[],
+      body: body.body,
+      delivery_report,
+      callback_url: callback_url as string | null,
+      client_reference: client_reference as string | null,
+      created_at: now,
+    };
     batches.push(batch);
     return answer(res, 201, { ...batch, type: "mt_text", canceled: false, modified_at: now, flash_message: false });
   });

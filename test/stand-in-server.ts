@@ -26,6 +26,11 @@ export async function bodyText(req: IncomingMessage): Promise<string> {
 }
 
 /** A JSON answer, with any headers the provider adds. */
-export function answerJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function answerJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }

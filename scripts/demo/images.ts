@@ -98,7 +98,10 @@ export async function renderPool(
   threads = Math.max(1, availableParallelism() - 1),
 ): Promise<void> {
   const queue = [...indices];
-  const workers = Array.from({ length: Math.min(threads, queue.length) }, () => new Worker(new URL("./render-worker.ts", import.meta.url)));
+  const workers = Array.from(
+    { length: Math.min(threads, queue.length) },
+    () => new Worker(new URL("./render-worker.ts", import.meta.url)),
+  );
   try {
     await Promise.all(
       workers.map(

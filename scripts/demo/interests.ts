@@ -12,6 +12,8 @@ export interface Interest {
 
 const MIGRATION = new URL("../../migrations/0020_interests_reference.sql", import.meta.url);
 
-export const INTERESTS: readonly Interest[] = [...readFileSync(MIGRATION, "utf8").matchAll(/\((\d+), '([a-z0-9-]+)', \d+\)/g)].map((m) => ({ id: Number(m[1]), slug: m[2]! }));
+export const INTERESTS: readonly Interest[] = [
+  ...readFileSync(MIGRATION, "utf8").matchAll(/\((\d+), '([a-z0-9-]+)', \d+\)/g),
+].map((m) => ({ id: Number(m[1]), slug: m[2]! }));
 
 if (INTERESTS.length === 0) throw new Error("no interests found in migration 0020");

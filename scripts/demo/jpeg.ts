@@ -5,19 +5,50 @@
 
 const ZIGZAG = new Uint8Array([
   0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
-  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55,
-  62, 63,
+  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
+  55, 62, 63,
 ]);
 
 // Quantisation tables of ITU T.81 Annex K, in natural (row-major) order.
 const LUMA_Q = [
-  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87,
-  80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92,
-  95, 98, 112, 100, 103, 99,
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51,
+  87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101,
+  72, 92, 95, 98, 112, 100, 103, 99,
 ];
 const CHROMA_Q = [
-  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99,
-  99, 99, ...Array.from({ length: 32 }, () => 99),
+  17,
+  18,
+  24,
+  47,
+  99,
+  99,
+  99,
+  99,
+  18,
+  21,
+  26,
+  66,
+  99,
+  99,
+  99,
+  99,
+  24,
+  26,
+  56,
+  99,
+  99,
+  99,
+  99,
+  99,
+  47,
+  66,
+  99,
+  99,
+  99,
+  99,
+  99,
+  99,
+  ...Array.from({ length: 32 }, () => 99),
 ];
 
 // Huffman tables of Annex K.3: code counts per length 1..16, then the symbols.
@@ -81,7 +112,8 @@ function scaledTable(base: readonly number[], quality: number): Uint8Array {
 /** Multipliers that fold the AAN output scaling into quantisation, in natural order. */
 function divisors(table: Uint8Array): Float32Array {
   const out = new Float32Array(64);
-  for (let i = 0; i < 64; i++) out[i] = 1 / ((table[i] as number) * (AASF[i >> 3] as number) * (AASF[i & 7] as number) * 8);
+  for (let i = 0; i < 64; i++)
+    out[i] = 1 / ((table[i] as number) * (AASF[i >> 3] as number) * (AASF[i & 7] as number) * 8);
   return out;
 }
 
@@ -268,13 +300,26 @@ export function encodeJpeg(
   const w = new BitWriter(Math.max(4096, (width * height) >> 1));
   w.word(0xffd8);
   segment(w, 0xffe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]);
-  segment(w, 0xffdb, [0, ...Array.from(ZIGZAG, (z) => lq[z] as number), 1, ...Array.from(ZIGZAG, (z) => cq[z] as number)]);
+  segment(w, 0xffdb, [
+    0,
+    ...Array.from(ZIGZAG, (z) => lq[z] as number),
+    1,
+    ...Array.from(ZIGZAG, (z) => cq[z] as number),
+  ]);
   segment(w, 0xffc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
   segment(w, 0xffc4, [
-    0x00, ...DC_LUMA_BITS, ...DC_VALUES,
-    0x10, ...AC_LUMA_BITS, ...AC_LUMA_VALUES,
-    0x01, ...DC_CHROMA_BITS, ...DC_VALUES,
-    0x11, ...AC_CHROMA_BITS, ...AC_CHROMA_VALUES,
+    0x00,
+    ...DC_LUMA_BITS,
+    ...DC_VALUES,
+    0x10,
+    ...AC_LUMA_BITS,
+    ...AC_LUMA_VALUES,
+    0x01,
+    ...DC_CHROMA_BITS,
+    ...DC_VALUES,
+    0x11,
+    ...AC_CHROMA_BITS,
+    ...AC_CHROMA_VALUES,
   ]);
   segment(w, 0xffda, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0]);
 

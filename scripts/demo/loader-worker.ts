@@ -26,7 +26,7 @@ async function r2Put(env: Env, body: ArrayBuffer): Promise<number> {
   const view = new DataView(body);
   const objects: { key: string; bytes: Uint8Array }[] = [];
   const decoder = new TextDecoder();
-  for (let at = 0; at < body.byteLength; ) {
+  for (let at = 0; at < body.byteLength;) {
     const keyLength = view.getUint16(at);
     const key = decoder.decode(new Uint8Array(body, at + 2, keyLength));
     at += 2 + keyLength;

@@ -42,7 +42,10 @@ export function planPhotos(profiles: ProfileRow[], seed: number): PlannedPhoto[]
       const id = out.length + 1;
       if (position === 0) profile.main_photo_id = id;
       out.push({
-        pool: poolIndex({ gender: profile.gender, hairColor: profile.hair_color, eyeColor: profile.eye_color }, first + position),
+        pool: poolIndex(
+          { gender: profile.gender, hairColor: profile.hair_color, eyeColor: profile.eye_color },
+          first + position,
+        ),
         row: {
           id,
           profile_id: profile.id,

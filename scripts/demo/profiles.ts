@@ -65,14 +65,34 @@ export interface DemoProfiles {
   profileInterests: ProfileInterestRow[];
 }
 
-const COUNTRY_WEIGHTS: Readonly<Partial<Record<DemoCountry, number>>> = { NL: 30, DE: 28, BE: 18, AT: 7, CH: 7, GB: 7, IE: 3 };
+const COUNTRY_WEIGHTS: Readonly<Partial<Record<DemoCountry, number>>> = {
+  NL: 30,
+  DE: 28,
+  BE: 18,
+  AT: 7,
+  CH: 7,
+  GB: 7,
+  IE: 3,
+};
 /**
  * Members of the countries added later (their own sites: dk, no, se, pl.localhost), made after the
  * first `count` with ids of their own, so members 1..N stay the same as before for any N.
  */
 const LATER_COUNTRY_WEIGHTS: Readonly<Partial<Record<DemoCountry, number>>> = { DK: 3, NO: 3, SE: 4, PL: 6 };
 const LATER_SHARE = 0.1;
-const MAIN_LANGUAGE: Readonly<Record<DemoCountry, Language>> = { NL: "nl", BE: "nl", DE: "de", AT: "de", CH: "de", GB: "en", IE: "en", DK: "da", NO: "nb", SE: "sv", PL: "pl" };
+const MAIN_LANGUAGE: Readonly<Record<DemoCountry, Language>> = {
+  NL: "nl",
+  BE: "nl",
+  DE: "de",
+  AT: "de",
+  CH: "de",
+  GB: "en",
+  IE: "en",
+  DK: "da",
+  NO: "nb",
+  SE: "sv",
+  PL: "pl",
+};
 const DAY = 86_400;
 
 function age(rnd: Random): number {

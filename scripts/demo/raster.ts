@@ -172,11 +172,18 @@ export class Canvas {
         const w01 = tx * (1 - ty);
         const w10 = (1 - tx) * ty;
         const w11 = tx * ty;
-        dst[o] = (src[a0] as number) * w00 + (src[b0] as number) * w01 + (src[a1] as number) * w10 + (src[b1] as number) * w11;
+        dst[o] =
+          (src[a0] as number) * w00 + (src[b0] as number) * w01 + (src[a1] as number) * w10 + (src[b1] as number) * w11;
         dst[o + 1] =
-          (src[a0 + 1] as number) * w00 + (src[b0 + 1] as number) * w01 + (src[a1 + 1] as number) * w10 + (src[b1 + 1] as number) * w11;
+          (src[a0 + 1] as number) * w00 +
+          (src[b0 + 1] as number) * w01 +
+          (src[a1 + 1] as number) * w10 +
+          (src[b1 + 1] as number) * w11;
         dst[o + 2] =
-          (src[a0 + 2] as number) * w00 + (src[b0 + 2] as number) * w01 + (src[a1 + 2] as number) * w10 + (src[b1 + 2] as number) * w11;
+          (src[a0 + 2] as number) * w00 +
+          (src[b0 + 2] as number) * w01 +
+          (src[a1 + 2] as number) * w10 +
+          (src[b1 + 2] as number) * w11;
       }
     }
     return out;

@@ -86,7 +86,9 @@ const INDEX_TITLE: Localised = {
 };
 
 function withName(texts: Localised, name: string): Localised {
-  return Object.fromEntries(Object.entries(texts).map(([lang, t]) => [lang, t.replaceAll("{name}", name)])) as Localised;
+  return Object.fromEntries(
+    Object.entries(texts).map(([lang, t]) => [lang, t.replaceAll("{name}", name)]),
+  ) as Localised;
 }
 
 const MESSAGE_COSTS: Readonly<Record<DemoCountry, { costs: number; currency: string }>> = {
@@ -120,7 +122,9 @@ const BUNDLE_PRICES: Readonly<Record<DemoCurrency, readonly [number, number, num
 };
 
 /** Each country's currency, VAT and its own ways to pay next to cards and PayPal (SPEC §1). */
-const COUNTRY_PAYMENTS: Readonly<Record<DemoCountry, { currency: DemoCurrency; vat: number; methods: PaymentMethod[] }>> = {
+const COUNTRY_PAYMENTS: Readonly<
+  Record<DemoCountry, { currency: DemoCurrency; vat: number; methods: PaymentMethod[] }>
+> = {
   NL: { currency: "EUR", vat: 21, methods: ["ideal", "creditcard", "paypal", "banktransfer"] },
   BE: { currency: "EUR", vat: 21, methods: ["bancontact", "kbc", "belfius", "creditcard", "paypal"] },
   DE: { currency: "EUR", vat: 19, methods: ["klarna", "creditcard", "paypal", "banktransfer", "trustly"] },
@@ -141,7 +145,12 @@ function countryPricing(country: DemoCountry, directDebit: boolean): CountryPric
     currency,
     vat_rate: vat,
     methods: directDebit ? [...methods, "directdebit"] : [...methods],
-    bundles: [50, 125, 300, 750].map((credits, i) => ({ id: i + 1, credits, amount: prices[i]!, ...(i === 1 ? { popular: true } : {}) })),
+    bundles: [50, 125, 300, 750].map((credits, i) => ({
+      id: i + 1,
+      credits,
+      amount: prices[i]!,
+      ...(i === 1 ? { popular: true } : {}),
+    })),
   };
 }
 
@@ -152,7 +161,16 @@ export const COMPANIES: Readonly<Record<string, CompanyInfo>> = {
     kvk: "87654321",
     city: "Amsterdam",
     country: "NL",
-    tradenames: [BRAND, `${BRAND} Nederland`, `${BRAND} België`, `${BRAND} UK`, `${BRAND} Danmark`, `${BRAND} Norge`, `${BRAND} Sverige`, `${BRAND} Polska`],
+    tradenames: [
+      BRAND,
+      `${BRAND} Nederland`,
+      `${BRAND} België`,
+      `${BRAND} UK`,
+      `${BRAND} Danmark`,
+      `${BRAND} Norge`,
+      `${BRAND} Sverige`,
+      `${BRAND} Polska`,
+    ],
     vat_numbers: ["NL864213579B01"],
     support_phone: "+31 20 808 4210",
     delete_discount: 50,
@@ -186,17 +204,98 @@ interface SiteSpec {
 }
 
 const SITE_SPECS: readonly SiteSpec[] = [
-  { domain: "localhost", name: `${BRAND} UK`, language: "en", countries: ["GB", "IE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+44 20 3808 4210", timeZone: "Europe/London" },
-  { domain: "nl.localhost", name: `${BRAND} Nederland`, language: "nl", countries: ["NL", "BE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+31 20 808 4210", directDebit: true, timeZone: "Europe/Amsterdam" },
-  { domain: "be.localhost", name: `${BRAND} België`, language: "nl", countries: ["BE", "NL"], loggedOutSearch: "first_page", companyId: "wavelength-nl", supportPhone: "+32 2 808 42 10", timeZone: "Europe/Brussels" },
-  { domain: "de.localhost", name: `${BRAND} Deutschland`, language: "de", countries: ["DE", "AT", "CH"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+49 30 2096 5500", timeZone: "Europe/Berlin" },
-  { domain: "ch.localhost", name: `${BRAND} Schweiz`, language: "de", countries: ["CH", "DE", "AT"], loggedOutSearch: "all", companyId: "wavelength-de", supportPhone: "+41 44 508 42 10", timeZone: "Europe/Zurich" },
-  { domain: "dk.localhost", name: `${BRAND} Danmark`, language: "da", countries: ["DK"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+45 32 71 42 10", timeZone: "Europe/Copenhagen" },
-  { domain: "no.localhost", name: `${BRAND} Norge`, language: "nb", countries: ["NO"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+47 21 93 42 10", timeZone: "Europe/Oslo" },
-  { domain: "se.localhost", name: `${BRAND} Sverige`, language: "sv", countries: ["SE"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+46 8 505 842 10", timeZone: "Europe/Stockholm" },
-  { domain: "pl.localhost", name: `${BRAND} Polska`, language: "pl", countries: ["PL"], loggedOutSearch: "all", companyId: "wavelength-nl", supportPhone: "+48 22 208 42 10", timeZone: "Europe/Warsaw" },
+  {
+    domain: "localhost",
+    name: `${BRAND} UK`,
+    language: "en",
+    countries: ["GB", "IE"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-nl",
+    supportPhone: "+44 20 3808 4210",
+    timeZone: "Europe/London",
+  },
+  {
+    domain: "nl.localhost",
+    name: `${BRAND} Nederland`,
+    language: "nl",
+    countries: ["NL", "BE"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-nl",
+    supportPhone: "+31 20 808 4210",
+    directDebit: true,
+    timeZone: "Europe/Amsterdam",
+  },
+  {
+    domain: "be.localhost",
+    name: `${BRAND} België`,
+    language: "nl",
+    countries: ["BE", "NL"],
+    loggedOutSearch: "first_page",
+    companyId: "wavelength-nl",
+    supportPhone: "+32 2 808 42 10",
+    timeZone: "Europe/Brussels",
+  },
+  {
+    domain: "de.localhost",
+    name: `${BRAND} Deutschland`,
+    language: "de",
+    countries: ["DE", "AT", "CH"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-de",
+    supportPhone: "+49 30 2096 5500",
+    timeZone: "Europe/Berlin",
+  },
+  {
+    domain: "ch.localhost",
+    name: `${BRAND} Schweiz`,
+    language: "de",
+    countries: ["CH", "DE", "AT"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-de",
+    supportPhone: "+41 44 508 42 10",
+    timeZone: "Europe/Zurich",
+  },
+  {
+    domain: "dk.localhost",
+    name: `${BRAND} Danmark`,
+    language: "da",
+    countries: ["DK"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-nl",
+    supportPhone: "+45 32 71 42 10",
+    timeZone: "Europe/Copenhagen",
+  },
+  {
+    domain: "no.localhost",
+    name: `${BRAND} Norge`,
+    language: "nb",
+    countries: ["NO"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-nl",
+    supportPhone: "+47 21 93 42 10",
+    timeZone: "Europe/Oslo",
+  },
+  {
+    domain: "se.localhost",
+    name: `${BRAND} Sverige`,
+    language: "sv",
+    countries: ["SE"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-nl",
+    supportPhone: "+46 8 505 842 10",
+    timeZone: "Europe/Stockholm",
+  },
+  {
+    domain: "pl.localhost",
+    name: `${BRAND} Polska`,
+    language: "pl",
+    countries: ["PL"],
+    loggedOutSearch: "all",
+    companyId: "wavelength-nl",
+    supportPhone: "+48 22 208 42 10",
+    timeZone: "Europe/Warsaw",
+  },
 ];
-
 
 function site(spec: SiteSpec): SiteSettings {
   return {
@@ -240,7 +339,9 @@ function site(spec: SiteSpec): SiteSettings {
     },
     company_id: spec.companyId,
     mail_name: spec.name,
-    pricing: Object.fromEntries(spec.countries.map((c, i) => [c, countryPricing(c, i === 0 && spec.directDebit === true)])),
+    pricing: Object.fromEntries(
+      spec.countries.map((c, i) => [c, countryPricing(c, i === 0 && spec.directDebit === true)]),
+    ),
     ...(spec.directDebit ? { direct_debit: { outstanding_limit_credits: 300 } } : {}),
   };
 }

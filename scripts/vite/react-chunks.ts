@@ -39,7 +39,10 @@ const RENDERER = /react-dom-server\.edge\.(production|development)\.js$/;
 /** What the build replaces, as React 19.3 has it; a React without any of it stops the build. */
 const REPLACED: [from: RegExp, to: string][] = [
   // Writing into views, and making pieces into bytes.
-  [/function writeChunk\(destination, chunk\) \{[^]*?\n\s*function byteLengthOfChunk\(chunk\) \{\s*return chunk\.byteLength;\s*\}/, WRITING],
+  [
+    /function writeChunk\(destination, chunk\) \{[^]*?\n\s*function byteLengthOfChunk\(chunk\) \{\s*return chunk\.byteLength;\s*\}/,
+    WRITING,
+  ],
   // A flush's fresh view: none is needed.
   [/currentView = new Uint8Array\(4096\);/g, "currentView = null;"],
   // A finished segment's size (React's guide for when to send a boundary on its own) counts text.
@@ -61,13 +64,21 @@ export function reactChunkEncoding(): Plugin {
         if (!RENDERER.test(id)) return undefined;
         let out = code;
         for (const [from, to] of REPLACED) {
-          if (!from.test(out)) throw new Error(`${id}: the renderer is not as scripts/vite/react-chunks.ts expects (${from.source}); check it against this React`);
+          if (!from.test(out))
+            throw new Error(
+              `${id}: the renderer is not as scripts/vite/react-chunks.ts expects (${from.source}); check it against this React`,
+            );
           from.lastIndex = 0;
           // As many lines as what it replaces, so the renderer's source map stays true below it.
-          out = out.replace(from, (found) => to + "\n".repeat(Math.max(0, found.split("\n").length - to.split("\n").length)));
+          out = out.replace(
+            from,
+            (found) => to + "\n".repeat(Math.max(0, found.split("\n").length - to.split("\n").length)),
+          );
         }
         if (/\.byteLength|Uint8Array/.test(out.slice(out.indexOf(WRITING) + WRITING.length))) {
-          throw new Error(`${id}: the renderer still measures or makes bytes after scripts/vite/react-chunks.ts; check it against this React`);
+          throw new Error(
+            `${id}: the renderer still measures or makes bytes after scripts/vite/react-chunks.ts; check it against this React`,
+          );
         }
         return { code: out, map: null };
       },

@@ -11,7 +11,8 @@ import { CLIENT_OUT_DIR } from "./client-manifest.ts";
 function buildVersion(): string {
   const hash = createHash("sha256");
   hash.update(readFileSync(resolve(CLIENT_OUT_DIR, ".vite/manifest.json")));
-  for (const name of readdirSync("locales").toSorted()) if (name.endsWith(".json")) hash.update(readFileSync(join("locales", name)));
+  for (const name of readdirSync("locales").toSorted())
+    if (name.endsWith(".json")) hash.update(readFileSync(join("locales", name)));
   return hash.digest("hex").slice(0, 16);
 }
 

@@ -1,4 +1,14 @@
-import { createElement, lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import {
+  createElement,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
 import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
 import { newBuildWaiting } from "./app-update";
@@ -55,39 +65,47 @@ export function App({ page, url, i18n }: { page: PageState; url: string; i18n: I
   // Outside its own SWRConfig, so this is the shared default cache the screens' hooks use too.
   const { cache } = useSWRConfig();
 
-  const show = useCallback(async (href: string, push: "push" | "replace" | "none") => {
-    const target = new URL(href, window.location.href);
-    // Another site, or a new deploy took over this page (decision 0019): the next page loads anew.
-    if (target.origin !== window.location.origin || newBuildWaiting()) {
-      window.location.assign(target.href);
-      return;
-    }
-    const location: Location = { pathname: target.pathname, search: target.search, hash: target.hash };
-    const next = viewOf(location, null);
-    const id = ++navigation.current;
-    if (next.match) {
-      loading.start();
-      try {
-        // The member as now known (they may have logged in or out since the page was rendered).
-        const known = cache.get(USER_KEY)?.data as UserResponse | undefined;
-        const member = (known ? known.user : page.user) !== null;
-        const keys = pageDataKeys(next.match, new URLSearchParams(location.search), page.settings.logged_out_search_mode, member);
-        // Errors of the data calls show on the screen itself; only the screen's code must arrive.
-        keys.filter((k) => !k.infinite).forEach((k) => void preload(k.key, apiFetch).catch(() => undefined));
-        await loadScreen(next.match.route.screen);
-      } catch (error) {
-        if (isChunkLoadError(error) && reloadForChunkError()) return;
-        next.error = { status: 500, message: error instanceof Error ? error.message : null };
-      } finally {
-        loading.finish();
+  const show = useCallback(
+    async (href: string, push: "push" | "replace" | "none") => {
+      const target = new URL(href, window.location.href);
+      // Another site, or a new deploy took over this page (decision 0019): the next page loads anew.
+      if (target.origin !== window.location.origin || newBuildWaiting()) {
+        window.location.assign(target.href);
+        return;
       }
-    }
-    if (id !== navigation.current) return;
-    if (push === "push") window.history.pushState(null, "", target.href);
-    if (push === "replace") window.history.replaceState(null, "", target.href);
-    scrollPending.current = true;
-    setView(next);
-  }, [page.settings.logged_out_search_mode, page.user, cache]);
+      const location: Location = { pathname: target.pathname, search: target.search, hash: target.hash };
+      const next = viewOf(location, null);
+      const id = ++navigation.current;
+      if (next.match) {
+        loading.start();
+        try {
+          // The member as now known (they may have logged in or out since the page was rendered).
+          const known = cache.get(USER_KEY)?.data as UserResponse | undefined;
+          const member = (known ? known.user : page.user) !== null;
+          const keys = pageDataKeys(
+            next.match,
+            new URLSearchParams(location.search),
+            page.settings.logged_out_search_mode,
+            member,
+          );
+          // Errors of the data calls show on the screen itself; only the screen's code must arrive.
+          keys.filter((k) => !k.infinite).forEach((k) => void preload(k.key, apiFetch).catch(() => undefined));
+          await loadScreen(next.match.route.screen);
+        } catch (error) {
+          if (isChunkLoadError(error) && reloadForChunkError()) return;
+          next.error = { status: 500, message: error instanceof Error ? error.message : null };
+        } finally {
+          loading.finish();
+        }
+      }
+      if (id !== navigation.current) return;
+      if (push === "push") window.history.pushState(null, "", target.href);
+      if (push === "replace") window.history.replaceState(null, "", target.href);
+      scrollPending.current = true;
+      setView(next);
+    },
+    [page.settings.logged_out_search_mode, page.user, cache],
+  );
 
   const router: Router = useMemo(
     () => ({

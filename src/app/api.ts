@@ -16,14 +16,22 @@ export const LOGOUT_EVENT = "app:logout";
 
 /** SPEC §8: 403 authentication_required logs the member out, except on the user endpoint itself. */
 function checkSession(url: string, status: number, body: ApiError | null) {
-  if (status === 403 && body?.error === "authentication_required" && !url.startsWith("/api/user.php") && typeof window !== "undefined") {
+  if (
+    status === 403 &&
+    body?.error === "authentication_required" &&
+    !url.startsWith("/api/user.php") &&
+    typeof window !== "undefined"
+  ) {
     window.dispatchEvent(new Event(LOGOUT_EVENT));
   }
 }
 
 /** GET an /api/*.php call as JSON (SPEC §7: header X-Request-Type: client). */
 export async function apiFetch<T>(key: string): Promise<T> {
-  const response = await fetch(key, { headers: { "X-Request-Type": "client", Accept: "application/json" }, credentials: "same-origin" });
+  const response = await fetch(key, {
+    headers: { "X-Request-Type": "client", Accept: "application/json" },
+    credentials: "same-origin",
+  });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as ApiError | null;
     checkSession(key, response.status, body);
@@ -40,7 +48,11 @@ export async function apiFetch<T>(key: string): Promise<T> {
 export async function apiSend<T>(method: "POST" | "PUT" | "DELETE", url: string, body?: unknown): Promise<T> {
   const response = await fetch(url, {
     method,
-    headers: { "X-Request-Type": "client", Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      "X-Request-Type": "client",
+      Accept: "application/json",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     credentials: "same-origin",
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });

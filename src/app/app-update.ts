@@ -27,7 +27,10 @@ export function registerServiceWorker(locale: string): void {
   const container = navigator.serviceWorker;
   if (!SERVICE_WORKER_ENABLED) {
     // `npm start` and `npm run dev` share an address: a worker a built app left there goes.
-    void container.getRegistration("/").then((left) => left?.unregister()).catch(() => undefined);
+    void container
+      .getRegistration("/")
+      .then((left) => left?.unregister())
+      .catch(() => undefined);
     return;
   }
   // The first worker taking over a page that had none (a first visit) is the page's own build; a
@@ -52,7 +55,9 @@ export function registerServiceWorker(locale: string): void {
   const start = () => {
     if (started) return;
     started = true;
-    void register().catch((error: unknown) => console.warn(JSON.stringify({ event: "service_worker_failed", message: String(error) })));
+    void register().catch((error: unknown) =>
+      console.warn(JSON.stringify({ event: "service_worker_failed", message: String(error) })),
+    );
   };
   // After the page's own loading, so the worker's install does not compete with it; but a picture
   // that never finishes loading on a poor connection must not keep the app from its worker.

@@ -22,7 +22,16 @@ export type ChatSocketState = {
   removed: number[];
 };
 
-export const INITIAL_CHAT_SOCKET: ChatSocketState = { connected: false, dropped: false, live: [], pending: [], peerTyping: false, peerReadId: null, conversationId: null, removed: [] };
+export const INITIAL_CHAT_SOCKET: ChatSocketState = {
+  connected: false,
+  dropped: false,
+  live: [],
+  pending: [],
+  peerTyping: false,
+  peerReadId: null,
+  conversationId: null,
+  removed: [],
+};
 
 export type ChatSocketEvent =
   | { type: "opened" }
@@ -41,7 +50,8 @@ export type ChatSocketEvent =
   | { type: "discarded"; clientId: string }
   | { type: "removed"; messageId: number };
 
-const withoutSend = (pending: PendingMessage[], clientId: string) => pending.filter((p) => p.frame.client_id !== clientId);
+const withoutSend = (pending: PendingMessage[], clientId: string) =>
+  pending.filter((p) => p.frame.client_id !== clientId);
 
 export function chatSocketReducer(s: ChatSocketState, event: ChatSocketEvent): ChatSocketState {
   switch (event.type) {
@@ -50,13 +60,30 @@ export function chatSocketReducer(s: ChatSocketState, event: ChatSocketEvent): C
     case "closed":
       return { ...s, connected: false, dropped: s.dropped || s.connected };
     case "ready":
-      return { ...s, conversationId: event.conversationId ?? s.conversationId, peerReadId: Math.max(s.peerReadId ?? 0, event.peerReadId ?? 0) || null };
+      return {
+        ...s,
+        conversationId: event.conversationId ?? s.conversationId,
+        peerReadId: Math.max(s.peerReadId ?? 0, event.peerReadId ?? 0) || null,
+      };
     case "acked":
-      return { ...s, conversationId: event.message.conversation_id, live: mergeMessages(s.live, [event.message]), pending: withoutSend(s.pending, event.clientId) };
+      return {
+        ...s,
+        conversationId: event.message.conversation_id,
+        live: mergeMessages(s.live, [event.message]),
+        pending: withoutSend(s.pending, event.clientId),
+      };
     case "message":
-      return { ...s, conversationId: event.message.conversation_id, live: mergeMessages(s.live, [event.message]), peerTyping: event.fromPeer ? false : s.peerTyping };
+      return {
+        ...s,
+        conversationId: event.message.conversation_id,
+        live: mergeMessages(s.live, [event.message]),
+        peerTyping: event.fromPeer ? false : s.peerTyping,
+      };
     case "refused":
-      return { ...s, pending: s.pending.map((p) => (p.frame.client_id === event.clientId ? { ...p, error: event.error } : p)) };
+      return {
+        ...s,
+        pending: s.pending.map((p) => (p.frame.client_id === event.clientId ? { ...p, error: event.error } : p)),
+      };
     case "peer_typing":
       return s.peerTyping ? s : { ...s, peerTyping: true };
     case "peer_typing_ended":
@@ -64,9 +91,24 @@ export function chatSocketReducer(s: ChatSocketState, event: ChatSocketEvent): C
     case "peer_read":
       return (s.peerReadId ?? 0) >= event.messageId ? s : { ...s, peerReadId: event.messageId };
     case "queued":
-      return { ...s, pending: [...s.pending, { frame: event.frame, error: null, created_at: event.createdAt, image: event.image ?? null, gift: event.gift ?? null }] };
+      return {
+        ...s,
+        pending: [
+          ...s.pending,
+          {
+            frame: event.frame,
+            error: null,
+            created_at: event.createdAt,
+            image: event.image ?? null,
+            gift: event.gift ?? null,
+          },
+        ],
+      };
     case "retried":
-      return { ...s, pending: s.pending.map((p) => (p.frame.client_id === event.clientId ? { ...p, error: null } : p)) };
+      return {
+        ...s,
+        pending: s.pending.map((p) => (p.frame.client_id === event.clientId ? { ...p, error: null } : p)),
+      };
     case "discarded":
       return { ...s, pending: withoutSend(s.pending, event.clientId) };
     case "removed":

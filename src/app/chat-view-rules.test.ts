@@ -89,7 +89,12 @@ describe("messages on screen", () => {
   it("groups consecutive messages by local day", () => {
     // The tests run in UTC.
     const at = (iso: string) => Date.parse(iso) / 1000;
-    const items = [at("2026-03-01T23:59:00Z"), at("2026-03-02T00:00:00Z"), at("2026-03-02T12:00:00Z"), at("2026-03-04T08:00:00Z")].map((created_at, i) => ({ id: i, created_at }));
+    const items = [
+      at("2026-03-01T23:59:00Z"),
+      at("2026-03-02T00:00:00Z"),
+      at("2026-03-02T12:00:00Z"),
+      at("2026-03-04T08:00:00Z"),
+    ].map((created_at, i) => ({ id: i, created_at }));
     const groups = groupByDay(items);
     expect(groups.map((g) => [g.day, g.items.map((i) => i.id)])).toEqual([
       ["2026-03-01", [0]],
@@ -117,7 +122,11 @@ describe("sending", () => {
     const free = afterOwnMessage(chat, message(7, { sender_id: ME, conversation_id: 3 }), 20);
     expect(free.costs.free_messages_left).toBe(0);
     expect(free.conversation).toEqual({ id: 3 });
-    const paid = afterOwnMessage({ ...free, costs: { ...free.costs, free_messages_left: 0 } }, message(8, { sender_id: ME, credits: 5 }), 15);
+    const paid = afterOwnMessage(
+      { ...free, costs: { ...free.costs, free_messages_left: 0 } },
+      message(8, { sender_id: ME, credits: 5 }),
+      15,
+    );
     expect(paid.credits).toBe(15);
     expect(paid.costs.free_messages_left).toBe(0);
   });
@@ -151,12 +160,25 @@ describe("refresh, title and badge (SPEC §4, §9)", () => {
 describe("the chat list", () => {
   const chat = (conversation: number, profile: number, unread: number, at: number): ChatItem => ({
     conversation: { id: conversation },
-    profile: { id: profile, name: `P${profile}`, age: 30, city: null, main_image: null, fictional: false, last_active_at: 0, premium: false, verified: false },
+    profile: {
+      id: profile,
+      name: `P${profile}`,
+      age: 30,
+      city: null,
+      main_image: null,
+      fictional: false,
+      last_active_at: 0,
+      premium: false,
+      verified: false,
+    },
     num_unread_messages: unread,
     last_message: null,
     last_message_at: at,
   });
-  const list: ChatsResponse = { chats: [chat(1, 100, 2, 300), chat(2, 200, 3, 200), chat(3, 100, 1, 100)], total_unread: 6 };
+  const list: ChatsResponse = {
+    chats: [chat(1, 100, 2, 300), chat(2, 200, 3, 200), chat(3, 100, 1, 100)],
+    total_unread: 6,
+  };
 
   it("sets one conversation's unread count and the total with it", () => {
     const read = withUnread(list, 2, 0);
@@ -174,14 +196,18 @@ describe("the chat list", () => {
   });
 
   it("removes one conversation, or all with a profile, with their unread counts", () => {
-    expect(withoutChats(list, { conversation: { id: 2 } })).toEqual({ chats: [list.chats[0], list.chats[2]], total_unread: 3 });
+    expect(withoutChats(list, { conversation: { id: 2 } })).toEqual({
+      chats: [list.chats[0], list.chats[2]],
+      total_unread: 3,
+    });
     expect(withoutChats(list, { profile: { id: 100 } })).toEqual({ chats: [list.chats[1]], total_unread: 3 });
     expect(withoutChats(list, { profile: { id: 999 } })).toBe(list);
   });
 });
 
 describe("chat page data", () => {
-  const keys = (path: string, member = true) => pageDataKeys(matchRoute(path)!, new URLSearchParams(), "none", member).map((k) => k.key);
+  const keys = (path: string, member = true) =>
+    pageDataKeys(matchRoute(path)!, new URLSearchParams(), "none", member).map((k) => k.key);
 
   it("names the calls client and server agree on", () => {
     expect(chatKey({ profile: 5 })).toBe("/api/chat.php?profile=5");

@@ -20,7 +20,9 @@ export function mergeMessages(base: readonly ChatMessage[], added: readonly Chat
 /** The messages with those a moderator removed since they arrived shown as removed: no text, photo or gift. */
 export function withRemoved(messages: ChatMessage[], removedIds: readonly number[]): ChatMessage[] {
   if (removedIds.length === 0) return messages;
-  return messages.map((m) => (removedIds.includes(m.id) && !m.removed ? { ...m, body: null, image: null, gift: null, removed: true } : m));
+  return messages.map((m) =>
+    removedIds.includes(m.id) && !m.removed ? { ...m, body: null, image: null, gift: null, removed: true } : m,
+  );
 }
 
 /** An own send the server has not stored yet: shown as "sending", or with the server's reason. */
@@ -54,7 +56,12 @@ export type MessageItem = {
  * message has arrived (by history or over the socket, matched on client_id) shows once, as stored.
  * Own messages up to the other member's read mark are "seen".
  */
-export function messageItems(messages: readonly ChatMessage[], pending: readonly PendingMessage[], ownProfileId: number, peerReadId: number | null): MessageItem[] {
+export function messageItems(
+  messages: readonly ChatMessage[],
+  pending: readonly PendingMessage[],
+  ownProfileId: number,
+  peerReadId: number | null,
+): MessageItem[] {
   const stored = new Set<string>();
   const items: MessageItem[] = messages.map((m) => {
     const own = m.sender_id === ownProfileId;
@@ -132,9 +139,11 @@ export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credit
 /** A client's own id for a send: base64url of 16 random bytes, so a retried send is stored once. */
 export function newClientId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
-
 
 export function rememberLastChat(profileId: number, at = Date.now()): void {
   try {

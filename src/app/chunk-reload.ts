@@ -5,7 +5,9 @@ export const CHUNK_RELOAD_GUARD_MS = 60_000;
 
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /dynamically imported module|Importing a module script failed|Failed to fetch|error loading dynamically imported module|Unable to preload CSS/i.test(message);
+  return /dynamically imported module|Importing a module script failed|Failed to fetch|error loading dynamically imported module|Unable to preload CSS/i.test(
+    message,
+  );
 }
 
 /** Reload the page unless that was done less than a minute ago; returns whether it reloads. */

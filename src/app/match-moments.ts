@@ -5,11 +5,26 @@
  */
 import type { MainImage } from "../shared/api";
 
-export type MatchPeer = { id: number; name: string; /** Public main photo's match path, null without one. */ photo: string | null; /** Whether a moderator verified them (their badge shows). */ verified?: boolean };
+export type MatchPeer = {
+  id: number;
+  name: string;
+  /** Public main photo's match path, null without one. */ photo: string | null;
+  /** Whether a moderator verified them (their badge shows). */ verified?: boolean;
+};
 
 /** The peer of a match as a card or a profile shows them: name, public main photo, badge. */
-export function matchPeerOf(profile: { id: number; name: string; main_image: MainImage | null; verified?: boolean }): MatchPeer {
-  return { id: profile.id, name: profile.name, photo: profile.main_image?.match ?? null, verified: profile.verified === true };
+export function matchPeerOf(profile: {
+  id: number;
+  name: string;
+  main_image: MainImage | null;
+  verified?: boolean;
+}): MatchPeer {
+  return {
+    id: profile.id,
+    name: profile.name,
+    photo: profile.main_image?.match ?? null,
+    verified: profile.verified === true,
+  };
 }
 
 /** A match with the same member heard again within this time is the same match. */

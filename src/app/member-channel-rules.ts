@@ -35,7 +35,11 @@ export function chatsAfterFrame(list: ChatsResponse, frame: MemberFrame): ChatsR
     let updated = chat.num_unread_messages === event.unread ? chat : { ...chat, num_unread_messages: event.unread };
     if (event.kind === "message" && event.created_at >= chat.last_message_at) {
       const body = event.message_kind === "text" ? (event.preview ?? "") : null;
-      updated = { ...updated, last_message: { kind: event.message_kind, body, sender_id: event.peer_id, created_at: event.created_at }, last_message_at: event.created_at };
+      updated = {
+        ...updated,
+        last_message: { kind: event.message_kind, body, sender_id: event.peer_id, created_at: event.created_at },
+        last_message_at: event.created_at,
+      };
       next = { ...list, chats: [updated, ...list.chats.filter((c) => c !== chat)] };
     } else if (updated !== chat) {
       next = { ...list, chats: list.chats.map((c) => (c === chat ? updated : c)) };
@@ -61,5 +65,10 @@ export function reloadsProfiles(frame: MemberFrame): boolean {
 /** The member a frame says they just matched with (the match moment shows them), or null. */
 export function matchOf(frame: MemberFrame): MatchPeer | null {
   if (frame.type !== "event" || frame.event.kind !== "match") return null;
-  return { id: frame.event.peer_id, name: frame.event.peer_name, photo: frame.event.peer_photo, verified: frame.event.peer_verified === true };
+  return {
+    id: frame.event.peer_id,
+    name: frame.event.peer_name,
+    photo: frame.event.peer_photo,
+    verified: frame.event.peer_verified === true,
+  };
 }

@@ -94,7 +94,9 @@ export const TRANSACTIONS_KEY = "/api/transactions.php";
 export const transactionKey = (id: string | number) => `/api/transaction.php?id=${id}`;
 
 /** GET /api/prices.php: the prices the member is shown, with a typed code (else their active offer), for every bundle or one (and its method). */
-export function pricesKey(query: { code?: string | null; bundleId?: string | number | null; method?: string | null } = {}): string {
+export function pricesKey(
+  query: { code?: string | null; bundleId?: string | number | null; method?: string | null } = {},
+): string {
   const params = new URLSearchParams();
   if (query.code) params.set("code", query.code);
   if (query.bundleId) params.set("bundle_id", String(query.bundleId));
@@ -108,7 +110,8 @@ export const WELCOME_KEY = "/api/discountcode.php?welcome=true";
 export const REPEAT_ORDER_KEY = "/api/repeat-order.php";
 
 /** GET /api/decision.php: a moderation decision's statement of reasons, for its member (session or the mailed key). */
-export const decisionKey = (id: string | number, key: string | null) => `/api/decision.php?id=${id}${key ? `&key=${encodeURIComponent(key)}` : ""}`;
+export const decisionKey = (id: string | number, key: string | null) =>
+  `/api/decision.php?id=${id}${key ? `&key=${encodeURIComponent(key)}` : ""}`;
 
 /** GET /api/sessions.php: the member's logged-in devices (settings screen). */
 export const SESSIONS_KEY = "/api/sessions.php";
@@ -122,7 +125,12 @@ const plain = (key: string): DataKey => ({ key, fallbackKey: key, infinite: fals
  * The data a page embeds. `member` says whether someone is logged in: a visitor's chat screens show
  * the login prompt and load nothing (the chat calls answer a visitor with 403).
  */
-export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMode: LoggedOutSearchMode, member = true): DataKey[] {
+export function pageDataKeys(
+  match: RouteMatch,
+  query: URLSearchParams,
+  searchMode: LoggedOutSearchMode,
+  member = true,
+): DataKey[] {
   switch (match.route.screen) {
     case "members": {
       const filters = searchFilters(query);
@@ -133,7 +141,9 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       return [plain(profileKey(match.params.id!))];
     case "chats":
       if (!member) return [];
-      return match.params.id ? [plain(CHATS_KEY), plain(chatKey({ conversation: match.params.id }))] : [plain(CHATS_KEY)];
+      return match.params.id
+        ? [plain(CHATS_KEY), plain(chatKey({ conversation: match.params.id }))]
+        : [plain(CHATS_KEY)];
     case "chat":
       return member ? [plain(chatKey({ profile: match.params.id! }))] : [];
     case "likes": {
@@ -151,7 +161,15 @@ export function pageDataKeys(match: RouteMatch, query: URLSearchParams, searchMo
       const order = query.get("order");
       if (order) return /^[1-9][0-9]{0,9}$/.test(order) ? [plain(orderKey(order))] : [];
       const method = match.params.paymentmethod;
-      return [plain(pricesKey({ code: typedCode(query), bundleId: match.params.id, method: method && (PAYMENT_METHODS as readonly string[]).includes(method) ? method : null }))];
+      return [
+        plain(
+          pricesKey({
+            code: typedCode(query),
+            bundleId: match.params.id,
+            method: method && (PAYMENT_METHODS as readonly string[]).includes(method) ? method : null,
+          }),
+        ),
+      ];
     }
     case "transactions":
       if (!member) return [];

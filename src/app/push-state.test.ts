@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { showPushAlert } from "./components/Alerts";
 import { pushStateOf, type PushFacts } from "./push-state";
 
-const facts = (over: Partial<PushFacts>): PushFacts => ({ capable: true, publicKey: "BKey", permission: "default", subscribed: false, ...over });
+const facts = (over: Partial<PushFacts>): PushFacts => ({
+  capable: true,
+  publicKey: "BKey",
+  permission: "default",
+  subscribed: false,
+  ...over,
+});
 
 describe("push state (SPEC §3, §4)", () => {
   it("is capable while the browser could subscribe and has not, subscribed once it has, denied when the member refused", () => {
@@ -36,11 +42,14 @@ describe("the push alert (SPEC §2 Alerts)", () => {
   });
 
   it("does not show once subscribed, when denied, unsupported or not known yet", () => {
-    for (const state of ["subscribed", "denied", "unsupported", "unknown"] as const) expect(showPushAlert(member, state, "members", null), state).toBe(false);
+    for (const state of ["subscribed", "denied", "unsupported", "unknown"] as const)
+      expect(showPushAlert(member, state, "members", null), state).toBe(false);
   });
 
   it("does not show on signup, notifications, activate-done, directdebit and premium", () => {
-    for (const route of ["signup", "complete-signup", "notifications", "activate-done", "directdebit", "premium"]) expect(showPushAlert(member, "capable", route, null), route).toBe(false);
-    for (const route of ["members", "chats", "likes", "settings", "profile"]) expect(showPushAlert(member, "capable", route, null), route).toBe(true);
+    for (const route of ["signup", "complete-signup", "notifications", "activate-done", "directdebit", "premium"])
+      expect(showPushAlert(member, "capable", route, null), route).toBe(false);
+    for (const route of ["members", "chats", "likes", "settings", "profile"])
+      expect(showPushAlert(member, "capable", route, null), route).toBe(true);
   });
 });

@@ -11,7 +11,12 @@ import { SERVICE_WORKER_ENABLED } from "./app-update";
 export type PushState = "unknown" | "unsupported" | "capable" | "subscribed" | "denied";
 
 /** What the browser says, gathered by `lookAtPush`; `subscribed` is null until the registration was asked. */
-export type PushFacts = { capable: boolean; publicKey: string; permission: NotificationPermission | null; subscribed: boolean | null };
+export type PushFacts = {
+  capable: boolean;
+  publicKey: string;
+  permission: NotificationPermission | null;
+  subscribed: boolean | null;
+};
 
 /** SPEC §4: the push state from what the browser says. An empty public key means push is not offered. */
 export function pushStateOf(facts: PushFacts): PushState {
@@ -53,7 +58,8 @@ function storeMember(memberId: number | null) {
   }
 }
 
-const browserCapable = () => SERVICE_WORKER_ENABLED && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+const browserCapable = () =>
+  SERVICE_WORKER_ENABLED && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
 async function currentSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.getRegistration("/");
@@ -75,7 +81,9 @@ export async function lookAtPush(publicKey: string): Promise<PushSubscription | 
 
 /** The server forgets this browser's subscription (it names the endpoint, so only this browser's goes). */
 function takeFromServer(subscription: PushSubscription): Promise<unknown> {
-  return apiSend("POST", SUBSCRIPTION_URL, { subscription: null, endpoint: subscription.endpoint }).catch(() => undefined);
+  return apiSend("POST", SUBSCRIPTION_URL, { subscription: null, endpoint: subscription.endpoint }).catch(
+    () => undefined,
+  );
 }
 
 /** The server keeps this browser's subscription for the member logged in now (and this login). */
@@ -90,13 +98,16 @@ async function giveToServer(subscription: PushSubscription, memberId: number): P
  */
 export async function turnOnPush(publicKey: string, memberId: number): Promise<PushState> {
   if (!browserCapable() || publicKey === "") return lookAtPush(publicKey).then(currentPushState);
-  const permission = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+  const permission =
+    Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
   if (permission !== "granted") {
     await lookAtPush(publicKey);
     return state;
   }
   const registration = await navigator.serviceWorker.ready;
-  const subscription = (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }));
+  const subscription =
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }));
   await giveToServer(subscription, memberId);
   setState("subscribed");
   return state;

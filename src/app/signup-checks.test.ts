@@ -7,7 +7,16 @@ import { ApiRequestError } from "./api";
 import { nextStep, previousStep } from "./screens/complete-signup/CompleteSignupScreen";
 
 const today = new Date(Date.UTC(2026, 5, 15));
-const good: SignupDraft = { email: "anna@example.com", username: "anna", password: "long-enough", day: "15", month: "6", year: "2008", gender: "female", terms: true };
+const good: SignupDraft = {
+  email: "anna@example.com",
+  username: "anna",
+  password: "long-enough",
+  day: "15",
+  month: "6",
+  year: "2008",
+  gender: "female",
+  terms: true,
+};
 const keys = (draft: Partial<SignupDraft>) =>
   Object.fromEntries(Object.entries(signupProblems({ ...good, ...draft }, today)).map(([field, p]) => [field, p.key]));
 
@@ -25,14 +34,19 @@ describe("signup checks (SPEC §5)", () => {
     expect(keys({ day: "16" })).toEqual({ date_of_birth: "validation.date_of_birth_min_age" });
     expect(signupProblems({ ...good, day: "16" }, today).date_of_birth?.values).toEqual({ min_age: 18 });
     expect(keys({ day: "", month: "", year: "" })).toEqual({ date_of_birth: "validation.date_of_birth_min_age" });
-    expect(keys({ day: "31", month: "2", year: "1990" })).toEqual({ date_of_birth: "validation.date_of_birth_invalid" });
+    expect(keys({ day: "31", month: "2", year: "1990" })).toEqual({
+      date_of_birth: "validation.date_of_birth_invalid",
+    });
     expect(keys({ day: "", year: "1990" })).toEqual({ date_of_birth: "validation.date_of_birth_invalid" });
   });
 
   it("checks e-mail, password, gender and terms", () => {
     expect(keys({ email: "anna@", username: "anna" })).toEqual({ email: "validation.email_invalid" });
     expect(keys({ password: "short" })).toEqual({ password: "validation.password_too_short" });
-    expect(keys({ gender: "", terms: false })).toEqual({ gender: "validation.gender_required", terms: "validation.terms_required" });
+    expect(keys({ gender: "", terms: false })).toEqual({
+      gender: "validation.gender_required",
+      terms: "validation.terms_required",
+    });
   });
 
   it("sends the date of birth as YYYY-MM-DD and counts full years", () => {
@@ -48,11 +62,29 @@ describe("server errors in a form", () => {
   const t = ((key: string) => key) as Parameters<typeof formErrors>[2];
 
   it("puts each field's text under that field and the rest on the form", () => {
-    const error = new ApiRequestError(400, { error: "invalid", message: "Invalid email", field: "email", fields: { email: "Invalid email", username: "Taken" } });
-    expect(formErrors(error, ["email", "username"], t)).toEqual({ fields: { email: "Invalid email", username: "Taken" }, message: null });
-    const token = new ApiRequestError(400, { error: "link_expired", message: "Link expired or invalid, request a new email", field: "token" });
-    expect(formErrors(token, ["password", "password_repeat"], t)).toEqual({ fields: {}, message: "Link expired or invalid, request a new email" });
-    expect(formErrors(new TypeError("Failed to fetch"), ["email"], t)).toEqual({ fields: {}, message: "errors.try_again_later" });
+    const error = new ApiRequestError(400, {
+      error: "invalid",
+      message: "Invalid email",
+      field: "email",
+      fields: { email: "Invalid email", username: "Taken" },
+    });
+    expect(formErrors(error, ["email", "username"], t)).toEqual({
+      fields: { email: "Invalid email", username: "Taken" },
+      message: null,
+    });
+    const token = new ApiRequestError(400, {
+      error: "link_expired",
+      message: "Link expired or invalid, request a new email",
+      field: "token",
+    });
+    expect(formErrors(token, ["password", "password_repeat"], t)).toEqual({
+      fields: {},
+      message: "Link expired or invalid, request a new email",
+    });
+    expect(formErrors(new TypeError("Failed to fetch"), ["email"], t)).toEqual({
+      fields: {},
+      message: "errors.try_again_later",
+    });
   });
 });
 

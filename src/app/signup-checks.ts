@@ -3,7 +3,13 @@
  * so they can be tested without rendering. Each field goes through the shared schema the server
  * applies too (src/shared/account-fields.ts), so the form refuses exactly what the server refuses.
  */
-import { birthDateProblem, emailProblem, passwordProblem, usernameProblem, type Problem } from "../shared/account-fields";
+import {
+  birthDateProblem,
+  emailProblem,
+  passwordProblem,
+  usernameProblem,
+  type Problem,
+} from "../shared/account-fields";
 import { MIN_AGE } from "../shared/ages";
 import type { GENDERS } from "../shared/api";
 
@@ -25,7 +31,8 @@ const pad = (value: number, length: number) => String(value).padStart(length, "0
 /** "YYYY-MM-DD" of the chosen day, month and year; null when any is missing or the day does not exist. */
 export function dateOfBirth(day: string, month: string, year: string): string | null {
   const [d, m, y] = [Number(day), Number(month), Number(year)];
-  if (!Number.isInteger(d) || !Number.isInteger(m) || !Number.isInteger(y) || d < 1 || m < 1 || m > 12 || y < 1900) return null;
+  if (!Number.isInteger(d) || !Number.isInteger(m) || !Number.isInteger(y) || d < 1 || m < 1 || m > 12 || y < 1900)
+    return null;
   const date = new Date(Date.UTC(y, m - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
   return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;

@@ -29,7 +29,10 @@ export type SiteSocket = {
  * 2 s … at most 10 s), and pings every 30 s. `frame` gets each text the server sends but its pongs;
  * `dropped` is told of a drop that will be reconnected (not of `stop`).
  */
-export function openSiteSocket(path: () => string, on: { opened?: () => void; frame: (data: string) => void; dropped?: () => void }): SiteSocket {
+export function openSiteSocket(
+  path: () => string,
+  on: { opened?: () => void; frame: (data: string) => void; dropped?: () => void },
+): SiteSocket {
   let socket: WebSocket | null = null;
   let attempt = 0;
   let stopped = false;

@@ -43,7 +43,10 @@ async function start() {
     throw error;
   }
   const url = window.location.pathname + window.location.search + window.location.hash;
-  hydrateRoot(document.getElementById("root")!, <App page={page} url={url} i18n={createI18n(page.locale, texts.messages, texts.variant)} />);
+  hydrateRoot(
+    document.getElementById("root")!,
+    <App page={page} url={url} i18n={createI18n(page.locale, texts.messages, texts.variant)} />,
+  );
   registerServiceWorker(page.locale);
 }
 

@@ -66,7 +66,10 @@ function createApp() {
       const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), "en");
       const t = i18nFor(locale).t;
       if (isApi(c)) return c.json({ error: "unknown_site", message: t("errors.unknown_site") }, 404);
-      return c.html(`<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>${t("errors.unknown_site")}</title><h1>${t("errors.unknown_site")}</h1></html>`, 404);
+      return c.html(
+        `<!doctype html><html lang="${locale}"><meta charset="utf-8"><title>${t("errors.unknown_site")}</title><h1>${t("errors.unknown_site")}</h1></html>`,
+        404,
+      );
     }
     c.set("site", site.settings);
     c.set("company", site.company);
@@ -86,7 +89,11 @@ function createApp() {
     await next();
   });
   app.use(async (c, next) => {
-    const locale = resolveLocale(getCookie(c, LOCALE_COOKIE), c.get("site").domain_language, isApi(c) ? undefined : c.req.query("lang"));
+    const locale = resolveLocale(
+      getCookie(c, LOCALE_COOKIE),
+      c.get("site").domain_language,
+      isApi(c) ? undefined : c.req.query("lang"),
+    );
     c.set("locale", locale);
     c.set("t", i18nFor(locale, c.get("site").countries[0]).t);
     c.set("trafficSource", resolveTracking(c));
@@ -124,7 +131,10 @@ function createApp() {
   app.route("/", memberChannelRoutes);
   app.route("/", paymentRoutes);
   app.route("/", notificationRoutes);
-  app.route("/", sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))));
+  app.route(
+    "/",
+    sandboxRoutes((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))),
+  );
   for (const path of Object.keys(SOURCES)) {
     app.get(path, async (c) => c.json(await loadSource(c, path + new URL(c.req.url).search)));
   }
@@ -135,24 +145,41 @@ function createApp() {
     const locale = c.req.query("locale");
     if (locale === undefined) return next();
     if (!isLanguage(locale)) return renderPage(c, null, { status: 404, message: null });
-    setCookie(c, LOCALE_COOKIE, locale, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
+    setCookie(c, LOCALE_COOKIE, locale, {
+      path: "/",
+      maxAge: LOCALE_COOKIE_MAX_AGE,
+      sameSite: "Lax",
+      secure: new URL(c.req.url).protocol === "https:",
+    });
     return c.redirect(safeReturnPath(c.req.query("return")), 302);
   });
 
   // Per site, so each names its own sitemap and lists its own pages with their alternates elsewhere.
-  app.get("/robots.txt", (c) => c.text(robotsTxt(c.get("site"), new URL(c.req.url)), 200, { "cache-control": "public, max-age=3600" }));
+  app.get("/robots.txt", (c) =>
+    c.text(robotsTxt(c.get("site"), new URL(c.req.url)), 200, { "cache-control": "public, max-age=3600" }),
+  );
   app.get("/sitemap.xml", async (c) =>
-    c.body(sitemapXml(c.get("site"), await listSites(c.env.SETTINGS), new URL(c.req.url)), 200, { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=3600" }),
+    c.body(sitemapXml(c.get("site"), await listSites(c.env.SETTINGS), new URL(c.req.url)), 200, {
+      "content-type": "application/xml; charset=utf-8",
+      "cache-control": "public, max-age=3600",
+    }),
   );
 
   for (const route of ROUTES) app.get(honoPath(route), renderRoute);
 
-  app.notFound((c) => (isApi(c) ? c.json({ error: "not_found", message: c.get("t")?.("errors.not_found") ?? "Not found" }, 404) : renderPage(c, null, { status: 404, message: null })));
+  app.notFound((c) =>
+    isApi(c)
+      ? c.json({ error: "not_found", message: c.get("t")?.("errors.not_found") ?? "Not found" }, 404)
+      : renderPage(c, null, { status: 404, message: null }),
+  );
 
   app.onError((error, c) => {
     if (error instanceof AppError) {
       if (isApi(c)) return c.json(errorBody(c, error), error.status);
-      return renderPage(c, null, { status: error.status, message: error.status === 404 ? null : errorBody(c, error).message });
+      return renderPage(c, null, {
+        status: error.status,
+        message: error.status === 404 ? null : errorBody(c, error).message,
+      });
     }
     if (error instanceof HTTPException) {
       // Hono's own refusals (a body that is not JSON, ...): the status with a message in the user's language.
@@ -162,9 +189,24 @@ function createApp() {
       if (isApi(c)) return c.json({ error: status === 400 ? "invalid_body" : "http_error", message }, status);
       return renderPage(c, null, { status, message });
     }
-    console.error(JSON.stringify({ event: "unhandled_error", requestId: c.get("requestId"), path: c.req.path, message: error.message, stack: error.stack }));
+    console.error(
+      JSON.stringify({
+        event: "unhandled_error",
+        requestId: c.get("requestId"),
+        path: c.req.path,
+        message: error.message,
+        stack: error.stack,
+      }),
+    );
     const t = c.get("t");
-    if (isApi(c) || !t) return c.json({ error: "internal_error", message: t?.("errors.try_again_later") ?? "An error occured, please try again later" }, 500);
+    if (isApi(c) || !t)
+      return c.json(
+        {
+          error: "internal_error",
+          message: t?.("errors.try_again_later") ?? "An error occured, please try again later",
+        },
+        500,
+      );
     return renderPage(c, null, { status: 500, message: null });
   });
 

@@ -51,7 +51,14 @@ export class AppError extends Error {
 /** 400 naming each faulty field of a form; the first one is `field`. */
 export function invalidFields(fields: Record<string, FieldProblem>): AppError {
   const [first] = Object.entries(fields) as [[string, FieldProblem]];
-  return new AppError({ status: 400, code: "invalid_parameter", key: first[1].key, values: first[1].values, field: first[0], fields });
+  return new AppError({
+    status: 400,
+    code: "invalid_parameter",
+    key: first[1].key,
+    values: first[1].values,
+    field: first[0],
+    fields,
+  });
 }
 
 /** An error about one field, with its own message. */
@@ -61,11 +68,20 @@ export function fieldError(refusal: Omit<Refusal, "fields"> & { field: string })
 
 /** 400 for a parameter that is missing or malformed. */
 export function invalidParameter(field: string): AppError {
-  return new AppError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field }, field });
+  return new AppError({
+    status: 400,
+    code: "invalid_parameter",
+    key: "errors.invalid_parameter",
+    values: { field },
+    field,
+  });
 }
 
 /** The text of a refusal in the user's language (the code when no translator is set up yet). */
-export function refusalText(t: AppEnv["Variables"]["t"] | undefined, refusal: Pick<Refusal, "code" | "key" | "values">): string {
+export function refusalText(
+  t: AppEnv["Variables"]["t"] | undefined,
+  refusal: Pick<Refusal, "code" | "key" | "values">,
+): string {
   return t ? t(refusal.key, refusal.values ?? {}) : refusal.code;
 }
 
@@ -73,6 +89,9 @@ export function refusalText(t: AppEnv["Variables"]["t"] | undefined, refusal: Pi
 export function errorBody(c: Context<AppEnv>, error: Refusal) {
   const t = c.get("t");
   const message = refusalText(t, error);
-  const fields = error.fields && t ? Object.fromEntries(Object.entries(error.fields).map(([name, p]) => [name, t(p.key, p.values ?? {})])) : undefined;
+  const fields =
+    error.fields && t
+      ? Object.fromEntries(Object.entries(error.fields).map(([name, p]) => [name, t(p.key, p.values ?? {})]))
+      : undefined;
   return { error: error.code, message, ...(error.field ? { field: error.field } : {}), ...(fields ? { fields } : {}) };
 }

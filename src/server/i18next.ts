@@ -28,7 +28,9 @@ export function serverI18n(language: Language, messages: Messages, variant: Vari
   void instance.init({
     lng: variant?.tag ?? language,
     fallbackLng: variant ? language : false,
-    resources: variant ? { [language]: { translation: messages }, [variant.tag]: { translation: variant.messages } } : { [language]: { translation: messages } },
+    resources: variant
+      ? { [language]: { translation: messages }, [variant.tag]: { translation: variant.messages } }
+      : { [language]: { translation: messages } },
     interpolation: { prefix: "{", suffix: "}", escapeValue: false },
     initAsync: false,
   });

@@ -19,7 +19,10 @@ const isTree = (value: unknown): value is Tree => typeof value === "object" && v
 /** The texts of `tree` that `change` alters, changed, in the same shape (arrays whole); null when none. */
 function changedTexts(tree: unknown, change: (text: string) => string): unknown {
   if (typeof tree === "string") return change(tree) === tree ? null : change(tree);
-  if (Array.isArray(tree)) return tree.some((item) => changedTexts(item, change) !== null) ? tree.map((item) => (changedTexts(item, change) as string | null) ?? item) : null;
+  if (Array.isArray(tree))
+    return tree.some((item) => changedTexts(item, change) !== null)
+      ? tree.map((item) => (changedTexts(item, change) as string | null) ?? item)
+      : null;
   if (!isTree(tree)) return null;
   const out = Object.entries(tree).flatMap(([key, value]) => {
     const changed = changedTexts(value, change);
@@ -31,7 +34,8 @@ function changedTexts(tree: unknown, change: (text: string) => string): unknown 
 /** `over` laid on `base`, key by key (arrays replaced whole). */
 export function overlay(base: Tree, over: Tree): Tree {
   const out: Tree = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = isTree(value) && isTree(base[key]) ? overlay(base[key], value) : value;
+  for (const [key, value] of Object.entries(over))
+    out[key] = isTree(value) && isTree(base[key]) ? overlay(base[key], value) : value;
   return out;
 }
 
@@ -81,7 +85,12 @@ const forClients = new Map<string, Messages>();
  * interests with their names through the API).
  */
 function withoutServerTexts(messages: Messages): Messages {
-  const { mail: _mail, legal_text: _legalText, interest_names: _interestNames, ...rest } = messages as Messages & { mail?: unknown; legal_text?: unknown; interest_names?: unknown };
+  const {
+    mail: _mail,
+    legal_text: _legalText,
+    interest_names: _interestNames,
+    ...rest
+  } = messages as Messages & { mail?: unknown; legal_text?: unknown; interest_names?: unknown };
   return rest;
 }
 
@@ -116,7 +125,11 @@ export function i18nFor(language: Language, country?: string): I18n {
   const tag = variant ?? language;
   let instance = instances.get(tag);
   if (!instance) {
-    instance = serverI18n(language, MESSAGES[language], variant ? { tag: variant, messages: VARIANT_MESSAGES[variant] } : null);
+    instance = serverI18n(
+      language,
+      MESSAGES[language],
+      variant ? { tag: variant, messages: VARIANT_MESSAGES[variant] } : null,
+    );
     instances.set(tag, instance);
   }
   return instance;
@@ -140,7 +153,9 @@ export function textsFile(language: Language, country: string): Promise<TextsFil
     const texts: PageTexts = { messages: clientMessages(language), variant };
     const body = JSON.stringify(texts);
     file = crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)).then((digest) => {
-      const hash = [...new Uint8Array(digest).subarray(0, 6)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+      const hash = [...new Uint8Array(digest).subarray(0, 6)]
+        .map((byte) => byte.toString(16).padStart(2, "0"))
+        .join("");
       return { tag, body, path: `/texts/${tag}.${hash}.json` };
     });
     textFiles.set(tag, file);

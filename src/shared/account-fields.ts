@@ -75,6 +75,7 @@ export const birthDateProblem = (date: string, today = new Date()) => problemOf(
 /** A username's problem; it may not be the member's own e-mail address either. */
 export function usernameProblem(username: string, email: string): Problem | null {
   const name = username.normalize("NFKC").trim();
-  if (name && !name.startsWith("@") && name.toLowerCase() === normaliseEmail(email)) return { key: "validation.username_is_email" };
+  if (name && !name.startsWith("@") && name.toLowerCase() === normaliseEmail(email))
+    return { key: "validation.username_is_email" };
   return problemOf(Username, name);
 }

@@ -41,9 +41,17 @@ export const UserUpdateBody = v.object({
 /** POST /api/password-reset.php: ask for a reset mail. */
 export const ResetRequestBody = v.object({ email: text(EMAIL_MAX) });
 /** PUT /api/password-reset.php: set a new password with the mailed token. */
-export const ResetBody = v.object({ token: text(200), password: text(PASSWORD_MAX), password_repeat: text(PASSWORD_MAX) });
+export const ResetBody = v.object({
+  token: text(200),
+  password: text(PASSWORD_MAX),
+  password_repeat: text(PASSWORD_MAX),
+});
 /** POST /api/password.php: change the password. */
-export const PasswordChangeBody = v.object({ old_password: text(PASSWORD_MAX), password: text(PASSWORD_MAX), password_repeat: text(PASSWORD_MAX) });
+export const PasswordChangeBody = v.object({
+  old_password: text(PASSWORD_MAX),
+  password: text(PASSWORD_MAX),
+  password_repeat: text(PASSWORD_MAX),
+});
 /** POST /api/mail-change.php: ask to change the e-mail address (a link goes to the new one). */
 export const MailChangeBody = v.object({ email: text(EMAIL_MAX), password: text(PASSWORD_MAX) });
 /** PUT /api/mail-change.php and /api/activate.php and /api/reactivate.php: use a mailed token. */
@@ -53,11 +61,59 @@ export const DeleteBody = v.object({ password: text(PASSWORD_MAX), reason: v.opt
 
 /** Common mistyped e-mail domains and what was meant. */
 const KNOWN_DOMAINS = [
-  "gmail.com", "googlemail.com", "hotmail.com", "hotmail.nl", "hotmail.de", "hotmail.fr", "hotmail.it", "hotmail.es", "hotmail.co.uk",
-  "outlook.com", "live.com", "live.nl", "live.be", "msn.com", "yahoo.com", "yahoo.de", "yahoo.fr", "yahoo.co.uk", "icloud.com", "me.com",
-  "ziggo.nl", "kpnmail.nl", "xs4all.nl", "planet.nl", "home.nl", "telenet.be", "skynet.be", "proximus.be", "web.de", "gmx.de", "gmx.net",
-  "t-online.de", "freenet.de", "bluewin.ch", "gmx.ch", "orange.fr", "free.fr", "laposte.net", "libero.it", "virgilio.it", "wp.pl", "onet.pl",
-  "o2.pl", "interia.pl", "telia.com", "online.no", "gmx.at", "aon.at", "btinternet.com", "sky.com", "eircom.net", "protonmail.com", "proton.me",
+  "gmail.com",
+  "googlemail.com",
+  "hotmail.com",
+  "hotmail.nl",
+  "hotmail.de",
+  "hotmail.fr",
+  "hotmail.it",
+  "hotmail.es",
+  "hotmail.co.uk",
+  "outlook.com",
+  "live.com",
+  "live.nl",
+  "live.be",
+  "msn.com",
+  "yahoo.com",
+  "yahoo.de",
+  "yahoo.fr",
+  "yahoo.co.uk",
+  "icloud.com",
+  "me.com",
+  "ziggo.nl",
+  "kpnmail.nl",
+  "xs4all.nl",
+  "planet.nl",
+  "home.nl",
+  "telenet.be",
+  "skynet.be",
+  "proximus.be",
+  "web.de",
+  "gmx.de",
+  "gmx.net",
+  "t-online.de",
+  "freenet.de",
+  "bluewin.ch",
+  "gmx.ch",
+  "orange.fr",
+  "free.fr",
+  "laposte.net",
+  "libero.it",
+  "virgilio.it",
+  "wp.pl",
+  "onet.pl",
+  "o2.pl",
+  "interia.pl",
+  "telia.com",
+  "online.no",
+  "gmx.at",
+  "aon.at",
+  "btinternet.com",
+  "sky.com",
+  "eircom.net",
+  "protonmail.com",
+  "proton.me",
 ];
 
 function distance(a: string, b: string): number {
@@ -68,7 +124,8 @@ function distance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;

@@ -17,11 +17,18 @@ describe("the age rule (SPEC §5)", () => {
 
   it("accepts a date of birth from the first second of the 18th birthday up to MAX_AGE", () => {
     expect(MIN_AGE).toBe(18);
-    expect(birthDateProblem("2008-06-15", new Date("2026-06-14T23:59:59Z"))).toEqual({ key: "validation.date_of_birth_min_age", values: { min_age: 18 } });
+    expect(birthDateProblem("2008-06-15", new Date("2026-06-14T23:59:59Z"))).toEqual({
+      key: "validation.date_of_birth_min_age",
+      values: { min_age: 18 },
+    });
     expect(birthDateProblem("2008-06-15", new Date("2026-06-15T00:00:00Z"))).toBeNull();
     expect(birthDateProblem("1926-06-16", new Date("2026-06-15T12:00:00Z"))).toBeNull();
     expect(ageOn("1926-06-16", new Date("2026-06-15T12:00:00Z"))).toBe(MAX_AGE);
-    expect(birthDateProblem("1926-06-15", new Date("2026-06-15T12:00:00Z"))).toEqual({ key: "validation.date_of_birth_invalid" });
-    expect(birthDateProblem("2026-06-16", new Date("2026-06-15T12:00:00Z"))).toEqual({ key: "validation.date_of_birth_invalid" });
+    expect(birthDateProblem("1926-06-15", new Date("2026-06-15T12:00:00Z"))).toEqual({
+      key: "validation.date_of_birth_invalid",
+    });
+    expect(birthDateProblem("2026-06-16", new Date("2026-06-15T12:00:00Z"))).toEqual({
+      key: "validation.date_of_birth_invalid",
+    });
   });
 });

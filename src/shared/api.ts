@@ -11,7 +11,14 @@ export const SEARCH_PAGE_SIZE = 24;
 export const GENDERS = ["male", "female"] as const;
 export const SEXUALITIES = ["hetero", "gay", "lesbian", "bi"] as const;
 export const BODY_TYPES = ["slim", "normal", "fat"] as const;
-export const RELATIONSHIP_STATUSES = ["single", "married", "divorced", "widowed", "living_together", "unmarried"] as const;
+export const RELATIONSHIP_STATUSES = [
+  "single",
+  "married",
+  "divorced",
+  "widowed",
+  "living_together",
+  "unmarried",
+] as const;
 export const HAIR_COLORS = ["black", "brown", "blonde", "red", "grey", "other"] as const;
 export const EYE_COLORS = ["blue", "brown", "green", "grey", "hazel"] as const;
 export const TATTOOS = ["none", "some", "many"] as const;
@@ -48,7 +55,13 @@ export const RegionsQuery = v.object({ country: v.optional(v.pipe(v.string(), v.
 
 /** A decimal coordinate in degrees ("52.37", "-6.26"): no exponent, no NaN or Infinity. */
 const degrees = (limit: number) =>
-  v.pipe(v.string(), v.regex(/^-?[0-9]{1,3}(\.[0-9]{1,20})?$/), v.transform(Number), v.minValue(-limit), v.maxValue(limit));
+  v.pipe(
+    v.string(),
+    v.regex(/^-?[0-9]{1,3}(\.[0-9]{1,20})?$/),
+    v.transform(Number),
+    v.minValue(-limit),
+    v.maxValue(limit),
+  );
 
 /** Query of GET /api/geocode.php: the browser's position. */
 export const GeocodeQuery = v.object({ lat: degrees(90), lon: degrees(180) });
@@ -88,7 +101,14 @@ export type SearchResponse = {
   has_more: boolean;
   /** Profiles close to the search when it finds few (first page only). */
   similar: ProfileCard[];
-  query: { gender: string | null; country: string; country_region: string | null; min_age: number; max_age: number; verified: boolean };
+  query: {
+    gender: string | null;
+    country: string;
+    country_region: string | null;
+    min_age: number;
+    max_age: number;
+    verified: boolean;
+  };
 };
 
 export type ProfilePhoto = {

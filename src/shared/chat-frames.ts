@@ -11,9 +11,19 @@ const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_6
  */
 export const ClientFrame = v.variant("type", [
   v.variant("kind", [
-    v.object({ type: v.literal("send"), client_id: ClientId, kind: v.literal("text"), body: v.pipe(v.string(), v.maxLength(20_000)) }),
+    v.object({
+      type: v.literal("send"),
+      client_id: ClientId,
+      kind: v.literal("text"),
+      body: v.pipe(v.string(), v.maxLength(20_000)),
+    }),
     v.object({ type: v.literal("send"), client_id: ClientId, kind: v.literal("image"), photo_id: Id }),
-    v.object({ type: v.literal("send"), client_id: ClientId, kind: v.literal("gift"), gift: v.pipe(v.string(), v.regex(/^[a-z0-9_-]{1,32}$/)) }),
+    v.object({
+      type: v.literal("send"),
+      client_id: ClientId,
+      kind: v.literal("gift"),
+      gift: v.pipe(v.string(), v.regex(/^[a-z0-9_-]{1,32}$/)),
+    }),
   ]),
   v.object({ type: v.literal("typing") }),
   /** The member has seen the conversation up to this message (it is on screen): clears their unread count. */
@@ -21,4 +31,3 @@ export const ClientFrame = v.variant("type", [
 ]);
 export type ClientFrame = v.InferOutput<typeof ClientFrame>;
 export type SendFrame = Extract<ClientFrame, { type: "send" }>;
-

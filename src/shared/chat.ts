@@ -15,7 +15,6 @@ export const HISTORY_PAGE_SIZE = 30;
 export const TYPING_REPEAT_MS = 2500;
 export const TYPING_SHOWN_MS = 5000;
 
-
 /** An image message as one viewer may see it: the original only for its sender and premium members. */
 export type ChatImage = { thumb: string; image: string; locked: boolean; width: number; height: number };
 export type ChatGift = { slug: string; name: string; image: string };

@@ -13,6 +13,9 @@ export const BOOKMARK_PATTERN = /^[0-9a-f][0-9a-f-]{7,127}$/i;
 export const BOOKMARK_MAX_AGE = 7 * 86_400;
 
 /** Whether `bookmark` names a later state of the database than `than` (bookmarks sort as text, oldest first). */
-export function isNewerBookmark(bookmark: string | null | undefined, than: string | null | undefined): bookmark is string {
+export function isNewerBookmark(
+  bookmark: string | null | undefined,
+  than: string | null | undefined,
+): bookmark is string {
   return !!bookmark && (!than || bookmark > than);
 }

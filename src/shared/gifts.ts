@@ -12,6 +12,11 @@ export const isGiftSlug = (value: string): value is GiftSlug => (GIFT_SLUGS as r
 export const giftImage = (slug: GiftSlug) => `/gifts/${slug}.svg`;
 
 /** The gifts a site sells with their prices in credits, in catalogue order. */
-export function siteGifts(site: { gift_credits: number; gifts?: Partial<Record<GiftSlug, number>> | undefined }): { slug: GiftSlug; credits: number }[] {
-  return GIFT_SLUGS.map((slug) => ({ slug, credits: site.gifts?.[slug] ?? site.gift_credits })).filter((gift) => gift.credits > 0);
+export function siteGifts(site: {
+  gift_credits: number;
+  gifts?: Partial<Record<GiftSlug, number>> | undefined;
+}): { slug: GiftSlug; credits: number }[] {
+  return GIFT_SLUGS.map((slug) => ({ slug, credits: site.gifts?.[slug] ?? site.gift_credits })).filter(
+    (gift) => gift.credits > 0,
+  );
 }

@@ -8,7 +8,6 @@ import { TRACKING_FIELDS } from "./tracking";
 export const LANDER_VARIANTS = ["tonight", "nearby", "discreet", "mature", "romance"] as const;
 export type LanderVariant = (typeof LANDER_VARIANTS)[number];
 
-
 /** A path with the traffic source of the current query kept, so signup is credited to it. */
 export function withTracking(path: string, query: URLSearchParams): string {
   const kept = new URLSearchParams();

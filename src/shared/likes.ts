@@ -16,10 +16,16 @@ const intString = (min: number, max: number) =>
   v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/), v.transform(Number), v.integer(), v.minValue(min), v.maxValue(max));
 
 /** Body of POST and DELETE /api/like.php; `source` says the swipe game liked, which counts against its daily likes. */
-export const LikeBody = v.object({ profile: v.object({ id: Id }), source: v.optional(v.picklist(["profile", "swipe"])) });
+export const LikeBody = v.object({
+  profile: v.object({ id: Id }),
+  source: v.optional(v.picklist(["profile", "swipe"])),
+});
 
 /** Query of GET /api/likes.php: the tab (received by default) and its page. */
-export const LikesQuery = v.strictObject({ type: v.optional(v.picklist(LIKE_TYPES)), page: v.optional(intString(1, 500)) });
+export const LikesQuery = v.strictObject({
+  type: v.optional(v.picklist(LIKE_TYPES)),
+  page: v.optional(intString(1, 500)),
+});
 
 /** A profile in a likes tab: the card plus how the two members stand. */
 export type LikeCard = ProfileCard & {

@@ -50,7 +50,6 @@ export function languagesForCountry(country: string): readonly Language[] {
   return COUNTRY_LANGUAGES[country] ?? [DEFAULT_LANGUAGE];
 }
 
-
 /**
  * Regional variants: a country's own words where they differ from its language's file, in
  * locales/<tag>.json with only those keys (decision 0039). A site uses the variant of its own

@@ -27,7 +27,14 @@ export type MemberEvent =
    * A like made the member and `peer` a match (told to both). `peer_photo`: the match path of the
    * peer's public main photo (after the site's cdn_prefix), null without one: the match moment shows it.
    */
-  | { kind: "match"; peer_id: number; peer_name: string; peer_photo: string | null; peer_verified?: boolean; created_at: number }
+  | {
+      kind: "match";
+      peer_id: number;
+      peer_name: string;
+      peer_photo: string | null;
+      peer_verified?: boolean;
+      created_at: number;
+    }
   /** The member's balance or premium standing changed (a send, a purchase, a refund). */
   | { kind: "credits"; credits: number; paid_user: boolean }
   /** A moderation decision changed what a profile shows (a photo approved or refused, a restriction): pages showing it load it again. */

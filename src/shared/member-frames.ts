@@ -16,7 +16,12 @@ const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
  * The member's badges as they are now, whole (never a change), so a lost frame heals on the next:
  * unread messages over all conversations, unseen likes, and the balance with the premium flag.
  */
-export const BadgeCounts = v.object({ unread_messages: Count, new_likes: Count, credits: v.number(), paid_user: v.boolean() });
+export const BadgeCounts = v.object({
+  unread_messages: Count,
+  new_likes: Count,
+  credits: v.number(),
+  paid_user: v.boolean(),
+});
 export type BadgeCounts = v.InferOutput<typeof BadgeCounts>;
 
 const MemberEventSchema = v.variant("kind", [
@@ -33,7 +38,14 @@ const MemberEventSchema = v.variant("kind", [
   }),
   v.object({ kind: v.literal("read"), conversation_id: Id, peer_id: Id, unread: Count }),
   v.object({ kind: v.literal("like"), liker_id: Id, liker_name: v.string(), created_at: v.number() }),
-  v.object({ kind: v.literal("match"), peer_id: Id, peer_name: v.string(), peer_photo: v.nullable(v.string()), peer_verified: v.optional(v.boolean()), created_at: v.number() }),
+  v.object({
+    kind: v.literal("match"),
+    peer_id: Id,
+    peer_name: v.string(),
+    peer_photo: v.nullable(v.string()),
+    peer_verified: v.optional(v.boolean()),
+    created_at: v.number(),
+  }),
   v.object({ kind: v.literal("credits"), credits: v.number(), paid_user: v.boolean() }),
   v.object({ kind: v.literal("profile"), profile_id: Id }),
 ]);

@@ -7,7 +7,19 @@ import * as v from "valibot";
 
 /** What an operator decides about a photo or a report, and what an appeal ends in. */
 /** `remove_message`: "remove the content" of a report that names one chat message (docs/decisions/0041). */
-export const DECISION_OUTCOMES = ["approve", "reject_photo", "dismiss", "warn", "remove_content", "remove_message", "restrict", "disable", "appeal_upheld", "appeal_reversed", "reject_verification"] as const;
+export const DECISION_OUTCOMES = [
+  "approve",
+  "reject_photo",
+  "dismiss",
+  "warn",
+  "remove_content",
+  "remove_message",
+  "restrict",
+  "disable",
+  "appeal_upheld",
+  "appeal_reversed",
+  "reject_verification",
+] as const;
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
 /** The outcomes of a report an operator can choose. */
@@ -15,17 +27,42 @@ export const REPORT_OUTCOMES = ["dismiss", "warn", "remove_content", "restrict",
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 
 /** Decisions that restrict the member (DSA Art. 17): each is a statement of reasons, appealable once. */
-export const RESTRICTING_OUTCOMES: readonly DecisionOutcome[] = ["reject_photo", "remove_content", "remove_message", "restrict", "disable"];
+export const RESTRICTING_OUTCOMES: readonly DecisionOutcome[] = [
+  "reject_photo",
+  "remove_content",
+  "remove_message",
+  "restrict",
+  "disable",
+];
 
 /** Decisions the member concerned is told of (a warning too, though it restricts nothing). */
 export const TOLD_OUTCOMES: readonly DecisionOutcome[] = [...RESTRICTING_OUTCOMES, "warn", "reject_verification"];
 
 /** The rules of the terms a decision can rest on (moderation.grounds.<ground>: the rule, in the member's language). */
-export const DECISION_GROUNDS = ["explicit_content", "not_the_member", "minor", "offensive", "contact_details", "fake_profile", "harassment", "scam", "spam", "illegal", "other"] as const;
+export const DECISION_GROUNDS = [
+  "explicit_content",
+  "not_the_member",
+  "minor",
+  "offensive",
+  "contact_details",
+  "fake_profile",
+  "harassment",
+  "scam",
+  "spam",
+  "illegal",
+  "other",
+] as const;
 export type DecisionGround = (typeof DECISION_GROUNDS)[number];
 
 /** The grounds offered for rejecting a photo. */
-export const PHOTO_GROUNDS: readonly DecisionGround[] = ["explicit_content", "not_the_member", "minor", "offensive", "contact_details", "other"];
+export const PHOTO_GROUNDS: readonly DecisionGround[] = [
+  "explicit_content",
+  "not_the_member",
+  "minor",
+  "offensive",
+  "contact_details",
+  "other",
+];
 
 /** A member may appeal a restricting decision once, within six months of it (DSA Art. 20(1)). */
 export const APPEAL_MONTHS = 6;

@@ -60,7 +60,12 @@ export type NotificationsAnswer = {
 };
 
 const switches = <K extends string>(kinds: readonly K[]) =>
-  v.strictObject(Object.fromEntries(kinds.map((kind) => [kind, v.optional(v.boolean())])) as Record<K, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>);
+  v.strictObject(
+    Object.fromEntries(kinds.map((kind) => [kind, v.optional(v.boolean())])) as Record<
+      K,
+      v.OptionalSchema<v.BooleanSchema<undefined>, undefined>
+    >,
+  );
 
 /**
  * PUT /api/notifications.php: any part of the choices (the rest stays); `resume_mail: true` asks to

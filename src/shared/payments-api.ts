@@ -102,7 +102,10 @@ export type TransactionResponse = { order: OrderView; refundable: boolean; refun
 
 /** The method to name for an order: the one it was paid with when the app knows that method, else the one chosen. */
 export const orderMethod = (order: Pick<OrderView, "method" | "paid_method">): string =>
-  order.paid_method !== null && (PAYMENT_METHODS as readonly string[]).includes(order.paid_method) ? order.paid_method : order.method;
+  order.paid_method !== null && (PAYMENT_METHODS as readonly string[]).includes(order.paid_method)
+    ? order.paid_method
+    : order.method;
 
 /** An order status the pages treat as final. */
-export const isFinalOrderStatus = (status: OrderStatus) => ["paid", "failed", "canceled", "expired", "refunded", "reversed"].includes(status);
+export const isFinalOrderStatus = (status: OrderStatus) =>
+  ["paid", "failed", "canceled", "expired", "refunded", "reversed"].includes(status);

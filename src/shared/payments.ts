@@ -38,7 +38,8 @@ const METHOD_CURRENCIES: Readonly<Record<PaymentMethod, readonly Currency[]>> = 
   swish: ["SEK"],
 };
 
-export const methodPaysIn = (method: string, currency: string): boolean => (METHOD_CURRENCIES[method as PaymentMethod] ?? []).includes(currency as Currency);
+export const methodPaysIn = (method: string, currency: string): boolean =>
+  (METHOD_CURRENCIES[method as PaymentMethod] ?? []).includes(currency as Currency);
 
 /**
  * Methods whose first payment leaves a mandate for one-tap repeats, and the kind of mandate: a card
@@ -113,7 +114,11 @@ export const DirectDebitSettings = v.strictObject({
 });
 
 /** The price list that applies to a visitor: their own country's when the site sells there, else the site's own. */
-export function pricingFor(pricing: Record<string, CountryPricing>, siteCountries: readonly string[], country: string | null): { country: string; pricing: CountryPricing } {
+export function pricingFor(
+  pricing: Record<string, CountryPricing>,
+  siteCountries: readonly string[],
+  country: string | null,
+): { country: string; pricing: CountryPricing } {
   if (country && pricing[country]) return { country, pricing: pricing[country] };
   const own = siteCountries[0]!;
   return { country: own, pricing: pricing[own]! };
@@ -126,7 +131,8 @@ export function vatPart(amount: number, vatRate: number): number {
 
 /** Minor units per major unit of a currency (100 for all the site currencies). */
 export function minorPerMajor(currency: string): number {
-  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return 10 ** digits;
 }
 

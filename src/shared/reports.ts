@@ -6,7 +6,16 @@ import * as v from "valibot";
 import { EMAIL_MAX } from "./account";
 
 /** What a report is about; operators sort by it, the form offers it in the member's language. */
-export const REPORT_SUBJECTS = ["fake_profile", "harassment", "inappropriate_content", "underage", "scam", "payment", "privacy", "other"] as const;
+export const REPORT_SUBJECTS = [
+  "fake_profile",
+  "harassment",
+  "inappropriate_content",
+  "underage",
+  "scam",
+  "payment",
+  "privacy",
+  "other",
+] as const;
 export type ReportSubject = (typeof REPORT_SUBJECTS)[number];
 
 export const REPORT_DESCRIPTION_MIN = 10;

@@ -137,7 +137,9 @@ export const ROUTES: readonly RouteDef[] = [
   route("pages-service", "/pages/service", "static-page"),
   route("pages-terms", "/pages/terms", "static-page"),
   // The redirect to a partner of the site's allow-list, with a countdown (SPEC §9).
-  route("partner-redirect", "/out/{partner}", "partner-redirect", "empty", { params: { partner: /^[a-z0-9][a-z0-9-]{0,31}$/ } }),
+  route("partner-redirect", "/out/{partner}", "partner-redirect", "empty", {
+    params: { partner: /^[a-z0-9][a-z0-9-]{0,31}$/ },
+  }),
   // {token}: a static page by its short name (/terms is /pages/terms). Last, so named routes win.
   route("token", "/{token}", "static-page", "default", { params: { token: STATIC_PAGES } }),
 ];

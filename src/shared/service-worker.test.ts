@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { answersOffline, cacheName, clickTarget, isPushedToPages, notificationOf, readPushPayload, staleCaches, windowForClick } from "./service-worker";
+import {
+  answersOffline,
+  cacheName,
+  clickTarget,
+  isPushedToPages,
+  notificationOf,
+  readPushPayload,
+  staleCaches,
+  windowForClick,
+} from "./service-worker";
 
 const ORIGIN = "https://example.nl";
 const navigation = (path: string, method = "GET") => ({ mode: "navigate", method, url: `${ORIGIN}${path}` });
@@ -25,14 +34,26 @@ describe("the service worker's caches", () => {
 });
 
 describe("push payloads", () => {
-  const payload = { kind: "message", title: "Anna", body: "Nieuw bericht", tag: "conversation-7", url: "/chats/7", badge: 3 };
+  const payload = {
+    kind: "message",
+    title: "Anna",
+    body: "Nieuw bericht",
+    tag: "conversation-7",
+    url: "/chats/7",
+    badge: 3,
+  };
 
   it("a message replaces the conversation's notification and alerts again; its click goes to the conversation", () => {
     const read = readPushPayload(payload)!;
     expect(read).toEqual(payload);
     const { title, options } = notificationOf(read);
     expect(title).toBe("Anna");
-    expect(options).toMatchObject({ body: "Nieuw bericht", tag: "conversation-7", renotify: true, data: { url: "/chats/7" } });
+    expect(options).toMatchObject({
+      body: "Nieuw bericht",
+      tag: "conversation-7",
+      renotify: true,
+      data: { url: "/chats/7" },
+    });
     expect(notificationOf({ ...read, kind: "like" }).options.renotify).toBe(false);
   });
 

@@ -41,7 +41,13 @@ export function readPushPayload(data: unknown): PushPayload | null {
   if (typeof data !== "object" || data === null) return null;
   const d = data as Record<string, unknown>;
   if (d.kind !== "message" && d.kind !== "like" && d.kind !== "match") return null;
-  if (typeof d.title !== "string" || typeof d.body !== "string" || typeof d.tag !== "string" || typeof d.url !== "string") return null;
+  if (
+    typeof d.title !== "string" ||
+    typeof d.body !== "string" ||
+    typeof d.tag !== "string" ||
+    typeof d.url !== "string"
+  )
+    return null;
   // Only a page of this site: a payload must not send a click elsewhere.
   if (!d.url.startsWith("/") || d.url.startsWith("//")) return null;
   const badge = typeof d.badge === "number" && Number.isInteger(d.badge) && d.badge >= 0 ? d.badge : null;
@@ -49,7 +55,10 @@ export function readPushPayload(data: unknown): PushPayload | null {
 }
 
 /** The notification a payload shows: one per tag (a conversation), a new message alerts again. */
-export function notificationOf(payload: PushPayload): { title: string; options: { body: string; tag: string; renotify: boolean; icon: string; badge: string; data: { url: string } } } {
+export function notificationOf(payload: PushPayload): {
+  title: string;
+  options: { body: string; tag: string; renotify: boolean; icon: string; badge: string; data: { url: string } };
+} {
   return {
     title: payload.title,
     options: {
@@ -87,7 +96,10 @@ export function clickTarget(url: unknown, origin: string): string {
  * The window a notification click uses: one already showing the address (focused), else any window
  * of the site (focused and sent there); null when none is open (a new one opens).
  */
-export function windowForClick<W extends { url: string }>(windows: readonly W[], target: string): { window: W; navigate: boolean } | null {
+export function windowForClick<W extends { url: string }>(
+  windows: readonly W[],
+  target: string,
+): { window: W; navigate: boolean } | null {
   const exact = windows.find((w) => w.url === target);
   if (exact) return { window: exact, navigate: false };
   return windows[0] ? { window: windows[0], navigate: true } : null;

@@ -61,75 +61,99 @@ export function dayIn(timeZone: string, now: Date): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
-export const SiteSettings = v.pipe(v.strictObject({
-  name: v.pipe(v.string(), v.minLength(1)),
-  domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
-  /**
-   * The site's public address (scheme, host and port, no path), e.g. https://flirtwave.nl: what the
-   * payment provider sends members back to and calls webhooks on. Without it, https://{domain}.
-   */
-  public_url: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, "an address such as https://flirtwave.nl"))),
-  /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
-  domain_language: v.pipe(v.string(), v.regex(/^[a-z]{2}([-_][A-Za-z]{2})?$/, "a language code")),
-  /** IANA time zone of the site's country: its days are the swipe game's days (e.g. "Europe/Amsterdam"). */
-  time_zone: v.pipe(v.string(), v.check(isTimeZone, "an IANA time zone such as Europe/Amsterdam")),
-  /** Prefix of media URLs; a photo's match path is appended to it. */
-  cdn_prefix: v.string(),
-  niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),
-  signups: SignupsMode,
-  logged_out_search: LoggedOutSearchMode,
-  /** Used instead of logged_out_search for a visitor who came with a traffic source. */
-  logged_out_search_trafficsource: LoggedOutSearchMode,
-  minimum_message_costs: v.record(Country, v.strictObject({ costs: v.number(), currency: v.string() })),
-  support_phone: v.string(),
-  support_email: v.pipe(v.string(), v.email()),
-  /** The VAPID public key of the deployment (npm run vapid), or "" for a site without web push. */
-  push_public_key: v.union([v.literal(""), v.pipe(v.string(), v.check(isUncompressedP256Point, "push_public_key must be the base64url of an uncompressed P-256 point"))]),
-  enable_site_entry_popup: v.boolean(),
-  fictional_icon: v.string(),
-  fictional_warning: LocalisedText,
-  fictional_singular: LocalisedText,
-  fictional_plural: LocalisedText,
-  /** Countries whose members this site shows; the first is the site's own. */
-  countries: v.pipe(v.array(Country), v.minLength(1)),
-  description: LocalisedText,
-  index_title: LocalisedText,
-  visible_profile_fields: v.array(v.picklist(PROFILE_FIELDS)),
-  visible_profile_notes: v.boolean(),
-  message_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  photo_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  gift_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  /** Prices of single gifts in credits where they differ from gift_credits; 0 takes a gift off the site. */
-  gifts: v.optional(v.record(v.picklist(GIFT_SLUGS), v.pipe(v.number(), v.integer(), v.minValue(0)))),
-  signup_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  /** Conversations a free member may start, and free messages in each. */
-  free_conversations: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  free_messages: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  search_fields: v.array(v.picklist(SEARCH_FIELDS)),
-  refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  /** Which partner the cam-profile promotion block shows (SPEC §2): false `cam`, true `resell`. */
-  member_resell: v.boolean(),
-  /**
-   * The partners this site may send visitors to, by name (`cam` and `resell` feed the promotion
-   * block). The redirect (/out/{partner}) goes only to one of these: never to an address from a request.
-   */
-  partners: v.optional(v.record(PartnerName, Partner)),
-  company_id: v.pipe(v.string(), v.minLength(1)),
-  mail_name: v.string(),
-  /** What the site sells per country (bundles, currency, VAT, methods); the site's own country must be present. */
-  pricing: v.record(Country, CountryPricing),
-  /** Direct debit, where the site offers it (the method "directdebit" in a country's methods). */
-  direct_debit: v.optional(DirectDebitSettings),
-  /**
-   * Who the site's SMS come from: an alphanumeric sender name (up to 11 letters, digits and spaces,
-   * at least one letter) or a number in E.164. Without it, the site's name shortened to 11 characters.
-   */
-  sms_sender: v.optional(v.pipe(v.string(), v.regex(/^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$|^\+[1-9][0-9]{6,14}$/, "sms_sender must be up to 11 letters, digits and spaces, or a number in E.164"))),
-}), v.check((s) => s.pricing[s.countries[0]!] !== undefined, "pricing must include the site's own country (the first of countries)"));
+export const SiteSettings = v.pipe(
+  v.strictObject({
+    name: v.pipe(v.string(), v.minLength(1)),
+    domain: v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/, "a lower-case host name")),
+    /**
+     * The site's public address (scheme, host and port, no path), e.g. https://flirtwave.nl: what the
+     * payment provider sends members back to and calls webhooks on. Without it, https://{domain}.
+     */
+    public_url: v.optional(
+      v.pipe(v.string(), v.regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, "an address such as https://flirtwave.nl")),
+    ),
+    /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
+    domain_language: v.pipe(v.string(), v.regex(/^[a-z]{2}([-_][A-Za-z]{2})?$/, "a language code")),
+    /** IANA time zone of the site's country: its days are the swipe game's days (e.g. "Europe/Amsterdam"). */
+    time_zone: v.pipe(v.string(), v.check(isTimeZone, "an IANA time zone such as Europe/Amsterdam")),
+    /** Prefix of media URLs; a photo's match path is appended to it. */
+    cdn_prefix: v.string(),
+    niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),
+    signups: SignupsMode,
+    logged_out_search: LoggedOutSearchMode,
+    /** Used instead of logged_out_search for a visitor who came with a traffic source. */
+    logged_out_search_trafficsource: LoggedOutSearchMode,
+    minimum_message_costs: v.record(Country, v.strictObject({ costs: v.number(), currency: v.string() })),
+    support_phone: v.string(),
+    support_email: v.pipe(v.string(), v.email()),
+    /** The VAPID public key of the deployment (npm run vapid), or "" for a site without web push. */
+    push_public_key: v.union([
+      v.literal(""),
+      v.pipe(
+        v.string(),
+        v.check(isUncompressedP256Point, "push_public_key must be the base64url of an uncompressed P-256 point"),
+      ),
+    ]),
+    enable_site_entry_popup: v.boolean(),
+    fictional_icon: v.string(),
+    fictional_warning: LocalisedText,
+    fictional_singular: LocalisedText,
+    fictional_plural: LocalisedText,
+    /** Countries whose members this site shows; the first is the site's own. */
+    countries: v.pipe(v.array(Country), v.minLength(1)),
+    description: LocalisedText,
+    index_title: LocalisedText,
+    visible_profile_fields: v.array(v.picklist(PROFILE_FIELDS)),
+    visible_profile_notes: v.boolean(),
+    message_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    photo_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    gift_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    /** Prices of single gifts in credits where they differ from gift_credits; 0 takes a gift off the site. */
+    gifts: v.optional(v.record(v.picklist(GIFT_SLUGS), v.pipe(v.number(), v.integer(), v.minValue(0)))),
+    signup_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    /** Conversations a free member may start, and free messages in each. */
+    free_conversations: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    free_messages: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    search_fields: v.array(v.picklist(SEARCH_FIELDS)),
+    refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    /** Which partner the cam-profile promotion block shows (SPEC §2): false `cam`, true `resell`. */
+    member_resell: v.boolean(),
+    /**
+     * The partners this site may send visitors to, by name (`cam` and `resell` feed the promotion
+     * block). The redirect (/out/{partner}) goes only to one of these: never to an address from a request.
+     */
+    partners: v.optional(v.record(PartnerName, Partner)),
+    company_id: v.pipe(v.string(), v.minLength(1)),
+    mail_name: v.string(),
+    /** What the site sells per country (bundles, currency, VAT, methods); the site's own country must be present. */
+    pricing: v.record(Country, CountryPricing),
+    /** Direct debit, where the site offers it (the method "directdebit" in a country's methods). */
+    direct_debit: v.optional(DirectDebitSettings),
+    /**
+     * Who the site's SMS come from: an alphanumeric sender name (up to 11 letters, digits and spaces,
+     * at least one letter) or a number in E.164. Without it, the site's name shortened to 11 characters.
+     */
+    sms_sender: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(
+          /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$|^\+[1-9][0-9]{6,14}$/,
+          "sms_sender must be up to 11 letters, digits and spaces, or a number in E.164",
+        ),
+      ),
+    ),
+  }),
+  v.check(
+    (s) => s.pricing[s.countries[0]!] !== undefined,
+    "pricing must include the site's own country (the first of countries)",
+  ),
+);
 export type SiteSettings = v.InferOutput<typeof SiteSettings>;
 
-type LocalisedSetting = { [K in keyof SiteSettings]-?: SiteSettings[K] extends v.InferOutput<typeof LocalisedText> ? K : never }[keyof SiteSettings];
+type LocalisedSetting = {
+  [K in keyof SiteSettings]-?: SiteSettings[K] extends v.InferOutput<typeof LocalisedText> ? K : never;
+}[keyof SiteSettings];
 
 /** The settings that are a text per language: every field of the schema that is a LocalisedText. */
 export const LOCALISED_SETTINGS = Object.entries(SiteSettings.pipe[0].entries)

@@ -25,7 +25,8 @@ const PLACEHOLDER = /\{(.+?)\}/g;
 export function createI18n(language: Language, messages: Messages, variant: VariantMessages | null = null): I18n {
   const plurals = new Intl.PluralRules(variant?.tag ?? language);
   // A regional variant's own texts first, its language's for everything else (i18next's fallbackLng).
-  const lookup = (key: string): string | undefined => (variant ? lookupIn(variant.messages, key) : undefined) ?? lookupIn(messages, key);
+  const lookup = (key: string): string | undefined =>
+    (variant ? lookupIn(variant.messages, key) : undefined) ?? lookupIn(messages, key);
   const lookupIn = (tree: Messages, key: string): string | undefined => {
     let node: unknown = tree;
     for (const part of key.split(".")) {

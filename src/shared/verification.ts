@@ -14,10 +14,14 @@ import * as v from "valibot";
  * mirror shows them.
  */
 export const VERIFICATION_POSES = {
-  left_ear: "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M80 100l-4-30-10-24M66 46l-2-8M70 44l-1-8",
-  thumb_up: "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M26 100l-6-30v-12M15 50h12v10H15zM21 50v-12",
-  peace: "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M76 100l6-30v-12M76 52h12v8H76zM79 52l-3-14M85 52l3-14",
-  hand_on_head: "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M86 100l4-44-8-34-16-4M50 18l16-2",
+  left_ear:
+    "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M80 100l-4-30-10-24M66 46l-2-8M70 44l-1-8",
+  thumb_up:
+    "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M26 100l-6-30v-12M15 50h12v10H15zM21 50v-12",
+  peace:
+    "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M76 100l6-30v-12M76 52h12v8H76zM79 52l-3-14M85 52l3-14",
+  hand_on_head:
+    "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M86 100l4-44-8-34-16-4M50 18l16-2",
   chin: "M34 40a16 20 0 1 0 32 0a16 20 0 1 0-32 0M22 100c2-22 14-32 28-32s26 10 28 32M66 100l-4-26-8-10M42 60h16v6H42z",
 } as const;
 
@@ -29,7 +33,12 @@ export function isPose(value: unknown): value is VerificationPose {
 }
 
 /** The reasons a moderator may reject a selfie with. */
-export const VERIFICATION_REJECTIONS = ["pose_not_done", "face_not_visible", "not_the_person", "photo_of_photo"] as const;
+export const VERIFICATION_REJECTIONS = [
+  "pose_not_done",
+  "face_not_visible",
+  "not_the_person",
+  "photo_of_photo",
+] as const;
 export type VerificationRejection = (typeof VERIFICATION_REJECTIONS)[number];
 
 /** Selfies a member may send in a day (rolling 24 hours). */

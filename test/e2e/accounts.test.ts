@@ -125,7 +125,15 @@ describe("an account on the Dutch site", () => {
   it("saves a member's language switch to the account, whose language the mails are written in", async () => {
     const { context, page, errors } = await phone(browser());
     await signUpByForm(page, baseUrl, "lang");
-    const language = () => page.evaluate(async () => ((await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as { user: { language: string } }).user.language);
+    const language = () =>
+      page.evaluate(
+        async () =>
+          (
+            (await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as {
+              user: { language: string };
+            }
+          ).user.language,
+      );
     expect(await language()).toBe("nl");
 
     // The language screen: the choice goes to the account through PUT /api/user.php, then the page is English.

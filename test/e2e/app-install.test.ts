@@ -32,10 +32,19 @@ async function controlled(page: Page) {
       return {
         url: location.href,
         readyState: document.readyState,
-        registration: registration ? { installing: worker(registration.installing), waiting: worker(registration.waiting), active: worker(registration.active) } : null,
+        registration: registration
+          ? {
+              installing: worker(registration.installing),
+              waiting: worker(registration.waiting),
+              active: worker(registration.active),
+            }
+          : null,
       };
     });
-    throw new Error(`the page was never controlled by /sw.js: ${JSON.stringify(state)}; its console: ${JSON.stringify(consoleOf.get(page) ?? [])}`, { cause: error });
+    throw new Error(
+      `the page was never controlled by /sw.js: ${JSON.stringify(state)}; its console: ${JSON.stringify(consoleOf.get(page) ?? [])}`,
+      { cause: error },
+    );
   }
 }
 
@@ -93,7 +102,12 @@ describe("the installable app", () => {
 
     const script = await page.evaluate(async () => {
       const res = await fetch("/sw.js");
-      return { status: res.status, cache: res.headers.get("cache-control"), allowed: res.headers.get("service-worker-allowed"), type: res.headers.get("content-type") };
+      return {
+        status: res.status,
+        cache: res.headers.get("cache-control"),
+        allowed: res.headers.get("service-worker-allowed"),
+        type: res.headers.get("content-type"),
+      };
     });
     expect(script.status).toBe(200);
     expect(script.cache).toBe("no-cache");
@@ -105,16 +119,25 @@ describe("the installable app", () => {
     expect(installabilityErrors).toEqual([]);
     const manifest = await session.send("Page.getAppManifest");
     expect(manifest.errors).toEqual([]);
-    const parsed = JSON.parse(manifest.data!) as { name: string; display: string; lang: string; description: string; icons: { sizes: string; purpose: string }[] };
+    const parsed = JSON.parse(manifest.data!) as {
+      name: string;
+      display: string;
+      lang: string;
+      description: string;
+      icons: { sizes: string; purpose: string }[];
+    };
     expect(parsed.display).toBe("standalone");
     expect(parsed.lang).toBe("nl");
     expect(parsed.description.length).toBeGreaterThan(0);
-    expect(parsed.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(expect.arrayContaining(["192x192 any", "512x512 any", "512x512 maskable"]));
+    expect(parsed.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(
+      expect.arrayContaining(["192x192 any", "512x512 any", "512x512 maskable"]),
+    );
 
     // Nothing of the member is kept: the only cache holds the offline page and the notification icons.
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+      for (const name of await caches.keys())
+        for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
       return urls.toSorted();
     });
     expect(cached).toEqual(["/icons/badge-96.png", "/icons/icon-192.png", "/offline.html"]);
@@ -152,7 +175,10 @@ describe("the installable app", () => {
     await hydrated(page);
     await controlled(page);
     await expect
-      .poll(() => page.evaluate(async () => (await caches.match("/offline.html"))?.headers.get("content-language") ?? null), { timeout: 15_000 })
+      .poll(
+        () => page.evaluate(async () => (await caches.match("/offline.html"))?.headers.get("content-language") ?? null),
+        { timeout: 15_000 },
+      )
       .toBe("de");
 
     await context.setOffline(true);
@@ -176,7 +202,8 @@ describe("the installable app", () => {
     await hydrated(page);
     await controlled(page);
     const messages = page.locator(".top-bar").getByRole("link", { name: nl.nav.messages });
-    const sameDocument = () => page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument === true);
+    const sameDocument = () =>
+      page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument === true);
     await page.evaluate(async () => {
       await (await caches.open("flirtwave-an-older-build")).put("/offline.html", new Response("old"));
       (window as Window & { sameDocument?: boolean }).sameDocument = true;
@@ -190,9 +217,15 @@ describe("the installable app", () => {
     await page.waitForURL(`${baseUrl}/members`);
 
     // The deploy: a service worker script the browser has not run yet installs, takes over and clears up.
-    await page.evaluate(() => navigator.serviceWorker.register("/sw.js?deploy=2", { scope: "/" }).then(() => undefined));
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 15_000 }).toBe(`${baseUrl}/sw.js?deploy=2`);
-    await expect.poll(() => page.evaluate(() => caches.keys())).toEqual([expect.stringMatching(/^flirtwave-[0-9a-f]{16}$/)]);
+    await page.evaluate(() =>
+      navigator.serviceWorker.register("/sw.js?deploy=2", { scope: "/" }).then(() => undefined),
+    );
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 15_000 })
+      .toBe(`${baseUrl}/sw.js?deploy=2`);
+    await expect
+      .poll(() => page.evaluate(() => caches.keys()))
+      .toEqual([expect.stringMatching(/^flirtwave-[0-9a-f]{16}$/)]);
     expect(await sameDocument()).toBe(true);
 
     // The next navigation loads the page anew, from the new build.
@@ -207,7 +240,10 @@ describe("the installable app", () => {
     const member = await closingPhone();
     const lena = await signUpByApi(liker.page, baseUrl, "push", "lena", "female");
     const piet = await signUpByApi(member.page, baseUrl, "push", "piet", "male");
-    localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${lena.profile.id}, ${piet.profile.id}))`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${lena.profile.id}, ${piet.profile.id}))`,
+    );
     await member.context.grantPermissions(["notifications"], { origin: baseUrl });
 
     // Piet's page runs with its clock stopped, so the 60 s refresh cannot be what brings the news.
@@ -217,7 +253,10 @@ describe("the installable app", () => {
     await hydrated(member.page);
     await controlled(member.page);
     await member.page.clock.pauseAt(Date.now() + 1000);
-    const likesBadge = member.page.locator(".top-bar").getByRole("link", { name: nl.nav.likes }).locator(".badge--likes");
+    const likesBadge = member.page
+      .locator(".top-bar")
+      .getByRole("link", { name: nl.nav.likes })
+      .locator(".badge--likes");
     expect(await likesBadge.count()).toBe(0);
 
     // Lena likes Piet: his open page hears of it through the member channel first.
@@ -230,18 +269,38 @@ describe("the installable app", () => {
     const id = await registrationId(member.page, session);
     const chats = member.page.waitForRequest((r) => r.url() === `${baseUrl}/api/chats.php`);
     const likes = member.page.waitForRequest((r) => r.url().startsWith(`${baseUrl}/api/likes.php`));
-    const payload: PushPayload = { kind: "like", title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}`, badge: 1 };
-    await session.send("ServiceWorker.deliverPushMessage", { origin: baseUrl, registrationId: id, data: JSON.stringify(payload) });
+    const payload: PushPayload = {
+      kind: "like",
+      title: "Lena",
+      body: "vindt je leuk",
+      tag: `like-${lena.profile.id}`,
+      url: `/members/${lena.profile.id}`,
+      badge: 1,
+    };
+    await session.send("ServiceWorker.deliverPushMessage", {
+      origin: baseUrl,
+      registrationId: id,
+      data: JSON.stringify(payload),
+    });
     await Promise.all([chats, likes]);
 
     // The pages are told first; the notification shows once the service worker has drawn it.
     const shown = () =>
       member.page.evaluate(async () => {
         const registration = await navigator.serviceWorker.ready;
-        return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
+        return (await registration.getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+          url: (n.data as { url: string }).url,
+        }));
       });
     try {
-      await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` }]);
+      await expect
+        .poll(shown, { timeout: 10_000 })
+        .toEqual([
+          { title: "Lena", body: "vindt je leuk", tag: `like-${lena.profile.id}`, url: `/members/${lena.profile.id}` },
+        ]);
     } catch (error) {
       // What the service workers themselves see: their permission and notifications.
       const workers = await Promise.all(
@@ -249,12 +308,19 @@ describe("the installable app", () => {
           worker
             .evaluate(async () => {
               const scope = self as unknown as { registration: ServiceWorkerRegistration; location: Location };
-              return { script: scope.location.href, permission: Notification.permission, notifications: (await scope.registration.getNotifications()).length };
+              return {
+                script: scope.location.href,
+                permission: Notification.permission,
+                notifications: (await scope.registration.getNotifications()).length,
+              };
             })
             .catch((e: unknown) => ({ failed: String(e) })),
         ),
       );
-      throw new Error(`no notification shown; the service workers: ${JSON.stringify(workers)}; the page's console: ${JSON.stringify(consoleOf.get(member.page) ?? [])}`, { cause: error });
+      throw new Error(
+        `no notification shown; the service workers: ${JSON.stringify(workers)}; the page's console: ${JSON.stringify(consoleOf.get(member.page) ?? [])}`,
+        { cause: error },
+      );
     }
   });
 });

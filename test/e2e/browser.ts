@@ -3,7 +3,16 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 
 const CHROMIUM = {
   executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 };
 export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
@@ -13,7 +22,10 @@ export function launch(args: string[] = []): Promise<Browser> {
 }
 
 /** A phone-sized visitor whose page errors, console errors and failed sub-requests are collected. */
-export async function phone(browser: Browser, viewport = PHONE.viewport): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function phone(
+  browser: Browser,
+  viewport = PHONE.viewport,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   return watched(await browser.newContext({ ...PHONE, viewport }));
 }
 
@@ -21,7 +33,9 @@ export async function phone(browser: Browser, viewport = PHONE.viewport): Promis
  * The same phone with a profile on disk (`dir`): Chromium offers to install an app only outside
  * incognito, and every context of a launched browser is incognito. Closing the context ends that Chromium.
  */
-export async function phoneWithProfile(dir: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function phoneWithProfile(
+  dir: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   return watched(await chromium.launchPersistentContext(dir, { ...CHROMIUM, ...PHONE }));
 }
 
@@ -34,7 +48,8 @@ async function watched(context: BrowserContext): Promise<{ context: BrowserConte
     if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) errors.push(m.text());
   });
   page.on("response", (r) => {
-    if (r.status() >= 400 && r.request().resourceType() !== "document" && r.request().resourceType() !== "fetch") errors.push(`${r.status()} ${r.url()}`);
+    if (r.status() >= 400 && r.request().resourceType() !== "document" && r.request().resourceType() !== "fetch")
+      errors.push(`${r.status()} ${r.url()}`);
   });
   return { context, page, errors };
 }

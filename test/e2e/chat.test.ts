@@ -13,11 +13,11 @@ const browser = sharedBrowser();
 const CREDITS = 1000;
 
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 
-
-
-const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "chat", name, gender);
+const signUp = (page: Page, name: string, gender: "male" | "female") =>
+  signUpByApi(page, baseUrl, "chat", name, gender);
 const credits = async (page: Page) => (await api<{ user: User }>(page, "GET", "/api/user.php")).body.user.credits;
 
 describe("two members chatting on the Dutch site", () => {
@@ -67,7 +67,9 @@ describe("two members chatting on the Dutch site", () => {
     const messagesLink = b.page.locator(".top-bar").getByRole("link", { name: nl.nav.messages });
     await expect.poll(() => messagesLink.locator(".badge--unread").textContent()).toBe("1");
     await expect.poll(() => b.page.title()).toMatch(/^\(1\) /);
-    await expect.poll(() => b.page.evaluate(() => (window as unknown as { appBadges: (number | null)[] }).appBadges.at(-1))).toBe(1);
+    await expect
+      .poll(() => b.page.evaluate(() => (window as unknown as { appBadges: (number | null)[] }).appBadges.at(-1)))
+      .toBe(1);
 
     // He opens the conversation from his list; reading it clears the count.
     await messagesLink.click();
@@ -78,7 +80,9 @@ describe("two members chatting on the Dutch site", () => {
     await b.page.waitForURL(/\/chats\/\d+$/);
     await expect.poll(() => b.page.locator(".message--theirs").filter({ hasText: "Hoi Bram!" }).count()).toBe(1);
     await expect.poll(() => b.page.title()).not.toMatch(/^\(/);
-    await expect.poll(() => b.page.evaluate(() => (window as unknown as { appBadges: (number | null)[] }).appBadges.at(-1))).toBeNull();
+    await expect
+      .poll(() => b.page.evaluate(() => (window as unknown as { appBadges: (number | null)[] }).appBadges.at(-1)))
+      .toBeNull();
 
     // Anna types: Bram sees it while it happens, then her message arrives without a reload.
     await annaInput.pressSequentially("Zin in koffie?", { delay: 30 });
@@ -97,8 +101,13 @@ describe("two members chatting on the Dutch site", () => {
     const gifts = (await api<GiftsResponse>(a.page, "GET", "/api/gifts.php")).body.gifts;
     const rose = gifts.find((g) => g.slug === "rose")!;
     await a.page.getByRole("button", { name: nl.chat.send_gift }).click();
-    await a.page.getByRole("dialog").getByRole("button", { name: new RegExp(nl.gifts.rose) }).click();
-    await expect.poll(() => b.page.locator(".message--theirs.message--gift").filter({ hasText: nl.gifts.rose }).count()).toBe(1);
+    await a.page
+      .getByRole("dialog")
+      .getByRole("button", { name: new RegExp(nl.gifts.rose) })
+      .click();
+    await expect
+      .poll(() => b.page.locator(".message--theirs.message--gift").filter({ hasText: nl.gifts.rose }).count())
+      .toBe(1);
 
     // Two paid messages and a gift from Anna, one message from Bram.
     expect(await credits(a.page)).toBe(CREDITS - 2 * settings.message_credits - rose.credits);
@@ -113,10 +122,23 @@ describe("two members chatting on the Dutch site", () => {
       await annaInput.fill(`Bericht ${i}`);
       await annaInput.press("Enter");
     }
-    await expect.poll(() => a.page.locator(".message--own.is-sent, .message--own.is-seen").filter({ hasText: "Bericht 35" }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        a.page.locator(".message--own.is-sent, .message--own.is-seen").filter({ hasText: "Bericht 35" }).count(),
+      )
+      .toBe(1);
     bramOffline = false;
     await expect.poll(() => bramRoutes.length, { timeout: 15_000 }).toBeGreaterThan(0);
-    await expect.poll(() => b.page.locator(".message--theirs .message__bubble").filter({ hasText: /^Bericht 35$/ }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          b.page
+            .locator(".message--theirs .message__bubble")
+            .filter({ hasText: /^Bericht 35$/ })
+            .count(),
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     const received = await b.page.locator(".message--theirs.message--text .message__bubble").allTextContents();
     const numbered = received.filter((text) => text.startsWith("Bericht "));
     expect(numbered).toEqual(Array.from({ length: 35 }, (_, i) => `Bericht ${i + 1}`));
@@ -135,7 +157,10 @@ describe("two members chatting on the Dutch site", () => {
     for (const name of ["xander", "zeno"]) {
       const w = await phone(browser());
       const member = await signUp(w.page, name, "male");
-      localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${member.profile.id}, ${yara.profile.id}))`);
+      localD1(
+        statePath,
+        `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${member.profile.id}, ${yara.profile.id}))`,
+      );
       await w.page.goto(`${baseUrl}/members/${yara.profile.id}/chat`);
       await hydrated(w.page);
       const dialog = w.page.getByRole("dialog");
@@ -154,8 +179,12 @@ describe("two members chatting on the Dutch site", () => {
     await expect.poll(() => y.page.locator(".chat-item").count()).toBe(2);
 
     // The row goes at once; the server's answer comes after, and the reload must not overtake it.
-    const removed = y.page.waitForResponse((r) => r.url().endsWith("/api/chat.php") && r.request().method() === "DELETE");
-    await row(xander.member.profile.name).getByRole("button", { name: fill(nl.chat.remove_with, { name: xander.member.profile.name }) }).click();
+    const removed = y.page.waitForResponse(
+      (r) => r.url().endsWith("/api/chat.php") && r.request().method() === "DELETE",
+    );
+    await row(xander.member.profile.name)
+      .getByRole("button", { name: fill(nl.chat.remove_with, { name: xander.member.profile.name }) })
+      .click();
     await expect.poll(() => row(xander.member.profile.name).count()).toBe(0);
     expect((await removed).status()).toBe(200);
     await y.page.reload();
@@ -165,7 +194,11 @@ describe("two members chatting on the Dutch site", () => {
     // The server fails the next removal: an alert with the error, then the list as the server has it.
     await y.page.route("**/api/chat.php", (route) =>
       route.request().method() === "DELETE"
-        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "internal_error", message: nl.errors.try_again_later }) })
+        ? route.fulfill({
+            status: 500,
+            contentType: "application/json",
+            body: JSON.stringify({ error: "internal_error", message: nl.errors.try_again_later }),
+          })
         : route.fallback(),
     );
     const alerts: string[] = [];
@@ -173,7 +206,9 @@ describe("two members chatting on the Dutch site", () => {
       alerts.push(dialog.message());
       void dialog.accept();
     });
-    await row(zeno.member.profile.name).getByRole("button", { name: fill(nl.chat.remove_with, { name: zeno.member.profile.name }) }).click();
+    await row(zeno.member.profile.name)
+      .getByRole("button", { name: fill(nl.chat.remove_with, { name: zeno.member.profile.name }) })
+      .click();
     await expect.poll(() => alerts).toEqual([nl.errors.try_again_later]);
     await expect.poll(() => row(zeno.member.profile.name).count()).toBe(1);
 

@@ -14,8 +14,16 @@ const SHOTS = ".tmp/screenshots";
 const AT_ONCE_MS = 1000;
 
 const profileOf = (user: { profile: { id: number } }) => user.profile.id;
-const addressOf = (profileId: number) => localD1(statePath, `SELECT email FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${profileId})`)[0]![0]!.email as string;
-const mailsTo = (address: string, kind: string) => localD1(statePath, `SELECT subject, text FROM outgoing_mail WHERE to_address = '${address}' AND kind = '${kind}' ORDER BY id`)[0] as { subject: string; text: string }[];
+const addressOf = (profileId: number) =>
+  localD1(
+    statePath,
+    `SELECT email FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = ${profileId})`,
+  )[0]![0]!.email as string;
+const mailsTo = (address: string, kind: string) =>
+  localD1(
+    statePath,
+    `SELECT subject, text FROM outgoing_mail WHERE to_address = '${address}' AND kind = '${kind}' ORDER BY id`,
+  )[0] as { subject: string; text: string }[];
 
 /** A's page writes to B over the conversation's socket, as the chat screen does; resolves once the message is stored. */
 function write(page: Page, to: number, body: string): Promise<void> {
@@ -26,7 +34,8 @@ function write(page: Page, to: number, body: string): Promise<void> {
         const clientId = `ops${Math.random().toString(36).slice(2, 12)}`;
         ws.addEventListener("message", (event) => {
           const frame = JSON.parse(event.data as string) as { type: string; client_id?: string; message?: string };
-          if (frame.type === "ready") ws.send(JSON.stringify({ type: "send", client_id: clientId, kind: "text", body: text }));
+          if (frame.type === "ready")
+            ws.send(JSON.stringify({ type: "send", client_id: clientId, kind: "text", body: text }));
           if (frame.type === "ack" && frame.client_id === clientId) resolve(ws.close());
           if (frame.type === "error") reject(new Error(frame.message));
         });
@@ -59,7 +68,10 @@ function uploadPhoto(page: Page): Promise<number> {
 /** The console in a desktop browser, signed in through the development login as a moderator. */
 async function consolePage(context: BrowserContext): Promise<Page> {
   const email = `mod-e2e-${Date.now()}@flirtwave.test`;
-  localD1(statePath, `INSERT INTO operators (email, status, created_at) VALUES ('${email}', 'active', unixepoch()); INSERT INTO operator_roles (operator_id, role) SELECT id, 'moderator' FROM operators WHERE email = '${email}'`);
+  localD1(
+    statePath,
+    `INSERT INTO operators (email, status, created_at) VALUES ('${email}', 'active', unixepoch()); INSERT INTO operator_roles (operator_id, role) SELECT id, 'moderator' FROM operators WHERE email = '${email}'`,
+  );
   const page = await context.newPage();
   await page.goto(`${consoleOrigin}/login`);
   await page.fill("input[name=email]", email);
@@ -79,7 +91,10 @@ describe("the operators' console, with the members' open pages", () => {
     bram = await phone(browser());
     annaId = profileOf(await signUpByApi(anna.page, baseUrl, "ops", "anna", "female"));
     bramId = profileOf(await signUpByApi(bram.page, baseUrl, "ops", "bram", "male"));
-    localD1(statePath, `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${annaId}, ${bramId}))`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${annaId}, ${bramId}))`,
+    );
     const photo = await uploadPhoto(anna.page);
     await write(bram.page, annaId, "Hoi Anna, mooi profiel!");
 
@@ -97,7 +112,10 @@ describe("the operators' console, with the members' open pages", () => {
     // The demo data has older photos waiting: the queue's order is the workerd tests' (moderation.test.ts).
     await ops.goto(`${consoleOrigin}/photos/${photo}`);
     await ops.screenshot({ path: `${SHOTS}/console-photo.png`, fullPage: true });
-    await Promise.all([ops.waitForURL(`${consoleOrigin}/photos`), ops.getByRole("button", { name: "Approve" }).click()]);
+    await Promise.all([
+      ops.waitForURL(`${consoleOrigin}/photos`),
+      ops.getByRole("button", { name: "Approve" }).click(),
+    ]);
 
     await expect.poll(() => annaPhoto.count(), { timeout: AT_ONCE_MS * 3 }).toBe(1);
     expect(await annaPhoto.getAttribute("src")).toContain("/media/");
@@ -105,14 +123,21 @@ describe("the operators' console, with the members' open pages", () => {
   });
 
   it("an operator decides a report and both members are told; the member reads the statement and appeals", async () => {
-    const report = await api<{ report: { id: number } }>(bram.page, "POST", "/api/report.php", { subject: "harassment", description: "Ze stuurt me steeds berichten nadat ik nee zei.", profile_id: annaId });
+    const report = await api<{ report: { id: number } }>(bram.page, "POST", "/api/report.php", {
+      subject: "harassment",
+      description: "Ze stuurt me steeds berichten nadat ik nee zei.",
+      profile_id: annaId,
+    });
     expect(report.status).toBe(201);
     await ops.goto(`${consoleOrigin}/reports/${report.body.report.id}`);
     await ops.check("input[name=outcome][value=restrict]");
     await ops.selectOption("select[name=ground]", "harassment");
     await ops.fill("textarea[name=facts]", "Sent six messages after being asked to stop.");
     await ops.screenshot({ path: `${SHOTS}/console-report.png`, fullPage: true });
-    await Promise.all([ops.waitForURL(`${consoleOrigin}/reports`), ops.getByRole("button", { name: "Decide" }).click()]);
+    await Promise.all([
+      ops.waitForURL(`${consoleOrigin}/reports`),
+      ops.getByRole("button", { name: "Decide" }).click(),
+    ]);
 
     // The reporter learns the outcome, the member gets the statement of reasons, both in Dutch.
     const [outcome] = mailsTo(addressOf(bramId), "report_outcome");
@@ -123,7 +148,9 @@ describe("the operators' console, with the members' open pages", () => {
 
     await anna.page.goto(`${baseUrl}${new URL(link).pathname}${new URL(link).search}`);
     await hydrated(anna.page);
-    await expect.poll(() => anna.page.getByTestId("decision-outcome").textContent()).toBe(nl.moderation.outcomes.restrict);
+    await expect
+      .poll(() => anna.page.getByTestId("decision-outcome").textContent())
+      .toBe(nl.moderation.outcomes.restrict);
     expect(await anna.page.getByText(nl.moderation.grounds.harassment.rule).count()).toBe(1);
     expect(await anna.page.getByText("Sent six messages after being asked to stop.").count()).toBe(1);
     expect(await anna.page.getByText(nl.moderation.page.automated_no).count()).toBe(1);
@@ -138,8 +165,15 @@ describe("the operators' console, with the members' open pages", () => {
   it("disabling a member ends their open pages at once", async () => {
     const cas = await phone(browser());
     const casId = profileOf(await signUpByApi(cas.page, baseUrl, "ops", "cas", "male"));
-    localD1(statePath, `UPDATE users SET status = 'active' WHERE id = (SELECT user_id FROM profiles WHERE id = ${casId})`);
-    const report = await api<{ report: { id: number } }>(cas.page, "POST", "/api/report.php", { subject: "scam", description: "Ze vroeg me om geld voor een treinkaartje.", profile_id: annaId });
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active' WHERE id = (SELECT user_id FROM profiles WHERE id = ${casId})`,
+    );
+    const report = await api<{ report: { id: number } }>(cas.page, "POST", "/api/report.php", {
+      subject: "scam",
+      description: "Ze vroeg me om geld voor een treinkaartje.",
+      profile_id: annaId,
+    });
     expect(report.status).toBe(201);
 
     // Anna has her chat with Bram open, and the search in another tab. Each page keeps its sockets,
@@ -157,31 +191,59 @@ describe("the operators' console, with the members' open pages", () => {
         }
       };
     });
-    type Kept = { keptSockets: { socket: WebSocket; code: number | null }[]; openAtDecision?: { socket: WebSocket; code: number | null }[] };
+    type Kept = {
+      keptSockets: { socket: WebSocket; code: number | null }[];
+      openAtDecision?: { socket: WebSocket; code: number | null }[];
+    };
     await anna.page.goto(`${baseUrl}/members/${bramId}/chat`);
     await hydrated(anna.page);
     const second = await anna.context.newPage();
     await second.goto(`${baseUrl}/members`);
     await hydrated(second);
     const pages = [anna.page, second];
-    const openSockets = (page: Page) => page.evaluate(() => (window as unknown as Kept).keptSockets.filter((k) => k.socket.readyState === WebSocket.OPEN).map((k) => k.socket.url.replace(/\?.*$/, "")));
-    await expect.poll(() => openSockets(anna.page)).toEqual(expect.arrayContaining([expect.stringContaining("/api/chat-socket.php"), expect.stringContaining("/api/member-socket.php")]));
+    const openSockets = (page: Page) =>
+      page.evaluate(() =>
+        (window as unknown as Kept).keptSockets
+          .filter((k) => k.socket.readyState === WebSocket.OPEN)
+          .map((k) => k.socket.url.replace(/\?.*$/, "")),
+      );
+    await expect
+      .poll(() => openSockets(anna.page))
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringContaining("/api/chat-socket.php"),
+          expect.stringContaining("/api/member-socket.php"),
+        ]),
+      );
     await expect.poll(() => openSockets(second)).toEqual([expect.stringContaining("/api/member-socket.php")]);
-    for (const page of pages) await page.evaluate(() => ((window as unknown as Kept).openAtDecision = (window as unknown as Kept).keptSockets.filter((k) => k.socket.readyState === WebSocket.OPEN)));
+    for (const page of pages)
+      await page.evaluate(
+        () =>
+          ((window as unknown as Kept).openAtDecision = (window as unknown as Kept).keptSockets.filter(
+            (k) => k.socket.readyState === WebSocket.OPEN,
+          )),
+      );
 
     await ops.goto(`${consoleOrigin}/reports/${report.body.report.id}`);
     await ops.check("input[name=outcome][value=disable]");
     await ops.selectOption("select[name=ground]", "scam");
     await ops.fill("textarea[name=facts]", "Asked a member for money.");
-    await Promise.all([ops.waitForURL(`${consoleOrigin}/reports`), ops.getByRole("button", { name: "Decide" }).click()]);
+    await Promise.all([
+      ops.waitForURL(`${consoleOrigin}/reports`),
+      ops.getByRole("button", { name: "Decide" }).click(),
+    ]);
     // The server has closed every socket of her pages (1008, policy) by the time the operator's page
     // moves on; the pages see it at once (the socket is closing: nothing more comes in or goes out).
-    const ended = (page: Page) => page.evaluate(() => (window as unknown as Kept).openAtDecision!.every((k) => k.socket.readyState >= WebSocket.CLOSING));
+    const ended = (page: Page) =>
+      page.evaluate(() =>
+        (window as unknown as Kept).openAtDecision!.every((k) => k.socket.readyState >= WebSocket.CLOSING),
+      );
     for (const page of pages) await expect.poll(() => ended(page), { timeout: AT_ONCE_MS }).toBe(true);
     // Their close events follow once the local server drops the connections (Chromium waits up to
     // a couple of seconds for that after the closing handshake): each was closed by the server, 1008.
     const codes = (page: Page) => page.evaluate(() => (window as unknown as Kept).openAtDecision!.map((k) => k.code));
-    for (const page of pages) await expect.poll(async () => (await codes(page)).every((code) => code !== null), { timeout: 10_000 }).toBe(true);
+    for (const page of pages)
+      await expect.poll(async () => (await codes(page)).every((code) => code !== null), { timeout: 10_000 }).toBe(true);
     for (const page of pages) expect(new Set(await codes(page))).toEqual(new Set([1008]));
     expect((await api(second, "GET", "/api/user.php")).status).toBe(403);
     expect(mailsTo(addressOf(annaId), "statement")).toHaveLength(2);

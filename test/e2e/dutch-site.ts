@@ -8,10 +8,19 @@ import { enterSite } from "./browser";
 const stamp = () => `${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
 
 /** A call to the site's API from its own page (Node cannot resolve *.localhost; the browser can), with the page's cookies. */
-export async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function api<T>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ([m, p, b]) => {
-      const res = await fetch(p, { method: m, headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: b === undefined ? null : JSON.stringify(b) });
+      const res = await fetch(p, {
+        method: m,
+        headers: { "X-Request-Type": "client", "Content-Type": "application/json" },
+        body: b === undefined ? null : JSON.stringify(b),
+      });
       return { status: res.status, body: (await res.json()) as T };
     },
     [method, path, body] as const,
@@ -19,7 +28,13 @@ export async function api<T>(page: Page, method: string, path: string, body?: un
 }
 
 /** A member signed up through the site's API in this page's browser context; `tag` keeps each test's addresses apart. */
-export async function signUpByApi(page: Page, baseUrl: string, tag: string, name: string, gender: "male" | "female"): Promise<User> {
+export async function signUpByApi(
+  page: Page,
+  baseUrl: string,
+  tag: string,
+  name: string,
+  gender: "male" | "female",
+): Promise<User> {
   await page.goto(`${baseUrl}/`);
   await enterSite(page, nl.entry_warning.enter);
   const unique = stamp();

@@ -47,7 +47,10 @@ describe("a visitor from an ad", () => {
 
   it("comes in on a member's landing page and signs up to write exactly that member", async () => {
     const { context, page, errors } = await phone(browser());
-    const [found] = localD1(statePath, "SELECT id, name FROM profiles WHERE country = 'NL' AND searchable = 1 AND main_photo_id IS NOT NULL ORDER BY last_active_at DESC LIMIT 1");
+    const [found] = localD1(
+      statePath,
+      "SELECT id, name FROM profiles WHERE country = 'NL' AND searchable = 1 AND main_photo_id IS NOT NULL ORDER BY last_active_at DESC LIMIT 1",
+    );
     const member = found![0] as { id: number; name: string };
 
     await page.goto(`${baseUrl}/members/${member.id}/landing3?network=e2enet&ref=member`);

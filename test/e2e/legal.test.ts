@@ -11,7 +11,8 @@ const statePath = inject("statePath");
 const browser = sharedBrowser();
 
 const PAGES = ["terms", "privacy", "cookies", "ban", "faq", "return-policy", "service"] as const;
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 
 describe("the static pages", () => {
   it("render in Dutch, each with its own text and the company, and navigate from the footer", async () => {
@@ -43,7 +44,9 @@ describe("the static pages", () => {
     const check = page.getByLabel(nl.legal.phone_check.label);
     await check.fill(phoneLink!.replace(/\s+/g, "-"));
     await page.getByRole("button", { name: nl.legal.phone_check.button }).click();
-    await expect.poll(() => page.getByRole("status").textContent()).toBe(fill(nl.legal.phone_check.ours, { phone: phoneLink! }));
+    await expect
+      .poll(() => page.getByRole("status").textContent())
+      .toBe(fill(nl.legal.phone_check.ours, { phone: phoneLink! }));
     await check.fill("+31 6 1234 5678");
     await page.getByRole("button", { name: nl.legal.phone_check.button }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toBe(nl.legal.phone_check.not_ours);
@@ -67,9 +70,8 @@ describe("the static pages", () => {
   });
 });
 
-
-
-const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "report", name, gender);
+const signUp = (page: Page, name: string, gender: "male" | "female") =>
+  signUpByApi(page, baseUrl, "report", name, gender);
 
 describe("a member reports another from a chat", () => {
   it("files the report once, with the member filled in, and is told when reporting again", async () => {
@@ -77,7 +79,10 @@ describe("a member reports another from a chat", () => {
     const b = await phone(browser());
     const sanne = await signUp(a.page, "sanne", "female");
     const tom = await signUp(b.page, "tom", "male");
-    localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${sanne.profile.id}, ${tom.profile.id}))`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${sanne.profile.id}, ${tom.profile.id}))`,
+    );
 
     await a.page.goto(`${baseUrl}/members/${tom.profile.id}/chat`);
     // The ice-breaker opens once the page runs: look for it only then.
@@ -89,21 +94,38 @@ describe("a member reports another from a chat", () => {
     const dialog = a.page.getByRole("dialog", { name: label });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     // The form's code arrives when it is first opened.
-    await expect.poll(() => dialog.textContent()).toContain(fill(nl.reports.reference_member, { name: tom.profile.name }));
+    await expect
+      .poll(() => dialog.textContent())
+      .toContain(fill(nl.reports.reference_member, { name: tom.profile.name }));
 
     // Too short first: the form says so and sends nothing.
     await dialog.getByLabel(nl.reports.subject).selectOption("harassment");
     await dialog.getByLabel(nl.reports.description).fill("Gemeen");
     await dialog.getByRole("button", { name: nl.reports.send }).click();
-    expect(await dialog.locator(".field__error").textContent()).toBe(fill(nl.reports.description_hint_other, { count: 10 }));
+    expect(await dialog.locator(".field__error").textContent()).toBe(
+      fill(nl.reports.description_hint_other, { count: 10 }),
+    );
 
     await dialog.getByLabel(nl.reports.description).fill("Hij blijft me beledigende berichten sturen.");
     await dialog.getByRole("button", { name: nl.reports.send }).click();
     const sent = dialog.getByRole("status");
-    await expect.poll(() => sent.textContent()).toMatch(new RegExp(`^${fill(nl.reports.sent, { id: "(\\d+)" }).replace(/[.;]/g, "\\$&")}$`));
-    const [[report]] = localD1(statePath, `SELECT subject, profile_id, target_key, status FROM reports WHERE reporter_user_id = (SELECT user_id FROM profiles WHERE id = ${sanne.profile.id})`) as [[Record<string, unknown>]];
-    expect(report).toEqual({ subject: "harassment", profile_id: tom.profile.id, target_key: `profile:${tom.profile.id}`, status: "open" });
-    const [[mail]] = localD1(statePath, `SELECT subject FROM outgoing_mail WHERE kind = 'report' AND to_address LIKE 'e2e-report-sanne%' ORDER BY id DESC LIMIT 1`) as [[{ subject: string }]];
+    await expect
+      .poll(() => sent.textContent())
+      .toMatch(new RegExp(`^${fill(nl.reports.sent, { id: "(\\d+)" }).replace(/[.;]/g, "\\$&")}$`));
+    const [[report]] = localD1(
+      statePath,
+      `SELECT subject, profile_id, target_key, status FROM reports WHERE reporter_user_id = (SELECT user_id FROM profiles WHERE id = ${sanne.profile.id})`,
+    ) as [[Record<string, unknown>]];
+    expect(report).toEqual({
+      subject: "harassment",
+      profile_id: tom.profile.id,
+      target_key: `profile:${tom.profile.id}`,
+      status: "open",
+    });
+    const [[mail]] = localD1(
+      statePath,
+      `SELECT subject FROM outgoing_mail WHERE kind = 'report' AND to_address LIKE 'e2e-report-sanne%' ORDER BY id DESC LIMIT 1`,
+    ) as [[{ subject: string }]];
     expect(mail.subject).toMatch(/^We hebben je melding \d+ ontvangen$/);
     await dialog.getByRole("button", { name: nl.reports.close }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
@@ -114,7 +136,10 @@ describe("a member reports another from a chat", () => {
     await dialog.getByLabel(nl.reports.description).fill("Zijn foto's zijn ook niet van hem.");
     await dialog.getByRole("button", { name: nl.reports.send }).click();
     await expect.poll(() => dialog.getByRole("alert").first().textContent()).toBe(nl.reports.errors.profile_reported);
-    const [[count]] = localD1(statePath, `SELECT count(*) AS n FROM reports WHERE target_key = 'profile:${tom.profile.id}'`) as [[{ n: number }]];
+    const [[count]] = localD1(
+      statePath,
+      `SELECT count(*) AS n FROM reports WHERE target_key = 'profile:${tom.profile.id}'`,
+    ) as [[{ n: number }]];
     expect(count.n).toBe(1);
     expect(a.errors).toEqual([]);
     await a.context.close();

@@ -10,10 +10,11 @@ const statePath = inject("statePath");
 const browser = sharedBrowser();
 
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 
-
-const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "likes", name, gender);
+const signUp = (page: Page, name: string, gender: "male" | "female") =>
+  signUpByApi(page, baseUrl, "likes", name, gender);
 
 describe("likes on the Dutch site", () => {
   it("A likes B; B sees the badge and title count, the new-like popup, likes back from the received tab, and both see the match", async () => {
@@ -21,14 +22,19 @@ describe("likes on the Dutch site", () => {
     const b = await phone(browser());
     const anna = await signUp(a.page, "anna", "female");
     const bram = await signUp(b.page, "bram", "male");
-    localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`,
+    );
 
     // Anna likes Bram from his profile.
     await a.page.goto(`${baseUrl}/members/${bram.profile.id}`);
     await enterSite(a.page);
     await hydrated(a.page);
     await a.page.locator(".member__actions").getByRole("button", { name: nl.likes.like, exact: true }).click();
-    await expect.poll(() => a.page.locator(".member__actions").getByRole("button", { name: nl.likes.unlike }).count()).toBe(1);
+    await expect
+      .poll(() => a.page.locator(".member__actions").getByRole("button", { name: nl.likes.unlike }).count())
+      .toBe(1);
 
     // Bram, on the next page he opens, has one new like: the Likes badge and the title say so.
     await b.page.clock.install();
@@ -74,7 +80,9 @@ describe("likes on the Dutch site", () => {
     await a.page.goto(`${baseUrl}/likes/matches`);
     const annaSees = a.page.locator(".like-card").filter({ hasText: bram.profile.name });
     await expect.poll(() => annaSees.count()).toBe(1);
-    expect(await annaSees.getByRole("link", { name: nl.likes.message }).getAttribute("href")).toBe(`/members/${bram.profile.id}/chat`);
+    expect(await annaSees.getByRole("link", { name: nl.likes.message }).getAttribute("href")).toBe(
+      `/members/${bram.profile.id}/chat`,
+    );
 
     // The swipe game: Anna passes with the left arrow key and likes with the right one; the day's count goes down.
     await a.page.goto(`${baseUrl}/swipe-game`);

@@ -24,7 +24,8 @@ function write(page: Page, to: number, body: string): Promise<void> {
         const clientId = `live${Math.random().toString(36).slice(2, 12)}`;
         ws.addEventListener("message", (event) => {
           const frame = JSON.parse(event.data as string) as { type: string; client_id?: string; message?: string };
-          if (frame.type === "ready") ws.send(JSON.stringify({ type: "send", client_id: clientId, kind: "text", body: text }));
+          if (frame.type === "ready")
+            ws.send(JSON.stringify({ type: "send", client_id: clientId, kind: "text", body: text }));
           if (frame.type === "ack" && frame.client_id === clientId) resolve();
           if (frame.type === "error") reject(new Error(frame.message));
         });
@@ -52,11 +53,19 @@ describe("live badges on the Dutch site", () => {
     const bram = await signUpByApi(b.page, baseUrl, "live", "bram", "male");
     // Anna will have 10 credits left after her first message: the top bar then shows her credits badge (SPEC §2).
     const price = (await api<{ message_credits: number }>(a.page, "GET", "/api/settings.php")).body.message_credits;
-    localD1(statePath, `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id = ${bram.profile.id})`);
-    localD1(statePath, `UPDATE users SET status = 'active', credits = ${10 + price}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id = ${anna.profile.id})`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id = ${bram.profile.id})`,
+    );
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active', credits = ${10 + price}, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id = ${anna.profile.id})`,
+    );
 
     // Bram is on the search page; his page's member socket has told him his badges.
-    const counted = b.page.waitForEvent("websocket", (ws) => ws.url().includes("/api/member-socket.php")).then((ws) => ws.waitForEvent("framereceived", (f) => String(f.payload).includes('"counts"')));
+    const counted = b.page
+      .waitForEvent("websocket", (ws) => ws.url().includes("/api/member-socket.php"))
+      .then((ws) => ws.waitForEvent("framereceived", (f) => String(f.payload).includes('"counts"')));
     await b.page.goto(`${baseUrl}/members`);
     await enterSite(b.page);
     await hydrated(b.page);
@@ -73,16 +82,28 @@ describe("live badges on the Dutch site", () => {
     await write(a.page, bram.profile.id, "Hoi Bram, ben je er?");
     await expect.poll(() => messagesLink.locator(".badge--unread").textContent(), { timeout: LIVE_MS }).toBe("1");
     await expect.poll(() => b.page.title(), { timeout: LIVE_MS }).toMatch(/^\(1\) /);
-    await expect.poll(() => b.page.evaluate(() => (window as unknown as Recorded).appBadges.at(-1)), { timeout: LIVE_MS }).toBe(1);
+    await expect
+      .poll(() => b.page.evaluate(() => (window as unknown as Recorded).appBadges.at(-1)), { timeout: LIVE_MS })
+      .toBe(1);
     // Anna's own page shows what the message cost her.
     await expect.poll(() => annaCredits.textContent(), { timeout: LIVE_MS }).toBe("10");
 
     // A second message, and a like: the counts follow.
     await write(a.page, bram.profile.id, "Nog een bericht");
     await expect.poll(() => messagesLink.locator(".badge--unread").textContent(), { timeout: LIVE_MS }).toBe("2");
-    await a.page.evaluate((id) => fetch("/api/like.php", { method: "POST", headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: JSON.stringify({ profile: { id } }) }), bram.profile.id);
+    await a.page.evaluate(
+      (id) =>
+        fetch("/api/like.php", {
+          method: "POST",
+          headers: { "X-Request-Type": "client", "Content-Type": "application/json" },
+          body: JSON.stringify({ profile: { id } }),
+        }),
+      bram.profile.id,
+    );
     await expect.poll(() => b.page.title(), { timeout: LIVE_MS }).toMatch(/^\(3\) /);
-    expect(await b.page.locator(".top-bar").getByRole("link", { name: nl.nav.likes }).locator(".badge--likes").textContent()).toBe("1");
+    expect(
+      await b.page.locator(".top-bar").getByRole("link", { name: nl.nav.likes }).locator(".badge--likes").textContent(),
+    ).toBe("1");
     await expect.poll(() => annaCredits.textContent(), { timeout: LIVE_MS }).toBe(String(10 - price));
     // No reload happened: the marker set after the load is still there.
     expect(await b.page.evaluate(() => (window as unknown as Recorded).loadedOnce)).toBe(false);

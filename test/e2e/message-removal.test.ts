@@ -25,7 +25,10 @@ describe("a reported chat message removed by a moderator", () => {
     const annaId = (await signUpByApi(anna.page, baseUrl, "rm", "anna", "female")).profile.id;
     const bramUser = await signUpByApi(bram.page, baseUrl, "rm", "bram", "male");
     const bramId = bramUser.profile.id;
-    localD1(statePath, `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${annaId}, ${bramId}))`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active', credits = 1000, paid_user = 1 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${annaId}, ${bramId}))`,
+    );
 
     await openChat(bram.page, annaId);
     const dialog = bram.page.getByRole("dialog");
@@ -39,13 +42,25 @@ describe("a reported chat message removed by a moderator", () => {
     }
     await openChat(anna.page, bramId);
     await expect.poll(() => anna.page.locator(".message--theirs").filter({ hasText: "NL00BANK" }).count()).toBe(1);
-    const history = await api<{ messages: { id: number; body: string | null }[] }>(anna.page, "GET", `/api/chat.php?profile=${bramId}`);
+    const history = await api<{ messages: { id: number; body: string | null }[] }>(
+      anna.page,
+      "GET",
+      `/api/chat.php?profile=${bramId}`,
+    );
     const messageId = history.body.messages.find((m) => m.body?.includes("NL00BANK"))!.id;
-    const report = await api<{ report: { id: number } }>(anna.page, "POST", "/api/report.php", { subject: "scam", description: "Hij vraagt om geld.", profile_id: bramId, message_id: messageId });
+    const report = await api<{ report: { id: number } }>(anna.page, "POST", "/api/report.php", {
+      subject: "scam",
+      description: "Hij vraagt om geld.",
+      profile_id: bramId,
+      message_id: messageId,
+    });
     expect(report.status).toBe(201);
 
     const email = `mod-rm-${Date.now()}@flirtwave.test`;
-    localD1(statePath, `INSERT INTO operators (email, status, created_at) VALUES ('${email}', 'active', unixepoch()); INSERT INTO operator_roles (operator_id, role) SELECT id, 'moderator' FROM operators WHERE email = '${email}'`);
+    localD1(
+      statePath,
+      `INSERT INTO operators (email, status, created_at) VALUES ('${email}', 'active', unixepoch()); INSERT INTO operator_roles (operator_id, role) SELECT id, 'moderator' FROM operators WHERE email = '${email}'`,
+    );
     const ops = await (await browser().newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await ops.goto(`${consoleOrigin}/login`);
     await ops.fill("input[name=email]", email);
@@ -54,11 +69,18 @@ describe("a reported chat message removed by a moderator", () => {
     await ops.check("input[name=outcome][value=remove_content]");
     await ops.selectOption("select[name=ground]", "scam");
     await ops.fill("textarea[name=facts]", "Asked a member for money in a chat message.");
-    await Promise.all([ops.waitForURL(`${consoleOrigin}/reports`), ops.getByRole("button", { name: "Decide" }).click()]);
+    await Promise.all([
+      ops.waitForURL(`${consoleOrigin}/reports`),
+      ops.getByRole("button", { name: "Decide" }).click(),
+    ]);
 
     // Both open pages show it removed without a reload; the message after it stays.
     for (const page of [anna.page, bram.page]) {
-      await expect.poll(() => page.locator(".message__removed").filter({ hasText: nl.moderation.message_removed }).count(), { timeout: 3000 }).toBe(1);
+      await expect
+        .poll(() => page.locator(".message__removed").filter({ hasText: nl.moderation.message_removed }).count(), {
+          timeout: 3000,
+        })
+        .toBe(1);
       expect(await page.getByText("NL00BANK").count()).toBe(0);
       expect(await page.getByText("Ben je er nog?").count()).toBe(1);
     }

@@ -47,7 +47,10 @@ describe("the notification settings on the Dutch site", () => {
     const { page, errors } = await phone(browser());
     const user = await signUpByApi(page, baseUrl, "bounce", "Bram", "male");
     const bounce = () =>
-      localD1(statePath, `INSERT OR REPLACE INTO mail_stops (user_id, reason, kind, address) SELECT user_id, 'bounce', '', '${user.email}' FROM profiles WHERE id = ${user.profile.id}`);
+      localD1(
+        statePath,
+        `INSERT OR REPLACE INTO mail_stops (user_id, reason, kind, address) SELECT user_id, 'bounce', '', '${user.email}' FROM profiles WHERE id = ${user.profile.id}`,
+      );
     const bounced = nl.notifications.alert.bounce.replace("{email}", user.email);
     const activation = nl.alerts.activation.replace("{email}", user.email);
 
@@ -76,7 +79,10 @@ describe("the notification settings on the Dutch site", () => {
     bounce();
     await page.reload();
     await hydrated(page);
-    await page.locator('[data-alert="disabled-notifications"]').getByRole("button", { name: nl.alerts.dismiss }).click();
+    await page
+      .locator('[data-alert="disabled-notifications"]')
+      .getByRole("button", { name: nl.alerts.dismiss })
+      .click();
     expect(await page.getByText(bounced).count()).toBe(0);
     await page.reload();
     await hydrated(page);
@@ -115,7 +121,13 @@ describe("the notification settings on the Dutch site", () => {
 
     // The server refuses (here: an answer made up for the test): the switch goes back and says why.
     await page.route("**/api/verification.php", (route) =>
-      route.request().method() === "PUT" ? route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ error: "invalid_parameter", message: "Niet gelukt" }) }) : route.continue(),
+      route.request().method() === "PUT"
+        ? route.fulfill({
+            status: 400,
+            contentType: "application/json",
+            body: JSON.stringify({ error: "invalid_parameter", message: "Niet gelukt" }),
+          })
+        : route.continue(),
     );
     await touch(verifiedOnly);
     await expect.poll(() => page.getByRole("alert").filter({ hasText: "Niet gelukt" }).count()).toBe(1);

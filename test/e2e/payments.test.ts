@@ -45,7 +45,9 @@ describe("buying credits on the Dutch site", () => {
     await page.getByRole("button", { name: "paid", exact: true }).click();
     await page.waitForURL(/\/credits\/1\/ideal\?order=\d+$/);
     await expect.poll(() => page.locator("h1").textContent()).toBe(nl.payments.completed_title);
-    await expect.poll(() => page.locator(".credits__balance").textContent()).toBe(nl.payments.balance_other.replace("{count}", "60"));
+    await expect
+      .poll(() => page.locator(".credits__balance").textContent())
+      .toBe(nl.payments.balance_other.replace("{count}", "60"));
     expect(await page.locator(".top-bar .badge--premium").textContent()).toBe(nl.payments.premium_badge);
 
     // Premium: the photos that were blurred are shown in full.
@@ -58,7 +60,9 @@ describe("buying credits on the Dutch site", () => {
     expect(src).toMatch(/^\/media\/p\//);
     expect(await page.locator(".member__main-photo .lock-overlay").count()).toBe(0);
     expect(await page.evaluate(async (path) => (await fetch(path!)).status, src)).toBe(200);
-    await expect.poll(() => page.locator(".member__main-photo img").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator(".member__main-photo img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
 
     // The receipt in /transactions.
     await page.goto(`${baseUrl}/transactions`);
@@ -67,11 +71,14 @@ describe("buying credits on the Dutch site", () => {
     const receipt = page.locator(".receipt");
     await expect.poll(() => receipt.locator(".receipt__company").textContent()).toContain("Wavelength Media B.V.");
     const text = (await receipt.textContent())!;
-    for (const part of ["87654321", "NL864213579B01", euro(7.46), euro(1.29), nl.payments.status.paid]) expect(text).toContain(part);
+    for (const part of ["87654321", "NL864213579B01", euro(7.46), euro(1.29), nl.payments.status.paid])
+      expect(text).toContain(part);
     expect(await receipt.getByRole("button", { name: nl.payments.refund_button }).count()).toBe(1);
     // Nothing is wider than the phone.
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 360.5).map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`),
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > 360.5)
+        .map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`),
     );
     expect(wide).toEqual([]);
 
@@ -137,8 +144,18 @@ describe("buying credits on the Dutch site", () => {
       const { id, checkout } = await payInSandbox(shots);
       const stored = (await api<OrderResponse>(page, "GET", `/api/order.php?id=${id}`)).body.order;
       const amount = euro(stored.amount / 100);
-      expect(line.startsWith(nl.payments.bundle_line_other.replace("{count}", String(stored.credits)).replace("{price}", amount))).toBe(true);
-      expect([onCredits, onOverview, checkout, ...(await afterwards(id, shots))]).toEqual([amount, amount, amount, amount, amount]);
+      expect(
+        line.startsWith(
+          nl.payments.bundle_line_other.replace("{count}", String(stored.credits)).replace("{price}", amount),
+        ),
+      ).toBe(true);
+      expect([onCredits, onOverview, checkout, ...(await afterwards(id, shots))]).toEqual([
+        amount,
+        amount,
+        amount,
+        amount,
+        amount,
+      ]);
       return stored;
     }
 
@@ -166,7 +183,11 @@ describe("buying credits on the Dutch site", () => {
     const without = await buy(0, "full");
     expect(without).toMatchObject({ amount: 995, discount: 0, discount_code: null, status: "paid" });
 
-    const wide = await page.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 390.5).map((e) => e.className));
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > 390.5)
+        .map((e) => e.className),
+    );
     expect(wide).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -177,17 +198,33 @@ describe("buying credits on the Dutch site", () => {
     await signUpByForm(page, baseUrl, "pay", "male");
     // Spend the signup credits on messages (the first three are free): the modal is for members with 0 credits.
     // A demo profile (with a photo): members other tests signed up may be unconfirmed and unable to chat.
-    const demo = await page.evaluate(async () => ((await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as SearchResponse).profiles.find((p) => p.main_image)!);
+    const demo = await page.evaluate(async () =>
+      (
+        (await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as SearchResponse
+      ).profiles.find((p) => p.main_image)!,
+    );
     await page.goto(`${baseUrl}/members/${demo.id}/chat`);
     const iceBreaker = page.getByRole("dialog");
     await expect.poll(() => iceBreaker.count()).toBe(1);
     await iceBreaker.getByRole("button", { name: nl.chat.ice_breaker.own }).click();
     const input = page.getByLabel(nl.chat.message_to.replace("{name}", demo.name));
-    const credits = () => page.evaluate(async () => ((await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as { user: User }).user.credits);
+    const credits = () =>
+      page.evaluate(
+        async () =>
+          ((await (await fetch("/api/user.php", { headers: { "X-Request-Type": "client" } })).json()) as { user: User })
+            .user.credits,
+      );
     for (let sent = 1; sent <= 5; sent++) {
       await input.fill(`Bericht ${sent}`);
       await input.press("Enter");
-      await expect.poll(() => page.locator(".message--own").filter({ hasText: `Bericht ${sent}` }).count()).toBe(1);
+      await expect
+        .poll(() =>
+          page
+            .locator(".message--own")
+            .filter({ hasText: `Bericht ${sent}` })
+            .count(),
+        )
+        .toBe(1);
     }
     await expect.poll(credits).toBe(0);
 

@@ -13,9 +13,15 @@ const statePath = inject("statePath");
 const browser = sharedBrowser();
 
 const enterSite = (page: Page) => enterShared(page, nl.entry_warning.enter);
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
-const signUp = (page: Page, name: string, gender: "male" | "female") => signUpByApi(page, baseUrl, "phone", name, gender);
-const activate = (...profileIds: number[]) => localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${profileIds.join(",")}))`);
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+const signUp = (page: Page, name: string, gender: "male" | "female") =>
+  signUpByApi(page, baseUrl, "phone", name, gender);
+const activate = (...profileIds: number[]) =>
+  localD1(
+    statePath,
+    `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${profileIds.join(",")}))`,
+  );
 
 const PHONES = [
   { width: 390, height: 844 },
@@ -27,7 +33,8 @@ async function touchDrag(cdp: CDPSession, from: { x: number; y: number }, dx: nu
   const at = (x: number) => [{ x: Math.round(x), y: Math.round(from.y), id: 1, radiusX: 4, radiusY: 4, force: 1 }];
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(from.x) });
   const steps = 8;
-  for (let i = 1; i <= steps; i++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(from.x + (dx * i) / steps) });
+  for (let i = 1; i <= steps; i++)
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(from.x + (dx * i) / steps) });
   await during?.();
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
 }
@@ -40,15 +47,24 @@ describe("the match moment", () => {
     const bram = await signUp(b.page, "bram", "male");
     activate(anna.profile.id, bram.profile.id);
     // Bram takes over an approved demo photo as his main photo, so one face is a photo and the other initials.
-    const [[photo]] = localD1(statePath, "SELECT id FROM photos WHERE status = 'active' ORDER BY id LIMIT 1") as [[{ id: number }]];
-    localD1(statePath, `UPDATE photos SET profile_id = ${bram.profile.id} WHERE id = ${photo.id}; UPDATE profiles SET main_photo_id = ${photo.id} WHERE id = ${bram.profile.id}`);
+    const [[photo]] = localD1(statePath, "SELECT id FROM photos WHERE status = 'active' ORDER BY id LIMIT 1") as [
+      [{ id: number }],
+    ];
+    localD1(
+      statePath,
+      `UPDATE photos SET profile_id = ${bram.profile.id} WHERE id = ${photo.id}; UPDATE profiles SET main_photo_id = ${photo.id} WHERE id = ${bram.profile.id}`,
+    );
 
     // Anna likes Bram from his profile, then goes on to the search.
     await a.page.goto(`${baseUrl}/members/${bram.profile.id}`);
     await enterSite(a.page);
     await hydrated(a.page);
     await a.page.locator(".member__actions").getByRole("button", { name: nl.likes.like, exact: true }).click();
-    await expect.poll(() => a.page.locator(".member__actions").getByRole("button", { name: nl.likes.unlike }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => a.page.locator(".member__actions").getByRole("button", { name: nl.likes.unlike }).count(), {
+        timeout: 10_000,
+      })
+      .toBe(1);
     await a.page.goto(`${baseUrl}/members`);
     await hydrated(a.page);
 
@@ -68,9 +84,17 @@ describe("the match moment", () => {
     expect(await bramSees.textContent()).toContain(fill(nl.likes.match_notice, { name: anna.profile.name }));
     // Both faces: Bram's photo, Anna's initials (she has no photo).
     const bramsPhoto = annaSees.getByRole("img", { name: bram.profile.name, exact: true });
-    await expect.poll(() => bramsPhoto.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
-    expect(await annaSees.getByRole("img", { name: fill(nl.phone_app.no_photo_of, { name: anna.profile.name }) }).count()).toBe(1);
-    expect(await bramSees.getByRole("img", { name: fill(nl.phone_app.no_photo_of, { name: anna.profile.name }) }).count()).toBe(1);
+    await expect
+      .poll(() => bramsPhoto.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    expect(
+      await annaSees.getByRole("img", { name: fill(nl.phone_app.no_photo_of, { name: anna.profile.name }) }).count(),
+    ).toBe(1);
+    expect(
+      await bramSees.getByRole("img", { name: fill(nl.phone_app.no_photo_of, { name: anna.profile.name }) }).count(),
+    ).toBe(1);
     expect(await bramSees.getByRole("img", { name: bram.profile.name, exact: true }).count()).toBe(1);
     // Full screen, a modal dialog with focus inside on "Send a message".
     const box = (await annaSees.boundingBox())!;
@@ -105,19 +129,27 @@ describe("the swipe game on a phone", () => {
       await enterSite(m.page);
       await hydrated(m.page);
       await m.page.locator(".swipe__card").waitFor();
-      for (const target of [m.page.locator(".swipe__photo"), m.page.getByRole("button", { name: nl.swipe.pass }), m.page.getByRole("button", { name: nl.swipe.like })]) {
+      for (const target of [
+        m.page.locator(".swipe__photo"),
+        m.page.getByRole("button", { name: nl.swipe.pass }),
+        m.page.getByRole("button", { name: nl.swipe.like }),
+      ]) {
         const box = (await target.boundingBox())!;
         expect(box.y, `${viewport.width}x${viewport.height}`).toBeGreaterThanOrEqual(0);
         expect(box.x).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
-        expect(box.y + box.height, `${viewport.width}x${viewport.height}: bottom of ${await target.getAttribute("class")}`).toBeLessThanOrEqual(viewport.height);
+        expect(
+          box.y + box.height,
+          `${viewport.width}x${viewport.height}: bottom of ${await target.getAttribute("class")}`,
+        ).toBeLessThanOrEqual(viewport.height);
       }
       // The photo stays a real part of the screen (at least its 13rem floor), even under the notices above it.
       expect((await m.page.locator(".swipe__photo").boundingBox())!.height).toBeGreaterThanOrEqual(208);
       // A tab bar fixed to the bottom of the screen, with the notices above put away as a member would
       // (the layout shows one at a time): the buttons move up above the bar.
       await m.page.evaluate(() => {
-        for (const key of ["hide-enrich-alert", "hide-push-notification-alert"]) localStorage.setItem(key, String(Date.now()));
+        for (const key of ["hide-enrich-alert", "hide-push-notification-alert"])
+          localStorage.setItem(key, String(Date.now()));
       });
       await m.page.reload();
       await hydrated(m.page);
@@ -129,7 +161,12 @@ describe("the swipe game on a phone", () => {
         window.dispatchEvent(new Event("resize"));
       });
       for (const name of [nl.swipe.pass, nl.swipe.like]) {
-        await expect.poll(async () => { const b = (await m.page.getByRole("button", { name }).boundingBox())!; return b.y + b.height; }).toBeLessThanOrEqual(viewport.height - 64);
+        await expect
+          .poll(async () => {
+            const b = (await m.page.getByRole("button", { name }).boundingBox())!;
+            return b.y + b.height;
+          })
+          .toBeLessThanOrEqual(viewport.height - 64);
       }
       expect(m.errors).toEqual([]);
       await m.context.close();
@@ -212,14 +249,22 @@ describe("payment screens and the signup on a phone", () => {
     const ideal = m.page.getByRole("link", { name: nl.payments.methods.ideal, exact: true });
     await ideal.waitFor();
     expect(await ideal.locator(".payment-mark svg").count()).toBe(1);
-    expect(await m.page.getByRole("link", { name: nl.payments.methods.creditcard }).locator(".payment-mark svg").count()).toBe(2);
-    expect(await m.page.getByRole("link", { name: nl.payments.methods.paypal }).locator(".payment-mark svg").count()).toBe(1);
+    expect(
+      await m.page.getByRole("link", { name: nl.payments.methods.creditcard }).locator(".payment-mark svg").count(),
+    ).toBe(2);
+    expect(
+      await m.page.getByRole("link", { name: nl.payments.methods.paypal }).locator(".payment-mark svg").count(),
+    ).toBe(1);
     // Marks render with their own clip paths: no id is used twice on the page.
     const ids = await m.page.evaluate(() => [...document.querySelectorAll("svg [id]")].map((el) => el.id));
     expect(new Set(ids).size).toBe(ids.length);
     const { body } = await api<PricesResponse>(m.page, "GET", "/api/prices.php?bundle_id=2");
     const price = body.prices[0]!;
-    const lines = await m.page.locator(".order-summary").evaluate((dl) => [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+    const lines = await m.page
+      .locator(".order-summary")
+      .evaluate((dl) =>
+        [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+      );
     const money = (cents: number) => formatMoney(cents, price.currency, "nl");
     expect(lines).toEqual([
       [nl.payments.bundle, fill(nl.payments.credits_count_other, { count: price.credits })],

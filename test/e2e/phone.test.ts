@@ -30,7 +30,11 @@ const box = (page: Page, selector: string): Promise<Box | null> =>
 
 /** How many of the notices above the content the member can see. */
 const visibleNotices = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll(".alerts > *")].filter((n) => n.getBoundingClientRect().height > 0).map((n) => Math.round(n.getBoundingClientRect().height)));
+  page.evaluate(() =>
+    [...document.querySelectorAll(".alerts > *")]
+      .filter((n) => n.getBoundingClientRect().height > 0)
+      .map((n) => Math.round(n.getBoundingClientRect().height)),
+  );
 
 const sidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
@@ -45,7 +49,20 @@ describe("a member on a phone", () => {
       const me = await member(page, `tabs${viewport.width}`, "Sanne", "female");
       const other = (await api<{ profiles: { id: number }[] }>(page, "GET", "/api/search.php")).body.profiles[0]!.id;
 
-      for (const path of ["/members", `/members/${other}`, "/likes", "/likes/sent", `/likes/m/${other}`, "/chats", "/profile", "/notifications", "/credits", "/premium", "/swipe-game", "/match-finder"]) {
+      for (const path of [
+        "/members",
+        `/members/${other}`,
+        "/likes",
+        "/likes/sent",
+        `/likes/m/${other}`,
+        "/chats",
+        "/profile",
+        "/notifications",
+        "/credits",
+        "/premium",
+        "/swipe-game",
+        "/match-finder",
+      ]) {
         await page.goto(`${baseUrl}${path}`);
         await hydrated(page);
         const bar = await box(page, ".tab-bar");
@@ -90,7 +107,9 @@ describe("a member on a phone", () => {
       const photo = await box(page, ".profile-grid .profile-card .profile-card__photo");
       expect(photo!.bottom).toBeLessThanOrEqual(tabBar!.top);
       // Side by side: both cards measured in one frame, so a notice changing meanwhile cannot part them.
-      const [left, right] = await page.locator(".profile-grid .profile-card").evaluateAll((cards) => cards.slice(0, 2).map((card) => card.getBoundingClientRect().top));
+      const [left, right] = await page
+        .locator(".profile-grid .profile-card")
+        .evaluateAll((cards) => cards.slice(0, 2).map((card) => card.getBoundingClientRect().top));
       expect(right).toBe(left);
 
       // The search form is folded into a one-line summary; opened, it is a sheet; searching closes it and the summary says what is on.
@@ -136,7 +155,10 @@ describe("a member on a phone", () => {
     const b = await phone(browser(), PHONES[0]);
     const anna = await member(a.page, "chat", "Anna", "female");
     const bram = await member(b.page, "chat", "Bram", "male");
-    localD1(statePath, `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active' WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`,
+    );
 
     await a.page.goto(`${baseUrl}/members/${bram.profile.id}/chat`);
     await hydrated(a.page);
@@ -190,10 +212,14 @@ describe("a member on a phone", () => {
     await hydrated(b.page);
     await b.page.locator(".chat-item__link").first().click();
     await b.page.waitForURL(/\/chats\/\d+$/);
-    await b.page.getByLabel(nl.chat.message_to.replace("{name}", anna.profile.name)).pressSequentially("Ja leuk", { delay: 40 });
+    await b.page
+      .getByLabel(nl.chat.message_to.replace("{name}", anna.profile.name))
+      .pressSequentially("Ja leuk", { delay: 40 });
     const typing = a.page.locator(".conversation__status-line");
     await expect.poll(() => typing.textContent()).toBe(nl.chat.typing.replace("{name}", bram.profile.name));
-    expect(await typing.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    expect(
+      await typing.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1),
+    ).toBe(true);
 
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
@@ -210,7 +236,12 @@ describe("a member on a phone", () => {
     expect(html).toMatch(/class="time-bonus-banner__time">0[0-4]:\d\d:\d\d</);
 
     // Where the first profile stands before any script runs, and once the app has hydrated and fetched.
-    const still = await browser().newContext({ ...PHONE, viewport: PHONES[0], storageState: await context.storageState(), javaScriptEnabled: false });
+    const still = await browser().newContext({
+      ...PHONE,
+      viewport: PHONES[0],
+      storageState: await context.storageState(),
+      javaScriptEnabled: false,
+    });
     const bare = await still.newPage();
     await bare.goto(`${baseUrl}/members`);
     const before = await box(bare, ".profile-grid .profile-card");
@@ -377,7 +408,9 @@ describe("a member on a desktop", () => {
         const links = page.locator(".top-bar__links");
         expect(await links.isVisible(), path).toBe(true);
         // Search, messages and likes side by side in the one row of the top bar, with the premium button and the account.
-        const row = await links.locator("a").evaluateAll((anchors) => anchors.map((a) => Math.round(a.getBoundingClientRect().top)));
+        const row = await links
+          .locator("a")
+          .evaluateAll((anchors) => anchors.map((a) => Math.round(a.getBoundingClientRect().top)));
         expect(row, path).toHaveLength(3);
         expect(new Set(row).size, path).toBe(1);
         expect((await box(page, ".top-bar__inner"))!.height, path).toBeLessThanOrEqual(72);

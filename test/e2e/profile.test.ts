@@ -8,8 +8,6 @@ import { signUpByForm } from "./dutch-site";
 const baseUrl = inject("baseUrl");
 const browser = sharedBrowser();
 
-
-
 /** A small real JPEG, drawn on a canvas in the page (a different colour each time). */
 async function jpegFile(page: Page, colour: string): Promise<Buffer> {
   const dataUrl = await page.evaluate((fill) => {
@@ -46,7 +44,9 @@ describe("my profile on the Dutch site", () => {
     // Upload two photos: both listed, waiting for approval; the first one is the main photo.
     const photos = page.locator("section#photos");
     await expect.poll(() => photos.getByText(nl.profile_edit.photos.none).count()).toBe(1);
-    expect(await photos.locator(".photo-upload__count").textContent()).toBe(nl.profile_edit.photos.count_other.replace("{n}", "0").replace("{count}", "3"));
+    expect(await photos.locator(".photo-upload__count").textContent()).toBe(
+      nl.profile_edit.photos.count_other.replace("{n}", "0").replace("{count}", "3"),
+    );
     const input = photos.locator('input[type="file"]');
     expect(await input.getAttribute("accept")).toBe("image/jpeg,image/png,image/webp");
     await input.setInputFiles({ name: "een.jpg", mimeType: "image/jpeg", buffer: await jpegFile(page, "#c33") });
@@ -54,8 +54,13 @@ describe("my profile on the Dutch site", () => {
     await expect.poll(() => items.count()).toBe(1);
     await input.setInputFiles({ name: "twee.jpg", mimeType: "image/jpeg", buffer: await jpegFile(page, "#36c") });
     await expect.poll(() => items.count()).toBe(2);
-    for (let i = 0; i < 2; i++) expect(await items.nth(i).locator(".own-photo__status").textContent()).toBe(nl.profile_edit.photos.status_pending);
-    expect(await photos.locator(".photo-upload__count").textContent()).toBe(nl.profile_edit.photos.count_other.replace("{n}", "2").replace("{count}", "3"));
+    for (let i = 0; i < 2; i++)
+      expect(await items.nth(i).locator(".own-photo__status").textContent()).toBe(
+        nl.profile_edit.photos.status_pending,
+      );
+    expect(await photos.locator(".photo-upload__count").textContent()).toBe(
+      nl.profile_edit.photos.count_other.replace("{n}", "2").replace("{count}", "3"),
+    );
     await expect.poll(() => items.nth(0).getAttribute("class")).toContain("is-main");
 
     // Buttons are big enough to tap on a phone.
@@ -83,7 +88,9 @@ describe("my profile on the Dutch site", () => {
     await expect.poll(() => items.count()).toBe(1);
     expect(await items.nth(0).getAttribute("data-photo-id")).toBe(secondId);
     expect(await items.nth(0).getAttribute("class")).toContain("is-main");
-    const own = await page.evaluate(() => fetch("/api/photos.php", { headers: { "X-Request-Type": "client" } }).then((r) => r.json()));
+    const own = await page.evaluate(() =>
+      fetch("/api/photos.php", { headers: { "X-Request-Type": "client" } }).then((r) => r.json()),
+    );
     expect((own as { photos: { id: number }[] }).photos.map((p) => String(p.id))).toEqual([secondId]);
 
     // Geolocation fills the city and the region.
@@ -110,7 +117,9 @@ describe("my profile on the Dutch site", () => {
     await page.goto(`${baseUrl}/members/${target}`);
     const lockedThumbs = page.locator(".member__thumbs .thumb.is-locked");
     await expect.poll(() => lockedThumbs.count()).toBeGreaterThan(0);
-    const srcs = await lockedThumbs.locator("img").evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).getAttribute("src") ?? ""));
+    const srcs = await lockedThumbs
+      .locator("img")
+      .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).getAttribute("src") ?? ""));
     for (const src of srcs) expect(src).toMatch(/\/media\/b\//);
     expect(await lockedThumbs.first().locator(".thumb__lock").count()).toBe(1);
     await lockedThumbs.first().click();

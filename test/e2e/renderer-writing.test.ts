@@ -23,8 +23,12 @@ const patched = transform
 const dir = join(process.cwd(), "node_modules/.cache/renderer-writing");
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, "react-dom-server.edge.js"), patched);
-const renderer = require(join(dir, "react-dom-server.edge.js")) as { renderToReadableStream: (node: ReactNode) => Promise<ReadableStream<Uint8Array>> };
-const strings = require(react("react-dom/cjs/react-dom-server-legacy.node.production.js")) as { renderToString: (node: ReactNode) => string };
+const renderer = require(join(dir, "react-dom-server.edge.js")) as {
+  renderToReadableStream: (node: ReactNode) => Promise<ReadableStream<Uint8Array>>;
+};
+const strings = require(react("react-dom/cjs/react-dom-server-legacy.node.production.js")) as {
+  renderToString: (node: ReactNode) => string;
+};
 // The same React as the renderer's (hooks belong to one copy of React).
 const { createElement: h, Suspense, use } = require(react("react/cjs/react.production.js")) as typeof import("react");
 
@@ -48,7 +52,9 @@ const big = () =>
   h(
     "ul",
     { className: "list" },
-    Array.from({ length: 1500 }, (_, i) => h("li", { key: i, "data-i": i, title: TEXTS[i % TEXTS.length] }, TEXTS[(i + 3) % TEXTS.length], " ", i)),
+    Array.from({ length: 1500 }, (_, i) =>
+      h("li", { key: i, "data-i": i, title: TEXTS[i % TEXTS.length] }, TEXTS[(i + 3) % TEXTS.length], " ", i),
+    ),
   );
 
 describe("the page renderer's writing (scripts/vite/react-chunks.ts, decision 0045)", () => {
@@ -65,7 +71,9 @@ describe("the page renderer's writing (scripts/vite/react-chunks.ts, decision 00
     let resolve!: (text: string) => void;
     const later = new Promise<string>((r) => (resolve = r));
     const Late = () => h("p", null, use(later));
-    const stream = await renderer.renderToReadableStream(h("div", null, h("h1", null, "Shell"), h(Suspense, { fallback: h("span", null, "…") }, h(Late))));
+    const stream = await renderer.renderToReadableStream(
+      h("div", null, h("h1", null, "Shell"), h(Suspense, { fallback: h("span", null, "…") }, h(Late))),
+    );
     const reader = stream.getReader();
     // The shell arrives before the boundary's data exists.
     const shell = new TextDecoder().decode((await reader.read()).value);
@@ -82,7 +90,9 @@ describe("the page renderer's writing (scripts/vite/react-chunks.ts, decision 00
   });
 
   it("stops the build for a renderer that is not as it expects", () => {
-    expect(() => transform.handler("function writeChunk(destination, chunk) {}", id)).toThrow(/not as scripts\/vite\/react-chunks\.ts expects/);
+    expect(() => transform.handler("function writeChunk(destination, chunk) {}", id)).toThrow(
+      /not as scripts\/vite\/react-chunks\.ts expects/,
+    );
   });
 
   it("is the renderer in the built Worker", () => {

@@ -24,22 +24,43 @@ export function get(port: number, host: string, path: string): Promise<{ status:
 /** A production build, whatever NODE_ENV the caller runs under (vitest sets "test"). */
 export function build() {
   execFileSync("tsx", ["scripts/dev-vars.ts"], { stdio: "inherit" });
-  execFileSync("vite", ["build", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  execFileSync("vite", ["build", "--logLevel", "warn"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
 }
 
 /** SQL on the local D1 of a served state (the running server sees the change); the rows of each statement. */
 export function localD1(persistTo: string, sql: string): Record<string, unknown>[][] {
-  const out = execFileSync("wrangler", ["d1", "execute", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo, "--json", "--command", sql], {
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    "wrangler",
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--config",
+      "wrangler.toml",
+      "--persist-to",
+      persistTo,
+      "--json",
+      "--command",
+      sql,
+    ],
+    {
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+    },
+  );
   const results = JSON.parse(out.slice(out.indexOf("["))) as { results: Record<string, unknown>[] }[];
   return results.map((r) => r.results);
 }
 
 export function seed(persistTo: string, profiles: number) {
-  execFileSync("tsx", ["scripts/seed.ts", "--reset", "--persist-to", persistTo, "--profiles", String(profiles)], { stdio: "inherit" });
+  execFileSync("tsx", ["scripts/seed.ts", "--reset", "--persist-to", persistTo, "--profiles", String(profiles)], {
+    stdio: "inherit",
+  });
 }
 
 async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000) {
@@ -59,7 +80,22 @@ async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000
 
 export async function serve(persistTo: string, port: number): Promise<Server> {
   // The console's host follows the port, as wrangler.toml's ops.localhost:8787 does for npm start.
-  const args = ["dev", "--persist-to", persistTo, "--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1", "--log-level", "warn", "--show-interactive-dev-session=false", "--var", `OPERATOR_HOST:ops.localhost:${port}`];
+  const args = [
+    "dev",
+    "--persist-to",
+    persistTo,
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(port + 1000),
+    "--ip",
+    "127.0.0.1",
+    "--log-level",
+    "warn",
+    "--show-interactive-dev-session=false",
+    "--var",
+    `OPERATOR_HOST:ops.localhost:${port}`,
+  ];
   const child = spawn("wrangler", args, {
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

@@ -9,16 +9,20 @@ import { localD1 } from "./server";
 const baseUrl = inject("baseUrl");
 const statePath = inject("statePath");
 const browser = sharedBrowser();
-const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const SAFARI_IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+const fill = (text: string, values: Record<string, string>) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
 
 /** Every content security policy violation the page reports, kept across navigations. */
 async function recordViolations(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { violations: string[] };
     w.violations = [];
-    document.addEventListener("securitypolicyviolation", (e) => w.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      w.violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   return () => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
 }
@@ -54,7 +58,14 @@ describe("content security policy in Chromium", () => {
       elsewhere.addEventListener("error", () => undefined);
       void fetch(`http://elsewhere.localhost:${location.port}/api/settings.php`).catch(() => undefined);
     });
-    await expect.poll(violations).toEqual(expect.arrayContaining([expect.stringMatching(/^connect-src ws:\/\/elsewhere/), expect.stringMatching(/^connect-src http:\/\/elsewhere/)]));
+    await expect
+      .poll(violations)
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^connect-src ws:\/\/elsewhere/),
+          expect.stringMatching(/^connect-src http:\/\/elsewhere/),
+        ]),
+      );
     await a.context.close();
     await b.context.close();
   });
@@ -65,12 +76,18 @@ describe("logged-in devices on the settings screen", () => {
     const a = await phone(browser());
     const user = await signUpByApi(a.page, baseUrl, "sessions", "carla", "female");
     // The same member on an iPhone and on a Windows computer.
-    const others = await Promise.all([SAFARI_IPHONE, FIREFOX_WINDOWS].map((userAgent) => browser().newContext({ userAgent, viewport: { width: 360, height: 740 } })));
+    const others = await Promise.all(
+      [SAFARI_IPHONE, FIREFOX_WINDOWS].map((userAgent) =>
+        browser().newContext({ userAgent, viewport: { width: 360, height: 740 } }),
+      ),
+    );
     const [iphone, windows] = await Promise.all(others.map((context) => context.newPage()));
     for (const page of [iphone!, windows!]) {
       await page.goto(`${baseUrl}/`);
       await enterSite(page, nl.entry_warning.enter);
-      expect((await api(page, "POST", "/api/user.php", { email: user.email, password: "een goed wachtwoord" })).status).toBe(200);
+      expect(
+        (await api(page, "POST", "/api/user.php", { email: user.email, password: "een goed wachtwoord" })).status,
+      ).toBe(200);
     }
 
     await a.page.goto(`${baseUrl}/notifications`);
@@ -80,7 +97,11 @@ describe("logged-in devices on the settings screen", () => {
     await expect.poll(() => items.count()).toBe(3);
     const safari = items.filter({ hasText: fill(nl.sessions.device, { browser: "Safari", system: "iPhone" }) });
     await expect.poll(() => safari.count()).toBe(1);
-    await expect.poll(() => items.filter({ hasText: fill(nl.sessions.device, { browser: "Firefox", system: "Windows" }) }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        items.filter({ hasText: fill(nl.sessions.device, { browser: "Firefox", system: "Windows" }) }).count(),
+      )
+      .toBe(1);
     // This phone comes first and is marked; only the others can be logged out from here.
     await expect.poll(() => items.first().textContent()).toContain(nl.sessions.this_device);
     await expect.poll(() => items.filter({ hasText: nl.sessions.this_device }).count()).toBe(1);
@@ -113,7 +134,10 @@ describe("a disabled member at the login form", () => {
     const user = await signUpByApi(a.page, baseUrl, "disabled", "dirk", "male");
     await api(a.page, "GET", "/api/logout.php");
     // As moderation disables an account: the account and its profile, which leaves search.
-    localD1(statePath, `UPDATE users SET status = 'disabled' WHERE email = '${user.email}'; UPDATE profiles SET status = 'disabled', searchable = 0 WHERE id = ${user.profile.id}`);
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'disabled' WHERE email = '${user.email}'; UPDATE profiles SET status = 'disabled', searchable = 0 WHERE id = ${user.profile.id}`,
+    );
     await a.page.goto(`${baseUrl}/login`);
     await hydrated(a.page);
     await a.page.getByLabel(nl.login.email).fill(user.email);

@@ -15,7 +15,16 @@ beforeAll(async () => {
 
 // A draft the form would send; the date of birth is refused on purpose, so the server names every
 // faulty field and stores nobody, whatever the other fields are.
-const draft: SignupDraft = { email: "anna@example.com", username: "anna", password: "a good password", day: "31", month: "2", year: "1990", gender: "female", terms: true };
+const draft: SignupDraft = {
+  email: "anna@example.com",
+  username: "anna",
+  password: "a good password",
+  day: "31",
+  month: "2",
+  year: "1990",
+  gender: "female",
+  terms: true,
+};
 
 type Field = "email" | "username" | "password";
 // The last element marks an input the body's length cap refuses before the field check: both sides
@@ -49,9 +58,20 @@ describe("the signup form and the server give the same verdict on each field (SP
       const problem = signupProblems(form)[field];
       const clientVerdict = problem ? t(problem.key, problem.values) : null;
 
-      const body = { email: form.email, username: form.username, password: form.password, date_of_birth: "1990-02-31", gender: "female", terms: true };
+      const body = {
+        email: form.email,
+        username: form.username,
+        password: form.password,
+        date_of_birth: "1990-02-31",
+        gender: "female",
+        terms: true,
+      };
       const before = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
-      const res = await new Browser(ORIGIN).fetch("/api/signup.php", { method: "POST", json: body, headers: { cookie: "locale=en" } });
+      const res = await new Browser(ORIGIN).fetch("/api/signup.php", {
+        method: "POST",
+        json: body,
+        headers: { cookie: "locale=en" },
+      });
       expect(res.status).toBe(400);
       const { fields } = await json<{ fields: Record<string, string> }>(res);
       if (cap) {

@@ -14,7 +14,15 @@ let counter = 0;
 /** A fresh signup body with a unique address and name. */
 function newMember(overrides: Record<string, unknown> = {}) {
   counter++;
-  return { email: `member${counter}@example.com`, username: `member${counter}`, password: "a good password", date_of_birth: birthDateForAge(30), gender: "female", terms: true, ...overrides };
+  return {
+    email: `member${counter}@example.com`,
+    username: `member${counter}`,
+    password: "a good password",
+    date_of_birth: birthDateForAge(30),
+    gender: "female",
+    terms: true,
+    ...overrides,
+  };
 }
 
 async function signUp(browser = new Browser(ORIGIN), overrides: Record<string, unknown> = {}) {
@@ -27,14 +35,19 @@ async function signUp(browser = new Browser(ORIGIN), overrides: Record<string, u
 
 /** The link of the newest mail to an address, as the member would click it. */
 async function mailedLink(to: string, kind: string): Promise<string> {
-  const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = ? ORDER BY id DESC LIMIT 1").bind(to, kind).first<{ text: string }>();
+  const mail = await env.DB.prepare(
+    "SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = ? ORDER BY id DESC LIMIT 1",
+  )
+    .bind(to, kind)
+    .first<{ text: string }>();
   const link = /(https?:\/\/\S+)/.exec(mail?.text ?? "")?.[1];
   if (!link) throw new Error(`no ${kind} mail to ${to}`);
   return link.replace(ORIGIN, "");
 }
 const tokenOf = (link: string) => new URL(link, ORIGIN).searchParams.get("token")!;
 
-const userOf = (email: string) => env.DB.prepare("SELECT * FROM users WHERE email = ?").bind(email).first<Record<string, unknown>>();
+const userOf = (email: string) =>
+  env.DB.prepare("SELECT * FROM users WHERE email = ?").bind(email).first<Record<string, unknown>>();
 
 beforeAll(async () => {
   await putSites(
@@ -48,11 +61,19 @@ beforeAll(async () => {
 describe("sign-up", () => {
   it("creates a not-confirmed member, logged in, with the signup credits once and the terms version", async () => {
     const { browser, body, user } = await signUp();
-    expect(user).toMatchObject({ status: "not_confirmed", credits: 10, paid_user: false, email: body.email, profile: { name: body.username } });
+    expect(user).toMatchObject({
+      status: "not_confirmed",
+      credits: 10,
+      paid_user: false,
+      email: body.email,
+      profile: { name: body.username },
+    });
     const row = await userOf(body.email);
     expect(row).toMatchObject({ terms_version: "2024-03-01T12:00:00.000Z", site_domain: "nl.test", language: "nl" });
     expect(String(row!.password_hash)).toMatch(/^\$argon2id\$/);
-    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ?").bind(row!.id).all();
+    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ?")
+      .bind(row!.id)
+      .all();
     expect(ledger.results).toEqual([{ delta: 10, reason: "signup" }]);
     expect((await browser.fetch("/api/user.php")).status).toBe(200);
     await mailedLink(body.email, "activation");
@@ -78,14 +99,29 @@ describe("sign-up", () => {
 
   const invalid: [string, Record<string, unknown>, string, string][] = [
     ["an invalid e-mail", { email: "not-an-email" }, "email", "Invalid email"],
-    ["a username equal to the e-mail", { email: "same@example.com", username: "same@example.com" }, "username", "Username may not be the same as your e-mail address"],
+    [
+      "a username equal to the e-mail",
+      { email: "same@example.com", username: "same@example.com" },
+      "username",
+      "Username may not be the same as your e-mail address",
+    ],
     ["a username starting with @", { username: "@anna" }, "username", "Username may not start with @"],
     ["someone under 18", { date_of_birth: birthDateForAge(17) }, "date_of_birth", "Enter your date of birth (18+)"],
     ["a date that does not exist", { date_of_birth: "2000-02-30" }, "date_of_birth", "Invalid date of birth"],
     ["a date in another format", { date_of_birth: "30-01-2000" }, "date_of_birth", "Invalid date of birth"],
     ["a short password", { password: "short" }, "password", "Use at least 8 characters"],
-    ["a Cyrillic look-alike username", { username: "Аnna" }, "username", "Use 3 to 24 letters, digits, dots, dashes or underscores"],
-    ["an over-long username", { username: "a".repeat(60) }, "username", "Use 3 to 24 letters, digits, dots, dashes or underscores"],
+    [
+      "a Cyrillic look-alike username",
+      { username: "Аnna" },
+      "username",
+      "Use 3 to 24 letters, digits, dots, dashes or underscores",
+    ],
+    [
+      "an over-long username",
+      { username: "a".repeat(60) },
+      "username",
+      "Use 3 to 24 letters, digits, dots, dashes or underscores",
+    ],
     ["terms not accepted", { terms: false }, "terms", "Please accept the terms and the privacy statement"],
     ["no gender", { gender: "other" }, "gender", "Choose whether you are a man or a woman"],
     ["an empty e-mail", { email: "" }, "email", "Invalid email"],
@@ -96,7 +132,11 @@ describe("sign-up", () => {
     it(`refuses ${what} with the field's message, storing nothing`, async () => {
       const body = newMember(overrides);
       const before = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
-      const res = await new Browser(ORIGIN).fetch("/api/signup.php", { method: "POST", json: body, headers: { cookie: "locale=en" } });
+      const res = await new Browser(ORIGIN).fetch("/api/signup.php", {
+        method: "POST",
+        json: body,
+        headers: { cookie: "locale=en" },
+      });
       expect(res.status).toBe(400);
       const error = await json<{ field: string; fields: Record<string, string> }>(res);
       expect(error.fields[field]).toBe(message);
@@ -105,7 +145,10 @@ describe("sign-up", () => {
   }
 
   it("names every faulty field at once, in the user's language", async () => {
-    const res = await new Browser(ORIGIN).post("/api/signup.php", newMember({ email: "x", date_of_birth: "2023-02-30", password: "1" }));
+    const res = await new Browser(ORIGIN).post(
+      "/api/signup.php",
+      newMember({ email: "x", date_of_birth: "2023-02-30", password: "1" }),
+    );
     const { fields } = await json<{ fields: Record<string, string> }>(res);
     expect(Object.keys(fields).toSorted()).toEqual(["date_of_birth", "email", "password"]);
     expect(fields.email).not.toBe("Invalid email");
@@ -113,9 +156,16 @@ describe("sign-up", () => {
 
   it("refuses an address that already has an account", async () => {
     const { body } = await signUp();
-    const res = await new Browser(ORIGIN).fetch("/api/signup.php", { method: "POST", json: newMember({ email: body.email.toUpperCase() }), headers: { cookie: "locale=en" } });
+    const res = await new Browser(ORIGIN).fetch("/api/signup.php", {
+      method: "POST",
+      json: newMember({ email: body.email.toUpperCase() }),
+      headers: { cookie: "locale=en" },
+    });
     expect(res.status).toBe(409);
-    expect(await json(res)).toMatchObject({ field: "email", message: "An account with this e-mail address already exists" });
+    expect(await json(res)).toMatchObject({
+      field: "email",
+      message: "An account with this e-mail address already exists",
+    });
   });
 
   it("refuses a username taken in another case or width", async () => {
@@ -129,7 +179,11 @@ describe("sign-up", () => {
   });
 
   it("refuses a body that is not JSON", async () => {
-    const res = await new Browser(ORIGIN).fetch("/api/signup.php", { method: "POST", body: "email=a", headers: { "content-type": "application/json" } });
+    const res = await new Browser(ORIGIN).fetch("/api/signup.php", {
+      method: "POST",
+      body: "email=a",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(await json(res)).toMatchObject({ error: "invalid_body" });
   });
@@ -162,16 +216,26 @@ describe("activation", () => {
   it("refuses an expired or made-up link", async () => {
     const { body } = await signUp();
     const link = await mailedLink(body.email, "activation");
-    await env.DB.prepare("UPDATE auth_tokens SET expires_at = unixepoch() - 1 WHERE kind = 'activation' AND user_id = (SELECT id FROM users WHERE email = ?)").bind(body.email).run();
+    await env.DB.prepare(
+      "UPDATE auth_tokens SET expires_at = unixepoch() - 1 WHERE kind = 'activation' AND user_id = (SELECT id FROM users WHERE email = ?)",
+    )
+      .bind(body.email)
+      .run();
     expect((await fetchWorker(ORIGIN + link, { redirect: "manual" })).headers.get("location")).toBe("/activate/error");
-    expect((await fetchWorker(`${ORIGIN}/api/activate.php?token=made-up`, { redirect: "manual" })).headers.get("location")).toBe("/activate/error");
+    expect(
+      (await fetchWorker(`${ORIGIN}/api/activate.php?token=made-up`, { redirect: "manual" })).headers.get("location"),
+    ).toBe("/activate/error");
     expect((await userOf(body.email))!.status).toBe("not_confirmed");
   });
 
   it("mails the link again on request", async () => {
     const { browser, body } = await signUp();
     expect((await browser.post("/api/activation-mail.php")).status).toBe(200);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = ? AND kind = 'activation'").bind(body.email).first<{ n: number }>();
+    const count = await env.DB.prepare(
+      "SELECT count(*) AS n FROM outgoing_mail WHERE to_address = ? AND kind = 'activation'",
+    )
+      .bind(body.email)
+      .first<{ n: number }>();
     expect(count!.n).toBe(2);
   });
 });
@@ -188,8 +252,15 @@ describe("login", () => {
 
   it("says only that login failed, for a wrong password and for an unknown address", async () => {
     const { body } = await signUp();
-    for (const attempt of [{ email: body.email, password: "wrong password" }, { email: "nobody@example.com", password: "whatever1" }]) {
-      const res = await new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: attempt, headers: { cookie: "locale=en" } });
+    for (const attempt of [
+      { email: body.email, password: "wrong password" },
+      { email: "nobody@example.com", password: "whatever1" },
+    ]) {
+      const res = await new Browser(ORIGIN).fetch("/api/user.php", {
+        method: "POST",
+        json: attempt,
+        headers: { cookie: "locale=en" },
+      });
       expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ error: "login_failed", message: "Login failed, please try again" });
       expect(res.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
@@ -198,27 +269,50 @@ describe("login", () => {
 
   it("blocks the account after 5 failures, even for the right password, until the block expires", async () => {
     const { body } = await signUp();
-    const attempt = (password: string) => new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email: body.email, password }, headers: { cookie: "locale=en", "cf-connecting-ip": `10.0.0.${counter}` } });
+    const attempt = (password: string) =>
+      new Browser(ORIGIN).fetch("/api/user.php", {
+        method: "POST",
+        json: { email: body.email, password },
+        headers: { cookie: "locale=en", "cf-connecting-ip": `10.0.0.${counter}` },
+      });
     for (let i = 0; i < 4; i++) expect((await attempt("wrong password")).status).toBe(400);
     const fifth = await attempt("wrong password");
     expect(fifth.status).toBe(429);
-    expect(await json(fifth)).toMatchObject({ error: "account_blocked", message: "Too many incorrect attempts, account blocked for 15 min." });
+    expect(await json(fifth)).toMatchObject({
+      error: "account_blocked",
+      message: "Too many incorrect attempts, account blocked for 15 min.",
+    });
     expect((await attempt(body.password)).status).toBe(429);
     // The block ends: move it into the past.
-    await env.DB.prepare("UPDATE login_attempts SET blocked_until = unixepoch() - 1, window_start = unixepoch() - 3600 WHERE key = 'user:' || (SELECT id FROM users WHERE email = ?)").bind(body.email).run();
+    await env.DB.prepare(
+      "UPDATE login_attempts SET blocked_until = unixepoch() - 1, window_start = unixepoch() - 3600 WHERE key = 'user:' || (SELECT id FROM users WHERE email = ?)",
+    )
+      .bind(body.email)
+      .run();
     expect((await attempt(body.password)).status).toBe(200);
   });
 
   it("refuses an address that fails too often, before any account is tried", async () => {
     const address = "192.0.2.77";
-    const attempt = (email: string) => new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email, password: "nope nope" }, headers: { "cf-connecting-ip": address, cookie: "locale=en" } });
+    const attempt = (email: string) =>
+      new Browser(ORIGIN).fetch("/api/user.php", {
+        method: "POST",
+        json: { email, password: "nope nope" },
+        headers: { "cf-connecting-ip": address, cookie: "locale=en" },
+      });
     for (let i = 0; i < 30; i++) await attempt(`victim${i}@example.com`);
     const { body } = await signUp();
-    const res = await new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email: body.email, password: body.password }, headers: { "cf-connecting-ip": address, cookie: "locale=en" } });
+    const res = await new Browser(ORIGIN).fetch("/api/user.php", {
+      method: "POST",
+      json: { email: body.email, password: body.password },
+      headers: { "cf-connecting-ip": address, cookie: "locale=en" },
+    });
     expect(res.status).toBe(429);
     expect(await json(res)).toMatchObject({ error: "address_throttled" });
     // The member's own account was not locked by it.
-    expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status).toBe(200);
+    expect(
+      (await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status,
+    ).toBe(200);
   }, 30_000); // thirty logins, each with a password hash: slow on a busy two-core machine
 });
 
@@ -236,27 +330,41 @@ describe("sessions end", () => {
     const { browser, body } = await signUp();
     const other = new Browser(ORIGIN);
     await other.post("/api/user.php", { email: body.email, password: body.password });
-    const res = await browser.post("/api/password.php", { old_password: body.password, password: "a new password", password_repeat: "a new password" });
+    const res = await browser.post("/api/password.php", {
+      old_password: body.password,
+      password: "a new password",
+      password_repeat: "a new password",
+    });
     expect(res.status).toBe(200);
     expect((await other.fetch("/api/user.php")).status).toBe(403);
     expect((await browser.fetch("/api/user.php")).status).toBe(200);
-    expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: "a new password" })).status).toBe(200);
+    expect(
+      (await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: "a new password" })).status,
+    ).toBe(200);
   });
 
   it("refuses a password change with a wrong old password or different repeats", async () => {
     const { browser, body } = await signUp();
-    const res = await browser.fetch("/api/password.php", { method: "POST", json: { old_password: "wrong one!", password: "a new password", password_repeat: "another one" }, headers: { cookie: "locale=en" } });
+    const res = await browser.fetch("/api/password.php", {
+      method: "POST",
+      json: { old_password: "wrong one!", password: "a new password", password_repeat: "another one" },
+      headers: { cookie: "locale=en" },
+    });
     expect(res.status).toBe(400);
     expect((await json<{ fields: Record<string, string> }>(res)).fields).toEqual({
       old_password: "Please check your old password",
       password_repeat: "The entered passwords are not the same",
     });
-    expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status).toBe(200);
+    expect(
+      (await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status,
+    ).toBe(200);
   });
 
   it("rejects a cookie signed with another key or algorithm", async () => {
     const forged = "eyJhbGciOiJub25lIn0.eyJzaWQiOiJ4Iiwic3ViIjoiMSJ9.";
-    expect((await fetchWorker(`${ORIGIN}/api/user.php`, { headers: { cookie: `session=${forged}` } })).status).toBe(403);
+    expect((await fetchWorker(`${ORIGIN}/api/user.php`, { headers: { cookie: `session=${forged}` } })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -266,11 +374,22 @@ describe("cross-site requests", () => {
     const session = `session=${browser.cookies.get("session")}`;
     const attempts: { headers: Record<string, string> }[] = [
       { headers: { origin: ORIGIN, cookie: session, "content-type": "application/json" } },
-      { headers: { origin: "http://evil.example", "x-request-type": "client", cookie: session, "content-type": "application/json" } },
+      {
+        headers: {
+          origin: "http://evil.example",
+          "x-request-type": "client",
+          cookie: session,
+          "content-type": "application/json",
+        },
+      },
       { headers: { "x-request-type": "client", cookie: session, "content-type": "application/json" } },
     ];
     for (const attempt of attempts) {
-      const res = await fetchWorker(`${ORIGIN}/api/user.php`, { method: "PUT", body: JSON.stringify({ invisible: true }), ...attempt });
+      const res = await fetchWorker(`${ORIGIN}/api/user.php`, {
+        method: "PUT",
+        body: JSON.stringify({ invisible: true }),
+        ...attempt,
+      });
       expect(res.status).toBe(403);
       expect(await json(res)).toMatchObject({ error: "csrf" });
     }
@@ -283,44 +402,85 @@ describe("password reset", () => {
     const { browser, body } = await signUp();
     expect((await new Browser(ORIGIN).post("/api/password-reset.php", { email: body.email })).status).toBe(200);
     const token = tokenOf(await mailedLink(body.email, "reset"));
-    const reset = await new Browser(ORIGIN).put("/api/password-reset.php", { token, password: "reset password", password_repeat: "reset password" });
+    const reset = await new Browser(ORIGIN).put("/api/password-reset.php", {
+      token,
+      password: "reset password",
+      password_repeat: "reset password",
+    });
     expect(reset.status).toBe(200);
     expect((await browser.fetch("/api/user.php")).status).toBe(403);
-    expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: "reset password" })).status).toBe(200);
-    const again = await new Browser(ORIGIN).put("/api/password-reset.php", { token, password: "third password", password_repeat: "third password" });
+    expect(
+      (await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: "reset password" })).status,
+    ).toBe(200);
+    const again = await new Browser(ORIGIN).put("/api/password-reset.php", {
+      token,
+      password: "third password",
+      password_repeat: "third password",
+    });
     expect(again.status).toBe(400);
     expect(await json(again)).toMatchObject({ field: "token" });
-    expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: "reset password" })).status).toBe(200);
+    expect(
+      (await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: "reset password" })).status,
+    ).toBe(200);
   });
 
   it("refuses an expired link and different repeats", async () => {
     const { body } = await signUp();
     await new Browser(ORIGIN).post("/api/password-reset.php", { email: body.email });
     const token = tokenOf(await mailedLink(body.email, "reset"));
-    const differ = await new Browser(ORIGIN).fetch("/api/password-reset.php", { method: "PUT", json: { token, password: "reset password", password_repeat: "other password" }, headers: { cookie: "locale=en" } });
-    expect((await json<{ fields: Record<string, string> }>(differ)).fields.password_repeat).toBe("The entered passwords are not the same");
+    const differ = await new Browser(ORIGIN).fetch("/api/password-reset.php", {
+      method: "PUT",
+      json: { token, password: "reset password", password_repeat: "other password" },
+      headers: { cookie: "locale=en" },
+    });
+    expect((await json<{ fields: Record<string, string> }>(differ)).fields.password_repeat).toBe(
+      "The entered passwords are not the same",
+    );
     await env.DB.prepare("UPDATE auth_tokens SET expires_at = unixepoch() - 1 WHERE kind = 'password_reset'").run();
-    const expired = await new Browser(ORIGIN).fetch("/api/password-reset.php", { method: "PUT", json: { token, password: "reset password", password_repeat: "reset password" }, headers: { cookie: "locale=en" } });
-    expect(await json(expired)).toMatchObject({ field: "token", message: "Link expired or invalid, request a new email" });
-    expect((await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status).toBe(200);
+    const expired = await new Browser(ORIGIN).fetch("/api/password-reset.php", {
+      method: "PUT",
+      json: { token, password: "reset password", password_repeat: "reset password" },
+      headers: { cookie: "locale=en" },
+    });
+    expect(await json(expired)).toMatchObject({
+      field: "token",
+      message: "Link expired or invalid, request a new email",
+    });
+    expect(
+      (await new Browser(ORIGIN).post("/api/user.php", { email: body.email, password: body.password })).status,
+    ).toBe(200);
   });
 
   it("says when the address is unknown, and stops after 3 mails a day", async () => {
-    const unknown = await new Browser(ORIGIN).fetch("/api/password-reset.php", { method: "POST", json: { email: "nobody@example.com" }, headers: { cookie: "locale=en" } });
+    const unknown = await new Browser(ORIGIN).fetch("/api/password-reset.php", {
+      method: "POST",
+      json: { email: "nobody@example.com" },
+      headers: { cookie: "locale=en" },
+    });
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toMatchObject({ message: "E-mail address not found" });
     const { body } = await signUp();
-    for (let i = 0; i < 3; i++) expect((await new Browser(ORIGIN).post("/api/password-reset.php", { email: body.email })).status).toBe(200);
-    const fourth = await new Browser(ORIGIN).fetch("/api/password-reset.php", { method: "POST", json: { email: body.email }, headers: { cookie: "locale=en" } });
+    for (let i = 0; i < 3; i++)
+      expect((await new Browser(ORIGIN).post("/api/password-reset.php", { email: body.email })).status).toBe(200);
+    const fourth = await new Browser(ORIGIN).fetch("/api/password-reset.php", {
+      method: "POST",
+      json: { email: body.email },
+      headers: { cookie: "locale=en" },
+    });
     expect(fourth.status).toBe(429);
-    expect(await json(fourth)).toMatchObject({ message: "Too many password reset emails sent, please try again tomorrow" });
+    expect(await json(fourth)).toMatchObject({
+      message: "Too many password reset emails sent, please try again tomorrow",
+    });
   });
 });
 
 describe("settings", () => {
   it("changes the e-mail address through a link sent to the new one, once", async () => {
     const { browser, body } = await signUp();
-    const res = await browser.post("/api/mail-change.php", { email: "New.Address@example.com", password: body.password });
+    const res = await browser.post("/api/mail-change.php", {
+      email: "New.Address@example.com",
+      password: body.password,
+    });
     expect(res.status).toBe(200);
     const token = tokenOf(await mailedLink("new.address@example.com", "mail_change"));
     const confirm = await new Browser(ORIGIN).put("/api/mail-change.php", { token });
@@ -339,7 +499,11 @@ describe("settings", () => {
       [{ email: "fine@example.com", password: "wrong password" }, "password", "Please check your old password"],
     ];
     for (const [payload, field, message] of cases) {
-      const res = await browser.fetch("/api/mail-change.php", { method: "POST", json: payload, headers: { cookie: "locale=en" } });
+      const res = await browser.fetch("/api/mail-change.php", {
+        method: "POST",
+        json: payload,
+        headers: { cookie: "locale=en" },
+      });
       expect(res.status).toBe(400);
       expect((await json<{ fields: Record<string, string> }>(res)).fields[field]).toBe(message);
     }
@@ -349,10 +513,16 @@ describe("settings", () => {
     const { browser, user } = await signUp();
     const res = await browser.put("/api/user.php", { invisible: true });
     expect((await json<{ user: User }>(res)).user.invisible).toBe(true);
-    const profile = await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?").bind(user.profile.id).first<{ searchable: number }>();
+    const profile = await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?")
+      .bind(user.profile.id)
+      .first<{ searchable: number }>();
     expect(profile!.searchable).toBe(0);
     await browser.put("/api/user.php", { invisible: false });
-    expect((await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?").bind(user.profile.id).first<{ searchable: number }>())!.searchable).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?")
+        .bind(user.profile.id)
+        .first<{ searchable: number }>())!.searchable,
+    ).toBe(1);
   });
 
   it("changes the language of the account and the cookie", async () => {
@@ -364,7 +534,14 @@ describe("settings", () => {
   });
 
   it("needs a member", async () => {
-    for (const [method, path] of [["PUT", "/api/user.php"], ["POST", "/api/password.php"], ["POST", "/api/mail-change.php"], ["DELETE", "/api/user.php"], ["GET", "/api/my-data.php"], ["POST", "/api/retention.php"]] as const) {
+    for (const [method, path] of [
+      ["PUT", "/api/user.php"],
+      ["POST", "/api/password.php"],
+      ["POST", "/api/mail-change.php"],
+      ["DELETE", "/api/user.php"],
+      ["GET", "/api/my-data.php"],
+      ["POST", "/api/retention.php"],
+    ] as const) {
       const res = await new Browser(ORIGIN).fetch(path, { method, json: method === "GET" ? undefined : {} });
       expect([403, 400], `${method} ${path}`).toContain(res.status);
       if (res.status === 403) expect(await json(res)).toMatchObject({ error: "authentication_required" });
@@ -395,13 +572,21 @@ describe("deletion", () => {
     expect((await browser.delete("/api/user.php", { password: body.password })).status).toBe(200);
     expect((await userOf(body.email))!.status).toBe("pending_deletion");
     expect((await browser.fetch("/api/user.php")).status).toBe(403);
-    expect((await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?").bind(user.profile.id).first<{ searchable: number }>())!.searchable).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?")
+        .bind(user.profile.id)
+        .first<{ searchable: number }>())!.searchable,
+    ).toBe(0);
 
     // Nobody finds the profile meanwhile, not even by its id.
     expect((await new Browser(ORIGIN).fetch(`/api/profile.php?id=${user.profile.id}`)).status).toBe(404);
     expect((await new Browser(ORIGIN).fetch(`/members/${user.profile.id}`)).status).toBe(404);
 
-    const login = await new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email: body.email, password: body.password }, headers: { cookie: "locale=en" } });
+    const login = await new Browser(ORIGIN).fetch("/api/user.php", {
+      method: "POST",
+      json: { email: body.email, password: body.password },
+      headers: { cookie: "locale=en" },
+    });
     expect(login.status).toBe(403);
     expect(await json(login)).toMatchObject({ error: "pending_deletion" });
 
@@ -411,14 +596,20 @@ describe("deletion", () => {
     expect(res.headers.get("location")).toBe("/members");
     expect((await back.fetch("/api/user.php")).status).toBe(200);
     expect((await userOf(body.email))!.status).toBe("not_confirmed");
-    expect((await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?").bind(user.profile.id).first<{ searchable: number }>())!.searchable).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT searchable FROM profiles WHERE id = ?")
+        .bind(user.profile.id)
+        .first<{ searchable: number }>())!.searchable,
+    ).toBe(1);
     expect((await new Browser(ORIGIN).fetch(`/api/profile.php?id=${user.profile.id}`)).status).toBe(200);
     expect((await new Browser(ORIGIN).fetch(link)).headers.get("location")).toBe("/activate/error");
   });
 
   it("offers the company's retention discount instead, once", async () => {
     const { browser } = await signUp();
-    const first = await json<{ discount: { code: string; percentage: number } }>(await browser.post("/api/retention.php"));
+    const first = await json<{ discount: { code: string; percentage: number } }>(
+      await browser.post("/api/retention.php"),
+    );
     expect(first.discount.percentage).toBe(50);
     expect(first.discount.code).toMatch(/^STAY-[A-Z0-9]+$/);
     const second = await json<{ discount: { code: string } }>(await browser.post("/api/retention.php"));
@@ -427,8 +618,16 @@ describe("deletion", () => {
 
   it("is erased after 14 days, profile and chat photos in R2 included", async () => {
     const { browser, body, user } = await signUp();
-    await env.DB.prepare("INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height) VALUES (?, 'p/erase.jpg', 't/erase.jpg', 'b/erase.jpg', 'active', 1, 1)").bind(user.profile.id).run();
-    await env.DB.prepare("INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, 'c/erase.jpg', 'ct/erase.jpg', 'cb/erase.jpg', 1, 1)").bind(user.profile.id).run();
+    await env.DB.prepare(
+      "INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height) VALUES (?, 'p/erase.jpg', 't/erase.jpg', 'b/erase.jpg', 'active', 1, 1)",
+    )
+      .bind(user.profile.id)
+      .run();
+    await env.DB.prepare(
+      "INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, 'c/erase.jpg', 'ct/erase.jpg', 'cb/erase.jpg', 1, 1)",
+    )
+      .bind(user.profile.id)
+      .run();
     const keys = ["p/erase.jpg", "t/erase.jpg", "b/erase.jpg", "c/erase.jpg", "ct/erase.jpg", "cb/erase.jpg"];
     for (const key of keys) await env.PHOTOS.put(key, "x");
     await browser.delete("/api/user.php", { password: body.password });
@@ -436,7 +635,9 @@ describe("deletion", () => {
     expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 13 * 86400)).toBe(0);
     expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, eraseChats, now + 14 * 86400 + 1)).toBe(1);
     expect(await userOf(body.email)).toBeNull();
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM profiles WHERE id = ?").bind(user.profile.id).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM profiles WHERE id = ?").bind(user.profile.id).first(),
+    ).toEqual({ n: 0 });
     for (const key of keys) expect(await env.PHOTOS.head(key)).toBeNull();
   });
 });

@@ -23,13 +23,64 @@ function apiRoutes(): Map<string, Set<string>> {
 
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype"];
-const ODD_IDS = ["0", "-1", "1e309", "99999999999999999999", "abc", "ünïcødé😀", "1.5", "", " ", "0x10", "NaN", "null", "%00"];
+const ODD_IDS = [
+  "0",
+  "-1",
+  "1e309",
+  "99999999999999999999",
+  "abc",
+  "ünïcødé😀",
+  "1.5",
+  "",
+  " ",
+  "0x10",
+  "NaN",
+  "null",
+  "%00",
+];
 /** Query and body field names the API reads somewhere. */
 const FIELDS = [
-  "id", "profile", "profile_id", "photo_id", "conversation", "before", "lat", "lon", "page", "country", "country_region",
-  "gender", "min_age", "max_age", "language", "invisible", "email", "password", "password_repeat", "old_password", "token",
-  "reason", "username", "date_of_birth", "terms", "message", "position", "main", "city", "region", "interests", "about_me",
-  "sexuality", "kind", "body", "client_id", "gift", "push", "subscription", "welcome", "locale",
+  "id",
+  "profile",
+  "profile_id",
+  "photo_id",
+  "conversation",
+  "before",
+  "lat",
+  "lon",
+  "page",
+  "country",
+  "country_region",
+  "gender",
+  "min_age",
+  "max_age",
+  "language",
+  "invisible",
+  "email",
+  "password",
+  "password_repeat",
+  "old_password",
+  "token",
+  "reason",
+  "username",
+  "date_of_birth",
+  "terms",
+  "message",
+  "position",
+  "main",
+  "city",
+  "region",
+  "interests",
+  "about_me",
+  "sexuality",
+  "kind",
+  "body",
+  "client_id",
+  "gift",
+  "push",
+  "subscription",
+  "welcome",
+  "locale",
 ];
 const HUGE = "x".repeat(100_000);
 
@@ -39,9 +90,9 @@ const RAW_BODIES = [
   "not json",
   "null",
   "[]",
-  "\"text\"",
+  '"text"',
   "1e309",
-  "{\"a\":",
+  '{"a":',
   JSON.stringify({ deep: JSON.parse("[".repeat(500) + "]".repeat(500)) }),
   ...PROTOTYPE_NAMES.map((name) => `{"${name}": 1}`),
   ...PROTOTYPE_NAMES.map((name) => `{"${name}": {"${name}": "x"}}`),
@@ -55,7 +106,9 @@ function jsonBodies(): string[] {
   const all = (value: string) => `{${FIELDS.map((field) => `"${field}": ${value}`).join(", ")}}`;
   const bodies = ODD_IDS.map((id) => all(JSON.stringify(id)));
   for (const raw of ["-1", "1e309", "99999999999999999999", "1.5", "true", "null", "[]", "{}"]) bodies.push(all(raw));
-  for (const field of FIELDS) for (const id of ODD_EACH) bodies.push(JSON.stringify({ [field]: id }), `{"${field}": ${id === "ünïcødé😀" ? "{}" : id}}`);
+  for (const field of FIELDS)
+    for (const id of ODD_EACH)
+      bodies.push(JSON.stringify({ [field]: id }), `{"${field}": ${id === "ünïcødé😀" ? "{}" : id}}`);
   bodies.push(JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, HUGE]))));
   return bodies;
 }
@@ -72,10 +125,15 @@ function queries(): string[] {
 
 type Finding = { who: string; method: string; path: string; body?: string; status: number };
 
-async function fuzz(who: string, browser: () => Promise<Browser>, routes: Map<string, Set<string>>): Promise<Finding[]> {
+async function fuzz(
+  who: string,
+  browser: () => Promise<Browser>,
+  routes: Map<string, Set<string>>,
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const record = (method: string, path: string, status: number, body?: string) => {
-    if (status >= 500) findings.push({ who, method, path, status, ...(body === undefined ? {} : { body: body.slice(0, 120) }) });
+    if (status >= 500)
+      findings.push({ who, method, path, status, ...(body === undefined ? {} : { body: body.slice(0, 120) }) });
   };
   for (const [path, registered] of routes) {
     const client = await browser();
@@ -95,7 +153,11 @@ async function fuzz(who: string, browser: () => Promise<Browser>, routes: Map<st
       }
       const empty = await client.fetch(path, { method });
       record(method, path, empty.status, "(no body)");
-      const form = await client.fetch(path, { method, body: "a=1&constructor=2", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const form = await client.fetch(path, {
+        method,
+        body: "a=1&constructor=2",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
       record(method, path, form.status, "(form)");
     }
     if (path === "/api/logout.php") record("GET", path, (await client.fetch(path)).status);
@@ -108,7 +170,14 @@ let members = 0;
 async function member(): Promise<Browser> {
   members++;
   const browser = new Browser(ORIGIN);
-  const res = await browser.post("/api/signup.php", { email: `fuzz${members}@example.com`, username: `fuzz${members}`, password: "a good password", date_of_birth: birthDateForAge(35), gender: "female", terms: true });
+  const res = await browser.post("/api/signup.php", {
+    email: `fuzz${members}@example.com`,
+    username: `fuzz${members}`,
+    password: "a good password",
+    date_of_birth: birthDateForAge(35),
+    gender: "female",
+    terms: true,
+  });
   expect(res.status).toBe(201);
   return browser;
 }
@@ -122,7 +191,15 @@ describe("every /api route", () => {
   const routes = apiRoutes();
 
   it("is found in the app, the calls of SPEC §7 among them", () => {
-    for (const path of ["/api/user.php", "/api/logout.php", "/api/geocode.php", "/api/chats.php", "/api/chat.php", "/api/settings.php", "/api/profile.php"]) {
+    for (const path of [
+      "/api/user.php",
+      "/api/logout.php",
+      "/api/geocode.php",
+      "/api/chats.php",
+      "/api/chat.php",
+      "/api/settings.php",
+      "/api/profile.php",
+    ]) {
       expect(routes.has(path), path).toBe(true);
     }
   });

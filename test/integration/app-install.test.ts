@@ -5,17 +5,35 @@ import { putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
 
 beforeAll(async () => {
-  await putSites(site("nl.test", { domain_language: "nl" }), site("de.test", { domain_language: "de", countries: ["DE", "AT", "CH"], minimum_message_costs: {} }));
+  await putSites(
+    site("nl.test", { domain_language: "nl" }),
+    site("de.test", { domain_language: "de", countries: ["DE", "AT", "CH"], minimum_message_costs: {} }),
+  );
 });
 
 describe("web app manifest (installable)", () => {
   it("has an id, PNG icons of 192 and 512 px and a maskable one, the theme and a description in the site's language", async () => {
-    const manifest = (await json(await fetchWorker("http://de.test/manifest.webmanifest"))) as Record<string, unknown> & { icons: { src: string; sizes: string; type: string; purpose: string }[] };
-    expect(manifest).toMatchObject({ id: "/", scope: "/", start_url: "/members", display: "standalone", lang: "de", theme_color: "#e8412c", background_color: "#fbf6f4" });
+    const manifest = (await json(await fetchWorker("http://de.test/manifest.webmanifest"))) as Record<
+      string,
+      unknown
+    > & { icons: { src: string; sizes: string; type: string; purpose: string }[] };
+    expect(manifest).toMatchObject({
+      id: "/",
+      scope: "/",
+      start_url: "/members",
+      display: "standalone",
+      lang: "de",
+      theme_color: "#e8412c",
+      background_color: "#fbf6f4",
+    });
     expect(typeof manifest.description).toBe("string");
     expect((manifest.description as string).length).toBeGreaterThan(0);
     const png = manifest.icons.filter((i) => i.type === "image/png").map((i) => `${i.src} ${i.sizes} ${i.purpose}`);
-    expect(png).toEqual(["/icons/icon-192.png 192x192 any", "/icons/icon-512.png 512x512 any", "/icons/icon-maskable-512.png 512x512 maskable"]);
+    expect(png).toEqual([
+      "/icons/icon-192.png 192x192 any",
+      "/icons/icon-512.png 512x512 any",
+      "/icons/icon-maskable-512.png 512x512 maskable",
+    ]);
   });
 });
 

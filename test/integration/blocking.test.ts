@@ -11,13 +11,21 @@ async function member(gender: "male" | "female", sexuality?: string) {
   n++;
   const browser = new Browser(ORIGIN);
   browser.cookies.set("locale", "en");
-  const res = await browser.post("/api/signup.php", { email: `blk${n}@example.com`, username: `blk${n}`, password: "a good password", date_of_birth: birthDateForAge(35), gender, terms: true });
+  const res = await browser.post("/api/signup.php", {
+    email: `blk${n}@example.com`,
+    username: `blk${n}`,
+    password: "a good password",
+    date_of_birth: birthDateForAge(35),
+    gender,
+    terms: true,
+  });
   const { user } = await json<{ user: User }>(res);
   if (sexuality) await browser.put("/api/profile.php", { sexuality });
   return { browser, user, id: user.profile.id };
 }
 
-const searchIds = async (browser: Browser, query = "") => (await json<SearchResponse>(await browser.fetch(`/api/search.php${query}`))).profiles.map((p) => p.id);
+const searchIds = async (browser: Browser, query = "") =>
+  (await json<SearchResponse>(await browser.fetch(`/api/search.php${query}`))).profiles.map((p) => p.id);
 
 beforeAll(async () => {
   await putSites(site("nl.test"));
@@ -75,7 +83,10 @@ describe("blocking", () => {
     await env.DB.batch([
       env.DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?, ?), (?, ?)").bind(a.id, b.id, b.id, a.id),
       env.DB.prepare("INSERT INTO conversations (id, created_at) VALUES (777, ?)").bind(now),
-      env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id) VALUES (777, ?), (777, ?)").bind(a.id, b.id),
+      env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id) VALUES (777, ?), (777, ?)").bind(
+        a.id,
+        b.id,
+      ),
     ]);
     expect(await searchIds(a.browser, "?gender=male")).toContain(b.id);
 
@@ -83,18 +94,29 @@ describe("blocking", () => {
     expect(res.status).toBe(200);
     expect(await searchIds(a.browser, "?gender=male")).not.toContain(b.id);
     expect(await searchIds(b.browser, "?gender=female")).not.toContain(a.id);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id IN (?1, ?2) AND liked_id IN (?1, ?2)").bind(a.id, b.id).first()).toEqual({ n: 0 });
-    const memberships = await env.DB.prepare("SELECT profile_id, removed_at FROM conversation_members WHERE conversation_id = 777 ORDER BY profile_id").all<{ profile_id: number; removed_at: number | null }>();
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id IN (?1, ?2) AND liked_id IN (?1, ?2)")
+        .bind(a.id, b.id)
+        .first(),
+    ).toEqual({ n: 0 });
+    const memberships = await env.DB.prepare(
+      "SELECT profile_id, removed_at FROM conversation_members WHERE conversation_id = 777 ORDER BY profile_id",
+    ).all<{ profile_id: number; removed_at: number | null }>();
     expect(memberships.results.find((m) => m.profile_id === a.id)!.removed_at).not.toBeNull();
     expect(memberships.results.find((m) => m.profile_id === b.id)!.removed_at).toBeNull();
 
     // The blocked member cannot open the blocker's profile, as a page or through the API.
     const api = await b.browser.fetch(`/api/profile.php?id=${a.id}`);
     expect(api.status).toBe(403);
-    expect(await json(api)).toMatchObject({ error: "blocked", message: `You're blocked by ${a.user.profile.name}. You do not have access to this page.` });
+    expect(await json(api)).toMatchObject({
+      error: "blocked",
+      message: `You're blocked by ${a.user.profile.name}. You do not have access to this page.`,
+    });
     const page = await b.browser.fetch(`/members/${a.id}`);
     expect(page.status).toBe(403);
-    expect(await page.text()).toContain(`You&#x27;re blocked by ${a.user.profile.name}. You do not have access to this page.`);
+    expect(await page.text()).toContain(
+      `You&#x27;re blocked by ${a.user.profile.name}. You do not have access to this page.`,
+    );
 
     // The blocker still sees the profile, marked as blocked, to unblock it.
     const own = await json<ProfileResponse>(await a.browser.fetch(`/api/profile.php?id=${b.id}`));
@@ -108,7 +130,9 @@ describe("blocking", () => {
   it("leaves blocked members out of related profiles", async () => {
     const a = await member("male");
     await a.browser.post("/api/block.php", { profile_id: 3 });
-    const related = (await json<ProfileResponse>(await a.browser.fetch("/api/profile.php?id=1"))).related.map((p) => p.id);
+    const related = (await json<ProfileResponse>(await a.browser.fetch("/api/profile.php?id=1"))).related.map(
+      (p) => p.id,
+    );
     expect(related).not.toContain(3);
     expect(related).not.toContain(a.id);
   });
@@ -119,8 +143,14 @@ describe("blocking", () => {
     expect((await a.browser.post("/api/block.php", { profile_id: 999999 })).status).toBe(404);
     expect((await a.browser.post("/api/block.php", { profile_id: "2" })).status).toBe(400);
     expect((await new Browser(ORIGIN).post("/api/block.php", { profile_id: 2 })).status).toBe(403);
-    const foreign = await a.browser.fetch("/api/block.php", { method: "POST", json: { profile_id: 2 }, headers: { origin: "http://evil.example" } });
+    const foreign = await a.browser.fetch("/api/block.php", {
+      method: "POST",
+      json: { profile_id: 2 },
+      headers: { origin: "http://evil.example" },
+    });
     expect(foreign.status).toBe(403);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM blocks WHERE blocker_id = ?").bind(a.id).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM blocks WHERE blocker_id = ?").bind(a.id).first()).toEqual({
+      n: 0,
+    });
   });
 });

@@ -23,19 +23,27 @@ const MESSAGE = 5;
 const FULL_HOLD = 20 * MESSAGE;
 
 beforeAll(async () => {
-  await putSites(site("chat-holds.test", { message_credits: MESSAGE, free_conversations: 1, free_messages: 3, message_length: 200 }));
+  await putSites(
+    site("chat-holds.test", { message_credits: MESSAGE, free_conversations: 1, free_messages: 3, message_length: 200 }),
+  );
 });
 
-const premium = (credits = 1000, name?: string) => chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
-const room = (a: Member, b: Member) => env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
+const premium = (credits = 1000, name?: string) =>
+  chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
+const room = (a: Member, b: Member) =>
+  env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
 
 async function conversationId(a: Member, b: Member): Promise<number> {
   const [x, y] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
-  return (await env.DB.prepare("SELECT id FROM conversations WHERE profile_a = ? AND profile_b = ?").bind(x, y).first<{ id: number }>())!.id;
+  return (await env.DB.prepare("SELECT id FROM conversations WHERE profile_a = ? AND profile_b = ?")
+    .bind(x, y)
+    .first<{ id: number }>())!.id;
 }
 
 async function holdOf(member: Member, conversation?: number): Promise<number> {
-  const row = await env.DB.prepare("SELECT COALESCE(SUM(credits), 0) AS held FROM chat_credit_holds WHERE user_id = ? AND (? IS NULL OR conversation_id = ?)")
+  const row = await env.DB.prepare(
+    "SELECT COALESCE(SUM(credits), 0) AS held FROM chat_credit_holds WHERE user_id = ? AND (? IS NULL OR conversation_id = ?)",
+  )
     .bind(member.userId, conversation ?? null, conversation ?? null)
     .first<{ held: number }>();
   return row!.held;
@@ -43,7 +51,9 @@ async function holdOf(member: Member, conversation?: number): Promise<number> {
 
 async function ledgerOf(member: Member) {
   return (
-    await env.DB.prepare("SELECT delta, reason, ref, messages, through_message_id FROM credit_ledger WHERE user_id = ? ORDER BY id")
+    await env.DB.prepare(
+      "SELECT delta, reason, ref, messages, through_message_id FROM credit_ledger WHERE user_id = ? ORDER BY id",
+    )
       .bind(member.userId)
       .all<{ delta: number; reason: string; ref: string; messages: number | null; through_message_id: number | null }>()
   ).results;
@@ -55,19 +65,32 @@ async function chatRows(member: Member) {
 }
 
 /** The ref of a member's rolled-up row of a conversation on some UTC day. */
-const dayRef = (conversation: number, member: Member) => expect.stringMatching(new RegExp(`^chat:${conversation}:${member.id}:\\d{4}-\\d{2}-\\d{2}$`));
+const dayRef = (conversation: number, member: Member) =>
+  expect.stringMatching(new RegExp(`^chat:${conversation}:${member.id}:\\d{4}-\\d{2}-\\d{2}$`));
 
 /** What the ledger says chat cost the member (their balance was set by the test, without a ledger row). */
 async function chatSpent(member: Member): Promise<number> {
-  return -(await env.DB.prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(member.userId).first<{ total: number }>())!.total;
+  return -(await env.DB.prepare(
+    "SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ? AND reason = 'chat'",
+  )
+    .bind(member.userId)
+    .first<{ total: number }>())!.total;
 }
 
 async function unreadOf(member: Member, conversation: number): Promise<number> {
-  return (await env.DB.prepare("SELECT unread_count FROM conversation_members WHERE conversation_id = ? AND profile_id = ?").bind(conversation, member.id).first<{ unread_count: number }>())!.unread_count;
+  return (await env.DB.prepare(
+    "SELECT unread_count FROM conversation_members WHERE conversation_id = ? AND profile_id = ?",
+  )
+    .bind(conversation, member.id)
+    .first<{ unread_count: number }>())!.unread_count;
 }
 
 async function storedCount(a: Member, b: Member): Promise<number> {
-  return runInDurableObject(room(a, b), (_room, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE recorded = 1").one().n);
+  return runInDurableObject(
+    room(a, b),
+    (_room, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE recorded = 1").one().n,
+  );
 }
 
 async function shownBalance(member: Member): Promise<number> {
@@ -100,11 +123,17 @@ async function evictedBeforeD1Records() {
   await startPaying(socket, 1000);
   const conversation = await conversationId(anna, bram);
   const trigger = `test_d1_down_${conversation}`;
-  await env.DB.exec(`CREATE TRIGGER ${trigger} BEFORE UPDATE OF last_message_id ON conversations WHEN NEW.id = ${conversation} BEGIN SELECT RAISE(ABORT, 'd1 unavailable'); END`);
+  await env.DB.exec(
+    `CREATE TRIGGER ${trigger} BEFORE UPDATE OF last_message_id ON conversations WHEN NEW.id = ${conversation} BEGIN SELECT RAISE(ABORT, 'd1 unavailable'); END`,
+  );
   const threeId = clientId();
   try {
     socket.sendText(threeId, "three");
-    expect(await socket.reply(threeId)).toMatchObject({ type: "ack", credits: 1000 - 3 * MESSAGE, message: { body: "three" } });
+    expect(await socket.reply(threeId)).toMatchObject({
+      type: "ack",
+      credits: 1000 - 3 * MESSAGE,
+      message: { body: "three" },
+    });
     expect(await storedCount(anna, bram)).toBe(3);
     // D1 has not recorded it: no charge yet, the hold still covers it.
     expect(await creditsOf(anna)).toBe(1000 - 2 * MESSAGE);
@@ -132,13 +161,16 @@ describe("a paid message covered by the member's hold", () => {
     expect(await creditsOf(anna)).toBe(1000 - 2 * MESSAGE);
     expect(await shownBalance(anna)).toBe(1000 - 2 * MESSAGE);
 
-    for (let i = 3; i <= 5; i++) expect(await sendText(socket, `message ${i}`)).toMatchObject({ type: "ack", credits: 1000 - i * MESSAGE });
+    for (let i = 3; i <= 5; i++)
+      expect(await sendText(socket, `message ${i}`)).toMatchObject({ type: "ack", credits: 1000 - i * MESSAGE });
     for (let i = 1; i <= 5; i++) await bramSocket.message();
     await expect.poll(() => creditsOf(anna)).toBe(1000 - 5 * MESSAGE);
     // Paid from the hold, which is topped up again once half of it is spent.
     expect(await holdOf(anna, conversation)).toBe(FULL_HOLD - 3 * MESSAGE);
     expect(await chatSpent(anna)).toBe(5 * MESSAGE);
-    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -5 * MESSAGE, ref: dayRef(conversation, anna), messages: 5 })]);
+    expect(await chatRows(anna)).toEqual([
+      expect.objectContaining({ delta: -5 * MESSAGE, ref: dayRef(conversation, anna), messages: 5 }),
+    ]);
     expect(await unreadOf(bram, conversation)).toBe(5);
     expect(await shownBalance(anna)).toBe(1000 - 5 * MESSAGE);
     socket.close();
@@ -157,13 +189,23 @@ describe("a paid message covered by the member's hold", () => {
     expect(first).toMatchObject({ type: "ack", credits: 1000 - 3 * MESSAGE, message: { body: "three" } });
     // The page got no ack (as far as it knows) and sends the same client id again, then once more after a reconnect.
     socket.sendText(id, "three");
-    expect(await socket.reply(id)).toMatchObject({ type: "ack", message: { id: first.type === "ack" ? first.message.id : -1, body: "three" } });
+    expect(await socket.reply(id)).toMatchObject({
+      type: "ack",
+      message: { id: first.type === "ack" ? first.message.id : -1, body: "three" },
+    });
     socket.close();
     const again = await ChatSocket.open(anna, bram.id);
     again.sendText(id, "three");
-    expect(await again.reply(id)).toMatchObject({ type: "ack", message: { id: first.type === "ack" ? first.message.id : -1 } });
+    expect(await again.reply(id)).toMatchObject({
+      type: "ack",
+      message: { id: first.type === "ack" ? first.message.id : -1 },
+    });
     // The next message is paid from the hold as usual, after the one stored.
-    expect(await sendText(again, "four")).toMatchObject({ type: "ack", credits: 1000 - 4 * MESSAGE, message: { id: first.type === "ack" ? first.message.id + 1 : -1 } });
+    expect(await sendText(again, "four")).toMatchObject({
+      type: "ack",
+      credits: 1000 - 4 * MESSAGE,
+      message: { id: first.type === "ack" ? first.message.id + 1 : -1 },
+    });
     expect(await storedCount(anna, bram)).toBe(4);
     await expect.poll(() => chatSpent(anna)).toBe(4 * MESSAGE);
     expect(await creditsOf(anna)).toBe(1000 - 4 * MESSAGE);
@@ -178,10 +220,22 @@ describe("a paid message covered by the member's hold", () => {
     const history = await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`));
     expect(history.messages.map((m) => m.body)).toEqual(["one", "two", "three"]);
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, ref: dayRef(conversation, anna), messages: 3, through_message_id: history.messages.at(-1)!.id })]);
+    expect(await chatRows(anna)).toEqual([
+      expect.objectContaining({
+        delta: -3 * MESSAGE,
+        ref: dayRef(conversation, anna),
+        messages: 3,
+        through_message_id: history.messages.at(-1)!.id,
+      }),
+    ]);
     expect(await unreadOf(bram, conversation)).toBe(3);
-    const list = await json<{ chats: { profile: { id: number }; num_unread_messages: number; last_message: { body: string | null } | null }[] }>(await bram.browser.fetch("/api/chats.php"));
-    expect(list.chats.find((c) => c.profile.id === anna.id)).toMatchObject({ num_unread_messages: 3, last_message: { body: "three" } });
+    const list = await json<{
+      chats: { profile: { id: number }; num_unread_messages: number; last_message: { body: string | null } | null }[];
+    }>(await bram.browser.fetch("/api/chats.php"));
+    expect(list.chats.find((c) => c.profile.id === anna.id)).toMatchObject({
+      num_unread_messages: 3,
+      last_message: { body: "three" },
+    });
     // The hold is what the message left of it, and the ledger says what the balance lost.
     expect(await holdOf(anna, conversation)).toBe(FULL_HOLD - MESSAGE);
     expect(await chatSpent(anna)).toBe(1000 - (await creditsOf(anna)));
@@ -201,7 +255,9 @@ describe("a paid message covered by the member's hold", () => {
     // The object's storage as the version before kept it: "three"'s D1 side in the journal table.
     await runInDurableObject(stub, (_room, state) => {
       const sql = state.storage.sql;
-      sql.exec("CREATE TABLE d1_journal (message_id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, credits INTEGER NOT NULL, record TEXT NOT NULL)");
+      sql.exec(
+        "CREATE TABLE d1_journal (message_id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, credits INTEGER NOT NULL, record TEXT NOT NULL)",
+      );
       sql.exec(
         "INSERT INTO d1_journal SELECT id, sender_id, credits_charged, json_object('messageId', id, 'senderUserId', d1_sender_user, 'credits', credits_charged, 'fromHold', json('true')) FROM messages WHERE d1_sender_user IS NOT NULL",
       );
@@ -217,16 +273,30 @@ describe("a paid message covered by the member's hold", () => {
     const history = await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`));
     expect(history.messages.map((m) => m.body)).toEqual(["one", "two", "three"]);
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, ref: dayRef(conversation, anna), messages: 3, through_message_id: history.messages.at(-1)!.id })]);
+    expect(await chatRows(anna)).toEqual([
+      expect.objectContaining({
+        delta: -3 * MESSAGE,
+        ref: dayRef(conversation, anna),
+        messages: 3,
+        through_message_id: history.messages.at(-1)!.id,
+      }),
+    ]);
     expect(await unreadOf(bram, conversation)).toBe(3);
     expect(await chatSpent(anna)).toBe(3 * MESSAGE);
-    const names = await runInDurableObject(stub, (_room, state) => state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").toArray().map((t) => t.name));
+    const names = await runInDurableObject(stub, (_room, state) =>
+      state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
+        .toArray()
+        .map((t) => t.name),
+    );
     expect(names).not.toContain("d1_journal");
     // The later steps ran too: the index of the marked rows and that of the photos sent.
     expect(names).toEqual(expect.arrayContaining(["messages_d1_pending_idx", "messages_photo_idx"]));
     // Started again, the object finds D1 has the message and records nothing twice.
     await evictDurableObject(stub);
-    expect((await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`))).messages).toHaveLength(3);
+    expect(
+      (await json<ChatResponse>(await bram.browser.fetch(`/api/chat.php?profile=${anna.id}`))).messages,
+    ).toHaveLength(3);
     expect(await chatSpent(anna)).toBe(3 * MESSAGE);
   });
 
@@ -282,7 +352,14 @@ describe("a credit hold", () => {
     expect(acks.at(-1)!.credits).toBe(1000 - 32 * MESSAGE);
     await expect.poll(() => creditsOf(anna)).toBe(1000 - 32 * MESSAGE);
     const conversation = await conversationId(anna, bram);
-    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -32 * MESSAGE, ref: dayRef(conversation, anna), messages: 32, through_message_id: acks.at(-1)!.message.id })]);
+    expect(await chatRows(anna)).toEqual([
+      expect.objectContaining({
+        delta: -32 * MESSAGE,
+        ref: dayRef(conversation, anna),
+        messages: 32,
+        through_message_id: acks.at(-1)!.message.id,
+      }),
+    ]);
     expect(await storedCount(anna, bram)).toBe(32);
     expect(await unreadOf(bram, conversation)).toBe(32);
     const held = await holdOf(anna, conversation);
@@ -307,7 +384,9 @@ describe("a credit hold", () => {
     expect(await holdOf(anna)).toBe(0);
     // The hold never left the balance: no ledger row for it, the balance is what the messages cost.
     expect(await creditsOf(anna)).toBe(1000 - 3 * MESSAGE);
-    expect((await ledgerOf(anna)).filter((r) => r.reason !== "signup").map((r) => [r.reason, r.messages])).toEqual([["chat", 3]]);
+    expect((await ledgerOf(anna)).filter((r) => r.reason !== "signup").map((r) => [r.reason, r.messages])).toEqual([
+      ["chat", 3],
+    ]);
     expect(await chatSpent(anna)).toBe(3 * MESSAGE);
 
     // The next paid message goes through D1 again and takes a new hold.
@@ -325,7 +404,8 @@ describe("a credit hold", () => {
     await startPaying(toBram, 6 * MESSAGE);
     // Half of what nobody holds at most: 10 of the 20 left.
     expect(await holdOf(anna)).toBe(10);
-    for (let i = 1; i <= 4; i++) expect(await sendText(toCees, `hi Cees ${i}`)).toMatchObject({ type: "ack", credits: (4 - i) * MESSAGE });
+    for (let i = 1; i <= 4; i++)
+      expect(await sendText(toCees, `hi Cees ${i}`)).toMatchObject({ type: "ack", credits: (4 - i) * MESSAGE });
     expect(await sendText(toCees, "one too many")).toMatchObject({ type: "error", error: "insufficient_credits" });
     expect(await creditsOf(anna)).toBe(0);
     expect(await holdOf(anna)).toBe(0);
@@ -348,7 +428,8 @@ describe("a credit hold", () => {
     for (const { socket, id } of sends) socket.sendText(id, "the last credits");
     const replies = await Promise.all(sends.map(({ socket, id }) => socket.reply(id)));
     expect(replies.filter((r) => r.type === "ack")).toHaveLength(3);
-    for (const refusal of replies.filter((r) => r.type === "error")) expect(refusal).toMatchObject({ error: "insufficient_credits" });
+    for (const refusal of replies.filter((r) => r.type === "error"))
+      expect(refusal).toMatchObject({ error: "insufficient_credits" });
     await expect.poll(() => creditsOf(anna)).toBe(0);
     expect((await storedCount(anna, bram)) + (await storedCount(anna, cees))).toBe(5);
     expect(await holdOf(anna)).toBe(0);

@@ -23,7 +23,9 @@ const ORIGIN = "http://chat-parts.test";
 const MESSAGE = 5;
 
 beforeAll(async () => {
-  await putSites(site("chat-parts.test", { message_credits: MESSAGE, free_conversations: 1, free_messages: 3, message_length: 200 }));
+  await putSites(
+    site("chat-parts.test", { message_credits: MESSAGE, free_conversations: 1, free_messages: 3, message_length: 200 }),
+  );
 });
 
 /** A paid send's D1 side as the pipeline hands it to the holds. */
@@ -58,7 +60,9 @@ describe("the credit holds", () => {
     const [second] = holds.forGroup([paid(1)], 0);
     expect(second).toMatchObject({ release: true, want: HOLD_MESSAGES * MESSAGE, least: MESSAGE });
     // Two paid messages of one member in one group: the group's last one asks for the full hold.
-    expect(new CreditHolds().forGroup([paid(2), paid(2)], 0)).toMatchObject([{ userId: 102, want: HOLD_MESSAGES * MESSAGE }]);
+    expect(new CreditHolds().forGroup([paid(2), paid(2)], 0)).toMatchObject([
+      { userId: 102, want: HOLD_MESSAGES * MESSAGE },
+    ]);
   });
 
   it("pay a send only from what D1 said is held, less what the journal has yet to charge, and never after a member change", () => {
@@ -66,7 +70,14 @@ describe("the credit holds", () => {
     expect(holds.covers(1, MESSAGE)).toBe(false);
     const asked = holds.forGroup([paid(1), paid(1)], 0);
     const version = holds.version;
-    expect(holds.learn([{ userId: 101, hold: 100, credits: 500, allowed: true }], [asked[0]!.standing as SendRecord], version, () => 10)).toEqual([]);
+    expect(
+      holds.learn(
+        [{ userId: 101, hold: 100, credits: 500, allowed: true }],
+        [asked[0]!.standing as SendRecord],
+        version,
+        () => 10,
+      ),
+    ).toEqual([]);
     expect(holds.covers(1, 90)).toBe(true);
     expect(holds.covers(1, 91)).toBe(false);
     holds.spend(1, 90, 5);
@@ -76,10 +87,14 @@ describe("the credit holds", () => {
     // D1 answered about a standing from before a member changed: not believed.
     const before = holds.version;
     holds.memberChanged();
-    expect(holds.learn([{ userId: 101, hold: 100, credits: 500, allowed: true }], [paid(1).record], before, () => 0)).toEqual([]);
+    expect(
+      holds.learn([{ userId: 101, hold: 100, credits: 500, allowed: true }], [paid(1).record], before, () => 0),
+    ).toEqual([]);
     expect(holds.covers(1, MESSAGE)).toBe(false);
     // A standing that no longer allows a send: nothing to spend, and the member's facts are to be read again.
-    expect(holds.learn([{ userId: 101, hold: 100, credits: 500, allowed: false }], [paid(1).record], holds.version, () => 0)).toEqual([1]);
+    expect(
+      holds.learn([{ userId: 101, hold: 100, credits: 500, allowed: false }], [paid(1).record], holds.version, () => 0),
+    ).toEqual([1]);
     expect(holds.covers(1, MESSAGE)).toBe(false);
   });
 
@@ -105,7 +120,9 @@ describe("the credit holds", () => {
     expect(holds.topUps([paid(1).record])).toEqual([]);
     holds.spend(1, 55, 2_000);
     expect(holds.anyLow()).toBe(true);
-    expect(holds.topUps([paid(1).record, paid(1).record])).toMatchObject([{ userId: 101, release: false, want: 55, least: MESSAGE }]);
+    expect(holds.topUps([paid(1).record, paid(1).record])).toMatchObject([
+      { userId: 101, release: false, want: 55, least: MESSAGE },
+    ]);
     expect(holds.idleAt(2_000 + HOLD_IDLE_MS - 1)).toBe(2_000 + HOLD_IDLE_MS);
     expect(holds.idleAt(2_000 + HOLD_IDLE_MS)).toBeNull();
   });
@@ -124,7 +141,10 @@ describe("the page notices", () => {
 
   it("tell push and mail of the first message of a quick run only, and again once the member has read everything", () => {
     let now = 1_000;
-    const notices = new ConversationNotices(async () => ({ open: 0, visible: 0 }), () => now);
+    const notices = new ConversationNotices(
+      async () => ({ open: 0, visible: 0 }),
+      () => now,
+    );
     expect(notices.recentlyNoticed(2)).toBe(false);
     now += NOTICE_QUIET_MS - 1;
     expect(notices.recentlyNoticed(2)).toBe(true);
@@ -138,10 +158,17 @@ describe("the page notices", () => {
     let now = 1_000;
     let open = 0;
     const calls: { kind: NoticeKind; to: number; pagesOnly: boolean }[] = [];
-    const notices = new ConversationNotices(async (kind, s) => {
-      calls.push({ kind, to: kind === "message" ? s.recipient : s.sender.profileId, pagesOnly: s.pagesOnly === true });
-      return { open, visible: open };
-    }, () => now);
+    const notices = new ConversationNotices(
+      async (kind, s) => {
+        calls.push({
+          kind,
+          to: kind === "message" ? s.recipient : s.sender.profileId,
+          pagesOnly: s.pagesOnly === true,
+        });
+        return { open, visible: open };
+      },
+      () => now,
+    );
     // The first message goes to the recipient's channel (push and mail) and the balance to the sender's.
     await notices.announce(sent(2, MESSAGE, false));
     expect(calls).toEqual([
@@ -161,7 +188,8 @@ describe("the page notices", () => {
 });
 
 const premium = (credits = 1000) => chatMember(ORIGIN, { paid: true, credits });
-const room = (a: Member, b: Member) => env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
+const room = (a: Member, b: Member) =>
+  env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
 /** The object's parts, reached inside it. */
 type Inside = { journal: D1Journal; pair: ConversationPair };
 
@@ -178,10 +206,18 @@ describe("the send pipeline and the D1 journal in the object", () => {
     const socket = await ChatSocket.open(anna, bram.id);
     // The first paid message takes the slow path: D1 records it before the ack.
     expect(await sendText(socket, "one")).toMatchObject({ type: "ack", credits: 1000 - MESSAGE });
-    const recordedHere = () => runInDurableObject(room(anna, bram), (_room, state) => state.storage.sql.exec<{ recorded: number }>("SELECT recorded FROM messages").one().recorded);
+    const recordedHere = () =>
+      runInDurableObject(
+        room(anna, bram),
+        (_room, state) => state.storage.sql.exec<{ recorded: number }>("SELECT recorded FROM messages").one().recorded,
+      );
     // Acknowledged, recorded in D1, not yet marked here: that waits for the next turn.
     expect(await recordedHere()).toBe(0);
-    expect((await env.DB.prepare("SELECT last_message_id FROM conversations WHERE profile_a = ? AND profile_b = ?").bind(Math.min(anna.id, bram.id), Math.max(anna.id, bram.id)).first<{ last_message_id: number }>())!.last_message_id).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT last_message_id FROM conversations WHERE profile_a = ? AND profile_b = ?")
+        .bind(Math.min(anna.id, bram.id), Math.max(anna.id, bram.id))
+        .first<{ last_message_id: number }>())!.last_message_id,
+    ).toBe(1);
     // Any turn (here a history page) first finishes the earlier sends.
     await room(anna, bram).history(anna.id, bram.id, null, 0);
     expect(await recordedHere()).toBe(1);
@@ -196,8 +232,14 @@ describe("the send pipeline and the D1 journal in the object", () => {
     await sendText(socket, "two");
     // The third is paid from the hold the second took; the journal goes to D1 right after the ack.
     expect(await sendText(socket, "three")).toMatchObject({ type: "ack", credits: 1000 - 3 * MESSAGE });
-    await expect.poll(() => runInDurableObject(room(anna, bram), (instance) => (instance as unknown as Inside).journal.waiting())).toBe(false);
-    const ledger = await env.DB.prepare("SELECT SUM(messages) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(anna.userId).first<{ n: number }>();
+    await expect
+      .poll(() => runInDurableObject(room(anna, bram), (instance) => (instance as unknown as Inside).journal.waiting()))
+      .toBe(false);
+    const ledger = await env.DB.prepare(
+      "SELECT SUM(messages) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'",
+    )
+      .bind(anna.userId)
+      .first<{ n: number }>();
     expect(ledger!.n).toBe(3);
     // Recording again finds nothing left: charged once.
     await runInDurableObject(room(anna, bram), async (instance) => {
@@ -206,7 +248,10 @@ describe("the send pipeline and the D1 journal in the object", () => {
       expect(journal.waiting()).toBe(false);
       expect(journal.creditsWaiting(anna.id)).toBe(0);
     });
-    expect((await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(anna.userId).first<{ credits: number }>())!.credits).toBe(1000 - 3 * MESSAGE);
+    expect(
+      (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(anna.userId).first<{ credits: number }>())!
+        .credits,
+    ).toBe(1000 - 3 * MESSAGE);
     socket.close();
   });
 });
@@ -239,9 +284,17 @@ describe("what the object knows of its pair and its members", () => {
     await runInDurableObject(room(anna, bram), async (instance, state) => {
       let now = 1_000_000;
       const sender = { profileId: anna.id, userId: anna.userId };
-      const known = new MemberFacts(databaseOf(env.DB), state.storage.sql, (instance as unknown as Inside).pair, () => now);
+      const known = new MemberFacts(
+        databaseOf(env.DB),
+        state.storage.sql,
+        (instance as unknown as Inside).pair,
+        () => now,
+      );
       const first = await known.read(sender, bram.id, false);
-      expect(first).toMatchObject({ fresh: true, row: { credits: 300 - MESSAGE, paid: true, recipientName: bram.user.profile.name } });
+      expect(first).toMatchObject({
+        fresh: true,
+        row: { credits: 300 - MESSAGE, paid: true, recipientName: bram.user.profile.name },
+      });
       await env.DB.prepare("UPDATE users SET credits = 7 WHERE id = ?").bind(anna.userId).run();
       now += FACTS_TTL_MS - 1;
       expect(await known.read(sender, bram.id, false)).toMatchObject({ fresh: false, row: { credits: 300 - MESSAGE } });

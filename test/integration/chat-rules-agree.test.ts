@@ -24,15 +24,37 @@ const db = databaseOf(env.DB);
 
 /** Two country sites: prices and allowances differ, so a rule read from the wrong setting shows. */
 const SITES = {
-  wide: site("rules-wide.test", { message_credits: 5, photo_credits: 10, gift_credits: 15, free_conversations: 2, free_messages: 3, message_length: 20 }),
-  narrow: site("rules-narrow.test", { message_credits: 7, photo_credits: 12, gift_credits: 4, free_conversations: 1, free_messages: 1, message_length: 20 }),
+  wide: site("rules-wide.test", {
+    message_credits: 5,
+    photo_credits: 10,
+    gift_credits: 15,
+    free_conversations: 2,
+    free_messages: 3,
+    message_length: 20,
+  }),
+  narrow: site("rules-narrow.test", {
+    message_credits: 7,
+    photo_credits: 12,
+    gift_credits: 4,
+    free_conversations: 1,
+    free_messages: 1,
+    message_length: 20,
+  }),
 } satisfies Record<string, SiteSettings>;
 
 type Status = "active" | "not_confirmed" | "pending_deletion" | "disabled";
 type Case = {
   site: keyof typeof SITES;
-  sender?: { status?: Status; paid?: boolean; credits?: number; heldElsewhere?: number; freeConversationsUsed?: number };
-  recipient?: { status?: Status; profileStatus?: "active" | "disabled"; invisible?: boolean; hasWritten?: boolean } | "gone";
+  sender?: {
+    status?: Status;
+    paid?: boolean;
+    credits?: number;
+    heldElsewhere?: number;
+    freeConversationsUsed?: number;
+  };
+  recipient?:
+    | { status?: Status; profileStatus?: "active" | "disabled"; invisible?: boolean; hasWritten?: boolean }
+    | "gone";
   blocked?: "by_me" | "me";
   freeUsedHere?: number;
   /** An image of the sender's own, or of someone else. */
@@ -41,13 +63,23 @@ type Case = {
 
 let serial = 0;
 
-async function member(status: Status, paid: boolean, credits: number, invisible = false, profileStatus = "active"): Promise<{ userId: number; profileId: number }> {
+async function member(
+  status: Status,
+  paid: boolean,
+  credits: number,
+  invisible = false,
+  profileStatus = "active",
+): Promise<{ userId: number; profileId: number }> {
   serial++;
   const tag = `rules${serial}${Math.random().toString(36).slice(2, 8)}`;
-  const user = await env.DB.prepare("INSERT INTO users (email, username, status, credits, paid_user, site_domain, invisible) VALUES (?, ?, ?, ?, ?, 'rules-wide.test', ?) RETURNING id")
+  const user = await env.DB.prepare(
+    "INSERT INTO users (email, username, status, credits, paid_user, site_domain, invisible) VALUES (?, ?, ?, ?, ?, 'rules-wide.test', ?) RETURNING id",
+  )
     .bind(`${tag}@example.com`, tag, status, credits, paid ? 1 : 0, invisible ? 1 : 0)
     .first<{ id: number }>();
-  const profile = await env.DB.prepare("INSERT INTO profiles (user_id, name, country, gender, birth_date, status) VALUES (?, ?, 'NL', 'female', '1990-01-01', ?) RETURNING id")
+  const profile = await env.DB.prepare(
+    "INSERT INTO profiles (user_id, name, country, gender, birth_date, status) VALUES (?, ?, 'NL', 'female', '1990-01-01', ?) RETURNING id",
+  )
     .bind(user!.id, tag, profileStatus)
     .first<{ id: number }>();
   return { userId: user!.id, profileId: profile!.id };
@@ -56,8 +88,17 @@ async function member(status: Status, paid: boolean, credits: number, invisible 
 /** A conversation row with the member rows that exist (ids of other conversations do not matter). */
 async function conversation(a: number, b: number, members: { profileId: number; freeUsed: number }[]): Promise<number> {
   const [x, y] = a < b ? [a, b] : [b, a];
-  const row = await env.DB.prepare("INSERT INTO conversations (profile_a, profile_b, started_by) VALUES (?, ?, ?) RETURNING id").bind(x, y, a).first<{ id: number }>();
-  for (const m of members) await env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id, free_messages_used) VALUES (?, ?, ?)").bind(row!.id, m.profileId, m.freeUsed).run();
+  const row = await env.DB.prepare(
+    "INSERT INTO conversations (profile_a, profile_b, started_by) VALUES (?, ?, ?) RETURNING id",
+  )
+    .bind(x, y, a)
+    .first<{ id: number }>();
+  for (const m of members)
+    await env.DB.prepare(
+      "INSERT INTO conversation_members (conversation_id, profile_id, free_messages_used) VALUES (?, ?, ?)",
+    )
+      .bind(row!.id, m.profileId, m.freeUsed)
+      .run();
   return row!.id;
 }
 
@@ -66,24 +107,39 @@ async function bothSides(c: Case) {
   const s = SITES[c.site];
   const sender = await member(c.sender?.status ?? "active", c.sender?.paid ?? true, c.sender?.credits ?? 100);
   const r = c.recipient === "gone" ? null : (c.recipient ?? {});
-  const recipient = r ? await member(r.status ?? "active", false, 0, r.invisible ?? false, r.profileStatus ?? "active") : { userId: 0, profileId: 2_000_000_000 + serial };
+  const recipient = r
+    ? await member(r.status ?? "active", false, 0, r.invisible ?? false, r.profileStatus ?? "active")
+    : { userId: 0, profileId: 2_000_000_000 + serial };
   const hasWritten = r?.hasWritten ?? false;
   const freeUsedHere = c.freeUsedHere ?? 0;
   if (c.blocked) {
-    const [blocker, blocked] = c.blocked === "by_me" ? [sender.profileId, recipient.profileId] : [recipient.profileId, sender.profileId];
+    const [blocker, blocked] =
+      c.blocked === "by_me" ? [sender.profileId, recipient.profileId] : [recipient.profileId, sender.profileId];
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, ?)").bind(blocker, blocked).run();
   }
-  for (let i = 0; i < (c.sender?.freeConversationsUsed ?? 0); i++) await conversation(sender.profileId, 1_000_000_000 + serial * 10 + i, [{ profileId: sender.profileId, freeUsed: 1 }]);
-  const here = await conversation(sender.profileId, recipient.profileId, [{ profileId: sender.profileId, freeUsed: freeUsedHere }, ...(r ? [{ profileId: recipient.profileId, freeUsed: 0 }] : [])]);
+  for (let i = 0; i < (c.sender?.freeConversationsUsed ?? 0); i++)
+    await conversation(sender.profileId, 1_000_000_000 + serial * 10 + i, [
+      { profileId: sender.profileId, freeUsed: 1 },
+    ]);
+  const here = await conversation(sender.profileId, recipient.profileId, [
+    { profileId: sender.profileId, freeUsed: freeUsedHere },
+    ...(r ? [{ profileId: recipient.profileId, freeUsed: 0 }] : []),
+  ]);
   if (c.sender?.heldElsewhere) {
-    await env.DB.prepare("INSERT INTO chat_credit_holds (user_id, conversation_id, credits, updated_at) VALUES (?, ?, ?, 0)").bind(sender.userId, here + 100_000, c.sender.heldElsewhere).run();
+    await env.DB.prepare(
+      "INSERT INTO chat_credit_holds (user_id, conversation_id, credits, updated_at) VALUES (?, ?, ?, 0)",
+    )
+      .bind(sender.userId, here + 100_000, c.sender.heldElsewhere)
+      .run();
   }
   let photoId: number | null = null;
   const asked = c.request ?? { kind: "text", body: "hello" };
   if ("photo" in asked) {
     const owner = asked.photo === "own" ? sender.profileId : recipient.profileId;
     const key = `c${serial}${Math.random().toString(36).slice(2, 10)}`;
-    const row = await env.DB.prepare("INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, ?, ?, ?, 10, 10) RETURNING id")
+    const row = await env.DB.prepare(
+      "INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, ?, ?, ?, 10, 10) RETURNING id",
+    )
       .bind(owner, `${key}o`, `${key}t`, `${key}b`)
       .first<{ id: number }>();
     photoId = row!.id;
@@ -93,8 +149,12 @@ async function bothSides(c: Case) {
   // The TypeScript side, as the conversation's object reads and decides (an image of someone else's is refused before the rules).
   const row = (await sendFactsRow(db, sender.userId, sender.profileId, recipient.profileId, here))!;
   const gate = await verificationGate(db, sender.profileId, recipient.profileId);
-  const facts = sendFacts({ ...row, ...gate, credits: row.credits - row.heldElsewhere }, { freeUsedHere, recipientHasWritten: hasWritten });
-  const decision = "photo" in asked && asked.photo === "other" ? { refusal: { code: "not_found" } } : decideSend(s, facts, request);
+  const facts = sendFacts(
+    { ...row, ...gate, credits: row.credits - row.heldElsewhere },
+    { freeUsedHere, recipientHasWritten: hasWritten },
+  );
+  const decision =
+    "photo" in asked && asked.photo === "other" ? { refusal: { code: "not_found" } } : decideSend(s, facts, request);
 
   // D1's side: the send recorded as the object would record it, at a price.
   let messageId = 0;
@@ -120,7 +180,8 @@ async function bothSides(c: Case) {
     };
     return recordSends(db, [send]);
   };
-  const listPrice = request.kind === "text" ? s.message_credits : request.kind === "image" ? s.photo_credits : s.gift_credits;
+  const listPrice =
+    request.kind === "text" ? s.message_credits : request.kind === "image" ? s.photo_credits : s.gift_credits;
   return { decision, record, listPrice };
 }
 
@@ -132,7 +193,8 @@ async function expectAgreement(c: Case): Promise<void> {
   const label = JSON.stringify({ ...c, decision });
   if ("price" in decision) {
     // A paid text must not get through D1 as free: D1's allowance agrees it is not free.
-    if (!decision.price.free && (c.request === undefined || c.request.kind === "text")) expect(await record({ credits: 0, free: true }), label).toEqual({ standingChanged: true });
+    if (!decision.price.free && (c.request === undefined || c.request.kind === "text"))
+      expect(await record({ credits: 0, free: true }), label).toEqual({ standingChanged: true });
     expect(await record(decision.price), label).toMatchObject({ recorded: true });
     return;
   }
@@ -155,8 +217,15 @@ describe("the send rules in TypeScript and in D1's guard", { timeout: 60_000 }, 
     for (const status of STATUSES) cases.push({ site: "wide", sender: { status } });
     for (const status of STATUSES)
       for (const profileStatus of ["active", "disabled"] as const)
-        for (const invisible of [false, true]) for (const hasWritten of [false, true]) cases.push({ site: "wide", recipient: { status, profileStatus, invisible, hasWritten } });
-    cases.push({ site: "wide", recipient: "gone" }, { site: "wide", blocked: "by_me" }, { site: "wide", blocked: "me" }, { site: "narrow", blocked: "me", recipient: { hasWritten: true } });
+        for (const invisible of [false, true])
+          for (const hasWritten of [false, true])
+            cases.push({ site: "wide", recipient: { status, profileStatus, invisible, hasWritten } });
+    cases.push(
+      { site: "wide", recipient: "gone" },
+      { site: "wide", blocked: "by_me" },
+      { site: "wide", blocked: "me" },
+      { site: "narrow", blocked: "me", recipient: { hasWritten: true } },
+    );
     for (const c of cases) await expectAgreement(c);
   });
 
@@ -182,13 +251,18 @@ describe("the send rules in TypeScript and in D1's guard", { timeout: 60_000 }, 
       ];
       for (const { request, price } of kinds)
         for (const heldElsewhere of [0, 10])
-          for (const credits of [price - 1, price, price + 1]) await expectAgreement({ site: name, request, sender: { credits: credits + heldElsewhere, heldElsewhere } });
+          for (const credits of [price - 1, price, price + 1])
+            await expectAgreement({ site: name, request, sender: { credits: credits + heldElsewhere, heldElsewhere } });
     }
   });
 
   it("agree that a photo of someone else's is never sent, and leave the message's content to the TypeScript rules", async () => {
     await expectAgreement({ site: "wide", request: { kind: "image", photo: "other" } });
-    for (const request of [{ kind: "text", body: "   " }, { kind: "text", body: "x".repeat(21) }, { kind: "gift", gift: "no-such-gift" }] as const) {
+    for (const request of [
+      { kind: "text", body: "   " },
+      { kind: "text", body: "x".repeat(21) },
+      { kind: "gift", gift: "no-such-gift" },
+    ] as const) {
       const { decision } = await bothSides({ site: "wide", request });
       expect("refusal" in decision && TYPESCRIPT_ONLY.includes(decision.refusal.code)).toBe(true);
     }

@@ -24,11 +24,19 @@ const ORIGIN = "http://chat-storage.test";
 const MESSAGE = 5;
 
 beforeAll(async () => {
-  await putSites(site("chat-storage.test", { message_credits: MESSAGE, free_conversations: 1, free_messages: 3, message_length: 200 }));
+  await putSites(
+    site("chat-storage.test", {
+      message_credits: MESSAGE,
+      free_conversations: 1,
+      free_messages: 3,
+      message_length: 200,
+    }),
+  );
 });
 
 const premium = (credits = 1000) => chatMember(ORIGIN, { paid: true, credits });
-const room = (a: Member, b: Member) => env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
+const room = (a: Member, b: Member) =>
+  env.CONVERSATIONS.getByName(roomName(a.id, b.id)) as DurableObjectStub<ConversationRoom>;
 
 async function chat(member: Member, query: string): Promise<ChatResponse> {
   const res = await member.browser.fetch(`/api/chat.php?${query}`);
@@ -37,13 +45,21 @@ async function chat(member: Member, query: string): Promise<ChatResponse> {
 }
 
 async function unreadInList(member: Member, peer: Member): Promise<number | undefined> {
-  const list = await json<{ chats: { profile: { id: number }; num_unread_messages: number }[] }>(await member.browser.fetch("/api/chats.php"));
+  const list = await json<{ chats: { profile: { id: number }; num_unread_messages: number }[] }>(
+    await member.browser.fetch("/api/chats.php"),
+  );
   return list.chats.find((c) => c.profile.id === peer.id)?.num_unread_messages;
 }
 
 /** The member's rolled-up chat rows (docs/decisions/0033). */
 async function ledgerOf(member: Member) {
-  return (await env.DB.prepare("SELECT delta, ref, messages FROM credit_ledger WHERE user_id = ? AND reason = 'chat' ORDER BY id").bind(member.userId).all<{ delta: number; ref: string; messages: number }>()).results;
+  return (
+    await env.DB.prepare(
+      "SELECT delta, ref, messages FROM credit_ledger WHERE user_id = ? AND reason = 'chat' ORDER BY id",
+    )
+      .bind(member.userId)
+      .all<{ delta: number; ref: string; messages: number }>()
+  ).results;
 }
 
 async function send(socket: ChatSocket, body: string, id = clientId()): Promise<ChatMessage> {
@@ -84,26 +100,41 @@ describe("a send between the two stores", () => {
     await stub.messagesFor(anna.id, bram.id);
     // What the object does for a send, stopped after D1 has recorded it and before the object marks it.
     await runInDurableObject(stub, async (_instance, state) => {
-      const row = { sender_id: anna.id, client_id: retried, kind: "text" as const, body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: first.created_at };
+      const row = {
+        sender_id: anna.id,
+        client_id: retried,
+        kind: "text" as const,
+        body: "two",
+        gift: null,
+        photo_id: null,
+        photo_key: null,
+        photo_thumb_key: null,
+        photo_blur_key: null,
+        photo_width: null,
+        photo_height: null,
+        credits_charged: MESSAGE,
+        free: 0,
+        created_at: first.created_at,
+      };
       const { id } = insertUnrecorded(state.storage.sql, row)!;
       const recorded = await recordSends(databaseOf(env.DB), [
         {
-        conversationId: first.conversation_id,
-        messageId: id,
-        write: crypto.randomUUID(),
-        senderProfileId: anna.id,
-        senderUserId: anna.userId,
-        recipientProfileId: bram.id,
-        kind: "text",
-        preview: "two",
-        credits: MESSAGE,
-        free: false,
-        photoId: null,
-        recipientHasWritten: false,
-        freeUsedHere: 0,
-        allowance: { freeMessages: 3, freeConversations: 1 },
-        recipientUnread: unreadCountOf(state.storage.sql, bram.id) + 1,
-        now: first.created_at,
+          conversationId: first.conversation_id,
+          messageId: id,
+          write: crypto.randomUUID(),
+          senderProfileId: anna.id,
+          senderUserId: anna.userId,
+          recipientProfileId: bram.id,
+          kind: "text",
+          preview: "two",
+          credits: MESSAGE,
+          free: false,
+          photoId: null,
+          recipientHasWritten: false,
+          freeUsedHere: 0,
+          allowance: { freeMessages: 3, freeConversations: 1 },
+          recipientUnread: unreadCountOf(state.storage.sql, bram.id) + 1,
+          now: first.created_at,
         },
       ]);
       expect(recorded).toEqual({ recorded: true, credits: [100 - 2 * MESSAGE] });
@@ -140,7 +171,22 @@ describe("a send between the two stores", () => {
     const retried = clientId();
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql;
-      insertUnrecorded(sql, { sender_id: anna.id, client_id: retried, kind: "text", body: "two", gift: null, photo_id: null, photo_key: null, photo_thumb_key: null, photo_blur_key: null, photo_width: null, photo_height: null, credits_charged: MESSAGE, free: 0, created_at: 1 });
+      insertUnrecorded(sql, {
+        sender_id: anna.id,
+        client_id: retried,
+        kind: "text",
+        body: "two",
+        gift: null,
+        photo_id: null,
+        photo_key: null,
+        photo_thumb_key: null,
+        photo_blur_key: null,
+        photo_width: null,
+        photo_height: null,
+        credits_charged: MESSAGE,
+        free: 0,
+        created_at: 1,
+      });
     });
     await evictDurableObject(stub);
 
@@ -161,21 +207,34 @@ describe("a send between the two stores", () => {
     const socket = await ChatSocket.open(anna, bram.id);
     await send(socket, "warm");
     // The object still believes in 95 credits; D1 has 2 * MESSAGE.
-    await env.DB.prepare("UPDATE users SET credits = ? WHERE id = ?").bind(2 * MESSAGE, anna.userId).run();
+    await env.DB.prepare("UPDATE users SET credits = ? WHERE id = ?")
+      .bind(2 * MESSAGE, anna.userId)
+      .run();
     const ids = Array.from({ length: 5 }, () => clientId());
     ids.forEach((id, i) => socket.sendText(id, `burst ${i}`));
     const replies = await Promise.all(ids.map((id) => socket.reply(id)));
     expect(replies.map((r) => r.type)).toEqual(["ack", "ack", "error", "error", "error"]);
-    expect(replies.filter((r) => r.type === "error").map((r) => r.error)).toEqual(["insufficient_credits", "insufficient_credits", "insufficient_credits"]);
+    expect(replies.filter((r) => r.type === "error").map((r) => r.error)).toEqual([
+      "insufficient_credits",
+      "insufficient_credits",
+      "insufficient_credits",
+    ]);
     expect(await creditsOf(anna)).toBe(0);
-    expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual(["warm", "burst 0", "burst 1"]);
+    expect((await chat(bram, `profile=${anna.id}`)).messages.map((m) => m.body)).toEqual([
+      "warm",
+      "burst 0",
+      "burst 1",
+    ]);
     expect(await ledgerOf(anna)).toEqual([expect.objectContaining({ delta: -3 * MESSAGE, messages: 3 })]);
     expect(await unreadInList(bram, anna)).toBe(3);
     socket.close();
   });
 
   it("writes no D1 row for a free message, and one ledger row for the paid ones of a member, conversation and day", async () => {
-    const count = async () => (await env.DB.prepare("SELECT (SELECT COUNT(*) FROM credit_ledger) + (SELECT COUNT(*) FROM conversations) + (SELECT COUNT(*) FROM conversation_members) AS n").first<{ n: number }>())!.n;
+    const count = async () =>
+      (await env.DB.prepare(
+        "SELECT (SELECT COUNT(*) FROM credit_ledger) + (SELECT COUNT(*) FROM conversations) + (SELECT COUNT(*) FROM conversation_members) AS n",
+      ).first<{ n: number }>())!.n;
     const sender = await chatMember(ORIGIN, { credits: 0 });
     const recipient = await premium();
     const socket = await ChatSocket.open(sender, recipient.id);
@@ -189,9 +248,13 @@ describe("a send between the two stores", () => {
     expect(await count()).toBe(afterFirst + 1);
     await send(socket, "paid again");
     expect(await count()).toBe(afterFirst + 1);
-    const conversation = (await env.DB.prepare("SELECT id FROM conversations WHERE ? IN (profile_a, profile_b)").bind(sender.id).first<{ id: number }>())!.id;
+    const conversation = (await env.DB.prepare("SELECT id FROM conversations WHERE ? IN (profile_a, profile_b)")
+      .bind(sender.id)
+      .first<{ id: number }>())!.id;
     const day = new Date().toISOString().slice(0, 10);
-    expect(await ledgerOf(sender)).toEqual([{ delta: -2 * MESSAGE, ref: `chat:${conversation}:${sender.id}:${day}`, messages: 2 }]);
+    expect(await ledgerOf(sender)).toEqual([
+      { delta: -2 * MESSAGE, ref: `chat:${conversation}:${sender.id}:${day}`, messages: 2 },
+    ]);
     socket.close();
   });
 });
@@ -203,7 +266,11 @@ describe("a member who becomes premium", () => {
     const photo = async () => {
       const form = new FormData();
       form.set("photo", new File([await jpeg(picture(32, 24))], "p.jpg", { type: "image/jpeg" }));
-      return (await json<{ photo: { id: number; image: string } }>(await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }))).photo;
+      return (
+        await json<{ photo: { id: number; image: string } }>(
+          await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }),
+        )
+      ).photo;
     };
     const socket = await ChatSocket.open(sender, member.id);
     const memberSocket = await ChatSocket.open(member, sender.id);
@@ -236,7 +303,9 @@ describe("a member's data", () => {
     const fromBram = await ChatSocket.open(bram, leaving.id);
     await send(fromBram, "hello back");
 
-    const archive = await json<{ messages: { body: string; sender_id: number }[] }>(await leaving.browser.fetch("/api/my-data.php"));
+    const archive = await json<{ messages: { body: string; sender_id: number }[] }>(
+      await leaving.browser.fetch("/api/my-data.php"),
+    );
     expect(archive.messages.map((m) => m.body).toSorted()).toEqual(["hello Bram", "hello Cees", "hello back"]);
     for (const s of [toBram, toCees, fromBram]) s.close();
 

@@ -29,7 +29,8 @@ beforeAll(async () => {
   );
 });
 
-const premium = (credits = 1000, name?: string) => chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
+const premium = (credits = 1000, name?: string) =>
+  chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
 const free = (name?: string) => chatMember(ORIGIN, name ? { name } : {});
 
 async function chat(member: Member, query: string): Promise<ChatResponse> {
@@ -63,7 +64,10 @@ describe("a visitor", () => {
     for (const path of ["/api/chats.php", "/api/chat.php?profile=1", "/api/chat-socket.php?profile=1"]) {
       const res = await fetchWorker(ORIGIN + path, { headers });
       expect(res.status).toBe(403);
-      expect(await res.json()).toMatchObject({ error: "authentication_required", message: "You need to be logged in to chat" });
+      expect(await res.json()).toMatchObject({
+        error: "authentication_required",
+        message: "You need to be logged in to chat",
+      });
     }
   });
 });
@@ -120,7 +124,11 @@ describe("the conversation's object", () => {
     expect((await reconnected.ack(id)).message.id).toBe(first.message.id);
     expect(await storedCount(anna, bram)).toBe(1);
     expect(await creditsOf(anna)).toBe(100 - MESSAGE);
-    const ledger = await env.DB.prepare("SELECT delta, reason, messages FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(anna.userId).all();
+    const ledger = await env.DB.prepare(
+      "SELECT delta, reason, messages FROM credit_ledger WHERE user_id = ? AND reason = 'chat'",
+    )
+      .bind(anna.userId)
+      .all();
     expect(ledger.results).toEqual([{ delta: -MESSAGE, reason: "chat", messages: 1 }]);
     reconnected.close();
   });
@@ -150,7 +158,12 @@ describe("the conversation's object", () => {
     const bram = await premium(0, "Bram");
     const cees = await premium(0, "Cees");
     // Two conversations, so two objects race for the same balance as well.
-    const sockets = [await ChatSocket.open(anna, bram.id), await ChatSocket.open(anna, bram.id), await ChatSocket.open(anna, cees.id), await ChatSocket.open(anna, cees.id)];
+    const sockets = [
+      await ChatSocket.open(anna, bram.id),
+      await ChatSocket.open(anna, bram.id),
+      await ChatSocket.open(anna, cees.id),
+      await ChatSocket.open(anna, cees.id),
+    ];
     const sends = Array.from({ length: 20 }, (_, i) => ({ socket: sockets[i % sockets.length]!, id: clientId() }));
     for (const { socket, id } of sends) socket.sendText(id, "only one of these can be paid");
     const replies = await Promise.all(sends.map(({ socket, id }) => socket.reply(id)));
@@ -164,7 +177,11 @@ describe("the conversation's object", () => {
     }
     expect(await creditsOf(anna)).toBe(0);
     expect((await storedCount(anna, bram)) + (await storedCount(anna, cees))).toBe(1);
-    const ledger = await env.DB.prepare("SELECT SUM(delta) AS total, SUM(messages) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(anna.userId).first();
+    const ledger = await env.DB.prepare(
+      "SELECT SUM(delta) AS total, SUM(messages) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'",
+    )
+      .bind(anna.userId)
+      .first();
     expect(ledger).toEqual({ total: -MESSAGE, n: 1 });
     for (const s of sockets) s.close();
   });
@@ -214,7 +231,11 @@ describe("the conversation's object", () => {
     // Reading sets the count to 0 and shows the sender the read mark.
     bramAgain.send({ type: "read", message_id: history.messages.at(-1)!.id });
     expect(await bramAgain.next((f) => f.type === "unread" && f.count === 0)).toBeTruthy();
-    expect(await annaAgain.next((f) => f.type === "read" && f.profile_id === bram.id && f.message_id === history.messages.at(-1)!.id)).toBeTruthy();
+    expect(
+      await annaAgain.next(
+        (f) => f.type === "read" && f.profile_id === bram.id && f.message_id === history.messages.at(-1)!.id,
+      ),
+    ).toBeTruthy();
     expect(await unreadOf(bram, anna)).toBe(0);
     expect((await chat(anna, `profile=${bram.id}`)).peer_read_id).toBe(history.messages.at(-1)!.id);
     // A read mark past the newest message stops at it: the next message is unread, not "seen".
@@ -270,8 +291,14 @@ describe("the rules of sending", () => {
     }
     const fourth = clientId();
     toFirst.sendText(fourth, "not free any more");
-    expect(await toFirst.error(fourth)).toMatchObject({ error: "insufficient_credits", message: "You do not have enough credits to send this message to Bo" });
-    expect((await chat(sender, `profile=${first.id}`)).costs).toMatchObject({ message: MESSAGE, free_messages_left: 0 });
+    expect(await toFirst.error(fourth)).toMatchObject({
+      error: "insufficient_credits",
+      message: "You do not have enough credits to send this message to Bo",
+    });
+    expect((await chat(sender, `profile=${first.id}`)).costs).toMatchObject({
+      message: MESSAGE,
+      free_messages_left: 0,
+    });
 
     const toSecond = await ChatSocket.open(sender, second.id);
     const id2 = clientId();
@@ -281,7 +308,10 @@ describe("the rules of sending", () => {
     const toThird = await ChatSocket.open(sender, third.id);
     const id3 = clientId();
     toThird.sendText(id3, "a third conversation is not free");
-    expect(await toThird.error(id3)).toMatchObject({ error: "insufficient_credits", message: "You do not have enough credits to send this message to Lars" });
+    expect(await toThird.error(id3)).toMatchObject({
+      error: "insufficient_credits",
+      message: "You do not have enough credits to send this message to Lars",
+    });
     expect(await storedCount(sender, third)).toBe(0);
 
     // With credits, the same member pays per message.
@@ -350,10 +380,18 @@ describe("the rules of sending", () => {
 
     const id = clientId();
     socket.sendText(id, "are you there?");
-    expect(await socket.error(id)).toMatchObject({ error: "blocked_by", message: "You're blocked by Iris. You do not have access to this page." });
-    const refused = await blocked.browser.fetch(`/api/chat-socket.php?profile=${blocker.id}`, { headers: { upgrade: "websocket", origin: ORIGIN } });
+    expect(await socket.error(id)).toMatchObject({
+      error: "blocked_by",
+      message: "You're blocked by Iris. You do not have access to this page.",
+    });
+    const refused = await blocked.browser.fetch(`/api/chat-socket.php?profile=${blocker.id}`, {
+      headers: { upgrade: "websocket", origin: ORIGIN },
+    });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "blocked_by", message: "You're blocked by Iris. You do not have access to this page." });
+    expect(await refused.json()).toMatchObject({
+      error: "blocked_by",
+      message: "You're blocked by Iris. You do not have access to this page.",
+    });
     expect((await blocked.browser.fetch(`/api/chat.php?profile=${blocker.id}`)).status).toBe(403);
 
     const fromBlocker = await ChatSocket.open(blocker, blocked.id);
@@ -378,7 +416,10 @@ describe("the rules of sending", () => {
     const socket = await ChatSocket.open(anna, bram.id);
     const long = clientId();
     socket.sendText(long, "x".repeat(201));
-    expect(await socket.error(long)).toMatchObject({ error: "message_too_long", message: "Your message is too long (at most 200 characters)." });
+    expect(await socket.error(long)).toMatchObject({
+      error: "message_too_long",
+      message: "Your message is too long (at most 200 characters).",
+    });
     const empty = clientId();
     socket.sendText(empty, "   \n ");
     expect(await socket.error(empty)).toMatchObject({ error: "message_empty" });
@@ -393,7 +434,12 @@ describe("the rules of sending", () => {
     const anna = await premium(50);
     const bram = await premium();
     const gifts = await json<GiftsResponse>(await anna.browser.fetch("/api/gifts.php"));
-    expect(gifts.gifts.find((g) => g.slug === "rose")).toEqual({ slug: "rose", name: "Rose", image: "/gifts/rose.svg", credits: GIFT });
+    expect(gifts.gifts.find((g) => g.slug === "rose")).toEqual({
+      slug: "rose",
+      name: "Rose",
+      image: "/gifts/rose.svg",
+      credits: GIFT,
+    });
     expect(gifts.gifts.find((g) => g.slug === "ring")?.credits).toBe(40);
     expect(gifts.gifts.some((g) => g.slug === "teddy")).toBe(false);
 
@@ -401,7 +447,10 @@ describe("the rules of sending", () => {
     const bramSocket = await ChatSocket.open(bram, anna.id);
     const rose = clientId();
     socket.send({ type: "send", client_id: rose, kind: "gift", gift: "rose" });
-    expect(await socket.ack(rose)).toMatchObject({ credits: 50 - GIFT, message: { kind: "gift", gift: { slug: "rose", name: "Rose" }, credits: GIFT } });
+    expect(await socket.ack(rose)).toMatchObject({
+      credits: 50 - GIFT,
+      message: { kind: "gift", gift: { slug: "rose", name: "Rose" }, credits: GIFT },
+    });
     expect((await bramSocket.message()).message.gift?.slug).toBe("rose");
     const teddy = clientId();
     socket.send({ type: "send", client_id: teddy, kind: "gift", gift: "teddy" });
@@ -434,7 +483,9 @@ describe("the message written at signup", () => {
     expect(res.status).toBe(201);
     const { user } = await json<{ user: User }>(res);
     const list = await chats(recipient);
-    expect(list.chats.map((c) => [c.profile.id, c.num_unread_messages, c.last_message?.body])).toEqual([[user.profile.id, 1, "Hi Jet, I liked your profile!"]]);
+    expect(list.chats.map((c) => [c.profile.id, c.num_unread_messages, c.last_message?.body])).toEqual([
+      [user.profile.id, 1, "Hi Jet, I liked your profile!"],
+    ]);
     const mine = await json<ChatResponse>(await visitor.fetch(`/api/chat.php?profile=${recipient.id}`));
     expect(mine.messages.map((m) => [m.body, m.credits])).toEqual([["Hi Jet, I liked your profile!", 0]]);
     // The new member's e-mail is unconfirmed: Jet is told why she cannot answer yet.
@@ -463,7 +514,9 @@ describe("who may see what", () => {
     expect((await chats(bram)).chats.map((c) => c.conversation.id)).toEqual([conversation]);
 
     // Eve cannot send Anna's chat photo as her own.
-    const photo = await env.DB.prepare("INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, ?, ?, ?, 10, 10) RETURNING id")
+    const photo = await env.DB.prepare(
+      "INSERT INTO chat_photos (profile_id, key, thumb_key, blur_key, width, height) VALUES (?, ?, ?, ?, 10, 10) RETURNING id",
+    )
       .bind(anna.id, `cp/${"1".repeat(32)}.jpg`, `ct/${"1".repeat(32)}.jpg`, `cb/${"1".repeat(32)}.jpg`)
       .first<{ id: number }>();
     const eveSocket = await ChatSocket.open(eve, bram.id);
@@ -491,7 +544,11 @@ describe("who may see what", () => {
       const id = clientId();
       socket.send({ type: "send", client_id: id, kind: "image", photo_id: photo.id });
       const ack = await socket.ack(id);
-      expect(ack.message).toMatchObject({ kind: "image", credits: PHOTO, image: { locked: false, image: photo.image } });
+      expect(ack.message).toMatchObject({
+        kind: "image",
+        credits: PHOTO,
+        image: { locked: false, image: photo.image },
+      });
       const seen = (await recipientSocket.message()).message.image!;
       if (recipient === freeMember) {
         expect(seen.locked).toBe(true);
@@ -522,7 +579,11 @@ describe("chat photos never sent", () => {
     const upload = async () => {
       const form = new FormData();
       form.set("photo", new File([await jpeg(picture(40, 40))], "p.jpg", { type: "image/jpeg" }));
-      return (await json<{ photo: { id: number; image: string } }>(await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }))).photo;
+      return (
+        await json<{ photo: { id: number; image: string } }>(
+          await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }),
+        )
+      ).photo;
     };
     const [sent, unsent] = [await upload(), await upload()];
     const socket = await ChatSocket.open(sender, recipient.id);
@@ -530,7 +591,9 @@ describe("chat photos never sent", () => {
     socket.send({ type: "send", client_id: id, kind: "image", photo_id: sent.id });
     await socket.ack(id);
     socket.close();
-    await env.DB.prepare("UPDATE chat_photos SET created_at = created_at - 2 * 86400 WHERE id IN (?, ?)").bind(sent.id, unsent.id).run();
+    await env.DB.prepare("UPDATE chat_photos SET created_at = created_at - 2 * 86400 WHERE id IN (?, ?)")
+      .bind(sent.id, unsent.id)
+      .run();
     expect(await purgeUnsentChatPhotos(env.DB, env.PHOTOS)).toBeGreaterThanOrEqual(1);
     expect((await sender.browser.fetch(sent.image)).status).toBe(200);
     expect((await sender.browser.fetch(unsent.image)).status).toBe(404);

@@ -24,7 +24,12 @@ const ORIGIN = `http://${SITE}`;
 const db = databaseOf(env.DB);
 const mollieUrl = inject("mollieUrl");
 const standIn = mollieUrl.replace(/\/v2$/, "");
-const mollieConsole = { ...productionEnv, PAYMENT_PROVIDER: "mollie", MOLLIE_API_URL: mollieUrl, MOLLIE_API_KEY: STAND_IN_KEY };
+const mollieConsole = {
+  ...productionEnv,
+  PAYMENT_PROVIDER: "mollie",
+  MOLLIE_API_URL: mollieUrl,
+  MOLLIE_API_KEY: STAND_IN_KEY,
+};
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -32,7 +37,12 @@ let admin: string, support: string, finance: string, moderator: string;
 beforeAll(async () => {
   await putSites(site(SITE));
   clearSiteCache();
-  [admin, support, finance, moderator] = await Promise.all([operator("admin"), operator("support"), operator("finance"), operator("moderator")]);
+  [admin, support, finance, moderator] = await Promise.all([
+    operator("admin"),
+    operator("support"),
+    operator("finance"),
+    operator("moderator"),
+  ]);
 });
 
 const stored = async (domain: string) => env.SETTINGS.get(siteKey(domain));
@@ -42,12 +52,18 @@ describe("roles", () => {
     const before = await stored(SITE);
     const changed = JSON.stringify({ site: { ...site(SITE), name: "Changed by support" } });
     for (const path of [`/sites/${SITE}`, `/sites/${SITE}/draft`, `/sites/${SITE}/save`]) {
-      const response = await asOperator(support, path, path.endsWith(SITE) ? {} : { form: { settings: changed, base: "x", reason: "trying" } });
+      const response = await asOperator(
+        support,
+        path,
+        path.endsWith(SITE) ? {} : { form: { settings: changed, base: "x", reason: "trying" } },
+      );
       expect(response.status, path).toBe(403);
     }
     expect(await stored(SITE)).toBe(before);
     expect((await asOperator(moderator, "/orders/1/refund", { form: { reason: "trying" } })).status).toBe(403);
-    expect((await asOperator(moderator, "/members/1/orders/1/refund", { form: { reason: "trying" } })).status).toBe(403);
+    expect((await asOperator(moderator, "/members/1/orders/1/refund", { form: { reason: "trying" } })).status).toBe(
+      403,
+    );
     expect((await asOperator(moderator, "/members?q=x")).status).toBe(403);
     expect((await asOperator(support, "/orders")).status).toBe(403);
     expect((await asOperator(finance, "/orders")).status).toBe(200);
@@ -59,7 +75,11 @@ describe("roles", () => {
 describe("member support through the console", () => {
   it("finds a member, shows their file, and a credit correction is a ledger row naming the operator with its audit row", async () => {
     const m = await chatMember(ORIGIN);
-    await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId).run();
+    await env.DB.prepare(
+      "INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')",
+    )
+      .bind(m.userId)
+      .run();
     const found = await (await asOperator(support, `/members?q=${encodeURIComponent(m.user.email)}`)).text();
     expect(found).toContain(`href="/members/${m.userId}"`);
     const page = await asOperator(support, `/members/${m.userId}`);
@@ -71,16 +91,31 @@ describe("member support through the console", () => {
     expect(await auditRows("member", m.userId)).toEqual([]);
 
     const before = await creditsOf(m);
-    const done = await asOperator(support, `/members/${m.userId}/credits`, { form: { delta: "25", reason: "outage goodwill" } });
+    const done = await asOperator(support, `/members/${m.userId}/credits`, {
+      form: { delta: "25", reason: "outage goodwill" },
+    });
     expect(done.status, await done.clone().text()).toBe(200);
     expect(await creditsOf(m)).toBe(before + 25);
     expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
-    const supportId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?").bind(support).first<{ id: number }>())!.id;
-    const ledger = await env.DB.prepare("SELECT ref FROM credit_ledger WHERE user_id = ? AND reason = 'correction'").bind(m.userId).first<{ ref: string }>();
+    const supportId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?")
+      .bind(support)
+      .first<{ id: number }>())!.id;
+    const ledger = await env.DB.prepare("SELECT ref FROM credit_ledger WHERE user_id = ? AND reason = 'correction'")
+      .bind(m.userId)
+      .first<{ ref: string }>();
     expect(ledger!.ref).toMatch(new RegExp(`^operator:${supportId}:`));
-    expect(await auditRows("member", m.userId)).toEqual([expect.objectContaining({ action: "member.correct_credits", actor: support, operator_id: supportId, reason: "outage goodwill" })]);
+    expect(await auditRows("member", m.userId)).toEqual([
+      expect.objectContaining({
+        action: "member.correct_credits",
+        actor: support,
+        operator_id: supportId,
+        reason: "outage goodwill",
+      }),
+    ]);
 
-    const tooMuch = await asOperator(support, `/members/${m.userId}/credits`, { form: { delta: String(-(before + 26)), reason: "take all" } });
+    const tooMuch = await asOperator(support, `/members/${m.userId}/credits`, {
+      form: { delta: String(-(before + 26)), reason: "take all" },
+    });
     expect(tooMuch.status).toBe(409);
     expect(await creditsOf(m)).toBe(before + 25);
     expect(await auditRows("member", m.userId)).toHaveLength(1);
@@ -91,7 +126,9 @@ describe("member support through the console", () => {
     const response = await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "scam reports" } });
     expect(response.status).toBe(200);
     expect((await m.browser.fetch("/api/user.php")).status).toBe(403);
-    expect(await auditRows("member", m.userId)).toEqual([expect.objectContaining({ action: "member.disable", actor: support })]);
+    expect(await auditRows("member", m.userId)).toEqual([
+      expect.objectContaining({ action: "member.disable", actor: support }),
+    ]);
     expect((await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again" } })).status).toBe(409);
     expect(await auditRows("member", m.userId)).toHaveLength(1);
   });
@@ -102,34 +139,75 @@ describe("a refund pressed by several operators at once", () => {
     for (let round = 0; round < 3; round++) {
       const m = await chatMember(ORIGIN);
       // An order paid at the stand-in and credited, made as the webhook would leave it.
-      const paymentId = await (await fetch(`${mollieUrl}/payments`, { method: "POST", headers: { authorization: `Bearer ${STAND_IN_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ amount: { currency: "EUR", value: "9.95" }, description: "test", redirectUrl: `${ORIGIN}/credits`, method: "ideal" }) })).json<{ id: string }>();
-      await fetch(`${standIn}/_stand-in/payments/${paymentId.id}/status`, { method: "POST", body: JSON.stringify({ status: "paid" }) });
+      const paymentId = await (
+        await fetch(`${mollieUrl}/payments`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${STAND_IN_KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            amount: { currency: "EUR", value: "9.95" },
+            description: "test",
+            redirectUrl: `${ORIGIN}/credits`,
+            method: "ideal",
+          }),
+        })
+      ).json<{ id: string }>();
+      await fetch(`${standIn}/_stand-in/payments/${paymentId.id}/status`, {
+        method: "POST",
+        body: JSON.stringify({ status: "paid" }),
+      });
       const now = Math.floor(Date.now() / 1000);
-      const order = await env.DB.prepare("INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at) VALUES (?, ?, 1, 50, 995, 'EUR', 'ideal', 'NL', 'paid', ?) RETURNING id").bind(m.userId, SITE, now).first<{ id: number }>();
+      const order = await env.DB.prepare(
+        "INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at) VALUES (?, ?, 1, 50, 995, 'EUR', 'ideal', 'NL', 'paid', ?) RETURNING id",
+      )
+        .bind(m.userId, SITE, now)
+        .first<{ id: number }>();
       await env.DB.batch([
-        env.DB.prepare("INSERT INTO payments (order_id, provider, provider_payment_id, status, amount_cents, currency) VALUES (?, 'mollie:test', ?, 'paid', 995, 'EUR')").bind(order!.id, paymentId.id),
+        env.DB.prepare(
+          "INSERT INTO payments (order_id, provider, provider_payment_id, status, amount_cents, currency) VALUES (?, 'mollie:test', ?, 'paid', 995, 'EUR')",
+        ).bind(order!.id, paymentId.id),
         env.DB.prepare("UPDATE users SET credits = 50 WHERE id = ?").bind(m.userId),
-        env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 50 - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId),
+        env.DB.prepare(
+          "INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 50 - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')",
+        ).bind(m.userId),
       ]);
       const presses = await Promise.all(
         // Finance from the Orders screen, support from the member's page: the same refund either way.
         Array.from({ length: 6 }, (_, i) =>
           i % 2
-            ? asOperator(finance, `/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole })
-            : asOperator(support, `/members/${m.userId}/orders/${order!.id}/refund`, { form: { reason: "member asked" }, workerEnv: mollieConsole }),
+            ? asOperator(finance, `/orders/${order!.id}/refund`, {
+                form: { reason: "member asked" },
+                workerEnv: mollieConsole,
+              })
+            : asOperator(support, `/members/${m.userId}/orders/${order!.id}/refund`, {
+                form: { reason: "member asked" },
+                workerEnv: mollieConsole,
+              }),
         ),
       );
       expect(presses.map((p) => p.status).toSorted()).toEqual([200, 409, 409, 409, 409, 409]);
       const requests = await (await fetch(`${standIn}/_stand-in/requests`)).json<{ method: string; path: string }[]>();
-      expect(requests.filter((r) => r.method === "POST" && r.path === `/v2/payments/${paymentId.id}/refunds`)).toHaveLength(1);
+      expect(
+        requests.filter((r) => r.method === "POST" && r.path === `/v2/payments/${paymentId.id}/refunds`),
+      ).toHaveLength(1);
       expect(await creditsOf(m)).toBe(0);
       expect(await ledgerSum(db, m.userId)).toBe(0);
-      expect(await auditRows("order", order!.id)).toEqual([expect.objectContaining({ action: "order.refund", reason: "member asked" })]);
+      expect(await auditRows("order", order!.id)).toEqual([
+        expect.objectContaining({ action: "order.refund", reason: "member asked" }),
+      ]);
     }
     // An order is refunded from its own member's page only.
     const other = await chatMember(ORIGIN);
-    const order = await env.DB.prepare("SELECT id FROM orders WHERE site_domain = ? ORDER BY id DESC LIMIT 1").bind(SITE).first<{ id: number }>();
-    expect((await asOperator(support, `/members/${other.userId}/orders/${order!.id}/refund`, { form: { reason: "wrong page" }, workerEnv: mollieConsole })).status).toBe(404);
+    const order = await env.DB.prepare("SELECT id FROM orders WHERE site_domain = ? ORDER BY id DESC LIMIT 1")
+      .bind(SITE)
+      .first<{ id: number }>();
+    expect(
+      (
+        await asOperator(support, `/members/${other.userId}/orders/${order!.id}/refund`, {
+          form: { reason: "wrong page" },
+          workerEnv: mollieConsole,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -139,11 +217,30 @@ describe("discount codes", () => {
     const bad = await asOperator(finance, "/discounts", { form: { code, percentage: "150", reason: "spring" } });
     expect(bad.status).toBe(400);
     expect((await bad.json<{ message: string }>()).message).toContain("percentage");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_codes WHERE code = ?").bind(code).first<{ n: number }>()).toEqual({ n: 0 });
-    const added = await asOperator(finance, "/discounts", { form: { code: code.toLowerCase(), percentage: "20", currency: "EUR", paymentMethods: ["ideal", "creditcard"], reason: "spring" } });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_codes WHERE code = ?").bind(code).first<{ n: number }>(),
+    ).toEqual({ n: 0 });
+    const added = await asOperator(finance, "/discounts", {
+      form: {
+        code: code.toLowerCase(),
+        percentage: "20",
+        currency: "EUR",
+        paymentMethods: ["ideal", "creditcard"],
+        reason: "spring",
+      },
+    });
     expect(added.status, await added.clone().text()).toBe(200);
-    const row = await env.DB.prepare("SELECT percentage, currency, status, payment_methods FROM discount_codes WHERE code = ?").bind(code).first();
-    expect(row).toEqual({ percentage: 20, currency: "EUR", status: "active", payment_methods: '["ideal","creditcard"]' });
+    const row = await env.DB.prepare(
+      "SELECT percentage, currency, status, payment_methods FROM discount_codes WHERE code = ?",
+    )
+      .bind(code)
+      .first();
+    expect(row).toEqual({
+      percentage: 20,
+      currency: "EUR",
+      status: "active",
+      payment_methods: '["ideal","creditcard"]',
+    });
     expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over" } })).status).toBe(200);
     expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over again" } })).status).toBe(409);
     expect((await auditRows("discount", code)).map((r) => r.action)).toEqual(["discount.end", "discount.add"]);
@@ -159,7 +256,11 @@ describe("site settings", () => {
 
   it("settings that fail validation are refused and nothing is saved, not even a draft", async () => {
     const before = await stored(domain);
-    for (const settings of ["{ not json", JSON.stringify({ site: { ...site(domain), refund_days: "fourteen" } }), JSON.stringify({ site: { ...site(domain), domain: "elsewhere.test" } })]) {
+    for (const settings of [
+      "{ not json",
+      JSON.stringify({ site: { ...site(domain), refund_days: "fourteen" } }),
+      JSON.stringify({ site: { ...site(domain), domain: "elsewhere.test" } }),
+    ]) {
       const response = await asOperator(admin, `/sites/${domain}/draft`, { form: { settings } });
       expect(response.status).toBe(400);
     }
@@ -169,7 +270,9 @@ describe("site settings", () => {
   });
 
   it("a valid change shows its difference first, and only saving puts it into KV, with its audit row", async () => {
-    const draft = await asOperator(admin, `/sites/${domain}/draft`, { form: { settings: JSON.stringify({ site: { ...site(domain), name: "Renamed", refund_days: 10 } }) } });
+    const draft = await asOperator(admin, `/sites/${domain}/draft`, {
+      form: { settings: JSON.stringify({ site: { ...site(domain), name: "Renamed", refund_days: 10 } }) },
+    });
     expect(draft.status, await draft.clone().text()).toBe(200);
     expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: site(domain).name, refund_days: 14 });
     const review = await (await asOperator(admin, `/sites/${domain}/review`)).text();
@@ -186,7 +289,9 @@ describe("site settings", () => {
   });
 
   it("a save after someone else changed the settings is refused", async () => {
-    await asOperator(admin, `/sites/${domain}/draft`, { form: { settings: JSON.stringify({ site: { ...site(domain), name: "Mine" } }) } });
+    await asOperator(admin, `/sites/${domain}/draft`, {
+      form: { settings: JSON.stringify({ site: { ...site(domain), name: "Mine" } }) },
+    });
     const review = await (await asOperator(admin, `/sites/${domain}/review`)).text();
     const base = /name="base" value="([0-9a-f]+)"/.exec(review)![1]!;
     await env.SETTINGS.put(siteKey(domain), JSON.stringify({ ...site(domain), name: "Theirs" }));
@@ -203,19 +308,41 @@ describe("the dashboard and the DSA figures", () => {
     const m = await chatMember(`http://${domain}`, { status: "not_confirmed" });
     const reported = await chatMember(`http://${domain}`);
     // m confirms their address: one activation that day, counted even after the used link is gone.
-    const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'activation'").bind(m.user.email).first<{ text: string }>();
+    const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'activation'")
+      .bind(m.user.email)
+      .first<{ text: string }>();
     const link = new URL(/(https?:\/\/\S+)/.exec(mail!.text)![1]!);
-    expect((await fetchWorker(`http://${domain}${link.pathname}${link.search}`, { redirect: "manual" })).headers.get("location")).toBe("/activate/done");
+    expect(
+      (await fetchWorker(`http://${domain}${link.pathname}${link.search}`, { redirect: "manual" })).headers.get(
+        "location",
+      ),
+    ).toBe("/activate/done");
     await env.DB.prepare("DELETE FROM auth_tokens WHERE user_id = ?").bind(m.userId).run();
-    expect((await m.browser.post("/api/report.php", { subject: "harassment", description: "rude messages again and again", profile_id: reported.id })).status).toBeLessThan(300);
+    expect(
+      (
+        await m.browser.post("/api/report.php", {
+          subject: "harassment",
+          description: "rude messages again and again",
+          profile_id: reported.id,
+        })
+      ).status,
+    ).toBeLessThan(300);
     // A moderator decides the report: one human decision, a notice-to-decision time.
-    const reportId = (await env.DB.prepare("SELECT id FROM reports WHERE profile_id = ?").bind(reported.id).first<{ id: number }>())!.id;
-    const decided = await asOperator(moderator, `/reports/${reportId}/decide`, { form: { outcome: "warn", ground: "harassment", facts: "Repeated rude messages to another member." } });
+    const reportId = (await env.DB.prepare("SELECT id FROM reports WHERE profile_id = ?")
+      .bind(reported.id)
+      .first<{ id: number }>())!.id;
+    const decided = await asOperator(moderator, `/reports/${reportId}/decide`, {
+      form: { outcome: "warn", ground: "harassment", facts: "Repeated rude messages to another member." },
+    });
     expect(decided.status, await decided.clone().text()).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     const page = await (await asOperator(finance, `/dashboard?site=${domain}&from=${today}&to=${today}`)).text();
     // Day, signups, activations; then first purchases, revenue, sends, likes, reports opened and closed.
-    expect(page).toMatch(new RegExp(`<td[^>]*>${today}</td><td>2</td><td>1</td><td>0</td><td></td><td>0</td><td>0</td><td>1</td><td>1</td>`));
+    expect(page).toMatch(
+      new RegExp(
+        `<td[^>]*>${today}</td><td>2</td><td>1</td><td>0</td><td></td><td>0</td><td>0</td><td>1</td><td>1</td>`,
+      ),
+    );
 
     const csv = await asOperator(moderator, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`);
     expect(csv.status).toBe(200);
@@ -227,10 +354,22 @@ describe("the dashboard and the DSA figures", () => {
     expect(lines).toContain(`${domain},${today},${today},decisions_by_kind,warn,1`);
     expect(lines).toContain(`${domain},${today},${today},decisions_by_means,human,1`);
     expect(lines).toContain(`${domain},${today},${today},decisions_by_means,automated,0`);
-    expect(lines.some((line) => line.startsWith(`${domain},${today},${today},median_handling_hours,notice_to_decision,`) && !line.endsWith(","))).toBe(true);
+    expect(
+      lines.some(
+        (line) =>
+          line.startsWith(`${domain},${today},${today},median_handling_hours,notice_to_decision,`) &&
+          !line.endsWith(","),
+      ),
+    ).toBe(true);
     expect(lines).toContain(`${domain},${today},${today},appeals,received,0`);
     const sections = new Set(lines.slice(1).map((line) => line.split(",")[3]));
-    expect([...sections].toSorted()).toEqual(["appeals", "decisions_by_kind", "decisions_by_means", "median_handling_hours", "notices_by_category"]);
+    expect([...sections].toSorted()).toEqual([
+      "appeals",
+      "decisions_by_kind",
+      "decisions_by_means",
+      "median_handling_hours",
+      "notices_by_category",
+    ]);
     expect((await asOperator(moderator, "/dashboard/dsa.csv?from=2026-01-01&to=2025-01-01")).status).toBe(400);
   });
 
@@ -239,19 +378,32 @@ describe("the dashboard and the DSA figures", () => {
     await putSites(site(domain));
     const m = await chatMember(`http://${domain}`);
     const now = Math.floor(Date.now() / 1000);
-    const moderatorId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?").bind(moderator).first<{ id: number }>())!.id;
+    const moderatorId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?")
+      .bind(moderator)
+      .first<{ id: number }>())!.id;
     const decide = (automated: number) =>
-      env.DB.prepare("INSERT INTO moderation_decisions (user_id, profile_id, source, outcome, ground, restricts, automated, language, operator_id, created_at, appeal_until) VALUES (?, ?, 'photo', 'reject_photo', 'explicit_content', 1, ?, 'en', ?, ?, ?) RETURNING id")
+      env.DB.prepare(
+        "INSERT INTO moderation_decisions (user_id, profile_id, source, outcome, ground, restricts, automated, language, operator_id, created_at, appeal_until) VALUES (?, ?, 'photo', 'reject_photo', 'explicit_content', 1, ?, 'en', ?, ?, ?) RETURNING id",
+      )
         .bind(m.userId, m.id, automated, moderatorId, now, now + 86_400)
         .first<{ id: number }>();
     const [first, second] = [await decide(1), await decide(0)];
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO appeals (decision_id, user_id, text, status, created_at, decided_by, decided_at) VALUES (?, ?, 'It is a holiday photo.', 'reversed', ?, ?, ?)").bind(first!.id, m.userId, now, moderatorId, now),
-      env.DB.prepare("INSERT INTO appeals (decision_id, user_id, text, status, created_at) VALUES (?, ?, 'Please look again.', 'open', ?)").bind(second!.id, m.userId, now),
+      env.DB.prepare(
+        "INSERT INTO appeals (decision_id, user_id, text, status, created_at, decided_by, decided_at) VALUES (?, ?, 'It is a holiday photo.', 'reversed', ?, ?, ?)",
+      ).bind(first!.id, m.userId, now, moderatorId, now),
+      env.DB.prepare(
+        "INSERT INTO appeals (decision_id, user_id, text, status, created_at) VALUES (?, ?, 'Please look again.', 'open', ?)",
+      ).bind(second!.id, m.userId, now),
     ]);
     const today = new Date(now * 1000).toISOString().slice(0, 10);
-    const lines = (await (await asOperator(admin, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`)).text()).trimEnd().split("\r\n");
-    const value = (section: string, item: string) => lines.find((line) => line.startsWith(`${domain},${today},${today},${section},${item},`))?.split(",")[5];
+    const lines = (
+      await (await asOperator(admin, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`)).text()
+    )
+      .trimEnd()
+      .split("\r\n");
+    const value = (section: string, item: string) =>
+      lines.find((line) => line.startsWith(`${domain},${today},${today},${section},${item},`))?.split(",")[5];
     expect(value("decisions_by_kind", "reject_photo")).toBe("2");
     expect(value("decisions_by_means", "automated")).toBe("1");
     expect(value("decisions_by_means", "human")).toBe("1");

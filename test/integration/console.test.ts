@@ -14,10 +14,30 @@ const MEMBER_SITE = "console-members.test";
 const db = databaseOf(env.DB);
 const developmentEnv = { ...env, ENVIRONMENT: "development" };
 
-type AuditRow = { operator_id: number | null; actor: string; action: string; target_kind: string; target_id: string; before: string | null; after: string | null; reason: string | null };
+type AuditRow = {
+  operator_id: number | null;
+  actor: string;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  before: string | null;
+  after: string | null;
+  reason: string | null;
+};
 const auditOf = async (kind: string, id: string) =>
-  (await env.DB.prepare("SELECT operator_id, actor, action, target_kind, target_id, before, after, reason FROM audit_log WHERE target_kind = ? AND target_id = ? ORDER BY id").bind(kind, id).all<AuditRow>()).results;
-const operatorRow = (email: string) => env.DB.prepare("SELECT id, status, (SELECT group_concat(role) FROM (SELECT role FROM operator_roles WHERE operator_id = operators.id ORDER BY role)) AS roles FROM operators WHERE email = ?").bind(email).first<{ id: number; status: string; roles: string | null }>();
+  (
+    await env.DB.prepare(
+      "SELECT operator_id, actor, action, target_kind, target_id, before, after, reason FROM audit_log WHERE target_kind = ? AND target_id = ? ORDER BY id",
+    )
+      .bind(kind, id)
+      .all<AuditRow>()
+  ).results;
+const operatorRow = (email: string) =>
+  env.DB.prepare(
+    "SELECT id, status, (SELECT group_concat(role) FROM (SELECT role FROM operator_roles WHERE operator_id = operators.id ORDER BY role)) AS roles FROM operators WHERE email = ?",
+  )
+    .bind(email)
+    .first<{ id: number; status: string; roles: string | null }>();
 
 beforeAll(async () => {
   await putSites(site(MEMBER_SITE));
@@ -45,7 +65,14 @@ describe("who may open the console (Cloudflare Access)", () => {
     const now = Math.floor(Date.now() / 1000);
     const good = await accessToken({ email: admin });
     const [header, , signature] = good.split(".");
-    const forgedClaims = Buffer.from(JSON.stringify({ email: admin, aud: [productionEnv.ACCESS_AUD], iss: productionEnv.ACCESS_TEAM_DOMAIN, exp: now + 3600 })).toString("base64url");
+    const forgedClaims = Buffer.from(
+      JSON.stringify({
+        email: admin,
+        aud: [productionEnv.ACCESS_AUD],
+        iss: productionEnv.ACCESS_TEAM_DOMAIN,
+        exp: now + 3600,
+      }),
+    ).toString("base64url");
     const refused = {
       "no token": null,
       "a key Access never published": await accessToken({ email: admin, key: "foreign" }),
@@ -73,7 +100,9 @@ describe("who may open the console (Cloudflare Access)", () => {
   it("refuses everything when Access is not configured", async () => {
     const token = await accessToken({ email: admin });
     expect((await consoleFetch("/", { token, workerEnv: { ...productionEnv, ACCESS_AUD: "" } })).status).toBe(403);
-    expect((await consoleFetch("/", { token, workerEnv: { ...productionEnv, ACCESS_TEAM_DOMAIN: "" } })).status).toBe(403);
+    expect((await consoleFetch("/", { token, workerEnv: { ...productionEnv, ACCESS_TEAM_DOMAIN: "" } })).status).toBe(
+      403,
+    );
   });
 
   it("a member's cookie never opens the console, in production or in development", async () => {
@@ -87,7 +116,9 @@ describe("who may open the console (Cloudflare Access)", () => {
   });
 
   it("is the console only on its own host: a member site knows none of its paths", async () => {
-    const response = await fetchWorker(`http://${MEMBER_SITE}/audit`, { headers: { "cf-access-jwt-assertion": await accessToken({ email: admin }) } });
+    const response = await fetchWorker(`http://${MEMBER_SITE}/audit`, {
+      headers: { "cf-access-jwt-assertion": await accessToken({ email: admin }) },
+    });
     expect(response.status).toBe(404);
     expect(await response.text()).not.toContain("Flirtwave console");
   });
@@ -101,7 +132,13 @@ describe("roles", () => {
     expect((await asOperator(moderator, "/audit")).status).toBe(403);
     expect((await asOperator(moderator, "/operators")).status).toBe(403);
     const before = await operatorRow("newcomer-by-moderator@flirtwave.test");
-    expect((await asOperator(moderator, "/operators", { form: { email: "newcomer-by-moderator@flirtwave.test", roles: "admin", reason: "trying" } })).status).toBe(403);
+    expect(
+      (
+        await asOperator(moderator, "/operators", {
+          form: { email: "newcomer-by-moderator@flirtwave.test", roles: "admin", reason: "trying" },
+        })
+      ).status,
+    ).toBe(403);
     expect(await operatorRow("newcomer-by-moderator@flirtwave.test")).toEqual(before);
   });
 });
@@ -110,9 +147,16 @@ describe("writes need the member side's CSRF proof", () => {
   it("a form posted without X-Request-Type, or from another origin, changes nothing", async () => {
     const admin = await operator("admin");
     const email = "csrf-target@flirtwave.test";
-    const forged: Record<string, string>[] = [{ "x-request-type": "" }, { origin: "https://evil.example" }, { origin: "" }];
+    const forged: Record<string, string>[] = [
+      { "x-request-type": "" },
+      { origin: "https://evil.example" },
+      { origin: "" },
+    ];
     for (const headers of forged) {
-      const response = await asOperator(admin, "/operators", { form: { email, roles: "admin", reason: "planted" }, headers });
+      const response = await asOperator(admin, "/operators", {
+        form: { email, roles: "admin", reason: "planted" },
+        headers,
+      });
       expect(response.status).toBe(403);
       expect(((await response.json()) as { error: string }).error).toBe("csrf");
     }
@@ -131,7 +175,10 @@ describe("the development login", () => {
   it("signs an operator in with a host-only cookie of its own that a member site never reads", async () => {
     const admin = await operator("admin");
     expect((await consoleFetch("/login", { workerEnv: developmentEnv })).status).toBe(200);
-    const refused = await consoleFetch("/login", { form: { email: "nobody@flirtwave.test" }, workerEnv: developmentEnv });
+    const refused = await consoleFetch("/login", {
+      form: { email: "nobody@flirtwave.test" },
+      workerEnv: developmentEnv,
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.getSetCookie()).toEqual([]);
 
@@ -159,12 +206,26 @@ describe("the audit log", { timeout: 30_000 }, () => {
     const admin = await operator("admin");
     const adminId = (await operatorRow(admin))!.id;
     const email = "new-moderator@flirtwave.test";
-    expect((await asOperator(admin, "/operators", { form: { email, roles: ["moderator", "support"], reason: "joins the moderation team" } })).status).toBe(200);
+    expect(
+      (
+        await asOperator(admin, "/operators", {
+          form: { email, roles: ["moderator", "support"], reason: "joins the moderation team" },
+        })
+      ).status,
+    ).toBe(200);
     expect(await operatorRow(email)).toMatchObject({ status: "active", roles: "moderator,support" });
 
-    expect((await asOperator(admin, "/operators", { form: { email, roles: "moderator", reason: "support moved to another team" } })).status).toBe(200);
+    expect(
+      (
+        await asOperator(admin, "/operators", {
+          form: { email, roles: "moderator", reason: "support moved to another team" },
+        })
+      ).status,
+    ).toBe(200);
     const id = (await operatorRow(email))!.id;
-    expect((await asOperator(admin, `/operators/${id}/disable`, { form: { reason: "left the company" } })).status).toBe(200);
+    expect((await asOperator(admin, `/operators/${id}/disable`, { form: { reason: "left the company" } })).status).toBe(
+      200,
+    );
     expect(await operatorRow(email)).toMatchObject({ status: "disabled", roles: "moderator" });
 
     const rows = await auditOf("operator", email);
@@ -175,7 +236,10 @@ describe("the audit log", { timeout: 30_000 }, () => {
     ]);
     expect(rows.map((row) => [JSON.parse(row.before ?? "null"), JSON.parse(row.after ?? "null")])).toEqual([
       [null, { email, status: "active", roles: ["moderator", "support"] }],
-      [{ email, status: "active", roles: ["moderator", "support"] }, { email, status: "active", roles: ["moderator"] }],
+      [
+        { email, status: "active", roles: ["moderator", "support"] },
+        { email, status: "active", roles: ["moderator"] },
+      ],
       [{ status: "active", roles: ["moderator"] }, { status: "disabled" }],
     ]);
   });
@@ -183,7 +247,11 @@ describe("the audit log", { timeout: 30_000 }, () => {
   it("a refused action writes nothing: no reason, a role that does not exist, disabling oneself", async () => {
     const admin = await operator("admin");
     const email = "half-made@flirtwave.test";
-    for (const form of [{ email, roles: "admin", reason: "" }, { email, roles: "owner", reason: "a role of its own" }, { email: "not-an-address", roles: "admin", reason: "no address" }]) {
+    for (const form of [
+      { email, roles: "admin", reason: "" },
+      { email, roles: "owner", reason: "a role of its own" },
+      { email: "not-an-address", roles: "admin", reason: "no address" },
+    ]) {
       const response = await asOperator(admin, "/operators", { form });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { message: string }).message).toMatch(/reason|role|address/i);
@@ -200,7 +268,13 @@ describe("the audit log", { timeout: 30_000 }, () => {
     for (let round = 0; round < 3; round++) {
       const target = await operator("support");
       const id = (await operatorRow(target))!.id;
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => asOperator(admins[i % admins.length]!, `/operators/${id}/disable`, { form: { reason: `round ${round} attempt ${i}` } })));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          asOperator(admins[i % admins.length]!, `/operators/${id}/disable`, {
+            form: { reason: `round ${round} attempt ${i}` },
+          }),
+        ),
+      );
       expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
       expect(answers.every((a) => a.status === 200 || a.status === 404)).toBe(true);
       expect((await auditOf("operator", target)).filter((row) => row.action === "operator.disable")).toHaveLength(1);
@@ -208,22 +282,34 @@ describe("the audit log", { timeout: 30_000 }, () => {
   });
 
   it("is append-only: a row can be neither changed nor removed", async () => {
-    await db.insert(auditLog).values({ actor: "test", action: "test.entry", targetKind: "test", targetId: "append-only", createdAt: 1 });
-    await expect(env.DB.prepare("UPDATE audit_log SET reason = 'rewritten' WHERE target_id = 'append-only'").run()).rejects.toThrow(/audit_log_append_only/);
-    await expect(env.DB.prepare("DELETE FROM audit_log WHERE target_id = 'append-only'").run()).rejects.toThrow(/audit_log_append_only/);
+    await db
+      .insert(auditLog)
+      .values({ actor: "test", action: "test.entry", targetKind: "test", targetId: "append-only", createdAt: 1 });
+    await expect(
+      env.DB.prepare("UPDATE audit_log SET reason = 'rewritten' WHERE target_id = 'append-only'").run(),
+    ).rejects.toThrow(/audit_log_append_only/);
+    await expect(env.DB.prepare("DELETE FROM audit_log WHERE target_id = 'append-only'").run()).rejects.toThrow(
+      /audit_log_append_only/,
+    );
     expect(await auditOf("test", "append-only")).toHaveLength(1);
   });
 
   it("the console shows it, filtered by operator and by target", async () => {
     const [first, second] = [await operator("admin"), await operator("admin")];
-    await asOperator(first, "/operators", { form: { email: "shown-one@flirtwave.test", roles: "finance", reason: "reason of the first" } });
-    await asOperator(second, "/operators", { form: { email: "shown-two@flirtwave.test", roles: "support", reason: "reason of the second" } });
+    await asOperator(first, "/operators", {
+      form: { email: "shown-one@flirtwave.test", roles: "finance", reason: "reason of the first" },
+    });
+    await asOperator(second, "/operators", {
+      form: { email: "shown-two@flirtwave.test", roles: "support", reason: "reason of the second" },
+    });
     const firstId = (await operatorRow(first))!.id;
 
     const byOperator = await (await asOperator(second, `/audit?operator=${firstId}`)).text();
     expect(byOperator).toContain("reason of the first");
     expect(byOperator).not.toContain("reason of the second");
-    const byTarget = await (await asOperator(first, `/audit?kind=operator&target=${encodeURIComponent("shown-two@flirtwave.test")}`)).text();
+    const byTarget = await (
+      await asOperator(first, `/audit?kind=operator&target=${encodeURIComponent("shown-two@flirtwave.test")}`)
+    ).text();
     expect(byTarget).toContain("reason of the second");
     expect(byTarget).not.toContain("reason of the first");
   });
@@ -231,8 +317,14 @@ describe("the audit log", { timeout: 30_000 }, () => {
   it("an action guarded by its first statement records nothing when that statement changed nothing", async () => {
     const actor = { operatorId: null, name: "command:test" };
     const now = Math.floor(Date.now() / 1000);
-    await db.batch([db.update(operators).set({ status: "disabled" }).where(eq(operators.id, -1)), auditEntryQuery(db, actor, { action: "nothing.happened", target: { kind: "test", id: "guarded" } }, now, true)]);
-    await db.batch([db.update(operators).set({ status: "active" }).where(eq(operators.status, "active")), auditEntryQuery(db, actor, { action: "something.happened", target: { kind: "test", id: "guarded" } }, now, true)]);
+    await db.batch([
+      db.update(operators).set({ status: "disabled" }).where(eq(operators.id, -1)),
+      auditEntryQuery(db, actor, { action: "nothing.happened", target: { kind: "test", id: "guarded" } }, now, true),
+    ]);
+    await db.batch([
+      db.update(operators).set({ status: "active" }).where(eq(operators.status, "active")),
+      auditEntryQuery(db, actor, { action: "something.happened", target: { kind: "test", id: "guarded" } }, now, true),
+    ]);
     expect((await auditOf("test", "guarded")).map((row) => row.action)).toEqual(["something.happened"]);
   });
 });
@@ -240,9 +332,19 @@ describe("the audit log", { timeout: 30_000 }, () => {
 describe("the operator command's statements", () => {
   it("make the first admin and record who ran the command", async () => {
     const email = "First.Admin@Flirtwave.test";
-    await db.batch(putOperatorStatements(db, { operatorId: null, name: "command:operator" }, { email, roles: ["admin"], reason: "first admin" }, null, Math.floor(Date.now() / 1000)));
+    await db.batch(
+      putOperatorStatements(
+        db,
+        { operatorId: null, name: "command:operator" },
+        { email, roles: ["admin"], reason: "first admin" },
+        null,
+        Math.floor(Date.now() / 1000),
+      ),
+    );
     expect(await operatorRow("first.admin@flirtwave.test")).toMatchObject({ status: "active", roles: "admin" });
-    expect(await auditOf("operator", "first.admin@flirtwave.test")).toMatchObject([{ operator_id: null, actor: "command:operator", action: "operator.add", reason: "first admin" }]);
+    expect(await auditOf("operator", "first.admin@flirtwave.test")).toMatchObject([
+      { operator_id: null, actor: "command:operator", action: "operator.add", reason: "first admin" },
+    ]);
     expect((await asOperator("first.admin@flirtwave.test", "/operators")).status).toBe(200);
   });
 });

@@ -73,11 +73,18 @@ describe("reads near the member", () => {
     const page = bookmarkOf(anna)!;
     const socket = await ChatSocket.open(anna, bram.id);
     const room = env.CONVERSATIONS.getByName(roomName(anna.id, bram.id)) as DurableObjectStub<ConversationRoom>;
-    const objectBookmark = () => runInDurableObject(room, (instance) => (instance as unknown as { reads: { bookmark(): string | null } }).reads.bookmark());
+    const objectBookmark = () =>
+      runInDurableObject(room, (instance) =>
+        (instance as unknown as { reads: { bookmark(): string | null } }).reads.bookmark(),
+      );
     const atOpen = await objectBookmark();
     expect(atOpen === page || isNewerBookmark(atOpen, page)).toBe(true);
     // The bookmark is not kept with the socket.
-    expect(await runInDurableObject(room, (_i, state) => state.getWebSockets().map((ws) => (ws.deserializeAttachment() as { bookmark?: string }).bookmark))).toEqual([undefined]);
+    expect(
+      await runInDurableObject(room, (_i, state) =>
+        state.getWebSockets().map((ws) => (ws.deserializeAttachment() as { bookmark?: string }).bookmark),
+      ),
+    ).toEqual([undefined]);
 
     // A paid send: the object writes the charge, and the ack carries the bookmark of that write.
     const id = clientId();
@@ -100,11 +107,15 @@ describe("reads near the member", () => {
     const anna = await chatMember(ORIGIN);
     await anna.browser.put("/api/user.php", { language: "fr" });
     const page = bookmarkOf(anna)!;
-    const res = await anna.browser.fetch("/api/member-socket.php", { headers: { upgrade: "websocket", origin: anna.browser.origin } });
+    const res = await anna.browser.fetch("/api/member-socket.php", {
+      headers: { upgrade: "websocket", origin: anna.browser.origin },
+    });
     const socket = res.webSocket!;
     socket.accept();
     const channel = env.MEMBERS.getByName(memberChannelName(anna.id)) as DurableObjectStub<MemberChannel>;
-    const read = await runInDurableObject(channel, (instance) => (instance as unknown as { reads: { bookmark(): string | null } }).reads.bookmark());
+    const read = await runInDurableObject(channel, (instance) =>
+      (instance as unknown as { reads: { bookmark(): string | null } }).reads.bookmark(),
+    );
     expect(read === page || isNewerBookmark(read, page)).toBe(true);
     socket.close();
   });

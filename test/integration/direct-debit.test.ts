@@ -38,13 +38,20 @@ async function member(): Promise<Member> {
   return m;
 }
 
-const post = (m: Member, path: string, body: unknown) => m.browser.fetch(path, { method: "POST", headers: { "cf-connecting-ip": `10.2.${m.userId >> 8}.${m.userId & 255}` }, json: body });
+const post = (m: Member, path: string, body: unknown) =>
+  m.browser.fetch(path, {
+    method: "POST",
+    headers: { "cf-connecting-ip": `10.2.${m.userId >> 8}.${m.userId & 255}` },
+    json: body,
+  });
 
 /** Ask for a code; the SMS outbox holds it. */
 async function requestCode(m: Member, body = form()): Promise<string> {
   const res = await post(m, "/api/directdebit.php", body);
   expect(res.status, await res.clone().text()).toBe(200);
-  const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC").bind(String(body.mobile).replace(/[\s-]/g, "")).first<{ text: string }>();
+  const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC")
+    .bind(String(body.mobile).replace(/[\s-]/g, ""))
+    .first<{ text: string }>();
   return /\b(\d{6})\b/.exec(sms!.text)![1]!;
 }
 
@@ -53,7 +60,8 @@ async function refusal(res: Response, status: number, message: string) {
   expect((await json<{ message: string }>(res)).message).toBe(message);
 }
 
-const orders = async (m: Member) => (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").bind(m.userId).first<{ n: number }>())!.n;
+const orders = async (m: Member) =>
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").bind(m.userId).first<{ n: number }>())!.n;
 
 describe("direct debit", () => {
   it("checks the IBAN and the authorisation before anything is saved or sent", async () => {
@@ -67,14 +75,20 @@ describe("direct debit", () => {
       expect(res.status).toBe(400);
       expect((await json<{ field: string }>(res)).field).toBe(field);
     }
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM direct_debit_accounts WHERE user_id = ?").bind(m.userId).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM direct_debit_accounts WHERE user_id = ?")
+        .bind(m.userId)
+        .first("n"),
+    ).toBe(0);
   });
 
   it("a right code grants the credits at once; wrong, reused and expired codes are refused", async () => {
     const m = await member();
     const code = await requestCode(m);
     // In development the SMS is readable beside the mail.
-    expect(await (await fetchWorker(`${ORIGIN}/dev/outbox`)).text()).toContain(`${code} is your Testwave debit.test code`);
+    expect(await (await fetchWorker(`${ORIGIN}/dev/outbox`)).text()).toContain(
+      `${code} is your Testwave debit.test code`,
+    );
     const wrong = code === "000000" ? "111111" : "000000";
     await refusal(await post(m, "/api/directdebit-confirm.php", { bundle_id: 1, code: wrong }), 400, "Code invalid");
     expect(await orders(m)).toBe(0);
@@ -85,15 +99,38 @@ describe("direct debit", () => {
     expect(await creditsOf(m)).toBe(50);
     const view = (await json<OrderResponse>(await m.browser.fetch(`/api/order.php?id=${order.id}`))).order;
     expect(view).toMatchObject({ method: "directdebit", credited: true, status: "pending" });
-    expect((await json<{ user: { paid_user: boolean } }>(await m.browser.fetch("/api/user.php"))).user.paid_user).toBe(true);
+    expect((await json<{ user: { paid_user: boolean } }>(await m.browser.fetch("/api/user.php"))).user.paid_user).toBe(
+      true,
+    );
 
     await refusal(await post(m, "/api/directdebit-confirm.php", { bundle_id: 1, code }), 409, "Code already used");
     expect(await creditsOf(m)).toBe(50);
 
     // A code older than its ten minutes is gone.
     const late = await requestCode(m);
-    const ctx = { db, env, provider: new SandboxProvider(db, ORIGIN), site: SITE, origin: ORIGIN, now: Math.floor(Date.now() / 1000) + 11 * 60 };
-    await expect(confirmDirectDebit(ctx, { userId: m.userId, language: "en", country: "NL", email: "x@example.com", name: "x", paid: true, signupDate: 0 }, { bundleId: 1, code: late })).rejects.toMatchObject({ code: "code_not_found" });
+    const ctx = {
+      db,
+      env,
+      provider: new SandboxProvider(db, ORIGIN),
+      site: SITE,
+      origin: ORIGIN,
+      now: Math.floor(Date.now() / 1000) + 11 * 60,
+    };
+    await expect(
+      confirmDirectDebit(
+        ctx,
+        {
+          userId: m.userId,
+          language: "en",
+          country: "NL",
+          email: "x@example.com",
+          name: "x",
+          paid: true,
+          signupDate: 0,
+        },
+        { bundleId: 1, code: late },
+      ),
+    ).rejects.toMatchObject({ code: "code_not_found" });
     expect(await orders(m)).toBe(1);
     expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
   });
@@ -105,7 +142,11 @@ describe("direct debit", () => {
     for (let i = 0; i < 5; i++) await post(m, "/api/directdebit-confirm.php", { bundle_id: 1, code: wrong });
     await refusal(await post(m, "/api/directdebit-confirm.php", { bundle_id: 1, code }), 400, "Code invalid");
     for (let i = 0; i < 4; i++) await requestCode(m);
-    await refusal(await post(m, "/api/directdebit.php", form()), 429, "Too many codes requested, please try again later");
+    await refusal(
+      await post(m, "/api/directdebit.php", form()),
+      429,
+      "Too many codes requested, please try again later",
+    );
     expect(await orders(m)).toBe(0);
   });
 
@@ -113,19 +154,38 @@ describe("direct debit", () => {
     const m = await member();
     await post(m, "/api/directdebit-confirm.php", { bundle_id: 1, code: await requestCode(m) });
     // 50 outstanding + 300 would pass the limit of 300.
-    await refusal(await post(m, "/api/directdebit.php", form({ bundle_id: 3 })), 409, "Limit reached: your open direct debits must be collected before you can order more this way");
+    await refusal(
+      await post(m, "/api/directdebit.php", form({ bundle_id: 3 })),
+      409,
+      "Limit reached: your open direct debits must be collected before you can order more this way",
+    );
 
     // The member spends 20; then the bank reverses the debit.
     await env.DB.batch([
       env.DB.prepare("UPDATE users SET credits = credits - 20 WHERE id = ?").bind(m.userId),
       env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -20, 'message')").bind(m.userId),
     ]);
-    const payment = await env.DB.prepare("SELECT p.provider_payment_id AS id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?").bind(m.userId).first<{ id: string }>();
+    const payment = await env.DB.prepare(
+      "SELECT p.provider_payment_id AS id FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.user_id = ?",
+    )
+      .bind(m.userId)
+      .first<{ id: string }>();
     await env.DB.prepare("UPDATE sandbox_payments SET status = 'failed' WHERE id = ?").bind(payment!.id).run();
-    expect((await fetchWorker(`${ORIGIN}/api/payment-webhook.php`, { method: "POST", body: new URLSearchParams({ id: payment!.id }) })).status).toBe(200);
+    expect(
+      (
+        await fetchWorker(`${ORIGIN}/api/payment-webhook.php`, {
+          method: "POST",
+          body: new URLSearchParams({ id: payment!.id }),
+        })
+      ).status,
+    ).toBe(200);
     expect(await creditsOf(m)).toBe(0);
     expect(await ledgerSum(db, m.userId)).toBe(0);
-    const { order } = await json<{ order: { status: string } }>(await m.browser.fetch(`/api/order.php?id=${(await env.DB.prepare("SELECT id FROM orders WHERE user_id = ?").bind(m.userId).first<{ id: number }>())!.id}`));
+    const { order } = await json<{ order: { status: string } }>(
+      await m.browser.fetch(
+        `/api/order.php?id=${(await env.DB.prepare("SELECT id FROM orders WHERE user_id = ?").bind(m.userId).first<{ id: number }>())!.id}`,
+      ),
+    );
     expect(order.status).toBe("reversed");
     await refusal(await post(m, "/api/directdebit.php", form()), 403, "Direct debit is blocked for your account");
   });

@@ -71,7 +71,9 @@ describe("locale", () => {
   });
 
   it("the switcher sets the locale cookie for 365 days and goes back", async () => {
-    const res = await fetchWorker("http://nl.test/lang-config?locale=fr&return=%2Fmembers%3Fgender%3Dfemale", { redirect: "manual" });
+    const res = await fetchWorker("http://nl.test/lang-config?locale=fr&return=%2Fmembers%3Fgender%3Dfemale", {
+      redirect: "manual",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/members?gender=female");
     const cookie = res.headers.get("set-cookie") ?? "";
@@ -84,18 +86,26 @@ describe("locale", () => {
     const bad = await fetchWorker("http://nl.test/lang-config?locale=xx", { redirect: "manual" });
     expect(bad.status).toBe(404);
     expect(bad.headers.get("set-cookie")).toBeNull();
-    const foreign = await fetchWorker("http://nl.test/lang-config?locale=fr&return=//evil.example/", { redirect: "manual" });
+    const foreign = await fetchWorker("http://nl.test/lang-config?locale=fr&return=//evil.example/", {
+      redirect: "manual",
+    });
     expect(foreign.headers.get("location")).toBe("/");
   });
 
   it("offers the language choices of the site's country", async () => {
     expect((await json(await fetchWorker("http://nl.test/api/settings.php"))).languages).toEqual(["nl", "en"]);
-    expect((await json(await fetchWorker("http://ch.test/api/settings.php"))).languages).toEqual(["de", "it", "fr", "en"]);
+    expect((await json(await fetchWorker("http://ch.test/api/settings.php"))).languages).toEqual([
+      "de",
+      "it",
+      "fr",
+      "en",
+    ]);
   });
 });
 
 describe("country", () => {
-  const countryOf = async (url: string, headers: Record<string, string> = {}) => (await json(await fetchWorker(url, { headers }))).geoip_country;
+  const countryOf = async (url: string, headers: Record<string, string> = {}) =>
+    (await json(await fetchWorker(url, { headers }))).geoip_country;
 
   it("is the site's own country locally when nothing overrides it", async () => {
     expect(await countryOf("http://de.test/api/settings.php")).toBe("DE");
@@ -123,15 +133,47 @@ describe("GET /api/settings.php", () => {
   it("answers the whole settings shape plus what the edge resolved", async () => {
     const body = await json(await fetchWorker("http://nl.test/api/settings.php?domain=nl.test&network=abc"));
     for (const field of [
-      "name", "domain", "domain_language", "cdn_prefix", "niche", "signups", "logged_out_search", "logged_out_search_trafficsource",
-      "geoip_country", "geoip_selected_country", "minimum_message_costs", "support_phone", "support_email", "push_public_key",
-      "enable_site_entry_popup", "fictional_icon", "fictional_warning", "fictional_singular", "fictional_plural", "countries",
-      "description", "index_title", "visible_profile_fields", "visible_profile_notes", "message_credits", "photo_credits",
-      "gift_credits", "signup_credits", "message_length", "search_fields", "refund_days", "member_resell", "company_id", "mail_name",
+      "name",
+      "domain",
+      "domain_language",
+      "cdn_prefix",
+      "niche",
+      "signups",
+      "logged_out_search",
+      "logged_out_search_trafficsource",
+      "geoip_country",
+      "geoip_selected_country",
+      "minimum_message_costs",
+      "support_phone",
+      "support_email",
+      "push_public_key",
+      "enable_site_entry_popup",
+      "fictional_icon",
+      "fictional_warning",
+      "fictional_singular",
+      "fictional_plural",
+      "countries",
+      "description",
+      "index_title",
+      "visible_profile_fields",
+      "visible_profile_notes",
+      "message_credits",
+      "photo_credits",
+      "gift_credits",
+      "signup_credits",
+      "message_length",
+      "search_fields",
+      "refund_days",
+      "member_resell",
+      "company_id",
+      "mail_name",
     ]) {
       expect(body, field).toHaveProperty(field);
     }
-    expect(body.minimum_message_costs).toEqual({ NL: { costs: 1.5, currency: "EUR" }, BE: { costs: 1.5, currency: "EUR" } });
+    expect(body.minimum_message_costs).toEqual({
+      NL: { costs: 1.5, currency: "EUR" },
+      BE: { costs: 1.5, currency: "EUR" },
+    });
   });
 
   it("refuses a forced domain that is not the request's own host, naming the field", async () => {
@@ -148,7 +190,9 @@ describe("company info, interests, regions", () => {
   });
 
   it("GET /api/interests.php answers the list the migrations wrote, named in the request's language", async () => {
-    const nl = await json<{ interests: { slug: string; name: string }[] }>(await fetchWorker("http://nl.test/api/interests.php"));
+    const nl = await json<{ interests: { slug: string; name: string }[] }>(
+      await fetchWorker("http://nl.test/api/interests.php"),
+    );
     expect(nl.interests.slice(0, 3)).toEqual([
       { slug: "music", name: "Muziek" },
       { slug: "travel", name: "Reizen" },
@@ -156,7 +200,9 @@ describe("company info, interests, regions", () => {
     ]);
     const rows = await env.DB.prepare("SELECT slug FROM interests ORDER BY sort").all<{ slug: string }>();
     expect(nl.interests.map((i) => i.slug)).toEqual(rows.results.map((r) => r.slug));
-    const en = await json<{ interests: { name: string }[] }>(await fetchWorker("http://nl.test/api/interests.php", { headers: { cookie: "locale=en" } }));
+    const en = await json<{ interests: { name: string }[] }>(
+      await fetchWorker("http://nl.test/api/interests.php", { headers: { cookie: "locale=en" } }),
+    );
     expect(en.interests.slice(0, 3).map((i) => i.name)).toEqual(["Music", "Travel", "Cooking"]);
   });
 
@@ -164,7 +210,10 @@ describe("company info, interests, regions", () => {
     const rows = await env.DB.prepare("SELECT slug FROM interests ORDER BY sort").all<{ slug: string }>();
     expect(rows.results.length).toBeGreaterThan(40);
     for (const language of LANGUAGES) {
-      const names = namedInterests(rows.results.map((r) => r.slug), language);
+      const names = namedInterests(
+        rows.results.map((r) => r.slug),
+        language,
+      );
       for (const { slug, name } of names) expect(name, `${language} ${slug}`).not.toMatch(/^interest_names\.|^$/);
     }
   });
@@ -172,7 +221,9 @@ describe("company info, interests, regions", () => {
   it("GET /api/regions.php answers the regions of the site's countries", async () => {
     const body = await json<{ regions: { code: string }[] }>(await fetchWorker("http://nl.test/api/regions.php"));
     expect(body.regions.map((r) => r.code)).toEqual(["BE-VAN", "NL-NH", "NL-ZH"]);
-    const nl = await json<{ regions: { code: string }[] }>(await fetchWorker("http://nl.test/api/regions.php?country=NL"));
+    const nl = await json<{ regions: { code: string }[] }>(
+      await fetchWorker("http://nl.test/api/regions.php?country=NL"),
+    );
     expect(nl.regions.map((r) => r.code)).toEqual(["NL-NH", "NL-ZH"]);
     const foreign = await fetchWorker("http://nl.test/api/regions.php?country=DE");
     expect(foreign.status).toBe(400);
@@ -184,7 +235,12 @@ describe("web app manifest", () => {
   it("names the site asked for, in its language", async () => {
     const res = await fetchWorker("http://de.test/manifest.webmanifest");
     expect(res.headers.get("content-type")).toContain("application/manifest+json");
-    expect(await json(res)).toMatchObject({ name: "Testwave de.test", lang: "de", display: "standalone", start_url: "/members" });
+    expect(await json(res)).toMatchObject({
+      name: "Testwave de.test",
+      lang: "de",
+      display: "standalone",
+      start_url: "/members",
+    });
   });
 });
 

@@ -10,8 +10,39 @@ import { putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
 
 /** A line of GeoNames' cities file: real records, with the list of alternate names cut short. */
-function geoNamesLine(id: number, name: string, alternates: string[], lat: number, lon: number, featureCode: string, country: string, admin1: string, admin2: string, population: number): string {
-  return [id, name, name, alternates.join(","), lat, lon, "P", featureCode, country, "", admin1, admin2, "", "", population, "", "0", "Europe/Amsterdam", "2023-02-26"].join("\t");
+function geoNamesLine(
+  id: number,
+  name: string,
+  alternates: string[],
+  lat: number,
+  lon: number,
+  featureCode: string,
+  country: string,
+  admin1: string,
+  admin2: string,
+  population: number,
+): string {
+  return [
+    id,
+    name,
+    name,
+    alternates.join(","),
+    lat,
+    lon,
+    "P",
+    featureCode,
+    country,
+    "",
+    admin1,
+    admin2,
+    "",
+    "",
+    population,
+    "",
+    "0",
+    "Europe/Amsterdam",
+    "2023-02-26",
+  ].join("\t");
 }
 
 const GAZETTEER = [
@@ -21,7 +52,18 @@ const GAZETTEER = [
   geoNamesLine(2757220, "Den Helder", [], 52.95988, 4.75933, "PPL", "NL", "07", "0400", 59569),
   geoNamesLine(2803138, "Antwerpen", ["Antwerp", "Anvers"], 51.22047, 4.40026, "PPL", "BE", "VLG", "VAN", 529247),
   geoNamesLine(2801471, "Borgerhout", [], 51.20957, 4.43539, "PPL", "BE", "VLG", "VAN", 46087),
-  geoNamesLine(2867714, "Munich", ["MUC", "Monaco di Baviera", "München", "Munich"], 48.13743, 11.57549, "PPLA", "DE", "02", "091", 1260391),
+  geoNamesLine(
+    2867714,
+    "Munich",
+    ["MUC", "Monaco di Baviera", "München", "Munich"],
+    48.13743,
+    11.57549,
+    "PPLA",
+    "DE",
+    "02",
+    "091",
+    1260391,
+  ),
   geoNamesLine(2657896, "Zürich", ["Zurich", "Zurigo"], 47.36667, 8.55, "PPLA", "CH", "ZH", "112", 341730),
   geoNamesLine(2964574, "Dublin", ["Baile Átha Cliath", "DUB"], 53.33306, -6.24889, "PPLC", "IE", "L", "33", 1024027),
   geoNamesLine(2643123, "Manchester", ["MAN", "Manceinion"], 53.48095, -2.23743, "PPLA2", "GB", "ENG", "I2", 395515),
@@ -37,19 +79,45 @@ beforeAll(async () => {
   await putSites(site("nl.test"));
   const db = env.DB;
   await db.batch([db.prepare("DELETE FROM places"), db.prepare("DELETE FROM regions")]);
-  await db.batch(REGIONS.map((r) => db.prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)").bind(r.id, r.country, r.code, r.name)));
+  await db.batch(
+    REGIONS.map((r) =>
+      db
+        .prepare("INSERT INTO regions (id, country, code, name) VALUES (?, ?, ?, ?)")
+        .bind(r.id, r.country, r.code, r.name),
+    ),
+  );
   // The seed's own loader, on a few real places.
   await db.batch(placeStatements(placeRows(parseGeoNames(GAZETTEER))).map((s) => db.prepare(s.sql).bind(...s.params)));
 });
 
 describe("GET /api/geocode.php", () => {
   const cases: [string, string, GeocodeResponse][] = [
-    ["Amsterdam", "lat=52.37&lon=4.89", { city: "Amsterdam", region: { code: "NL-NH", name: "Noord-Holland" }, country: "NL" }],
-    ["Antwerp", "lat=51.2194&lon=4.4025", { city: "Antwerpen", region: { code: "BE-VAN", name: "Antwerpen" }, country: "BE" }],
-    ["Munich, under the name our regions use", "lat=48.1372&lon=11.5755", { city: "München", region: { code: "DE-BY", name: "Bayern" }, country: "DE" }],
+    [
+      "Amsterdam",
+      "lat=52.37&lon=4.89",
+      { city: "Amsterdam", region: { code: "NL-NH", name: "Noord-Holland" }, country: "NL" },
+    ],
+    [
+      "Antwerp",
+      "lat=51.2194&lon=4.4025",
+      { city: "Antwerpen", region: { code: "BE-VAN", name: "Antwerpen" }, country: "BE" },
+    ],
+    [
+      "Munich, under the name our regions use",
+      "lat=48.1372&lon=11.5755",
+      { city: "München", region: { code: "DE-BY", name: "Bayern" }, country: "DE" },
+    ],
     ["Zürich", "lat=47.3769&lon=8.5417", { city: "Zürich", region: { code: "CH-ZH", name: "Zürich" }, country: "CH" }],
-    ["Dublin", "lat=53.3498&lon=-6.2603", { city: "Dublin", region: { code: "IE-L", name: "Leinster" }, country: "IE" }],
-    ["Manchester, an English county mapped to its region", "lat=53.4808&lon=-2.2426", { city: "Manchester", region: { code: "GB-TLD", name: "North West England" }, country: "GB" }],
+    [
+      "Dublin",
+      "lat=53.3498&lon=-6.2603",
+      { city: "Dublin", region: { code: "IE-L", name: "Leinster" }, country: "IE" },
+    ],
+    [
+      "Manchester, an English county mapped to its region",
+      "lat=53.4808&lon=-2.2426",
+      { city: "Manchester", region: { code: "GB-TLD", name: "North West England" }, country: "GB" },
+    ],
   ];
   for (const [name, query, answer] of cases) {
     it(`answers the town, its region and country: ${name}`, async () => {
@@ -73,7 +141,10 @@ describe("GET /api/geocode.php", () => {
     // Amsterdam-Zuidoost: its own record is a section of Amsterdam; Duivendrecht's centre is nearer than Amsterdam's.
     expect(await json(await geocode("lat=52.3075&lon=4.97222"))).toMatchObject({ city: "Amsterdam" });
     // A town's own centre names that town, even inside a bigger city's reach.
-    expect(await json(await geocode("lat=53.4877&lon=-2.2904"))).toMatchObject({ city: "Salford", region: { code: "GB-TLD" } });
+    expect(await json(await geocode("lat=53.4877&lon=-2.2904"))).toMatchObject({
+      city: "Salford",
+      region: { code: "GB-TLD" },
+    });
     expect(await json(await geocode("lat=51.2096&lon=4.4354"))).toMatchObject({ city: "Borgerhout" });
   });
 
@@ -83,7 +154,10 @@ describe("GET /api/geocode.php", () => {
     for (const query of ["lat=53.5&lon=3.5", "lat=52.67&lon=4.89", "lat=0&lon=0", "lat=-33.9&lon=151.2", ...polar]) {
       const res = await geocode(query);
       expect(res.status, query).toBe(404);
-      expect(await json(res), query).toEqual({ error: "not_found", message: "Geen plaats gevonden in de buurt van deze locatie" });
+      expect(await json(res), query).toEqual({
+        error: "not_found",
+        message: "Geen plaats gevonden in de buurt van deze locatie",
+      });
     }
   });
 
@@ -113,7 +187,9 @@ describe("GET /api/geocode.php", () => {
 
   it("reads only the grid squares around the point through the index", async () => {
     const { sql, params } = placesNear(drizzle(env.DB, { schema }), 52.37, 4.89).toSQL();
-    const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+    const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
     const steps = rows.results.map((r) => r.detail).join("\n");
     expect(steps).toMatch(/SEARCH places USING INDEX places_cell_idx \(cell=\? AND lat>\? AND lat<\?\)/);
     expect(steps).toMatch(/SEARCH regions USING INTEGER PRIMARY KEY/);
@@ -151,7 +227,11 @@ describe("the places loader", () => {
     ];
     for (const [country, admin1, admin2, code] of cases) {
       expect(regionCodeOf({ country, admin1, admin2 }), `${country}.${admin1}.${admin2}`).toBe(code);
-      if (code) expect(REGIONS.some((r) => r.code === code), code).toBe(true);
+      if (code)
+        expect(
+          REGIONS.some((r) => r.code === code),
+          code,
+        ).toBe(true);
     }
   });
 });

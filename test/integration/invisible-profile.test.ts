@@ -15,7 +15,12 @@ beforeAll(async () => {
   await putSites(site("invisible.test"));
 });
 
-const pagesOf = (member: Member) => [`/members/${member.id}`, `/members/${member.id}/landing`, `/members/${member.id}/landing2`, `/members/${member.id}/landing3/romance`];
+const pagesOf = (member: Member) => [
+  `/members/${member.id}`,
+  `/members/${member.id}/landing`,
+  `/members/${member.id}/landing2`,
+  `/members/${member.id}/landing3/romance`,
+];
 
 async function setInvisible(member: Member, invisible: boolean) {
   expect((await member.browser.put("/api/user.php", { invisible })).status).toBe(200);

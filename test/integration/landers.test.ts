@@ -12,21 +12,58 @@ import { Browser, fetchWorker } from "../http";
 const MANY_PAGES = { timeout: 30_000 };
 
 /** Every lander path, without and with a variant. */
-const LANDER_PATHS = ["/landers/tinderswipe", ...LANDERS.map((l) => `/landers/${l}`), ...LANDERS.map((l, i) => `/landers/${l}/${LANDER_VARIANTS[i % LANDER_VARIANTS.length]}`)];
+const LANDER_PATHS = [
+  "/landers/tinderswipe",
+  ...LANDERS.map((l) => `/landers/${l}`),
+  ...LANDERS.map((l, i) => `/landers/${l}/${LANDER_VARIANTS[i % LANDER_VARIANTS.length]}`),
+];
 
 /** Demo members: two per country the demo sites serve, in real towns. */
 const TOWNS: Record<string, [string, number, number][]> = {
-  NL: [["Amsterdam", 52.37403, 4.88969], ["Utrecht", 52.09083, 5.12222]],
-  BE: [["Antwerpen", 51.21989, 4.40346], ["Gent", 51.05, 3.71667]],
-  DE: [["Berlin", 52.52437, 13.41053], ["Hamburg", 53.55073, 9.99302]],
-  CH: [["Zürich", 47.36667, 8.55], ["Bern", 46.94809, 7.44744]],
-  AT: [["Wien", 48.20849, 16.37208], ["Graz", 47.06667, 15.45]],
-  GB: [["London", 51.50853, -0.12574], ["Manchester", 53.48095, -2.23743]],
-  IE: [["Dublin", 53.33306, -6.24889], ["Cork", 51.89797, -8.47061]],
-  DK: [["København", 55.67594, 12.56553], ["Aarhus", 56.15674, 10.21076]],
-  NO: [["Oslo", 59.91273, 10.74609], ["Bergen", 60.39299, 5.32415]],
-  SE: [["Stockholm", 59.32938, 18.06871], ["Göteborg", 57.70716, 11.96679]],
-  PL: [["Warszawa", 52.22977, 21.01178], ["Kraków", 50.06143, 19.93658]],
+  NL: [
+    ["Amsterdam", 52.37403, 4.88969],
+    ["Utrecht", 52.09083, 5.12222],
+  ],
+  BE: [
+    ["Antwerpen", 51.21989, 4.40346],
+    ["Gent", 51.05, 3.71667],
+  ],
+  DE: [
+    ["Berlin", 52.52437, 13.41053],
+    ["Hamburg", 53.55073, 9.99302],
+  ],
+  CH: [
+    ["Zürich", 47.36667, 8.55],
+    ["Bern", 46.94809, 7.44744],
+  ],
+  AT: [
+    ["Wien", 48.20849, 16.37208],
+    ["Graz", 47.06667, 15.45],
+  ],
+  GB: [
+    ["London", 51.50853, -0.12574],
+    ["Manchester", 53.48095, -2.23743],
+  ],
+  IE: [
+    ["Dublin", 53.33306, -6.24889],
+    ["Cork", 51.89797, -8.47061],
+  ],
+  DK: [
+    ["København", 55.67594, 12.56553],
+    ["Aarhus", 56.15674, 10.21076],
+  ],
+  NO: [
+    ["Oslo", 59.91273, 10.74609],
+    ["Bergen", 60.39299, 5.32415],
+  ],
+  SE: [
+    ["Stockholm", 59.32938, 18.06871],
+    ["Göteborg", 57.70716, 11.96679],
+  ],
+  PL: [
+    ["Warszawa", 52.22977, 21.01178],
+    ["Kraków", 50.06143, 19.93658],
+  ],
 };
 const PROFILES: FixtureProfile[] = Object.entries(TOWNS).flatMap(([country, towns], c) =>
   towns.map(([city], i) => ({
@@ -39,7 +76,9 @@ const PROFILES: FixtureProfile[] = Object.entries(TOWNS).flatMap(([country, town
     photos: [{ status: "active", main: true }, { status: "active" }],
   })),
 );
-const COORDINATES = Object.values(TOWNS).flatMap((towns) => towns.flatMap(([, lat, lon]) => [String(lat), String(lon)]));
+const COORDINATES = Object.values(TOWNS).flatMap((towns) =>
+  towns.flatMap(([, lat, lon]) => [String(lat), String(lon)]),
+);
 
 const origin = (domain: string) => `http://${domain}`;
 
@@ -48,36 +87,59 @@ beforeAll(async () => {
   await env.SETTINGS.put(companyKey(COMPANY_ID), JSON.stringify(COMPANY));
   for (const s of SITES) await env.SETTINGS.put(siteKey(s.domain), JSON.stringify({ ...s, company_id: COMPANY_ID }));
   // A site that keeps its members from visitors (logged_out_search none).
-  await env.SETTINGS.put(siteKey("closed.test"), JSON.stringify({ ...SITES.find((x) => x.domain === "nl.localhost")!, domain: "closed.test", logged_out_search: "none", logged_out_search_trafficsource: "none", company_id: COMPANY_ID }));
+  await env.SETTINGS.put(
+    siteKey("closed.test"),
+    JSON.stringify({
+      ...SITES.find((x) => x.domain === "nl.localhost")!,
+      domain: "closed.test",
+      logged_out_search: "none",
+      logged_out_search_trafficsource: "none",
+      company_id: COMPANY_ID,
+    }),
+  );
   await loadProfiles(PROFILES);
   let id = 1;
   await env.DB.batch([
     env.DB.prepare("DELETE FROM places"),
     ...Object.entries(TOWNS).flatMap(([country, towns]) =>
-      towns.map(([name, lat, lon]) => env.DB.prepare("INSERT INTO places (id, country, name, lat, lon, population, cell) VALUES (?, ?, ?, ?, ?, 100000, 0)").bind(id++, country, name, lat, lon)),
+      towns.map(([name, lat, lon]) =>
+        env.DB.prepare(
+          "INSERT INTO places (id, country, name, lat, lon, population, cell) VALUES (?, ?, ?, ?, ?, 100000, 0)",
+        ).bind(id++, country, name, lat, lon),
+      ),
     ),
   ]);
 });
 const COMPANY_ID = "testco";
 
 describe("the landers", () => {
-  it("render for every demo site with its own country's members, fictional ones marked, and no coordinates", MANY_PAGES, async () => {
-    for (const s of SITES) {
-      const own = PROFILES.filter((p) => p.country === s.countries[0]);
-      for (const path of LANDER_PATHS) {
-        const res = await fetchWorker(origin(s.domain) + path);
-        expect(res.status, `${s.domain}${path}`).toBe(200);
-        const html = await res.text();
-        expect(own.some((p) => html.includes(`alt="${p.name}"`)), `${s.domain}${path} shows a member's photo`).toBe(true);
-        // Members of the other demo countries are not this site's.
-        expect(PROFILES.filter((p) => !s.countries.includes(p.country)).some((p) => html.includes(`>${p.name}<`)), `${s.domain}${path}`).toBe(false);
-        expect(html, `${s.domain}${path}`).toContain(s.fictional_icon);
-        expect(html, `${s.domain}${path}`).toContain('href="/signup"');
-        for (const coordinate of COORDINATES) expect(html, `${s.domain}${path}`).not.toContain(coordinate);
-        expect(html).not.toMatch(/"(lat|lon|latitude|longitude)"/);
+  it(
+    "render for every demo site with its own country's members, fictional ones marked, and no coordinates",
+    MANY_PAGES,
+    async () => {
+      for (const s of SITES) {
+        const own = PROFILES.filter((p) => p.country === s.countries[0]);
+        for (const path of LANDER_PATHS) {
+          const res = await fetchWorker(origin(s.domain) + path);
+          expect(res.status, `${s.domain}${path}`).toBe(200);
+          const html = await res.text();
+          expect(
+            own.some((p) => html.includes(`alt="${p.name}"`)),
+            `${s.domain}${path} shows a member's photo`,
+          ).toBe(true);
+          // Members of the other demo countries are not this site's.
+          expect(
+            PROFILES.filter((p) => !s.countries.includes(p.country)).some((p) => html.includes(`>${p.name}<`)),
+            `${s.domain}${path}`,
+          ).toBe(false);
+          expect(html, `${s.domain}${path}`).toContain(s.fictional_icon);
+          expect(html, `${s.domain}${path}`).toContain('href="/signup"');
+          for (const coordinate of COORDINATES) expect(html, `${s.domain}${path}`).not.toContain(coordinate);
+          expect(html).not.toMatch(/"(lat|lon|latitude|longitude)"/);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("place the members' towns on the map lander by name", async () => {
     const html = await (await fetchWorker(`${origin("nl.localhost")}/landers/maplanding`)).text();
@@ -90,18 +152,31 @@ describe("the landers", () => {
   it("answer the showcase call with members and, on request, towns without coordinates; a bad parameter is a 400", async () => {
     const res = await fetchWorker(`${origin("nl.localhost")}/api/showcase.php?towns=1`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { profiles: { name: string; country: string }[]; towns: Record<string, unknown>[] };
+    const body = (await res.json()) as {
+      profiles: { name: string; country: string }[];
+      towns: Record<string, unknown>[];
+    };
     expect(body.profiles.map((p) => p.name).toSorted()).toEqual(["DemoNL0", "DemoNL1"]);
-    for (const town of body.towns) expect(Object.keys(town).toSorted()).toEqual(["name", "profile_ids", "region", "x", "y"]);
-    const bad = await fetchWorker(`${origin("nl.localhost")}/api/showcase.php?towns=yes`, { headers: { cookie: "locale=en" } });
+    for (const town of body.towns)
+      expect(Object.keys(town).toSorted()).toEqual(["name", "profile_ids", "region", "x", "y"]);
+    const bad = await fetchWorker(`${origin("nl.localhost")}/api/showcase.php?towns=yes`, {
+      headers: { cookie: "locale=en" },
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "invalid_parameter", field: "towns" });
   });
 
   it("show the variant's headline for a known slug and the 404 page for an unknown one", async () => {
-    const tonight = await fetchWorker(`${origin("localhost")}/landers/gallery/tonight`, { headers: { cookie: "locale=en" } });
+    const tonight = await fetchWorker(`${origin("localhost")}/landers/gallery/tonight`, {
+      headers: { cookie: "locale=en" },
+    });
     expect(await tonight.text()).toContain("Someone is waiting for you tonight");
-    for (const path of ["/landers/gallery/summer", "/landers/tinderswipe/tonight", "/members/100/landing2/summer", "/members/100/landing3/x"]) {
+    for (const path of [
+      "/landers/gallery/summer",
+      "/landers/tinderswipe/tonight",
+      "/members/100/landing2/summer",
+      "/members/100/landing3/x",
+    ]) {
       const res = await fetchWorker(`${origin("nl.localhost")}${path}`, { headers: { cookie: "locale=en" } });
       expect(res.status, path).toBe(404);
       expect(await res.text()).toContain("This page could not be found");
@@ -113,7 +188,13 @@ describe("the member landing pages", () => {
   it("present one member and lead to signing up to write exactly that member", MANY_PAGES, async () => {
     for (const s of SITES) {
       const member = PROFILES.find((p) => p.country === s.countries[0])!;
-      for (const path of [`/members/${member.id}/landing`, `/members/${member.id}/landing2`, `/members/${member.id}/landing2/discreet`, `/members/${member.id}/landing3`, `/members/${member.id}/landing3/romance`]) {
+      for (const path of [
+        `/members/${member.id}/landing`,
+        `/members/${member.id}/landing2`,
+        `/members/${member.id}/landing2/discreet`,
+        `/members/${member.id}/landing3`,
+        `/members/${member.id}/landing3/romance`,
+      ]) {
         const res = await fetchWorker(`${origin(s.domain)}${path}?network=ads&sub2=x7`);
         expect(res.status, path).toBe(200);
         const html = await res.text();
@@ -157,14 +238,23 @@ describe("the home page", () => {
 describe("the first matches", () => {
   it("show a new member the members their search would show first, and ask a visitor to sign up", async () => {
     const browser = new Browser(origin("nl.localhost"));
-    const res = await browser.post("/api/signup.php", { email: "matches@example.com", username: "matchseeker", password: "a good password", date_of_birth: birthDateForAge(28), gender: "male", terms: true });
+    const res = await browser.post("/api/signup.php", {
+      email: "matches@example.com",
+      username: "matchseeker",
+      password: "a good password",
+      date_of_birth: birthDateForAge(28),
+      gender: "male",
+      terms: true,
+    });
     expect(res.status).toBe(201);
     const html = await (await browser.fetch("/signup-matches", { headers: { cookie: "locale=en" } })).text();
     expect(html).toContain("Your first matches");
     // A man looking for women (the default) sees the woman of his country, not the man.
     expect(html).toContain('alt="DemoNL0"');
     expect(html).not.toContain('alt="DemoNL1"');
-    const visitor = await (await fetchWorker(`${origin("nl.localhost")}/signup-matches`, { headers: { cookie: "locale=en" } })).text();
+    const visitor = await (
+      await fetchWorker(`${origin("nl.localhost")}/signup-matches`, { headers: { cookie: "locale=en" } })
+    ).text();
     expect(visitor).toContain("Sign up to see your matches");
   });
 });
@@ -172,8 +262,12 @@ describe("the first matches", () => {
 describe("the traffic source", () => {
   it("survives from a lander through signup into the new member's row", async () => {
     const browser = new Browser(origin("nl.localhost"));
-    const lander = await browser.fetch("/landers/socialnetwork/nearby?network=adnet&ref=spring&sub1=a1&sub2=b2&sub3=c3");
-    expect(await lander.text()).toContain('href="/signup?network=adnet&amp;ref=spring&amp;sub1=a1&amp;sub2=b2&amp;sub3=c3"');
+    const lander = await browser.fetch(
+      "/landers/socialnetwork/nearby?network=adnet&ref=spring&sub1=a1&sub2=b2&sub3=c3",
+    );
+    expect(await lander.text()).toContain(
+      'href="/signup?network=adnet&amp;ref=spring&amp;sub1=a1&amp;sub2=b2&amp;sub3=c3"',
+    );
     const res = await browser.post("/api/signup.php", {
       email: "lander@example.com",
       username: "landervisitor",
@@ -183,7 +277,9 @@ describe("the traffic source", () => {
       terms: true,
     });
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare("SELECT network, ref, sub1, sub2, sub3 FROM users WHERE email = ?").bind("lander@example.com").first();
+    const row = await env.DB.prepare("SELECT network, ref, sub1, sub2, sub3 FROM users WHERE email = ?")
+      .bind("lander@example.com")
+      .first();
     expect(row).toEqual({ network: "adnet", ref: "spring", sub1: "a1", sub2: "b2", sub3: "c3" });
   });
 });
@@ -237,22 +333,44 @@ describe("search engines and sharing", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/xml");
     const body = await res.text();
-    for (const path of ["/", "/members", "/landers/tinderswipe", "/landers/maplanding", "/pages/terms", "/pages/privacy"]) expect(body).toContain(`<loc>http://de.localhost${path}</loc>`);
+    for (const path of [
+      "/",
+      "/members",
+      "/landers/tinderswipe",
+      "/landers/maplanding",
+      "/pages/terms",
+      "/pages/privacy",
+    ])
+      expect(body).toContain(`<loc>http://de.localhost${path}</loc>`);
     expect(body).toContain('hreflang="nl-NL" href="http://nl.localhost/pages/terms"');
     expect(body).not.toContain("nl.localhost/chats");
     expect(body).not.toContain("<loc>http://nl.localhost");
     // be.localhost shows visitors only the first page of the search, so it lists it; a site closed to visitors would not.
-    expect(await (await fetchWorker(`${origin("be.localhost")}/sitemap.xml`)).text()).toContain("<loc>http://be.localhost/members</loc>");
+    expect(await (await fetchWorker(`${origin("be.localhost")}/sitemap.xml`)).text()).toContain(
+      "<loc>http://be.localhost/members</loc>",
+    );
   });
 
   it("keep member-only pages out with robots.txt and name the sitemap", async () => {
     const res = await fetchWorker(`${origin("localhost")}/robots.txt`);
     expect(res.status).toBe(200);
     const lines = (await res.text()).split("\n");
-    for (const path of ["/api/", "/chats", "/likes", "/members/*/chat", "/members/*/signup", "/profile", "/credits", "/notifications", "/complete-signup", "/signup-matches"]) {
+    for (const path of [
+      "/api/",
+      "/chats",
+      "/likes",
+      "/members/*/chat",
+      "/members/*/signup",
+      "/profile",
+      "/credits",
+      "/notifications",
+      "/complete-signup",
+      "/signup-matches",
+    ]) {
       expect(lines).toContain(`Disallow: ${path}`);
     }
-    for (const path of ["/", "/members", "/members/*", "/landers", "/signup", "/pages"]) expect(lines).not.toContain(`Disallow: ${path}`);
+    for (const path of ["/", "/members", "/members/*", "/landers", "/signup", "/pages"])
+      expect(lines).not.toContain(`Disallow: ${path}`);
     expect(lines).toContain("Sitemap: http://localhost/sitemap.xml");
   });
 });

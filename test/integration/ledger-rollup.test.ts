@@ -24,7 +24,14 @@ const DAY = 86_400;
 const EVENING = Date.UTC(2026, 10, 20, 23, 58) / 1000;
 
 beforeAll(async () => {
-  await putSites(site("ledger-rollup.test", { message_credits: MESSAGE, free_conversations: 0, free_messages: 0, message_length: 200 }));
+  await putSites(
+    site("ledger-rollup.test", {
+      message_credits: MESSAGE,
+      free_conversations: 0,
+      free_messages: 0,
+      message_length: 200,
+    }),
+  );
 });
 
 const db = () => databaseOf(env.DB);
@@ -34,22 +41,39 @@ async function member(credits: number): Promise<Member> {
   const m = await chatMember(ORIGIN, { paid: true, credits });
   await env.DB.batch([
     env.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?").bind(m.userId),
-    env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at) VALUES (?, ?, 'purchase', ?, ?)").bind(m.userId, credits, `order:test${m.userId}`, EVENING - DAY),
+    env.DB.prepare(
+      "INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at) VALUES (?, ?, 'purchase', ?, ?)",
+    ).bind(m.userId, credits, `order:test${m.userId}`, EVENING - DAY),
   ]);
   return m;
 }
 
 async function ledgerSum(m: Member): Promise<number> {
-  return (await env.DB.prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ?").bind(m.userId).first<{ total: number }>())!.total;
+  return (await env.DB.prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ?")
+    .bind(m.userId)
+    .first<{ total: number }>())!.total;
 }
 
 type ChatRow = { ref: string; delta: number; messages: number; through_message_id: number; created_at: number };
 async function chatRows(m: Member): Promise<ChatRow[]> {
-  return (await env.DB.prepare("SELECT ref, delta, messages, through_message_id, created_at FROM credit_ledger WHERE user_id = ? AND reason = 'chat' ORDER BY ref").bind(m.userId).all<ChatRow>()).results;
+  return (
+    await env.DB.prepare(
+      "SELECT ref, delta, messages, through_message_id, created_at FROM credit_ledger WHERE user_id = ? AND reason = 'chat' ORDER BY ref",
+    )
+      .bind(m.userId)
+      .all<ChatRow>()
+  ).results;
 }
 
 /** The D1 side of a paid message as the conversation's object writes it. */
-function paid(conversationId: number, sender: Member, recipient: Member, messageId: number, now: number, credits = MESSAGE): SendRecord {
+function paid(
+  conversationId: number,
+  sender: Member,
+  recipient: Member,
+  messageId: number,
+  now: number,
+  credits = MESSAGE,
+): SendRecord {
   return {
     conversationId,
     messageId,
@@ -82,7 +106,9 @@ describe("chat charges rolled up in D1", () => {
     const peers = [await member(10_000), await member(10_000), await member(10_000)];
     // A charge written before the roll-up, one row per message, stays valid beside the new rows.
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at) VALUES (?, ?, 'message', 'chat:999999:1', ?)").bind(anna.userId, -MESSAGE, EVENING - DAY),
+      env.DB.prepare(
+        "INSERT INTO credit_ledger (user_id, delta, reason, ref, created_at) VALUES (?, ?, 'message', 'chat:999999:1', ?)",
+      ).bind(anna.userId, -MESSAGE, EVENING - DAY),
       env.DB.prepare("UPDATE users SET credits = credits - ? WHERE id = ?").bind(MESSAGE, anna.userId),
     ]);
     const conversations = await Promise.all(peers.map((peer) => ensureConversation(db(), anna.id, peer.id)));
@@ -105,11 +131,22 @@ describe("chat charges rolled up in D1", () => {
           for (let k = 0; k < 1 + ((g + c) % 4); k++) {
             const fromAnna = (k + g) % 3 !== 2;
             const credits = k === 1 ? GIFT : MESSAGE;
-            group.push(fromAnna ? paid(conversation, anna, peer, ++id, now, credits) : paid(conversation, peer, anna, ++id, now, credits));
+            group.push(
+              fromAnna
+                ? paid(conversation, anna, peer, ++id, now, credits)
+                : paid(conversation, peer, anna, ++id, now, credits),
+            );
           }
           const result = await recordSends(db(), group);
           expect(result).toMatchObject({ recorded: true });
-          for (const s of group) sent.push({ conversation, sender: s.senderUserId === anna.userId ? anna : peer, id: s.messageId, now: s.now, credits: s.credits });
+          for (const s of group)
+            sent.push({
+              conversation,
+              sender: s.senderUserId === anna.userId ? anna : peer,
+              id: s.messageId,
+              now: s.now,
+              credits: s.credits,
+            });
           replays.push(recordSends(db(), group));
         }
       }),
@@ -119,13 +156,20 @@ describe("chat charges rolled up in D1", () => {
     for (const m of [anna, ...peers]) {
       expect(await creditsOf(m)).toBe(await ledgerSum(m));
       const mine = sent.filter((s) => s.sender === m);
-      expect(await creditsOf(m)).toBe(10_000 - mine.reduce((sum, s) => sum + s.credits, 0) - (m === anna ? MESSAGE : 0));
+      expect(await creditsOf(m)).toBe(
+        10_000 - mine.reduce((sum, s) => sum + s.credits, 0) - (m === anna ? MESSAGE : 0),
+      );
       // One row per conversation and day with the count, the sum and the last message charged.
       const expected = new Map<string, ChatRow>();
       for (const s of mine) {
         const ref = chatDayRef(s.conversation, m.id, s.now);
         const row = expected.get(ref) ?? { ref, delta: 0, messages: 0, through_message_id: 0, created_at: s.now };
-        expected.set(ref, { ...row, delta: row.delta - s.credits, messages: row.messages + 1, through_message_id: Math.max(row.through_message_id, s.id) });
+        expected.set(ref, {
+          ...row,
+          delta: row.delta - s.credits,
+          messages: row.messages + 1,
+          through_message_id: Math.max(row.through_message_id, s.id),
+        });
       }
       expect(await chatRows(m)).toEqual([...expected.values()].toSorted((x, y) => x.ref.localeCompare(y.ref)));
     }
@@ -139,9 +183,20 @@ describe("chat charges rolled up in D1", () => {
     const bram = await member(1_000);
     const conversation = await ensureConversation(db(), anna.id, bram.id);
     const group = [paid(conversation, anna, bram, 1, EVENING), paid(conversation, anna, bram, 2, EVENING, GIFT)];
-    expect(await recordSends(db(), group)).toEqual({ recorded: true, credits: [1_000 - MESSAGE, 1_000 - MESSAGE - GIFT] });
+    expect(await recordSends(db(), group)).toEqual({
+      recorded: true,
+      credits: [1_000 - MESSAGE, 1_000 - MESSAGE - GIFT],
+    });
     const after = { credits: await creditsOf(anna), rows: await chatRows(anna) };
-    expect(after.rows).toEqual([{ ref: chatDayRef(conversation, anna.id, EVENING), delta: -MESSAGE - GIFT, messages: 2, through_message_id: 2, created_at: EVENING }]);
+    expect(after.rows).toEqual([
+      {
+        ref: chatDayRef(conversation, anna.id, EVENING),
+        delta: -MESSAGE - GIFT,
+        messages: 2,
+        through_message_id: 2,
+        created_at: EVENING,
+      },
+    ]);
 
     // The same batch again, as the object sends it when the first answer was lost: nothing changes.
     expect(await recordSends(db(), group)).toEqual({ alreadyRecorded: true });
@@ -155,8 +210,12 @@ describe("chat charges rolled up in D1", () => {
     expect(await ledgerSum(anna)).toBe(after.credits);
 
     // The next message is charged into the same row.
-    expect(await recordSends(db(), [paid(conversation, anna, bram, 3, EVENING + 60)])).toMatchObject({ recorded: true });
-    expect(await chatRows(anna)).toEqual([expect.objectContaining({ delta: -2 * MESSAGE - GIFT, messages: 3, through_message_id: 3 })]);
+    expect(await recordSends(db(), [paid(conversation, anna, bram, 3, EVENING + 60)])).toMatchObject({
+      recorded: true,
+    });
+    expect(await chatRows(anna)).toEqual([
+      expect.objectContaining({ delta: -2 * MESSAGE - GIFT, messages: 3, through_message_id: 3 }),
+    ]);
     expect(await creditsOf(anna)).toBe(await ledgerSum(anna));
   });
 
@@ -183,12 +242,20 @@ describe("chat charges rolled up in D1", () => {
 
     const archive = await json<{
       credits: { delta: number; reason: string; messages: number | null }[];
-      chat_charges: { conversation_id: number; message_id: number; reason: string; credits: number; created_at: number }[];
+      chat_charges: {
+        conversation_id: number;
+        message_id: number;
+        reason: string;
+        credits: number;
+        created_at: number;
+      }[];
     }>(await anna.browser.fetch("/api/my-data.php"));
     // Every charge, each with its message; the ledger as D1 keeps it, adding up to the balance.
     const acked = replies.flatMap((r) => (r.type === "ack" ? [r.message] : []));
     expect(archive.chat_charges).toHaveLength(36);
-    expect(archive.chat_charges.map((c) => `${c.conversation_id}:${c.message_id}`).toSorted()).toEqual(acked.map((m) => `${m.conversation_id}:${m.id}`).toSorted());
+    expect(archive.chat_charges.map((c) => `${c.conversation_id}:${c.message_id}`).toSorted()).toEqual(
+      acked.map((m) => `${m.conversation_id}:${m.id}`).toSorted(),
+    );
     for (const charge of archive.chat_charges) expect(charge).toMatchObject({ reason: "message", credits: MESSAGE });
     expect(archive.credits.reduce((sum, r) => sum + r.delta, 0)).toBe(await creditsOf(anna));
     expect(archive.credits.filter((r) => r.reason === "chat").map((r) => r.messages)).toEqual([12, 12, 12]);

@@ -8,10 +8,16 @@ import * as v from "valibot";
 import { COMPANY, putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
 
-const PARTNERS = { cam: { name: "CamPartner", url: "https://cams.partner.example/in?site=nl" }, resell: { name: "Resell Partner", url: "https://dates.partner.example/" } };
+const PARTNERS = {
+  cam: { name: "CamPartner", url: "https://cams.partner.example/in?site=nl" },
+  resell: { name: "Resell Partner", url: "https://dates.partner.example/" },
+};
 
 beforeAll(async () => {
-  await putSites(site("legal.test", { partners: PARTNERS, refund_days: 14 }), site("legal-en.test", { domain_language: "en", support_phone: "+44 20-7946 0000" }));
+  await putSites(
+    site("legal.test", { partners: PARTNERS, refund_days: 14 }),
+    site("legal-en.test", { domain_language: "en", support_phone: "+44 20-7946 0000" }),
+  );
 });
 
 const page = async (path: string, locale = "nl") => {
@@ -70,7 +76,15 @@ describe("the static pages", () => {
 
   it("terms name the company, its registration and the prices; the return policy the refund days", async () => {
     const terms = JSON.stringify(await json<LegalPage>(await page("/api/legal.php?page=terms", "en")));
-    for (const part of [COMPANY.name, COMPANY.address, COMPANY.kvk, COMPANY.vat_numbers[0]!, "Testwave legal.test", "5 credits"]) expect(terms).toContain(part);
+    for (const part of [
+      COMPANY.name,
+      COMPANY.address,
+      COMPANY.kvk,
+      COMPANY.vat_numbers[0]!,
+      "Testwave legal.test",
+      "5 credits",
+    ])
+      expect(terms).toContain(part);
     const returns = JSON.stringify(await json<LegalPage>(await page("/api/legal.php?page=return-policy", "en")));
     expect(returns).toContain("within 14 days of the purchase");
   });
@@ -90,7 +104,13 @@ describe("the static pages", () => {
     expect(byName.session).toMatchObject({ kind: "cookie", lifetime: "30 days" });
     expect(byName.locale).toMatchObject({ kind: "cookie", lifetime: "365 days" });
     expect(byName.trafficsource).toMatchObject({ kind: "cookie", lifetime: "30 days" });
-    for (const key of ["site-entry-skip", "hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"]) {
+    for (const key of [
+      "site-entry-skip",
+      "hide-enrich-alert",
+      "hide-push-notification-alert",
+      "hide-disabled-notifications-alert",
+      "hide-time-bonus-modal",
+    ]) {
       expect(byName[key], key).toMatchObject({ kind: "local", lifetime: "Until you clear it" });
     }
   });
@@ -114,11 +134,19 @@ describe("the redirect to a partner", () => {
     const html = await res.text();
     expect(html).toContain("https://cams.partner.example/in?site=nl");
     expect(html).toContain("You will be taken there in 5 seconds.");
-    expect(await json(await page("/api/partner.php?name=resell"))).toEqual({ partner: { ...PARTNERS.resell, seconds: 5 } });
+    expect(await json(await page("/api/partner.php?name=resell"))).toEqual({
+      partner: { ...PARTNERS.resell, seconds: 5 },
+    });
   });
 
   it("refuses any target outside the allow-list, and never follows an address from the request", async () => {
-    for (const path of ["/out/evil", "/out/constructor", "/out/__proto__", "/out/https%3A%2F%2Fevil.example", "/out//evil.example"]) {
+    for (const path of [
+      "/out/evil",
+      "/out/constructor",
+      "/out/__proto__",
+      "/out/https%3A%2F%2Fevil.example",
+      "/out//evil.example",
+    ]) {
       const res = await page(path, "en");
       expect(res.status, path).toBe(404);
       expect(await res.text()).not.toMatch(/href="(https:)?\/\/evil\.example/);
@@ -147,14 +175,23 @@ describe("the redirect to a partner", () => {
 
 describe("the cam-profile promotion block", () => {
   it("shows the cam partner, or the resell partner when the site resells its members", async () => {
-    await env.DB.prepare("INSERT OR IGNORE INTO users (id, email, username, status, site_domain) VALUES (7001, 'cam@example.invalid', 'camgirl', 'active', 'legal.test')").run();
-    await env.DB.prepare("INSERT OR IGNORE INTO profiles (id, user_id, name, country, gender, birth_date) VALUES (7001, 7001, 'Mila', 'NL', 'female', '1995-01-01')").run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO users (id, email, username, status, site_domain) VALUES (7001, 'cam@example.invalid', 'camgirl', 'active', 'legal.test')",
+    ).run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO profiles (id, user_id, name, country, gender, birth_date) VALUES (7001, 7001, 'Mila', 'NL', 'female', '1995-01-01')",
+    ).run();
     const cam = await (await page("/members/7001", "en")).text();
     expect(cam).toContain("cam-promotion--cam");
     expect(cam).toContain('href="/out/cam"');
     // Settings are cached for a minute per isolate: the resell site is a host not read yet.
-    await env.SETTINGS.put("site:legal-resell.test", JSON.stringify(site("legal-resell.test", { partners: PARTNERS, member_resell: true })));
-    const resell = await (await fetchWorker("http://legal-resell.test/members/7001", { headers: { cookie: "locale=en" } })).text();
+    await env.SETTINGS.put(
+      "site:legal-resell.test",
+      JSON.stringify(site("legal-resell.test", { partners: PARTNERS, member_resell: true })),
+    );
+    const resell = await (
+      await fetchWorker("http://legal-resell.test/members/7001", { headers: { cookie: "locale=en" } })
+    ).text();
     expect(resell).toContain("cam-promotion--resell");
     expect(resell).toContain("More members like Mila");
     expect(resell).toContain('href="/out/resell"');

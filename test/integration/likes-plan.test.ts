@@ -7,7 +7,9 @@ const db = databaseOf(env.DB);
 
 async function plan(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
   const { sql, params } = query.toSQL();
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
   return rows.results.map((r) => r.detail).join("\n");
 }
 
@@ -31,10 +33,23 @@ describe("the likes queries' plans", () => {
 describe("the match-finder's plan", () => {
   it("takes its candidates from the search index in activity order and counts shared interests by primary key", async () => {
     const steps = await plan(
-      matchFinderQuery(db, { viewerId: 1, country: "NL", gender: "female", birthFrom: "1980-01-01", birthTo: "2000-01-01", regionId: 1, interestSlugs: ["travel", "cooking"], limit: 24 }),
+      matchFinderQuery(db, {
+        viewerId: 1,
+        country: "NL",
+        gender: "female",
+        birthFrom: "1980-01-01",
+        birthTo: "2000-01-01",
+        regionId: 1,
+        interestSlugs: ["travel", "cooking"],
+        limit: 24,
+      }),
     );
-    expect(steps, steps).toMatch(/SEARCH profiles USING INDEX profiles_search_idx \(country=\? AND searchable=\? AND gender=\?\)/);
-    expect(steps, steps).toMatch(/profile_interests USING (COVERING INDEX|PRIMARY KEY|INDEX sqlite_autoindex_profile_interests_1)/);
+    expect(steps, steps).toMatch(
+      /SEARCH profiles USING INDEX profiles_search_idx \(country=\? AND searchable=\? AND gender=\?\)/,
+    );
+    expect(steps, steps).toMatch(
+      /profile_interests USING (COVERING INDEX|PRIMARY KEY|INDEX sqlite_autoindex_profile_interests_1)/,
+    );
     expect(steps, steps).not.toMatch(/SCAN profiles(?! USING)/);
     expect(steps, steps).not.toMatch(/SCAN profile_interests/);
   });

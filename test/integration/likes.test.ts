@@ -5,7 +5,13 @@ import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn } from "../../src/server/services/chats";
 import { forgetPastSwipes, like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
 import type { ProfileResponse } from "../../src/shared/api";
-import { NEW_LIKES_CAP, type AutoLikeResponse, type LikeResult, type LikesResponse, type SwipeResponse } from "../../src/shared/likes";
+import {
+  NEW_LIKES_CAP,
+  type AutoLikeResponse,
+  type LikeResult,
+  type LikesResponse,
+  type SwipeResponse,
+} from "../../src/shared/likes";
 import { chatMember, creditsOf, type Member } from "../chat";
 import { site, putSites } from "../fixtures";
 import { Browser, json } from "../http";
@@ -40,8 +46,16 @@ let quiet = 0;
 async function likeable(country = "BE"): Promise<{ id: number }> {
   quiet++;
   const tag = `quiet${quiet}${Math.random().toString(36).slice(2, 8)}`;
-  const user = await env.DB.prepare("INSERT INTO users (email, username, status, site_domain) VALUES (?, ?, 'active', 'likes.test') RETURNING id").bind(`${tag}@example.invalid`, tag).first<{ id: number }>();
-  return (await env.DB.prepare("INSERT INTO profiles (user_id, name, country, gender, birth_date) VALUES (?, ?, ?, 'female', '1990-01-01') RETURNING id").bind(user!.id, tag, country).first<{ id: number }>())!;
+  const user = await env.DB.prepare(
+    "INSERT INTO users (email, username, status, site_domain) VALUES (?, ?, 'active', 'likes.test') RETURNING id",
+  )
+    .bind(`${tag}@example.invalid`, tag)
+    .first<{ id: number }>();
+  return (await env.DB.prepare(
+    "INSERT INTO profiles (user_id, name, country, gender, birth_date) VALUES (?, ?, ?, 'female', '1990-01-01') RETURNING id",
+  )
+    .bind(user!.id, tag, country)
+    .first<{ id: number }>())!;
 }
 
 async function likeRows(): Promise<number> {
@@ -61,9 +75,24 @@ describe("liking", () => {
     const before = await likeRows();
     const visitor = new Browser(ORIGIN);
     visitor.cookies.set("locale", "en");
-    await expectRefused(await visitor.post("/api/like.php", { profile: { id: b.id } }), 403, "authentication_required", "You need to be logged in to like");
-    await expectRefused(await visitor.fetch("/api/likes.php"), 403, "authentication_required", "You need to be logged in to like");
-    await expectRefused(await visitor.post("/api/gift.php", { profile: { id: b.id }, gift: "rose", client_id: "gift-visitor-1" }), 403, "authentication_required", "You need to be logged in to send a gift");
+    await expectRefused(
+      await visitor.post("/api/like.php", { profile: { id: b.id } }),
+      403,
+      "authentication_required",
+      "You need to be logged in to like",
+    );
+    await expectRefused(
+      await visitor.fetch("/api/likes.php"),
+      403,
+      "authentication_required",
+      "You need to be logged in to like",
+    );
+    await expectRefused(
+      await visitor.post("/api/gift.php", { profile: { id: b.id }, gift: "rose", client_id: "gift-visitor-1" }),
+      403,
+      "authentication_required",
+      "You need to be logged in to send a gift",
+    );
     expect(await likeRows()).toBe(before);
   });
 
@@ -77,12 +106,24 @@ describe("liking", () => {
     await a.browser.post("/api/block.php", { profile_id: blockedByA.id });
     await blockerOfA.browser.post("/api/block.php", { profile_id: a.id });
     await env.DB.prepare("UPDATE users SET invisible = 1 WHERE id = ?").bind(invisible.userId).run();
-    await env.DB.prepare("UPDATE profiles SET searchable = 0 WHERE id IN (?, ?, ?)").bind(invisible.id, deleted.id, disabled.id).run();
+    await env.DB.prepare("UPDATE profiles SET searchable = 0 WHERE id IN (?, ?, ?)")
+      .bind(invisible.id, deleted.id, disabled.id)
+      .run();
     const before = await likeRows();
 
     await expectRefused(await likeOf(a, a), 400, "own_profile", "You cannot like your own profile.");
-    await expectRefused(await likeOf(a, blockedByA), 403, "blocked", "You have blocked Bart. Unblock them to like them.");
-    await expectRefused(await likeOf(a, blockerOfA), 403, "blocked_by", "You're blocked by Cor. You do not have access to this page.");
+    await expectRefused(
+      await likeOf(a, blockedByA),
+      403,
+      "blocked",
+      "You have blocked Bart. Unblock them to like them.",
+    );
+    await expectRefused(
+      await likeOf(a, blockerOfA),
+      403,
+      "blocked_by",
+      "You're blocked by Cor. You do not have access to this page.",
+    );
     for (const gone of [invisible, deleted, disabled, { id: 999_999 }]) {
       await expectRefused(await likeOf(a, gone), 404, "not_found", "This member cannot be liked.");
     }
@@ -92,7 +133,13 @@ describe("liking", () => {
   it("answers a body it cannot read with a clear error and stores nothing", async () => {
     const a = await member();
     const before = await likeRows();
-    for (const body of [{}, { profile: {} }, { profile: { id: 0 } }, { profile: { id: "5" } }, { profile: { id: 5 }, source: "robot" }]) {
+    for (const body of [
+      {},
+      { profile: {} },
+      { profile: { id: 0 } },
+      { profile: { id: "5" } },
+      { profile: { id: 5 }, source: "robot" },
+    ]) {
       const res = await a.browser.post("/api/like.php", body);
       expect(res.status).toBe(400);
       expect((await json<{ message: string }>(res)).message).toBeTruthy();
@@ -107,7 +154,12 @@ describe("liking", () => {
       expect(res.status, `${method} ${path}`).toBe(400);
       expect((await json<{ message: string }>(res)).message).toBeTruthy();
     }
-    await expectRefused(await a.browser.post("/api/swipe-pass.php", { profile: { id: 999_999 } }), 404, "not_found", "This member cannot be liked.");
+    await expectRefused(
+      await a.browser.post("/api/swipe-pass.php", { profile: { id: 999_999 } }),
+      404,
+      "not_found",
+      "This member cannot be liked.",
+    );
     expect((await a.browser.fetch("/api/likes.php?type=everything")).status).toBe(400);
     expect((await a.browser.fetch("/api/likes.php?profile=5")).status).toBe(400);
     expect(await likeRows()).toBe(before);
@@ -135,7 +187,11 @@ describe("liking", () => {
     const sent = await likes(a, "sent");
     expect(sent.profiles[0]).toMatchObject({ id: b.id, liked: true, liked_me: true });
 
-    expect(await json<LikeResult>(await a.browser.delete("/api/like.php", { profile: { id: b.id } }))).toEqual({ profile: { id: b.id }, liked: false, match: false });
+    expect(await json<LikeResult>(await a.browser.delete("/api/like.php", { profile: { id: b.id } }))).toEqual({
+      profile: { id: b.id },
+      liked: false,
+      match: false,
+    });
     expect(ids(await likes(a, "matches"))).toEqual([]);
     expect(ids(await likes(b, "matches"))).toEqual([]);
     // B still likes A: A sees it received, not liked back.
@@ -174,7 +230,15 @@ describe("liking", () => {
     const many: number[] = [];
     for (let i = 0; i < NEW_LIKES_CAP + 5; i++) many.push((await likeable()).id);
     const now = Math.floor(Date.now() / 1000);
-    await env.DB.batch(many.map((id) => env.DB.prepare("INSERT INTO likes (liker_id, liked_id, is_new, created_at) VALUES (?, ?, 1, ?)").bind(a.id, id, now)));
+    await env.DB.batch(
+      many.map((id) =>
+        env.DB.prepare("INSERT INTO likes (liker_id, liked_id, is_new, created_at) VALUES (?, ?, 1, ?)").bind(
+          a.id,
+          id,
+          now,
+        ),
+      ),
+    );
     expect((await likes(a, "sent")).counts).toEqual({ sent: NEW_LIKES_CAP, matches: 0 });
   });
 
@@ -204,7 +268,10 @@ describe("liking", () => {
     for (const t of targets.slice(0, LIKE_BURST.likes)) expect((await like(at, a.id, t.id)).liked).toBe(true);
     const last = targets[LIKE_BURST.likes]!;
     await expect(like(at, a.id, last.id)).rejects.toMatchObject({ status: 429, code: "too_many_likes" });
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liked_id = ?").bind(last.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liked_id = ?").bind(last.id).first<{ n: number }>())!
+        .n,
+    ).toBe(0);
     // A minute later the member may like again.
     expect((await like({ ...at, now: new Date("2026-05-05T10:01:05Z") }, a.id, last.id)).liked).toBe(true);
   });
@@ -213,9 +280,18 @@ describe("liking", () => {
     const a = await member();
     const b = await likeable();
     const window = Math.floor(Date.now() / 1000 / LIKE_BURST.seconds) * LIKE_BURST.seconds;
-    await env.DB.prepare("INSERT INTO like_rate (profile_id, window_start, likes) VALUES (?, ?, ?)").bind(a.id, window, LIKE_BURST.likes).run();
-    await expectRefused(await likeOf(a, b), 429, "too_many_likes", `You are liking very fast. Wait ${LIKE_BURST.seconds} seconds and try again.`);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liked_id = ?").bind(b.id).first<{ n: number }>())!.n).toBe(0);
+    await env.DB.prepare("INSERT INTO like_rate (profile_id, window_start, likes) VALUES (?, ?, ?)")
+      .bind(a.id, window, LIKE_BURST.likes)
+      .run();
+    await expectRefused(
+      await likeOf(a, b),
+      429,
+      "too_many_likes",
+      `You are liking very fast. Wait ${LIKE_BURST.seconds} seconds and try again.`,
+    );
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liked_id = ?").bind(b.id).first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 });
 
@@ -280,7 +356,9 @@ describe("rules that hold in every list", () => {
     await likeOf(b, leaving);
     await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE id = ?").bind(fictional.id).run();
     await env.DB.prepare("UPDATE users SET invisible = 1 WHERE id = ?").bind(shy.userId).run();
-    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = 1 WHERE id = ?").bind(leaving.userId).run();
+    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = 1 WHERE id = ?")
+      .bind(leaving.userId)
+      .run();
     await env.DB.prepare("UPDATE profiles SET searchable = 0 WHERE id IN (?, ?)").bind(shy.id, leaving.id).run();
 
     const received = await likes(b);
@@ -294,7 +372,9 @@ describe("rules that hold in every list", () => {
     expect((await json<AutoLikeResponse>(await b.browser.fetch("/api/auto-like.php")))?.id).toBe(fictional.id);
 
     await purgeDeletedAccounts(db, env.PHOTOS, chatErasureIn(env));
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id = ?1 OR liked_id = ?1").bind(leaving.id).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id = ?1 OR liked_id = ?1")
+      .bind(leaving.id)
+      .first<{ n: number }>();
     expect(left!.n).toBe(0);
   });
 
@@ -321,30 +401,49 @@ describe("the swipe game", () => {
     for (const [i, t] of targets.slice(0, 4).entries()) {
       expect((await like(ctx(day1), a.id, t.id, "swipe")).swipe_left).toBe(3 - i);
     }
-    await expect(like(ctx(day1), a.id, targets[4]!.id, "swipe")).rejects.toMatchObject({ status: 429, code: "swipe_limit" });
-    expect((await nextSwipe(ctx(day1), { profileId: a.id, gender: "male", sexuality: "hetero", country: "NL" })).likes_left).toBe(0);
+    await expect(like(ctx(day1), a.id, targets[4]!.id, "swipe")).rejects.toMatchObject({
+      status: 429,
+      code: "swipe_limit",
+    });
+    expect(
+      (await nextSwipe(ctx(day1), { profileId: a.id, gender: "male", sexuality: "hetero", country: "NL" })).likes_left,
+    ).toBe(0);
     // 23:10 UTC is past midnight in Amsterdam: a new day.
     const day2 = "2026-03-01T23:10:00Z";
     expect((await like(ctx(day2), a.id, targets[4]!.id, "swipe")).swipe_left).toBe(3);
     // Likes from a profile do not count against the game.
     expect((await like(ctx(day2), a.id, targets[5]!.id, "profile")).swipe_left).toBeUndefined();
-    expect((await nextSwipe(ctx(day2), { profileId: a.id, gender: "male", sexuality: "hetero", country: "NL" })).likes_left).toBe(3);
+    expect(
+      (await nextSwipe(ctx(day2), { profileId: a.id, gender: "male", sexuality: "hetero", country: "NL" })).likes_left,
+    ).toBe(3);
   });
 
   it("says so over HTTP when no likes are left today", async () => {
     const a = await member();
     const targets: { id: number }[] = [];
     for (let i = 0; i < 5; i++) targets.push(await likeable());
-    for (const t of targets.slice(0, 4)) expect((await a.browser.post("/api/like.php", { profile: { id: t.id }, source: "swipe" })).status).toBe(200);
-    await expectRefused(await a.browser.post("/api/like.php", { profile: { id: targets[4]!.id }, source: "swipe" }), 429, "swipe_limit", "You have used your 4 likes of today. Come back tomorrow for more.");
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liked_id = ?").bind(targets[4]!.id).first<{ n: number }>())!.n).toBe(0);
+    for (const t of targets.slice(0, 4))
+      expect((await a.browser.post("/api/like.php", { profile: { id: t.id }, source: "swipe" })).status).toBe(200);
+    await expectRefused(
+      await a.browser.post("/api/like.php", { profile: { id: targets[4]!.id }, source: "swipe" }),
+      429,
+      "swipe_limit",
+      "You have used your 4 likes of today. Come back tomorrow for more.",
+    );
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liked_id = ?")
+        .bind(targets[4]!.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 
   it("shows one card at a time from the member's search, never one they like or passed today", async () => {
     await env.DB.prepare("UPDATE profiles SET searchable = 0 WHERE country = 'NL'").run();
     const a = await member();
     // A hetero man in the Netherlands: his game shows Dutch women.
-    await env.DB.prepare("UPDATE profiles SET gender = 'male', sexuality = 'hetero', country = 'NL' WHERE id = ?").bind(a.id).run();
+    await env.DB.prepare("UPDATE profiles SET gender = 'male', sexuality = 'hetero', country = 'NL' WHERE id = ?")
+      .bind(a.id)
+      .run();
     const women = [await likeable("NL"), await likeable("NL")];
     await env.DB.prepare("UPDATE profiles SET last_active_at = 2000000000 WHERE id = ?").bind(women[0]!.id).run();
     await env.DB.prepare("UPDATE profiles SET last_active_at = 1900000000 WHERE id = ?").bind(women[1]!.id).run();
@@ -367,13 +466,24 @@ describe("the daily clock", () => {
     const a = await member();
     const b = await likeable();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO swipe_days (profile_id, day, likes) VALUES (?1, '2026-06-07', 4), (?1, '2026-06-08', 2), (?1, '2026-06-10', 1)").bind(a.id),
-      env.DB.prepare("INSERT INTO swipe_passes (profile_id, passed_id, day) VALUES (?, ?, '2026-06-07')").bind(a.id, b.id),
+      env.DB.prepare(
+        "INSERT INTO swipe_days (profile_id, day, likes) VALUES (?1, '2026-06-07', 4), (?1, '2026-06-08', 2), (?1, '2026-06-10', 1)",
+      ).bind(a.id),
+      env.DB.prepare("INSERT INTO swipe_passes (profile_id, passed_id, day) VALUES (?, ?, '2026-06-07')").bind(
+        a.id,
+        b.id,
+      ),
     ]);
     await forgetPastSwipes(db, new Date("2026-06-10T03:00:00Z"));
-    const days = await env.DB.prepare("SELECT day FROM swipe_days WHERE profile_id = ? ORDER BY day").bind(a.id).all<{ day: string }>();
+    const days = await env.DB.prepare("SELECT day FROM swipe_days WHERE profile_id = ? ORDER BY day")
+      .bind(a.id)
+      .all<{ day: string }>();
     expect(days.results.map((r) => r.day)).toEqual(["2026-06-08", "2026-06-10"]);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM swipe_passes WHERE profile_id = ?").bind(a.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM swipe_passes WHERE profile_id = ?")
+        .bind(a.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 });
 
@@ -381,7 +491,11 @@ describe("a gift from the profile", () => {
   it("is sent as a gift message in the pair's conversation at chat's price, and refused without credits", async () => {
     const a = await member({ credits: 20 });
     const b = await member();
-    const res = await a.browser.post("/api/gift.php", { profile: { id: b.id }, gift: "rose", client_id: "gift-rose-0001" });
+    const res = await a.browser.post("/api/gift.php", {
+      profile: { id: b.id },
+      gift: "rose",
+      client_id: "gift-rose-0001",
+    });
     expect(res.status).toBe(200);
     const sent = await json<{ message: { kind: string; gift: { slug: string } }; credits: number }>(res);
     expect(sent.message.kind).toBe("gift");
@@ -395,33 +509,55 @@ describe("a gift from the profile", () => {
       expect.stringContaining("You do not have enough credits") as unknown as string,
     );
     expect(await creditsOf(a)).toBe(5);
-    await expectRefused(await a.browser.post("/api/gift.php", { profile: { id: b.id }, gift: "unicorn", client_id: "gift-unicorn-01" }), 404, "gift_not_found", expect.any(String) as unknown as string);
+    await expectRefused(
+      await a.browser.post("/api/gift.php", { profile: { id: b.id }, gift: "unicorn", client_id: "gift-unicorn-01" }),
+      404,
+      "gift_not_found",
+      expect.any(String) as unknown as string,
+    );
     expect(await creditsOf(a)).toBe(5);
-    await expectRefused(await a.browser.post("/api/gift.php", { profile: { id: a.id }, gift: "rose", client_id: "gift-rose-0003" }), 400, "own_profile", "You cannot send a gift to yourself.");
+    await expectRefused(
+      await a.browser.post("/api/gift.php", { profile: { id: a.id }, gift: "rose", client_id: "gift-rose-0003" }),
+      400,
+      "own_profile",
+      "You cannot send a gift to yourself.",
+    );
   });
 });
 
 describe("the match-finder", () => {
   it("ranks by shared interests, then the chosen region, then recent activity, and leaves out blocked members", async () => {
     await env.DB.batch([
-      env.DB.prepare("INSERT OR IGNORE INTO regions (id, country, code, name) VALUES (1, 'NL', 'NL-NH', 'Noord-Holland')"),
+      env.DB.prepare(
+        "INSERT OR IGNORE INTO regions (id, country, code, name) VALUES (1, 'NL', 'NL-NH', 'Noord-Holland')",
+      ),
     ]);
     const seeker = await member({ name: "Seeker" });
     const women: Member[] = [];
     while (women.length < 4) {
       const m = await member();
-      if ((await env.DB.prepare("SELECT gender FROM profiles WHERE id = ?").bind(m.id).first<{ gender: string }>())!.gender === "female") women.push(m);
+      if (
+        (await env.DB.prepare("SELECT gender FROM profiles WHERE id = ?").bind(m.id).first<{ gender: string }>())!
+          .gender === "female"
+      )
+        women.push(m);
     }
     const [both, oneInRegion, none, blocked] = women as [Member, Member, Member, Member];
-    await env.DB.prepare("UPDATE profiles SET gender = 'male', sexuality = 'hetero' WHERE id = ?").bind(seeker.id).run();
+    await env.DB.prepare("UPDATE profiles SET gender = 'male', sexuality = 'hetero' WHERE id = ?")
+      .bind(seeker.id)
+      .run();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO profile_interests (profile_id, interest_id) SELECT v.column1, i.id FROM (VALUES (?1, 'travel'), (?1, 'cooking'), (?2, 'cooking'), (?2, 'music'), (?3, 'music'), (?4, 'travel'), (?4, 'cooking')) AS v JOIN interests i ON i.slug = v.column2").bind(both.id, oneInRegion.id, none.id, blocked.id),
+      env.DB.prepare(
+        "INSERT INTO profile_interests (profile_id, interest_id) SELECT v.column1, i.id FROM (VALUES (?1, 'travel'), (?1, 'cooking'), (?2, 'cooking'), (?2, 'music'), (?3, 'music'), (?4, 'travel'), (?4, 'cooking')) AS v JOIN interests i ON i.slug = v.column2",
+      ).bind(both.id, oneInRegion.id, none.id, blocked.id),
       env.DB.prepare("UPDATE profiles SET region_id = 1 WHERE id = ?").bind(oneInRegion.id),
       env.DB.prepare("UPDATE profiles SET last_active_at = unixepoch() + 100 WHERE id = ?").bind(none.id),
     ]);
     await blocked.browser.post("/api/block.php", { profile_id: seeker.id });
     await likeOf(seeker, both);
-    const res = await seeker.browser.fetch("/api/match-finder.php?gender=female&min_age=18&max_age=99&country_region=NL-NH&interests=travel,cooking");
+    const res = await seeker.browser.fetch(
+      "/api/match-finder.php?gender=female&min_age=18&max_age=99&country_region=NL-NH&interests=travel,cooking",
+    );
     expect(res.status).toBe(200);
     const { profiles } = await json<{ profiles: { id: number; shared_interests: number; liked: boolean }[] }>(res);
     const mine = profiles.filter((p) => [both.id, oneInRegion.id, none.id, blocked.id].includes(p.id));

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { LIKE_TABS, ROUTES, STATIC_PAGES } from "../../src/shared/routes";
-import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS } from "../../src/shared/api";
+import {
+  BODY_TYPES,
+  EYE_COLORS,
+  GENDERS,
+  HAIR_COLORS,
+  RELATIONSHIP_STATUSES,
+  SEXUALITIES,
+  TATTOOS,
+} from "../../src/shared/api";
 import { COUNTRY_LANGUAGES, LANGUAGES, VARIANTS } from "../../src/shared/locales";
 import { MESSAGES, VARIANT_MESSAGES } from "../../src/server/translations";
 import { families, pluralCategories } from "../../scripts/plural-rules";
@@ -27,17 +35,25 @@ const english = flatten(MESSAGES.en as Tree);
 function byFamily(texts: Map<string, string>): Map<string, Map<string, string>> {
   const grouped = families(texts.keys());
   const out = new Map<string, Map<string, string>>();
-  for (const [key, forms] of grouped) out.set(key, forms.size === 0 ? new Map([["", texts.get(key)!]]) : new Map([...forms].map((form) => [form, texts.get(`${key}_${form}`)!])));
+  for (const [key, forms] of grouped)
+    out.set(
+      key,
+      forms.size === 0
+        ? new Map([["", texts.get(key)!]])
+        : new Map([...forms].map((form) => [form, texts.get(`${key}_${form}`)!])),
+    );
   return out;
 }
 const englishFamilies = byFamily(english);
 /** The placeholders a family uses in any of its forms (a one form may leave out {count}). */
-const familyPlaceholders = (forms: Map<string, string>) => [...new Set([...forms.values()].flatMap(placeholders))].toSorted();
+const familyPlaceholders = (forms: Map<string, string>) =>
+  [...new Set([...forms.values()].flatMap(placeholders))].toSorted();
 /** A text that is nothing but placeholders and punctuation reads the same in every language. */
 const onlyPlaceholders = (text: string) => !/\p{L}/u.test(text.replace(/\{\w+\}/g, ""));
 
 /** Words that stay as they are in several languages; anything longer that equals the English is untranslated. */
-const SAME_IN_MANY_LANGUAGES = /^(FAQ|Premium|Get Premium|Chat|Match finder|Swipe game|Hetero|Gay|Bi|Bisexual|Login|Tattoos|Normal|Service|Cookies|Credits|Profile|Region|Regional|Privacy|Information|Kanton|Design)$/i;
+const SAME_IN_MANY_LANGUAGES =
+  /^(FAQ|Premium|Get Premium|Chat|Match finder|Swipe game|Hetero|Gay|Bi|Bisexual|Login|Tattoos|Normal|Service|Cookies|Credits|Profile|Region|Regional|Privacy|Information|Kanton|Design)$/i;
 
 describe("locales", () => {
   it("has one file for each of the 11 languages", () => {
@@ -133,7 +149,11 @@ describe("locales", () => {
   });
 
   it("has every key the code asks for by name", () => {
-    const sources = import.meta.glob("../../src/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+    const sources = import.meta.glob("../../src/**/*.{ts,tsx}", {
+      query: "?raw",
+      import: "default",
+      eager: true,
+    }) as Record<string, string>;
     const keys = new Set(englishFamilies.keys());
     let count = 0;
     for (const [file, text] of Object.entries(sources)) {
@@ -162,9 +182,13 @@ describe("locales", () => {
     // A text added later that reads as an action in English belongs to that action's list.
     for (const [action, keys] of Object.entries(ACTIONS)) {
       const name = english.get(keys[0]!)!;
-      for (const [key, value] of english) if (value === name) expect(keys, `${key} reads "${value}", the ${action} action`).toContain(key);
+      for (const [key, value] of english)
+        if (value === name) expect(keys, `${key} reads "${value}", the ${action} action`).toContain(key);
     }
-    const tags: { tag: string; texts: Map<string, string> }[] = LANGUAGES.map((language) => ({ tag: language, texts: flatten(MESSAGES[language] as Tree) }));
+    const tags: { tag: string; texts: Map<string, string> }[] = LANGUAGES.map((language) => ({
+      tag: language,
+      texts: flatten(MESSAGES[language] as Tree),
+    }));
     for (const variant of VARIANTS) {
       const texts = flatten(MESSAGES[variant.slice(0, 2) as keyof typeof MESSAGES] as Tree);
       for (const [key, value] of flatten(VARIANT_MESSAGES[variant] as Tree)) texts.set(key, value);
@@ -174,7 +198,10 @@ describe("locales", () => {
       const names = Object.entries(ACTIONS).map(([action, keys]) => {
         const values = keys.map((key) => texts.get(key));
         for (const [i, value] of values.entries()) expect(value, `${tag}: ${keys[i]}`).toBeTruthy();
-        expect(new Set(values).size, `${tag}: the ${action} action is called ${[...new Set(values)].map((v) => `"${v}"`).join(" and ")}`).toBe(1);
+        expect(
+          new Set(values).size,
+          `${tag}: the ${action} action is called ${[...new Set(values)].map((v) => `"${v}"`).join(" and ")}`,
+        ).toBe(1);
         return values[0];
       });
       expect(new Set(names).size, `${tag}: two actions share a name (${names.join(", ")})`).toBe(names.length);

@@ -12,7 +12,9 @@ describe("mail", () => {
   it("keeps mail in the outbox by default", async () => {
     expect(mailerFor(env)).toBeInstanceOf(OutboxMailer);
     await mailerFor(env).send({ ...mail, to: "outbox@example.com" });
-    const row = await env.DB.prepare("SELECT subject, sent_at FROM outgoing_mail WHERE to_address = 'outbox@example.com'").first();
+    const row = await env.DB.prepare(
+      "SELECT subject, sent_at FROM outgoing_mail WHERE to_address = 'outbox@example.com'",
+    ).first();
     expect(row).toEqual({ subject: "Welcome", sent_at: null });
   });
 
@@ -23,12 +25,33 @@ describe("mail", () => {
       sent.push({ url: String(url), init: init! });
       return Response.json({ id: "msg-123" });
     };
-    await new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "key-1", "no-reply@example.com", provider as typeof fetch).send({ ...mail, to: "http@example.com" });
+    await new HttpMailer(
+      databaseOf(env.DB),
+      "https://mail.example/send",
+      "key-1",
+      "no-reply@example.com",
+      provider as typeof fetch,
+    ).send({ ...mail, to: "http@example.com" });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.url).toBe("https://mail.example/send");
     expect(new Headers(sent[0]!.init.headers).get("authorization")).toBe("Bearer key-1");
-    expect(JSON.parse(String(sent[0]!.init.body))).toEqual({ from: "no-reply@example.com", to: "http@example.com", subject: "Welcome", text: "Hi", html: "<p>Hi</p>" });
-    const row = await env.DB.prepare("SELECT provider_id, sent_at, subject, text, html, headers FROM outgoing_mail WHERE to_address = 'http@example.com'").first<{ provider_id: string; sent_at: number; subject: string; text: string; html: string | null; headers: string | null }>();
+    expect(JSON.parse(String(sent[0]!.init.body))).toEqual({
+      from: "no-reply@example.com",
+      to: "http@example.com",
+      subject: "Welcome",
+      text: "Hi",
+      html: "<p>Hi</p>",
+    });
+    const row = await env.DB.prepare(
+      "SELECT provider_id, sent_at, subject, text, html, headers FROM outgoing_mail WHERE to_address = 'http@example.com'",
+    ).first<{
+      provider_id: string;
+      sent_at: number;
+      subject: string;
+      text: string;
+      html: string | null;
+      headers: string | null;
+    }>();
     expect(row!.provider_id).toBe("msg-123");
     expect(row!.sent_at).toBeGreaterThan(0);
     // The body stays with the provider: D1 keeps who, what kind and the subject (docs/scale.md).
@@ -37,8 +60,15 @@ describe("mail", () => {
 
   it("does not record a mail the provider refused", async () => {
     const refusing = (async () => new Response("no", { status: 500 })) as typeof fetch;
-    await expect(new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "k", "f@example.com", refusing).send({ ...mail, to: "refused@example.com" })).rejects.toThrow();
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = 'refused@example.com'").first()).toEqual({ n: 0 });
+    await expect(
+      new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "k", "f@example.com", refusing).send({
+        ...mail,
+        to: "refused@example.com",
+      }),
+    ).rejects.toThrow();
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = 'refused@example.com'").first(),
+    ).toEqual({ n: 0 });
   });
 
   it("suggests the common domain an address was probably meant for", () => {
@@ -53,8 +83,12 @@ describe("mail", () => {
 
 describe("the daily clock", () => {
   it("erases accounts whose deletion window has passed when the cron trigger fires", async () => {
-    await env.DB.prepare("INSERT INTO users (id, email, username, status, site_domain, deletion_requested_at) VALUES (9001, 'gone@example.com', 'gone', 'pending_deletion', 'nl.test', unixepoch() - 15 * 86400)").run();
-    await env.DB.prepare("INSERT INTO users (id, email, username, status, site_domain, deletion_requested_at) VALUES (9002, 'stays@example.com', 'stays', 'pending_deletion', 'nl.test', unixepoch() - 13 * 86400)").run();
+    await env.DB.prepare(
+      "INSERT INTO users (id, email, username, status, site_domain, deletion_requested_at) VALUES (9001, 'gone@example.com', 'gone', 'pending_deletion', 'nl.test', unixepoch() - 15 * 86400)",
+    ).run();
+    await env.DB.prepare(
+      "INSERT INTO users (id, email, username, status, site_domain, deletion_requested_at) VALUES (9002, 'stays@example.com', 'stays', 'pending_deletion', 'nl.test', unixepoch() - 13 * 86400)",
+    ).run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "17 3 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -3,7 +3,16 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { unsubscribeMailto } from "../../src/server/mail/inbound";
-import { CloudflareMailer, HttpMailer, MailRefused, mailerFor, OutboxMailer, SesMailer, type Mail, type SesSettings } from "../../src/server/mail/mailer";
+import {
+  CloudflareMailer,
+  HttpMailer,
+  MailRefused,
+  mailerFor,
+  OutboxMailer,
+  SesMailer,
+  type Mail,
+  type SesSettings,
+} from "../../src/server/mail/mailer";
 import { unsubscribeToken } from "../../src/server/mail/unsubscribe-links";
 import worker from "../../src/worker";
 import { chatMember } from "../chat";
@@ -23,57 +32,117 @@ beforeAll(async () => {
   await putSites(site(DOMAIN));
 });
 
-const HEADERS = { "List-Unsubscribe": "<https://mailers.test/api/unsubscribe.php?token=t>, <mailto:unsubscribe@flirtwave.test?subject=unsubscribe%20t>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
-const mail = (to: string): Mail => ({ to, kind: "like", subject: "Sanne likes you", text: "Sanne likes you.", html: "<p>Sanne likes you.</p>", headers: HEADERS });
+const HEADERS = {
+  "List-Unsubscribe":
+    "<https://mailers.test/api/unsubscribe.php?token=t>, <mailto:unsubscribe@flirtwave.test?subject=unsubscribe%20t>",
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+};
+const mail = (to: string): Mail => ({
+  to,
+  kind: "like",
+  subject: "Sanne likes you",
+  text: "Sanne likes you.",
+  html: "<p>Sanne likes you.</p>",
+  headers: HEADERS,
+});
 
 /** A member whose address the providers report on; answers their id and address. */
 async function member() {
   const m = await chatMember(ORIGIN);
-  const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(m.userId).first<{ email: string }>())!;
+  const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?")
+    .bind(m.userId)
+    .first<{ email: string }>())!;
   return { userId: m.userId, email };
 }
 
-const stopsOf = async (userId: number) => (await env.DB.prepare("SELECT reason FROM mail_stops WHERE user_id = ? ORDER BY reason").bind(userId).all<{ reason: string }>()).results.map((r) => r.reason);
-const outboxRow = (to: string) => env.DB.prepare("SELECT provider_id, sent_at, headers FROM outgoing_mail WHERE to_address = ? ORDER BY id DESC").bind(to).first<{ provider_id: string | null; sent_at: number | null; headers: string | null }>();
+const stopsOf = async (userId: number) =>
+  (
+    await env.DB.prepare("SELECT reason FROM mail_stops WHERE user_id = ? ORDER BY reason")
+      .bind(userId)
+      .all<{ reason: string }>()
+  ).results.map((r) => r.reason);
+const outboxRow = (to: string) =>
+  env.DB.prepare("SELECT provider_id, sent_at, headers FROM outgoing_mail WHERE to_address = ? ORDER BY id DESC")
+    .bind(to)
+    .first<{ provider_id: string | null; sent_at: number | null; headers: string | null }>();
 
 describe("choosing the mail provider", () => {
   it("MAIL_PROVIDER picks the outbox, Resend, Cloudflare or SES", () => {
     expect(mailerFor(env)).toBeInstanceOf(OutboxMailer);
     expect(mailerFor({ ...env, MAIL_PROVIDER: "resend" })).toBeInstanceOf(HttpMailer);
     expect(mailerFor({ ...env, MAIL_PROVIDER: "http" })).toBeInstanceOf(HttpMailer);
-    expect(mailerFor({ ...env, MAIL_PROVIDER: "ses", MAIL_SES_REGION: "eu-west-1", MAIL_SES_ACCESS_KEY_ID: SES_KEY_ID, MAIL_SES_SECRET_ACCESS_KEY: SES_SECRET })).toBeInstanceOf(SesMailer);
-    expect(mailerFor({ ...env, MAIL_PROVIDER: "cloudflare", EMAIL: cloudflareStandIn().binding } as Env)).toBeInstanceOf(CloudflareMailer);
+    expect(
+      mailerFor({
+        ...env,
+        MAIL_PROVIDER: "ses",
+        MAIL_SES_REGION: "eu-west-1",
+        MAIL_SES_ACCESS_KEY_ID: SES_KEY_ID,
+        MAIL_SES_SECRET_ACCESS_KEY: SES_SECRET,
+      }),
+    ).toBeInstanceOf(SesMailer);
+    expect(
+      mailerFor({ ...env, MAIL_PROVIDER: "cloudflare", EMAIL: cloudflareStandIn().binding } as Env),
+    ).toBeInstanceOf(CloudflareMailer);
     expect(() => mailerFor({ ...env, MAIL_PROVIDER: "cloudflare" })).toThrow(/send_email binding/);
   });
 });
 
 describe("Resend, against a stand-in of its API", () => {
-  const resend = (key = RESEND_KEY, from = `Flirtwave <no-reply@${RESEND_DOMAIN}>`) => new HttpMailer(db, `${resendUrl}/emails`, key, from);
-  const received = async () => (await (await fetch(`${resendUrl}/_stand-in/emails`)).json()) as { id: string; from: string; to: string[]; subject: string; html: string; text: string; headers: Record<string, string> }[];
+  const resend = (key = RESEND_KEY, from = `Flirtwave <no-reply@${RESEND_DOMAIN}>`) =>
+    new HttpMailer(db, `${resendUrl}/emails`, key, from);
+  const received = async () =>
+    (await (await fetch(`${resendUrl}/_stand-in/emails`)).json()) as {
+      id: string;
+      from: string;
+      to: string[];
+      subject: string;
+      html: string;
+      text: string;
+      headers: Record<string, string>;
+    }[];
 
   it("posts the documented request and keeps Resend's id", async () => {
     await resend().send(mail("resend@example.com"));
     const email = (await received()).at(-1)!;
-    expect(email).toMatchObject({ from: `Flirtwave <no-reply@${RESEND_DOMAIN}>`, to: ["resend@example.com"], subject: "Sanne likes you", text: "Sanne likes you.", html: "<p>Sanne likes you.</p>", headers: HEADERS });
+    expect(email).toMatchObject({
+      from: `Flirtwave <no-reply@${RESEND_DOMAIN}>`,
+      to: ["resend@example.com"],
+      subject: "Sanne likes you",
+      text: "Sanne likes you.",
+      html: "<p>Sanne likes you.</p>",
+      headers: HEADERS,
+    });
     expect(await outboxRow("resend@example.com")).toMatchObject({ provider_id: email.id });
   });
 
   it("reads Resend's refusals and keeps nothing as sent", async () => {
-    await expect(resend("re_wrong").send(mail("refused@example.com"))).rejects.toMatchObject({ provider: "resend", code: "invalid_api_key" });
-    await expect(resend(RESEND_KEY, "no-reply@elsewhere.example").send(mail("refused@example.com"))).rejects.toMatchObject({ code: "validation_error" });
+    await expect(resend("re_wrong").send(mail("refused@example.com"))).rejects.toMatchObject({
+      provider: "resend",
+      code: "invalid_api_key",
+    });
+    await expect(
+      resend(RESEND_KEY, "no-reply@elsewhere.example").send(mail("refused@example.com")),
+    ).rejects.toMatchObject({ code: "validation_error" });
     expect(await outboxRow("refused@example.com")).toBeNull();
   });
 
   it("takes bounces and complaints signed with Resend's svix-* headers; a forged one changes nothing", async () => {
     const [bounced, complained, forged] = [await member(), await member(), await member()];
-    const event = async (type: string, to: string, extra: Record<string, unknown> = {}) => (await (await fetch(`${resendUrl}/_stand-in/webhooks`, { method: "POST", body: JSON.stringify({ type, to, ...extra }) })).json()) as { body: string; headers: Record<string, string> };
-    const deliver = (signed: { body: string; headers: Record<string, string> }) => fetchWorker(`${ORIGIN}/api/mail-webhook.php`, { method: "POST", headers: signed.headers, body: signed.body });
+    const event = async (type: string, to: string, extra: Record<string, unknown> = {}) =>
+      (await (
+        await fetch(`${resendUrl}/_stand-in/webhooks`, { method: "POST", body: JSON.stringify({ type, to, ...extra }) })
+      ).json()) as { body: string; headers: Record<string, string> };
+    const deliver = (signed: { body: string; headers: Record<string, string> }) =>
+      fetchWorker(`${ORIGIN}/api/mail-webhook.php`, { method: "POST", headers: signed.headers, body: signed.body });
 
     expect((await deliver(await event("email.bounced", bounced.email))).status).toBe(200);
     expect((await deliver(await event("email.complained", complained.email))).status).toBe(200);
     const signed = await event("email.bounced", bounced.email);
     expect((await deliver({ ...signed, body: signed.body.replace(bounced.email, forged.email) })).status).toBe(401);
-    expect((await deliver(await event("email.bounced", forged.email, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).status).toBe(401);
+    expect(
+      (await deliver(await event("email.bounced", forged.email, { timestamp: Math.floor(Date.now() / 1000) - 3600 })))
+        .status,
+    ).toBe(401);
     expect((await deliver(await event("email.bounced", forged.email, { bounceType: "Transient" }))).status).toBe(200);
 
     expect(await stopsOf(bounced.userId)).toEqual(["bounce"]);
@@ -94,12 +163,15 @@ function cloudflareStandIn(suppressed: string[] = []) {
   const binding = {
     async send(message: Parameters<SendEmail["send"]>[0]) {
       if (!("subject" in message)) throw fail("E_VALIDATION_ERROR", "a raw message is not what this stand-in takes");
-      const to = ([] as unknown[]).concat(message.to ?? []).map((r) => (typeof r === "string" ? r : (r as EmailAddress).email));
+      const to = ([] as unknown[])
+        .concat(message.to ?? [])
+        .map((r) => (typeof r === "string" ? r : (r as EmailAddress).email));
       const from = typeof message.from === "string" ? message.from : message.from.email;
       if (!message.subject || to.length === 0 || !from) throw fail("E_FIELD_MISSING", "Missing to, from or subject");
       if (to.length > 50) throw fail("E_TOO_MANY_RECIPIENTS", "Too many recipients");
       if (!from.endsWith(`@${SES_IDENTITY}`)) throw fail("E_SENDER_NOT_VERIFIED", "Sender domain not verified");
-      if (to.some((address) => suppressed.includes(address))) throw fail("E_RECIPIENT_SUPPRESSED", "Recipient is on suppression list");
+      if (to.some((address) => suppressed.includes(address)))
+        throw fail("E_RECIPIENT_SUPPRESSED", "Recipient is on suppression list");
       sent.push(message);
       return { messageId: `<${crypto.randomUUID()}@${SES_IDENTITY}>` };
     },
@@ -111,16 +183,27 @@ describe("Cloudflare's Email Service, through the send_email binding", () => {
   it("sends the message with its headers and keeps the message id", async () => {
     const { binding, sent } = cloudflareStandIn();
     await new CloudflareMailer(db, binding, `no-reply@${SES_IDENTITY}`).send(mail("cloudflare@example.com"));
-    expect(sent.at(-1)).toEqual({ from: `no-reply@${SES_IDENTITY}`, to: "cloudflare@example.com", subject: "Sanne likes you", text: "Sanne likes you.", html: "<p>Sanne likes you.</p>", headers: HEADERS });
+    expect(sent.at(-1)).toEqual({
+      from: `no-reply@${SES_IDENTITY}`,
+      to: "cloudflare@example.com",
+      subject: "Sanne likes you",
+      text: "Sanne likes you.",
+      html: "<p>Sanne likes you.</p>",
+      headers: HEADERS,
+    });
     expect((await outboxRow("cloudflare@example.com"))!.provider_id).toMatch(/@flirtwave\.test>$/);
   });
 
   it("a suppressed address stops the member's mail; an unverified sender is refused", async () => {
     const suppressed = await member();
     const { binding } = cloudflareStandIn([suppressed.email]);
-    await expect(new CloudflareMailer(db, binding, `no-reply@${SES_IDENTITY}`).send(mail(suppressed.email))).rejects.toMatchObject({ code: "E_RECIPIENT_SUPPRESSED", suppressed: true });
+    await expect(
+      new CloudflareMailer(db, binding, `no-reply@${SES_IDENTITY}`).send(mail(suppressed.email)),
+    ).rejects.toMatchObject({ code: "E_RECIPIENT_SUPPRESSED", suppressed: true });
     expect(await stopsOf(suppressed.userId)).toEqual(["bounce"]);
-    await expect(new CloudflareMailer(db, binding, "no-reply@elsewhere.example").send(mail("x@example.com"))).rejects.toMatchObject({ code: "E_SENDER_NOT_VERIFIED", suppressed: false });
+    await expect(
+      new CloudflareMailer(db, binding, "no-reply@elsewhere.example").send(mail("x@example.com")),
+    ).rejects.toMatchObject({ code: "E_SENDER_NOT_VERIFIED", suppressed: false });
   });
 
   it("a hard-bounce report to the sender address stops the recipient's mail; one to another address does not", async () => {
@@ -148,7 +231,12 @@ describe("Cloudflare's Email Service, through the send_email binding", () => {
         "--b1--",
         "",
       ].join("\r\n");
-      return { to, from: "mailer-daemon@cf-bounce.flirtwave.example", headers: new Headers({ "content-type": 'multipart/report; report-type=delivery-status; boundary="b1"' }), raw: new Response(raw).body! };
+      return {
+        to,
+        from: "mailer-daemon@cf-bounce.flirtwave.example",
+        headers: new Headers({ "content-type": 'multipart/report; report-type=delivery-status; boundary="b1"' }),
+        raw: new Response(raw).body!,
+      };
     };
     expect(await receiveMail(report(env.MAIL_FROM, bounced.email), env, 1_900_000_000)).toBe("bounce");
     expect(await receiveMail(report("someone@flirtwave.example", other.email), env, 1_900_000_000)).toBe("dropped");
@@ -163,7 +251,15 @@ describe("List-Unsubscribe's mailto:", () => {
     const token = await unsubscribeToken(env.SESSION_SECRET, m.userId, "like");
     const mailto = new URL(unsubscribeMailto(env.MAIL_FROM, token));
     expect(mailto.pathname).toBe("unsubscribe@flirtwave.example");
-    const message = (subject: string) => ({ to: mailto.pathname, from: m.email, headers: new Headers({ subject }), raw: new Response("").body!, rawSize: 0, canBeForwarded: false }) as unknown as ForwardableEmailMessage;
+    const message = (subject: string) =>
+      ({
+        to: mailto.pathname,
+        from: m.email,
+        headers: new Headers({ subject }),
+        raw: new Response("").body!,
+        rawSize: 0,
+        canBeForwarded: false,
+      }) as unknown as ForwardableEmailMessage;
     await worker.email!(message(`unsubscribe ${token.replace(/.$/, (c) => (c === "A" ? "B" : "A"))}`), env);
     expect(await stopsOf(m.userId)).toEqual([]);
     await worker.email!(message(mailto.searchParams.get("subject")!), env);
@@ -172,34 +268,86 @@ describe("List-Unsubscribe's mailto:", () => {
 });
 
 describe("Amazon SES, against a stand-in of its API v2", () => {
-  const settings = (overrides: Partial<SesSettings> = {}): SesSettings => ({ region: SES_REGION, accessKeyId: SES_KEY_ID, secretAccessKey: SES_SECRET, configurationSet: SES_CONFIGURATION_SET, endpoint: sesUrl, ...overrides });
-  const ses = (overrides: Partial<SesSettings> = {}, from = `Flirtwave <no-reply@${SES_IDENTITY}>`) => new SesMailer(db, settings(overrides), from);
-  const sent = async () => (await (await fetch(`${sesUrl}/_stand-in/sent`)).json()) as { messageId: string; from: string; to: string[]; subject: string; text: string; html: string; headers: { Name: string; Value: string }[]; configurationSet: string }[];
+  const settings = (overrides: Partial<SesSettings> = {}): SesSettings => ({
+    region: SES_REGION,
+    accessKeyId: SES_KEY_ID,
+    secretAccessKey: SES_SECRET,
+    configurationSet: SES_CONFIGURATION_SET,
+    endpoint: sesUrl,
+    ...overrides,
+  });
+  const ses = (overrides: Partial<SesSettings> = {}, from = `Flirtwave <no-reply@${SES_IDENTITY}>`) =>
+    new SesMailer(db, settings(overrides), from);
+  const sent = async () =>
+    (await (await fetch(`${sesUrl}/_stand-in/sent`)).json()) as {
+      messageId: string;
+      from: string;
+      to: string[];
+      subject: string;
+      text: string;
+      html: string;
+      headers: { Name: string; Value: string }[];
+      configurationSet: string;
+    }[];
 
   it("signs SendEmail with Signature Version 4 and sends the documented Simple message with its headers", async () => {
     await ses().send(mail("ses@example.com"));
     const taken = (await sent()).at(-1)!;
-    expect(taken).toMatchObject({ from: `Flirtwave <no-reply@${SES_IDENTITY}>`, to: ["ses@example.com"], subject: "Sanne likes you", text: "Sanne likes you.", html: "<p>Sanne likes you.</p>", configurationSet: SES_CONFIGURATION_SET });
+    expect(taken).toMatchObject({
+      from: `Flirtwave <no-reply@${SES_IDENTITY}>`,
+      to: ["ses@example.com"],
+      subject: "Sanne likes you",
+      text: "Sanne likes you.",
+      html: "<p>Sanne likes you.</p>",
+      configurationSet: SES_CONFIGURATION_SET,
+    });
     expect(taken.headers).toEqual(Object.entries(HEADERS).map(([Name, Value]) => ({ Name, Value })));
     expect(await outboxRow("ses@example.com")).toMatchObject({ provider_id: taken.messageId });
   });
 
   it("reads SES's refusals by their error type", async () => {
-    await expect(ses({ secretAccessKey: "not-the-secret" }).send(mail("refused@example.com"))).rejects.toMatchObject({ provider: "ses", code: "SignatureDoesNotMatch" });
-    await expect(ses({ accessKeyId: "AKIAUNKNOWN" }).send(mail("refused@example.com"))).rejects.toMatchObject({ code: "UnrecognizedClientException" });
-    await expect(ses({ region: "eu-central-1" }).send(mail("refused@example.com"))).rejects.toMatchObject({ code: "SignatureDoesNotMatch" });
-    await expect(ses({}, "no-reply@elsewhere.example").send(mail("refused@example.com"))).rejects.toMatchObject({ code: "MessageRejected" });
-    await expect(ses({ configurationSet: "nope" }).send(mail("refused@example.com"))).rejects.toBeInstanceOf(MailRefused);
+    await expect(ses({ secretAccessKey: "not-the-secret" }).send(mail("refused@example.com"))).rejects.toMatchObject({
+      provider: "ses",
+      code: "SignatureDoesNotMatch",
+    });
+    await expect(ses({ accessKeyId: "AKIAUNKNOWN" }).send(mail("refused@example.com"))).rejects.toMatchObject({
+      code: "UnrecognizedClientException",
+    });
+    await expect(ses({ region: "eu-central-1" }).send(mail("refused@example.com"))).rejects.toMatchObject({
+      code: "SignatureDoesNotMatch",
+    });
+    await expect(ses({}, "no-reply@elsewhere.example").send(mail("refused@example.com"))).rejects.toMatchObject({
+      code: "MessageRejected",
+    });
+    await expect(ses({ configurationSet: "nope" }).send(mail("refused@example.com"))).rejects.toBeInstanceOf(
+      MailRefused,
+    );
     expect(await outboxRow("refused@example.com")).toBeNull();
   });
 });
 
 describe("SES bounces and complaints through SNS (POST /api/mail-sns.php)", () => {
-  const snsEnv = (overrides: Partial<Env> = {}): Env => ({ ...env, MAIL_SNS_TOPIC_ARNS: `arn:aws:sns:eu-west-1:123456789012:other, ${SNS_TOPIC}`, MAIL_SNS_CERT_ORIGIN: sesUrl, ...overrides });
-  const snsMessage = async (request: Record<string, unknown>) => (await (await fetch(`${sesUrl}/_stand-in/sns`, { method: "POST", body: JSON.stringify(request) })).json()) as Record<string, string>;
+  const snsEnv = (overrides: Partial<Env> = {}): Env => ({
+    ...env,
+    MAIL_SNS_TOPIC_ARNS: `arn:aws:sns:eu-west-1:123456789012:other, ${SNS_TOPIC}`,
+    MAIL_SNS_CERT_ORIGIN: sesUrl,
+    ...overrides,
+  });
+  const snsMessage = async (request: Record<string, unknown>) =>
+    (await (
+      await fetch(`${sesUrl}/_stand-in/sns`, { method: "POST", body: JSON.stringify(request) })
+    ).json()) as Record<string, string>;
   async function deliver(message: Record<string, string>, overrides: Partial<Env> = {}) {
     const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`${ORIGIN}/api/mail-sns.php`, { method: "POST", headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": message.Type! }, body: JSON.stringify(message) }), snsEnv(overrides), ctx);
+    const res = await worker.fetch(
+      new Request(`${ORIGIN}/api/mail-sns.php`, {
+        method: "POST",
+        headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": message.Type! },
+        body: JSON.stringify(message),
+      }),
+      snsEnv(overrides),
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return res.status;
   }
@@ -213,7 +361,9 @@ describe("SES bounces and complaints through SNS (POST /api/mail-sns.php)", () =
   it("a permanent bounce (SignatureVersion 2) and a complaint (SignatureVersion 1) stop the member's mail; a transient bounce does not", async () => {
     const [bounced, complained, transient] = [await member(), await member(), await member()];
     expect(await deliver(await snsMessage({ kind: "Bounce", to: bounced.email, signatureVersion: "2" }))).toBe(200);
-    expect(await deliver(await snsMessage({ kind: "Complaint", to: complained.email, signatureVersion: "1" }))).toBe(200);
+    expect(await deliver(await snsMessage({ kind: "Complaint", to: complained.email, signatureVersion: "1" }))).toBe(
+      200,
+    );
     expect(await deliver(await snsMessage({ kind: "Transient", to: transient.email }))).toBe(200);
     expect(await stopsOf(bounced.userId)).toEqual(["bounce"]);
     expect(await stopsOf(complained.userId)).toEqual(["complaint"]);
@@ -224,11 +374,27 @@ describe("SES bounces and complaints through SNS (POST /api/mail-sns.php)", () =
     const [victim, other] = [await member(), await member()];
     const genuine = await snsMessage({ kind: "Bounce", to: other.email });
     expect(await deliver({ ...genuine, Message: genuine.Message!.replace(other.email, victim.email) })).toBe(401);
-    expect(await deliver(await snsMessage({ kind: "Bounce", to: victim.email, timestamp: Math.floor(Date.now() / 1000) - 2 * 3600 }))).toBe(401);
-    expect(await deliver(await snsMessage({ kind: "Bounce", to: victim.email, topic: "arn:aws:sns:eu-west-1:999999999999:someone-elses" }))).toBe(401);
+    expect(
+      await deliver(
+        await snsMessage({ kind: "Bounce", to: victim.email, timestamp: Math.floor(Date.now() / 1000) - 2 * 3600 }),
+      ),
+    ).toBe(401);
+    expect(
+      await deliver(
+        await snsMessage({
+          kind: "Bounce",
+          to: victim.email,
+          topic: "arn:aws:sns:eu-west-1:999999999999:someone-elses",
+        }),
+      ),
+    ).toBe(401);
     // Outside development the certificate must come from sns.<region>.amazonaws.com, whatever is configured.
-    expect(await deliver(await snsMessage({ kind: "Bounce", to: victim.email }), { ENVIRONMENT: "production" })).toBe(401);
-    expect(await deliver({ ...genuine, SigningCertURL: "https://sns.eu-west-1.amazonaws.com.evil.example/cert.pem" })).toBe(401);
+    expect(await deliver(await snsMessage({ kind: "Bounce", to: victim.email }), { ENVIRONMENT: "production" })).toBe(
+      401,
+    );
+    expect(
+      await deliver({ ...genuine, SigningCertURL: "https://sns.eu-west-1.amazonaws.com.evil.example/cert.pem" }),
+    ).toBe(401);
     expect(await stopsOf(victim.userId)).toEqual([]);
     expect(await stopsOf(other.userId)).toEqual([]);
   });

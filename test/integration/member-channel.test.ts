@@ -28,7 +28,9 @@ class MemberSocket extends FrameSocket<Frame> {
   }
 
   static async open(member: Member, visible = true): Promise<MemberSocket> {
-    const res = await member.browser.fetch(`/api/member-socket.php?visible=${visible ? 1 : 0}`, { headers: { upgrade: "websocket", origin: member.browser.origin } });
+    const res = await member.browser.fetch(`/api/member-socket.php?visible=${visible ? 1 : 0}`, {
+      headers: { upgrade: "websocket", origin: member.browser.origin },
+    });
     if (!res.webSocket) throw new Error(`no socket: ${res.status} ${await res.text()}`);
     res.webSocket.accept();
     const socket = new MemberSocket(res.webSocket);
@@ -38,7 +40,9 @@ class MemberSocket extends FrameSocket<Frame> {
 
   /** The next event frame of a kind. */
   event<K extends MemberEvent["kind"]>(kind: K): Promise<EventFrame & { event: Extract<MemberEvent, { kind: K }> }> {
-    return this.next((f) => f.type === "event" && f.event.kind === kind) as Promise<EventFrame & { event: Extract<MemberEvent, { kind: K }> }>;
+    return this.next((f) => f.type === "event" && f.event.kind === kind) as Promise<
+      EventFrame & { event: Extract<MemberEvent, { kind: K }> }
+    >;
   }
 
   say(visible: boolean) {
@@ -47,7 +51,8 @@ class MemberSocket extends FrameSocket<Frame> {
 }
 
 const channel = (member: Member) => env.MEMBERS.getByName(memberChannelName(member.id));
-const premium = (credits = 1000, name?: string) => chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
+const premium = (credits = 1000, name?: string) =>
+  chatMember(ORIGIN, { paid: true, credits, ...(name ? { name } : {}) });
 const CREDITS_EVENT: MemberEvent = { kind: "credits", credits: 7, paid_user: true };
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -68,17 +73,25 @@ async function presenceBecomes(member: Member, visible: number) {
 
 describe("the member socket", () => {
   it("refuses a visitor (403, told to log in), on the socket and the beacon", async () => {
-    const socket = await fetchWorker(`${ORIGIN}/api/member-socket.php`, { headers: { cookie: "locale=en", origin: ORIGIN, upgrade: "websocket" } });
+    const socket = await fetchWorker(`${ORIGIN}/api/member-socket.php`, {
+      headers: { cookie: "locale=en", origin: ORIGIN, upgrade: "websocket" },
+    });
     expect(socket.status).toBe(403);
     expect(await socket.json()).toMatchObject({ error: "authentication_required" });
-    const beacon = await fetchWorker(`${ORIGIN}/api/page-hidden.php`, { method: "POST", headers: { cookie: "locale=en", origin: ORIGIN, "x-request-type": "client", "content-type": "application/json" }, body: "{}" });
+    const beacon = await fetchWorker(`${ORIGIN}/api/page-hidden.php`, {
+      method: "POST",
+      headers: { cookie: "locale=en", origin: ORIGIN, "x-request-type": "client", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(beacon.status).toBe(403);
     expect(await beacon.json()).toMatchObject({ error: "authentication_required" });
   });
 
   it("refuses another site's page and a request that is not a socket", async () => {
     const anna = await premium();
-    const foreign = await anna.browser.fetch("/api/member-socket.php", { headers: { upgrade: "websocket", origin: "http://evil.test" } });
+    const foreign = await anna.browser.fetch("/api/member-socket.php", {
+      headers: { upgrade: "websocket", origin: "http://evil.test" },
+    });
     expect(foreign.status).toBe(403);
     const plain = await anna.browser.fetch("/api/member-socket.php", { headers: { origin: ORIGIN } });
     expect(plain.status).toBe(426);
@@ -96,7 +109,14 @@ describe("the member socket", () => {
     expect(annaPage.frames).toEqual([]);
     expect(bramPage.frames).toEqual([]);
     // A page that names another member to the object is not let in.
-    const forged = await channel(anna).fetch(new Request("https://member/socket", { headers: { upgrade: "websocket", "x-channel-member": JSON.stringify({ profileId: bram.id, userId: bram.userId }) } }));
+    const forged = await channel(anna).fetch(
+      new Request("https://member/socket", {
+        headers: {
+          upgrade: "websocket",
+          "x-channel-member": JSON.stringify({ profileId: bram.id, userId: bram.userId }),
+        },
+      }),
+    );
     expect(forged.status).toBe(400);
     annaPage.close();
     bramPage.close();
@@ -112,10 +132,15 @@ describe("the member socket", () => {
     expect(like.status).toBe(200);
     const page = await MemberSocket.open(bram);
     // The counts frame of the connect was taken by open(); a second page shows the same.
-    const second = await bram.browser.fetch("/api/member-socket.php", { headers: { upgrade: "websocket", origin: ORIGIN } });
+    const second = await bram.browser.fetch("/api/member-socket.php", {
+      headers: { upgrade: "websocket", origin: ORIGIN },
+    });
     second.webSocket!.accept();
     const counts = await page.next((f) => f.type === "counts");
-    expect(counts).toEqual({ type: "counts", counts: { unread_messages: 2, new_likes: 1, credits: 300, paid_user: true } });
+    expect(counts).toEqual({
+      type: "counts",
+      counts: { unread_messages: 2, new_likes: 1, credits: 300, paid_user: true },
+    });
     second.webSocket!.close(1000);
     page.close();
     chat.close();
@@ -126,14 +151,21 @@ describe("the member socket of an ended session", () => {
   it("closes when the member logs that device out; this device's stays and the other cannot reconnect", async () => {
     const anna = await premium();
     const phoneBrowser = new Browser(ORIGIN);
-    const login = await phoneBrowser.fetch("/api/user.php", { method: "POST", json: { email: anna.user.email, password: "a good password" } });
+    const login = await phoneBrowser.fetch("/api/user.php", {
+      method: "POST",
+      json: { email: anna.user.email, password: "a good password" },
+    });
     expect(login.status).toBe(200);
     const phone: Member = { ...anna, browser: phoneBrowser };
     const here = await MemberSocket.open(anna);
     const there = await MemberSocket.open(phone);
-    const sessions = await json<{ sessions: { id: string; current: boolean }[] }>(await anna.browser.fetch("/api/sessions.php"));
+    const sessions = await json<{ sessions: { id: string; current: boolean }[] }>(
+      await anna.browser.fetch("/api/sessions.php"),
+    );
     const phoneSession = sessions.sessions.find((s) => !s.current)!;
-    expect((await anna.browser.fetch("/api/sessions.php", { method: "DELETE", json: { id: phoneSession.id } })).status).toBe(200);
+    expect(
+      (await anna.browser.fetch("/api/sessions.php", { method: "DELETE", json: { id: phoneSession.id } })).status,
+    ).toBe(200);
     for (let i = 0; i < 100 && !there.closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect([there.closed, here.closed]).toEqual([true, false]);
     await expect(MemberSocket.open(phone)).rejects.toThrow(/403/);
@@ -153,7 +185,15 @@ describe("the channel hears of", () => {
     const ack = await send(chat, "hello Bram");
 
     const message = await bramPage.event("message");
-    expect(message.event).toMatchObject({ conversation_id: ack.message.conversation_id, peer_id: anna.id, peer_name: "Anna", message_kind: "text", preview: "hello Bram", first: true, unread: 1 });
+    expect(message.event).toMatchObject({
+      conversation_id: ack.message.conversation_id,
+      peer_id: anna.id,
+      peer_name: "Anna",
+      message_kind: "text",
+      preview: "hello Bram",
+      first: true,
+      unread: 1,
+    });
     expect(message.counts).toMatchObject({ unread_messages: 1, new_likes: 0, credits: 1000 });
 
     const credits = await annaPage.event("credits");
@@ -180,13 +220,21 @@ describe("the channel hears of", () => {
     const bramChat = await ChatSocket.open(bram, anna.id);
     bramChat.send({ type: "read", message_id: last.message.id });
     const read = await bramPage.event("read");
-    expect(read.event).toEqual({ kind: "read", conversation_id: last.message.conversation_id, peer_id: anna.id, unread: 0 });
+    expect(read.event).toEqual({
+      kind: "read",
+      conversation_id: last.message.conversation_id,
+      peer_id: anna.id,
+      unread: 0,
+    });
     expect(read.counts.unread_messages).toBe(0);
 
     // Removing a conversation with unread messages on one page: the other pages drop its count.
     const unseen = await send(annaChat, "three");
     expect((await bramPage.event("message")).counts.unread_messages).toBe(1);
-    const removed = await bram.browser.fetch("/api/chat.php", { method: "DELETE", json: { conversation: { id: unseen.message.conversation_id } } });
+    const removed = await bram.browser.fetch("/api/chat.php", {
+      method: "DELETE",
+      json: { conversation: { id: unseen.message.conversation_id } },
+    });
     expect(removed.status).toBe(200);
     expect(await removed.json()).toEqual({ removed: 1 });
     const cleared = await bramPage.event("read");
@@ -235,15 +283,25 @@ describe("the channel hears of", () => {
     const bram = await premium(1000, "Bram");
     const annaPage = await MemberSocket.open(anna);
     const bramPage = await MemberSocket.open(bram);
-    expect((await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
+    expect(
+      (await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status,
+    ).toBe(200);
     const like = await bramPage.event("like");
     expect(like.event).toMatchObject({ liker_id: anna.id, liker_name: "Anna" });
     expect(like.counts.new_likes).toBe(1);
     // Liking again is no news.
-    expect((await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
+    expect(
+      (await anna.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status,
+    ).toBe(200);
 
-    expect((await bram.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: anna.id } } })).status).toBe(200);
-    expect((await annaPage.event("match")).event).toMatchObject({ peer_id: bram.id, peer_name: "Bram", peer_verified: false });
+    expect(
+      (await bram.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: anna.id } } })).status,
+    ).toBe(200);
+    expect((await annaPage.event("match")).event).toMatchObject({
+      peer_id: bram.id,
+      peer_name: "Bram",
+      peer_verified: false,
+    });
     expect((await bramPage.event("match")).event).toMatchObject({ peer_id: anna.id, peer_name: "Anna" });
     expect(annaPage.frames).toEqual([]);
     expect(bramPage.frames.filter((f) => f.type === "event" && f.event.kind === "like")).toEqual([]);
@@ -254,11 +312,20 @@ describe("the channel hears of", () => {
   it("a paid order: the balance and premium standing", async () => {
     const buyer = await chatMember(ORIGIN, { credits: 0 });
     const page = await MemberSocket.open(buyer);
-    const res = await buyer.browser.fetch("/api/order.php", { method: "POST", headers: { "cf-connecting-ip": `10.9.${buyer.userId >> 8}.${buyer.userId & 255}` }, json: { bundle_id: 1, method: "ideal" } });
+    const res = await buyer.browser.fetch("/api/order.php", {
+      method: "POST",
+      headers: { "cf-connecting-ip": `10.9.${buyer.userId >> 8}.${buyer.userId & 255}` },
+      json: { bundle_id: 1, method: "ideal" },
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const { order } = await json<{ order: { checkout_url: string } }>(res);
-    await buyer.browser.fetch(new URL(order.checkout_url).pathname, { method: "POST", body: new URLSearchParams({ status: "paid" }) });
-    const credited = (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(buyer.userId).first<{ credits: number }>())!.credits;
+    await buyer.browser.fetch(new URL(order.checkout_url).pathname, {
+      method: "POST",
+      body: new URLSearchParams({ status: "paid" }),
+    });
+    const credited = (await env.DB.prepare("SELECT credits FROM users WHERE id = ?")
+      .bind(buyer.userId)
+      .first<{ credits: number }>())!.credits;
     expect(credited).toBeGreaterThan(0);
     const frame = await page.event("credits");
     expect(frame.event).toEqual({ kind: "credits", credits: credited, paid_user: true });
@@ -285,7 +352,9 @@ describe("the badges", () => {
     await send(fromCleo, "c1");
     expect((await bramPage.event("message")).counts).toMatchObject({ unread_messages: 3, new_likes: 0, credits: 1000 });
     await evictDurableObject(channel(bram));
-    expect((await cleo.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status).toBe(200);
+    expect(
+      (await cleo.browser.fetch("/api/like.php", { method: "POST", json: { profile: { id: bram.id } } })).status,
+    ).toBe(200);
     expect((await bramPage.event("like")).counts).toMatchObject({ unread_messages: 3, new_likes: 1 });
     await evictDurableObject(channel(bram));
     await send(fromAnna, "a3");
@@ -304,7 +373,17 @@ describe("the badges", () => {
     const page = await MemberSocket.open(gus);
     // Unread messages in 300 conversations (events only: the database knows none of them).
     for (let id = 1; id <= 300; id++) {
-      await channel(gus).tell({ kind: "message", conversation_id: 9_000_000 + id, peer_id: 1, peer_name: "X", message_kind: "text", preview: "x", first: true, unread: 1, created_at: now() });
+      await channel(gus).tell({
+        kind: "message",
+        conversation_id: 9_000_000 + id,
+        peer_id: 1,
+        peer_name: "X",
+        message_kind: "text",
+        preview: "x",
+        first: true,
+        unread: 1,
+        created_at: now(),
+      });
     }
     let last: Awaited<ReturnType<MemberSocket["event"]>> | undefined;
     for (let i = 0; i < 300; i++) last = await page.event("message");
@@ -331,7 +410,8 @@ describe("the badges", () => {
     const page = await MemberSocket.open(dora);
     expect(await tellMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 1, visible: 1 });
     page.close();
-    for (let i = 0; (await channel(dora).presenceNow()).open > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; (await channel(dora).presenceNow()).open > 0 && i < 100; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await tellMember(env, dora.id, CREDITS_EVENT, now())).toEqual({ open: 0, visible: 0 });
     await nothingKept();
   });
@@ -341,7 +421,10 @@ describe("a member with no page open", () => {
   /** Whether the conversation's object holds news for the member's pages back (their channel said no page is open). */
   const heldBack = (one: Member, other: Member, member: Member) =>
     runInDurableObject(env.CONVERSATIONS.getByName(roomName(one.id, other.id)), (instance) =>
-      (instance as unknown as { notices: { pages: PageHints<string, unknown> } }).notices.pages.closed(member.id, Date.now()),
+      (instance as unknown as { notices: { pages: PageHints<string, unknown> } }).notices.pages.closed(
+        member.id,
+        Date.now(),
+      ),
     );
 
   it("costs a quick run of messages no call to their channel, and a page opening in the run still hears the latest message and balance", async () => {
@@ -358,7 +441,13 @@ describe("a member with no page open", () => {
     // Bram opens a page: the badges from the database, then the latest message the object held back.
     const bramPage = await MemberSocket.open(bram);
     const latest = await bramPage.event("message");
-    expect(latest.event).toMatchObject({ conversation_id: three.message.conversation_id, peer_name: "Anna", preview: "three", unread: 3, first: false });
+    expect(latest.event).toMatchObject({
+      conversation_id: three.message.conversation_id,
+      peer_name: "Anna",
+      preview: "three",
+      unread: 3,
+      first: false,
+    });
     expect(latest.counts.unread_messages).toBe(3);
     expect(await heldBack(anna, bram, bram)).toBe(false);
     // From now on every message reaches the page at once.
@@ -403,8 +492,11 @@ describe("a member with no page open", () => {
 });
 
 describe("presence and the page-hidden beacon", () => {
-  const beacon = (member: Member, body: string | null = "{}", headers: Record<string, string> = { "content-type": "application/json" }) =>
-    member.browser.fetch("/api/page-hidden.php", { method: "POST", headers, body });
+  const beacon = (
+    member: Member,
+    body: string | null = "{}",
+    headers: Record<string, string> = { "content-type": "application/json" },
+  ) => member.browser.fetch("/api/page-hidden.php", { method: "POST", headers, body });
 
   it("the beacon marks the member's pages hidden and tellMember's presence says so; a page in view says so again", async () => {
     const eva = await premium();
@@ -452,7 +544,10 @@ describe("presence and the page-hidden beacon", () => {
     ] as const) {
       const res = await beacon(gus, body, headers);
       expect(res.status, String(body)).toBe(400);
-      expect(await res.json()).toMatchObject({ error: expect.stringMatching(/^invalid_/), message: expect.any(String) });
+      expect(await res.json()).toMatchObject({
+        error: expect.stringMatching(/^invalid_/),
+        message: expect.any(String),
+      });
     }
     expect(await channel(gus).presenceNow()).toEqual({ open: 1, visible: 1 });
     page.close();

@@ -29,25 +29,53 @@ const SITES: SiteSettings[] = [
     countries: ["DK"],
     domain_language: "da",
     minimum_message_costs: { DK: { costs: 4, currency: "DKK" } },
-    pricing: { DK: { currency: "DKK", vat_rate: 25, methods: ["ideal", "mobilepay", "creditcard", "paypal", "klarna", "trustly"], bundles: [{ id: 1, credits: 50, amount: 7500 }] } },
+    pricing: {
+      DK: {
+        currency: "DKK",
+        vat_rate: 25,
+        methods: ["ideal", "mobilepay", "creditcard", "paypal", "klarna", "trustly"],
+        bundles: [{ id: 1, credits: 50, amount: 7500 }],
+      },
+    },
   }),
   site("pl.mollie.test", {
     countries: ["PL"],
     domain_language: "pl",
     minimum_message_costs: { PL: { costs: 2, currency: "PLN" } },
-    pricing: { PL: { currency: "PLN", vat_rate: 23, methods: ["blik", "przelewy24", "bancontact", "creditcard"], bundles: [{ id: 1, credits: 50, amount: 4500 }] } },
+    pricing: {
+      PL: {
+        currency: "PLN",
+        vat_rate: 23,
+        methods: ["blik", "przelewy24", "bancontact", "creditcard"],
+        bundles: [{ id: 1, credits: 50, amount: 4500 }],
+      },
+    },
   }),
   site("ch.mollie.test", {
     countries: ["CH"],
     domain_language: "de",
     minimum_message_costs: { CH: { costs: 0.5, currency: "CHF" } },
-    pricing: { CH: { currency: "CHF", vat_rate: 8.1, methods: ["twint", "ideal", "creditcard", "paypal"], bundles: [{ id: 1, credits: 50, amount: 1095 }] } },
+    pricing: {
+      CH: {
+        currency: "CHF",
+        vat_rate: 8.1,
+        methods: ["twint", "ideal", "creditcard", "paypal"],
+        bundles: [{ id: 1, credits: 50, amount: 1095 }],
+      },
+    },
   }),
   site("de.mollie.test", {
     countries: ["DE"],
     domain_language: "de",
     minimum_message_costs: { DE: { costs: 0.5, currency: "EUR" } },
-    pricing: { DE: { currency: "EUR", vat_rate: 19, methods: ["klarna", "creditcard", "directdebit"], bundles: [{ id: 1, credits: 50, amount: 995 }] } },
+    pricing: {
+      DE: {
+        currency: "EUR",
+        vat_rate: 19,
+        methods: ["klarna", "creditcard", "directdebit"],
+        bundles: [{ id: 1, credits: 50, amount: 995 }],
+      },
+    },
   }),
 ];
 
@@ -55,10 +83,21 @@ beforeAll(async () => {
   await putSites(...SITES);
 });
 
-type Init = { method?: string; json?: unknown; form?: Record<string, string>; raw?: { contentType: string; body: string } };
+type Init = {
+  method?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  raw?: { contentType: string; body: string };
+};
 
 /** A request from the member's browser to the app configured with the Mollie provider. */
-async function call(caller: Member | null, path: string, init: Init = {}, configured: Env = mollieEnv, origin = ORIGIN): Promise<Response> {
+async function call(
+  caller: Member | null,
+  path: string,
+  init: Init = {},
+  configured: Env = mollieEnv,
+  origin = ORIGIN,
+): Promise<Response> {
   const headers = new Headers();
   if (caller) headers.set("cookie", [...caller.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
   if (init.method && init.method !== "GET" && caller) {
@@ -76,20 +115,32 @@ async function call(caller: Member | null, path: string, init: Init = {}, config
     body = init.raw.body;
   }
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(origin + path, { method: init.method ?? "GET", headers, body }), configured, ctx);
+  const response = await app.fetch(
+    new Request(origin + path, { method: init.method ?? "GET", headers, body }),
+    configured,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return response;
 }
 
 /** The stand-in's control routes: the test plays the customer, the dashboard and the bank. */
 const control = async <T = unknown>(path: string, body?: unknown): Promise<T> => {
-  const res = await fetch(`${standIn}/_stand-in${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(
+    `${standIn}/_stand-in${path}`,
+    body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
+  );
   expect(res.status, await res.clone().text()).toBeLessThan(300);
   return res.json<T>();
 };
-const setStatus = (id: string, status: string, extra: Record<string, unknown> = {}) => control(`/payments/${id}/status`, { status, ...extra });
-const requests = async () => control<{ method: string; path: string; idempotencyKey: string | null; body: Record<string, unknown> }[]>("/requests");
-const lastCreate = async () => (await requests()).filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
+const setStatus = (id: string, status: string, extra: Record<string, unknown> = {}) =>
+  control(`/payments/${id}/status`, { status, ...extra });
+const requests = async () =>
+  control<{ method: string; path: string; idempotencyKey: string | null; body: Record<string, unknown> }[]>(
+    "/requests",
+  );
+const lastCreate = async () =>
+  (await requests()).filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
 
 /** Mollie's calls of the payment's webhook (form-encoded `id=tr_…`) not yet delivered, delivered to the app as Mollie makes them. */
 const delivered = new Map<string, number>();
@@ -101,17 +152,27 @@ async function deliverWebhooks(paymentId: string, configured: Env = mollieEnv): 
     const url = new URL(hook.url);
     expect(hook.contentType).toBe("application/x-www-form-urlencoded");
     expect(hook.body).toBe(`id=${paymentId}`);
-    const res = await call(null, url.pathname, { method: "POST", raw: { contentType: hook.contentType, body: hook.body } }, configured);
+    const res = await call(
+      null,
+      url.pathname,
+      { method: "POST", raw: { contentType: hook.contentType, body: hook.body } },
+      configured,
+    );
     expect(res.status).toBe(200);
   }
   return fresh.length;
 }
-const webhook = (id: string, configured: Env = mollieEnv) => call(null, "/api/payment-webhook.php", { method: "POST", form: { id } }, configured);
+const webhook = (id: string, configured: Env = mollieEnv) =>
+  call(null, "/api/payment-webhook.php", { method: "POST", form: { id } }, configured);
 
 /** A member whose books start balanced: the fixture sets the balance, a ledger row records it. */
 async function member(origin = ORIGIN): Promise<Member> {
   const m = await chatMember(origin);
-  await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT SUM(delta) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId).run();
+  await env.DB.prepare(
+    "INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT SUM(delta) FROM credit_ledger WHERE user_id = ?1), 'bonus')",
+  )
+    .bind(m.userId)
+    .run();
   return m;
 }
 
@@ -119,7 +180,12 @@ async function expectBooksBalanced(m: Member) {
   expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
 }
 
-async function order(m: Member, body: Record<string, unknown> = { bundle_id: 1, method: "ideal" }, configured: Env = mollieEnv, origin = ORIGIN) {
+async function order(
+  m: Member,
+  body: Record<string, unknown> = { bundle_id: 1, method: "ideal" },
+  configured: Env = mollieEnv,
+  origin = ORIGIN,
+) {
   const res = await call(m, "/api/order.php", { method: "POST", json: body }, configured, origin);
   expect(res.status, await res.clone().text()).toBe(201);
   const created = (await res.json<OrderCreated>()).order;
@@ -138,15 +204,33 @@ async function paidOrder(m: Member, body: Record<string, unknown> = { bundle_id:
   return { id: created.id, paymentId: view.payment_id! };
 }
 
-const directDebitForm = (m: Member) => ({ bundle_id: 1, account_holder: "Jan de Vries", iban: "NL91 ABNA 0417 1643 00", street: "Damrak", house_number: "1", postal_code: "1012 LG", city: "Amsterdam", mobile: `+3161${String(m.userId).padStart(7, "0")}`, authorise: true });
+const directDebitForm = (m: Member) => ({
+  bundle_id: 1,
+  account_holder: "Jan de Vries",
+  iban: "NL91 ABNA 0417 1643 00",
+  street: "Damrak",
+  house_number: "1",
+  postal_code: "1012 LG",
+  city: "Amsterdam",
+  mobile: `+3161${String(m.userId).padStart(7, "0")}`,
+  authorise: true,
+});
 
 /** Direct debit confirmed with the texted code: credited at once; answers the order and its debit's payment id. */
 async function directDebitOrder(m: Member, origin = ORIGIN) {
   const form = directDebitForm(m);
   expect((await call(m, "/api/directdebit.php", { method: "POST", json: form }, mollieEnv, origin)).status).toBe(200);
-  const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC").bind(form.mobile).first<{ text: string }>();
+  const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number = ? ORDER BY id DESC")
+    .bind(form.mobile)
+    .first<{ text: string }>();
   const code = /\b(\d{6})\b/.exec(sms!.text)![1]!;
-  const res = await call(m, "/api/directdebit-confirm.php", { method: "POST", json: { bundle_id: 1, code } }, mollieEnv, origin);
+  const res = await call(
+    m,
+    "/api/directdebit-confirm.php",
+    { method: "POST", json: { bundle_id: 1, code } },
+    mollieEnv,
+    origin,
+  );
   expect(res.status, await res.clone().text()).toBe(201);
   const { order: created } = await res.json<OrderCreated>();
   return { id: created.id, paymentId: (await orderView(m, created.id, mollieEnv, origin)).payment_id! };
@@ -171,9 +255,15 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     });
     expect(sent.body).not.toHaveProperty("customerId");
     expect(sent.body).not.toHaveProperty("sequenceType");
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM payment_customers WHERE user_id = ?").bind(m.userId).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM payment_customers WHERE user_id = ?")
+        .bind(m.userId)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
     const second = await order(m);
-    const keys = await env.DB.prepare("SELECT idempotency_key AS k FROM orders WHERE id IN (?, ?) ORDER BY id").bind(first.created.id, second.created.id).all<{ k: string }>();
+    const keys = await env.DB.prepare("SELECT idempotency_key AS k FROM orders WHERE id IN (?, ?) ORDER BY id")
+      .bind(first.created.id, second.created.id)
+      .all<{ k: string }>();
     expect(keys.results.map((r) => r.k)).toEqual([sent.idempotencyKey, (await lastCreate()).idempotencyKey]);
     for (const { k } of keys.results) expect(k).toMatch(UUID_V4);
     expect(keys.results[0]!.k).not.toBe(keys.results[1]!.k);
@@ -182,7 +272,11 @@ describe("the Mollie adapter against a stand-in of its API", () => {
   it("saving the method makes a first payment with a customer; a method that cannot leave a mandate stays one-off", async () => {
     const m = await member();
     await order(m, { bundle_id: 1, method: "creditcard", save_method: true });
-    expect((await lastCreate()).body).toMatchObject({ method: "creditcard", sequenceType: "first", customerId: expect.stringMatching(/^cst_/) });
+    expect((await lastCreate()).body).toMatchObject({
+      method: "creditcard",
+      sequenceType: "first",
+      customerId: expect.stringMatching(/^cst_/),
+    });
     const pl = await member("http://pl.mollie.test");
     await order(pl, { bundle_id: 1, method: "blik", save_method: true }, mollieEnv, "http://pl.mollie.test");
     const blik = (await lastCreate()).body;
@@ -200,7 +294,12 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const repeated = (await res.json<OrderCreated>()).order;
     expect(repeated).toMatchObject({ checkout_url: null, status: "pending" });
     const sent = await lastCreate();
-    expect(sent.body).toMatchObject({ sequenceType: "recurring", amount: { value: "19.95" }, mandateId: expect.stringMatching(/^mdt_/), customerId: expect.stringMatching(/^cst_/) });
+    expect(sent.body).toMatchObject({
+      sequenceType: "recurring",
+      amount: { value: "19.95" },
+      mandateId: expect.stringMatching(/^mdt_/),
+      customerId: expect.stringMatching(/^cst_/),
+    });
     expect(sent.body).not.toHaveProperty("method");
     const pending = await orderView(m, repeated.id);
     await setStatus(pending.payment_id!, "paid");
@@ -225,28 +324,70 @@ describe("the Mollie adapter against a stand-in of its API", () => {
 
   it("the stand-in refuses what Mollie refuses: recurring with another method than the mandate's, first without a customer, iDEAL in kroner", async () => {
     const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
-    const base: NewPayment = { amount: 995, currency: "EUR", description: "x", redirectUrl: "https://x.example/", webhookUrl: "https://x.example/", method: "ideal", locale: "nl_NL", metadata: { order_id: 1 }, idempotencyKey: crypto.randomUUID() };
+    const base: NewPayment = {
+      amount: 995,
+      currency: "EUR",
+      description: "x",
+      redirectUrl: "https://x.example/",
+      webhookUrl: "https://x.example/",
+      method: "ideal",
+      locale: "nl_NL",
+      metadata: { order_id: 1 },
+      idempotencyKey: crypto.randomUUID(),
+    };
     const customerId = await provider.createCustomer({ name: "A", email: "a@example.com", locale: "nl_NL" });
     const firstPayment = await provider.createPayment({ ...base, customerId, sequenceType: "first" });
     await setStatus(firstPayment.id, "paid");
     const mandate = await provider.validMandate(customerId);
     expect(mandate?.method).toBe("directdebit");
-    const refused = (payment: NewPayment) => provider.createPayment(payment).then(() => null, (e: PaymentProviderError) => e.status);
-    expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), customerId, sequenceType: "recurring", mandateId: mandate!.id })).toBe(422);
+    const refused = (payment: NewPayment) =>
+      provider.createPayment(payment).then(
+        () => null,
+        (e: PaymentProviderError) => e.status,
+      );
+    expect(
+      await refused({
+        ...base,
+        idempotencyKey: crypto.randomUUID(),
+        customerId,
+        sequenceType: "recurring",
+        mandateId: mandate!.id,
+      }),
+    ).toBe(422);
     expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), sequenceType: "first" })).toBe(422);
     expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), currency: "DKK" })).toBe(422);
     expect(await refused({ ...base, idempotencyKey: crypto.randomUUID(), method: "klarna" })).toBe(422);
-    const recurring = await provider.createPayment({ ...base, idempotencyKey: crypto.randomUUID(), method: null, customerId, sequenceType: "recurring", mandateId: mandate!.id });
+    const recurring = await provider.createPayment({
+      ...base,
+      idempotencyKey: crypto.randomUUID(),
+      method: null,
+      customerId,
+      sequenceType: "recurring",
+      mandateId: mandate!.id,
+    });
     expect(recurring.method).toBe("directdebit");
   });
 
   it("idempotency: within the hour the same key and body replays the payment, other parameters are refused (400), a key in flight is a conflict (409)", async () => {
     const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
     const key = crypto.randomUUID();
-    const payment: NewPayment = { amount: 995, currency: "EUR", description: "Flirtwave 50 credits #1", redirectUrl: "https://x.example/", webhookUrl: "https://x.example/", method: "ideal", locale: "nl_NL", metadata: { order_id: 1 }, idempotencyKey: key };
+    const payment: NewPayment = {
+      amount: 995,
+      currency: "EUR",
+      description: "Flirtwave 50 credits #1",
+      redirectUrl: "https://x.example/",
+      webhookUrl: "https://x.example/",
+      method: "ideal",
+      locale: "nl_NL",
+      metadata: { order_id: 1 },
+      idempotencyKey: key,
+    };
     const made = await provider.createPayment(payment);
     expect((await provider.createPayment(payment)).id).toBe(made.id);
-    const other = await provider.createPayment({ ...payment, amount: 1995 }).then(() => null, (e: PaymentProviderError) => e);
+    const other = await provider.createPayment({ ...payment, amount: 1995 }).then(
+      () => null,
+      (e: PaymentProviderError) => e,
+    );
     expect(other).toBeInstanceOf(PaymentProviderError);
     expect(other!.status).toBe(400);
     // A request held in flight at the provider: the same key again is a conflict, then the first answers.
@@ -254,7 +395,10 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     await control(`/holds/${held}`, {});
     const first = provider.createPayment({ ...payment, idempotencyKey: held });
     await control(`/holds/${held}/held`);
-    const again = await provider.createPayment({ ...payment, idempotencyKey: held }).then(() => null, (e: PaymentProviderError) => e.status);
+    const again = await provider.createPayment({ ...payment, idempotencyKey: held }).then(
+      () => null,
+      (e: PaymentProviderError) => e.status,
+    );
     expect(again).toBe(409);
     await control(`/holds/${held}/release`, {});
     expect((await first).id).toMatch(/^tr_/);
@@ -262,7 +406,10 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const slow = crypto.randomUUID();
     await control(`/holds/${slow}`, {});
     const impatient = new MollieProvider(STAND_IN_KEY, mollieUrl, undefined, 200);
-    const timedOut = await impatient.createPayment({ ...payment, idempotencyKey: slow }).then(() => null, (e: PaymentProviderError) => e);
+    const timedOut = await impatient.createPayment({ ...payment, idempotencyKey: slow }).then(
+      () => null,
+      (e: PaymentProviderError) => e,
+    );
     expect(timedOut).toBeInstanceOf(PaymentProviderError);
     expect(timedOut!.status).toBeNull();
     expect(timedOut!.refused).toBe(false);
@@ -290,30 +437,72 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       expect(await res.json<PaymentMethodsResponse>(), origin).toEqual({ methods, savable });
     }
     const m = await member("http://dk.mollie.test");
-    expect((await call(null, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, "http://dk.mollie.test")).status).toBe(403);
-    expect((await call(m, "/api/payment-methods.php?bundle_id=abc", {}, mollieEnv, "http://dk.mollie.test")).status).toBe(400);
+    expect(
+      (await call(null, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, "http://dk.mollie.test")).status,
+    ).toBe(403);
+    expect(
+      (await call(m, "/api/payment-methods.php?bundle_id=abc", {}, mollieEnv, "http://dk.mollie.test")).status,
+    ).toBe(400);
     const unknown = await call(m, "/api/payment-methods.php?bundle_id=99", {}, mollieEnv, "http://dk.mollie.test");
     expect(unknown.status).toBe(404);
     expect((await unknown.json<{ error: string }>()).error).toBe("bundle_not_found");
-    const refused = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, mollieEnv, "http://dk.mollie.test");
+    const refused = await call(
+      m,
+      "/api/order.php",
+      { method: "POST", json: { bundle_id: 1, method: "ideal" } },
+      mollieEnv,
+      "http://dk.mollie.test",
+    );
     expect(refused.status).toBe(400);
     expect((await refused.json<{ error: string }>()).error).toBe("method_not_offered");
     const sent = (await requests()).filter((r) => r.path.startsWith("/v2/methods?"));
-    expect(sent.some((r) => r.path.includes("amount%5Bcurrency%5D=DKK") && r.path.includes("billingCountry=DK") && r.path.includes("sequenceType=first"))).toBe(true);
+    expect(
+      sent.some(
+        (r) =>
+          r.path.includes("amount%5Bcurrency%5D=DKK") &&
+          r.path.includes("billingCountry=DK") &&
+          r.path.includes("sequenceType=first"),
+      ),
+    ).toBe(true);
     const mobilepay = await order(m, { bundle_id: 1, method: "mobilepay" }, mollieEnv, "http://dk.mollie.test");
     expect(mobilepay.created.checkout_url).not.toBeNull();
-    expect((await lastCreate()).body).toMatchObject({ method: "mobilepay", amount: { currency: "DKK", value: "75.00" }, locale: "en_US" });
+    expect((await lastCreate()).body).toMatchObject({
+      method: "mobilepay",
+      amount: { currency: "DKK", value: "75.00" },
+      locale: "en_US",
+    });
   });
 
   it("Methods API answers are kept per site for a day, then asked again", async () => {
     const provider = new MollieProvider(STAND_IN_KEY, mollieUrl);
     const pl = SITES[2]!;
     const now = 2_000_000_000 + Math.floor(Math.random() * 1_000_000);
-    const ctx = (at: number): PaymentContext => ({ db, env, provider, site: { ...pl, domain: `cache${now}.mollie.test` }, origin: PUBLIC_URL, now: at });
-    const buyer = { userId: 1, language: "pl", country: "PL", email: "a@example.com", name: "A", paid: false, signupDate: 0 };
-    const asked = async () => (await requests()).filter((r) => r.path.startsWith("/v2/methods?") && r.path.includes("amount%5Bcurrency%5D=PLN")).length;
+    const ctx = (at: number): PaymentContext => ({
+      db,
+      env,
+      provider,
+      site: { ...pl, domain: `cache${now}.mollie.test` },
+      origin: PUBLIC_URL,
+      now: at,
+    });
+    const buyer = {
+      userId: 1,
+      language: "pl",
+      country: "PL",
+      email: "a@example.com",
+      name: "A",
+      paid: false,
+      signupDate: 0,
+    };
+    const asked = async () =>
+      (await requests()).filter((r) => r.path.startsWith("/v2/methods?") && r.path.includes("amount%5Bcurrency%5D=PLN"))
+        .length;
     const before = await asked();
-    expect((await offeredMethods(ctx(now), env.SETTINGS, buyer, 1)).methods).toEqual(["blik", "przelewy24", "creditcard"]);
+    expect((await offeredMethods(ctx(now), env.SETTINGS, buyer, 1)).methods).toEqual([
+      "blik",
+      "przelewy24",
+      "creditcard",
+    ]);
     expect(await asked()).toBe(before + 2);
     await offeredMethods(ctx(now + 86_399), env.SETTINGS, buyer, 1);
     expect(await asked()).toBe(before + 2);
@@ -324,17 +513,46 @@ describe("the Mollie adapter against a stand-in of its API", () => {
   it("Klarna is offered only with a billing address, and then sent with its order lines and that address", async () => {
     const origin = "http://de.mollie.test";
     const m = await member(origin);
-    const offered = async () => (await (await call(m, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, origin)).json<PaymentMethodsResponse>()).methods;
+    const offered = async () =>
+      (
+        await (
+          await call(m, "/api/payment-methods.php?bundle_id=1", {}, mollieEnv, origin)
+        ).json<PaymentMethodsResponse>()
+      ).methods;
     expect(await offered()).toEqual(["creditcard", "directdebit"]);
-    const refused = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "klarna" } }, mollieEnv, origin);
+    const refused = await call(
+      m,
+      "/api/order.php",
+      { method: "POST", json: { bundle_id: 1, method: "klarna" } },
+      mollieEnv,
+      origin,
+    );
     expect(refused.status).toBe(400);
     await directDebitOrder(m, origin);
     expect(await offered()).toEqual(["klarna", "creditcard", "directdebit"]);
     await order(m, { bundle_id: 1, method: "klarna" }, mollieEnv, origin);
     expect((await lastCreate()).body).toMatchObject({
       method: "klarna",
-      lines: [{ type: "digital", description: "50 credits", quantity: 1, unitPrice: { currency: "EUR", value: "9.95" }, totalAmount: { currency: "EUR", value: "9.95" }, vatRate: "19.00", vatAmount: { currency: "EUR", value: "1.59" } }],
-      billingAddress: { givenName: "Jan", familyName: "de Vries", streetAndNumber: "Damrak 1", postalCode: "1012 LG", city: "Amsterdam", country: "DE", email: expect.stringContaining("@example.com") },
+      lines: [
+        {
+          type: "digital",
+          description: "50 credits",
+          quantity: 1,
+          unitPrice: { currency: "EUR", value: "9.95" },
+          totalAmount: { currency: "EUR", value: "9.95" },
+          vatRate: "19.00",
+          vatAmount: { currency: "EUR", value: "1.59" },
+        },
+      ],
+      billingAddress: {
+        givenName: "Jan",
+        familyName: "de Vries",
+        streetAndNumber: "Damrak 1",
+        postalCode: "1012 LG",
+        city: "Amsterdam",
+        country: "DE",
+        email: expect.stringContaining("@example.com"),
+      },
     });
   });
 
@@ -357,7 +575,9 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     await setStatus(view.payment_id!, "in_review");
     expect((await webhook(view.payment_id!)).status).toBe(200);
     expect((await orderView(m, created.id)).status).toBe("open");
-    const row = await env.DB.prepare("SELECT provider_status FROM payments WHERE provider_payment_id = ?").bind(view.payment_id).first<{ provider_status: string }>();
+    const row = await env.DB.prepare("SELECT provider_status FROM payments WHERE provider_payment_id = ?")
+      .bind(view.payment_id)
+      .first<{ provider_status: string }>();
     expect(row!.provider_status).toBe("in_review");
     await setStatus(view.payment_id!, "authorized");
     expect((await webhook(view.payment_id!)).status).toBe(200);
@@ -389,7 +609,11 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const liveCustomer = (await lastCreate()).body["customerId"];
     expect(liveCustomer).toMatch(/^cst_/);
     expect(liveCustomer).not.toBe(testCustomer);
-    const rows = await env.DB.prepare("SELECT provider, customer_id FROM payment_customers WHERE user_id = ? ORDER BY provider").bind(m.userId).all<{ provider: string; customer_id: string }>();
+    const rows = await env.DB.prepare(
+      "SELECT provider, customer_id FROM payment_customers WHERE user_id = ? ORDER BY provider",
+    )
+      .bind(m.userId)
+      .all<{ provider: string; customer_id: string }>();
     expect(rows.results).toEqual([
       { provider: "mollie:live", customer_id: liveCustomer },
       { provider: "mollie:test", customer_id: testCustomer },
@@ -403,9 +627,14 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const res = await call(m, "/api/refund.php", { method: "POST", json: { order_id: paid.id } });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await creditsOf(m)).toBe(0);
-    const sent = (await requests()).filter((r) => r.path === `/v2/payments/${paid.paymentId}/refunds` && r.method === "POST").at(-1)!;
+    const sent = (await requests())
+      .filter((r) => r.path === `/v2/payments/${paid.paymentId}/refunds` && r.method === "POST")
+      .at(-1)!;
     expect(sent.idempotencyKey).toMatch(UUID_V4);
-    expect(sent.body).toMatchObject({ amount: { currency: "EUR", value: "9.95" }, metadata: { refund_key: sent.idempotencyKey } });
+    expect(sent.body).toMatchObject({
+      amount: { currency: "EUR", value: "9.95" },
+      metadata: { refund_key: sent.idempotencyKey },
+    });
     const [refund] = await control<{ id: string }[]>(`/payments/${paid.paymentId}/refunds`);
     await control(`/payments/${paid.paymentId}/refunds/${refund!.id}/status`, { status: "processing" });
     await deliverWebhooks(paid.paymentId);
@@ -426,7 +655,9 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(await creditsOf(m)).toBe(0);
     const refunds = await control<{ id: string }[]>(`/payments/${paid.paymentId}/refunds`);
     expect(refunds).toHaveLength(1);
-    const row = await env.DB.prepare("SELECT provider_id, status FROM payment_adjustments WHERE order_id = ?").bind(paid.id).first<{ provider_id: string; status: string }>();
+    const row = await env.DB.prepare("SELECT provider_id, status FROM payment_adjustments WHERE order_id = ?")
+      .bind(paid.id)
+      .first<{ provider_id: string; status: string }>();
     expect(row).toEqual({ provider_id: refunds[0]!.id, status: "pending" });
     await expectBooksBalanced(m);
   });
@@ -437,7 +668,10 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect(await creditsOf(m)).toBe(125);
     const refund = await control<{ id: string }>(`/payments/${paid.paymentId}/dashboard-refund`, { amount: 798 });
     // Mollie's call and repeats of it, all at once: the refund's credits are taken once.
-    const [calls] = await Promise.all([deliverWebhooks(paid.paymentId), ...Array.from({ length: 8 }, () => webhook(paid.paymentId))]);
+    const [calls] = await Promise.all([
+      deliverWebhooks(paid.paymentId),
+      ...Array.from({ length: 8 }, () => webhook(paid.paymentId)),
+    ]);
     expect(calls).toBe(1);
     // 7.98 of 19.95 is 40 % of the 125 credits.
     expect(await creditsOf(m)).toBe(75);
@@ -452,7 +686,11 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const m = await member();
     const debit = await directDebitOrder(m);
     expect(await creditsOf(m)).toBe(50);
-    expect((await lastCreate()).body).toMatchObject({ sequenceType: "recurring", method: "directdebit", amount: { value: "9.95" } });
+    expect((await lastCreate()).body).toMatchObject({
+      sequenceType: "recurring",
+      method: "directdebit",
+      amount: { value: "9.95" },
+    });
     await setStatus(debit.paymentId, "paid");
     await deliverWebhooks(debit.paymentId);
     const chargeback = await control<{ id: string }>(`/payments/${debit.paymentId}/chargebacks`, { amount: 398 });
@@ -491,9 +729,13 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     const down = { ...mollieEnv, MOLLIE_API_URL: "http://127.0.0.1:9/v2" };
     const res = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, down);
     expect(res.status).toBe(502);
-    expect((await res.json<{ message: string }>()).message).toBe("The payment could not be started, please try again later");
+    expect((await res.json<{ message: string }>()).message).toBe(
+      "The payment could not be started, please try again later",
+    );
     expect(await creditsOf(m)).toBe(0);
     const wrongKey = { ...mollieEnv, MOLLIE_API_KEY: "test_wrong" };
-    expect((await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, wrongKey)).status).toBe(502);
+    expect(
+      (await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, wrongKey)).status,
+    ).toBe(502);
   });
 });

@@ -27,11 +27,15 @@ let next = 7000;
 type Row = { userId: number; profileId: number; email: string };
 
 /** A member as rows (no signup needed): confirmed, English, on the test site, unless told otherwise. */
-async function memberRow(options: { status?: string; language?: string; name?: string; signupDate?: number; regionId?: number | null } = {}): Promise<Row> {
+async function memberRow(
+  options: { status?: string; language?: string; name?: string; signupDate?: number; regionId?: number | null } = {},
+): Promise<Row> {
   const id = ++next;
   const email = `member${id}@example.com`;
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO users (id, email, username, status, site_domain, language, signup_date) VALUES (?, ?, ?, ?, ?, ?, ?)").bind(
+    env.DB.prepare(
+      "INSERT INTO users (id, email, username, status, site_domain, language, signup_date) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).bind(
       id,
       email,
       `member${id}`,
@@ -40,13 +44,9 @@ async function memberRow(options: { status?: string; language?: string; name?: s
       options.language ?? "en",
       options.signupDate ?? T0 - 30 * DAY,
     ),
-    env.DB.prepare("INSERT INTO profiles (id, user_id, name, country, gender, birth_date, region_id, created_at) VALUES (?, ?, ?, 'NL', 'female', '1990-01-01', ?, ?)").bind(
-      id,
-      id,
-      options.name ?? `Member ${id}`,
-      options.regionId ?? null,
-      options.signupDate ?? T0 - 30 * DAY,
-    ),
+    env.DB.prepare(
+      "INSERT INTO profiles (id, user_id, name, country, gender, birth_date, region_id, created_at) VALUES (?, ?, ?, 'NL', 'female', '1990-01-01', ?, ?)",
+    ).bind(id, id, options.name ?? `Member ${id}`, options.regionId ?? null, options.signupDate ?? T0 - 30 * DAY),
   ]);
   return { userId: id, profileId: id, email };
 }
@@ -55,15 +55,25 @@ async function memberRow(options: { status?: string; language?: string; name?: s
 async function conversation(to: Row, from: Row, unread: number, at: number): Promise<number> {
   const id = ++next;
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO conversations (id, profile_a, profile_b, started_by, last_message_at) VALUES (?, ?, ?, ?, ?)").bind(id, Math.min(to.profileId, from.profileId), Math.max(to.profileId, from.profileId), from.profileId, at),
-    env.DB.prepare("INSERT INTO conversation_members (conversation_id, profile_id, unread_count, last_message_at) VALUES (?, ?, ?, ?), (?, ?, 0, ?)").bind(id, to.profileId, unread, at, id, from.profileId, at),
+    env.DB.prepare(
+      "INSERT INTO conversations (id, profile_a, profile_b, started_by, last_message_at) VALUES (?, ?, ?, ?, ?)",
+    ).bind(id, Math.min(to.profileId, from.profileId), Math.max(to.profileId, from.profileId), from.profileId, at),
+    env.DB.prepare(
+      "INSERT INTO conversation_members (conversation_id, profile_id, unread_count, last_message_at) VALUES (?, ?, ?, ?), (?, ?, 0, ?)",
+    ).bind(id, to.profileId, unread, at, id, from.profileId, at),
   ]);
   return id;
 }
 
 type MailRow = { kind: string; subject: string; text: string; html: string; headers: string | null };
 async function mailsTo(row: Row): Promise<MailRow[]> {
-  return (await env.DB.prepare("SELECT kind, subject, text, html, headers FROM outgoing_mail WHERE to_address = ? ORDER BY id").bind(row.email).all<MailRow>()).results;
+  return (
+    await env.DB.prepare(
+      "SELECT kind, subject, text, html, headers FROM outgoing_mail WHERE to_address = ? ORDER BY id",
+    )
+      .bind(row.email)
+      .all<MailRow>()
+  ).results;
 }
 
 const message = (conversationId: number, from: Row, unread: number, first = false): MemberEvent => ({
@@ -77,15 +87,29 @@ const message = (conversationId: number, from: Row, unread: number, first = fals
   unread,
   created_at: T0,
 });
-const likeEvent = (from: Row): MemberEvent => ({ kind: "like", liker_id: from.profileId, liker_name: "Sanne", created_at: T0 });
-const matchEvent = (from: Row): MemberEvent => ({ kind: "match", peer_id: from.profileId, peer_name: "Sanne", peer_photo: null, created_at: T0 });
+const likeEvent = (from: Row): MemberEvent => ({
+  kind: "like",
+  liker_id: from.profileId,
+  liker_name: "Sanne",
+  created_at: T0,
+});
+const matchEvent = (from: Row): MemberEvent => ({
+  kind: "match",
+  peer_id: from.profileId,
+  peer_name: "Sanne",
+  peer_photo: null,
+  created_at: T0,
+});
 
-const choose = (row: Row, kind: EmailKind, on: boolean) => saveNotificationChoices(db, row.userId, [{ kind: "email", name: kind, on }], T0);
+const choose = (row: Row, kind: EmailKind, on: boolean) =>
+  saveNotificationChoices(db, row.userId, [{ kind: "email", name: kind, on }], T0);
 
 /** The unsubscribe link of a mail, from its List-Unsubscribe header (the one-click URL first, then the mailto:). */
 function unsubscribeLinkOf(mail: MailRow): string {
   const headers = JSON.parse(mail.headers!) as Record<string, string>;
-  const link = /^<(https:\/\/[^>]+)>, <mailto:unsubscribe@flirtwave\.example\?subject=unsubscribe%20[^>]+>$/.exec(headers["List-Unsubscribe"]!)?.[1];
+  const link = /^<(https:\/\/[^>]+)>, <mailto:unsubscribe@flirtwave\.example\?subject=unsubscribe%20[^>]+>$/.exec(
+    headers["List-Unsubscribe"]!,
+  )?.[1];
   expect(link).toBeDefined();
   return link!;
 }
@@ -112,7 +136,9 @@ describe("notification mail for events", () => {
     expect(mail!.html).toContain(link.replace(/&/g, "&#38;"));
     expect(mail!.text).toContain(`${ORIGIN}/notifications`);
     // The development outbox shows the headers, with the links on the local origin.
-    const outbox = await (await fetchWorker(`http://${DOMAIN}:8787/dev/outbox?to=${encodeURIComponent(anna.email)}`)).text();
+    const outbox = await (
+      await fetchWorker(`http://${DOMAIN}:8787/dev/outbox?to=${encodeURIComponent(anna.email)}`)
+    ).text();
     expect(outbox).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
     expect(outbox).toContain(`<a href="http://${DOMAIN}:8787/api/unsubscribe.php?token=`);
   });
@@ -130,7 +156,10 @@ describe("notification mail for events", () => {
       await tellByMail(env, off.profileId, event(from, await conversation(off, from, 1, T0)), HIDDEN, T0);
       await tellByMail(env, on.profileId, event(from, await conversation(on, from, 1, T0)), HIDDEN, T0);
       expect(await mailsTo(off), `${mail} while ${kind} is off`).toEqual([]);
-      expect((await mailsTo(on)).map((m) => m.kind), `${mail} while ${kind} is on`).toEqual([mail]);
+      expect(
+        (await mailsTo(on)).map((m) => m.kind),
+        `${mail} while ${kind} is on`,
+      ).toEqual([mail]);
     }
   });
 
@@ -142,7 +171,13 @@ describe("notification mail for events", () => {
     await tellByMail(env, anna.profileId, message(id, sanne, 3), HIDDEN, T0 + 120);
     expect(await mailsTo(anna)).toHaveLength(1);
 
-    await tellByMail(env, anna.profileId, { kind: "read", conversation_id: id, peer_id: sanne.profileId, unread: 0 }, HIDDEN, T0 + 180);
+    await tellByMail(
+      env,
+      anna.profileId,
+      { kind: "read", conversation_id: id, peer_id: sanne.profileId, unread: 0 },
+      HIDDEN,
+      T0 + 180,
+    );
     await tellByMail(env, anna.profileId, message(id, sanne, 1), HIDDEN, T0 + 240);
     await tellByMail(env, anna.profileId, message(id, sanne, 2), HIDDEN, T0 + 300);
     expect(await mailsTo(anna)).toHaveLength(2);
@@ -174,7 +209,13 @@ describe("notification mail for events", () => {
     for (const status of ["not_confirmed", "pending_deletion", "disabled"]) {
       const [member, from] = [await memberRow({ status }), await memberRow()];
       await tellByMail(env, member.profileId, likeEvent(from), HIDDEN, T0);
-      await tellByMail(env, member.profileId, message(await conversation(member, from, 1, T0), from, 1, true), HIDDEN, T0);
+      await tellByMail(
+        env,
+        member.profileId,
+        message(await conversation(member, from, 1, T0), from, 1, true),
+        HIDDEN,
+        T0,
+      );
       expect(await mailsTo(member), status).toEqual([]);
     }
   });
@@ -191,10 +232,24 @@ describe("notification mail for events", () => {
       sent.push(JSON.parse(String(init!.body)));
       return Response.json({ id: "msg-9" });
     }) as typeof fetch;
-    const headers = { "List-Unsubscribe": "<https://mail.test/api/unsubscribe.php?token=x>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
-    await new HttpMailer(db, "https://provider.example/send", "k", "no-reply@example.com", provider).send({ to: "headers@example.com", kind: "like", subject: "s", text: "t", html: "h", headers });
-    expect(sent).toEqual([{ from: "no-reply@example.com", to: "headers@example.com", subject: "s", text: "t", html: "h", headers }]);
-    const row = await env.DB.prepare("SELECT kind, headers, text, html, provider_id FROM outgoing_mail WHERE to_address = 'headers@example.com'").first();
+    const headers = {
+      "List-Unsubscribe": "<https://mail.test/api/unsubscribe.php?token=x>",
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    };
+    await new HttpMailer(db, "https://provider.example/send", "k", "no-reply@example.com", provider).send({
+      to: "headers@example.com",
+      kind: "like",
+      subject: "s",
+      text: "t",
+      html: "h",
+      headers,
+    });
+    expect(sent).toEqual([
+      { from: "no-reply@example.com", to: "headers@example.com", subject: "s", text: "t", html: "h", headers },
+    ]);
+    const row = await env.DB.prepare(
+      "SELECT kind, headers, text, html, provider_id FROM outgoing_mail WHERE to_address = 'headers@example.com'",
+    ).first();
     expect(row).toEqual({ kind: "like", headers: null, text: "", html: null, provider_id: "msg-9" });
   });
 });
@@ -206,7 +261,8 @@ describe("the unsubscribe link", () => {
     const [mail] = await mailsTo(anna);
     return { anna, link: unsubscribeLinkOf(mail!) };
   }
-  const stopsOf = async (row: Row) => (await env.DB.prepare("SELECT reason, kind FROM mail_stops WHERE user_id = ?").bind(row.userId).all()).results;
+  const stopsOf = async (row: Row) =>
+    (await env.DB.prepare("SELECT reason, kind FROM mail_stops WHERE user_id = ?").bind(row.userId).all()).results;
 
   it("shows a confirmation page without login and changes nothing on GET", async () => {
     const { anna, link } = await mailedMember();
@@ -221,7 +277,11 @@ describe("the unsubscribe link", () => {
 
   it("unsubscribes at once on the one-click POST, without login or the site's headers", async () => {
     const { anna, link } = await mailedMember();
-    const res = await fetchWorker(link, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const res = await fetchWorker(link, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     const choices = await notificationChoicesOf(db, anna.userId);
@@ -275,15 +335,33 @@ async function signedWebhook(body: string, options: { secret?: string; timestamp
   const secret = options.secret ?? env.MAIL_WEBHOOK_SECRET;
   const id = options.id ?? `msg_${Math.random().toString(36).slice(2)}`;
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const key = await crypto.subtle.importKey("raw", Uint8Array.from(atob(secret.slice(6)), (c) => c.charCodeAt(0)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const signature = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)))));
-  return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${signature}`, "content-type": "application/json" };
+  const key = await crypto.subtle.importKey(
+    "raw",
+    Uint8Array.from(atob(secret.slice(6)), (c) => c.charCodeAt(0)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const signature = btoa(
+    String.fromCharCode(
+      ...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`))),
+    ),
+  );
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": timestamp,
+    "webhook-signature": `v1,${signature}`,
+    "content-type": "application/json",
+  };
 }
 
-const webhook = (body: string, headers: Record<string, string>) => fetchWorker(`${ORIGIN}/api/mail-webhook.php`, { method: "POST", headers, body });
+const webhook = (body: string, headers: Record<string, string>) =>
+  fetchWorker(`${ORIGIN}/api/mail-webhook.php`, { method: "POST", headers, body });
 
 describe("the mail provider's bounce and complaint webhook", () => {
-  const stopsOf = async (row: Row) => (await env.DB.prepare("SELECT reason, kind, address FROM mail_stops WHERE user_id = ?").bind(row.userId).all()).results;
+  const stopsOf = async (row: Row) =>
+    (await env.DB.prepare("SELECT reason, kind, address FROM mail_stops WHERE user_id = ?").bind(row.userId).all())
+      .results;
 
   it("changes nothing for an unsigned, forged or stale call", async () => {
     const anna = await memberRow();
@@ -291,7 +369,9 @@ describe("the mail provider's bounce and complaint webhook", () => {
     expect((await webhook(body, { "content-type": "application/json" })).status).toBe(401);
     const wrongSecret = await signedWebhook(body, { secret: `whsec_${btoa("not the provider's secret at all")}` });
     expect((await webhook(body, wrongSecret)).status).toBe(401);
-    const otherBody = await signedWebhook(JSON.stringify({ type: "email.bounced", data: { to: ["someone@example.com"] } }));
+    const otherBody = await signedWebhook(
+      JSON.stringify({ type: "email.bounced", data: { to: ["someone@example.com"] } }),
+    );
     expect((await webhook(body, otherBody)).status).toBe(401);
     const stale = await signedWebhook(body, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
     expect((await webhook(body, stale)).status).toBe(401);
@@ -300,7 +380,10 @@ describe("the mail provider's bounce and complaint webhook", () => {
 
   it("stops mail to the account after a signed bounce, once however often it is told, and shows why", async () => {
     const [anna, sanne] = [await memberRow(), await memberRow()];
-    const body = JSON.stringify({ type: "email.bounced", data: { to: [anna.email.toUpperCase()], bounce: { type: "Permanent" } } });
+    const body = JSON.stringify({
+      type: "email.bounced",
+      data: { to: [anna.email.toUpperCase()], bounce: { type: "Permanent" } },
+    });
     for (let i = 0; i < 2; i++) {
       const res = await webhook(body, await signedWebhook(body, { id: "msg_same" }));
       expect(res.status).toBe(200);
@@ -313,7 +396,11 @@ describe("the mail provider's bounce and complaint webhook", () => {
     const moved = `moved${anna.userId}@example.com`;
     await env.DB.prepare("UPDATE users SET email = ? WHERE id = ?").bind(moved, anna.userId).run();
     await tellByMail(env, anna.profileId, likeEvent(sanne), HIDDEN, T0 + 60);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = ?").bind(moved).first<{ n: number }>())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = ?")
+        .bind(moved)
+        .first<{ n: number }>())!.n,
+    ).toBe(1);
   });
 
   it("stops mail after a complaint, and ignores a soft bounce and other events", async () => {
@@ -333,7 +420,11 @@ describe("the mail provider's bounce and complaint webhook", () => {
   });
 
   it("answers a signed call with a body that is not a report with 400", async () => {
-    for (const body of ["not json", JSON.stringify({ data: { to: 5 } }), JSON.stringify({ type: "email.bounced", data: { to: ["not an address"] } })]) {
+    for (const body of [
+      "not json",
+      JSON.stringify({ data: { to: 5 } }),
+      JSON.stringify({ type: "email.bounced", data: { to: ["not an address"] } }),
+    ]) {
       expect((await webhook(body, await signedWebhook(body))).status, body).toBe(400);
     }
   });
@@ -358,10 +449,18 @@ describe("the mail clock", () => {
     await runMailClock(env, start + 5 * DAY);
     expect(await kindsTo(anna)).toEqual(["unread_reminder"]);
     // A newer unread message, a day old, one day after the reminder: wait for the three days.
-    await env.DB.prepare("UPDATE conversation_members SET unread_count = 3, last_message_at = ? WHERE conversation_id = ? AND profile_id = ?").bind(start + 5 * DAY, id, anna.profileId).run();
+    await env.DB.prepare(
+      "UPDATE conversation_members SET unread_count = 3, last_message_at = ? WHERE conversation_id = ? AND profile_id = ?",
+    )
+      .bind(start + 5 * DAY, id, anna.profileId)
+      .run();
     await runMailClock(env, start + 6 * DAY);
     expect(await kindsTo(anna)).toEqual(["unread_reminder", "unread_reminder"]);
-    await env.DB.prepare("UPDATE conversation_members SET unread_count = 4, last_message_at = ? WHERE conversation_id = ? AND profile_id = ?").bind(start + 6 * DAY + 60, id, anna.profileId).run();
+    await env.DB.prepare(
+      "UPDATE conversation_members SET unread_count = 4, last_message_at = ? WHERE conversation_id = ? AND profile_id = ?",
+    )
+      .bind(start + 6 * DAY + 60, id, anna.profileId)
+      .run();
     await runMailClock(env, start + 8 * DAY);
     expect(await kindsTo(anna)).toEqual(["unread_reminder", "unread_reminder"]);
     await runMailClock(env, start + 9 * DAY + 120);
@@ -378,9 +477,13 @@ describe("the mail clock", () => {
     const [anna, bo, quiet] = [await memberRow({ regionId: null }), await memberRow(), await memberRow()];
     await choose(bo, "weekly_updates", false);
     const liker = await memberRow();
-    await env.DB.prepare("INSERT INTO likes (liker_id, liked_id, created_at) VALUES (?, ?, ?), (?, ?, ?)").bind(liker.profileId, anna.profileId, start - DAY, liker.profileId, bo.profileId, start - DAY).run();
+    await env.DB.prepare("INSERT INTO likes (liker_id, liked_id, created_at) VALUES (?, ?, ?), (?, ?, ?)")
+      .bind(liker.profileId, anna.profileId, start - DAY, liker.profileId, bo.profileId, start - DAY)
+      .run();
     // Everyone else made here joined long before the week: only the like is news, and only for anna and bo.
-    await env.DB.prepare("UPDATE profiles SET created_at = ? WHERE created_at > ?").bind(T0 - 60 * DAY, start - 8 * DAY).run();
+    await env.DB.prepare("UPDATE profiles SET created_at = ? WHERE created_at > ?")
+      .bind(T0 - 60 * DAY, start - 8 * DAY)
+      .run();
     await runMailClock(env, start);
     const [update] = await mailsTo(anna);
     expect(update!.kind).toBe("weekly_update");
@@ -390,7 +493,9 @@ describe("the mail clock", () => {
     // Not again within the week, again after it when there is news.
     await runMailClock(env, start + 3 * DAY);
     expect(await kindsTo(anna)).toEqual(["weekly_update"]);
-    await env.DB.prepare("INSERT INTO likes (liker_id, liked_id, created_at) VALUES (?, ?, ?)").bind((await memberRow()).profileId, anna.profileId, start + 5 * DAY).run();
+    await env.DB.prepare("INSERT INTO likes (liker_id, liked_id, created_at) VALUES (?, ?, ?)")
+      .bind((await memberRow()).profileId, anna.profileId, start + 5 * DAY)
+      .run();
     await runMailClock(env, start + 7 * DAY);
     expect(await kindsTo(anna)).toEqual(["weekly_update", "weekly_update"]);
   });
@@ -410,9 +515,15 @@ describe("the mail clock", () => {
     const [mail] = await mailsTo(waiting);
     const link = /(https:\/\/mail\.test\/api\/activate\.php\?token=[A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
     // The token's lifetime runs from the test's clock, so use it at that time: the service takes now.
-    const row = await env.DB.prepare("SELECT expires_at FROM auth_tokens WHERE user_id = ? AND kind = 'activation'").bind(waiting.userId).first<{ expires_at: number }>();
+    const row = await env.DB.prepare("SELECT expires_at FROM auth_tokens WHERE user_id = ? AND kind = 'activation'")
+      .bind(waiting.userId)
+      .first<{ expires_at: number }>();
     expect(row!.expires_at).toBe(start + 7 * DAY);
-    await env.DB.prepare("UPDATE auth_tokens SET expires_at = unixepoch() + 3600, created_at = unixepoch() WHERE user_id = ?").bind(waiting.userId).run();
+    await env.DB.prepare(
+      "UPDATE auth_tokens SET expires_at = unixepoch() + 3600, created_at = unixepoch() WHERE user_id = ?",
+    )
+      .bind(waiting.userId)
+      .run();
     const res = await fetchWorker(link, { redirect: "manual" });
     expect(res.headers.get("location")).toBe("/activate/done");
     expect(JSON.parse(mail!.headers!)["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");

@@ -26,7 +26,9 @@ async function answerOf(m: Member): Promise<NotificationsAnswer> {
 const userOf = async (m: Member) => (await json<{ user: User }>(await m.browser.fetch("/api/user.php"))).user;
 const put = (m: Member, body: unknown) => m.browser.fetch(PATH, { method: "PUT", json: body });
 const stop = (m: Member, reason: string, kind = "", address: string | null = null) =>
-  env.DB.prepare("INSERT INTO mail_stops (user_id, reason, kind, address, created_at) VALUES (?, ?, ?, ?, 1900000000)").bind(m.userId, reason, kind, address).run();
+  env.DB.prepare("INSERT INTO mail_stops (user_id, reason, kind, address, created_at) VALUES (?, ?, ?, ?, 1900000000)")
+    .bind(m.userId, reason, kind, address)
+    .run();
 
 describe("GET and PUT /api/notifications.php", () => {
   it("refuses visitors with 403 authentication_required", async () => {
@@ -39,10 +41,22 @@ describe("GET and PUT /api/notifications.php", () => {
 
   it("answers the defaults until the member changes something, then keeps their change and nobody else's", async () => {
     const [anna, bo] = [await chatMember(ORIGIN), await chatMember(ORIGIN)];
-    expect(await answerOf(anna)).toEqual({ notifications: DEFAULT_NOTIFICATION_CHOICES, notifications_disabled: [], stops: [] });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM notification_choices WHERE user_id = ?").bind(anna.userId).first()).toEqual({ n: 0 });
+    expect(await answerOf(anna)).toEqual({
+      notifications: DEFAULT_NOTIFICATION_CHOICES,
+      notifications_disabled: [],
+      stops: [],
+    });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM notification_choices WHERE user_id = ?")
+        .bind(anna.userId)
+        .first(),
+    ).toEqual({ n: 0 });
 
-    const res = await put(anna, { email: { promotions: true, new_messages: false }, push: { like: false }, previews: true });
+    const res = await put(anna, {
+      email: { promotions: true, new_messages: false },
+      push: { like: false },
+      previews: true,
+    });
     expect(res.status).toBe(200);
     const expected = {
       email: { ...DEFAULT_NOTIFICATION_CHOICES.email, promotions: true, new_messages: false },
@@ -56,8 +70,17 @@ describe("GET and PUT /api/notifications.php", () => {
     expect((await answerOf(anna)).notifications).toEqual({ ...expected, email: { ...expected.email, news: true } });
     expect((await answerOf(bo)).notifications).toEqual(DEFAULT_NOTIFICATION_CHOICES);
     // Two changes at the same moment (two tabs) both stay.
-    await Promise.all([put(bo, { email: { news: true } }), put(bo, { push: { like: false } }), put(bo, { previews: true })]);
-    expect((await answerOf(bo)).notifications).toEqual({ ...DEFAULT_NOTIFICATION_CHOICES, email: { ...DEFAULT_NOTIFICATION_CHOICES.email, news: true }, push: { ...DEFAULT_NOTIFICATION_CHOICES.push, like: false }, previews: true });
+    await Promise.all([
+      put(bo, { email: { news: true } }),
+      put(bo, { push: { like: false } }),
+      put(bo, { previews: true }),
+    ]);
+    expect((await answerOf(bo)).notifications).toEqual({
+      ...DEFAULT_NOTIFICATION_CHOICES,
+      email: { ...DEFAULT_NOTIFICATION_CHOICES.email, news: true },
+      push: { ...DEFAULT_NOTIFICATION_CHOICES.push, like: false },
+      previews: true,
+    });
     // The member's copy of their data holds them too.
     const archive = await json<{ notifications: NotificationsAnswer }>(await anna.browser.fetch("/api/my-data.php"));
     expect(archive.notifications.notifications.email.news).toBe(true);
@@ -82,14 +105,22 @@ describe("GET and PUT /api/notifications.php", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(await res.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
     }
-    const notJson = await anna.browser.fetch(PATH, { method: "PUT", body: "{", headers: { "content-type": "application/json" } });
+    const notJson = await anna.browser.fetch(PATH, {
+      method: "PUT",
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
     expect(notJson.status).toBe(400);
     expect(await answerOf(anna)).toEqual(before);
   });
 
   it("refuses a change that does not come from the site's own pages", async () => {
     const anna = await chatMember(ORIGIN);
-    const res = await anna.browser.fetch(PATH, { method: "PUT", json: { previews: true }, headers: { origin: "https://elsewhere.example" } });
+    const res = await anna.browser.fetch(PATH, {
+      method: "PUT",
+      json: { previews: true },
+      headers: { origin: "https://elsewhere.example" },
+    });
     expect(res.status).toBe(403);
     expect((await answerOf(anna)).notifications.previews).toBe(false);
   });
@@ -125,7 +156,11 @@ describe("notifications_disabled", () => {
     const fresh = await chatMember(ORIGIN);
     await put(fresh, { resume_mail: true });
     await put(fresh, {});
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM notification_choices WHERE user_id = ?").bind(fresh.userId).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM notification_choices WHERE user_id = ?")
+        .bind(fresh.userId)
+        .first(),
+    ).toEqual({ n: 0 });
 
     const bo = await chatMember(ORIGIN);
     await stop(bo, "complaint", "", bo.user.email);
@@ -140,17 +175,23 @@ describe("the disabled-notifications alert (SPEC §2)", () => {
 
   it("shows while notifications_disabled is non-empty, until dismissed, not on settings or notifications, with the weightiest reason", () => {
     expect(disabledNotificationsAlert(member, "members", null)).toBeNull();
-    expect(disabledNotificationsAlert({ notifications_disabled: ["unsubscribe"] }, "members", null)).toBe("unsubscribe");
-    expect(disabledNotificationsAlert({ notifications_disabled: ["complaint", "unsubscribe"] }, "chats", null)).toBe("complaint");
+    expect(disabledNotificationsAlert({ notifications_disabled: ["unsubscribe"] }, "members", null)).toBe(
+      "unsubscribe",
+    );
+    expect(disabledNotificationsAlert({ notifications_disabled: ["complaint", "unsubscribe"] }, "chats", null)).toBe(
+      "complaint",
+    );
     expect(disabledNotificationsAlert({ notifications_disabled: ["bounce", "complaint"] }, null, null)).toBe("bounce");
     expect(disabledNotificationsAlert({ notifications_disabled: ["bounce"] }, "members", "1900000000000")).toBeNull();
-    for (const route of ["settings", "notifications"]) expect(disabledNotificationsAlert({ notifications_disabled: ["bounce"] }, route, null), route).toBeNull();
+    for (const route of ["settings", "notifications"])
+      expect(disabledNotificationsAlert({ notifications_disabled: ["bounce"] }, route, null), route).toBeNull();
     expect(disabledNotificationsAlert(null, "members", null)).toBeNull();
   });
 
   it("takes the place of the activation reminder: that one shows only while notifications_disabled is empty", () => {
     expect(showActivationReminder(member, "members")).toBe(true);
     expect(showActivationReminder({ ...member, notifications_disabled: ["bounce"] }, "members")).toBe(false);
-    for (const route of ["signup", "settings", "notifications"]) expect(showActivationReminder(member, route), route).toBe(false);
+    for (const route of ["signup", "settings", "notifications"])
+      expect(showActivationReminder(member, route), route).toBe(false);
   });
 });

@@ -6,7 +6,15 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatMoney } from "../../src/shared/payments";
-import type { OrderCreated, OrderPrice, OrderResponse, PricesResponse, RepeatOrderResponse, TransactionResponse, TransactionsResponse } from "../../src/shared/payments-api";
+import type {
+  OrderCreated,
+  OrderPrice,
+  OrderResponse,
+  PricesResponse,
+  RepeatOrderResponse,
+  TransactionResponse,
+  TransactionsResponse,
+} from "../../src/shared/payments-api";
 import { chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
@@ -16,19 +24,30 @@ const SITE = site("price.test");
 
 beforeAll(async () => {
   await putSites(SITE);
-  await env.DB.prepare("INSERT INTO discount_codes (code, percentage, minimum_cents, status, validity) VALUES ('BIG10', 10, 1500, 'active', 'unlimited')").run();
+  await env.DB.prepare(
+    "INSERT INTO discount_codes (code, percentage, minimum_cents, status, validity) VALUES ('BIG10', 10, 1500, 'active', 'unlimited')",
+  ).run();
 });
 
 const member = () => chatMember(ORIGIN);
 const post = (buyer: Member, path: string, body?: unknown) =>
-  buyer.browser.fetch(path, { method: "POST", headers: { "cf-connecting-ip": `10.2.${buyer.userId >> 8}.${buyer.userId & 255}` }, ...(body === undefined ? {} : { json: body }) });
+  buyer.browser.fetch(path, {
+    method: "POST",
+    headers: { "cf-connecting-ip": `10.2.${buyer.userId >> 8}.${buyer.userId & 255}` },
+    ...(body === undefined ? {} : { json: body }),
+  });
 const prices = async (buyer: Member, query = "") => {
   const res = await buyer.browser.fetch(`/api/prices.php${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
   return json<PricesResponse>(res);
 };
-const orderOf = async (buyer: Member, id: number) => (await json<OrderResponse>(await buyer.browser.fetch(`/api/order.php?id=${id}`))).order;
-const pay = (buyer: Member, created: OrderCreated["order"]) => buyer.browser.fetch(new URL(created.checkout_url!).pathname, { method: "POST", body: new URLSearchParams({ status: "paid" }) });
+const orderOf = async (buyer: Member, id: number) =>
+  (await json<OrderResponse>(await buyer.browser.fetch(`/api/order.php?id=${id}`))).order;
+const pay = (buyer: Member, created: OrderCreated["order"]) =>
+  buyer.browser.fetch(new URL(created.checkout_url!).pathname, {
+    method: "POST",
+    body: new URLSearchParams({ status: "paid" }),
+  });
 /** The page as the member's browser gets it, in Dutch. */
 const page = async (buyer: Member, path: string) => {
   buyer.browser.cookies.set("locale", "nl");
@@ -40,7 +59,12 @@ const nl = (price: number) => formatMoney(price, "EUR", "nl");
 
 /** Order the quoted price the way the overview does: its code and the total it showed. */
 async function orderQuoted(buyer: Member, price: OrderPrice, method = "ideal") {
-  const res = await post(buyer, "/api/order.php", { bundle_id: price.bundle_id, method, ...(price.discount_code ? { discount_code: price.discount_code } : {}), expected_amount: price.amount });
+  const res = await post(buyer, "/api/order.php", {
+    bundle_id: price.bundle_id,
+    method,
+    ...(price.discount_code ? { discount_code: price.discount_code } : {}),
+    expected_amount: price.amount,
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await json<OrderCreated>(res)).order;
 }
@@ -107,8 +131,15 @@ describe("one price from /credits to the receipt", () => {
     const buyer = await member();
     const res = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal", expected_amount: 746 });
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ error: "price_changed", message: "The price has changed. Check the new price and try again." });
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").bind(buyer.userId).first<{ n: number }>())!.n).toBe(0);
+    expect(await res.json()).toMatchObject({
+      error: "price_changed",
+      message: "The price has changed. Check the new price and try again.",
+    });
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?")
+        .bind(buyer.userId)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 
   it("a visitor gets no member's prices", async () => {
@@ -126,7 +157,11 @@ describe("repeat order states what it charges and charges that", () => {
     const bonus = (await prices(buyer, "?bundle_id=2&method=ideal")).prices[0]!;
     await pay(buyer, await orderQuoted(buyer, bonus));
     const { repeat } = await json<RepeatOrderResponse>(await buyer.browser.fetch("/api/repeat-order.php"));
-    expect(repeat).toMatchObject({ bundle_id: 2, method: "ideal", price: { amount: 1995, discount: 0, discount_code: null, vat: 346 } });
+    expect(repeat).toMatchObject({
+      bundle_id: 2,
+      method: "ideal",
+      price: { amount: 1995, discount: 0, discount_code: null, vat: 346 },
+    });
     const html = await page(buyer, "/credits/repeat-order");
     expect(html).toContain(nl(1995));
     expect(html).not.toContain(nl(1496));
@@ -139,11 +174,17 @@ describe("repeat order states what it charges and charges that", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await json<OrderCreated>(res)).order;
     expect(await orderOf(buyer, created.id)).toMatchObject({ bundle_id: 2, amount: 1995, discount: 0, vat: 346 });
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").bind(buyer.userId).first<{ n: number }>())!.n).toBe(2);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?")
+        .bind(buyer.userId)
+        .first<{ n: number }>())!.n,
+    ).toBe(2);
   });
 
   it("without a previous order there is nothing to repeat", async () => {
     const buyer = await member();
-    expect(await json<RepeatOrderResponse>(await buyer.browser.fetch("/api/repeat-order.php"))).toEqual({ repeat: null });
+    expect(await json<RepeatOrderResponse>(await buyer.browser.fetch("/api/repeat-order.php"))).toEqual({
+      repeat: null,
+    });
   });
 });

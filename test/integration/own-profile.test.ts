@@ -10,7 +10,14 @@ let n = 0;
 async function member(gender: "male" | "female" = "female") {
   n++;
   const browser = new Browser(ORIGIN);
-  const res = await browser.post("/api/signup.php", { email: `own${n}@example.com`, username: `own${n}`, password: "a good password", date_of_birth: birthDateForAge(40), gender, terms: true });
+  const res = await browser.post("/api/signup.php", {
+    email: `own${n}@example.com`,
+    username: `own${n}`,
+    password: "a good password",
+    date_of_birth: birthDateForAge(40),
+    gender,
+    terms: true,
+  });
   const { user } = await json<{ user: User }>(res);
   return { browser, user };
 }
@@ -37,10 +44,23 @@ describe("PUT /api/profile.php", () => {
     });
     expect(res.status).toBe(200);
     const { profile } = await json<ProfileResponse>(res);
-    expect(profile).toMatchObject({ id: user.profile.id, sexuality: "bi", relationship_status: "divorced", body_type: "slim", hair_color: "red", eye_color: "green", tattoos: "some", about_me: "Likes long walks.", region: "Zuid-Holland", city: "Delft" });
+    expect(profile).toMatchObject({
+      id: user.profile.id,
+      sexuality: "bi",
+      relationship_status: "divorced",
+      body_type: "slim",
+      hair_color: "red",
+      eye_color: "green",
+      tattoos: "some",
+      about_me: "Likes long walks.",
+      region: "Zuid-Holland",
+      city: "Delft",
+    });
     expect(profile.interests.map((i) => i.slug).toSorted()).toEqual(["cooking", "travel"]);
 
-    const again = await json<ProfileResponse>(await browser.put("/api/profile.php", { interests: ["travel"], city: null }));
+    const again = await json<ProfileResponse>(
+      await browser.put("/api/profile.php", { interests: ["travel"], city: null }),
+    );
     expect(again.profile.interests.map((i) => i.slug)).toEqual(["travel"]);
     expect(again.profile.city).toBeNull();
     expect(again.profile.hair_color).toBe("red");
@@ -69,7 +89,11 @@ describe("PUT /api/profile.php", () => {
     const { browser, user } = await member();
     const before = await env.DB.prepare("SELECT * FROM profiles WHERE id = ?").bind(user.profile.id).first();
     for (const field of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
-      const res = await browser.fetch("/api/profile.php", { method: "PUT", body: `{"${field}": 1}`, headers: { "content-type": "application/json" } });
+      const res = await browser.fetch("/api/profile.php", {
+        method: "PUT",
+        body: `{"${field}": 1}`,
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status, field).toBe(400);
       expect(await json(res), field).toMatchObject({ error: "invalid_parameter", field });
     }
@@ -79,7 +103,11 @@ describe("PUT /api/profile.php", () => {
   it("is for members only, from this site's pages", async () => {
     expect((await new Browser(ORIGIN).put("/api/profile.php", { city: "Delft" })).status).toBe(403);
     const { browser } = await member();
-    const foreign = await browser.fetch("/api/profile.php", { method: "PUT", json: { city: "Elsewhere" }, headers: { origin: "http://evil.example" } });
+    const foreign = await browser.fetch("/api/profile.php", {
+      method: "PUT",
+      json: { city: "Elsewhere" },
+      headers: { origin: "http://evil.example" },
+    });
     expect(foreign.status).toBe(403);
   });
 });

@@ -6,7 +6,11 @@ import { LOCALISED_SETTINGS } from "../../src/shared/settings";
 import { fetchWorker } from "../http";
 
 const SITE = site("texts.test", { domain_language: "en" });
-const SWISS = site("ch.texts.test", { countries: ["CH"], domain_language: "de", minimum_message_costs: { CH: { costs: 1.5, currency: "CHF" } } });
+const SWISS = site("ch.texts.test", {
+  countries: ["CH"],
+  domain_language: "de",
+  minimum_message_costs: { CH: { costs: 1.5, currency: "CHF" } },
+});
 
 beforeAll(async () => {
   await putSites(SITE, SWISS);
@@ -15,7 +19,10 @@ beforeAll(async () => {
 /** The page state a page hands the browser. */
 async function pageOf(url: string, headers: Record<string, string> = {}) {
   const html = await (await fetchWorker(url, { headers })).text();
-  const state = JSON.parse(/window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown> & { texts: string; locale: string };
+  const state = JSON.parse(/window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!) as Record<string, unknown> & {
+    texts: string;
+    locale: string;
+  };
   return { html, state };
 }
 
@@ -40,14 +47,21 @@ describe("a page's texts (decision 0042)", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const texts = (await res.json()) as PageTexts;
     expect(texts.variant).toBeNull();
-    const { mail: _mail, legal_text: _legal, interest_names: _interests, ...client } = MESSAGES.en as Record<string, unknown>;
+    const {
+      mail: _mail,
+      legal_text: _legal,
+      interest_names: _interests,
+      ...client
+    } = MESSAGES.en as Record<string, unknown>;
     expect(texts.messages).toEqual(client);
     // Another visit names the same file; another language another one.
     expect((await pageOf("http://texts.test/members")).state.texts).toBe(state.texts);
     const dutch = await pageOf("http://texts.test/members", { cookie: "locale=nl" });
     expect(dutch.state.texts).toMatch(/^\/texts\/nl\.[0-9a-f]{12}\.json$/);
     expect(((await (await fetchWorker(`http://texts.test${dutch.state.texts}`)).json()) as PageTexts).messages).toEqual(
-      Object.fromEntries(Object.entries(MESSAGES.nl).filter(([key]) => !["mail", "legal_text", "interest_names"].includes(key))),
+      Object.fromEntries(
+        Object.entries(MESSAGES.nl).filter(([key]) => !["mail", "legal_text", "interest_names"].includes(key)),
+      ),
     );
   });
 
@@ -67,7 +81,13 @@ describe("a page's texts (decision 0042)", () => {
     expect(old.status).toBe(200);
     expect(old.headers.get("cache-control")).toBe("no-store");
     expect(await old.text()).toBe(await (await fetchWorker(`http://texts.test${state.texts}`)).text());
-    for (const path of ["/texts/xx.0123456789ab.json", "/texts/en.json", "/texts/en-US.0123456789ab.json", "/texts/..%2Fen.0123456789ab.json", "/texts/nl-CH.0123456789ab.json"]) {
+    for (const path of [
+      "/texts/xx.0123456789ab.json",
+      "/texts/en.json",
+      "/texts/en-US.0123456789ab.json",
+      "/texts/..%2Fen.0123456789ab.json",
+      "/texts/nl-CH.0123456789ab.json",
+    ]) {
       const res = await fetchWorker(`http://texts.test${path}`);
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as { message: string }).message, path).toBe("Not found");
@@ -99,32 +119,55 @@ describe("the settings a page carries", () => {
     expect(settings.description).toEqual({ nl: "Beschrijving, nl" });
     // None in the page's language: none at all, and the app falls back to its own texts.
     expect(settings.index_title).toEqual({});
-    for (const other of ["Fictional profile, en", "Fiktives Profil, de", "fictional, en", "fictifs, fr", "Opis, pl", "Title, en"]) expect(html).not.toContain(other);
+    for (const other of [
+      "Fictional profile, en",
+      "Fiktives Profil, de",
+      "fictional, en",
+      "fictifs, fr",
+      "Opis, pl",
+      "Title, en",
+    ])
+      expect(html).not.toContain(other);
 
-    const api = (await (await fetchWorker("http://settings.texts.test/api/settings.php")).json()) as Record<string, unknown>;
+    const api = (await (await fetchWorker("http://settings.texts.test/api/settings.php")).json()) as Record<
+      string,
+      unknown
+    >;
     expect(api.fictional_warning).toEqual(MULTI.fictional_warning);
     expect(api.index_title).toEqual(MULTI.index_title);
 
     // In English, the English texts.
-    const english = (await pageOf("http://settings.texts.test/members?lang=en")).state.settings as Record<string, Record<string, string>>;
+    const english = (await pageOf("http://settings.texts.test/members?lang=en")).state.settings as Record<
+      string,
+      Record<string, string>
+    >;
     expect(english.fictional_warning).toEqual({ en: "Fictional profile, en" });
     expect(english.index_title).toEqual({ en: "Title, en" });
     expect(english.description).toEqual({});
   });
 
   it("are found in the settings' schema: every text per language, and nothing else", () => {
-    expect(LOCALISED_SETTINGS.toSorted()).toEqual(["description", "fictional_plural", "fictional_singular", "fictional_warning", "index_title"]);
+    expect(LOCALISED_SETTINGS.toSorted()).toEqual([
+      "description",
+      "fictional_plural",
+      "fictional_singular",
+      "fictional_warning",
+      "index_title",
+    ]);
   });
 });
 
 describe("a page's inline state", () => {
   it("carries any member's text back whole, and nothing in it ends its script or opens a comment", async () => {
     const name = "Eve</script><script>window.hacked=1</script><!-- \u2028\u2029 Zoë";
-    await loadProfiles([{ id: 41, name, country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] }]);
+    await loadProfiles([
+      { id: 41, name, country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] },
+    ]);
     const { html, state } = await pageOf("http://texts.test/members");
     const script = /<script[^>]*>window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!;
     expect(script).not.toContain("<");
-    const results = (state.fallback as Record<string, [{ profiles: { name: string }[] }]>)["$inf$/api/search.php"]![0].profiles;
+    const results = (state.fallback as Record<string, [{ profiles: { name: string }[] }]>)["$inf$/api/search.php"]![0]
+      .profiles;
     expect(results.map((p) => p.name)).toEqual([name]);
     expect(html).not.toContain("window.hacked=1</script>");
   });

@@ -20,12 +20,20 @@ describe("password hashing", () => {
   it("asks to rehash a password stored with older parameters", async () => {
     const { default: Argon2 } = await import("@phi-ag/argon2");
     const { default: wasm } = await import("@phi-ag/argon2/argon2.wasm");
-    const old = new Argon2(await WebAssembly.instantiate(wasm)).hash("old one", { memoryCost: 4096, timeCost: 3, parallelism: 1, type: 2 }).encoded;
+    const old = new Argon2(await WebAssembly.instantiate(wasm)).hash("old one", {
+      memoryCost: 4096,
+      timeCost: 3,
+      parallelism: 1,
+      type: 2,
+    }).encoded;
     expect(await verifyPassword(old, "old one")).toEqual({ ok: true, rehash: true });
   });
 
   it("refuses when there is no hash, after spending the same work", async () => {
     expect(await verifyPassword(null, "anything")).toEqual({ ok: false, rehash: false });
-    expect(await verifyPassword("plain-text-from-elsewhere", "plain-text-from-elsewhere")).toEqual({ ok: false, rehash: false });
+    expect(await verifyPassword("plain-text-from-elsewhere", "plain-text-from-elsewhere")).toEqual({
+      ok: false,
+      rehash: false,
+    });
   });
 });

@@ -6,7 +6,12 @@ import { ledgerSum } from "../../src/server/db/ledger";
 import { findOrder, takeBackStatements } from "../../src/server/db/orders";
 import { SandboxProvider } from "../../src/server/payments/sandbox";
 import { type PaymentContext } from "../../src/server/services/payments";
-import type { OrderCreated, OrderResponse, TransactionResponse, TransactionsResponse } from "../../src/shared/payments-api";
+import type {
+  OrderCreated,
+  OrderResponse,
+  TransactionResponse,
+  TransactionsResponse,
+} from "../../src/shared/payments-api";
 import type { User } from "../../src/shared/api";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { COMPANY, putSites, site } from "../fixtures";
@@ -28,15 +33,26 @@ beforeAll(async () => {
 /** A member whose books start balanced: the fixture sets the balance, a ledger row records it. */
 async function member(options: { credits?: number; paid?: boolean } = {}): Promise<Member> {
   const m = await chatMember(ORIGIN, options);
-  await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT SUM(delta) FROM credit_ledger WHERE user_id = ?1), 'bonus')").bind(m.userId).run();
+  await env.DB.prepare(
+    "INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, (SELECT credits FROM users WHERE id = ?1) - (SELECT SUM(delta) FROM credit_ledger WHERE user_id = ?1), 'bonus')",
+  )
+    .bind(m.userId)
+    .run();
   return m;
 }
 
 /** Each member orders from an address of their own (order creation is also limited per address). */
 const post = (buyer: Member, path: string, body?: unknown) =>
-  buyer.browser.fetch(path, { method: "POST", headers: { "cf-connecting-ip": `10.0.${buyer.userId >> 8}.${buyer.userId & 255}` }, ...(body === undefined ? {} : { json: body }) });
+  buyer.browser.fetch(path, {
+    method: "POST",
+    headers: { "cf-connecting-ip": `10.0.${buyer.userId >> 8}.${buyer.userId & 255}` },
+    ...(body === undefined ? {} : { json: body }),
+  });
 
-async function order(buyer: Member, body: Record<string, unknown> = { bundle_id: 1, method: "ideal" }): Promise<OrderCreated["order"]> {
+async function order(
+  buyer: Member,
+  body: Record<string, unknown> = { bundle_id: 1, method: "ideal" },
+): Promise<OrderCreated["order"]> {
   const res = await post(buyer, "/api/order.php", body);
   expect(res.status, await res.clone().text()).toBe(201);
   return (await json<OrderCreated>(res)).order;
@@ -47,7 +63,8 @@ async function press(buyer: Member, checkoutUrl: string, status: string): Promis
   return buyer.browser.fetch(new URL(checkoutUrl).pathname, { method: "POST", body: new URLSearchParams({ status }) });
 }
 
-const webhook = (id: string, extra: Record<string, string> = {}) => fetchWorker(`${ORIGIN}/api/payment-webhook.php`, { method: "POST", body: new URLSearchParams({ id, ...extra }) });
+const webhook = (id: string, extra: Record<string, string> = {}) =>
+  fetchWorker(`${ORIGIN}/api/payment-webhook.php`, { method: "POST", body: new URLSearchParams({ id, ...extra }) });
 
 async function orderOf(buyer: Member, id: number) {
   const res = await buyer.browser.fetch(`/api/order.php?id=${id}`);
@@ -60,7 +77,9 @@ async function userOf(buyer: Member): Promise<User> {
 }
 
 async function orderCount(buyer: Member): Promise<number> {
-  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").bind(buyer.userId).first<{ n: number }>())!.n;
+  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?")
+    .bind(buyer.userId)
+    .first<{ n: number }>())!.n;
 }
 
 async function expectLedgerMatches(buyer: Member) {
@@ -75,12 +94,20 @@ describe("orders through the sandbox provider", () => {
     expect(created.checkout_url).toMatch(/^http:\/\/pay\.test\/sandbox\/checkout\/tr_sb/);
     const page = await buyer.browser.fetch(new URL(created.checkout_url!).pathname);
     const html = await page.text();
-    for (const status of ["paid", "failed", "canceled", "expired", "open"]) expect(html).toContain(`value="${status}">${status}</button>`);
+    for (const status of ["paid", "failed", "canceled", "expired", "open"])
+      expect(html).toContain(`value="${status}">${status}</button>`);
 
     const back = await press(buyer, created.checkout_url!, "paid");
     expect(back.status).toBe(303);
     expect(back.headers.get("location")).toBe(`${ORIGIN}/credits/1/ideal?order=${created.id}`);
-    expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", credits: 50, amount: 995, vat: 173, currency: "EUR", method: "ideal" });
+    expect(await orderOf(buyer, created.id)).toMatchObject({
+      status: "paid",
+      credits: 50,
+      amount: 995,
+      vat: 173,
+      currency: "EUR",
+      method: "ideal",
+    });
     expect(await creditsOf(buyer)).toBe(50);
     expect((await userOf(buyer)).paid_user).toBe(true);
     await expectLedgerMatches(buyer);
@@ -133,7 +160,9 @@ describe("orders through the sandbox provider", () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => webhook(payment_id!)));
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
     expect(await creditsOf(buyer)).toBe(50);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref = ? AND reason = 'purchase'").bind(`order:${created.id}`).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref = ? AND reason = 'purchase'")
+      .bind(`order:${created.id}`)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 
@@ -145,17 +174,37 @@ describe("orders through the sandbox provider", () => {
     expect((await webhook(payment_id!, { status: "paid", amount: "995" })).status).toBe(200);
     expect((await orderOf(buyer, created.id)).status).toBe("open");
     expect(await creditsOf(buyer)).toBe(0);
-    const bad = await fetchWorker(`${ORIGIN}/api/payment-webhook.php`, { method: "POST", body: new URLSearchParams({ id: "../../x" }) });
+    const bad = await fetchWorker(`${ORIGIN}/api/payment-webhook.php`, {
+      method: "POST",
+      body: new URLSearchParams({ id: "../../x" }),
+    });
     expect(bad.status).toBe(400);
-    expect((await fetchWorker(`${ORIGIN}/api/payment-webhook.php`, { method: "POST", body: new URLSearchParams({ constructor: "x" }) })).status).toBe(400);
+    expect(
+      (
+        await fetchWorker(`${ORIGIN}/api/payment-webhook.php`, {
+          method: "POST",
+          body: new URLSearchParams({ constructor: "x" }),
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("refuses bad orders with a clear text and creates nothing", async () => {
     const buyer = await member();
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ bundle_id: 99, method: "ideal" }, 404, "bundle_not_found", "This bundle does not exist"],
-      [{ bundle_id: 1, method: "bancontact" }, 400, "method_not_offered", "This payment method is not available in your country"],
-      [{ bundle_id: 1, method: "directdebit" }, 400, "method_not_offered", "This payment method is not available in your country"],
+      [
+        { bundle_id: 1, method: "bancontact" },
+        400,
+        "method_not_offered",
+        "This payment method is not available in your country",
+      ],
+      [
+        { bundle_id: 1, method: "directdebit" },
+        400,
+        "method_not_offered",
+        "This payment method is not available in your country",
+      ],
       [{ bundle_id: 1, method: "bitcoin" }, 400, "invalid_parameter", "method"],
       [{ bundle_id: "1", method: "ideal" }, 400, "invalid_parameter", "bundle_id"],
       [{ bundle_id: 1, method: "ideal", discount_code: "FREE100" }, 404, "discount_not_found", "Code not found"],
@@ -172,8 +221,24 @@ describe("orders through the sandbox provider", () => {
     const created = await order(buyer, { bundle_id: 2, method: "ideal", amount: 1, credits: 100000 });
     expect(await orderOf(buyer, created.id)).toMatchObject({ amount: 1995, credits: 125 });
     // A visitor, and a call from another site's page, are refused.
-    expect((await fetchWorker(`${ORIGIN}/api/order.php`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN, "x-request-type": "client" }, body: JSON.stringify({ bundle_id: 1, method: "ideal" }) })).status).toBe(403);
-    expect((await buyer.browser.fetch("/api/order.php", { method: "POST", headers: { origin: "http://evil.test" }, json: { bundle_id: 1, method: "ideal" } })).status).toBe(403);
+    expect(
+      (
+        await fetchWorker(`${ORIGIN}/api/order.php`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: ORIGIN, "x-request-type": "client" },
+          body: JSON.stringify({ bundle_id: 1, method: "ideal" }),
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await buyer.browser.fetch("/api/order.php", {
+          method: "POST",
+          headers: { origin: "http://evil.test" },
+          json: { bundle_id: 1, method: "ideal" },
+        })
+      ).status,
+    ).toBe(403);
     expect(await orderCount(buyer)).toBe(1);
   });
 
@@ -196,7 +261,9 @@ describe("orders through the sandbox provider", () => {
     for (let i = 0; i < 10; i++) await order(buyer);
     const refused = await post(buyer, "/api/order.php", { bundle_id: 1, method: "ideal" });
     expect(refused.status).toBe(429);
-    expect((await json<{ message: string }>(refused)).message).toBe("Too many orders in a short time, please try again later");
+    expect((await json<{ message: string }>(refused)).message).toBe(
+      "Too many orders in a short time, please try again later",
+    );
     expect(await orderCount(buyer)).toBe(10);
   });
 });
@@ -235,7 +302,11 @@ describe("the payment pages", () => {
     let refused: Response | null = null;
     for (const buyer of buyers) {
       for (let i = 0; i < 10 && !refused; i++) {
-        const res = await buyer.browser.fetch("/api/order.php", { method: "POST", headers: { "cf-connecting-ip": address }, json: { bundle_id: 1, method: "ideal" } });
+        const res = await buyer.browser.fetch("/api/order.php", {
+          method: "POST",
+          headers: { "cf-connecting-ip": address },
+          json: { bundle_id: 1, method: "ideal" },
+        });
         if (res.status === 201) created++;
         else refused = res;
       }
@@ -288,15 +359,28 @@ describe("transactions, repeat order and refunds", () => {
     const buyer = await member();
     const created = await order(buyer);
     await press(buyer, created.checkout_url!, "paid");
-    const paidAt = (await env.DB.prepare("SELECT credited_at FROM orders WHERE id = ?").bind(created.id).first<{ credited_at: number }>())!.credited_at;
-    const ctx = (now: number): PaymentContext => ({ db, env, provider: new SandboxProvider(db, ORIGIN), site: SITE, origin: ORIGIN, now });
+    const paidAt = (await env.DB.prepare("SELECT credited_at FROM orders WHERE id = ?")
+      .bind(created.id)
+      .first<{ credited_at: number }>())!.credited_at;
+    const ctx = (now: number): PaymentContext => ({
+      db,
+      env,
+      provider: new SandboxProvider(db, ORIGIN),
+      site: SITE,
+      origin: ORIGIN,
+      now,
+    });
 
-    await expect(refundOrder(ctx(paidAt + 15 * 86_400), buyer.userId, created.id)).rejects.toMatchObject({ code: "refund_too_late" });
+    await expect(refundOrder(ctx(paidAt + 15 * 86_400), buyer.userId, created.id)).rejects.toMatchObject({
+      code: "refund_too_late",
+    });
     expect(await creditsOf(buyer)).toBe(50);
     // Spend 20 of the 50: 30 come back with 30/50 of the price.
     await env.DB.batch([
       env.DB.prepare("UPDATE users SET credits = credits - 20 WHERE id = ?").bind(buyer.userId),
-      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -20, 'message')").bind(buyer.userId),
+      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -20, 'message')").bind(
+        buyer.userId,
+      ),
     ]);
     const refunded = await refundOrder(ctx(paidAt + 13 * 86_400), buyer.userId, created.id);
     expect(refunded).toMatchObject({ status: "refunded", refundedCredits: 30, refundedCents: 597 });
@@ -311,11 +395,15 @@ describe("transactions, repeat order and refunds", () => {
     await press(spender, spent.checkout_url!, "paid");
     await env.DB.batch([
       env.DB.prepare("UPDATE users SET credits = 0 WHERE id = ?").bind(spender.userId),
-      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -50, 'message')").bind(spender.userId),
+      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -50, 'message')").bind(
+        spender.userId,
+      ),
     ]);
     const refused = await spender.browser.post("/api/refund.php", { order_id: spent.id });
     expect(refused.status).toBe(409);
-    expect((await json<{ message: string }>(refused)).message).toBe("The credits of this purchase have already been spent");
+    expect((await json<{ message: string }>(refused)).message).toBe(
+      "The credits of this purchase have already been spent",
+    );
     expect((await orderOf(spender, spent.id)).status).toBe("paid");
   });
 
@@ -328,17 +416,26 @@ describe("transactions, repeat order and refunds", () => {
       // Read at 60; then 45 went on gifts before the take-back's batch ran.
       await env.DB.batch([
         env.DB.prepare("UPDATE users SET credits = credits - 45 WHERE id = ?").bind(buyer.userId),
-        env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -45, 'message')").bind(buyer.userId),
+        env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?, -45, 'message')").bind(
+          buyer.userId,
+        ),
       ]);
       const [taken] = await db.batch([...takeBackStatements(db, row, { credits: 50, cents: 995, reason, now: NOW() })]);
       expect(taken.meta.changes).toBe(0);
-      expect(await orderOf(buyer, created.id)).toMatchObject({ status: "paid", refunded_credits: 0, refunded_amount: 0 });
+      expect(await orderOf(buyer, created.id)).toMatchObject({
+        status: "paid",
+        refunded_credits: 0,
+        refunded_amount: 0,
+      });
       expect(await creditsOf(buyer)).toBe(15);
       await expectLedgerMatches(buyer);
       // What is left can still be taken back.
       const [later] = await db.batch([...takeBackStatements(db, row, { credits: 15, cents: 298, reason, now: NOW() })]);
       expect(later.meta.changes).toBe(1);
-      expect(await orderOf(buyer, created.id)).toMatchObject({ status: reason === "refund" ? "refunded" : "reversed", refunded_credits: 15 });
+      expect(await orderOf(buyer, created.id)).toMatchObject({
+        status: reason === "refund" ? "refunded" : "reversed",
+        refunded_credits: 15,
+      });
       expect(await creditsOf(buyer)).toBe(0);
       await expectLedgerMatches(buyer);
     }
@@ -349,7 +446,9 @@ describe("transactions, repeat order and refunds", () => {
     const created = await order(buyer);
     await press(buyer, created.checkout_url!, "paid");
     // The sandbox refuses a refund of more than is left to refund.
-    const payment = (await env.DB.prepare("SELECT provider_payment_id AS id FROM payments WHERE order_id = ?").bind(created.id).first<{ id: string }>())!.id;
+    const payment = (await env.DB.prepare("SELECT provider_payment_id AS id FROM payments WHERE order_id = ?")
+      .bind(created.id)
+      .first<{ id: string }>())!.id;
     await env.DB.prepare("UPDATE sandbox_payments SET refunded_cents = amount_cents WHERE id = ?").bind(payment).run();
     const refused = await buyer.browser.post("/api/refund.php", { order_id: created.id });
     expect(refused.status).toBe(502);
@@ -371,11 +470,24 @@ describe("transactions, repeat order and refunds", () => {
       // 60 credits: 10 of their own and a purchase of 50 (the order a refund takes from).
       const buyer = await member({ credits: 25 });
       // A first gift opens the pair's conversation, so the racing gifts meet a running conversation object.
-      expect((await buyer.browser.post("/api/gift.php", { profile: { id: peer.id }, gift: "rose", client_id: `gift-race-${round}-open` })).status).toBe(200);
+      expect(
+        (
+          await buyer.browser.post("/api/gift.php", {
+            profile: { id: peer.id },
+            gift: "rose",
+            client_id: `gift-race-${round}-open`,
+          })
+        ).status,
+      ).toBe(200);
       const created = await order(buyer);
       await press(buyer, created.checkout_url!, "paid");
       expect(await creditsOf(buyer)).toBe(60);
-      const gift = (i: number) => buyer.browser.post("/api/gift.php", { profile: { id: peer.id }, gift: "rose", client_id: `gift-race-${round}-${i}-x` });
+      const gift = (i: number) =>
+        buyer.browser.post("/api/gift.php", {
+          profile: { id: peer.id },
+          gift: "rose",
+          client_id: `gift-race-${round}-${i}-x`,
+        });
       const refundNow = () => buyer.browser.post("/api/refund.php", { order_id: created.id });
       // The refund starts before the gifts, among them, or once the first gift is answered while the
       // other two are still on their way, so its read of the balance and its write meet them in every order.
@@ -391,7 +503,9 @@ describe("transactions, repeat order and refunds", () => {
         const all = await Promise.all(sends.map((send) => send()));
         refund = all[round % 3 === 1 ? 3 : 0]!;
       }
-      const ledger = await env.DB.prepare("SELECT delta FROM credit_ledger WHERE user_id = ? AND reason = 'refund'").bind(buyer.userId).all<{ delta: number }>();
+      const ledger = await env.DB.prepare("SELECT delta FROM credit_ledger WHERE user_id = ? AND reason = 'refund'")
+        .bind(buyer.userId)
+        .all<{ delta: number }>();
       const stored = await orderOf(buyer, created.id);
       if (refund.status === 200) {
         expect(stored).toMatchObject({ status: "refunded" });
@@ -448,7 +562,9 @@ describe("premium", () => {
 
     const form = new FormData();
     form.set("photo", new File([await jpeg(picture(64, 48))], "me.jpg", { type: "image/jpeg" }));
-    const { photo } = await json<{ photo: { id: number; image: string } }>(await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }));
+    const { photo } = await json<{ photo: { id: number; image: string } }>(
+      await sender.browser.fetch("/api/chat-photo.php", { method: "POST", body: form }),
+    );
     const senderSocket = await ChatSocket.open(sender, buyer.id);
     const before = clientId();
     senderSocket.send({ type: "send", client_id: before, kind: "image", photo_id: photo.id });

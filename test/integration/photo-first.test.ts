@@ -21,11 +21,46 @@ const VIEWER = 800;
 
 const profiles: FixtureProfile[] = [
   // Members with an approved main photo were active longest ago...
-  ...WITH_PHOTO.map((id, i): FixtureProfile => ({ id, name: `Photo${i}`, country: "NL", gender: "female", age: 25 + i, region: "NL-NH", lastActiveAt: 1_000_000 - i, photos: [{ status: "active", main: true }] })),
+  ...WITH_PHOTO.map((id, i): FixtureProfile => ({
+    id,
+    name: `Photo${i}`,
+    country: "NL",
+    gender: "female",
+    age: 25 + i,
+    region: "NL-NH",
+    lastActiveAt: 1_000_000 - i,
+    photos: [{ status: "active", main: true }],
+  })),
   // ...members without one more recently, and the ones whose main photo waits or was refused most recently.
-  ...WITHOUT_PHOTO.map((id, i): FixtureProfile => ({ id, name: `Blank${i}`, country: "NL", gender: "female", age: 25 + i, region: "NL-NH", lastActiveAt: 2_000_000 - i })),
-  { id: PENDING, name: "Waiting", country: "NL", gender: "female", age: 30, region: "NL-NH", lastActiveAt: 3_000_001, photos: [{ status: "pending", main: true }] },
-  { id: REJECTED, name: "Refused", country: "NL", gender: "female", age: 30, region: "NL-NH", lastActiveAt: 3_000_000, photos: [{ status: "rejected", main: true }] },
+  ...WITHOUT_PHOTO.map((id, i): FixtureProfile => ({
+    id,
+    name: `Blank${i}`,
+    country: "NL",
+    gender: "female",
+    age: 25 + i,
+    region: "NL-NH",
+    lastActiveAt: 2_000_000 - i,
+  })),
+  {
+    id: PENDING,
+    name: "Waiting",
+    country: "NL",
+    gender: "female",
+    age: 30,
+    region: "NL-NH",
+    lastActiveAt: 3_000_001,
+    photos: [{ status: "pending", main: true }],
+  },
+  {
+    id: REJECTED,
+    name: "Refused",
+    country: "NL",
+    gender: "female",
+    age: 30,
+    region: "NL-NH",
+    lastActiveAt: 3_000_000,
+    photos: [{ status: "rejected", main: true }],
+  },
   { id: VIEWER, name: "Viewer", country: "NL", gender: "male", age: 35, region: "NL-NH", lastActiveAt: 1 },
 ];
 
@@ -50,9 +85,13 @@ async function showcase(): Promise<ShowcaseResponse> {
   return json<ShowcaseResponse>(res);
 }
 
-const mainPhotoOf = async (profileId: number) => (await env.DB.prepare("SELECT main_photo_id AS id FROM profiles WHERE id = ?").bind(profileId).first<{ id: number }>())!.id;
+const mainPhotoOf = async (profileId: number) =>
+  (await env.DB.prepare("SELECT main_photo_id AS id FROM profiles WHERE id = ?")
+    .bind(profileId)
+    .first<{ id: number }>())!.id;
 /** What the operators' photo script runs (scripts/photos.ts). */
-const moderate = (photoId: number, status: "active" | "rejected") => env.DB.prepare(`UPDATE photos SET status = ? WHERE status = 'pending' AND id = ?`).bind(status, photoId).run();
+const moderate = (photoId: number, status: "active" | "rejected") =>
+  env.DB.prepare(`UPDATE photos SET status = ? WHERE status = 'pending' AND id = ?`).bind(status, photoId).run();
 
 describe("photo first", () => {
   it("search shows members with a public main photo first, each group by latest activity", async () => {
@@ -71,7 +110,9 @@ describe("photo first", () => {
     await moderate(await mainPhotoOf(PENDING), "active");
     expect((await search()).profiles[0]).toMatchObject({ id: PENDING, main_image: { status: "active" } });
     // Back to pending by hand, then refused: no photo again.
-    await env.DB.prepare("UPDATE photos SET status = 'pending' WHERE id = ?").bind(await mainPhotoOf(PENDING)).run();
+    await env.DB.prepare("UPDATE photos SET status = 'pending' WHERE id = ?")
+      .bind(await mainPhotoOf(PENDING))
+      .run();
     expect((await search()).profiles[0]!.id).toBe(WITH_PHOTO[0]);
     await moderate(await mainPhotoOf(PENDING), "rejected");
     expect((await search()).profiles.map((p) => p.id).indexOf(PENDING)).toBe(15);
@@ -84,7 +125,11 @@ describe("photo first", () => {
     expect(ids.slice(0, 15)).toEqual([...WITH_PHOTO.slice(1), PENDING]);
 
     const second = WITH_PHOTO[1]!;
-    const waiting = (await env.DB.prepare("INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, position, width, height) VALUES (?, 'k-second', 't-second', 'b-second', 'pending', 1, 480, 600) RETURNING id").bind(second).first<{ id: number }>())!.id;
+    const waiting = (await env.DB.prepare(
+      "INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, position, width, height) VALUES (?, 'k-second', 't-second', 'b-second', 'pending', 1, 480, 600) RETURNING id",
+    )
+      .bind(second)
+      .first<{ id: number }>())!.id;
     expect(await setMainPhoto(db, second, waiting)).toBe(true);
     ids = (await search()).profiles.map((p) => p.id);
     expect(ids.slice(0, 13)).toEqual(WITH_PHOTO.slice(2));
@@ -110,7 +155,9 @@ describe("showcases (home page and landers)", () => {
 
   it("with too few photos, fill up with members without one after those with", async () => {
     // Refuse all but three of the main photos.
-    await env.DB.prepare(`UPDATE photos SET status = 'rejected' WHERE profile_id >= ${WITH_PHOTO[3]} AND profile_id <= ${WITH_PHOTO.at(-1)}`).run();
+    await env.DB.prepare(
+      `UPDATE photos SET status = 'rejected' WHERE profile_id >= ${WITH_PHOTO[3]} AND profile_id <= ${WITH_PHOTO.at(-1)}`,
+    ).run();
     const r = await showcase();
     expect(r.profiles).toHaveLength(12);
     expect(r.profiles.slice(0, 3).map((p) => p.id)).toEqual(WITH_PHOTO.slice(0, 3));

@@ -29,7 +29,9 @@ async function member(): Promise<Member> {
   });
   expect(res.status).toBe(201);
   const { user } = await json<{ user: User }>(res);
-  const row = await env.DB.prepare("SELECT user_id FROM profiles WHERE id = ?").bind(user.profile.id).first<{ user_id: number }>();
+  const row = await env.DB.prepare("SELECT user_id FROM profiles WHERE id = ?")
+    .bind(user.profile.id)
+    .first<{ user_id: number }>();
   return { browser, userId: row!.user_id, profileId: user.profile.id };
 }
 
@@ -100,7 +102,9 @@ describe("POST /api/photos.php", () => {
     const thumb = await decodeJpeg((await r2Bytes(row.thumb_key)).slice().buffer);
     expect([thumb.width, thumb.height]).toEqual([320, 240]);
 
-    const profile = await env.DB.prepare("SELECT main_photo_id FROM profiles WHERE id = ?").bind(m.profileId).first<{ main_photo_id: number }>();
+    const profile = await env.DB.prepare("SELECT main_photo_id FROM profiles WHERE id = ?")
+      .bind(m.profileId)
+      .first<{ main_photo_id: number }>();
     expect(profile!.main_photo_id).toBe(photo.id);
     // The member's main_image shows once the photo is active (public).
     await env.DB.prepare("UPDATE photos SET status = 'active' WHERE id = ?").bind(photo.id).run();
@@ -151,7 +155,10 @@ describe("POST /api/photos.php", () => {
       // Nothing but the image itself: no APP1..APP15 (EXIF, XMP, ICC ...) and no comment segment.
       const markers = jpegMarkers(bytes);
       expect(markers.at(-1), key).toBe(0xda);
-      expect(markers.filter((marker) => (marker >= 0xe1 && marker <= 0xef) || marker === 0xfe), key).toEqual([]);
+      expect(
+        markers.filter((marker) => (marker >= 0xe1 && marker <= 0xef) || marker === 0xfe),
+        key,
+      ).toEqual([]);
     }
   });
 
@@ -168,7 +175,17 @@ describe("POST /api/photos.php", () => {
       for (let y = 0; y < img.height; y++) {
         for (let x = 1; x < img.width; x++) {
           const i = (y * img.width + x) * 4;
-          max = Math.max(max, Math.abs(img.data[i]! + img.data[i + 1]! + img.data[i + 2]! - img.data[i - 4]! - img.data[i - 3]! - img.data[i - 2]!) / 3);
+          max = Math.max(
+            max,
+            Math.abs(
+              img.data[i]! +
+                img.data[i + 1]! +
+                img.data[i + 2]! -
+                img.data[i - 4]! -
+                img.data[i - 3]! -
+                img.data[i - 2]!,
+            ) / 3,
+          );
         }
       }
       return max;
@@ -184,7 +201,14 @@ describe("POST /api/photos.php", () => {
       m = await member();
     });
 
-    async function refused(file: Uint8Array<ArrayBuffer> | string, name: string, type: string, status: number, error: string, message: RegExp) {
+    async function refused(
+      file: Uint8Array<ArrayBuffer> | string,
+      name: string,
+      type: string,
+      status: number,
+      error: string,
+      message: RegExp,
+    ) {
       const before = await stored();
       const res = await upload(m, file, name, type);
       const body = await json<{ error: string; message: string; field?: string }>(res);
@@ -195,12 +219,33 @@ describe("POST /api/photos.php", () => {
     }
 
     it("a file that is not an image", async () => {
-      await refused("just some words", "notes.txt", "text/plain", 400, "invalid_photo", /^This file is not a JPEG, PNG or WebP image$/);
+      await refused(
+        "just some words",
+        "notes.txt",
+        "text/plain",
+        400,
+        "invalid_photo",
+        /^This file is not a JPEG, PNG or WebP image$/,
+      );
     });
 
     it("a text file renamed to .jpg", async () => {
-      await refused("GIF89a or whatever this is pretending", "photo.jpg", "image/jpeg", 400, "invalid_photo", /not a JPEG, PNG or WebP image/);
-      await refused(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), "photo.png", "image/png", 400, "invalid_photo", /not a JPEG, PNG or WebP/);
+      await refused(
+        "GIF89a or whatever this is pretending",
+        "photo.jpg",
+        "image/jpeg",
+        400,
+        "invalid_photo",
+        /not a JPEG, PNG or WebP image/,
+      );
+      await refused(
+        new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+        "photo.png",
+        "image/png",
+        400,
+        "invalid_photo",
+        /not a JPEG, PNG or WebP/,
+      );
     });
 
     it("a file over the size limit, before decoding", async () => {
@@ -208,13 +253,27 @@ describe("POST /api/photos.php", () => {
       big.set(await jpeg(picture(16, 16)));
       await refused(big, "big.jpg", "image/jpeg", 413, "photo_too_large", /at most 10 MB/);
       // Far over: cut off while the body is read.
-      await refused(new Uint8Array(MAX_PHOTO_BYTES * 2), "huge.jpg", "image/jpeg", 413, "photo_too_large", /at most 10 MB/);
+      await refused(
+        new Uint8Array(MAX_PHOTO_BYTES * 2),
+        "huge.jpg",
+        "image/jpeg",
+        413,
+        "photo_too_large",
+        /at most 10 MB/,
+      );
     });
 
     it("a pixel flood: a tiny PNG whose header claims 30000 x 30000", async () => {
       const flood = withPngSize(await png(picture(8, 8)), 30000, 30000);
       expect(flood.length).toBeLessThan(1000);
-      await refused(flood, "tiny.png", "image/png", 400, "photo_too_many_pixels", /too many pixels: at most 16 megapixels/);
+      await refused(
+        flood,
+        "tiny.png",
+        "image/png",
+        400,
+        "photo_too_many_pixels",
+        /too many pixels: at most 16 megapixels/,
+      );
     });
 
     it("a JPEG that does not decode", async () => {
@@ -247,8 +306,16 @@ describe("POST /api/photos.php", () => {
       const before = await stored();
       const empty = await m.browser.fetch("/api/photos.php", { method: "POST", body: new FormData() });
       expect(empty.status).toBe(400);
-      expect(await json(empty)).toMatchObject({ error: "invalid_photo", field: "photo", message: "Choose a photo to upload" });
-      const raw = await m.browser.fetch("/api/photos.php", { method: "POST", body: await jpeg(picture(8, 8)), headers: { "content-type": "image/jpeg" } });
+      expect(await json(empty)).toMatchObject({
+        error: "invalid_photo",
+        field: "photo",
+        message: "Choose a photo to upload",
+      });
+      const raw = await m.browser.fetch("/api/photos.php", {
+        method: "POST",
+        body: await jpeg(picture(8, 8)),
+        headers: { "content-type": "image/jpeg" },
+      });
       expect(raw.status).toBe(400);
       expect(await stored()).toEqual(before);
     });
@@ -272,7 +339,9 @@ describe("POST /api/photos.php", () => {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      await expect(uploadPhoto({ db: databaseOf(env.DB), bucket }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/")).rejects.toThrow("R2 is down");
+      await expect(
+        uploadPhoto({ db: databaseOf(env.DB), bucket }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/"),
+      ).rejects.toThrow("R2 is down");
       expect(puts).toBe(3);
       expect(await stored()).toEqual(before);
     });
@@ -287,7 +356,15 @@ describe("POST /api/photos.php", () => {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      await expect(uploadPhoto({ db: databaseOf(db), bucket: env.PHOTOS }, m.userId, m.profileId, await jpeg(picture(64, 64)), "/media/")).rejects.toThrow("D1 is down");
+      await expect(
+        uploadPhoto(
+          { db: databaseOf(db), bucket: env.PHOTOS },
+          m.userId,
+          m.profileId,
+          await jpeg(picture(64, 64)),
+          "/media/",
+        ),
+      ).rejects.toThrow("D1 is down");
       expect(await stored()).toEqual(before);
     });
 
@@ -321,7 +398,11 @@ describe("who gets which bytes (GET /media/<key>)", () => {
     expect([main.main, other.main, pending.main]).toEqual([true, false, false]);
     // Moderation makes the first two public; the third stays pending.
     await env.DB.prepare("UPDATE photos SET status = 'active' WHERE id IN (?, ?)").bind(main.id, other.id).run();
-    for (const [name, photo] of [["main", main], ["other", other], ["pending", pending]] as const) {
+    for (const [name, photo] of [
+      ["main", main],
+      ["other", other],
+      ["pending", pending],
+    ] as const) {
       const row = (await photoRow(photo.id))!;
       photos[name] = { p: row.key, t: row.thumb_key, b: row.blur_key };
     }
@@ -330,7 +411,14 @@ describe("who gets which bytes (GET /media/<key>)", () => {
 
   type Viewer = "visitor" | "free" | "premium" | "owner" | "blocked";
   const viewers: Viewer[] = ["visitor", "free", "premium", "owner", "blocked"];
-  const browserOf = (viewer: Viewer) => ({ visitor: new Browser(ORIGIN), free: free.browser, premium: premium.browser, owner: owner.browser, blocked: blocked.browser })[viewer];
+  const browserOf = (viewer: Viewer) =>
+    ({
+      visitor: new Browser(ORIGIN),
+      free: free.browser,
+      premium: premium.browser,
+      owner: owner.browser,
+      blocked: blocked.browser,
+    })[viewer];
 
   /** Who may have each variant: "public" for everyone (cacheable), else the list of viewers (private). */
   const RULES: Record<"main" | "other" | "pending", Record<"p" | "t" | "b", "public" | Viewer[]>> = {
@@ -377,14 +465,20 @@ describe("who gets which bytes (GET /media/<key>)", () => {
     };
     for (const viewer of ["premium", "owner"] as const) {
       const { photos: shown } = await profileFor(viewer);
-      expect(shown.map((p) => [keyOf(p.image), keyOf(p.thumb), p.locked]), viewer).toEqual([
+      expect(
+        shown.map((p) => [keyOf(p.image), keyOf(p.thumb), p.locked]),
+        viewer,
+      ).toEqual([
         [photos.main.p, photos.main.t, false],
         [photos.other.p, photos.other.t, false],
       ]);
     }
     for (const viewer of ["visitor", "free"] as const) {
       const { photos: shown } = await profileFor(viewer);
-      expect(shown.map((p) => [keyOf(p.image), keyOf(p.thumb), p.locked]), viewer).toEqual([
+      expect(
+        shown.map((p) => [keyOf(p.image), keyOf(p.thumb), p.locked]),
+        viewer,
+      ).toEqual([
         [photos.main.p, photos.main.t, false],
         [photos.other.b, photos.other.b, true],
       ]);
@@ -409,7 +503,8 @@ describe("who gets which bytes (GET /media/<key>)", () => {
     const photo = await uploaded(own, await jpeg(picture(32, 32)));
     await env.DB.prepare("UPDATE photos SET status = 'rejected' WHERE id = ?").bind(photo.id).run();
     const row = (await photoRow(photo.id))!;
-    for (const key of [row.key, row.thumb_key, row.blur_key]) expect((await own.browser.fetch(`/media/${key}`)).status, key).toBe(404);
+    for (const key of [row.key, row.thumb_key, row.blur_key])
+      expect((await own.browser.fetch(`/media/${key}`)).status, key).toBe(404);
   });
 });
 
@@ -474,7 +569,9 @@ describe("GET, PUT and DELETE /api/photos.php", () => {
     const moved = await m.browser.put("/api/photos.php", { photo_id: c.id, position: 0 });
     expect(moved.status).toBe(200);
     expect((await json<PhotoListResponse>(moved)).photos.map((p) => p.id)).toEqual([c.id, a.id, b.id]);
-    const later = await json<PhotoListResponse>(await m.browser.put("/api/photos.php", { photo_id: c.id, position: 9 }));
+    const later = await json<PhotoListResponse>(
+      await m.browser.put("/api/photos.php", { photo_id: c.id, position: 9 }),
+    );
     expect(later.photos.map((p) => p.id)).toEqual([a.id, b.id, c.id]);
     await env.DB.prepare("UPDATE photos SET status = 'active' WHERE profile_id = ?").bind(m.profileId).run();
     await m.browser.put("/api/photos.php", { photo_id: b.id, position: 0 });
@@ -497,7 +594,9 @@ describe("GET, PUT and DELETE /api/photos.php", () => {
     expect((await json<PhotoListResponse>(res)).photos.map((p) => p.id)).toEqual([b.id]);
     expect(await stored()).toEqual({ objects: before.objects - 3, rows: before.rows - 1 });
     for (const key of [row.key, row.thumb_key, row.blur_key]) expect(await env.PHOTOS.head(key), key).toBeNull();
-    const profile = await env.DB.prepare("SELECT main_photo_id FROM profiles WHERE id = ?").bind(m.profileId).first<{ main_photo_id: number | null }>();
+    const profile = await env.DB.prepare("SELECT main_photo_id FROM profiles WHERE id = ?")
+      .bind(m.profileId)
+      .first<{ main_photo_id: number | null }>();
     expect(profile!.main_photo_id).toBeNull();
     // The next upload becomes the main photo again.
     expect((await uploaded(m, await jpeg(picture(64, 64)))).main).toBe(true);
@@ -516,11 +615,17 @@ describe("GET, PUT and DELETE /api/photos.php", () => {
     expect(await json(del)).toMatchObject({ error: "not_found", message: "This photo could not be found" });
     expect((await other.browser.put("/api/photos.php", { photo_id: b.id, main: true })).status).toBe(404);
     expect(await stored()).toEqual(before);
-    const main = await env.DB.prepare("SELECT id, main_photo_id FROM profiles WHERE id IN (?, ?) ORDER BY id").bind(owner.profileId, other.profileId).all<{ id: number; main_photo_id: number }>();
+    const main = await env.DB.prepare("SELECT id, main_photo_id FROM profiles WHERE id IN (?, ?) ORDER BY id")
+      .bind(owner.profileId, other.profileId)
+      .all<{ id: number; main_photo_id: number }>();
     expect(main.results[0]!.main_photo_id).toBe(a.id);
     expect(main.results[1]!.main_photo_id).not.toBe(b.id);
     // Without the page's headers (a cross-site form), nothing is even tried.
-    const forged = await other.browser.fetch("/api/photos.php", { method: "DELETE", headers: { "x-request-type": "", origin: "http://evil.test" }, body: JSON.stringify({ photo_id: a.id }) });
+    const forged = await other.browser.fetch("/api/photos.php", {
+      method: "DELETE",
+      headers: { "x-request-type": "", origin: "http://evil.test" },
+      body: JSON.stringify({ photo_id: a.id }),
+    });
     expect(forged.status).toBe(403);
   });
 });

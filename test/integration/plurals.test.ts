@@ -20,25 +20,61 @@ const nb = "\u00a0";
  * no-break space between number and noun.
  */
 const EXPECTED: Record<Language, { credits: (n: number) => string; unread: (n: number) => string }> = {
-  da: { credits: (n) => `${n} ${n === 1 ? "kredit" : "kreditter"}`, unread: (n) => `${n} ${n === 1 ? "ulæst besked" : "ulæste beskeder"}` },
-  de: { credits: (n) => `${n} ${n === 1 ? "Credit" : "Credits"}`, unread: (n) => `${n} ${n === 1 ? "ungelesene Nachricht" : "ungelesene Nachrichten"}` },
-  en: { credits: (n) => `${n} ${n === 1 ? "credit" : "credits"}`, unread: (n) => `${n} ${n === 1 ? "unread message" : "unread messages"}` },
-  es: { credits: (n) => `${n} ${n === 1 ? "crédito" : "créditos"}`, unread: (n) => `${n} ${n === 1 ? "mensaje sin leer" : "mensajes sin leer"}` },
-  fi: { credits: (n) => `${n} ${n === 1 ? "krediitti" : "krediittiä"}`, unread: (n) => `${n} ${n === 1 ? "lukematon viesti" : "lukematonta viestiä"}` },
-  fr: { credits: (n) => `${n}${nb}${n === 1 ? "crédit" : "crédits"}`, unread: (n) => `${n}${nb}${n === 1 ? "message non lu" : "messages non lus"}` },
-  it: { credits: (n) => `${n} ${n === 1 ? "credito" : "crediti"}`, unread: (n) => `${n} ${n === 1 ? "messaggio non letto" : "messaggi non letti"}` },
-  nb: { credits: (n) => `${n} ${n === 1 ? "kreditt" : "kreditter"}`, unread: (n) => `${n} ${n === 1 ? "ulest melding" : "uleste meldinger"}` },
-  nl: { credits: (n) => `${n} ${n === 1 ? "credit" : "credits"}`, unread: (n) => `${n} ${n === 1 ? "ongelezen bericht" : "ongelezen berichten"}` },
+  da: {
+    credits: (n) => `${n} ${n === 1 ? "kredit" : "kreditter"}`,
+    unread: (n) => `${n} ${n === 1 ? "ulæst besked" : "ulæste beskeder"}`,
+  },
+  de: {
+    credits: (n) => `${n} ${n === 1 ? "Credit" : "Credits"}`,
+    unread: (n) => `${n} ${n === 1 ? "ungelesene Nachricht" : "ungelesene Nachrichten"}`,
+  },
+  en: {
+    credits: (n) => `${n} ${n === 1 ? "credit" : "credits"}`,
+    unread: (n) => `${n} ${n === 1 ? "unread message" : "unread messages"}`,
+  },
+  es: {
+    credits: (n) => `${n} ${n === 1 ? "crédito" : "créditos"}`,
+    unread: (n) => `${n} ${n === 1 ? "mensaje sin leer" : "mensajes sin leer"}`,
+  },
+  fi: {
+    credits: (n) => `${n} ${n === 1 ? "krediitti" : "krediittiä"}`,
+    unread: (n) => `${n} ${n === 1 ? "lukematon viesti" : "lukematonta viestiä"}`,
+  },
+  fr: {
+    credits: (n) => `${n}${nb}${n === 1 ? "crédit" : "crédits"}`,
+    unread: (n) => `${n}${nb}${n === 1 ? "message non lu" : "messages non lus"}`,
+  },
+  it: {
+    credits: (n) => `${n} ${n === 1 ? "credito" : "crediti"}`,
+    unread: (n) => `${n} ${n === 1 ? "messaggio non letto" : "messaggi non letti"}`,
+  },
+  nb: {
+    credits: (n) => `${n} ${n === 1 ? "kreditt" : "kreditter"}`,
+    unread: (n) => `${n} ${n === 1 ? "ulest melding" : "uleste meldinger"}`,
+  },
+  nl: {
+    credits: (n) => `${n} ${n === 1 ? "credit" : "credits"}`,
+    unread: (n) => `${n} ${n === 1 ? "ongelezen bericht" : "ongelezen berichten"}`,
+  },
   pl: {
     credits: (n) => `${n} ${{ 1: "kredyt", 2: "kredyty", 5: "kredytów", 22: "kredyty" }[n]}`,
     // "Masz ...": the accusative.
-    unread: (n) => `${n} ${{ 1: "nieprzeczytaną wiadomość", 2: "nieprzeczytane wiadomości", 5: "nieprzeczytanych wiadomości", 22: "nieprzeczytane wiadomości" }[n]}`,
+    unread: (n) =>
+      `${n} ${{ 1: "nieprzeczytaną wiadomość", 2: "nieprzeczytane wiadomości", 5: "nieprzeczytanych wiadomości", 22: "nieprzeczytane wiadomości" }[n]}`,
   },
-  sv: { credits: (n) => `${n} ${n === 1 ? "kredit" : "krediter"}`, unread: (n) => `${n} ${n === 1 ? "oläst meddelande" : "olästa meddelanden"}` },
+  sv: {
+    credits: (n) => `${n} ${n === 1 ? "kredit" : "krediter"}`,
+    unread: (n) => `${n} ${n === 1 ? "oläst meddelande" : "olästa meddelanden"}`,
+  },
 };
 
 /** The subject says the same; in Polish the messages are the subject of the sentence there (nominative). */
-const POLISH_SUBJECT: Record<number, string> = { 1: "1 nieprzeczytana wiadomość", 2: "2 nieprzeczytane wiadomości", 5: "5 nieprzeczytanych wiadomości", 22: "22 nieprzeczytane wiadomości" };
+const POLISH_SUBJECT: Record<number, string> = {
+  1: "1 nieprzeczytana wiadomość",
+  2: "2 nieprzeczytane wiadomości",
+  5: "5 nieprzeczytanych wiadomości",
+  22: "22 nieprzeczytane wiadomości",
+};
 
 describe("plural forms", () => {
   for (const language of LANGUAGES) {
@@ -46,10 +82,20 @@ describe("plural forms", () => {
       const { t } = i18nFor(language);
       for (const n of COUNTS) {
         expect(t("payments.credits_count", { count: n }), `${language} ${n}`).toBe(EXPECTED[language].credits(n));
-        const mail = composeMail(t, "unread_reminder", { address: "anna@example.com", name: "Anna" }, "Flirtwave", "https://example.com/chats", { count: n }, { unsubscribe: "https://example.com/u", settings: "https://example.com/s" });
+        const mail = composeMail(
+          t,
+          "unread_reminder",
+          { address: "anna@example.com", name: "Anna" },
+          "Flirtwave",
+          "https://example.com/chats",
+          { count: n },
+          { unsubscribe: "https://example.com/u", settings: "https://example.com/s" },
+        );
         expect(mail.text, `${language} ${n}`).toContain(EXPECTED[language].unread(n));
         expect(mail.html, `${language} ${n}`).toContain(EXPECTED[language].unread(n));
-        expect(mail.subject, `${language} ${n}`).toContain(language === "pl" ? POLISH_SUBJECT[n] : EXPECTED[language].unread(n));
+        expect(mail.subject, `${language} ${n}`).toContain(
+          language === "pl" ? POLISH_SUBJECT[n] : EXPECTED[language].unread(n),
+        );
       }
     });
   }
@@ -57,9 +103,20 @@ describe("plural forms", () => {
   it("tell each number of a legal text with its own noun (several numbers in one sentence)", () => {
     const site = SITES.find((s) => s.domain === "pl.localhost")!;
     const page = (language: Language, credits: number, days: number) =>
-      JSON.stringify(legalPage("terms", i18nFor(language).t, language, { ...site, message_credits: credits, photo_credits: credits, gift_credits: credits, refund_days: days }, COMPANY, 30));
+      JSON.stringify(
+        legalPage(
+          "terms",
+          i18nFor(language).t,
+          language,
+          { ...site, message_credits: credits, photo_credits: credits, gift_credits: credits, refund_days: days },
+          COMPANY,
+          30,
+        ),
+      );
     expect(page("pl", 1, 1)).toContain("Wiadomość kosztuje 1 kredyt, zdjęcie 1 kredyt, a prezent co najmniej 1 kredyt");
-    expect(page("pl", 2, 2)).toContain("Wiadomość kosztuje 2 kredyty, zdjęcie 2 kredyty, a prezent co najmniej 2 kredyty");
+    expect(page("pl", 2, 2)).toContain(
+      "Wiadomość kosztuje 2 kredyty, zdjęcie 2 kredyty, a prezent co najmniej 2 kredyty",
+    );
     expect(page("pl", 5, 5)).toContain("Wiadomość kosztuje 5 kredytów");
     expect(page("pl", 22, 22)).toContain("Wiadomość kosztuje 22 kredyty");
     expect(page("pl", 5, 1)).toContain("masz 1 dzień od zakupu");
@@ -73,20 +130,39 @@ describe("plural forms", () => {
 });
 
 describe("the plural check", () => {
-  const english: Tree = { payments: { balance_one: "{count} credit", balance_other: "{count} credits", per_credit: "{price} per credit", days: "{days} days" } };
+  const english: Tree = {
+    payments: {
+      balance_one: "{count} credit",
+      balance_other: "{count} credits",
+      per_credit: "{price} per credit",
+      days: "{days} days",
+    },
+  };
 
   it("finds a family without a form its language's CLDR rules need, and a number without plural forms", () => {
-    const polish: Tree = { payments: { balance_one: "{count} kredyt", balance_many: "{count} kredytów", balance_other: "{count} kredytu", per_credit: "{price} za kredyt" } };
+    const polish: Tree = {
+      payments: {
+        balance_one: "{count} kredyt",
+        balance_many: "{count} kredytów",
+        balance_other: "{count} kredytu",
+        per_credit: "{price} za kredyt",
+      },
+    };
     const offences = localeOffences({ en: english, pl: polish });
-    expect(offences.filter((o) => o.startsWith("pl: payments.balance lacks"))).toEqual([expect.stringMatching(/^pl: payments.balance lacks _few \(CLDR pl: /)]);
-    expect(offences.some((o) => o.startsWith("en: payments.days has the number {days} without plural forms"))).toBe(true);
+    expect(offences.filter((o) => o.startsWith("pl: payments.balance lacks"))).toEqual([
+      expect.stringMatching(/^pl: payments.balance lacks _few \(CLDR pl: /),
+    ]);
+    expect(offences.some((o) => o.startsWith("en: payments.days has the number {days} without plural forms"))).toBe(
+      true,
+    );
     expect(offences.filter((o) => o.includes("per_credit"))).toEqual([]);
   });
 
   it("finds calls that pass a number without count, or leave count out of a plural family", () => {
     const offences = codeOffences(english, {
       "a.tsx": 't("payments.balance", { credits: user.credits })',
-      "b.ts": 'throw new AppError({ status: 400, code: "x", key: "payments.per_credit", values: { price: money(a, b), days: 3 } });',
+      "b.ts":
+        'throw new AppError({ status: 400, code: "x", key: "payments.per_credit", values: { price: money(a, b), days: 3 } });',
       "c.tsx": 't("payments.balance", { count: user.credits }); t("payments.per_credit", { price: money(1, "EUR") })',
     });
     expect(offences).toEqual([
@@ -96,11 +172,25 @@ describe("the plural check", () => {
   });
 
   it("finds nothing in the project's own locale files and code", () => {
-    const sources = import.meta.glob(["../../src/**/*.{ts,tsx}", "!../../src/**/*.test.{ts,tsx}"], { query: "?raw", import: "default", eager: true }) as Record<string, string>;
-    const variants = import.meta.glob("../../locales/*-*.json", { import: "default", eager: true }) as Record<string, Tree>;
+    const sources = import.meta.glob(["../../src/**/*.{ts,tsx}", "!../../src/**/*.test.{ts,tsx}"], {
+      query: "?raw",
+      import: "default",
+      eager: true,
+    }) as Record<string, string>;
+    const variants = import.meta.glob("../../locales/*-*.json", { import: "default", eager: true }) as Record<
+      string,
+      Tree
+    >;
     expect(Object.keys(variants)).toHaveLength(VARIANTS.length);
     expect(Object.keys(sources).length).toBeGreaterThan(100);
-    expect(localeOffences(MESSAGES as Record<string, Tree>, Object.fromEntries(Object.entries(variants).map(([file, tree]) => [/([a-z]{2}-[A-Z]{2})\.json$/.exec(file)![1]!, tree])))).toEqual([]);
+    expect(
+      localeOffences(
+        MESSAGES as Record<string, Tree>,
+        Object.fromEntries(
+          Object.entries(variants).map(([file, tree]) => [/([a-z]{2}-[A-Z]{2})\.json$/.exec(file)![1]!, tree]),
+        ),
+      ),
+    ).toEqual([]);
     expect(codeOffences(MESSAGES.en as Tree, sources)).toEqual([]);
   });
 });
@@ -118,46 +208,85 @@ describe("regional variants", () => {
   });
 
   it("the Swiss site's German has no ß, where the German site's has", { timeout: 30_000 }, async () => {
-    for (const path of ["/pages/terms", "/pages/ban", "/pages/faq", "/pages/cookies", "/signup", "/members", "/credits"]) {
+    for (const path of [
+      "/pages/terms",
+      "/pages/ban",
+      "/pages/faq",
+      "/pages/cookies",
+      "/signup",
+      "/members",
+      "/credits",
+    ]) {
       const swiss = await fetchWorker(origin("ch.localhost") + path, { headers: { cookie: "locale=de" } });
       expect(swiss.status, path).toBe(200);
       const html = await swiss.text();
       expect(visible(html), `ch.localhost${path}`).not.toContain("ß");
       expect(html, path).toContain('<html lang="de-CH"');
     }
-    const german = await (await fetchWorker(`${origin("de.localhost")}/pages/terms`, { headers: { cookie: "locale=de" } })).text();
+    const german = await (
+      await fetchWorker(`${origin("de.localhost")}/pages/terms`, { headers: { cookie: "locale=de" } })
+    ).text();
     expect(visible(german)).toContain("ß");
     // The texts the pages load later: the legal text and the interests' names.
-    const legal = await (await fetchWorker(`${origin("ch.localhost")}/api/legal.php?page=ban`, { headers: { cookie: "locale=de" } })).text();
+    const legal = await (
+      await fetchWorker(`${origin("ch.localhost")}/api/legal.php?page=ban`, { headers: { cookie: "locale=de" } })
+    ).text();
     expect(legal).toContain("verstossen");
     expect(legal).not.toContain("ß");
-    const interests = await (await fetchWorker(`${origin("ch.localhost")}/api/interests.php`, { headers: { cookie: "locale=de" } })).text();
+    const interests = await (
+      await fetchWorker(`${origin("ch.localhost")}/api/interests.php`, { headers: { cookie: "locale=de" } })
+    ).text();
     expect(interests).toContain("Fussball");
     expect(interests).toContain("Velofahren");
     expect(interests).not.toContain("ß");
-    expect(await (await fetchWorker(`${origin("de.localhost")}/api/interests.php`, { headers: { cookie: "locale=de" } })).text()).toContain("Fußball");
+    expect(
+      await (
+        await fetchWorker(`${origin("de.localhost")}/api/interests.php`, { headers: { cookie: "locale=de" } })
+      ).text(),
+    ).toContain("Fußball");
   });
 
   it("the Belgian Dutch payment screen says domiciliëring, the Dutch one automatische incasso, Belgian French domiciliation", async () => {
-    const belgian = visible(await (await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })).text());
+    const belgian = visible(
+      await (
+        await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })
+      ).text(),
+    );
     expect(belgian).toContain("Domiciliëring");
     expect(belgian).not.toContain("Automatische incasso");
-    const dutch = visible(await (await fetchWorker(`${origin("nl.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })).text());
+    const dutch = visible(
+      await (
+        await fetchWorker(`${origin("nl.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })
+      ).text(),
+    );
     expect(dutch).toContain("Automatische incasso");
     expect(dutch).not.toContain("Domiciliëring");
-    const french = visible(await (await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=fr" } })).text());
+    const french = visible(
+      await (
+        await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=fr" } })
+      ).text(),
+    );
     expect(french).toContain("Domiciliation");
     // German on the Belgian site has no variant: the German file as it is.
-    const german = visible(await (await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=de" } })).text());
+    const german = visible(
+      await (
+        await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=de" } })
+      ).text(),
+    );
     expect(german).toContain("Lastschrift");
   });
 
   it("send the browser only the variant's own texts beside its language's", async () => {
-    const html = await (await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })).text();
+    const html = await (
+      await fetchWorker(`${origin("be.localhost")}/directdebit?bundle=1`, { headers: { cookie: "locale=nl" } })
+    ).text();
     const page = JSON.parse(/window\.__PAGE__=(.*?)<\/script>/s.exec(html)![1]!) as { locale: string; texts: string };
     expect(page.locale).toBe("nl");
     expect(page.texts).toMatch(/^\/texts\/nl-BE\.[0-9a-f]{12}\.json$/);
-    const state = (await (await fetchWorker(`${origin("be.localhost")}${page.texts}`)).json()) as { variant: { tag: string; messages: Tree } | null; messages: Tree };
+    const state = (await (await fetchWorker(`${origin("be.localhost")}${page.texts}`)).json()) as {
+      variant: { tag: string; messages: Tree } | null;
+      messages: Tree;
+    };
     expect(state.variant!.tag).toBe("nl-BE");
     expect((state.variant!.messages.routes as Tree).directdebit).toBe("Domiciliëring");
     expect((state.messages.routes as Tree).directdebit).toBe("Automatische incasso");

@@ -17,9 +17,14 @@ beforeAll(async () => {
 });
 
 /** A page's HTML without React's text separators. */
-const page = async (path: string) => (await (await fetchWorker(`http://nl.test${path}`, { headers: { cookie: "locale=en" } })).text()).replaceAll("<!-- -->", "");
+const page = async (path: string) =>
+  (await (await fetchWorker(`http://nl.test${path}`, { headers: { cookie: "locale=en" } })).text()).replaceAll(
+    "<!-- -->",
+    "",
+  );
 const heading = (html: string) => /<h1>.*?<\/h1>/.exec(html)?.[0] ?? "";
-const profile = async (id: number) => json<ProfileResponse>(await fetchWorker(`http://nl.test/api/profile.php?id=${id}`));
+const profile = async (id: number) =>
+  json<ProfileResponse>(await fetchWorker(`http://nl.test/api/profile.php?id=${id}`));
 
 describe("the premium mark of other members", () => {
   it("says premium on a premium member's card and profile, and not on a free member's", async () => {
@@ -46,15 +51,21 @@ describe("the premium mark of other members", () => {
     const fenna = await page("/members/2");
     expect(heading(fenna)).not.toContain("badge--premium");
     expect(fenna).toContain('<div class="member__main-photo"><img');
-    expect(fenna).toMatch(/<div class="profile-card__photo"><img[^>]*alt="Paula"[^>]*class="is-premium"\/>[^]*?<strong class="profile-card__name">Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">Premium<\/span>/);
+    expect(fenna).toMatch(
+      /<div class="profile-card__photo"><img[^>]*alt="Paula"[^>]*class="is-premium"\/>[^]*?<strong class="profile-card__name">Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">Premium<\/span>/,
+    );
 
     // Search results: the badge on Paula's card only.
     const members = await page("/members?gender=female");
     expect(members.match(/badge--premium/g)).toHaveLength(1);
     expect(members.match(/class="is-premium"/g)).toHaveLength(1);
     expect(members).toMatch(/<img[^>]*alt="Paula"[^>]*class="is-premium"\/>/);
-    expect(members).toMatch(/Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">/);
-    expect(members).toMatch(/Fenna, 31<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="profile-card__place">/);
+    expect(members).toMatch(
+      /Paula, 30<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="badge badge--premium">/,
+    );
+    expect(members).toMatch(
+      /Fenna, 31<\/strong>[^<]*<img class="fictional-mark"[^>]*><span class="profile-card__place">/,
+    );
   });
 });
 
@@ -75,7 +86,11 @@ describe("the premium mark in the chat list", () => {
     ]);
     const html = (await (await viewer.browser.fetch("/chats")).text()).replaceAll("<!-- -->", "");
     expect(html.match(/class="avatar is-premium"/g)).toHaveLength(1);
-    expect(html).toMatch(/<img class="avatar is-premium"[^>]*>\s*<span class="chat-item__text"><span class="chat-item__name">Paula</);
-    expect(html).toMatch(/<img class="avatar"[^>]*>\s*<span class="chat-item__text"><span class="chat-item__name">Fenna</);
+    expect(html).toMatch(
+      /<img class="avatar is-premium"[^>]*>\s*<span class="chat-item__text"><span class="chat-item__name">Paula</,
+    );
+    expect(html).toMatch(
+      /<img class="avatar"[^>]*>\s*<span class="chat-item__text"><span class="chat-item__name">Fenna</,
+    );
   });
 });

@@ -46,7 +46,12 @@ const filters: [string, ProfileFilter, number, number][] = [
   ["profiles left out", { ...all, except: [101, 103] }, 25, 0],
   ["other profiles left out", { ...all, except: [104, 105] }, 25, 0],
   ["verified only", { ...all, verified: true }, 25, 0],
-  ["everything at once", { ...all, gender: "male", regionId: 1, viewerId: VIEWER, except: [101], verified: true }, 25, 0],
+  [
+    "everything at once",
+    { ...all, gender: "male", regionId: 1, viewerId: VIEWER, except: [101], verified: true },
+    25,
+    0,
+  ],
   ["another country", { ...all, country: "BE" }, 25, 0],
 ];
 
@@ -64,7 +69,9 @@ describe("lists of profile cards", () => {
 
   it("read each column as its own type: flags as true or false, a missing region or photo as null", async () => {
     const rows = await findProfiles(db, all, 50, 0);
-    expect(rows.map((r) => r.id).toSorted((a, b) => a - b)).toEqual(profiles.filter((p) => p.country === "NL").map((p) => p.id));
+    expect(rows.map((r) => r.id).toSorted((a, b) => a - b)).toEqual(
+      profiles.filter((p) => p.country === "NL").map((p) => p.id),
+    );
     for (const row of rows) {
       const i = row.id - 100;
       expect(row).toMatchObject({
@@ -84,7 +91,11 @@ describe("lists of profile cards", () => {
   it("of one shape follow each filter's own values, in turn and at once", async () => {
     const female = { ...all, gender: "female" };
     const male = { ...all, gender: "male" };
-    const [a, b, c] = await Promise.all([findProfiles(db, female, 25, 0), findProfiles(db, male, 25, 0), findProfiles(db, female, 25, 0)]);
+    const [a, b, c] = await Promise.all([
+      findProfiles(db, female, 25, 0),
+      findProfiles(db, male, 25, 0),
+      findProfiles(db, female, 25, 0),
+    ]);
     expect(a.length).toBeGreaterThan(0);
     expect(b.length).toBeGreaterThan(0);
     expect(a.every((r) => r.gender === "female")).toBe(true);

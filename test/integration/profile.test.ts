@@ -7,23 +7,65 @@ import { fetchWorker, json } from "../http";
 beforeAll(async () => {
   await putSites(site("nl.test"));
   await loadProfiles([
-    { id: 1, name: "Anna", country: "NL", gender: "female", age: 30, region: "NL-NH", city: "Haarlem", photos: [{ status: "active", main: true }, { status: "active" }, { status: "pending" }] },
-    { id: 2, name: "Bea", country: "NL", gender: "female", age: 32, region: "NL-ZH", photos: [{ status: "active", main: true }] },
+    {
+      id: 1,
+      name: "Anna",
+      country: "NL",
+      gender: "female",
+      age: 30,
+      region: "NL-NH",
+      city: "Haarlem",
+      photos: [{ status: "active", main: true }, { status: "active" }, { status: "pending" }],
+    },
+    {
+      id: 2,
+      name: "Bea",
+      country: "NL",
+      gender: "female",
+      age: 32,
+      region: "NL-ZH",
+      photos: [{ status: "active", main: true }],
+    },
     { id: 3, name: "Carl", country: "NL", gender: "male", age: 31 },
-    { id: 4, name: "Gone", country: "NL", gender: "female", age: 30, status: "disabled", searchable: 0, photos: [{ status: "active", main: true }] },
+    {
+      id: 4,
+      name: "Gone",
+      country: "NL",
+      gender: "female",
+      age: 30,
+      status: "disabled",
+      searchable: 0,
+      photos: [{ status: "active", main: true }],
+    },
   ]);
 });
 
 describe("GET /api/profile.php", () => {
   it("answers the profile with details, interests in the user's language, photos and related profiles", async () => {
     const body = await json<ProfileResponse>(await fetchWorker("http://nl.test/api/profile.php?id=1"));
-    expect(body.profile).toMatchObject({ id: 1, name: "Anna", age: 30, city: "Haarlem", region: "Noord-Holland", region_code: "NL-NH", fictional: true, about_me: "About Anna" });
+    expect(body.profile).toMatchObject({
+      id: 1,
+      name: "Anna",
+      age: 30,
+      city: "Haarlem",
+      region: "Noord-Holland",
+      region_code: "NL-NH",
+      fictional: true,
+      about_me: "About Anna",
+    });
     expect(body.profile.interests).toEqual([
       { slug: "travel", name: "Reizen" },
       { slug: "cooking", name: "Koken" },
     ]);
     expect(body.related).toHaveLength(1);
-    expect(body.related[0]).toMatchObject({ id: 2, name: "Bea", age: 32, region: "Zuid-Holland", country: "NL", fictional: true });
+    expect(body.related[0]).toMatchObject({
+      id: 2,
+      name: "Bea",
+      age: 32,
+      region: "Zuid-Holland",
+      country: "NL",
+      fictional: true,
+    });
     expect(body.related[0]!.main_image?.match).toBe(photoKeys(1004).key);
   });
 
@@ -31,8 +73,18 @@ describe("GET /api/profile.php", () => {
     const { photos } = await json<ProfileResponse>(await fetchWorker("http://nl.test/api/profile.php?id=1"));
     expect(photos).toHaveLength(2);
     const [main, other] = photos as [ProfileResponse["photos"][0], ProfileResponse["photos"][0]];
-    expect(main).toMatchObject({ main: true, locked: false, image: `/media/${photoKeys(1001).key}`, thumb: `/media/${photoKeys(1001).thumbKey}` });
-    expect(other).toMatchObject({ main: false, locked: true, image: `/media/${photoKeys(1002).blurKey}`, thumb: `/media/${photoKeys(1002).blurKey}` });
+    expect(main).toMatchObject({
+      main: true,
+      locked: false,
+      image: `/media/${photoKeys(1001).key}`,
+      thumb: `/media/${photoKeys(1001).thumbKey}`,
+    });
+    expect(other).toMatchObject({
+      main: false,
+      locked: true,
+      image: `/media/${photoKeys(1002).blurKey}`,
+      thumb: `/media/${photoKeys(1002).blurKey}`,
+    });
     const text = JSON.stringify(photos);
     expect(text).not.toContain(photoKeys(1002).key);
     expect(text).not.toContain(photoKeys(1002).thumbKey);

@@ -139,11 +139,23 @@ describe("which push addresses the Worker posts to", () => {
   });
 
   it("in development takes this machine's loopback (the stand-in), however spelt, and nothing else private", () => {
-    for (const endpoint of ["https://127.0.0.1:9000/push", "https://localhost./push", "https://[::1]:9000/push", "https://127.1/push"]) {
+    for (const endpoint of [
+      "https://127.0.0.1:9000/push",
+      "https://localhost./push",
+      "https://[::1]:9000/push",
+      "https://127.1/push",
+    ]) {
       expect(isAllowedPushEndpoint(endpoint, true), endpoint).toBe(true);
     }
     expect(pushServiceAddress("https://localhost.:9000/push", true)).toBe("http://localhost.:9000/push");
-    for (const endpoint of ["https://169.254.169.254/x", "https://[::7f00:1]/x", "https://[::ffff:7f00:1]/x", "https://metadata.google.internal./x", "https://router.local./x", "https://[fec0::1]/x"]) {
+    for (const endpoint of [
+      "https://169.254.169.254/x",
+      "https://[::7f00:1]/x",
+      "https://[::ffff:7f00:1]/x",
+      "https://metadata.google.internal./x",
+      "https://router.local./x",
+      "https://[fec0::1]/x",
+    ]) {
       expect(isAllowedPushEndpoint(endpoint, true), endpoint).toBe(false);
     }
   });
@@ -152,7 +164,9 @@ describe("which push addresses the Worker posts to", () => {
 describe("POST /api/user.php?push=1 with the review's addresses", () => {
   it("answers 400 with the member's text for each, storing nothing", async () => {
     const member = await chatMember(ORIGIN);
-    const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+    const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+      "deriveBits",
+    ])) as CryptoKeyPair;
     const keys = {
       p256dh: encodeBase64Url(new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer)),
       auth: encodeBase64Url(crypto.getRandomValues(new Uint8Array(16))),
@@ -165,7 +179,9 @@ describe("POST /api/user.php?push=1 with the review's addresses", () => {
       "https://[64:ff9b::a9fe:a9fe]/push",
       "https://[fec0::1]/push",
     ]) {
-      const res = await member.browser.post("/api/user.php?push=1", { subscription: { endpoint, expirationTime: null, keys } });
+      const res = await member.browser.post("/api/user.php?push=1", {
+        subscription: { endpoint, expirationTime: null, keys },
+      });
       expect(res.status, endpoint).toBe(400);
       expect(await json(res), endpoint).toMatchObject({
         error: "invalid_parameter",
@@ -173,7 +189,9 @@ describe("POST /api/user.php?push=1 with the review's addresses", () => {
         message: "This browser's push address cannot be used. Turn notifications off and on again.",
       });
     }
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?").bind(member.userId).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?")
+      .bind(member.userId)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(0);
   });
 });

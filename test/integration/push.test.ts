@@ -41,49 +41,84 @@ const encode = encodeBase64Url;
 
 /** What PushManager.subscribe gives a page: an endpoint and the browser's P-256 key and auth secret. */
 async function browserSubscription(endpoint = `https://push.example.net/send/${crypto.randomUUID()}`) {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+    "deriveBits",
+  ])) as CryptoKeyPair;
   const p256dh = encode(new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer));
   return { endpoint, expirationTime: null, keys: { p256dh, auth: encode(crypto.getRandomValues(new Uint8Array(16))) } };
 }
 
 /** A subscription of the push service stand-in: the browser's private key stays with the stand-in. */
-async function standInSubscription(applicationServerKey = DEVELOPMENT_VAPID.publicKey): Promise<{ id: string; subscription: Awaited<ReturnType<typeof browserSubscription>> }> {
-  const res = await fetch(`${pushUrl}/_stand-in/subscriptions`, { method: "POST", body: JSON.stringify({ applicationServerKey }) });
+async function standInSubscription(
+  applicationServerKey = DEVELOPMENT_VAPID.publicKey,
+): Promise<{ id: string; subscription: Awaited<ReturnType<typeof browserSubscription>> }> {
+  const res = await fetch(`${pushUrl}/_stand-in/subscriptions`, {
+    method: "POST",
+    body: JSON.stringify({ applicationServerKey }),
+  });
   return res.json();
 }
 
-const received = async (id: string): Promise<ReceivedPush[]> => (await fetch(`${pushUrl}/_stand-in/received/${id}`)).json();
-const answerWith = (id: string, status: number) => fetch(`${pushUrl}/_stand-in/subscriptions/${id}/answer`, { method: "POST", body: JSON.stringify({ status }) });
+const received = async (id: string): Promise<ReceivedPush[]> =>
+  (await fetch(`${pushUrl}/_stand-in/received/${id}`)).json();
+const answerWith = (id: string, status: number) =>
+  fetch(`${pushUrl}/_stand-in/subscriptions/${id}/answer`, { method: "POST", body: JSON.stringify({ status }) });
 
 async function subscriptionRows(userId: number) {
-  const { results } = await env.DB.prepare("SELECT endpoint, p256dh, auth, session_id, last_success_at FROM push_subscriptions WHERE user_id = ? ORDER BY id").bind(userId).all<{
-    endpoint: string;
-    p256dh: string;
-    auth: string;
-    session_id: string;
-    last_success_at: number | null;
-  }>();
+  const { results } = await env.DB.prepare(
+    "SELECT endpoint, p256dh, auth, session_id, last_success_at FROM push_subscriptions WHERE user_id = ? ORDER BY id",
+  )
+    .bind(userId)
+    .all<{
+      endpoint: string;
+      p256dh: string;
+      auth: string;
+      session_id: string;
+      last_success_at: number | null;
+    }>();
   return results;
 }
 
 async function pushesTo(member: Member): Promise<(PushPayload & { topic: string | null; urgency: string })[]> {
-  const { results } = await env.DB.prepare("SELECT payload, topic, urgency FROM outgoing_push WHERE user_id = ? ORDER BY id").bind(member.userId).all<{ payload: string; topic: string | null; urgency: string }>();
+  const { results } = await env.DB.prepare(
+    "SELECT payload, topic, urgency FROM outgoing_push WHERE user_id = ? ORDER BY id",
+  )
+    .bind(member.userId)
+    .all<{ payload: string; topic: string | null; urgency: string }>();
   return results.map((r) => ({ ...(JSON.parse(r.payload) as PushPayload), topic: r.topic, urgency: r.urgency }));
 }
 
-const subscribe = (member: Member, subscription: unknown) => member.browser.post("/api/user.php?push=1", { subscription });
+const subscribe = (member: Member, subscription: unknown) =>
+  member.browser.post("/api/user.php?push=1", { subscription });
 
 /** The member logged in on another browser. */
 async function anotherBrowserOf(member: Member): Promise<Browser> {
-  const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(member.userId).first<{ email: string }>())!;
+  const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?")
+    .bind(member.userId)
+    .first<{ email: string }>())!;
   const browser = new Browser(ORIGIN);
   browser.cookies.set("locale", "en");
   expect((await browser.post("/api/user.php", { email, password: "a good password" })).status).toBe(200);
   return browser;
 }
 
-function messageFrom(sender: Member, name: string, over: Partial<Extract<MemberEvent, { kind: "message" }>> = {}): MemberEvent {
-  return { kind: "message", conversation_id: 1, peer_id: sender.id, peer_name: name, message_kind: "text", preview: "Shall we meet at the harbour tonight?", first: false, unread: 1, created_at: now(), ...over };
+function messageFrom(
+  sender: Member,
+  name: string,
+  over: Partial<Extract<MemberEvent, { kind: "message" }>> = {},
+): MemberEvent {
+  return {
+    kind: "message",
+    conversation_id: 1,
+    peer_id: sender.id,
+    peer_name: name,
+    message_kind: "text",
+    preview: "Shall we meet at the harbour tonight?",
+    first: false,
+    unread: 1,
+    created_at: now(),
+    ...over,
+  };
 }
 
 async function expectRefused(res: Response, status: number, error: string, message: string) {
@@ -101,7 +136,9 @@ describe("POST /api/user.php?push=1", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     const rows = await subscriptionRows(b.userId);
-    expect(rows).toMatchObject([{ endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth }]);
+    expect(rows).toMatchObject([
+      { endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth },
+    ]);
     expect(rows[0]!.session_id).toBeTruthy();
     // Sent again (every page load of a subscribed browser may): still one row.
     expect((await subscribe(b, subscription)).status).toBe(200);
@@ -112,13 +149,20 @@ describe("POST /api/user.php?push=1", () => {
     const visitor = new Browser(ORIGIN);
     visitor.cookies.set("locale", "en");
     const before = await env.DB.prepare("SELECT count(*) AS n FROM push_subscriptions").first<{ n: number }>();
-    await expectRefused(await visitor.post("/api/user.php?push=1", { subscription: await browserSubscription() }), 403, "authentication_required", "Please log in again");
+    await expectRefused(
+      await visitor.post("/api/user.php?push=1", { subscription: await browserSubscription() }),
+      403,
+      "authentication_required",
+      "Please log in again",
+    );
     expect(await env.DB.prepare("SELECT count(*) AS n FROM push_subscriptions").first<{ n: number }>()).toEqual(before);
   });
 
   it("is no longer a login: e-mail and password with ?push=1 log nobody in", async () => {
     const c = await chatMember(ORIGIN, { name: "Cas" });
-    const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(c.userId).first<{ email: string }>())!;
+    const { email } = (await env.DB.prepare("SELECT email FROM users WHERE id = ?")
+      .bind(c.userId)
+      .first<{ email: string }>())!;
     const visitor = new Browser(ORIGIN);
     visitor.cookies.set("locale", "en");
     const res = await visitor.post("/api/user.php?push=1", { email, password: "a good password" });
@@ -127,7 +171,12 @@ describe("POST /api/user.php?push=1", () => {
     // The plain call still logs in.
     await anotherBrowserOf(c);
     // And a member who sends login fields to ?push=1 is told the subscription is missing.
-    await expectRefused(await c.browser.post("/api/user.php?push=1", { email, password: "a good password" }), 400, "invalid_parameter", "This browser's subscription is incomplete. Turn notifications off and on again.");
+    await expectRefused(
+      await c.browser.post("/api/user.php?push=1", { email, password: "a good password" }),
+      400,
+      "invalid_parameter",
+      "This browser's subscription is incomplete. Turn notifications off and on again.",
+    );
   });
 
   it("refuses bad subscriptions with a clear message in the member's language, storing nothing", async () => {
@@ -143,14 +192,26 @@ describe("POST /api/user.php?push=1", () => {
       [{ ...good, endpoint: "ftp://push.example.net/send/1" }, "subscription.endpoint", endpointText],
       [{ ...good, endpoint: "not a url" }, "subscription.endpoint", endpointText],
       [{ ...good, endpoint: 42 }, "subscription.endpoint", endpointText],
-      [{ ...good, keys: { ...good.keys, p256dh: good.keys.p256dh.slice(0, 40) } }, "subscription.keys.p256dh", keysText],
+      [
+        { ...good, keys: { ...good.keys, p256dh: good.keys.p256dh.slice(0, 40) } },
+        "subscription.keys.p256dh",
+        keysText,
+      ],
       [{ ...good, keys: { ...good.keys, p256dh: notOnCurve } }, "subscription.keys.p256dh", keysText],
       [{ ...good, keys: { ...good.keys, p256dh: "not*base64url" } }, "subscription.keys.p256dh", keysText],
       [{ ...good, keys: { ...good.keys, auth: encode(new Uint8Array(15)) } }, "subscription.keys.auth", keysText],
       [{ endpoint: good.endpoint }, "subscription.keys", keysText],
       ["a string", "subscription", "This browser's subscription is incomplete. Turn notifications off and on again."],
-      [{ ...good, expirationTime: "soon" }, "subscription.expirationTime", "This browser's subscription is incomplete. Turn notifications off and on again."],
-      [{ ...good, expirationTime: 1e300 }, "subscription.expirationTime", "This browser's subscription is incomplete. Turn notifications off and on again."],
+      [
+        { ...good, expirationTime: "soon" },
+        "subscription.expirationTime",
+        "This browser's subscription is incomplete. Turn notifications off and on again.",
+      ],
+      [
+        { ...good, expirationTime: 1e300 },
+        "subscription.expirationTime",
+        "This browser's subscription is incomplete. Turn notifications off and on again.",
+      ],
     ];
     for (const [subscription, field, message] of cases) {
       const res = await subscribe(d, subscription);
@@ -158,13 +219,19 @@ describe("POST /api/user.php?push=1", () => {
       const body = await json<{ error: string; message: string; field: string }>(res);
       expect(body, JSON.stringify(subscription)).toMatchObject({ error: "invalid_parameter", field, message });
     }
-    const res = await d.browser.fetch("/api/user.php?push=1", { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const res = await d.browser.fetch("/api/user.php?push=1", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(res.status).toBe(400);
     expect(await subscriptionRows(d.userId)).toEqual([]);
 
     // In Dutch for a Dutch member.
     d.browser.cookies.set("locale", "nl");
-    const dutch = await json<{ message: string }>(await subscribe(d, { ...good, endpoint: "http://push.example.net/send/1" }));
+    const dutch = await json<{ message: string }>(
+      await subscribe(d, { ...good, endpoint: "http://push.example.net/send/1" }),
+    );
     expect(dutch.message).toBe("Het pushadres van deze browser is niet bruikbaar. Zet meldingen uit en weer aan.");
     expect(await subscriptionRows(d.userId)).toEqual([]);
   });
@@ -192,9 +259,13 @@ describe("POST /api/user.php?push=1", () => {
     const g = await chatMember(ORIGIN, { name: "Gijs" });
     const [one, two] = [await browserSubscription(), await browserSubscription()];
     await subscribe(g, one);
-    expect(await (await g.browser.post("/api/user.php?push=1", { subscription: null, endpoint: two.endpoint })).json()).toEqual({ ok: true });
+    expect(
+      await (await g.browser.post("/api/user.php?push=1", { subscription: null, endpoint: two.endpoint })).json(),
+    ).toEqual({ ok: true });
     expect((await subscriptionRows(g.userId)).map((r) => r.endpoint)).toEqual([one.endpoint]);
-    expect(await (await g.browser.post("/api/user.php?push=1", { subscription: null, endpoint: one.endpoint })).json()).toEqual({ ok: true });
+    expect(
+      await (await g.browser.post("/api/user.php?push=1", { subscription: null, endpoint: one.endpoint })).json(),
+    ).toEqual({ ok: true });
     expect(await subscriptionRows(g.userId)).toEqual([]);
     await subscribe(g, two);
     expect((await g.browser.post("/api/user.php?push=1", { subscription: null })).status).toBe(200);
@@ -213,8 +284,12 @@ describe("POST /api/user.php?push=1", () => {
   it("erasing an account erases its subscriptions", async () => {
     const j = await chatMember(ORIGIN, { name: "Joost" });
     await subscribe(j, await browserSubscription());
-    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = ? WHERE id = ?").bind(now() - 15 * 86_400, j.userId).run();
-    expect(await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, async (ids) => ids, now())).toBeGreaterThanOrEqual(1);
+    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = ? WHERE id = ?")
+      .bind(now() - 15 * 86_400, j.userId)
+      .run();
+    expect(
+      await purgeDeletedAccounts(databaseOf(env.DB), env.PHOTOS, async (ids) => ids, now()),
+    ).toBeGreaterThanOrEqual(1);
     expect(await subscriptionRows(j.userId)).toEqual([]);
   });
 
@@ -233,7 +308,11 @@ describe("POST /api/user.php?push=1", () => {
 
 describe("which endpoints the Worker posts to", () => {
   it("in production: https to a public host only", () => {
-    for (const ok of ["https://fcm.googleapis.com/fcm/send/abc", "https://updates.push.services.mozilla.com/wpush/v2/abc", "https://web.push.apple.com/QGuQ"]) {
+    for (const ok of [
+      "https://fcm.googleapis.com/fcm/send/abc",
+      "https://updates.push.services.mozilla.com/wpush/v2/abc",
+      "https://web.push.apple.com/QGuQ",
+    ]) {
       expect(isAllowedPushEndpoint(ok, false), ok).toBe(true);
     }
     for (const refused of [
@@ -279,8 +358,18 @@ describe("web push to the push service stand-in", () => {
     expect(more).toEqual([]);
     expect(push!.answered).toBe(201);
     expect(push!.decryptError).toBeNull();
-    expect(push!.vapid).toMatchObject({ ok: true, aud: pushOrigin, sub: "mailto:support@example.com", k: DEVELOPMENT_VAPID.publicKey });
-    expect(push!.headers).toEqual({ contentEncoding: "aes128gcm", ttl: "86400", urgency: "high", topic: `conversation-${anna.id}` });
+    expect(push!.vapid).toMatchObject({
+      ok: true,
+      aud: pushOrigin,
+      sub: "mailto:support@example.com",
+      k: DEVELOPMENT_VAPID.publicKey,
+    });
+    expect(push!.headers).toEqual({
+      contentEncoding: "aes128gcm",
+      ttl: "86400",
+      urgency: "high",
+      topic: `conversation-${anna.id}`,
+    });
     expect(push!.payload).toEqual({
       kind: "message",
       title: "Nieuw bericht",
@@ -296,18 +385,30 @@ describe("web push to the push service stand-in", () => {
   it("deletes a subscription the push service answers 410 or 404 for, keeps it after a 500 and logs it", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const carl = await chatMember(ORIGIN, { name: "Carl" });
-    const [gone, missing, failing] = [await standInSubscription(), await standInSubscription(), await standInSubscription()];
+    const [gone, missing, failing] = [
+      await standInSubscription(),
+      await standInSubscription(),
+      await standInSubscription(),
+    ];
     // Three browsers of Carl's (one subscription each).
-    for (const s of [gone, missing, failing]) await subscribe({ ...carl, browser: await anotherBrowserOf(carl) }, s.subscription);
+    for (const s of [gone, missing, failing])
+      await subscribe({ ...carl, browser: await anotherBrowserOf(carl) }, s.subscription);
     expect(await subscriptionRows(carl.userId)).toHaveLength(3);
     await answerWith(gone.id, 410);
     await answerWith(missing.id, 404);
     await answerWith(failing.id, 500);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
 
-    await tellByPush(webEnv, carl.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
+    await tellByPush(
+      webEnv,
+      carl.id,
+      { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() },
+      inView,
+      now(),
+    );
 
-    for (const s of [gone, missing, failing]) expect((await received(s.id)).map((r) => r.payload)).toMatchObject([{ kind: "like", body: "Anna likes you" }]);
+    for (const s of [gone, missing, failing])
+      expect((await received(s.id)).map((r) => r.payload)).toMatchObject([{ kind: "like", body: "Anna likes you" }]);
     expect((await subscriptionRows(carl.userId)).map((r) => r.endpoint)).toEqual([failing.subscription.endpoint]);
     const logged = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as { event: string; reason: string });
     expect(logged).toEqual([expect.objectContaining({ event: "push_failed", reason: "push service answered 500" })]);
@@ -316,25 +417,38 @@ describe("web push to the push service stand-in", () => {
   it("pushes the service refuses for another key are logged as a key mismatch once per deployment, the subscriptions kept; without the VAPID secret nothing is sent", async () => {
     const anna = await chatMember(ORIGIN, { name: "Anna" });
     const lena = await chatMember(ORIGIN, { name: "Lena" });
-    const other = await standInSubscription("BJ3ORD59KaV08jFzdUjFXPvSCMQd8-OXxDAI3YWCFy1FX3h1Wh9Ctnw3Fng5TUBIboclxaSxS3brypu3tJ58QZI");
+    const other = await standInSubscription(
+      "BJ3ORD59KaV08jFzdUjFXPvSCMQd8-OXxDAI3YWCFy1FX3h1Wh9Ctnw3Fng5TUBIboclxaSxS3brypu3tJ58QZI",
+    );
     await subscribe(lena, other.subscription);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await Promise.all(Array.from({ length: 4 }, () => tellByPush(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now())));
+    await Promise.all(
+      Array.from({ length: 4 }, () => tellByPush(webEnv, lena.id, messageFrom(anna, "Anna"), hidden, now())),
+    );
     expect((await received(other.id)).map((r) => r.answered)).toEqual([403, 403, 403, 403]);
     expect(await subscriptionRows(lena.userId)).toHaveLength(1);
-    expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)) as unknown)).toEqual([{ event: "push_key_mismatch", public_key: DEVELOPMENT_VAPID.publicKey, push_service: pushOrigin }]);
+    expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)) as unknown)).toEqual([
+      { event: "push_key_mismatch", public_key: DEVELOPMENT_VAPID.publicKey, push_service: pushOrigin },
+    ]);
 
     warn.mockClear();
     await tellByPush({ ...webEnv, VAPID_PRIVATE_KEY: "" }, lena.id, messageFrom(anna, "Anna"), hidden, now());
     expect(await received(other.id)).toHaveLength(4);
-    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_not_configured", private_key: false });
+    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({
+      event: "push_not_configured",
+      private_key: false,
+    });
   });
 });
 
 describe("pushes every browser takes", () => {
   const LONG = "Shall we meet at the harbour tonight? ".repeat(120) + "😊".repeat(40);
-  const answer = (id: string, set: Record<string, unknown>) => fetch(`${pushUrl}/_stand-in/subscriptions/${id}/answer`, { method: "POST", body: JSON.stringify(set) });
-  const failuresOf = async (userId: number) => (await env.DB.prepare("SELECT failures, retry_after FROM push_subscriptions WHERE user_id = ?").bind(userId).first<{ failures: number; retry_after: number | null }>())!;
+  const answer = (id: string, set: Record<string, unknown>) =>
+    fetch(`${pushUrl}/_stand-in/subscriptions/${id}/answer`, { method: "POST", body: JSON.stringify(set) });
+  const failuresOf = async (userId: number) =>
+    (await env.DB.prepare("SELECT failures, retry_after FROM push_subscriptions WHERE user_id = ?")
+      .bind(userId)
+      .first<{ failures: number; retry_after: number | null }>())!;
 
   async function previewing(name: string) {
     const member = await chatMember(ORIGIN, { name });
@@ -357,7 +471,12 @@ describe("pushes every browser takes", () => {
       expect(push.bytes).toBe(3000);
     }
     const payload = long!.payload as PushPayload;
-    expect(payload).toMatchObject({ kind: "message", title: "Message from Anna", tag: `conversation-${anna.id}`, url: `/members/${anna.id}/chat` });
+    expect(payload).toMatchObject({
+      kind: "message",
+      title: "Message from Anna",
+      tag: `conversation-${anna.id}`,
+      url: `/members/${anna.id}/chat`,
+    });
     expect(payload.body.endsWith("…")).toBe(true);
     expect(LONG.startsWith(payload.body.slice(0, -1))).toBe(true);
     expect((short!.payload as PushPayload).body).toBe("Hi");
@@ -373,7 +492,11 @@ describe("pushes every browser takes", () => {
     expect(more).toEqual([]);
     expect([refused!.answered, retried!.answered]).toEqual([413, 201]);
     expect(retried!.bytes).toBeLessThanOrEqual(1024);
-    expect(retried!.payload).toMatchObject({ kind: "message", title: "Message from Anna", tag: `conversation-${anna.id}` });
+    expect(retried!.payload).toMatchObject({
+      kind: "message",
+      title: "Message from Anna",
+      tag: `conversation-${anna.id}`,
+    });
     expect((await subscriptionRows(member.userId))[0]!.last_success_at).toBeGreaterThan(0);
 
     await answer(standIn.id, { status: 201, maxBytes: 200 });
@@ -382,7 +505,10 @@ describe("pushes every browser takes", () => {
     expect((await received(standIn.id)).slice(2).map((r) => r.answered)).toEqual([413, 413]);
     expect(await subscriptionRows(member.userId)).toHaveLength(1);
     expect((await failuresOf(member.userId)).failures).toBe(1);
-    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({ event: "push_failed", reason: "push service answered 413 twice" });
+    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({
+      event: "push_failed",
+      reason: "push service answered 413 twice",
+    });
   });
 
   it("after a 429 nothing goes to that push service until its Retry-After has passed; no request waits for it", async () => {
@@ -417,7 +543,15 @@ describe("tellByPush: what is pushed", () => {
     expect(await pushesTo(dana)).toEqual([]);
     await tellByPush(env, dana.id, messageFrom(anna, "Anna"), hidden, now());
     expect(await pushesTo(dana)).toMatchObject([
-      { kind: "message", title: "New message", body: "Anna sent you a message", tag: `conversation-${anna.id}`, url: `/members/${anna.id}/chat`, topic: `conversation-${anna.id}`, urgency: "high" },
+      {
+        kind: "message",
+        title: "New message",
+        body: "Anna sent you a message",
+        tag: `conversation-${anna.id}`,
+        url: `/members/${anna.id}/chat`,
+        topic: `conversation-${anna.id}`,
+        urgency: "high",
+      },
     ]);
     const outbox = await (await new Browser(ORIGIN).fetch("/dev/outbox")).text();
     expect(outbox).toContain(`<article class="push" data-user="${dana.userId}">`);
@@ -454,16 +588,54 @@ describe("tellByPush: what is pushed", () => {
     await tellByPush(env, emma.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
     await tellByPush(env, emma.id, messageFrom(anna, "Anna", { message_kind: "image", preview: null }), hidden, now());
     await tellByPush(env, emma.id, messageFrom(anna, "Anna", { message_kind: "gift", preview: null }), hidden, now());
-    await tellByPush(env, emma.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, inView, now());
-    await tellByPush(env, emma.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, inView, now());
+    await tellByPush(
+      env,
+      emma.id,
+      { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() },
+      inView,
+      now(),
+    );
+    await tellByPush(
+      env,
+      emma.id,
+      { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() },
+      inView,
+      now(),
+    );
     await tellByPush(env, emma.id, { kind: "read", conversation_id: 1, peer_id: anna.id, unread: 0 }, hidden, now());
     await tellByPush(env, emma.id, { kind: "credits", credits: 5, paid_user: true }, hidden, now());
-    expect((await pushesTo(emma)).map(({ kind, title, body, url, urgency }) => ({ kind, title, body, url, urgency }))).toEqual([
-      { kind: "message", title: "New conversation", body: "Anna started a conversation with you", url: `/members/${anna.id}/chat`, urgency: "high" },
-      { kind: "message", title: "New message", body: "Anna sent you a photo", url: `/members/${anna.id}/chat`, urgency: "high" },
-      { kind: "message", title: "New message", body: "Anna sent you a gift", url: `/members/${anna.id}/chat`, urgency: "high" },
+    expect(
+      (await pushesTo(emma)).map(({ kind, title, body, url, urgency }) => ({ kind, title, body, url, urgency })),
+    ).toEqual([
+      {
+        kind: "message",
+        title: "New conversation",
+        body: "Anna started a conversation with you",
+        url: `/members/${anna.id}/chat`,
+        urgency: "high",
+      },
+      {
+        kind: "message",
+        title: "New message",
+        body: "Anna sent you a photo",
+        url: `/members/${anna.id}/chat`,
+        urgency: "high",
+      },
+      {
+        kind: "message",
+        title: "New message",
+        body: "Anna sent you a gift",
+        url: `/members/${anna.id}/chat`,
+        urgency: "high",
+      },
       { kind: "like", title: "New like", body: "Anna likes you", url: "/likes", urgency: "normal" },
-      { kind: "match", title: "It's a match!", body: "You and Anna like each other", url: `/members/${anna.id}`, urgency: "normal" },
+      {
+        kind: "match",
+        title: "It's a match!",
+        body: "You and Anna like each other",
+        url: `/members/${anna.id}`,
+        urgency: "normal",
+      },
     ]);
   });
 
@@ -472,8 +644,20 @@ describe("tellByPush: what is pushed", () => {
     const finn = await subscribed("Finn");
     await choose(finn, { push: { new_messages: false, like: false } });
     await tellByPush(env, finn.id, messageFrom(anna, "Anna"), hidden, now());
-    await tellByPush(env, finn.id, { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() }, hidden, now());
-    await tellByPush(env, finn.id, { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() }, hidden, now());
+    await tellByPush(
+      env,
+      finn.id,
+      { kind: "like", liker_id: anna.id, liker_name: "Anna", created_at: now() },
+      hidden,
+      now(),
+    );
+    await tellByPush(
+      env,
+      finn.id,
+      { kind: "match", peer_id: anna.id, peer_name: "Anna", peer_photo: null, created_at: now() },
+      hidden,
+      now(),
+    );
     expect(await pushesTo(finn)).toEqual([]);
     await tellByPush(env, finn.id, messageFrom(anna, "Anna", { first: true }), hidden, now());
     expect((await pushesTo(finn)).map((p) => p.title)).toEqual(["New conversation"]);

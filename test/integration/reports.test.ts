@@ -19,18 +19,33 @@ async function member(name: string): Promise<Member> {
   address++;
   const fetch = m.browser.fetch.bind(m.browser);
   const ip = `192.0.2.${address}`;
-  m.browser.fetch = (path, init = {}) => fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), "cf-connecting-ip": ip } });
+  m.browser.fetch = (path, init = {}) =>
+    fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), "cf-connecting-ip": ip } });
   return m;
 }
 
 const report = (who: Member | Browser, body: Record<string, unknown>) =>
-  ("browser" in who ? who.browser : who).post("/api/report.php", { subject: "harassment", description: "Keeps sending me rude messages.", ...body });
+  ("browser" in who ? who.browser : who).post("/api/report.php", {
+    subject: "harassment",
+    description: "Keeps sending me rude messages.",
+    ...body,
+  });
 
 const reportsOf = async (userId: number) =>
-  (await env.DB.prepare("SELECT subject, target_key, profile_id, message_id, email, status FROM reports WHERE reporter_user_id = ? ORDER BY id").bind(userId).all()).results;
+  (
+    await env.DB.prepare(
+      "SELECT subject, target_key, profile_id, message_id, email, status FROM reports WHERE reporter_user_id = ? ORDER BY id",
+    )
+      .bind(userId)
+      .all()
+  ).results;
 
 const mailsTo = async (to: string) =>
-  (await env.DB.prepare("SELECT subject, text FROM outgoing_mail WHERE to_address = ? AND kind = 'report' ORDER BY id").bind(to).all<{ subject: string; text: string }>()).results;
+  (
+    await env.DB.prepare("SELECT subject, text FROM outgoing_mail WHERE to_address = ? AND kind = 'report' ORDER BY id")
+      .bind(to)
+      .all<{ subject: string; text: string }>()
+  ).results;
 
 beforeAll(async () => {
   await putSites(site("reports.test", { domain_language: "en" }));
@@ -45,7 +60,14 @@ describe("a member reports another member", () => {
     const { report: filed } = await json<{ report: { id: number; status: string } }>(res);
     expect(filed.status).toBe("open");
     expect(await reportsOf(reporter.userId)).toEqual([
-      { subject: "harassment", target_key: `profile:${reported.id}`, profile_id: reported.id, message_id: null, email: reporter.user.email, status: "open" },
+      {
+        subject: "harassment",
+        target_key: `profile:${reported.id}`,
+        profile_id: reported.id,
+        message_id: null,
+        email: reporter.user.email,
+        status: "open",
+      },
     ]);
     const mails = await mailsTo(reporter.user.email);
     expect(mails).toHaveLength(1);
@@ -53,12 +75,21 @@ describe("a member reports another member", () => {
     expect(mails[0]!.text).toContain("Harassment or threats");
 
     // The member's data export holds it.
-    const archive = await json<{ reports: { id: number; subject: string; profile_id: number }[] }>(await reporter.browser.fetch("/api/my-data.php"));
+    const archive = await json<{ reports: { id: number; subject: string; profile_id: number }[] }>(
+      await reporter.browser.fetch("/api/my-data.php"),
+    );
     expect(archive.reports).toMatchObject([{ id: filed.id, subject: "harassment", profile_id: reported.id }]);
 
-    const again = await report(reporter, { profile_id: reported.id, subject: "fake_profile", description: "And the photos are not hers." });
+    const again = await report(reporter, {
+      profile_id: reported.id,
+      subject: "fake_profile",
+      description: "And the photos are not hers.",
+    });
     expect(again.status).toBe(409);
-    expect(await json(again)).toEqual({ error: "already_reported", message: "You have already reported this member. We are looking into it." });
+    expect(await json(again)).toEqual({
+      error: "already_reported",
+      message: "You have already reported this member. We are looking into it.",
+    });
     expect(await reportsOf(reporter.userId)).toHaveLength(1);
     expect(await mailsTo(reporter.user.email)).toHaveLength(1);
   });
@@ -66,10 +97,14 @@ describe("a member reports another member", () => {
   it(`is limited to ${REPORTS_PER_HOUR} reports an hour`, async () => {
     const reporter = await member("busy");
     const others = await Promise.all(Array.from({ length: REPORTS_PER_HOUR + 1 }, (_, i) => member(`o${i}`)));
-    for (const other of others.slice(0, REPORTS_PER_HOUR)) expect((await report(reporter, { profile_id: other.id })).status).toBe(201);
+    for (const other of others.slice(0, REPORTS_PER_HOUR))
+      expect((await report(reporter, { profile_id: other.id })).status).toBe(201);
     const over = await report(reporter, { profile_id: others[REPORTS_PER_HOUR]!.id });
     expect(over.status).toBe(429);
-    expect(await json(over)).toEqual({ error: "too_many_reports", message: `You have sent ${REPORTS_PER_HOUR} reports in the last hour. Please try again later.` });
+    expect(await json(over)).toEqual({
+      error: "too_many_reports",
+      message: `You have sent ${REPORTS_PER_HOUR} reports in the last hour. Please try again later.`,
+    });
     expect(await reportsOf(reporter.userId)).toHaveLength(REPORTS_PER_HOUR);
   });
 
@@ -94,22 +129,39 @@ describe("a member reports another member", () => {
     expect((await json(ownMessage)).error).toBe("invalid_parameter");
     expect(await reportsOf(sender.userId)).toEqual([]);
 
-    expect((await report(reporter, { message_id: messageId, profile_id: sender.id, subject: "scam" })).status).toBe(201);
+    expect((await report(reporter, { message_id: messageId, profile_id: sender.id, subject: "scam" })).status).toBe(
+      201,
+    );
     const pair = `${Math.min(reporter.id, sender.id)}:${Math.max(reporter.id, sender.id)}`;
-    expect(await reportsOf(reporter.userId)).toMatchObject([{ target_key: `message:${pair}:${messageId}`, profile_id: sender.id, message_id: messageId }]);
+    expect(await reportsOf(reporter.userId)).toMatchObject([
+      { target_key: `message:${pair}:${messageId}`, profile_id: sender.id, message_id: messageId },
+    ]);
     const twice = await report(reporter, { message_id: messageId, profile_id: sender.id, subject: "scam" });
-    expect(await json(twice)).toMatchObject({ error: "already_reported", message: "You have already reported this message. We are looking into it." });
+    expect(await json(twice)).toMatchObject({
+      error: "already_reported",
+      message: "You have already reported this message. We are looking into it.",
+    });
   });
 
   it("refuses a report about oneself, an unknown member and a bad body, and stores nothing", async () => {
     const reporter = await member("bad");
     const self = await report(reporter, { profile_id: reporter.id });
     expect(self.status).toBe(400);
-    expect(await json(self)).toMatchObject({ error: "own_profile", field: "profile_id", message: "You cannot report yourself." });
+    expect(await json(self)).toMatchObject({
+      error: "own_profile",
+      field: "profile_id",
+      message: "You cannot report yourself.",
+    });
     const unknown = await report(reporter, { profile_id: 999_999 });
     expect(unknown.status).toBe(404);
     expect((await json(unknown)).error).toBe("profile_not_found");
-    for (const body of [{ subject: "spam?" }, { description: "short" }, { profile_id: -1 }, { profile_id: "5" }, { constructor: "x" }]) {
+    for (const body of [
+      { subject: "spam?" },
+      { description: "short" },
+      { profile_id: -1 },
+      { profile_id: "5" },
+      { constructor: "x" },
+    ]) {
       const res = await report(reporter, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -121,7 +173,8 @@ describe("a visitor's complaint", () => {
   it("/complaints is a form, with the member or message of its link filled in", async () => {
     const visitor = new Browser(ORIGIN);
     visitor.cookies.set("locale", "en");
-    const main = async (path: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(await (await visitor.fetch(path)).text())![1]!;
+    const main = async (path: string) =>
+      /<main[^>]*>([\s\S]*)<\/main>/.exec(await (await visitor.fetch(path)).text())![1]!;
     const form = await main("/complaints?profile=12");
     expect(form).toContain("<h1>Complaints and reports</h1>");
     expect(form).toMatch(/name="reference" value="12"/);
@@ -151,7 +204,8 @@ describe("an operator disables an account", () => {
   it("takes the profile out of search and off its page, and ends its sessions", async () => {
     const viewer = await member("viewer");
     const target = await member("target");
-    const found = async () => (await json<SearchResponse>(await viewer.browser.fetch("/api/search.php?gender=any"))).profiles.map((p) => p.id);
+    const found = async () =>
+      (await json<SearchResponse>(await viewer.browser.fetch("/api/search.php?gender=any"))).profiles.map((p) => p.id);
     expect(await found()).toContain(target.id);
     expect((await target.browser.fetch("/api/user.php")).status).toBe(200);
 
@@ -163,7 +217,11 @@ describe("an operator disables an account", () => {
     const gone = await target.browser.fetch("/api/user.php");
     expect(gone.status).toBe(403);
     expect((await json(gone)).error).toBe("authentication_required");
-    const sessions = await env.DB.prepare("SELECT count(*) AS live FROM sessions WHERE user_id = ? AND revoked_at IS NULL").bind(target.userId).first<{ live: number }>();
+    const sessions = await env.DB.prepare(
+      "SELECT count(*) AS live FROM sessions WHERE user_id = ? AND revoked_at IS NULL",
+    )
+      .bind(target.userId)
+      .first<{ live: number }>();
     expect(sessions!.live).toBe(0);
     // Reporting the disabled member now finds nobody.
     expect((await report(viewer, { profile_id: target.id })).status).toBe(404);
@@ -176,7 +234,8 @@ describe("keeping reports", () => {
     const reporter = await member("keep");
     const [x, y] = [await member("x"), await member("y")];
     const ids: number[] = [];
-    for (const other of [x, y]) ids.push((await json<{ report: { id: number } }>(await report(reporter, { profile_id: other.id }))).report.id);
+    for (const other of [x, y])
+      ids.push((await json<{ report: { id: number } }>(await report(reporter, { profile_id: other.id }))).report.id);
     const now = Math.floor(Date.now() / 1000);
     const twoYears = 2 * 365 * 24 * 60 * 60;
     await closeReportQuery(db, ids[0]!, "resolved", "warned the member", now - twoYears - 60);

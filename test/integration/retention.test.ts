@@ -19,12 +19,23 @@ let serial = 0;
 
 async function user(): Promise<number> {
   const n = ++serial;
-  return (await env.DB.prepare("INSERT INTO users (email, username, status, site_domain) VALUES (?, ?, 'active', 'nl.test') RETURNING id").bind(`kept${n}@example.invalid`, `kept${n}`).first<{ id: number }>())!.id;
+  return (await env.DB.prepare(
+    "INSERT INTO users (email, username, status, site_domain) VALUES (?, ?, 'active', 'nl.test') RETURNING id",
+  )
+    .bind(`kept${n}@example.invalid`, `kept${n}`)
+    .first<{ id: number }>())!.id;
 }
 
 const mail = (to: string, createdAt: number, sentAt: number | null) =>
-  env.DB.prepare("INSERT INTO outgoing_mail (to_address, kind, subject, text, created_at, sent_at) VALUES (?, 'activation', 's', 't', ?, ?)").bind(to, createdAt, sentAt);
-const mailsTo = async (prefix: string) => (await env.DB.prepare("SELECT to_address AS a FROM outgoing_mail WHERE to_address LIKE ? ORDER BY id").bind(`${prefix}%`).all<{ a: string }>()).results.map((r) => r.a);
+  env.DB.prepare(
+    "INSERT INTO outgoing_mail (to_address, kind, subject, text, created_at, sent_at) VALUES (?, 'activation', 's', 't', ?, ?)",
+  ).bind(to, createdAt, sentAt);
+const mailsTo = async (prefix: string) =>
+  (
+    await env.DB.prepare("SELECT to_address AS a FROM outgoing_mail WHERE to_address LIKE ? ORDER BY id")
+      .bind(`${prefix}%`)
+      .all<{ a: string }>()
+  ).results.map((r) => r.a);
 
 describe("retention", () => {
   it("deletes sent mail, SMS and pushes older than the configured days, and never an unsent mail or SMS", async () => {
@@ -35,14 +46,22 @@ describe("retention", () => {
       mail("r1-old-sent@x.invalid", old, old),
       mail("r1-old-unsent@x.invalid", old, null),
       mail("r1-recent-sent@x.invalid", recent, recent),
-      env.DB.prepare("INSERT INTO outgoing_sms (to_number, text, created_at, sent_at) VALUES ('+31600000001', 'old sent', ?1, ?1), ('+31600000002', 'old unsent', ?1, NULL), ('+31600000003', 'recent', ?2, ?2)").bind(old, recent),
-      env.DB.prepare("INSERT INTO outgoing_push (user_id, endpoint, payload, urgency, created_at) VALUES (?1, 'https://push.example/old', '{}', 'normal', ?2), (?1, 'https://push.example/recent', '{}', 'normal', ?3)").bind(member, old, recent),
+      env.DB.prepare(
+        "INSERT INTO outgoing_sms (to_number, text, created_at, sent_at) VALUES ('+31600000001', 'old sent', ?1, ?1), ('+31600000002', 'old unsent', ?1, NULL), ('+31600000003', 'recent', ?2, ?2)",
+      ).bind(old, recent),
+      env.DB.prepare(
+        "INSERT INTO outgoing_push (user_id, endpoint, payload, urgency, created_at) VALUES (?1, 'https://push.example/old', '{}', 'normal', ?2), (?1, 'https://push.example/recent', '{}', 'normal', ?3)",
+      ).bind(member, old, recent),
     ]);
     await runRetention(db(), NOW, { outboxDays: 30 });
     expect(await mailsTo("r1-")).toEqual(["r1-old-unsent@x.invalid", "r1-recent-sent@x.invalid"]);
-    const sms = await env.DB.prepare("SELECT text FROM outgoing_sms WHERE to_number LIKE '+3160000000%' ORDER BY id").all<{ text: string }>();
+    const sms = await env.DB.prepare(
+      "SELECT text FROM outgoing_sms WHERE to_number LIKE '+3160000000%' ORDER BY id",
+    ).all<{ text: string }>();
     expect(sms.results.map((r) => r.text)).toEqual(["old unsent", "recent"]);
-    const pushes = await env.DB.prepare("SELECT endpoint FROM outgoing_push WHERE user_id = ?").bind(member).all<{ endpoint: string }>();
+    const pushes = await env.DB.prepare("SELECT endpoint FROM outgoing_push WHERE user_id = ?")
+      .bind(member)
+      .all<{ endpoint: string }>();
     expect(pushes.results.map((r) => r.endpoint)).toEqual(["https://push.example/recent"]);
   });
 
@@ -60,9 +79,13 @@ describe("retention", () => {
       ).bind(member),
     ]);
     await runRetention(db(), NOW, { outboxDays: 30 });
-    const left = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ? ORDER BY id").bind(member).all<{ id: string }>();
+    const left = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ? ORDER BY id")
+      .bind(member)
+      .all<{ id: string }>();
     expect(left.results.map((r) => r.id)).toEqual(["s-just-revoked", "s-live"]);
-    const subscriptions = await env.DB.prepare("SELECT endpoint FROM push_subscriptions WHERE user_id = ?").bind(member).all<{ endpoint: string }>();
+    const subscriptions = await env.DB.prepare("SELECT endpoint FROM push_subscriptions WHERE user_id = ?")
+      .bind(member)
+      .all<{ endpoint: string }>();
     expect(subscriptions.results.map((r) => r.endpoint)).toEqual(["https://push.example/live"]);
   });
 
@@ -83,11 +106,17 @@ describe("retention", () => {
       ).bind(NOW - 2 * DAY, NOW + 600, NOW - 60),
     ]);
     await runRetention(db(), NOW, { outboxDays: 30 });
-    const tokens = await env.DB.prepare("SELECT token_hash AS h FROM auth_tokens WHERE user_id = ?").bind(member).all<{ h: string }>();
+    const tokens = await env.DB.prepare("SELECT token_hash AS h FROM auth_tokens WHERE user_id = ?")
+      .bind(member)
+      .all<{ h: string }>();
     expect(tokens.results.map((r) => r.h)).toEqual(["t-live"]);
-    const codes = await env.DB.prepare("SELECT purpose FROM sms_codes WHERE user_id = ?").bind(member).all<{ purpose: string }>();
+    const codes = await env.DB.prepare("SELECT purpose FROM sms_codes WHERE user_id = ?")
+      .bind(member)
+      .all<{ purpose: string }>();
     expect(codes.results.map((r) => r.purpose)).toEqual(["c-live"]);
-    const counters = await env.DB.prepare("SELECT key FROM login_attempts WHERE key LIKE 'user:r-%' ORDER BY key").all<{ key: string }>();
+    const counters = await env.DB.prepare("SELECT key FROM login_attempts WHERE key LIKE 'user:r-%' ORDER BY key").all<{
+      key: string;
+    }>();
     expect(counters.results.map((r) => r.key)).toEqual(["user:r-blocked", "user:r-now"]);
   });
 
@@ -105,7 +134,10 @@ describe("retention", () => {
 
   it("the daily cron runs it with the configured days", async () => {
     const now = Math.floor(Date.now() / 1000);
-    await env.DB.batch([mail("r5-old@x.invalid", now - 31 * DAY, now - 31 * DAY), mail("r5-new@x.invalid", now - DAY, now - DAY)]);
+    await env.DB.batch([
+      mail("r5-old@x.invalid", now - 31 * DAY, now - 31 * DAY),
+      mail("r5-new@x.invalid", now - DAY, now - DAY),
+    ]);
     const ctx = createExecutionContext();
     await worker.scheduled!(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env, ctx);
     await waitOnExecutionContext(ctx);
@@ -119,7 +151,11 @@ describe("retention", () => {
     await putSites(site("retention.test"));
     const visitor = new Browser("http://retention.test");
     visitor.cookies.set("locale", "en");
-    const page = await json<{ sections: { id: string; paragraphs: string[] }[] }>(await visitor.fetch("/api/legal.php?page=privacy"));
-    expect(page.sections.find((s) => s.id === "retention")!.paragraphs.join(" ")).toContain("kept for 30 days and then deleted");
+    const page = await json<{ sections: { id: string; paragraphs: string[] }[] }>(
+      await visitor.fetch("/api/legal.php?page=privacy"),
+    );
+    expect(page.sections.find((s) => s.id === "retention")!.paragraphs.join(" ")).toContain(
+      "kept for 30 days and then deleted",
+    );
   });
 });

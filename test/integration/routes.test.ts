@@ -63,7 +63,16 @@ const SAMPLES: Record<string, string[]> = {
   "credits-id-paymentmethod": ["/credits/3", "/credits/3/ideal"],
   "transactions-id": ["/transactions", "/transactions/42"],
   "landers-tinderswipe": ["/landers/tinderswipe"],
-  "landers-lander-slug": ["/landers/alonetonight", "/landers/collagelanding/nearby", "/landers/gallery", "/landers/iconslanding", "/landers/maplanding", "/landers/socialnetwork", "/landers/transitionsvideolanding", "/landers/video/mature"],
+  "landers-lander-slug": [
+    "/landers/alonetonight",
+    "/landers/collagelanding/nearby",
+    "/landers/gallery",
+    "/landers/iconslanding",
+    "/landers/maplanding",
+    "/landers/socialnetwork",
+    "/landers/transitionsvideolanding",
+    "/landers/video/mature",
+  ],
   token: ["/terms", "/privacy", "/faq"],
   "partner-redirect": ["/out/cam"],
   "decisions-id": ["/decisions/91"],
@@ -74,10 +83,16 @@ const QUERIES: Record<string, string> = {};
 
 beforeAll(async () => {
   await putSites(site("nl.test", { partners: { cam: { name: "Cams", url: "https://cams.example/" } } }));
-  await loadProfiles([{ id: 1, name: "Anna", country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] }]);
+  await loadProfiles([
+    { id: 1, name: "Anna", country: "NL", gender: "female", age: 30, photos: [{ status: "active", main: true }] },
+  ]);
   await env.DB.batch([
-    env.DB.prepare("INSERT OR IGNORE INTO operators (id, email, status, created_at) VALUES (91, 'routes@flirtwave.test', 'active', 1)"),
-    env.DB.prepare("INSERT OR REPLACE INTO moderation_decisions (id, user_id, profile_id, source, outcome, ground, facts, restricts, language, operator_id, created_at, appeal_until) VALUES (91, 1, 1, 'report', 'restrict', 'spam', 'Sent the same text to many members.', 1, 'nl', 91, 1, 2)"),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO operators (id, email, status, created_at) VALUES (91, 'routes@flirtwave.test', 'active', 1)",
+    ),
+    env.DB.prepare(
+      "INSERT OR REPLACE INTO moderation_decisions (id, user_id, profile_id, source, outcome, ground, facts, restricts, language, operator_id, created_at, appeal_until) VALUES (91, 1, 1, 'report', 'restrict', 'spam', 'Sent the same text to many members.', 1, 'nl', 91, 1, 2)",
+    ),
   ]);
   QUERIES["decisions-id"] = `?key=${await decisionKey(env.SESSION_SECRET, 91, 1)}`;
 });
@@ -94,7 +109,8 @@ describe("the route table", () => {
     expect(paths).toContain("/landers/tinderswipe");
     expect(paths).toContain("/landers/{lander}/{slug?}");
     expect(paths).toContain("/{token}");
-    for (const page of ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"]) expect(paths).toContain(`/pages/${page}`);
+    for (const page of ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"])
+      expect(paths).toContain(`/pages/${page}`);
   });
 
   it("matches each sample path to its route, parameters included", () => {
@@ -182,7 +198,14 @@ describe("no match or failed validation", () => {
 
   it("shows a member the 404 page for a chat with an id larger than any that exists", async () => {
     const member = new Browser("http://nl.test");
-    const signup = await member.post("/api/signup.php", { email: "routes-ids@example.com", username: "routesids", password: "a good password", date_of_birth: birthDateForAge(30), gender: "male", terms: true });
+    const signup = await member.post("/api/signup.php", {
+      email: "routes-ids@example.com",
+      username: "routesids",
+      password: "a good password",
+      date_of_birth: birthDateForAge(30),
+      gender: "male",
+      terms: true,
+    });
     expect(signup.status).toBe(201);
     for (const path of ["/members/9999999999/chat", "/chats/9999999999", "/chats/99999999"]) {
       const res = await member.fetch(path, { headers: { cookie: "locale=en" } });
@@ -200,7 +223,12 @@ describe("no match or failed validation", () => {
 
 describe("the home page", () => {
   it("is titled with the site's own index title, not followed by the site's name again", async () => {
-    await putSites(site("title.test", { name: "Flirtwave Nederland", index_title: { nl: "Flirtwave Nederland – flirten, chatten en daten" } }));
+    await putSites(
+      site("title.test", {
+        name: "Flirtwave Nederland",
+        index_title: { nl: "Flirtwave Nederland – flirten, chatten en daten" },
+      }),
+    );
     const html = await (await fetchWorker("http://title.test/")).text();
     expect(html).toContain("<title>Flirtwave Nederland – flirten, chatten en daten</title>");
   });

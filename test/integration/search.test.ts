@@ -6,11 +6,38 @@ import { fetchWorker, json } from "../http";
 const profiles: FixtureProfile[] = [];
 // 30 women in NL aged 20..49 over two provinces, most recently active first by id.
 for (let i = 0; i < 30; i++) {
-  profiles.push({ id: 100 + i, name: `Woman${i}`, country: "NL", gender: "female", age: 20 + i, region: i % 2 ? "NL-NH" : "NL-ZH", lastActiveAt: 2_000_000 - i, photos: [{ status: "active", main: true }] });
+  profiles.push({
+    id: 100 + i,
+    name: `Woman${i}`,
+    country: "NL",
+    gender: "female",
+    age: 20 + i,
+    region: i % 2 ? "NL-NH" : "NL-ZH",
+    lastActiveAt: 2_000_000 - i,
+    photos: [{ status: "active", main: true }],
+  });
 }
-for (let i = 0; i < 10; i++) profiles.push({ id: 200 + i, name: `Man${i}`, country: "NL", gender: "male", age: 30 + i, region: "NL-NH", lastActiveAt: 1_000_000 - i });
-for (let i = 0; i < 5; i++) profiles.push({ id: 300 + i, name: `Belgian${i}`, country: "BE", gender: "female", age: 25 + i, region: "BE-VAN" });
-profiles.push({ id: 400, name: "Disabled", country: "NL", gender: "female", age: 30, status: "disabled", searchable: 0 });
+for (let i = 0; i < 10; i++)
+  profiles.push({
+    id: 200 + i,
+    name: `Man${i}`,
+    country: "NL",
+    gender: "male",
+    age: 30 + i,
+    region: "NL-NH",
+    lastActiveAt: 1_000_000 - i,
+  });
+for (let i = 0; i < 5; i++)
+  profiles.push({ id: 300 + i, name: `Belgian${i}`, country: "BE", gender: "female", age: 25 + i, region: "BE-VAN" });
+profiles.push({
+  id: 400,
+  name: "Disabled",
+  country: "NL",
+  gender: "female",
+  age: 30,
+  status: "disabled",
+  searchable: 0,
+});
 profiles.push({ id: 401, name: "Invisible", country: "NL", gender: "female", age: 30, searchable: 0 });
 profiles.push({ id: 402, name: "German", country: "DE", gender: "female", age: 30 });
 
@@ -23,7 +50,8 @@ beforeAll(async () => {
   await loadProfiles(profiles);
 });
 
-const search = async (query = "", init: RequestInit = {}, host = "nl.test") => fetchWorker(`http://${host}/api/search.php${query}`, init);
+const search = async (query = "", init: RequestInit = {}, host = "nl.test") =>
+  fetchWorker(`http://${host}/api/search.php${query}`, init);
 const results = async (query = "") => {
   const res = await search(query);
   expect(res.status, query).toBe(200);
@@ -41,7 +69,14 @@ describe("search filters", () => {
     expect(r.profiles.every((p) => p.country === "NL")).toBe(true);
     expect(ids(r)).not.toContain(400);
     expect(ids(r)).not.toContain(401);
-    expect(r.query).toEqual({ gender: null, country: "NL", country_region: null, min_age: 18, max_age: 99, verified: false });
+    expect(r.query).toEqual({
+      gender: null,
+      country: "NL",
+      country_region: null,
+      min_age: 18,
+      max_age: 99,
+      verified: false,
+    });
   });
 
   it("pages on without overlap until the last page", async () => {

@@ -13,7 +13,12 @@ import { databaseOf } from "../../src/server/db/database";
 import { disableAccount } from "../../src/server/db/reports";
 import { publicSessionIsLive } from "../../src/server/db/sessions";
 import { SESSION_CHECK_MS, SessionCheck } from "../../src/server/chat/session-check";
-import { chatSocketOpened, chatSocketsOfEnded, ENDED_KEPT_MS, OPENED_KEPT_MS } from "../../src/server/notices/session-sockets";
+import {
+  chatSocketOpened,
+  chatSocketsOfEnded,
+  ENDED_KEPT_MS,
+  OPENED_KEPT_MS,
+} from "../../src/server/notices/session-sockets";
 import { ChatSocket, chatMember, clientId, closedSoon, memberSocket, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
@@ -53,7 +58,11 @@ function storedFrom(sender: Member, peer: Member): Promise<string[]> {
 
 /** The messages the member's rolled-up chat rows charge (docs/decisions/0033). */
 const chatLedgerRows = async (member: Member) =>
-  (await env.DB.prepare("SELECT COALESCE(SUM(messages), 0) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'").bind(member.userId).first<{ n: number }>())!.n;
+  (await env.DB.prepare(
+    "SELECT COALESCE(SUM(messages), 0) AS n FROM credit_ledger WHERE user_id = ? AND reason = 'chat'",
+  )
+    .bind(member.userId)
+    .first<{ n: number }>())!.n;
 
 const acksOf = (frames: ServerFrame[]) => frames.flatMap((f) => (f.type === "ack" ? [f.client_id] : []));
 
@@ -72,7 +81,11 @@ async function race(end: Ending) {
   const badges = await memberSocket(second);
   const socket = await ChatSocket.open(second, contact.id);
   // A member this account never wrote to: D1 has no conversation to find the socket by.
-  const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE profile_a IN (?, ?) AND profile_b IN (?, ?)").bind(first.id, contact.id, first.id, contact.id).first<{ n: number }>();
+  const rows = await env.DB.prepare(
+    "SELECT COUNT(*) AS n FROM conversations WHERE profile_a IN (?, ?) AND profile_b IN (?, ?)",
+  )
+    .bind(first.id, contact.id, first.id, contact.id)
+    .first<{ n: number }>();
   expect(rows!.n).toBe(0);
   const theirs = await ChatSocket.open(contact, first.id);
 
@@ -129,7 +142,13 @@ describe("a session that ends, raced against its chat socket to a new contact", 
 
   it("a password change: every other login's socket stops; nothing sent after is stored or charged", async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      await race((first) => first.browser.post("/api/password.php", { old_password: PASSWORD, password: `another password ${round}`, password_repeat: `another password ${round}` }));
+      await race((first) =>
+        first.browser.post("/api/password.php", {
+          old_password: PASSWORD,
+          password: `another password ${round}`,
+          password_repeat: `another password ${round}`,
+        }),
+      );
     }
   });
 
@@ -142,7 +161,9 @@ describe("a session that ends, raced against its chat socket to a new contact", 
   it("ending one other device by its id: the same", async () => {
     for (let round = 0; round < ROUNDS; round++) {
       await race(async (first) => {
-        const { sessions } = await json<{ sessions: { id: string; current: boolean; last_used_at: number }[] }>(await first.browser.fetch("/api/sessions.php"));
+        const { sessions } = await json<{ sessions: { id: string; current: boolean; last_used_at: number }[] }>(
+          await first.browser.fetch("/api/sessions.php"),
+        );
         // The second login is the newest of the others (signup made the first).
         const other = sessions.filter((s) => !s.current).at(-1)!;
         return first.browser.delete("/api/sessions.php", { id: other.id });
@@ -161,9 +182,17 @@ describe("a session that ends, raced against its chat socket to a new contact", 
       await race(async (first) => {
         const visitor = new Browser(ORIGIN);
         expect((await visitor.post("/api/password-reset.php", { email: first.user.email })).status).toBe(200);
-        const mail = await env.DB.prepare("SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'reset' ORDER BY id DESC LIMIT 1").bind(first.user.email).first<{ text: string }>();
+        const mail = await env.DB.prepare(
+          "SELECT text FROM outgoing_mail WHERE to_address = ? AND kind = 'reset' ORDER BY id DESC LIMIT 1",
+        )
+          .bind(first.user.email)
+          .first<{ text: string }>();
         const token = new URL(/(https?:\/\/\S+)/.exec(mail!.text)![1]!).searchParams.get("token");
-        return visitor.put("/api/password-reset.php", { token, password: "a reset password", password_repeat: "a reset password" });
+        return visitor.put("/api/password-reset.php", {
+          token,
+          password: "a reset password",
+          password_repeat: "a reset password",
+        });
       });
     }
   });
@@ -176,7 +205,12 @@ describe("a chat socket opening while its session ends", () => {
       const second = await secondLogin(first);
       const contacts = await Promise.all([chatMember(ORIGIN), chatMember(ORIGIN), chatMember(ORIGIN)]);
       const opening = contacts.map((contact, i) =>
-        new Promise((r) => setTimeout(r, i)).then(() => ChatSocket.open(second, contact.id).then((socket) => ({ socket, contact }), () => null)),
+        new Promise((r) => setTimeout(r, i)).then(() =>
+          ChatSocket.open(second, contact.id).then(
+            (socket) => ({ socket, contact }),
+            () => null,
+          ),
+        ),
       );
       expect((await first.browser.delete("/api/sessions.php", { others: true })).status).toBe(200);
       const opened = (await Promise.all(opening)).filter((o) => o !== null);
@@ -207,7 +241,13 @@ describe("a session ended with nobody telling the conversation (an operator's sc
     // The object's last read of the session is now older than SESSION_CHECK_MS.
     await runInDurableObject(env.CONVERSATIONS.getByName(roomName(anna.id, contact.id)), (room) => {
       const check = Reflect.get(room, "sessions") as SessionCheck;
-      Reflect.set(check, "readAt", new Map([...(Reflect.get(check, "readAt") as Map<string, number>)].map(([s, at]) => [s, at - SESSION_CHECK_MS])));
+      Reflect.set(
+        check,
+        "readAt",
+        new Map(
+          [...(Reflect.get(check, "readAt") as Map<string, number>)].map(([s, at]) => [s, at - SESSION_CHECK_MS]),
+        ),
+      );
     });
     const after = clientId();
     socket.sendText(after, "after the disable");
@@ -315,7 +355,11 @@ describe("publicSessionIsLive", () => {
   it("is true for a live session and false once revoked, expired or its account disabled", async () => {
     const anna = await chatMember(ORIGIN);
     const db = databaseOf(env.DB);
-    const row = (await env.DB.prepare("SELECT public_id, expires_at FROM sessions WHERE user_id = ? AND revoked_at IS NULL").bind(anna.userId).first<{ public_id: string; expires_at: number }>())!;
+    const row = (await env.DB.prepare(
+      "SELECT public_id, expires_at FROM sessions WHERE user_id = ? AND revoked_at IS NULL",
+    )
+      .bind(anna.userId)
+      .first<{ public_id: string; expires_at: number }>())!;
     const now = Math.floor(Date.now() / 1000);
     expect(await publicSessionIsLive(db, row.public_id, anna.userId, now)).toBe(true);
     expect(await publicSessionIsLive(db, row.public_id, anna.userId + 1, now)).toBe(false);

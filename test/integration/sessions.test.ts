@@ -11,8 +11,10 @@ import nl from "../../locales/nl.json" with { type: "json" };
 
 const ORIGIN = "http://nl.test";
 const PASSWORD = "a good password";
-const CHROME_ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
-const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const CHROME_ANDROID =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+const SAFARI_IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 let counter = 0;
 
@@ -24,7 +26,14 @@ async function member() {
   const res = await signup.fetch("/api/signup.php", {
     method: "POST",
     headers: { "user-agent": FIREFOX_WINDOWS },
-    json: { email, username: `sessions${counter}`, password: PASSWORD, date_of_birth: birthDateForAge(30), gender: "female", terms: true },
+    json: {
+      email,
+      username: `sessions${counter}`,
+      password: PASSWORD,
+      date_of_birth: birthDateForAge(30),
+      gender: "female",
+      terms: true,
+    },
   });
   expect(res.status).toBe(201);
   return { email, signup };
@@ -32,7 +41,11 @@ async function member() {
 
 async function logIn(email: string, userAgent: string) {
   const browser = new Browser(ORIGIN);
-  const res = await browser.fetch("/api/user.php", { method: "POST", headers: { "user-agent": userAgent }, json: { email, password: PASSWORD } });
+  const res = await browser.fetch("/api/user.php", {
+    method: "POST",
+    headers: { "user-agent": userAgent },
+    json: { email, password: PASSWORD },
+  });
   expect(res.status).toBe(200);
   return browser;
 }
@@ -44,7 +57,11 @@ async function list(browser: Browser) {
 }
 
 const sessionRows = (email: string) =>
-  env.DB.prepare("SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ? ORDER BY s.created_at, s.rowid").bind(email).all<Record<string, unknown>>();
+  env.DB.prepare(
+    "SELECT s.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ? ORDER BY s.created_at, s.rowid",
+  )
+    .bind(email)
+    .all<Record<string, unknown>>();
 
 const loggedIn = async (browser: Browser) => (await browser.fetch("/api/user.php")).status === 200;
 
@@ -58,8 +75,16 @@ describe("devices", () => {
     expect(deviceOf(CHROME_ANDROID)).toBe("chrome/android");
     expect(deviceOf(SAFARI_IPHONE)).toBe("safari/iphone");
     expect(deviceOf(FIREFOX_WINDOWS)).toBe("firefox/windows");
-    expect(deviceOf("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0")).toBe("edge/macos");
-    expect(deviceOf("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0 Mobile/15E148 Safari/604.1")).toBe("chrome/iphone");
+    expect(
+      deviceOf(
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+      ),
+    ).toBe("edge/macos");
+    expect(
+      deviceOf(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0 Mobile/15E148 Safari/604.1",
+      ),
+    ).toBe("chrome/iphone");
     expect(deviceOf(undefined)).toBe("other/other");
     expect(deviceOf("curl/8.5.0")).toBe("other/other");
     expect(deviceNames("safari/iphone")).toEqual({ browser: "Safari", system: "iPhone" });
@@ -178,7 +203,16 @@ describe("ending sessions", () => {
     const current = await phone.delete("/api/sessions.php", { id: own.id });
     expect(current.status).toBe(400);
     expect(await json(current)).toMatchObject({ error: "current_session", message: nl.sessions.current_refused });
-    for (const body of [{}, { id: 5 }, { id: "short" }, { others: false }, { others: "yes" }, { id: own.id, others: true }, { constructor: { id: own.id } }, []]) {
+    for (const body of [
+      {},
+      { id: 5 },
+      { id: "short" },
+      { others: false },
+      { others: "yes" },
+      { id: own.id, others: true },
+      { constructor: { id: own.id } },
+      [],
+    ]) {
       const res = await phone.delete("/api/sessions.php", body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect((await json(res)).message).toEqual(expect.any(String));
@@ -193,7 +227,11 @@ describe("chat sockets of ended sessions", () => {
   /** The same member logged in on another browser too. */
   async function elsewhere(chatter: Member): Promise<Member> {
     const browser = new Browser(ORIGIN);
-    const res = await browser.fetch("/api/user.php", { method: "POST", headers: { "user-agent": SAFARI_IPHONE }, json: { email: chatter.user.email, password: PASSWORD } });
+    const res = await browser.fetch("/api/user.php", {
+      method: "POST",
+      headers: { "user-agent": SAFARI_IPHONE },
+      json: { email: chatter.user.email, password: PASSWORD },
+    });
     expect(res.status).toBe(200);
     return { ...chatter, browser };
   }
@@ -260,7 +298,11 @@ describe("chat sockets after a password change", () => {
     mine.sendText(id, "Hoi!");
     await mine.next((f) => f.type === "ack" && f.client_id === id);
     const theirs = await ChatSocket.open({ ...anna, browser: phone }, bram.id);
-    const res = await anna.browser.post("/api/password.php", { old_password: PASSWORD, password: "another good password", password_repeat: "another good password" });
+    const res = await anna.browser.post("/api/password.php", {
+      old_password: PASSWORD,
+      password: "another good password",
+      password_repeat: "another good password",
+    });
     expect(res.status).toBe(200);
     for (const socket of [theirs, mine]) {
       for (let i = 0; i < 100 && !socket.closed; i++) await new Promise((r) => setTimeout(r, 20));
@@ -303,12 +345,18 @@ describe("last used", () => {
 const disable = (email: string) =>
   env.DB.batch([
     env.DB.prepare("UPDATE users SET status = 'disabled' WHERE email = ?").bind(email),
-    env.DB.prepare("UPDATE profiles SET status = 'disabled', searchable = 0 WHERE user_id = (SELECT id FROM users WHERE email = ?)").bind(email),
+    env.DB.prepare(
+      "UPDATE profiles SET status = 'disabled', searchable = 0 WHERE user_id = (SELECT id FROM users WHERE email = ?)",
+    ).bind(email),
   ]);
 
 describe("a disabled member logging in", () => {
   const attempt = (email: string, password: string, locale = "nl") =>
-    new Browser(ORIGIN).fetch("/api/user.php", { method: "POST", json: { email, password }, headers: { cookie: `locale=${locale}`, "cf-connecting-ip": `10.1.0.${counter}` } });
+    new Browser(ORIGIN).fetch("/api/user.php", {
+      method: "POST",
+      json: { email, password },
+      headers: { cookie: `locale=${locale}`, "cf-connecting-ip": `10.1.0.${counter}` },
+    });
 
   it("is told the account is disabled, in their language, only after the right password; no session starts", async () => {
     const { email } = await member();
@@ -318,7 +366,10 @@ describe("a disabled member logging in", () => {
     expect(await json(right)).toMatchObject({ error: "account_disabled", message: nl.sessions.account_disabled });
     expect(right.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
     const english = await attempt(email, PASSWORD, "en");
-    expect(await json(english)).toMatchObject({ error: "account_disabled", message: expect.stringContaining("This account has been disabled") });
+    expect(await json(english)).toMatchObject({
+      error: "account_disabled",
+      message: expect.stringContaining("This account has been disabled"),
+    });
     // Only the session of the signup (which disabling would have ended) exists: no login started one.
     expect((await sessionRows(email)).results).toHaveLength(1);
   });

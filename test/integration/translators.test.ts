@@ -15,15 +15,36 @@ function keysOf(tree: Messages, prefix = ""): string[] {
 }
 
 /** Values for every placeholder a text may have, and counts that pick every plural form of the languages served. */
-const VALUES = [undefined, { count: 0 }, { count: 1 }, { count: 2 }, { count: 5 }, { count: 22 }, { count: 1_000_000 }, { count: 1.5 }];
-const FILLED = { name: "Sanne", site: "Flirtwave", credits: 3, n: 2, price: "€ 2,50", date: "26-11-2026", country: "Nederland" };
+const VALUES = [
+  undefined,
+  { count: 0 },
+  { count: 1 },
+  { count: 2 },
+  { count: 5 },
+  { count: 22 },
+  { count: 1_000_000 },
+  { count: 1.5 },
+];
+const FILLED = {
+  name: "Sanne",
+  site: "Flirtwave",
+  credits: 3,
+  n: 2,
+  price: "€ 2,50",
+  date: "26-11-2026",
+  country: "Nederland",
+};
 
 // The server draws pages with i18next and the browser hydrates them with the small translator (decision 0037):
 // a text that came out differently would flash and change on hydration, so the two must agree on every text.
 describe("the browser's translator and the server's i18next", () => {
   const cases: { tag: string; language: Language; variant: { tag: string; messages: Messages } | null }[] = [
     ...LANGUAGES.map((language) => ({ tag: language, language, variant: null })),
-    ...VARIANTS.map((variant) => ({ tag: variant, language: variant.slice(0, 2) as Language, variant: { tag: variant, messages: VARIANT_MESSAGES[variant] } })),
+    ...VARIANTS.map((variant) => ({
+      tag: variant,
+      language: variant.slice(0, 2) as Language,
+      variant: { tag: variant, messages: VARIANT_MESSAGES[variant] },
+    })),
   ];
   for (const { tag, language, variant } of cases) {
     it(`${tag}: give the same text for every key, count and value`, () => {
@@ -67,7 +88,9 @@ describe("the server's translator, keeping its texts", () => {
   it("still answers rightly once it keeps no more (keys a request makes up cannot fill the isolate)", () => {
     const fresh = serverI18n("nl", MESSAGES.nl).t;
     for (let i = 0; i < 10_050; i++) expect(fresh(`search.gender_made_up_${i}`)).toBe(`search.gender_made_up_${i}`);
-    expect(fresh("errors.chat_unavailable", { name: "Sanne" })).toBe(serverI18n("nl", MESSAGES.nl).t("errors.chat_unavailable", { name: "Sanne" }));
+    expect(fresh("errors.chat_unavailable", { name: "Sanne" })).toBe(
+      serverI18n("nl", MESSAGES.nl).t("errors.chat_unavailable", { name: "Sanne" }),
+    );
     expect(fresh("errors.chat_unavailable", { name: "Sanne" })).toContain("Sanne");
   });
 });

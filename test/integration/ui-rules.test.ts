@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from "../../src/app/chunk-reload";
 import { shouldShowEntryWarning } from "../../src/app/components/EntryWarning";
 import { errorStatus } from "../../src/app/components/ErrorPage";
-import { loading, LOADING_DURATION_MS, LOADING_HIDE_DELAY_MS, LOADING_THROTTLE_MS } from "../../src/app/components/LoadingBar";
+import {
+  loading,
+  LOADING_DURATION_MS,
+  LOADING_HIDE_DELAY_MS,
+  LOADING_THROTTLE_MS,
+} from "../../src/app/components/LoadingBar";
 import { showActivationReminder, showPhotoAlert } from "../../src/app/components/Alerts";
 import { showBackButton } from "../../src/app/components/BackButton";
 import { badgeText, creditBadge } from "../../src/app/components/TopBar";
@@ -28,19 +33,37 @@ describe("top bar badges (SPEC §2)", () => {
 });
 
 describe("alerts (SPEC §2)", () => {
-  const member = { status: "active", notifications_disabled: [] as string[], profile: { id: 1, name: "A", main_image: null } };
+  const member = {
+    status: "active",
+    notifications_disabled: [] as string[],
+    profile: { id: 1, name: "A", main_image: null },
+  };
 
   it("asks for a profile photo while there is no main image, until dismissed, not on the excluded routes", () => {
     expect(showPhotoAlert(member, "members", null)).toBe(true);
-    expect(showPhotoAlert({ profile: { ...member.profile, main_image: { filename: "p", thumb_filename: "t", status: "active", match: "p" } } }, "members", null)).toBe(false);
+    expect(
+      showPhotoAlert(
+        {
+          profile: {
+            ...member.profile,
+            main_image: { filename: "p", thumb_filename: "t", status: "active", match: "p" },
+          },
+        },
+        "members",
+        null,
+      ),
+    ).toBe(false);
     expect(showPhotoAlert(member, "members", "1700000000000")).toBe(false);
-    for (const route of ["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]) expect(showPhotoAlert(member, route, null), route).toBe(false);
+    for (const route of ["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"])
+      expect(showPhotoAlert(member, route, null), route).toBe(false);
     expect(showPhotoAlert(null, "members", null)).toBe(false);
   });
 
   it("reminds an unconfirmed member to activate, unless mail is disabled, not on signup or settings", () => {
     expect(showActivationReminder({ ...member, status: "not_confirmed" }, "members")).toBe(true);
-    expect(showActivationReminder({ ...member, status: "not_confirmed", notifications_disabled: ["bounce"] }, "members")).toBe(false);
+    expect(
+      showActivationReminder({ ...member, status: "not_confirmed", notifications_disabled: ["bounce"] }, "members"),
+    ).toBe(false);
     expect(showActivationReminder({ ...member, status: "not_confirmed" }, "notifications")).toBe(false);
     expect(showActivationReminder(member, "members")).toBe(false);
   });
@@ -48,7 +71,8 @@ describe("alerts (SPEC §2)", () => {
 
 describe("Back button (SPEC §2)", () => {
   it("shows only in the installed app, with history, on the routes SPEC names", () => {
-    for (const route of ["members-id", "likes-type", "likes-m-id", "credits", "credits-id-paymentmethod"]) expect(showBackButton(true, 2, route), route).toBe(true);
+    for (const route of ["members-id", "likes-type", "likes-m-id", "credits", "credits-id-paymentmethod"])
+      expect(showBackButton(true, 2, route), route).toBe(true);
     expect(showBackButton(false, 2, "members-id")).toBe(false);
     expect(showBackButton(true, 1, "members-id")).toBe(false);
     expect(showBackButton(true, 5, "members")).toBe(false);
@@ -57,7 +81,14 @@ describe("Back button (SPEC §2)", () => {
 });
 
 describe("site-entry warning (SPEC §4)", () => {
-  const base = { enabled: true, loggedIn: false, installedApp: false, country: "NL", siteCountries: ["NL", "BE"], skippedAt: null };
+  const base = {
+    enabled: true,
+    loggedIn: false,
+    installedApp: false,
+    country: "NL",
+    siteCountries: ["NL", "BE"],
+    skippedAt: null,
+  };
 
   it("shows for a visitor from a country the site serves", () => {
     expect(shouldShowEntryWarning(base)).toBe(true);
@@ -90,7 +121,10 @@ describe("error page status (SPEC §8)", () => {
   it("reloads once for a chunk that failed to load, and not again within 60 s", () => {
     const store = new Map<string, string>();
     const reload = vi.fn();
-    vi.stubGlobal("sessionStorage", { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
+    vi.stubGlobal("sessionStorage", {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => store.set(k, v),
+    });
     vi.stubGlobal("window", { location: { reload } });
     try {
       expect(reloadForChunkError(1_000_000)).toBe(true);

@@ -45,13 +45,24 @@ async function stateOf(m: Member): Promise<VerificationState> {
 }
 
 async function waiting(m: Member) {
-  return env.DB.prepare("SELECT id, selfie_key, kind, photo_id FROM verifications WHERE profile_id = ? AND status = 'pending'").bind(m.id).first<{ id: number; selfie_key: string; kind: string; photo_id: number | null }>();
+  return env.DB.prepare(
+    "SELECT id, selfie_key, kind, photo_id FROM verifications WHERE profile_id = ? AND status = 'pending'",
+  )
+    .bind(m.id)
+    .first<{ id: number; selfie_key: string; kind: string; photo_id: number | null }>();
 }
 
 /** A member with an active main photo, as the moderator would compare the selfie with. */
 async function withPhoto(m: Member): Promise<number> {
-  const row = await env.DB.prepare("INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height) VALUES (?, ?, ?, ?, 'active', 10, 10) RETURNING id")
-    .bind(m.id, `p/${crypto.randomUUID().replaceAll("-", "")}.jpg`, `t/${crypto.randomUUID().replaceAll("-", "")}.jpg`, `b/${crypto.randomUUID().replaceAll("-", "")}.jpg`)
+  const row = await env.DB.prepare(
+    "INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height) VALUES (?, ?, ?, ?, 'active', 10, 10) RETURNING id",
+  )
+    .bind(
+      m.id,
+      `p/${crypto.randomUUID().replaceAll("-", "")}.jpg`,
+      `t/${crypto.randomUUID().replaceAll("-", "")}.jpg`,
+      `b/${crypto.randomUUID().replaceAll("-", "")}.jpg`,
+    )
     .first<{ id: number }>();
   await env.DB.prepare("UPDATE profiles SET main_photo_id = ? WHERE id = ?").bind(row!.id, m.id).run();
   return row!.id;
@@ -78,7 +89,10 @@ describe("the verification selfie", () => {
 
     const other = await chatMember(ORIGIN);
     const secondSession = new Browser(ORIGIN);
-    const login = await secondSession.fetch("/api/user.php", { method: "POST", json: { email: owner.user.email, password: "a good password" } });
+    const login = await secondSession.fetch("/api/user.php", {
+      method: "POST",
+      json: { email: owner.user.email, password: "a good password" },
+    });
     expect(login.status).toBe(200);
     for (const viewer of [other.browser, new Browser(ORIGIN), secondSession, owner.browser]) {
       const media = await viewer.fetch(`/media/${row.selfie_key}`);
@@ -93,14 +107,22 @@ describe("the verification selfie", () => {
     const m = await chatMember(ORIGIN);
     const answers = await Promise.all(Array.from({ length: 6 }, () => sendSelfie(m)));
     expect(answers.map((r) => r.status).toSorted()).toEqual([201, 409, 409, 409, 409, 409]);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM verifications WHERE profile_id = ?").bind(m.id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM verifications WHERE profile_id = ?")
+      .bind(m.id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
     // The refused uploads left no object behind.
     const objects = (await env.PHOTOS.list({ prefix: "v/" })).objects.map((o) => o.key);
     expect(objects).toContain((await waiting(m))!.selfie_key);
 
     for (let attempt = 2; attempt <= 3; attempt++) {
-      await decideOnVerification(db, (await waiting(m))!.id, { approve: false, reason: "face_not_visible" }, MOD, now());
+      await decideOnVerification(
+        db,
+        (await waiting(m))!.id,
+        { approve: false, reason: "face_not_visible" },
+        MOD,
+        now(),
+      );
       expect((await stateOf(m)).status).toBe("rejected");
       expect((await sendSelfie(m)).status).toBe(201);
     }
@@ -109,7 +131,9 @@ describe("the verification selfie", () => {
     expect(state).toMatchObject({ status: "rejected", reason: "pose_not_done", attempts_left: 0, pose: null });
     const fourth = await sendSelfie(m);
     expect(fourth.status).toBe(429);
-    expect((await json<{ message: string }>(fourth)).message).toBe("You've used your three selfies for today. Try again tomorrow.");
+    expect((await json<{ message: string }>(fourth)).message).toBe(
+      "You've used your three selfies for today. Try again tomorrow.",
+    );
   });
 
   it("refuses a pose that is not on the list", async () => {
@@ -132,8 +156,13 @@ describe("the verification selfie", () => {
     const photo = await withPhoto(later);
     expect((await sendSelfie(later)).status).toBe(201);
     await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE id = ?").bind(later.id).run();
-    await expect(decideOnVerification(db, (await waiting(later))!.id, { approve: true, seenPhotoId: photo }, MOD, now())).rejects.toThrow("fictional");
-    expect((await env.DB.prepare("SELECT verified FROM profiles WHERE id = ?").bind(later.id).first<{ verified: number }>())!.verified).toBe(0);
+    await expect(
+      decideOnVerification(db, (await waiting(later))!.id, { approve: true, seenPhotoId: photo }, MOD, now()),
+    ).rejects.toThrow("fictional");
+    expect(
+      (await env.DB.prepare("SELECT verified FROM profiles WHERE id = ?").bind(later.id).first<{ verified: number }>())!
+        .verified,
+    ).toBe(0);
   });
 });
 
@@ -143,15 +172,24 @@ describe("the badge", () => {
     await verified(m);
     const viewer = await chatMember(ORIGIN);
     const card = async () => {
-      const search = await json<SearchResponse>(await viewer.browser.fetch(`/api/search.php?gender=any&min_age=18&max_age=99`));
+      const search = await json<SearchResponse>(
+        await viewer.browser.fetch(`/api/search.php?gender=any&min_age=18&max_age=99`),
+      );
       return search.profiles.find((p) => p.id === m.id);
     };
     expect((await card())?.verified).toBe(true);
     expect((await stateOf(m)).status).toBe("verified");
 
     // A second photo made the main one through the member's own API.
-    const second = await env.DB.prepare("INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height, position) VALUES (?, ?, ?, ?, 'active', 10, 10, 1) RETURNING id")
-      .bind(m.id, `p/${"e".repeat(31)}${m.id % 10}.jpg`, `t/${"e".repeat(31)}${m.id % 10}.jpg`, `b/${"e".repeat(31)}${m.id % 10}.jpg`)
+    const second = await env.DB.prepare(
+      "INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height, position) VALUES (?, ?, ?, ?, 'active', 10, 10, 1) RETURNING id",
+    )
+      .bind(
+        m.id,
+        `p/${"e".repeat(31)}${m.id % 10}.jpg`,
+        `t/${"e".repeat(31)}${m.id % 10}.jpg`,
+        `b/${"e".repeat(31)}${m.id % 10}.jpg`,
+      )
       .first<{ id: number }>();
     expect((await m.browser.put("/api/photos.php", { photo_id: second!.id, main: true })).status).toBe(200);
     expect((await card())?.verified).toBe(false);
@@ -168,7 +206,9 @@ describe("the badge", () => {
     await verified(m);
     const plain = await chatMember(ORIGIN);
     const viewer = await chatMember(ORIGIN);
-    const profile = await json<{ profile: { verified: boolean } }>(await viewer.browser.fetch(`/api/profile.php?id=${m.id}`));
+    const profile = await json<{ profile: { verified: boolean } }>(
+      await viewer.browser.fetch(`/api/profile.php?id=${m.id}`),
+    );
     expect(profile.profile.verified).toBe(true);
     const chat = await json<ChatResponse>(await viewer.browser.fetch(`/api/chat.php?profile=${m.id}`));
     expect(chat.profile.verified).toBe(true);
@@ -191,16 +231,26 @@ describe("only verified members may write to me", () => {
     const stranger = await chatMember(ORIGIN, { credits: 100 });
     const chat = await json<ChatResponse>(await stranger.browser.fetch(`/api/chat.php?profile=${choosy.id}`));
     expect(chat.blocked_reason).toBe("verified_only");
-    const ledgerRows = () => env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?").bind(stranger.userId).first<{ n: number }>();
+    const ledgerRows = () =>
+      env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?")
+        .bind(stranger.userId)
+        .first<{ n: number }>();
     const rowsBefore = (await ledgerRows())!.n;
     const socket = await ChatSocket.open(stranger, choosy.id);
     const id = clientId();
     socket.sendText(id, "hello");
     const refused = await socket.error(id);
-    expect(refused).toMatchObject({ error: "verified_only", message: "Choosy only takes first messages from verified members." });
+    expect(refused).toMatchObject({
+      error: "verified_only",
+      message: "Choosy only takes first messages from verified members.",
+    });
     expect(await creditsOf(stranger)).toBe(100);
     expect((await ledgerRows())!.n).toBe(rowsBefore);
-    const conversations = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE (profile_a = ? AND profile_b = ?) AND last_message_id IS NOT NULL").bind(Math.min(stranger.id, choosy.id), Math.max(stranger.id, choosy.id)).first<{ n: number }>();
+    const conversations = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM conversations WHERE (profile_a = ? AND profile_b = ?) AND last_message_id IS NOT NULL",
+    )
+      .bind(Math.min(stranger.id, choosy.id), Math.max(stranger.id, choosy.id))
+      .first<{ n: number }>();
     expect(conversations!.n).toBe(0);
     socket.close();
 
@@ -242,14 +292,18 @@ describe("the clock work and the figures", () => {
     const oldRow = (await waiting(old))!;
     const youngRow = (await waiting(young))!;
     const openRow = (await waiting(open))!;
-    await env.DB.prepare("UPDATE verifications SET asked_at = ? WHERE id = ?").bind(t - 32 * DAY, oldRow.id).run();
+    await env.DB.prepare("UPDATE verifications SET asked_at = ? WHERE id = ?")
+      .bind(t - 32 * DAY, oldRow.id)
+      .run();
     await decideOnVerification(db, oldRow.id, { approve: false, reason: "photo_of_photo" }, MOD, t - 31 * DAY);
     await decideOnVerification(db, youngRow.id, { approve: false, reason: "not_the_person" }, MOD, t - 29 * DAY);
 
     const result = await runRetention(db, t, { outboxDays: 30, photos: env.PHOTOS });
     expect(result.deleted.selfies).toBeGreaterThanOrEqual(1);
     expect(await env.PHOTOS.get(oldRow.selfie_key)).toBeNull();
-    expect((await env.DB.prepare("SELECT selfie_key, status FROM verifications WHERE id = ?").bind(oldRow.id).first())!).toEqual({ selfie_key: null, status: "rejected" });
+    expect(
+      (await env.DB.prepare("SELECT selfie_key, status FROM verifications WHERE id = ?").bind(oldRow.id).first())!,
+    ).toEqual({ selfie_key: null, status: "rejected" });
     expect(await env.PHOTOS.get(youngRow.selfie_key)).not.toBeNull();
     expect(await env.PHOTOS.get(openRow.selfie_key)).not.toBeNull();
 
@@ -276,7 +330,9 @@ describe("erasure", () => {
     expect((await sendSelfie(m)).status).toBe(201);
     const key = (await waiting(m))!.selfie_key;
     const { purgeDeletedAccounts } = await import("../../src/server/services/accounts");
-    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = ? WHERE id = ?").bind(now() - 15 * DAY, m.userId).run();
+    await env.DB.prepare("UPDATE users SET status = 'pending_deletion', deletion_requested_at = ? WHERE id = ?")
+      .bind(now() - 15 * DAY, m.userId)
+      .run();
     await purgeDeletedAccounts(db, env.PHOTOS, async (ids) => ids);
     expect(await env.PHOTOS.get(key)).toBeNull();
   });
@@ -288,7 +344,11 @@ describe("search page", () => {
     const m = await chatMember(ORIGIN, { name: "Vera" });
     await verified(m);
     const html = await (await fetchWorker(`${ORIGIN}/members?gender=any`, { headers: { cookie: "locale=en" } })).text();
-    expect(/<strong class="profile-card__name">Vera, 30<\/strong>[^]*?aria-label="Verified member: a moderator compared their selfie with their photos"/.test(html.replaceAll("<!-- -->", ""))).toBe(true);
+    expect(
+      /<strong class="profile-card__name">Vera, 30<\/strong>[^]*?aria-label="Verified member: a moderator compared their selfie with their photos"/.test(
+        html.replaceAll("<!-- -->", ""),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -300,7 +360,9 @@ describe("the console's verification queue", () => {
     await withPhoto(first);
     expect((await sendSelfie(first, "thumb_up")).status).toBe(201);
     expect((await sendSelfie(second, "chin")).status).toBe(201);
-    await env.DB.prepare("UPDATE verifications SET asked_at = asked_at - 100 WHERE profile_id = ?").bind(first.id).run();
+    await env.DB.prepare("UPDATE verifications SET asked_at = asked_at - 100 WHERE profile_id = ?")
+      .bind(first.id)
+      .run();
     const page = (await (await asOperator(moderator, "/verifications")).text()).replaceAll("<!-- -->", "");
     const a = page.indexOf(`Early (profile ${first.id}`);
     const b = page.indexOf(`Later (profile ${second.id}`);
@@ -323,9 +385,17 @@ describe("the console's verification queue", () => {
     const photo = await withPhoto(m);
     expect((await sendSelfie(m)).status).toBe(201);
     const id = (await waiting(m))!.id;
-    const answers = await Promise.all(moderators.map((email) => asOperator(email, `/verifications/${id}/approve`, { form: { seen_photo_id: String(photo) } })));
+    const answers = await Promise.all(
+      moderators.map((email) =>
+        asOperator(email, `/verifications/${id}/approve`, { form: { seen_photo_id: String(photo) } }),
+      ),
+    );
     expect(answers.map((r) => r.status).toSorted()).toEqual([200, 409, 409, 409, 409]);
-    const audit = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?").bind(String(id)).all();
+    const audit = await env.DB.prepare(
+      "SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?",
+    )
+      .bind(String(id))
+      .all();
     expect(audit.results).toEqual([{ action: "verification.approve", reason: null }]);
     expect((await stateOf(m)).status).toBe("verified");
 
@@ -333,13 +403,33 @@ describe("the console's verification queue", () => {
     expect((await sendSelfie(other)).status).toBe(201);
     const otherId = (await waiting(other))!.id;
     const moderator = moderators[0]!;
-    expect((await asOperator(moderator, `/verifications/${otherId}/reject`, { form: { reason: "because" } })).status).toBe(400);
-    expect((await asOperator(moderator, `/verifications/${otherId}/reject`, { form: { reason: "not_the_person" } })).status).toBe(200);
+    expect(
+      (await asOperator(moderator, `/verifications/${otherId}/reject`, { form: { reason: "because" } })).status,
+    ).toBe(400);
+    expect(
+      (await asOperator(moderator, `/verifications/${otherId}/reject`, { form: { reason: "not_the_person" } })).status,
+    ).toBe(200);
     expect(await stateOf(other)).toMatchObject({ status: "rejected", reason: "not_the_person", attempts_left: 2 });
-    const rejected = await env.DB.prepare("SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?").bind(String(otherId)).all();
+    const rejected = await env.DB.prepare(
+      "SELECT action, reason FROM audit_log WHERE target_kind = 'verification' AND target_id = ?",
+    )
+      .bind(String(otherId))
+      .all();
     expect(rejected.results).toEqual([{ action: "verification.reject", reason: "not_the_person" }]);
     // The statement of reasons of the console's decisions (decision 0035): what, why, by a person, nothing to appeal.
-    const statement = await env.DB.prepare("SELECT outcome, facts, restricts, automated, appeal_until FROM moderation_decisions WHERE user_id = ? AND source = 'verification'").bind(other.userId).all();
-    expect(statement.results).toEqual([{ outcome: "reject_verification", facts: "The person in the selfie doesn't look like the person in your photos.", restricts: 0, automated: 0, appeal_until: null }]);
+    const statement = await env.DB.prepare(
+      "SELECT outcome, facts, restricts, automated, appeal_until FROM moderation_decisions WHERE user_id = ? AND source = 'verification'",
+    )
+      .bind(other.userId)
+      .all();
+    expect(statement.results).toEqual([
+      {
+        outcome: "reject_verification",
+        facts: "The person in the selfie doesn't look like the person in your photos.",
+        restricts: 0,
+        automated: 0,
+        appeal_until: null,
+      },
+    ]);
   });
 });

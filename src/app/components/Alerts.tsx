@@ -13,26 +13,53 @@ import { ResendActivation } from "./ResendActivation";
 /** Routes on which the account-activation reminder does not show (SPEC §2 Alerts). */
 const NO_ACTIVATION_REMINDER = new Set(["signup", "settings", "notifications"]);
 /** Routes on which the profile-photo alert does not show (SPEC §2 Alerts). */
-const NO_PHOTO_ALERT = new Set(["profile", "signup", "activate-done", "premium", "notifications", "directdebit", "settings"]);
+const NO_PHOTO_ALERT = new Set([
+  "profile",
+  "signup",
+  "activate-done",
+  "premium",
+  "notifications",
+  "directdebit",
+  "settings",
+]);
 /** Routes on which the push alert does not show (SPEC §2 Alerts). */
-const NO_PUSH_ALERT = new Set(["signup", "complete-signup", "notifications", "activate-done", "directdebit", "premium"]);
+const NO_PUSH_ALERT = new Set([
+  "signup",
+  "complete-signup",
+  "notifications",
+  "activate-done",
+  "directdebit",
+  "premium",
+]);
 /** Routes on which the disabled-notifications alert does not show: the notification switches are there (SPEC §2 Alerts). */
 const NO_DISABLED_NOTIFICATIONS_ALERT = new Set(["settings", "notifications"]);
 
 /** SPEC §2: remind a member whose e-mail is unconfirmed, unless their mail is disabled (that alert says more). */
-export function showActivationReminder(user: Pick<User, "status" | "notifications_disabled"> | null, routeName: string | null): boolean {
+export function showActivationReminder(
+  user: Pick<User, "status" | "notifications_disabled"> | null,
+  routeName: string | null,
+): boolean {
   if (!user || user.status !== "not_confirmed" || user.notifications_disabled.length > 0) return false;
   return routeName === null || !NO_ACTIVATION_REMINDER.has(routeName);
 }
 
 /** SPEC §2: ask for a profile photo while there is no main image, until dismissed, except on some routes. */
-export function showPhotoAlert(user: Pick<User, "profile"> | null, routeName: string | null, dismissedAt: string | null): boolean {
+export function showPhotoAlert(
+  user: Pick<User, "profile"> | null,
+  routeName: string | null,
+  dismissedAt: string | null,
+): boolean {
   if (!user || user.profile.main_image !== null || dismissedAt) return false;
   return routeName === null || !NO_PHOTO_ALERT.has(routeName);
 }
 
 /** SPEC §2: offer push to a member while this browser could subscribe and is not, until dismissed, except on some routes. */
-export function showPushAlert(user: object | null, push: PushState, routeName: string | null, dismissedAt: string | null): boolean {
+export function showPushAlert(
+  user: object | null,
+  push: PushState,
+  routeName: string | null,
+  dismissedAt: string | null,
+): boolean {
   if (!user || push !== "capable" || dismissedAt) return false;
   return routeName === null || !NO_PUSH_ALERT.has(routeName);
 }
@@ -42,7 +69,11 @@ export function showPushAlert(user: object | null, push: PushState, routeName: s
  * except where the switches are. Answers the reason to tell (a bounce before a complaint before an
  * unsubscribe), or null.
  */
-export function disabledNotificationsAlert(user: Pick<User, "notifications_disabled"> | null, routeName: string | null, dismissedAt: string | null): string | null {
+export function disabledNotificationsAlert(
+  user: Pick<User, "notifications_disabled"> | null,
+  routeName: string | null,
+  dismissedAt: string | null,
+): string | null {
   if (!user || dismissedAt || (routeName !== null && NO_DISABLED_NOTIFICATIONS_ALERT.has(routeName))) return null;
   return ["bounce", "complaint", "unsubscribe"].find((reason) => user.notifications_disabled.includes(reason)) ?? null;
 }
@@ -61,7 +92,8 @@ export function Alerts() {
   const route = match?.route.name ?? null;
   const activation = showActivationReminder(user, route);
   const photo = dismissedAt !== NOT_KNOWN_YET && showPhotoAlert(user, route, dismissedAt);
-  const mailStopped = mailAlertDismissedAt === NOT_KNOWN_YET ? null : disabledNotificationsAlert(user, route, mailAlertDismissedAt);
+  const mailStopped =
+    mailAlertDismissedAt === NOT_KNOWN_YET ? null : disabledNotificationsAlert(user, route, mailAlertDismissedAt);
   const [pushDismissedAt, dismissPush] = useStoredTimestamp(PUSH_ALERT_KEY);
   const pushState = usePushState();
   const push = pushDismissedAt !== NOT_KNOWN_YET && showPushAlert(user, pushState, route, pushDismissedAt);
@@ -71,8 +103,19 @@ export function Alerts() {
     <div className="alerts">
       {bonus}
       {mailStopped && (
-        <Notice tone="warning" text={t(`notifications.alert.${mailStopped}`, { email: user.email })} kind="disabled-notifications">
-          <GoOrDismiss href="/notifications#notifications" go={t("notifications.alert.settings")} dismiss={t("alerts.dismiss")} onDismiss={dismissMailAlert} small iconDismiss />
+        <Notice
+          tone="warning"
+          text={t(`notifications.alert.${mailStopped}`, { email: user.email })}
+          kind="disabled-notifications"
+        >
+          <GoOrDismiss
+            href="/notifications#notifications"
+            go={t("notifications.alert.settings")}
+            dismiss={t("alerts.dismiss")}
+            onDismiss={dismissMailAlert}
+            small
+            iconDismiss
+          />
         </Notice>
       )}
       {activation && (
@@ -82,7 +125,14 @@ export function Alerts() {
       )}
       {photo && (
         <Notice tone="info" text={t("alerts.photo")}>
-          <GoOrDismiss href="/profile#photos" go={t("alerts.photo_add")} dismiss={t("alerts.dismiss")} onDismiss={dismiss} small iconDismiss />
+          <GoOrDismiss
+            href="/profile#photos"
+            go={t("alerts.photo_add")}
+            dismiss={t("alerts.dismiss")}
+            onDismiss={dismiss}
+            small
+            iconDismiss
+          />
         </Notice>
       )}
       {push && <PushAlert memberId={user.profile.id} onDismiss={dismissPush} />}
@@ -94,7 +144,17 @@ export function Alerts() {
  * One notice: on phones its text is cut to two lines (the whole notice stays within 64 px) until
  * the member taps it open; its actions stay beside it.
  */
-function Notice({ tone, text, kind, children }: { tone: "warning" | "info"; text: string; kind?: string; children: ReactNode }) {
+function Notice({
+  tone,
+  text,
+  kind,
+  children,
+}: {
+  tone: "warning" | "info";
+  text: string;
+  kind?: string;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <div className={open ? `alert alert--${tone} is-open` : `alert alert--${tone}`} role="status" data-alert={kind}>
@@ -125,7 +185,12 @@ function PushAlert({ memberId, onDismiss }: { memberId: number; onDismiss: () =>
   };
   return (
     <Notice tone="info" text={failed ? `${t("push_alert.text")} ${t("push_alert.failed")}` : t("push_alert.text")}>
-      <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => void enable()}>
+      <button
+        type="button"
+        className="button button--primary button--small"
+        disabled={busy}
+        onClick={() => void enable()}
+      >
         {t("push_alert.enable")}
       </button>
       <DismissButton label={t("push_alert.dismiss")} onDismiss={onDismiss} />

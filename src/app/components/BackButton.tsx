@@ -11,14 +11,17 @@ export function showBackButton(installedApp: boolean, historyLength: number, rou
   return installedApp && historyLength > 1 && routeName !== null && BACK_BUTTON_ROUTES.has(routeName);
 }
 
-
 /** A browser tab has its own back button; the installed app has none, so it gets this one. */
 export function BackButton() {
   const { match } = useRouter();
   const t = useT();
   // Read on the client only: the server cannot know whether the page runs as the installed app.
   const installed = useSyncExternalStore(noSubscription, isInstalledApp, () => false);
-  const historyLength = useSyncExternalStore(noSubscription, () => window.history.length, () => 0);
+  const historyLength = useSyncExternalStore(
+    noSubscription,
+    () => window.history.length,
+    () => 0,
+  );
   if (!showBackButton(installed, historyLength, match?.route.name ?? null)) return null;
   return (
     <button type="button" className="top-bar__back" onClick={() => window.history.back()} aria-label={t("nav.back")}>

@@ -61,7 +61,11 @@ type ApiForm = ReturnType<typeof useApiForm>;
  * The values of a form's text fields. `bind(name)` gives a TextField its name, value and error; typing
  * sets the value and clears that field's error. `onEdit` runs on every change (to hide a success text).
  */
-export function useFormFields<N extends string>(form: Pick<ApiForm, "errors" | "clearField">, initial: Record<N, string>, onEdit?: () => void) {
+export function useFormFields<N extends string>(
+  form: Pick<ApiForm, "errors" | "clearField">,
+  initial: Record<N, string>,
+  onEdit?: () => void,
+) {
   const [values, setValues] = useState(initial);
 
   const set = (name: N, value: string) => {
@@ -80,7 +84,12 @@ export function useFormFields<N extends string>(form: Pick<ApiForm, "errors" | "
   return { values, set, reset: () => setValues(initial), bind };
 }
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string | undefined; hint?: string | undefined };
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  name: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+};
 
 /** A labelled input with its hint, and the field's error text below it. */
 export function TextField({ label, error, hint, ...input }: FieldProps) {
@@ -91,7 +100,13 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
       <label htmlFor={id} className="field__label">
         {label}
       </label>
-      <input id={id} className="field__input" aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      <input
+        id={id}
+        className="field__input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        {...input}
+      />
       {hint && !error && (
         <p id={`${id}-hint`} className="field__hint">
           {hint}
@@ -106,13 +121,27 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
  * The e-mail and password fields the login, password, reset, mail-change and signup forms share:
  * `kind` sets the input's type and what the browser may fill in; a new password tells its minimum.
  */
-export function CredentialField({ kind, ...field }: Omit<FieldProps, "type"> & { kind: "email" | "login-email" | "current-password" | "new-password" | "repeat-password" }) {
+export function CredentialField({
+  kind,
+  ...field
+}: Omit<FieldProps, "type"> & {
+  kind: "email" | "login-email" | "current-password" | "new-password" | "repeat-password";
+}) {
   const t = useT();
   if (kind === "email" || kind === "login-email") {
-    return <TextField type="email" inputMode="email" autoComplete={kind === "email" ? "email" : "username"} {...field} />;
+    return (
+      <TextField type="email" inputMode="email" autoComplete={kind === "email" ? "email" : "username"} {...field} />
+    );
   }
   const hint = kind === "new-password" ? t("signup.password_hint", { count: PASSWORD_MIN }) : undefined;
-  return <TextField type="password" autoComplete={kind === "current-password" ? "current-password" : "new-password"} hint={hint} {...field} />;
+  return (
+    <TextField
+      type="password"
+      autoComplete={kind === "current-password" ? "current-password" : "new-password"}
+      hint={hint}
+      {...field}
+    />
+  );
 }
 
 /** The error text of one field (or group of fields), in the danger colour. */

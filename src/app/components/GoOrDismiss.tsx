@@ -38,7 +38,10 @@ export function DismissButton({ label, onDismiss }: { label: string; onDismiss: 
   return (
     <button type="button" className="icon-button alert__dismiss" onClick={onDismiss} aria-label={label} title={label}>
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-        <path fill="currentColor" d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z" />
+        <path
+          fill="currentColor"
+          d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z"
+        />
       </svg>
     </button>
   );

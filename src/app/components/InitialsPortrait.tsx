@@ -2,7 +2,10 @@ import { useT } from "../page-context";
 
 /** Up to two letters of a name: its first letter and the first of a second word or capital ("SanneB" -> "SB"). */
 export function initialsOf(name: string): string {
-  const words = name.trim().split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})/u).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})/u)
+    .filter(Boolean);
   const letters = words.slice(0, 2).map((word) => [...word][0] ?? "");
   return letters.join("").toLocaleUpperCase() || "?";
 }
@@ -14,7 +17,11 @@ export function initialsOf(name: string): string {
 export function InitialsPortrait({ name, className = "" }: { name: string; className?: string }) {
   const t = useT();
   return (
-    <span className={`initials-portrait ${className}`.trim()} role="img" aria-label={t("phone_app.no_photo_of", { name })}>
+    <span
+      className={`initials-portrait ${className}`.trim()}
+      role="img"
+      aria-label={t("phone_app.no_photo_of", { name })}
+    >
       <span className="initials-portrait__letters" aria-hidden="true">
         {initialsOf(name)}
       </span>

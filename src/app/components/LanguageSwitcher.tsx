@@ -14,7 +14,9 @@ export function languageHref(language: string, returnTo: string): string {
  * SPEC §7) before the page reloads in the new language, so mails follow it; if saving fails the
  * language still switches for this browser.
  */
-export function useLanguageChoice(): (language: string) => ((event: MouseEvent<HTMLAnchorElement>) => void) | undefined {
+export function useLanguageChoice(): (
+  language: string,
+) => ((event: MouseEvent<HTMLAnchorElement>) => void) | undefined {
   const { user } = useUser();
   if (!user) return () => undefined;
   return (language) => (event) => {
@@ -45,7 +47,12 @@ export function LanguageSwitcher() {
       <ul>
         {choices.map((language) => (
           <li key={language}>
-            <a href={languageHref(language, here)} lang={language} aria-current={language === locale ? "true" : undefined} onClick={choose(language)}>
+            <a
+              href={languageHref(language, here)}
+              lang={language}
+              aria-current={language === locale ? "true" : undefined}
+              onClick={choose(language)}
+            >
               {LANGUAGE_NAMES[language]}
             </a>
           </li>

@@ -50,7 +50,14 @@ export function LikeButton({
   };
   return (
     <>
-      <button type="button" className={className} aria-pressed={liked} disabled={busy} onClick={() => void press()} data-like={profile.id}>
+      <button
+        type="button"
+        className={className}
+        aria-pressed={liked}
+        disabled={busy}
+        onClick={() => void press()}
+        data-like={profile.id}
+      >
         {liked ? t("likes.unlike") : likedMe ? t("likes.like_back") : t("likes.like")}
       </button>
       {error && (

@@ -22,7 +22,13 @@ function popupDelay(query: URLSearchParams): number | null {
  * `t`, which is then taken out of the URL; its photo or button opens /members/{id}, and the likes
  * reload 500 ms later. Without a given profile it shows the newest unseen liker (GET /api/auto-like.php).
  */
-export function LikePopup({ profile: given, actionLabel }: { profile?: NonNullable<AutoLikeResponse>; actionLabel?: string }) {
+export function LikePopup({
+  profile: given,
+  actionLabel,
+}: {
+  profile?: NonNullable<AutoLikeResponse>;
+  actionLabel?: string;
+}) {
   const t = useT();
   const settings = useSettings();
   const { user } = useUser();
@@ -60,8 +66,18 @@ export function LikePopup({ profile: given, actionLabel }: { profile?: NonNullab
   };
   const image = profile.main_image ? settings.cdn_prefix + profile.main_image.match : null;
   return (
-    <div className="like-popup" role="dialog" aria-modal="true" aria-label={t("likes.popup.title", { name: profile.name })}>
-      <button type="button" className="like-popup__close" aria-label={t("likes.popup.close")} onClick={() => setProfile(null)}>
+    <div
+      className="like-popup"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t("likes.popup.title", { name: profile.name })}
+    >
+      <button
+        type="button"
+        className="like-popup__close"
+        aria-label={t("likes.popup.close")}
+        onClick={() => setProfile(null)}
+      >
         ×
       </button>
       <button type="button" className="like-popup__photo" onClick={open}>

@@ -54,7 +54,13 @@ export function LoadingBar() {
   }, []);
   if (!current.visible) return null;
   return (
-    <div className="loading-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(current.progress)}>
+    <div
+      className="loading-bar"
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(current.progress)}
+    >
       <div className="loading-bar__fill" style={{ width: `${current.progress}%` }} />
     </div>
   );

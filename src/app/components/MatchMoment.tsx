@@ -12,7 +12,11 @@ function Face({ name, photo }: { name: string; photo: string | null }) {
   const settings = useSettings();
   return (
     <span className="match-moment__face">
-      {photo ? <img src={settings.cdn_prefix + photo} alt={name} width={240} height={300} /> : <InitialsPortrait name={name} />}
+      {photo ? (
+        <img src={settings.cdn_prefix + photo} alt={name} width={240} height={300} />
+      ) : (
+        <InitialsPortrait name={name} />
+      )}
     </span>
   );
 }
@@ -69,14 +73,24 @@ export function MatchMoment({ own }: { own: { name: string; main_image: MainImag
         {peer.verified && <VerifiedBadge compact />}
       </p>
       <div className="match-moment__actions">
-        <Link href={`/members/${peer.id}/chat`} className="button button--primary match-moment__message" onClick={() => closeMatchMoment()} autoFocus>
+        <Link
+          href={`/members/${peer.id}/chat`}
+          className="button button--primary match-moment__message"
+          onClick={() => closeMatchMoment()}
+          autoFocus
+        >
           {t("likes.message")}
         </Link>
         <button type="button" className="button match-moment__keep" onClick={keepSwiping}>
           {t("phone_app.keep_swiping")}
         </button>
       </div>
-      <button type="button" className="match-moment__close" aria-label={t("likes.popup.close")} onClick={() => closeMatchMoment()}>
+      <button
+        type="button"
+        className="match-moment__close"
+        aria-label={t("likes.popup.close")}
+        onClick={() => closeMatchMoment()}
+      >
         ×
       </button>
     </dialog>

@@ -10,8 +10,11 @@ import { PremiumBadge } from "./PremiumBadge";
 export function FictionalMark() {
   const settings = useSettings();
   const t = useT();
-  const label = settings.fictional_singular[settings.locale as keyof typeof settings.fictional_singular] ?? t("profile.fictional");
-  return <img className="fictional-mark" src={settings.fictional_icon} alt={label} title={label} width={18} height={18} />;
+  const label =
+    settings.fictional_singular[settings.locale as keyof typeof settings.fictional_singular] ?? t("profile.fictional");
+  return (
+    <img className="fictional-mark" src={settings.fictional_icon} alt={label} title={label} width={18} height={18} />
+  );
 }
 
 /**
@@ -71,7 +74,15 @@ export function ProfileCard({
   );
 }
 
-export function ProfileGrid({ profiles, eagerCount = 0, action }: { profiles: Card[]; eagerCount?: number; action?: (profile: Card) => ReactNode }) {
+export function ProfileGrid({
+  profiles,
+  eagerCount = 0,
+  action,
+}: {
+  profiles: Card[];
+  eagerCount?: number;
+  action?: (profile: Card) => ReactNode;
+}) {
   return (
     <ul className="profile-grid">
       {profiles.map((profile, i) => (

@@ -34,7 +34,12 @@ export function PushOnThisBrowser() {
     <div className="push-here" data-push-state={state}>
       <p className="settings__hint">{t(state === "subscribed" ? "push_alert.on_here" : "push_alert.off_here")}</p>
       {failed && <p className="form-message form-message--error">{t("push_alert.failed")}</p>}
-      <button type="button" className="button button--ghost button--small" disabled={busy} onClick={() => void change()}>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        disabled={busy}
+        onClick={() => void change()}
+      >
         {t(state === "subscribed" ? "push_alert.turn_off" : "push_alert.enable")}
       </button>
     </div>

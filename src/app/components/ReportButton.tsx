@@ -9,7 +9,15 @@ const ReportForm = lazy(() => loadReportForm().then((module) => ({ default: modu
  * The Report action of a profile and of a chat: a button that opens the report form about this
  * member in a dialog (the same report /complaints files, with the member filled in).
  */
-export function ReportButton({ profile, className = "button button--ghost", icon = false }: { profile: { id: number; name: string }; className?: string; icon?: boolean }) {
+export function ReportButton({
+  profile,
+  className = "button button--ghost",
+  icon = false,
+}: {
+  profile: { id: number; name: string };
+  className?: string;
+  icon?: boolean;
+}) {
   const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
@@ -24,7 +32,15 @@ export function ReportButton({ profile, className = "button button--ghost", icon
   const label = t("reports.report_member", { name: profile.name });
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)} onPointerDown={() => void loadReportForm()} onFocus={() => void loadReportForm()} aria-haspopup="dialog" title={label}>
+      <button
+        type="button"
+        className={className}
+        onClick={() => setOpen(true)}
+        onPointerDown={() => void loadReportForm()}
+        onFocus={() => void loadReportForm()}
+        aria-haspopup="dialog"
+        title={label}
+      >
         {icon ? (
           <>
             <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">

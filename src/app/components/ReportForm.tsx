@@ -1,6 +1,12 @@
 import { useId, useState, type FormEvent } from "react";
 import { isEmail } from "../../shared/account";
-import { REPORT_DESCRIPTION_MIN, REPORT_SUBJECTS, type ReportBody, type ReportResponse, type ReportSubject } from "../../shared/reports";
+import {
+  REPORT_DESCRIPTION_MIN,
+  REPORT_SUBJECTS,
+  type ReportBody,
+  type ReportResponse,
+  type ReportSubject,
+} from "../../shared/reports";
 import { apiSend } from "../api";
 import { useT } from "../page-context";
 import { useUser } from "../hooks/useUser";
@@ -44,7 +50,8 @@ export function ReportForm({ about, messageId, askReference = false, initialRefe
     if (form.busy) return;
     const problems: Record<string, string> = {};
     if (!subject) problems.subject = t("validation.required");
-    if (description.trim().length < REPORT_DESCRIPTION_MIN) problems.description = t("reports.description_hint", { count: REPORT_DESCRIPTION_MIN });
+    if (description.trim().length < REPORT_DESCRIPTION_MIN)
+      problems.description = t("reports.description_hint", { count: REPORT_DESCRIPTION_MIN });
     if (!user && !isEmail(email.trim())) problems.email = t("validation.email_invalid");
     const typed = askReference && reference.trim() ? profileIdOf(reference) : null;
     if (askReference && reference.trim() && typed === null) problems.profile_id = t("reports.errors.reference_invalid");
@@ -79,12 +86,19 @@ export function ReportForm({ about, messageId, askReference = false, initialRefe
     <form className="form report-form" onSubmit={submit} noValidate>
       <FormMessage text={form.errors.message} />
       {about && <p className="report-form__about">{t("reports.reference_member", { name: about.name })}</p>}
-      {messageId !== undefined && <p className="report-form__about">{t("reports.reference_message", { id: messageId })}</p>}
+      {messageId !== undefined && (
+        <p className="report-form__about">{t("reports.reference_message", { id: messageId })}</p>
+      )}
       <div className={form.errors.fields.subject ? "field field--error" : "field"}>
         <label htmlFor={`${id}-subject`} className="field__label">
           {t("reports.subject")}
         </label>
-        <select id={`${id}-subject`} className="field__input" value={subject} onChange={(e) => setSubject(e.target.value as ReportSubject)}>
+        <select
+          id={`${id}-subject`}
+          className="field__input"
+          value={subject}
+          onChange={(e) => setSubject(e.target.value as ReportSubject)}
+        >
           <option value="" disabled>
             {t("complete_signup.choose")}
           </option>
@@ -114,7 +128,16 @@ export function ReportForm({ about, messageId, askReference = false, initialRefe
         <FieldError text={form.errors.fields.description} />
       </div>
       {!user && (
-        <TextField label={t("reports.email")} type="email" inputMode="email" autoComplete="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} error={form.errors.fields.email} />
+        <TextField
+          label={t("reports.email")}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          name="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={form.errors.fields.email}
+        />
       )}
       {askReference && !about && messageId === undefined && (
         <TextField

@@ -6,7 +6,9 @@ import { formErrors } from "./form-errors";
 /** "Send the e-mail again": POST /api/activation-mail.php, then says it was sent (or why not). */
 export function ResendActivation({ className = "button button--ghost" }: { className?: string }) {
   const t = useT();
-  const [state, setState] = useState<{ status: "idle" | "busy" | "sent" } | { status: "error"; message: string }>({ status: "idle" });
+  const [state, setState] = useState<{ status: "idle" | "busy" | "sent" } | { status: "error"; message: string }>({
+    status: "idle",
+  });
   const resend = async () => {
     setState({ status: "busy" });
     try {

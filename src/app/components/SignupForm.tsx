@@ -9,12 +9,34 @@ import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from 
 import { Link } from "./Link";
 
 const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"] as const;
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+] as const;
 const SIGNUP_MESSAGE_MAX = 2000;
 
 const currentYear = () => new Date().getFullYear();
 
-const EMPTY: SignupDraft = { email: "", username: "", password: "", day: "", month: "", year: "", gender: "", terms: false };
+const EMPTY: SignupDraft = {
+  email: "",
+  username: "",
+  password: "",
+  day: "",
+  month: "",
+  year: "",
+  gender: "",
+  terms: false,
+};
 
 /** A translated text with {name} placeholders replaced by elements (links inside a sentence). */
 function withElements(text: string, elements: Record<string, ReactNode>): ReactNode[] {
@@ -118,12 +140,24 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
           {t("validation.email_did_you_mean", { suggestion })}
         </button>
       )}
-      <TextField label={t("signup.username")} autoComplete="username" maxLength={USERNAME_MAX} hint={t("signup.username_hint")} {...bind("username")} />
+      <TextField
+        label={t("signup.username")}
+        autoComplete="username"
+        maxLength={USERNAME_MAX}
+        hint={t("signup.username_hint")}
+        {...bind("username")}
+      />
       <CredentialField kind="new-password" label={t("signup.password")} {...bind("password")} />
       <fieldset className={errors.date_of_birth ? "field field--error" : "field"}>
         <legend className="field__label">{t("signup.date_of_birth")}</legend>
         <div className="date-select">
-          <select aria-label={t("signup.day")} name="day" value={draft.day} onChange={(e) => change("day", e.target.value, "date_of_birth")} aria-invalid={errors.date_of_birth ? true : undefined}>
+          <select
+            aria-label={t("signup.day")}
+            name="day"
+            value={draft.day}
+            onChange={(e) => change("day", e.target.value, "date_of_birth")}
+            aria-invalid={errors.date_of_birth ? true : undefined}
+          >
             <option value="">{t("signup.day")}</option>
             {Array.from({ length: 31 }, (_, i) => (
               <option key={i} value={i + 1}>
@@ -131,7 +165,13 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
               </option>
             ))}
           </select>
-          <select aria-label={t("signup.month")} name="month" value={draft.month} onChange={(e) => change("month", e.target.value, "date_of_birth")} aria-invalid={errors.date_of_birth ? true : undefined}>
+          <select
+            aria-label={t("signup.month")}
+            name="month"
+            value={draft.month}
+            onChange={(e) => change("month", e.target.value, "date_of_birth")}
+            aria-invalid={errors.date_of_birth ? true : undefined}
+          >
             <option value="">{t("signup.month")}</option>
             {MONTHS.map((month, i) => (
               <option key={month} value={i + 1}>
@@ -139,7 +179,13 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
               </option>
             ))}
           </select>
-          <select aria-label={t("signup.year")} name="year" value={draft.year} onChange={(e) => change("year", e.target.value, "date_of_birth")} aria-invalid={errors.date_of_birth ? true : undefined}>
+          <select
+            aria-label={t("signup.year")}
+            name="year"
+            value={draft.year}
+            onChange={(e) => change("year", e.target.value, "date_of_birth")}
+            aria-invalid={errors.date_of_birth ? true : undefined}
+          >
             <option value="">{t("signup.year")}</option>
             {years.map((year) => (
               <option key={year} value={year}>
@@ -155,7 +201,13 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
         <div className="choice-row">
           {(["male", "female"] as const).map((gender) => (
             <label key={gender} className="choice">
-              <input type="radio" name="gender" value={gender} checked={draft.gender === gender} onChange={() => change("gender", gender)} />
+              <input
+                type="radio"
+                name="gender"
+                value={gender}
+                checked={draft.gender === gender}
+                onChange={() => change("gender", gender)}
+              />
               <span>{t(`signup.gender_${gender}`)}</span>
             </label>
           ))}
@@ -186,7 +238,12 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
       )}
       <div className={errors.terms ? "field field--error" : "field"}>
         <label className="choice choice--terms">
-          <input type="checkbox" name="terms" checked={draft.terms} onChange={(e) => change("terms", e.target.checked)} />
+          <input
+            type="checkbox"
+            name="terms"
+            checked={draft.terms}
+            onChange={(e) => change("terms", e.target.checked)}
+          />
           <span>
             {withElements(t("signup.terms", { terms: "{terms}", privacy: "{privacy}" }), {
               terms: (

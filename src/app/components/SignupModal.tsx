@@ -1,4 +1,15 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 import { useRouter, useT } from "../page-context";
 
 /** The form arrives when the modal first opens: most pages never open it, so its code is not in their first download. */
@@ -26,7 +37,10 @@ type State = { open: boolean; reason: string | null; opened: number };
 /** The signup modal of the Default and Empty layouts (SPEC §2) and the way to open it. */
 export function SignupModalProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>({ open: false, reason: null, opened: 0 });
-  const openSignup = useCallback((reason?: string) => setState((s) => ({ open: true, reason: reason ?? null, opened: s.opened + 1 })), []);
+  const openSignup = useCallback(
+    (reason?: string) => setState((s) => ({ open: true, reason: reason ?? null, opened: s.opened + 1 })),
+    [],
+  );
   const close = useCallback(() => setState((s) => ({ ...s, open: false })), []);
   const value = useMemo(() => ({ openSignup }), [openSignup]);
   return (

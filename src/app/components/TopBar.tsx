@@ -15,7 +15,9 @@ const CREDIT_BADGE_THRESHOLD = 10;
 export { badgeText };
 
 /** SPEC §2: paid users see a credits badge at 10 or fewer: warning above 0, danger at 0. */
-export function creditBadge(user: Pick<SessionUser, "paid_user" | "credits">): { text: string; tone: "warning" | "danger" } | null {
+export function creditBadge(
+  user: Pick<SessionUser, "paid_user" | "credits">,
+): { text: string; tone: "warning" | "danger" } | null {
   if (!user.paid_user || user.credits > CREDIT_BADGE_THRESHOLD) return null;
   return { text: String(user.credits), tone: user.credits > 0 ? "warning" : "danger" };
 }
@@ -81,7 +83,8 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
             (user.paid_user ? (
               <Link href="/credits" className="top-bar__credits">
                 <CoinIcon />
-                <span className="top-bar__credits-label">{t("nav.credits")}</span> {credits && <span className={`badge badge--${credits.tone}`}>{credits.text}</span>}
+                <span className="top-bar__credits-label">{t("nav.credits")}</span>{" "}
+                {credits && <span className={`badge badge--${credits.tone}`}>{credits.text}</span>}
               </Link>
             ) : (
               <Link href="/premium" className="button button--secondary top-bar__premium">

@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { chatSocketPath, TYPING_REPEAT_MS, TYPING_SHOWN_MS, type ChatGift, type ChatImage, type ChatMessage, type ServerFrame } from "../../shared/chat";
+import {
+  chatSocketPath,
+  TYPING_REPEAT_MS,
+  TYPING_SHOWN_MS,
+  type ChatGift,
+  type ChatImage,
+  type ChatMessage,
+  type ServerFrame,
+} from "../../shared/chat";
 import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat-socket-state";
 import { rememberBookmark } from "../bookmark-cookie";
 import { openSiteSocket, type SiteSocket } from "../site-socket";
@@ -89,7 +97,11 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
           ready.current = true;
           // Sends that got no answer before the drop: the same client_id, so each is stored once.
           for (const send of outbox.current.values()) transmit(send);
-          dispatch({ type: "ready", conversationId: frame.conversation_id ?? null, peerReadId: frame.peer_read_id ?? null });
+          dispatch({
+            type: "ready",
+            conversationId: frame.conversation_id ?? null,
+            peerReadId: frame.peer_read_id ?? null,
+          });
           on.onReady?.(frame);
           // With a read mark to send, the count that answers it is the one that counts.
           if (readMark.current.wanted === 0) on.onUnread?.(frame.unread);
@@ -112,7 +124,11 @@ export function useChatSocket(peerId: number, enabled: boolean, events: ChatSock
         case "error":
           if (frame.client_id !== null) {
             outbox.current.delete(frame.client_id);
-            dispatch({ type: "refused", clientId: frame.client_id, error: { code: frame.error, message: frame.message } });
+            dispatch({
+              type: "refused",
+              clientId: frame.client_id,
+              error: { code: frame.error, message: frame.message },
+            });
           }
           on.onError?.(frame);
           break;

@@ -10,7 +10,12 @@ import { useUser } from "./useUser";
 export function useChats() {
   const { user } = useUser();
   const { data, error, mutate } = useSWR<ChatsResponse, ApiRequestError>(user ? CHATS_KEY : null);
-  return { chats: data?.chats, totalUnread: user ? (data?.total_unread ?? 0) : 0, error: error as ApiRequestError | undefined, mutate };
+  return {
+    chats: data?.chats,
+    totalUnread: user ? (data?.total_unread ?? 0) : 0,
+    error: error as ApiRequestError | undefined,
+    mutate,
+  };
 }
 
 /** The list with one conversation's unread count set (the same object when nothing changes). */
@@ -41,7 +46,7 @@ export function withMessage(data: ChatsResponse, message: ChatMessage): ChatsRes
 export function useUpdateCached() {
   const { cache, mutate, fallback } = useSWRConfig();
   return useCallback(
-    async <T,>(key: string, change: (data: T) => T | null): Promise<void> => {
+    async <T>(key: string, change: (data: T) => T | null): Promise<void> => {
       const data = (cache.get(key)?.data ?? fallback[key]) as T | undefined;
       if (data === undefined) return;
       const next = change(data);
@@ -57,17 +62,25 @@ export function useUpdateCached() {
 /** Change the chat list where the hooks read it (useUpdateCached); a change that returns null reloads the list. */
 export function useUpdateChats() {
   const update = useUpdateCached();
-  return useCallback((change: (list: ChatsResponse) => ChatsResponse | null) => update<ChatsResponse>(CHATS_KEY, change), [update]);
+  return useCallback(
+    (change: (list: ChatsResponse) => ChatsResponse | null) => update<ChatsResponse>(CHATS_KEY, change),
+    [update],
+  );
 }
 
 type ChatTarget = { conversation: { id: number } } | { profile: { id: number } };
 
 /** The list without the removed conversations: one by its id, or all of them with a profile. */
 export function withoutChats(data: ChatsResponse, target: ChatTarget): ChatsResponse {
-  const removed = data.chats.filter((c) => ("conversation" in target ? c.conversation.id === target.conversation.id : c.profile.id === target.profile.id));
+  const removed = data.chats.filter((c) =>
+    "conversation" in target ? c.conversation.id === target.conversation.id : c.profile.id === target.profile.id,
+  );
   if (removed.length === 0) return data;
   const unread = removed.reduce((sum, c) => sum + c.num_unread_messages, 0);
-  return { chats: data.chats.filter((c) => !removed.includes(c)), total_unread: Math.max(0, data.total_unread - unread) };
+  return {
+    chats: data.chats.filter((c) => !removed.includes(c)),
+    total_unread: Math.max(0, data.total_unread - unread),
+  };
 }
 
 /**

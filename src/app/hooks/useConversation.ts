@@ -2,7 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { KeyedMutator } from "swr";
 import type { ChatMessage, ChatPhotoResponse, ChatResponse, Gift } from "../../shared/chat";
 import { ApiRequestError, apiFetch, apiSendForm } from "../api";
-import { afterOwnMessage, mergeMessages, messageItems, newClientId, rememberLastChat, withRemoved } from "../chat-view-rules";
+import {
+  afterOwnMessage,
+  mergeMessages,
+  messageItems,
+  newClientId,
+  rememberLastChat,
+  withRemoved,
+} from "../chat-view-rules";
 import { useT } from "../page-context";
 import { olderChatKey } from "../page-data";
 import { useChatSocket } from "./useChatSocket";
@@ -44,7 +51,9 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
       const current = latest.current.user;
       if (current) void setUser({ ...current, credits: frame.credits });
       // Embedded page data is not in swr's cache until the first fetch: then start from what is on screen.
-      void mutate((chat) => afterOwnMessage(chat ?? latest.current.data, frame.message, frame.credits), { revalidate: false });
+      void mutate((chat) => afterOwnMessage(chat ?? latest.current.data, frame.message, frame.credits), {
+        revalidate: false,
+      });
       setRefusedForCredits(false);
     },
     onMessage: (message) => void updateChats((list) => withMessage(list, message)),
@@ -65,7 +74,10 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
     [older, data.messages, socket.live, socket.removed],
   );
   const peerReadId = Math.max(data.peer_read_id ?? 0, socket.peerReadId ?? 0) || null;
-  const items = useMemo(() => messageItems(messages, socket.pending, ownId, peerReadId), [messages, socket.pending, ownId, peerReadId]);
+  const items = useMemo(
+    () => messageItems(messages, socket.pending, ownId, peerReadId),
+    [messages, socket.pending, ownId, peerReadId],
+  );
   const hasMore = older ? older.hasMore : data.has_more;
   const oldestId = messages[0]?.id ?? null;
 
@@ -96,7 +108,10 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
         more = page.has_more;
       }
       // What was on screen stays: kept with the older pages, while the page data becomes the fresh one.
-      setOlder((current) => ({ messages: mergeMessages(mergeMessages(current?.messages ?? [], before), caught), hasMore: current ? current.hasMore : latest.current.data.has_more }));
+      setOlder((current) => ({
+        messages: mergeMessages(mergeMessages(current?.messages ?? [], before), caught),
+        hasMore: current ? current.hasMore : latest.current.data.has_more,
+      }));
       await mutate(fresh, { revalidate: false });
     } catch {
       void mutate();
@@ -110,7 +125,10 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
     setOlderState("loading");
     try {
       const page = await apiFetch<ChatResponse>(olderChatKey(dataKey, oldestId));
-      setOlder((current) => ({ messages: mergeMessages(page.messages, current?.messages ?? []), hasMore: page.has_more }));
+      setOlder((current) => ({
+        messages: mergeMessages(page.messages, current?.messages ?? []),
+        hasMore: page.has_more,
+      }));
       setOlderState("idle");
     } catch {
       setOlderState("failed");
@@ -151,7 +169,10 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
     form.append("photo", file);
     try {
       const { photo } = await apiSendForm<ChatPhotoResponse>("/api/chat-photo.php", form);
-      send({ type: "send", client_id: newClientId(), kind: "image", photo_id: photo.id }, { image: { ...photo, locked: false } });
+      send(
+        { type: "send", client_id: newClientId(), kind: "image", photo_id: photo.id },
+        { image: { ...photo, locked: false } },
+      );
     } catch (error) {
       setNotice(error instanceof ApiRequestError && error.message ? error.message : t("errors.try_again_later"));
     } finally {
@@ -160,7 +181,10 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
   };
 
   const sendGift = (gift: Gift) => {
-    send({ type: "send", client_id: newClientId(), kind: "gift", gift: gift.slug }, { gift: { slug: gift.slug, name: gift.name, image: gift.image } });
+    send(
+      { type: "send", client_id: newClientId(), kind: "gift", gift: gift.slug },
+      { gift: { slug: gift.slug, name: gift.name, image: gift.image } },
+    );
   };
 
   const credits = user?.credits ?? data.credits;

@@ -17,7 +17,11 @@ const everySecond = (notify: () => void) => {
  */
 function useSecond(): number {
   const { rendered_at: renderedAt } = usePage();
-  return useSyncExternalStore(everySecond, () => Math.floor(Date.now() / 1000), () => renderedAt);
+  return useSyncExternalStore(
+    everySecond,
+    () => Math.floor(Date.now() / 1000),
+    () => renderedAt,
+  );
 }
 
 /** The welcome call's failures are ignored (SPEC §7): no offer is shown then. */
@@ -34,9 +38,15 @@ async function fetchOffer(key: string): Promise<DiscountResponse | null> {
  * goes away with the user), the time bonus gone at its expiry. `active` is the time bonus if present,
  * otherwise the welcome discount; `secondsLeft` counts the time bonus down each second.
  */
-export function useActiveDiscount(): { active: DiscountView | null; timeBonus: DiscountView | null; secondsLeft: number } {
+export function useActiveDiscount(): {
+  active: DiscountView | null;
+  timeBonus: DiscountView | null;
+  secondsLeft: number;
+} {
   const { user } = useUser();
-  const { data } = useSWR<DiscountResponse | null>(user && !user.paid_user ? WELCOME_KEY : null, fetchOffer, { revalidateOnFocus: false });
+  const { data } = useSWR<DiscountResponse | null>(user && !user.paid_user ? WELCOME_KEY : null, fetchOffer, {
+    revalidateOnFocus: false,
+  });
   const now = useSecond();
   const offer = user && !user.paid_user ? data : null;
   const secondsLeft = offer?.time_bonus?.expires && now ? offer.time_bonus.expires - now : 0;

@@ -28,7 +28,10 @@ export function useLikeAction() {
   return useCallback(
     async (profileId: number, liked: boolean, source: "profile" | "swipe" = "profile"): Promise<LikeResult> => {
       const result = liked
-        ? await apiSend<LikeResult>("POST", "/api/like.php", { profile: { id: profileId }, ...(source === "swipe" ? { source } : {}) })
+        ? await apiSend<LikeResult>("POST", "/api/like.php", {
+            profile: { id: profileId },
+            ...(source === "swipe" ? { source } : {}),
+          })
         : await apiSend<LikeResult>("DELETE", "/api/like.php", { profile: { id: profileId } });
       void reloadLikes();
       void mutate(profileKey(profileId));

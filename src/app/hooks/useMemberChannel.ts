@@ -5,7 +5,14 @@ import type { ChatsResponse } from "../../shared/chat";
 import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
 import type { LikesResponse } from "../../shared/likes";
 import { openSiteSocket } from "../site-socket";
-import { chatsAfterFrame, likesWithCounts, matchOf, reloadsLikes, reloadsProfiles, userWithCounts } from "../member-channel-rules";
+import {
+  chatsAfterFrame,
+  likesWithCounts,
+  matchOf,
+  reloadsLikes,
+  reloadsProfiles,
+  userWithCounts,
+} from "../member-channel-rules";
 import { showMatchMoment } from "../match-moments";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
 import { useReloadLikes } from "./useLikes";
@@ -18,7 +25,13 @@ const inView = () => document.visibilityState === "visible";
 
 /** SPEC §7: the beacon of a page going hidden; a keepalive fetch, which outlives the page and carries the headers the API asks of a page. */
 function sendPageHidden() {
-  fetch(PAGE_HIDDEN_PATH, { method: "POST", keepalive: true, credentials: "same-origin", headers: { "X-Request-Type": "client", "Content-Type": "application/json" }, body: "{}" }).catch(() => undefined);
+  fetch(PAGE_HIDDEN_PATH, {
+    method: "POST",
+    keepalive: true,
+    credentials: "same-origin",
+    headers: { "X-Request-Type": "client", "Content-Type": "application/json" },
+    body: "{}",
+  }).catch(() => undefined);
 }
 
 /**
@@ -48,7 +61,9 @@ export function useMemberChannel(enabled: boolean) {
         return;
       }
       const { counts } = frame;
-      void cached.update<UserResponse>(USER_KEY, (data) => (data.user ? { user: userWithCounts(data.user, counts) } : data));
+      void cached.update<UserResponse>(USER_KEY, (data) =>
+        data.user ? { user: userWithCounts(data.user, counts) } : data,
+      );
       void cached.update<LikesResponse>(LIKES_KEY, (likes) => likesWithCounts(likes, counts));
       void cached.update<ChatsResponse>(CHATS_KEY, (list) => chatsAfterFrame(list, frame));
       if (reloadsLikes(frame)) void cached.reloadLikes();

@@ -10,5 +10,9 @@ const everyMinute = (notify: () => void) => {
  * browser's own time zone, so they appear right after hydration and the markup still matches.
  */
 export function useMinute(): number {
-  return useSyncExternalStore(everyMinute, () => Math.floor(Date.now() / 60_000) * 60_000, () => 0);
+  return useSyncExternalStore(
+    everyMinute,
+    () => Math.floor(Date.now() / 60_000) * 60_000,
+    () => 0,
+  );
 }

@@ -3,7 +3,14 @@ import { useSWRConfig } from "swr";
 import { isPushedToPages } from "../../shared/service-worker";
 import { CHATS_KEY, LIKES_KEY } from "../page-data";
 import { useSettings } from "../page-context";
-import { currentPushState, forgetPush, givePushToMember, lookAtPush, subscribeToPushState, type PushState } from "../push-state";
+import {
+  currentPushState,
+  forgetPush,
+  givePushToMember,
+  lookAtPush,
+  subscribeToPushState,
+  type PushState,
+} from "../push-state";
 import { USER_KEY } from "./useUser";
 
 const unknownOnServer = (): PushState => "unknown";

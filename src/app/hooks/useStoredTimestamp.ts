@@ -23,7 +23,11 @@ function read(key: string): string | null {
  * appears right after hydration. `store()` records now.
  */
 export function useStoredTimestamp(key: string): [value: string | null, store: () => void] {
-  const value = useSyncExternalStore(subscribe, () => read(key), () => NOT_KNOWN_YET);
+  const value = useSyncExternalStore(
+    subscribe,
+    () => read(key),
+    () => NOT_KNOWN_YET,
+  );
   const store = useCallback(() => {
     try {
       localStorage.setItem(key, String(Date.now()));

@@ -55,7 +55,17 @@ function DefaultLayout({ children }: { children: ReactNode }) {
 }
 
 /** The frame of the layouts without the top navigation: loading bar, content, entry warning limited to NL and DE. */
-function BareFrame({ name, header, footer, children }: { name: LayoutName; header?: ReactNode; footer?: ReactNode; children: ReactNode }) {
+function BareFrame({
+  name,
+  header,
+  footer,
+  children,
+}: {
+  name: LayoutName;
+  header?: ReactNode;
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className={`layout layout--${name}`}>
       <LoadingBar />

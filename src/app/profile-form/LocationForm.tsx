@@ -15,7 +15,14 @@ const FIELDS = ["region", "city"] as const;
  * province, state, canton ...) and the city. Saving sends what changed. Where the browser has
  * geolocation, a button fills both from the member's position (SPEC §3, §7 geocode).
  */
-export function LocationForm({ profile, regions, regionsFailed, frame, onSaved, onEdit }: ProfileFormProps & { regions: Region[] | undefined; regionsFailed: boolean }) {
+export function LocationForm({
+  profile,
+  regions,
+  regionsFailed,
+  frame,
+  onSaved,
+  onEdit,
+}: ProfileFormProps & { regions: Region[] | undefined; regionsFailed: boolean }) {
   const t = useT();
   const initial: ProfileUpdateBody = { region: profile.region_code, city: profile.city };
   const [region, setRegion] = useState(profile.region_code ?? "");
@@ -34,7 +41,10 @@ export function LocationForm({ profile, regions, regionsFailed, frame, onSaved, 
     setGeoMessage(null);
     try {
       const place = await locate();
-      const found = place.country === profile.country ? place.region && ownRegions?.find((r) => r.code === place.region!.code) : undefined;
+      const found =
+        place.country === profile.country
+          ? place.region && ownRegions?.find((r) => r.code === place.region!.code)
+          : undefined;
       if (found) {
         setRegion(found.code);
         edit("region");
@@ -64,10 +74,18 @@ export function LocationForm({ profile, regions, regionsFailed, frame, onSaved, 
       <>
         {permission !== "unsupported" && (
           <div className="geolocate" data-permission={permission}>
-            <button type="button" className="button button--ghost" disabled={locating} aria-busy={locating || undefined} onClick={() => void geolocate()}>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={locating}
+              aria-busy={locating || undefined}
+              onClick={() => void geolocate()}
+            >
               {locating ? t("profile_edit.location.geolocating") : t("profile_edit.location.geolocate")}
             </button>
-            {permission === "denied" && !geoMessage && <p className="field__hint">{t("profile_edit.location.geolocate_blocked")}</p>}
+            {permission === "denied" && !geoMessage && (
+              <p className="field__hint">{t("profile_edit.location.geolocate_blocked")}</p>
+            )}
             <FormMessage text={geoMessage?.text} tone={geoMessage?.tone} />
           </div>
         )}

@@ -1,5 +1,13 @@
 import { useId, useState } from "react";
-import { BODY_TYPES, EYE_COLORS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOOS, type Interest } from "../../shared/api";
+import {
+  BODY_TYPES,
+  EYE_COLORS,
+  HAIR_COLORS,
+  RELATIONSHIP_STATUSES,
+  SEXUALITIES,
+  TATTOOS,
+  type Interest,
+} from "../../shared/api";
 import { INTERESTS_MAX, type ProfileUpdateBody } from "../../shared/profile";
 import { FieldError } from "../components/Form";
 import { useT } from "../page-context";
@@ -15,7 +23,15 @@ type Choices = {
   tattoos: (typeof TATTOOS)[number] | null;
 };
 
-const FIELDS = ["sexuality", "relationship_status", "body_type", "hair_color", "eye_color", "tattoos", "interests"] as const;
+const FIELDS = [
+  "sexuality",
+  "relationship_status",
+  "body_type",
+  "hair_color",
+  "eye_color",
+  "tattoos",
+  "interests",
+] as const;
 
 /** The sexualities that fit a gender: lesbian is for women, gay for men. */
 function sexualitiesFor(gender: string): Sexuality[] {
@@ -31,13 +47,21 @@ const SELECTS: { name: keyof Choices; values: readonly string[]; texts: string }
   { name: "tattoos", values: TATTOOS, texts: "tattoo_levels" },
 ];
 
-const known = <T extends string>(values: readonly T[], value: string | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : null;
+const known = <T extends string>(values: readonly T[], value: string | null): T | null =>
+  (values as readonly string[]).includes(value ?? "") ? (value as T) : null;
 
 /**
  * Personal info: sexuality (only the ones that fit the member's gender), relationship status, looks
  * and interests (toggle chips, up to 20). Saving sends what changed.
  */
-export function PersonalForm({ profile, interests, interestsFailed, frame, onSaved, onEdit }: ProfileFormProps & { interests: Interest[] | undefined; interestsFailed: boolean }) {
+export function PersonalForm({
+  profile,
+  interests,
+  interestsFailed,
+  frame,
+  onSaved,
+  onEdit,
+}: ProfileFormProps & { interests: Interest[] | undefined; interestsFailed: boolean }) {
   const t = useT();
   const interestsId = useId();
   const sexualities = sexualitiesFor(profile.gender);
@@ -50,7 +74,11 @@ export function PersonalForm({ profile, interests, interestsFailed, frame, onSav
   };
   const initialSexuality = known(sexualities, profile.sexuality) ?? "hetero";
   const initialInterests = profile.interests.map((i) => i.slug);
-  const initial: ProfileUpdateBody = { sexuality: known(sexualities, profile.sexuality) ?? undefined, ...initialChoices, interests: initialInterests };
+  const initial: ProfileUpdateBody = {
+    sexuality: known(sexualities, profile.sexuality) ?? undefined,
+    ...initialChoices,
+    interests: initialInterests,
+  };
 
   const [sexuality, setSexuality] = useState<Sexuality>(initialSexuality);
   const [choices, setChoices] = useState<Choices>(initialChoices);
@@ -59,7 +87,13 @@ export function PersonalForm({ profile, interests, interestsFailed, frame, onSav
   const { errors } = form;
 
   const toggle = (slug: string) => {
-    setChosen((current) => (current.includes(slug) ? current.filter((s) => s !== slug) : current.length < INTERESTS_MAX ? [...current, slug] : current));
+    setChosen((current) =>
+      current.includes(slug)
+        ? current.filter((s) => s !== slug)
+        : current.length < INTERESTS_MAX
+          ? [...current, slug]
+          : current,
+    );
     edit("interests");
   };
   const full = chosen.length >= INTERESTS_MAX;
@@ -110,7 +144,10 @@ export function PersonalForm({ profile, interests, interestsFailed, frame, onSav
             </SelectField>
           ))}
         </div>
-        <fieldset className={errors.fields.interests ? "field field--error" : "field"} aria-describedby={`${interestsId}-hint`}>
+        <fieldset
+          className={errors.fields.interests ? "field field--error" : "field"}
+          aria-describedby={`${interestsId}-hint`}
+        >
           <legend className="field__label">
             {t("profile.interests")} <span className="steps__count-badge">{`${chosen.length}/${INTERESTS_MAX}`}</span>
           </legend>
@@ -123,7 +160,13 @@ export function PersonalForm({ profile, interests, interestsFailed, frame, onSav
                 const on = chosen.includes(interest.slug);
                 return (
                   <li key={interest.slug}>
-                    <button type="button" className="chip-toggle" aria-pressed={on} disabled={!on && full} onClick={() => toggle(interest.slug)}>
+                    <button
+                      type="button"
+                      className="chip-toggle"
+                      aria-pressed={on}
+                      disabled={!on && full}
+                      onClick={() => toggle(interest.slug)}
+                    >
                       {interest.name}
                     </button>
                   </li>

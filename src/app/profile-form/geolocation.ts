@@ -6,9 +6,9 @@ import { apiFetch } from "../api";
 /** SPEC §3: unsupported (no navigator.geolocation), unknown (no Permissions API), or the browser's state. */
 type GeolocationPermission = "unsupported" | "unknown" | PermissionState;
 
-
 function readGeolocationPermission(): Promise<GeolocationPermission> {
-  if (typeof navigator === "undefined" || !("geolocation" in navigator) || !navigator.geolocation) return Promise.resolve("unsupported");
+  if (typeof navigator === "undefined" || !("geolocation" in navigator) || !navigator.geolocation)
+    return Promise.resolve("unsupported");
   if (!navigator.permissions?.query) return Promise.resolve("unknown");
   return navigator.permissions
     .query({ name: "geolocation" })
@@ -61,7 +61,11 @@ export class GeolocationDenied extends Error {}
 /** The browser's position, as a promise. */
 function position(): Promise<GeolocationPosition> {
   return new Promise((resolve, reject) => {
-    navigator.geolocation.getCurrentPosition(resolve, reject, { enableHighAccuracy: false, timeout: 15_000, maximumAge: 10 * 60_000 });
+    navigator.geolocation.getCurrentPosition(resolve, reject, {
+      enableHighAccuracy: false,
+      timeout: 15_000,
+      maximumAge: 10 * 60_000,
+    });
   });
 }
 
@@ -76,13 +80,16 @@ export async function locate(): Promise<GeocodeResponse> {
     coords = (await position()).coords;
   } catch (error) {
     store(false);
-    if (error && typeof error === "object" && "code" in error && error.code === 1) throw new GeolocationDenied("denied");
+    if (error && typeof error === "object" && "code" in error && error.code === 1)
+      throw new GeolocationDenied("denied");
     throw error instanceof Error ? error : new Error("position unavailable");
   }
   const lat = coords.latitude.toFixed(2);
   const lon = coords.longitude.toFixed(2);
   try {
-    const answer = await apiFetch<GeocodeResponse>(`/api/geocode.php?lat=${encodeURIComponent(lat)}&lon=${encodeURIComponent(lon)}`);
+    const answer = await apiFetch<GeocodeResponse>(
+      `/api/geocode.php?lat=${encodeURIComponent(lat)}&lon=${encodeURIComponent(lon)}`,
+    );
     store(answer);
     return answer;
   } catch (error) {

@@ -38,7 +38,11 @@ async function saveProfile(body: ProfileUpdateBody): Promise<ProfileResponse> {
     const { field, fields } = error.body;
     const named: Record<string, string> = {};
     for (const [name, text] of Object.entries(fields ?? {})) named[topField(name)] ??= text;
-    throw new ApiRequestError(error.status, { ...error.body, ...(field ? { field: topField(field) } : {}), ...(fields ? { fields: named } : {}) });
+    throw new ApiRequestError(error.status, {
+      ...error.body,
+      ...(field ? { field: topField(field) } : {}),
+      ...(fields ? { fields: named } : {}),
+    });
   }
 }
 
@@ -52,7 +56,8 @@ function same(a: unknown, b: unknown): boolean {
 /** The fields of `body` whose value differs from what the profile had. */
 function changedFields(body: ProfileUpdateBody, initial: ProfileUpdateBody): ProfileUpdateBody {
   const changed: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) if (!same(value, initial[name as ProfileField])) changed[name] = value;
+  for (const [name, value] of Object.entries(body))
+    if (!same(value, initial[name as ProfileField])) changed[name] = value;
   return changed as ProfileUpdateBody;
 }
 
@@ -70,7 +75,12 @@ export type SaveCallbacks = {
  * first is under way is ignored (a ref, so even two clicks before the next render send once).
  * `edit(name)` is for every change of a field: it clears that field's error and tells `onEdit`.
  */
-export function useProfileSave(fields: readonly ProfileField[], profileId: number, initial: ProfileUpdateBody, { onSaved, onEdit }: SaveCallbacks) {
+export function useProfileSave(
+  fields: readonly ProfileField[],
+  profileId: number,
+  initial: ProfileUpdateBody,
+  { onSaved, onEdit }: SaveCallbacks,
+) {
   const form = useApiForm(fields);
   const { mutate } = useSWRConfig();
   const sending = useRef(false);

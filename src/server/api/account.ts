@@ -55,12 +55,19 @@ import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 
 function accounts(c: Context<AppEnv>): AccountContext {
-  return { db: c.get("db"), mailer: mailerFor(c.env, c.get("db")), origin: new URL(c.req.url).origin, site: c.get("site"), company: c.get("company") };
+  return {
+    db: c.get("db"),
+    mailer: mailerFor(c.env, c.get("db")),
+    origin: new URL(c.req.url).origin,
+    site: c.get("site"),
+    company: c.get("company"),
+  };
 }
 
 async function userAnswer(c: Context<AppEnv>, userId: number, status: 200 | 201 = 200) {
   const user = await getUserView(c.get("db"), userId);
-  if (!user) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
+  if (!user)
+    throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   return c.json({ user }, status);
 }
 
@@ -74,9 +81,24 @@ export const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting
 async function sendSignupMessage(c: Context<AppEnv>, userId: number, peer: number, text: string): Promise<void> {
   const profile = await profileOfMember(c.get("db"), userId);
   if (!profile || profile.id === peer) return;
-  const member = { profileId: profile.id, userId, language: c.get("locale"), siteDomain: c.get("site").domain, country: c.get("country"), premium: false };
-  const reply = await postMessage(c, member, peer, { type: "send", client_id: `signup-${userId}`, kind: "text", body: text });
-  if (reply.type === "error") console.warn(JSON.stringify({ event: "signup_message_refused", requestId: c.get("requestId"), error: reply.error }));
+  const member = {
+    profileId: profile.id,
+    userId,
+    language: c.get("locale"),
+    siteDomain: c.get("site").domain,
+    country: c.get("country"),
+    premium: false,
+  };
+  const reply = await postMessage(c, member, peer, {
+    type: "send",
+    client_id: `signup-${userId}`,
+    kind: "text",
+    body: text,
+  });
+  if (reply.type === "error")
+    console.warn(
+      JSON.stringify({ event: "signup_message_refused", requestId: c.get("requestId"), error: reply.error }),
+    );
 }
 
 export const accountRoutes = new Hono<AppEnv>()
@@ -92,13 +114,26 @@ export const accountRoutes = new Hono<AppEnv>()
     const { userId } = requireMember(c);
     const { language, invisible } = c.req.valid("json");
     if (language !== undefined) {
-      if (!isLanguage(language)) throw fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "language" }, field: "language" });
+      if (!isLanguage(language))
+        throw fieldError({
+          status: 400,
+          code: "invalid_parameter",
+          key: "errors.invalid_parameter",
+          values: { field: "language" },
+          field: "language",
+        });
       await setLanguage(accounts(c), userId, language);
-      setCookie(c, LOCALE_COOKIE, language, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
+      setCookie(c, LOCALE_COOKIE, language, {
+        path: "/",
+        maxAge: LOCALE_COOKIE_MAX_AGE,
+        sameSite: "Lax",
+        secure: new URL(c.req.url).protocol === "https:",
+      });
     }
     if (invisible !== undefined) {
       await setInvisible(accounts(c), userId, invisible);
-      if (invisible) await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), requireMember(c).profileId);
+      if (invisible)
+        await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), requireMember(c).profileId);
     }
     return userAnswer(c, userId);
   })
@@ -127,9 +162,14 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .post("/api/signup.php", vValidator("json", SignupBody, invalidBody), async (c) => {
     const body = c.req.valid("json");
-    const userId = await signUp(accounts(c), body, { language: c.get("locale"), country: selectedCountry(c), tracking: c.get("trafficSource") });
+    const userId = await signUp(accounts(c), body, {
+      language: c.get("locale"),
+      country: selectedCountry(c),
+      tracking: c.get("trafficSource"),
+    });
     await startSession(c, userId);
-    if (body.profile_id && body.signup_message?.trim()) await sendSignupMessage(c, userId, body.profile_id, body.signup_message);
+    if (body.profile_id && body.signup_message?.trim())
+      await sendSignupMessage(c, userId, body.profile_id, body.signup_message);
     return userAnswer(c, userId, 201);
   })
   .get("/api/activate.php", async (c) => {
@@ -150,7 +190,8 @@ export const accountRoutes = new Hono<AppEnv>()
     const userId = await resetPassword(accounts(c), token, password, password_repeat);
     // Whoever knew the old password is out, the sockets they opened included.
     const profile = await profileOfMember(c.get("db"), userId);
-    if (profile) await closeSessionSockets(c.env.MEMBERS, profile.id, await sessionsRevokedSince(c.get("db"), userId, since));
+    if (profile)
+      await closeSessionSockets(c.env.MEMBERS, profile.id, await sessionsRevokedSince(c.get("db"), userId, since));
     clearSessionCookie(c);
     return c.json({ ok: true });
   })
@@ -181,7 +222,17 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .put("/api/profile.php", vValidator("json", ProfileUpdateBody, invalidBody), async (c) => {
     const profileId = await updateOwnProfile(c.get("db"), requireMember(c).userId, c.req.valid("json"));
-    return c.json(await getProfile(c.get("db"), profileId, c.get("locale"), c.get("site").cdn_prefix, profileId, new Date(), c.get("site").countries[0]));
+    return c.json(
+      await getProfile(
+        c.get("db"),
+        profileId,
+        c.get("locale"),
+        c.get("site").cdn_prefix,
+        profileId,
+        new Date(),
+        c.get("site").countries[0],
+      ),
+    );
   })
   .post("/api/block.php", vValidator("json", BlockBody, invalidBody), async (c) => {
     const { profileId } = requireMember(c);
@@ -199,13 +250,20 @@ export const accountRoutes = new Hono<AppEnv>()
     c.executionCtx.waitUntil(tellBadgesChanged(c.env, [profileId, unblocked]));
     return c.json({ blocked: false });
   })
-  .post("/api/retention.php", async (c) => c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }))
+  .post("/api/retention.php", async (c) =>
+    c.json({ discount: await acceptRetentionOffer(accounts(c), requireMember(c).userId) }),
+  )
   .get("/api/my-data.php", async (c) => {
     const { userId } = requireMember(c);
-    const archive = await exportMemberData(c.get("db"), userId, (profileId) => exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId));
+    const archive = await exportMemberData(c.get("db"), userId, (profileId) =>
+      exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId),
+    );
     return c.body(JSON.stringify(archive, null, 2), 200, {
       "content-type": "application/json; charset=utf-8",
-      "content-disposition": `attachment; filename="${c.get("site").name.replace(/[^\w-]+/g, "-").toLowerCase()}-data-${new Date().toISOString().slice(0, 10)}.json"`,
+      "content-disposition": `attachment; filename="${c
+        .get("site")
+        .name.replace(/[^\w-]+/g, "-")
+        .toLowerCase()}-data-${new Date().toISOString().slice(0, 10)}.json"`,
       "cache-control": "private, no-store",
     });
   });

@@ -29,7 +29,10 @@ import { roomName } from "../notices/object-names";
 import { type SendFrame } from "../../shared/chat-frames";
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647));
-const RemoveChatBody = v.union([v.object({ conversation: v.object({ id: Id }) }), v.object({ profile: v.object({ id: Id }) })]);
+const RemoveChatBody = v.union([
+  v.object({ conversation: v.object({ id: Id }) }),
+  v.object({ profile: v.object({ id: Id }) }),
+]);
 const SocketQuery = v.object({ profile: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), Id) });
 
 /** SPEC §6: a visitor is told "You need to be logged in to chat" (and the 403 logs a stale client out). */
@@ -39,10 +42,19 @@ export const requireChatMember = (c: Context<AppEnv>): Session => requireMember(
  * Send a message for a member without a socket (the message written at signup, a gift), through the
  * pair's object like every other send. Answers the ack or the error frame.
  */
-export async function postMessage(c: Context<AppEnv>, member: SocketMember, peer: number, frame: SendFrame): Promise<ServerFrame> {
+export async function postMessage(
+  c: Context<AppEnv>,
+  member: SocketMember,
+  peer: number,
+  frame: SendFrame,
+): Promise<ServerFrame> {
   // The object reads at least what this request wrote (a signup, a gift's order), docs/decisions/0033.
   const bookmark = requestBookmark();
-  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post({ ...member, ...(bookmark ? { bookmark } : {}) }, peer, frame);
+  return c.env.CONVERSATIONS.getByName(roomName(member.profileId, peer)).post(
+    { ...member, ...(bookmark ? { bookmark } : {}) },
+    peer,
+    frame,
+  );
 }
 
 export const chatRoutes = new Hono<AppEnv>()
@@ -50,10 +62,12 @@ export const chatRoutes = new Hono<AppEnv>()
     const session = requireChatMember(c);
     requireSocketUpgrade(c);
     const { profile: peer } = parseQuery(SocketQuery, new URL(c.req.url).searchParams);
-    if (peer === session.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
+    if (peer === session.profileId)
+      throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
     const row = await socketPeerRow(c.get("db"), peer, session.profileId, session.userId);
     if (!row) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
-    if (row.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
+    if (row.blockedMe)
+      throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: row.name } });
     const bookmark = requestBookmark();
 
     const member: SocketMember = {
@@ -69,13 +83,20 @@ export const chatRoutes = new Hono<AppEnv>()
       ...(bookmark ? { bookmark } : {}),
     };
     const stub = c.env.CONVERSATIONS.getByName(roomName(session.profileId, peer));
-    const forwarded = new Request(`https://conversation/socket?peer=${peer}`, { headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) } });
+    const forwarded = new Request(`https://conversation/socket?peer=${peer}`, {
+      headers: { upgrade: "websocket", [MEMBER_HEADER]: JSON.stringify(member) },
+    });
     return objectHandshake(stub, forwarded);
   })
   .delete("/api/chat.php", vValidator("json", RemoveChatBody, invalidBody), async (c) => {
     const { profileId } = requireChatMember(c);
     const body = c.req.valid("json");
-    const removed = await removeChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId, "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id });
+    const removed = await removeChats(
+      c.get("db"),
+      conversationRooms(c.env.CONVERSATIONS),
+      profileId,
+      "conversation" in body ? { conversationId: body.conversation.id } : { profileId: body.profile.id },
+    );
     // Everything in them counts as read: the member's other pages drop their badges.
     c.executionCtx.waitUntil(Promise.all(removed.map((chat) => tellRead(c.env, profileId, chat.peer, chat.id, 0))));
     return c.json({ removed: removed.length });
@@ -83,6 +104,11 @@ export const chatRoutes = new Hono<AppEnv>()
   .post(
     "/api/chat-photo.php",
     ...photoUpload(requireChatMember, (c, bytes) =>
-      uploadChatPhoto({ db: c.get("db"), bucket: c.env.PHOTOS }, requireChatMember(c).profileId, bytes, c.get("site").cdn_prefix),
+      uploadChatPhoto(
+        { db: c.get("db"), bucket: c.env.PHOTOS },
+        requireChatMember(c).profileId,
+        bytes,
+        c.get("site").cdn_prefix,
+      ),
     ),
   );

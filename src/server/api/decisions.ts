@@ -18,15 +18,25 @@ const DecisionQuery = v.object({ id: RecordId, key: v.optional(v.pipe(v.string()
 /** GET /api/decision.php: the statement, for the member it concerns only (others get 404, as if there were none). */
 export async function loadDecision(c: Context<AppEnv>, params: URLSearchParams): Promise<{ decision: Statement }> {
   const { id, key } = parseQuery(DecisionQuery, params);
-  const decision = await readableDecision(c.get("db"), c.env.SESSION_SECRET, id, { userId: c.get("session")?.userId ?? null, key: key ?? null });
+  const decision = await readableDecision(c.get("db"), c.env.SESSION_SECRET, id, {
+    userId: c.get("session")?.userId ?? null,
+    key: key ?? null,
+  });
   return { decision: await statementOf(c.get("db"), decision, Math.floor(Date.now() / 1000)) };
 }
 
-export const decisionRoutes = new Hono<AppEnv>().post("/api/appeal.php", vValidator("json", AppealBody, invalidBody), async (c) => {
-  const body = c.req.valid("json");
-  const db = c.get("db");
-  const decision = await readableDecision(db, c.env.SESSION_SECRET, body.decision_id, { userId: c.get("session")?.userId ?? null, key: body.key ?? null });
-  const now = Math.floor(Date.now() / 1000);
-  await fileAppeal(db, decision.userId!, body, now);
-  return c.json({ decision: await statementOf(db, decision, now) }, 201);
-});
+export const decisionRoutes = new Hono<AppEnv>().post(
+  "/api/appeal.php",
+  vValidator("json", AppealBody, invalidBody),
+  async (c) => {
+    const body = c.req.valid("json");
+    const db = c.get("db");
+    const decision = await readableDecision(db, c.env.SESSION_SECRET, body.decision_id, {
+      userId: c.get("session")?.userId ?? null,
+      key: body.key ?? null,
+    });
+    const now = Math.floor(Date.now() / 1000);
+    await fileAppeal(db, decision.userId!, body, now);
+    return c.json({ decision: await statementOf(db, decision, now) }, 201);
+  },
+);

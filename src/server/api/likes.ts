@@ -58,11 +58,20 @@ export const likeRoutes = new Hono<AppEnv>()
   .post("/api/gift.php", vValidator("json", GiftBody, invalidBody), async (c) => {
     const session = requireMember(c, "login_needed.gift");
     const { profile, gift, client_id } = c.req.valid("json");
-    if (profile.id === session.profileId) return c.json({ error: "own_profile", message: c.get("t")("likes.errors.own_gift"), field: "profile" }, 400);
+    if (profile.id === session.profileId)
+      return c.json({ error: "own_profile", message: c.get("t")("likes.errors.own_gift"), field: "profile" }, 400);
     // `premium` only shapes what a socket is shown of photos; this send has no socket.
-    const member = { profileId: session.profileId, userId: session.userId, language: c.get("locale"), siteDomain: c.get("site").domain, country: c.get("country"), premium: false };
+    const member = {
+      profileId: session.profileId,
+      userId: session.userId,
+      language: c.get("locale"),
+      siteDomain: c.get("site").domain,
+      country: c.get("country"),
+      premium: false,
+    };
     const reply = await postMessage(c, member, profile.id, { type: "send", client_id, kind: "gift", gift });
     if (reply.type === "ack") return c.json({ message: reply.message, credits: reply.credits });
-    if (reply.type === "error") return c.json({ error: reply.error, message: reply.message }, GIFT_REFUSAL_STATUS[reply.error] ?? 400);
+    if (reply.type === "error")
+      return c.json({ error: reply.error, message: reply.message }, GIFT_REFUSAL_STATUS[reply.error] ?? 400);
     return c.json({ error: "internal_error", message: c.get("t")("errors.try_again_later") }, 500);
   });

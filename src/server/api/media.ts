@@ -20,7 +20,10 @@ const VARIANT_COLUMN: Record<string, "key" | "thumbKey" | "blurKey"> = { p: "key
  * lookup), from the session cookie and one query of the session's row with its member, whether the
  * owner of the photo blocked them.
  */
-async function viewerOf(c: Context<AppEnv>, ownerProfileId: number): Promise<{ profileId: number; premium: boolean; blocked: boolean } | null> {
+async function viewerOf(
+  c: Context<AppEnv>,
+  ownerProfileId: number,
+): Promise<{ profileId: number; premium: boolean; blocked: boolean } | null> {
   const claims = await readSessionCookie(c);
   if (!claims) return null;
   return (await photoViewer(c.get("db"), claims.sessionId, claims.userId, ownerProfileId)) ?? null;
@@ -71,12 +74,22 @@ async function chatPhotoAccess(c: Context<AppEnv>, key: string): Promise<boolean
   const claims = await readSessionCookie(c);
   if (!claims) return false;
   const blurred = key.startsWith("cb/");
-  const row = await chatPhotoViewer(c.get("db"), claims.sessionId, claims.userId, blurred ? "blurKey" : key.startsWith("ct/") ? "thumbKey" : "key", key);
+  const row = await chatPhotoViewer(
+    c.get("db"),
+    claims.sessionId,
+    claims.userId,
+    blurred ? "blurKey" : key.startsWith("ct/") ? "thumbKey" : "key",
+    key,
+  );
   if (!row) return false;
   if (row.owner === row.profileId) return true;
   if (!row.sentToPair || row.blocked || (!blurred && !row.premium)) return false;
   // Whether it was sent to this viewer is known to their conversation's object, which keeps the messages.
-  return conversationRooms(c.env.CONVERSATIONS)(row.owner, row.profileId).hasImage(row.photoId, row.owner, row.profileId);
+  return conversationRooms(c.env.CONVERSATIONS)(row.owner, row.profileId).hasImage(
+    row.photoId,
+    row.owner,
+    row.profileId,
+  );
 }
 
 async function serveObject(c: Context<AppEnv>, key: string, allowed: "public" | "private"): Promise<Response> {

@@ -30,9 +30,16 @@ export const memberChannelRoutes = new Hono<AppEnv>()
     requireSocketUpgrade(c);
     const bookmark = requestBookmark();
     // The page's bookmark goes with it: the channel reads the badges at least as new as this request (docs/decisions/0033).
-    const member: ChannelMember & { bookmark?: string } = { profileId: session.profileId, userId: session.userId, ...(session.publicId ? { session: session.publicId } : {}), ...(bookmark ? { bookmark } : {}) };
+    const member: ChannelMember & { bookmark?: string } = {
+      profileId: session.profileId,
+      userId: session.userId,
+      ...(session.publicId ? { session: session.publicId } : {}),
+      ...(bookmark ? { bookmark } : {}),
+    };
     const visible = c.req.query("visible") === "0" ? "0" : "1";
-    const forwarded = new Request(`https://member/socket?visible=${visible}`, { headers: { upgrade: "websocket", [CHANNEL_MEMBER_HEADER]: JSON.stringify(member) } });
+    const forwarded = new Request(`https://member/socket?visible=${visible}`, {
+      headers: { upgrade: "websocket", [CHANNEL_MEMBER_HEADER]: JSON.stringify(member) },
+    });
     return objectHandshake(c.env.MEMBERS.getByName(memberChannelName(session.profileId)), forwarded);
   })
   .post(
@@ -41,7 +48,8 @@ export const memberChannelRoutes = new Hono<AppEnv>()
     async (c, next) => {
       requireMember(c);
       // The body must be the empty JSON object (the validator would take any other type for one).
-      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) throw new AppError({ status: 400, code: "invalid_body", key: "errors.invalid_body" });
+      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? ""))
+        throw new AppError({ status: 400, code: "invalid_body", key: "errors.invalid_body" });
       await next();
     },
     vValidator("json", PageHiddenBody, invalidBody),

@@ -22,13 +22,22 @@ import { invalidBody } from "./body";
 
 const nowOf = () => Math.floor(Date.now() / 1000);
 
-export const notificationRoutes = new Hono<AppEnv>().put("/api/notifications.php", vValidator("json", NotificationsUpdate, invalidBody), async (c) => {
-  const { userId } = requireMember(c);
-  return c.json(await updateNotifications(c.get("db"), userId, c.req.valid("json"), nowOf()));
-});
+export const notificationRoutes = new Hono<AppEnv>().put(
+  "/api/notifications.php",
+  vValidator("json", NotificationsUpdate, invalidBody),
+  async (c) => {
+    const { userId } = requireMember(c);
+    return c.json(await updateNotifications(c.get("db"), userId, c.req.valid("json"), nowOf()));
+  },
+);
 
 /** A small page of the unsubscribe link, in the member's language when the link names one. */
-function linkPage(c: Context<AppEnv>, language: string | null, status: 200 | 400, body: (t: (key: string, values?: Record<string, string>) => string) => string) {
+function linkPage(
+  c: Context<AppEnv>,
+  language: string | null,
+  status: 200 | 400,
+  body: (t: (key: string, values?: Record<string, string>) => string) => string,
+) {
   const lang = language && isLanguage(language) ? language : c.get("locale");
   const t = i18nFor(lang, c.get("site").countries[0]).t as (key: string, values?: Record<string, string>) => string;
   const title = escapeHtml(t("notification_mail.page.title", { site: c.get("site").name }));
@@ -49,7 +58,14 @@ async function linkOf(c: Context<AppEnv>) {
   return link && account ? { ...link, language: account.language } : null;
 }
 
-const invalidLink = (c: Context<AppEnv>) => linkPage(c, null, 400, (t) => `<p>${escapeHtml(t("notification_mail.page.invalid"))}</p><p><a href="/notifications">${escapeHtml(t("notification_mail.page.settings"))}</a></p>`);
+const invalidLink = (c: Context<AppEnv>) =>
+  linkPage(
+    c,
+    null,
+    400,
+    (t) =>
+      `<p>${escapeHtml(t("notification_mail.page.invalid"))}</p><p><a href="/notifications">${escapeHtml(t("notification_mail.page.settings"))}</a></p>`,
+  );
 
 export const mailLinkRoutes = new Hono<AppEnv>()
   // Shows what the link would do; a mail scanner opening it changes nothing.
@@ -72,7 +88,14 @@ export const mailLinkRoutes = new Hono<AppEnv>()
       throw new AppError({ status: 400, code: "invalid_link", key: "notification_mail.page.invalid" });
     }
     await unsubscribe(c.get("db"), link, nowOf());
-    console.info(JSON.stringify({ event: "mail_unsubscribe", requestId: c.get("requestId"), userId: link.userId, kind: link.kind }));
+    console.info(
+      JSON.stringify({
+        event: "mail_unsubscribe",
+        requestId: c.get("requestId"),
+        userId: link.userId,
+        kind: link.kind,
+      }),
+    );
     if (!(c.req.header("accept") ?? "").includes("text/html")) return c.json({ ok: true });
     return linkPage(c, link.language, 200, (t) => {
       const kind = escapeHtml(t(`notifications.email_kinds.${link.kind}`));
@@ -97,6 +120,8 @@ export const mailLinkRoutes = new Hono<AppEnv>()
     if (!report.success) throw new AppError({ status: 400, code: "invalid_body", key: "errors.invalid_body" });
     const stop = reportedStop(report.output);
     const stopped = stop ? await stopMailForReport(c.get("db"), stop.reason, stop.addresses, nowOf()) : 0;
-    console.info(JSON.stringify({ event: "mail_webhook", requestId: c.get("requestId"), type: report.output.type, stopped }));
+    console.info(
+      JSON.stringify({ event: "mail_webhook", requestId: c.get("requestId"), type: report.output.type, stopped }),
+    );
     return c.json({ ok: true });
   });

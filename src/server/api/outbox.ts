@@ -20,11 +20,22 @@ export async function showOutbox(c: Context<AppEnv>): Promise<Response> {
     .map(
       (m) => `<article class="mail" data-kind="${escape(m.kind)}" data-to="${escape(m.toAddress)}">
 <h2>${escape(m.subject)}</h2><p><b>To:</b> ${escape(m.toAddress)} · <b>Kind:</b> ${escape(m.kind)} · ${new Date(m.createdAt * 1000).toISOString()}</p>
-${m.headers ? `<pre class="mail__headers">${linkify(Object.entries(JSON.parse(m.headers) as Record<string, string>).map(([name, value]) => `${name}: ${value.replace(/[<>]/g, "")}`).join("\n"))}</pre>` : ""}<pre>${linkify(m.text)}</pre></article>`,
+${
+  m.headers
+    ? `<pre class="mail__headers">${linkify(
+        Object.entries(JSON.parse(m.headers) as Record<string, string>)
+          .map(([name, value]) => `${name}: ${value.replace(/[<>]/g, "")}`)
+          .join("\n"),
+      )}</pre>`
+    : ""
+}<pre>${linkify(m.text)}</pre></article>`,
     )
     .join("\n");
   const sms = (await listSms(c.get("db")))
-    .map((m) => `<article class="sms" data-to="${escape(m.toNumber)}"><p><b>SMS to:</b> ${escape(m.toNumber)} · ${new Date(m.createdAt * 1000).toISOString()}</p><pre>${escape(m.text)}</pre></article>`)
+    .map(
+      (m) =>
+        `<article class="sms" data-to="${escape(m.toNumber)}"><p><b>SMS to:</b> ${escape(m.toNumber)} · ${new Date(m.createdAt * 1000).toISOString()}</p><pre>${escape(m.text)}</pre></article>`,
+    )
     .join("\n");
   const pushes = (await latestPushes(c.get("db")))
     .map(

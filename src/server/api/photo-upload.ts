@@ -8,8 +8,16 @@ import { MAX_PHOTO_BYTES } from "../services/images";
 /** Room for the multipart framing around the file. */
 const FORM_OVERHEAD = 64 * 1024;
 
-const tooLarge = () => new AppError({ status: 413, code: "photo_too_large", key: "errors.photo_too_large", values: { max: MAX_PHOTO_BYTES / 1024 / 1024 }, field: "photo" });
-const missing = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_missing", field: PHOTO_FIELD });
+const tooLarge = () =>
+  new AppError({
+    status: 413,
+    code: "photo_too_large",
+    key: "errors.photo_too_large",
+    values: { max: MAX_PHOTO_BYTES / 1024 / 1024 },
+    field: "photo",
+  });
+const missing = () =>
+  new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_missing", field: PHOTO_FIELD });
 
 /**
  * The steps of a photo upload call (multipart/form-data, the file in the field `photo`): who may

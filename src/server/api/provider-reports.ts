@@ -41,10 +41,19 @@ export const providerReportRoutes = new Hono<AppEnv>()
     const message = v.safeParse(SnsMessage, parseJson(body));
     if (!message.success) throw invalidBody();
     const certOrigin = development(c.env) && c.env.MAIL_SNS_CERT_ORIGIN ? c.env.MAIL_SNS_CERT_ORIGIN : null;
-    const topicArns = c.env.MAIL_SNS_TOPIC_ARNS.split(",").map((arn) => arn.trim()).filter(Boolean);
+    const topicArns = c.env.MAIL_SNS_TOPIC_ARNS.split(",")
+      .map((arn) => arn.trim())
+      .filter(Boolean);
     const refusal = await snsRefusal(message.output, { topicArns, certOrigin, now: nowOf() });
     if (refusal) {
-      console.warn(JSON.stringify({ event: "mail_sns_refused", requestId: c.get("requestId"), reason: refusal, topic: message.output.TopicArn }));
+      console.warn(
+        JSON.stringify({
+          event: "mail_sns_refused",
+          requestId: c.get("requestId"),
+          reason: refusal,
+          topic: message.output.TopicArn,
+        }),
+      );
       throw refused();
     }
     const sns = message.output;
@@ -53,22 +62,43 @@ export const providerReportRoutes = new Hono<AppEnv>()
       if (!sns.SubscribeURL || !isSnsUrl(sns.SubscribeURL, certOrigin)) throw invalidBody();
       const confirmed = await fetch(sns.SubscribeURL, { redirect: "manual", signal: AbortSignal.timeout(5_000) });
       await confirmed.body?.cancel();
-      console.info(JSON.stringify({ event: "mail_sns_subscribed", requestId: c.get("requestId"), topic: sns.TopicArn, status: confirmed.status }));
-      if (!confirmed.ok) throw new AppError({ status: 502, code: "subscription_not_confirmed", key: "errors.invalid_body" });
+      console.info(
+        JSON.stringify({
+          event: "mail_sns_subscribed",
+          requestId: c.get("requestId"),
+          topic: sns.TopicArn,
+          status: confirmed.status,
+        }),
+      );
+      if (!confirmed.ok)
+        throw new AppError({ status: 502, code: "subscription_not_confirmed", key: "errors.invalid_body" });
       return c.json({ ok: true });
     }
     if (sns.Type === "UnsubscribeConfirmation") {
-      console.warn(JSON.stringify({ event: "mail_sns_unsubscribed", requestId: c.get("requestId"), topic: sns.TopicArn }));
+      console.warn(
+        JSON.stringify({ event: "mail_sns_unsubscribed", requestId: c.get("requestId"), topic: sns.TopicArn }),
+      );
       return c.json({ ok: true });
     }
     const stop = sesStop(sns.Message);
     const stopped = stop ? await stopMailForReport(c.get("db"), stop.reason, stop.addresses, nowOf()) : 0;
-    console.info(JSON.stringify({ event: "mail_sns", requestId: c.get("requestId"), message: sns.MessageId, reason: stop?.reason ?? null, stopped }));
+    console.info(
+      JSON.stringify({
+        event: "mail_sns",
+        requestId: c.get("requestId"),
+        message: sns.MessageId,
+        reason: stop?.reason ?? null,
+        stopped,
+      }),
+    );
     return c.json({ ok: true });
   })
   .post(SMS_REPORT_PATH, async (c) => {
     const body = await c.req.text();
-    if (body.length > MAX_REPORT_BYTES || !(await verifySmsReport(c.env.SMS_WEBHOOK_SECRET, c.req.raw.headers, body, nowOf()))) {
+    if (
+      body.length > MAX_REPORT_BYTES ||
+      !(await verifySmsReport(c.env.SMS_WEBHOOK_SECRET, c.req.raw.headers, body, nowOf()))
+    ) {
       console.warn(JSON.stringify({ event: "sms_report_refused", requestId: c.get("requestId") }));
       throw refused();
     }
@@ -76,6 +106,14 @@ export const providerReportRoutes = new Hono<AppEnv>()
     if (!report.success) throw invalidBody();
     const status = reportedStatus(report.output);
     const known = status ? await recordSmsStatus(c.get("db"), status, nowOf()) : false;
-    console.info(JSON.stringify({ event: "sms_report", requestId: c.get("requestId"), type: report.output.type, status: status?.status ?? null, known }));
+    console.info(
+      JSON.stringify({
+        event: "sms_report",
+        requestId: c.get("requestId"),
+        type: report.output.type,
+        status: status?.status ?? null,
+        known,
+      }),
+    );
     return c.json({ ok: true });
   });

@@ -37,7 +37,14 @@ export async function pushSubscriptionCall(c: Context<AppEnv>, next: Next) {
   const member = requireMember(c);
   const body = await readBody(c);
   const subscriber = { userId: member.userId, sessionId: member.id };
-  if (body.subscription) await subscribeBrowser(c.get("db"), subscriber, body.subscription, pushToLoopbackAllowed(c.env), Math.floor(Date.now() / 1000));
+  if (body.subscription)
+    await subscribeBrowser(
+      c.get("db"),
+      subscriber,
+      body.subscription,
+      pushToLoopbackAllowed(c.env),
+      Math.floor(Date.now() / 1000),
+    );
   else await unsubscribeBrowser(c.get("db"), subscriber, body.endpoint);
   return c.json({ ok: true });
 }

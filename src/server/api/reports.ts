@@ -9,22 +9,26 @@ import { fileReport } from "../services/reports";
 import { clientAddress } from "./account";
 import { invalidBody } from "./body";
 
-export const reportRoutes = new Hono<AppEnv>().post("/api/report.php", vValidator("json", ReportBody, invalidBody), async (c) => {
-  const session = c.get("session");
-  const { id } = await fileReport(
-    {
-      db: c.get("db"),
-      rooms: conversationRooms(c.env.CONVERSATIONS),
-      mailer: mailerFor(c.env),
-      t: c.get("t"),
-      language: c.get("locale"),
-      site: c.get("site"),
-      origin: new URL(c.req.url).origin,
-      clientAddress: clientAddress(c),
-      now: Math.floor(Date.now() / 1000),
-    },
-    session ? { userId: session.userId, profileId: session.profileId } : null,
-    c.req.valid("json"),
-  );
-  return c.json({ report: { id, status: "open" } } satisfies ReportResponse, 201);
-});
+export const reportRoutes = new Hono<AppEnv>().post(
+  "/api/report.php",
+  vValidator("json", ReportBody, invalidBody),
+  async (c) => {
+    const session = c.get("session");
+    const { id } = await fileReport(
+      {
+        db: c.get("db"),
+        rooms: conversationRooms(c.env.CONVERSATIONS),
+        mailer: mailerFor(c.env),
+        t: c.get("t"),
+        language: c.get("locale"),
+        site: c.get("site"),
+        origin: new URL(c.req.url).origin,
+        clientAddress: clientAddress(c),
+        now: Math.floor(Date.now() / 1000),
+      },
+      session ? { userId: session.userId, profileId: session.profileId } : null,
+      c.req.valid("json"),
+    );
+    return c.json({ report: { id, status: "open" } } satisfies ReportResponse, 201);
+  },
+);

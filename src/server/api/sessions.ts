@@ -9,10 +9,14 @@ import { invalidBody } from "./body";
 
 export const loadSessions = async (c: Context<AppEnv>) => listSessions(c.get("db"), c.get("t"), requireMember(c));
 
-export const sessionRoutes = new Hono<AppEnv>().delete("/api/sessions.php", vValidator("json", EndSessionsBody, invalidBody), async (c) => {
-  const session = requireMember(c);
-  const ended = await endSessions(c.get("db"), session, c.req.valid("json"), Math.floor(Date.now() / 1000));
-  // Before the answer: once the member reads "logged out", nothing those sessions opened still works.
-  await closeSessionSockets(c.env.MEMBERS, session.profileId, ended);
-  return c.json({ ended: ended.length });
-});
+export const sessionRoutes = new Hono<AppEnv>().delete(
+  "/api/sessions.php",
+  vValidator("json", EndSessionsBody, invalidBody),
+  async (c) => {
+    const session = requireMember(c);
+    const ended = await endSessions(c.get("db"), session, c.req.valid("json"), Math.floor(Date.now() / 1000));
+    // Before the answer: once the member reads "logged out", nothing those sessions opened still works.
+    await closeSessionSockets(c.env.MEMBERS, session.profileId, ended);
+    return c.json({ ended: ended.length });
+  },
+);

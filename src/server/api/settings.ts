@@ -47,6 +47,11 @@ export function publicSettings(c: Context<AppEnv>, params: URLSearchParams = new
 export function pageSettings(c: Context<AppEnv>): PublicSettings {
   const settings = publicSettings(c);
   const locale = settings.locale as keyof PublicSettings[(typeof LOCALISED_SETTINGS)[number]];
-  const own = Object.fromEntries(LOCALISED_SETTINGS.map((key) => [key, settings[key][locale] === undefined ? {} : { [locale]: settings[key][locale] }]));
+  const own = Object.fromEntries(
+    LOCALISED_SETTINGS.map((key) => [
+      key,
+      settings[key][locale] === undefined ? {} : { [locale]: settings[key][locale] },
+    ]),
+  );
   return { ...settings, ...own };
 }

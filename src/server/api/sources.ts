@@ -52,13 +52,22 @@ export const SOURCES: Record<string, Source> = {
   "/api/search.php": async (c, params) => {
     const query = parseQuery(SearchQuery, params);
     const site = c.get("site");
-    if (!c.get("session") && !visitorSearchAllowed(searchModeFor(c), query.page ?? 1)) throw new AppError({ status: 403, code: "login_required", key: "errors.login_to_search" });
+    if (!c.get("session") && !visitorSearchAllowed(searchModeFor(c), query.page ?? 1))
+      throw new AppError({ status: 403, code: "login_required", key: "errors.login_to_search" });
     return searchMembers(c.get("db"), site, query, selectedCountry(c), c.get("session"));
   },
   "/api/profile.php": async (c, params) => {
     const { id } = parseQuery(ProfileQuery, params);
     const viewerId = c.get("session")?.profileId ?? null;
-    const profile = getProfile(c.get("db"), id, c.get("locale"), c.get("site").cdn_prefix, viewerId, new Date(), c.get("site").countries[0]);
+    const profile = getProfile(
+      c.get("db"),
+      id,
+      c.get("locale"),
+      c.get("site").cdn_prefix,
+      viewerId,
+      new Date(),
+      c.get("site").countries[0],
+    );
     if (viewerId === null || viewerId === id) return profile;
     // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
     const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
@@ -94,8 +103,17 @@ export const SOURCES: Record<string, Source> = {
     const session = requireChatMember(c);
     const query = parseQuery(ChatQuery, params);
     const peer = "profile" in query ? query.profile : await peerIn(c.get("db"), query.conversation, session.profileId);
-    if (peer === null) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
-    return loadChat(c.get("db"), conversationRooms(c.env.CONVERSATIONS), c.get("site"), c.get("t"), { userId: session.userId, profileId: session.profileId, country: c.get("country") }, peer, query.before ?? null);
+    if (peer === null)
+      throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found", field: "conversation" });
+    return loadChat(
+      c.get("db"),
+      conversationRooms(c.env.CONVERSATIONS),
+      c.get("site"),
+      c.get("t"),
+      { userId: session.userId, profileId: session.profileId, country: c.get("country") },
+      peer,
+      query.before ?? null,
+    );
   },
   "/api/legal.php": async (c, params) => {
     const { page } = parseQuery(LegalQuery, params);
@@ -112,7 +130,8 @@ export const SOURCES: Record<string, Source> = {
     return listLikes(c.get("db"), requireLikeMember(c).profileId, type ?? "received", page ?? 1);
   },
   "/api/auto-like.php": async (c) => autoLike(c.get("db"), requireLikeMember(c).profileId),
-  "/api/swipe.php": async (c) => nextSwipe({ db: c.get("db"), site: c.get("site"), now: new Date() }, requireLikeMember(c)),
+  "/api/swipe.php": async (c) =>
+    nextSwipe({ db: c.get("db"), site: c.get("site"), now: new Date() }, requireLikeMember(c)),
   "/api/match-finder.php": async (c, params) => {
     const session = requireLikeMember(c);
     return findMatches(c.get("db"), c.get("site"), session, parseQuery(MatchFinderQuery, params));
@@ -132,7 +151,13 @@ export const SOURCES: Record<string, Source> = {
   "/api/notifications.php": async (c) => notificationsAnswer(c.get("db"), requireMember(c).userId),
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
-    return { gifts: siteGifts(c.get("site")).map((gift) => ({ ...gift, name: t(`gifts.${gift.slug}`), image: giftImage(gift.slug) })) };
+    return {
+      gifts: siteGifts(c.get("site")).map((gift) => ({
+        ...gift,
+        name: t(`gifts.${gift.slug}`),
+        image: giftImage(gift.slug),
+      })),
+    };
   },
 };
 
@@ -143,4 +168,3 @@ export async function loadSource(c: Context<AppEnv>, key: string): Promise<unkno
   if (!source) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
   return source(c, url.searchParams);
 }
-

@@ -16,7 +16,9 @@ import { orderView } from "../services/payments";
 import { parseQuery } from "./query";
 import { refundRefusal, refundUntil } from "../services/refunds";
 
-const IdQuery = v.object({ id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647)) });
+const IdQuery = v.object({
+  id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number), v.maxValue(2_147_483_647)),
+});
 
 async function ownOrder(c: Context<AppEnv>, params: URLSearchParams) {
   const { userId } = requireMember(c);
@@ -35,7 +37,11 @@ export async function loadTransactions(c: Context<AppEnv>): Promise<Transactions
   const { userId } = requireMember(c);
   const db = c.get("db");
   const [rows, balance] = await Promise.all([listOrders(db, userId), balanceOf(db, userId)]);
-  return { orders: rows.map((r) => orderView(r.order, r.payment)), balance: balance?.credits ?? 0, paid_user: balance?.paid ?? false };
+  return {
+    orders: rows.map((r) => orderView(r.order, r.payment)),
+    balance: balance?.credits ?? 0,
+    paid_user: balance?.paid ?? false,
+  };
 }
 
 export async function loadTransaction(c: Context<AppEnv>, params: URLSearchParams): Promise<TransactionResponse> {

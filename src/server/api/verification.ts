@@ -24,10 +24,20 @@ export const verificationRoutes = new Hono<AppEnv>()
   .get("/api/verification.php", state)
   .post(
     "/api/verification.php",
-    ...photoUpload(requireMember, async (c, bytes) => {
-      const { userId, profileId } = requireMember(c);
-      return takeSelfie({ db: c.get("db"), bucket: c.env.PHOTOS }, { userId, profileId, siteDomain: c.get("site").domain }, c.req.query("pose") ?? "", bytes, unixNow());
-    }, "verification"),
+    ...photoUpload(
+      requireMember,
+      async (c, bytes) => {
+        const { userId, profileId } = requireMember(c);
+        return takeSelfie(
+          { db: c.get("db"), bucket: c.env.PHOTOS },
+          { userId, profileId, siteDomain: c.get("site").domain },
+          c.req.query("pose") ?? "",
+          bytes,
+          unixNow(),
+        );
+      },
+      "verification",
+    ),
   )
   .put("/api/verification.php", vValidator("json", VerificationSettingsBody, invalidBody), async (c) => {
     await chooseVerifiedOnly(c.get("db"), requireMember(c).userId, c.req.valid("json").verified_only);

@@ -30,9 +30,22 @@ export const TOKEN_LINKS: Record<TokenKind, (token: string) => string> = {
 };
 
 /** A new single-use token: the statement that stores its hash, and the token for the link. */
-export async function newAccountToken(db: Database, userId: number, kind: TokenKind, now: number, data: string | null = null) {
+export async function newAccountToken(
+  db: Database,
+  userId: number,
+  kind: TokenKind,
+  now: number,
+  data: string | null = null,
+) {
   const token = randomToken();
-  const statement = insertToken(db, { tokenHash: await tokenHash(token), userId, kind, data, createdAt: now, expiresAt: now + TOKEN_LIFETIME[kind] });
+  const statement = insertToken(db, {
+    tokenHash: await tokenHash(token),
+    userId,
+    kind,
+    data,
+    createdAt: now,
+    expiresAt: now + TOKEN_LIFETIME[kind],
+  });
   return { token, statement };
 }
 

@@ -28,7 +28,10 @@ let decoy: Promise<string> | undefined;
  * Check a password against a stored hash (or against a decoy when there is none). `rehash` says the
  * hash was made with other parameters and should be replaced now that the password is known.
  */
-export async function verifyPassword(stored: string | null, password: string): Promise<{ ok: boolean; rehash: boolean }> {
+export async function verifyPassword(
+  stored: string | null,
+  password: string,
+): Promise<{ ok: boolean; rehash: boolean }> {
   const argon = await engine();
   if (!stored || !stored.startsWith("$argon2")) {
     decoy ??= hashPassword("decoy password");

@@ -18,7 +18,8 @@ const ALGORITHM = "HS256";
 const MIN_SECRET_LENGTH = 32;
 
 function key(secret: string): Uint8Array {
-  if (!secret || secret.length < MIN_SECRET_LENGTH) throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
+  if (!secret || secret.length < MIN_SECRET_LENGTH)
+    throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
   return new TextEncoder().encode(secret);
 }
 
@@ -29,7 +30,14 @@ export async function startSession(c: Context<AppEnv>, userId: number): Promise<
   const sessionId = randomToken(24);
   const now = Math.floor(Date.now() / 1000);
   const device = deviceOf(c.req.header("user-agent"));
-  await insertSession(c.get("db"), { id: sessionId, publicId: randomToken(16), userId, createdAt: now, expiresAt: now + SESSION_SECONDS, device });
+  await insertSession(c.get("db"), {
+    id: sessionId,
+    publicId: randomToken(16),
+    userId,
+    createdAt: now,
+    expiresAt: now + SESSION_SECONDS,
+    device,
+  });
   const token = await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(String(userId))
@@ -37,7 +45,13 @@ export async function startSession(c: Context<AppEnv>, userId: number): Promise<
     .setExpirationTime(now + SESSION_SECONDS)
     .setAudience(new URL(c.req.url).hostname)
     .sign(key(c.env.SESSION_SECRET));
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: SESSION_SECONDS });
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "Lax",
+    path: "/",
+    maxAge: SESSION_SECONDS,
+  });
 }
 
 /** The claims of the request's session cookie when its signature, algorithm, audience and expiry hold. */

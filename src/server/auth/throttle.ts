@@ -14,7 +14,8 @@ const BLOCK_SECONDS = 15 * 60;
 export const accountKey = (userId: number) => `user:${userId}`;
 export const addressKey = (address: string) => `ip:${address}`;
 
-const secondsLeft = (blockedUntil: number | null, now: number) => (blockedUntil && blockedUntil > now ? blockedUntil - now : 0);
+const secondsLeft = (blockedUntil: number | null, now: number) =>
+  blockedUntil && blockedUntil > now ? blockedUntil - now : 0;
 
 /** Seconds until a key may try again, or 0. */
 export async function blockedFor(db: Database, key: string, now = Math.floor(Date.now() / 1000)): Promise<number> {
@@ -25,7 +26,12 @@ export async function blockedFor(db: Database, key: string, now = Math.floor(Dat
  * Count one failure atomically; a count that reaches `limit` within the window blocks the key.
  * Returns the seconds the key is now blocked for (0 when not blocked).
  */
-export async function recordFailure(db: Database, key: string, limit: number, now = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function recordFailure(
+  db: Database,
+  key: string,
+  limit: number,
+  now = Math.floor(Date.now() / 1000),
+): Promise<number> {
   return secondsLeft(await countLoginFailure(db, key, limit, now, WINDOW_SECONDS, BLOCK_SECONDS), now);
 }
 

@@ -18,5 +18,8 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** Bytes as unpadded base64url (links, tokens). */
 export function base64url(bytes: ArrayBuffer | Uint8Array): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }

@@ -3,7 +3,19 @@ import * as v from "valibot";
 import { HISTORY_PAGE_SIZE, type ServerFrame } from "../../shared/chat";
 import { ClientFrame } from "../../shared/chat-frames";
 import { forgetRemovedPreview, returnHolds, setUnreadCount } from "../db/chat-ledger";
-import { allMessages, conversationFacts, eraseMember, hasImageOf, historyPage, markRead, migrateConversationStore, readMarkOf, removeMessage, unreadCountOf, type StoredMessage } from "../db/conversation-store";
+import {
+  allMessages,
+  conversationFacts,
+  eraseMember,
+  hasImageOf,
+  historyPage,
+  markRead,
+  migrateConversationStore,
+  readMarkOf,
+  removeMessage,
+  unreadCountOf,
+  type StoredMessage,
+} from "../db/conversation-store";
 import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
 import { isPremiumProfile } from "../db/profiles";
 import { type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
@@ -68,10 +80,23 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     this.known = new MemberFacts(this.db, ctx.storage.sql, this.pair);
     this.sessions = new SessionCheck({
       isLive: (session, userId, now) => publicSessionIsLive(this.db, session, userId, now),
-      socketOpened: (holder, peer) => env.MEMBERS.getByName(memberChannelName(holder.profileId)).chatSocketOpened(holder.profileId, holder.session, peer),
+      socketOpened: (holder, peer) =>
+        env.MEMBERS.getByName(memberChannelName(holder.profileId)).chatSocketOpened(
+          holder.profileId,
+          holder.session,
+          peer,
+        ),
     });
     const alarmBy = (at: number) => this.alarmBy(at);
-    this.journal = new D1Journal({ sql: ctx.storage.sql, db: this.db, primary, pair: this.pair, holds: this.holds, known: this.known, alarmBy });
+    this.journal = new D1Journal({
+      sql: ctx.storage.sql,
+      db: this.db,
+      primary,
+      pair: this.pair,
+      holds: this.holds,
+      known: this.known,
+      alarmBy,
+    });
     this.notices = new ConversationNotices((kind, sent) => {
       const asker = roomName(...this.pair.members);
       return kind === "message" ? tellMessage(env, sent, asker) : tellSenderBalance(env, sent, asker);
@@ -98,16 +123,22 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
 
   /** A socket upgrade forwarded by the Worker, which has checked the member and the pair: admitted here. */
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return new Response("Expected a WebSocket", { status: 426 });
     const handed = parseMember(request.headers.get(MEMBER_HEADER));
     const peer = Number(new URL(request.url).searchParams.get("peer"));
-    if (!handed || !Number.isInteger(peer) || peer < 1 || peer === handed.profileId) return new Response("Bad member", { status: 400 });
+    if (!handed || !Number.isInteger(peer) || peer < 1 || peer === handed.profileId)
+      return new Response("Bad member", { status: 400 });
     // The page's bookmark is not kept with the socket: from here on the object reads at least that.
     const { bookmark, ...member } = handed;
     this.reads.catchUp(bookmark);
     if (!this.pair.claim(member.profileId, peer)) return new Response("Wrong conversation", { status: 400 });
     // The member's channel records the socket, so that ending its session reaches this object; an ended one is refused.
-    if (!(await this.sessions.admit(member, peer, Date.now()))) return Response.json({ error: SESSION_ENDED.code, message: refusalText(i18nFor(member.language).t, SESSION_ENDED) }, { status: 403 });
+    if (!(await this.sessions.admit(member, peer, Date.now())))
+      return Response.json(
+        { error: SESSION_ENDED.code, message: refusalText(i18nFor(member.language).t, SESSION_ENDED) },
+        { status: 403 },
+      );
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
@@ -134,12 +165,18 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     try {
       frame = v.parse(ClientFrame, JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data)));
     } catch {
-      this.sockets.send(ws, refusalFrame(member, null, { status: 400, code: "invalid_body", key: "errors.invalid_body" }));
+      this.sockets.send(
+        ws,
+        refusalFrame(member, null, { status: 400, code: "invalid_body", key: "errors.invalid_body" }),
+      );
       return;
     }
     switch (frame.type) {
       case "typing":
-        this.sockets.broadcast((other) => other.profileId !== member.profileId, () => ({ type: "typing", profile_id: member.profileId }));
+        this.sockets.broadcast(
+          (other) => other.profileId !== member.profileId,
+          () => ({ type: "typing", profile_id: member.profileId }),
+        );
         return;
       case "read":
         return this.turn(() => this.read(member, frame.message_id));
@@ -192,7 +229,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     this.pair.mustBe(profileId, peer);
     await this.turn(async () => {
       const { unread } = markRead(this.ctx.storage, profileId, Number.MAX_SAFE_INTEGER);
-      this.sockets.broadcast((viewer) => viewer.profileId === profileId, () => ({ type: "unread", count: unread }));
+      this.sockets.broadcast(
+        (viewer) => viewer.profileId === profileId,
+        () => ({ type: "unread", count: unread }),
+      );
     });
   }
 
@@ -231,7 +271,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     await this.turn(async () => {
       if (removeMessage(this.ctx.storage.sql, messageId, now) === null) return;
       removed = true;
-      this.sockets.broadcast(() => true, () => ({ type: "removed", message_id: messageId }));
+      this.sockets.broadcast(
+        () => true,
+        () => ({ type: "removed", message_id: messageId }),
+      );
       const record = await this.pair.d1Record();
       // After the journal's writes, which may still carry the message's preview.
       if (record) await this.journal.inOrder(() => forgetRemovedPreview(this.db, record.id, messageId));
@@ -357,7 +400,10 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
     this.ctx.waitUntil(tellRead(this.env, member.profileId, this.pair.otherOf(member.profileId), record.id, unread));
     this.sockets.broadcast(
       () => true,
-      (viewer) => (viewer.profileId === member.profileId ? { type: "unread", count: unread } : { type: "read", profile_id: member.profileId, message_id: readId }),
+      (viewer) =>
+        viewer.profileId === member.profileId
+          ? { type: "unread", count: unread }
+          : { type: "read", profile_id: member.profileId, message_id: readId },
     );
   }
 }

@@ -85,8 +85,23 @@ export class CreditHolds {
     for (const s of sends) {
       const size = this.sizes.get(s.senderProfileId);
       const hold = this.spendable.get(s.senderProfileId);
-      if (!size || hold === undefined || hold >= size.want / 2 || this.askedBack.has(s.senderProfileId) || holds.some((h) => h.userId === s.senderUserId)) continue;
-      holds.push({ conversationId: s.conversationId, userId: s.senderUserId, standing: s, release: false, want: size.want - hold, least: size.least, now: s.now });
+      if (
+        !size ||
+        hold === undefined ||
+        hold >= size.want / 2 ||
+        this.askedBack.has(s.senderProfileId) ||
+        holds.some((h) => h.userId === s.senderUserId)
+      )
+        continue;
+      holds.push({
+        conversationId: s.conversationId,
+        userId: s.senderUserId,
+        standing: s,
+        release: false,
+        want: size.want - hold,
+        least: size.least,
+        now: s.now,
+      });
     }
     return holds;
   }
@@ -101,7 +116,12 @@ export class CreditHolds {
    * charge (`waiting`), the object's to spend. Returns the members whose standing no longer allows a
    * send (their facts are to be read again, and the next send refused).
    */
-  learn(states: readonly HoldState[], records: readonly SendRecord[], version: number, waiting: (profileId: number) => number): number[] {
+  learn(
+    states: readonly HoldState[],
+    records: readonly SendRecord[],
+    version: number,
+    waiting: (profileId: number) => number,
+  ): number[] {
     // A member changed while D1 answered: what it says may predate the change; the next send asks again.
     if (version !== this.changes) return [];
     const refused: number[] = [];

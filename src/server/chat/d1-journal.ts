@@ -8,7 +8,13 @@
  * A failure never throws out of here: the journal stays, the alarm tries again (JOURNAL_RETRY_MS).
  */
 import { lastRecordedId, recordSends, type SendRecord } from "../db/chat-ledger";
-import { dropJournal, journalCredits, journalEntries, unreadCountOf, type StoredMessage } from "../db/conversation-store";
+import {
+  dropJournal,
+  journalCredits,
+  journalEntries,
+  unreadCountOf,
+  type StoredMessage,
+} from "../db/conversation-store";
 import type { Database } from "../db/database";
 import type { ConversationPair } from "./conversation-pair";
 import { HOLD_IDLE_MS, type CreditHolds } from "./credit-holds";
@@ -129,7 +135,8 @@ export class D1Journal {
       const conversationId = (await pair.d1Record())!.id;
       // The recipients' unread counts as they are now, read once each (a pair has two at most).
       const unreadNow = new Map<number, number>();
-      const unreadOf = (recipient: number) => unreadNow.get(recipient) ?? unreadNow.set(recipient, unreadCountOf(sql, recipient)).get(recipient)!;
+      const unreadOf = (recipient: number) =>
+        unreadNow.get(recipient) ?? unreadNow.set(recipient, unreadCountOf(sql, recipient)).get(recipient)!;
       const sends = entries.map((e): SendRecord => {
         const recipient = pair.otherOf(e.sender_id);
         return {
@@ -148,16 +155,26 @@ export class D1Journal {
       const result = await recordSends(db, sends, topUps);
       if (!("recorded" in result)) throw new Error(`chat journal: D1 did not record it (${Object.keys(result)[0]})`);
       this.recordedUpTo = entries.at(-1)!.id;
-      for (const profileId of holds.learn(result.holds ?? [], sends, version, (p) => this.creditsWaiting(p))) known.forget(profileId);
+      for (const profileId of holds.learn(result.holds ?? [], sends, version, (p) => this.creditsWaiting(p)))
+        known.forget(profileId);
       for (const [i, s] of sends.entries()) {
-        if (sends.findLast((x) => x.senderProfileId === s.senderProfileId) === s && known.balanceOf(s.senderProfileId) !== undefined) {
+        if (
+          sends.findLast((x) => x.senderProfileId === s.senderProfileId) === s &&
+          known.balanceOf(s.senderProfileId) !== undefined
+        ) {
           known.setBalance(s.senderProfileId, result.credits[i]! - this.creditsWaiting(s.senderProfileId));
         }
       }
     } catch (error) {
       this.mayBeInD1 = true;
       this.parts.alarmBy(this.now() + JOURNAL_RETRY_MS);
-      console.warn(JSON.stringify({ event: "chat_journal_waits", messages: entries.length, message: error instanceof Error ? error.message : String(error) }));
+      console.warn(
+        JSON.stringify({
+          event: "chat_journal_waits",
+          messages: entries.length,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      );
     }
   }
 }

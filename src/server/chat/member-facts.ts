@@ -30,10 +30,17 @@ export class MemberFacts {
   ) {}
 
   /** The D1 facts of a member: from the last read unless `fresh` or older than FACTS_TTL_MS. */
-  async read(member: { profileId: number; userId: number }, peer: number, fresh: boolean): Promise<{ row: MemberFactsRow | undefined; fresh: boolean }> {
+  async read(
+    member: { profileId: number; userId: number },
+    peer: number,
+    fresh: boolean,
+  ): Promise<{ row: MemberFactsRow | undefined; fresh: boolean }> {
     const hit = this.facts.get(member.profileId);
     if (!fresh && hit && this.now() - hit.at < FACTS_TTL_MS) return { row: hit.row, fresh: false };
-    const [ledger, gate] = await Promise.all([sendFactsRow(this.db, member.userId, member.profileId, peer, this.pair.knownId), verificationGate(this.db, member.profileId, peer)]);
+    const [ledger, gate] = await Promise.all([
+      sendFactsRow(this.db, member.userId, member.profileId, peer, this.pair.knownId),
+      verificationGate(this.db, member.profileId, peer),
+    ]);
     const row = ledger && { ...ledger, ...gate };
     if (row) this.facts.set(member.profileId, { row, at: this.now() });
     return { row, fresh: true };

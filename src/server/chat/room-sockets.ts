@@ -32,7 +32,15 @@ export function parseMember(raw: string | null): SocketMember | null {
   if (!raw) return null;
   try {
     const m = JSON.parse(raw) as SocketMember;
-    if (Number.isInteger(m.profileId) && Number.isInteger(m.userId) && isLanguage(m.language) && typeof m.siteDomain === "string" && typeof m.premium === "boolean" && (m.bookmark === undefined || typeof m.bookmark === "string")) return m;
+    if (
+      Number.isInteger(m.profileId) &&
+      Number.isInteger(m.userId) &&
+      isLanguage(m.language) &&
+      typeof m.siteDomain === "string" &&
+      typeof m.premium === "boolean" &&
+      (m.bookmark === undefined || typeof m.bookmark === "string")
+    )
+      return m;
   } catch {
     // fall through
   }
@@ -41,7 +49,12 @@ export function parseMember(raw: string | null): SocketMember | null {
 
 /** A refusal as the error frame a member reads, in their language. */
 export function refusalFrame(member: SocketMember, clientId: string | null, refusal: Refusal): ServerFrame {
-  return { type: "error", client_id: clientId, error: refusal.code, message: refusalText(i18nFor(member.language).t, refusal) };
+  return {
+    type: "error",
+    client_id: clientId,
+    error: refusal.code,
+    message: refusalText(i18nFor(member.language).t, refusal),
+  };
 }
 
 export class RoomSockets {

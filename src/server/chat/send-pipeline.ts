@@ -69,9 +69,23 @@ import { type SendFrame } from "../../shared/chat-frames";
 const MAX_GROUP = 50;
 
 /** A send waiting in the object's queue; `alone`: to be taken by itself on fresh facts. */
-export type Send = { origin: WebSocket | null; member: SocketMember; frame: SendFrame; reply: (frame: ServerFrame) => void; alone?: boolean };
+export type Send = {
+  origin: WebSocket | null;
+  member: SocketMember;
+  frame: SendFrame;
+  reply: (frame: ServerFrame) => void;
+  alone?: boolean;
+};
 /** A send the rules allow, written here unrecorded, with its D1 side (the slow path). */
-type Unrecorded = { send: Send; site: SiteSettings; peer: number; message: StoredMessage; recipientName: string; unread: number; record: SendRecord };
+type Unrecorded = {
+  send: Send;
+  site: SiteSettings;
+  peer: number;
+  message: StoredMessage;
+  recipientName: string;
+  unread: number;
+  record: SendRecord;
+};
 /** What deciding a send came to: stored unrecorded, answered, put off to a later turn, or stored and acknowledged (the fast path). */
 type Decided = Unrecorded | { reply: ServerFrame } | { later: true } | { acknowledged: true } | { answered: true };
 
@@ -176,38 +190,66 @@ export class SendPipeline {
     }
     const sql = this.parts.ctx.storage.sql;
     const site = (await loadSite(this.parts.env.SETTINGS, member.siteDomain))?.settings ?? null;
-    if (!site) return { reply: refusalFrame(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" }) };
+    if (!site)
+      return {
+        reply: refusalFrame(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" }),
+      };
     const peer = pair.otherOf(member.profileId);
     // A client id used before is found by the insert, which then writes nothing (no read first on
     // the way of every send); a send that is not stored asks first (storedBefore).
     let photo: Awaited<ReturnType<typeof ownChatPhoto>> | null = null;
     if (frame.kind === "image") {
       photo = (await ownChatPhoto(db, frame.photo_id, member.profileId)) ?? null;
-      if (!photo) return (await this.storedBefore(member, frame.client_id, site)) ?? { reply: refusalFrame(member, frame.client_id, { status: 404, code: "not_found", key: "errors.photo_not_found" }) };
+      if (!photo)
+        return (
+          (await this.storedBefore(member, frame.client_id, site)) ?? {
+            reply: refusalFrame(member, frame.client_id, {
+              status: 404,
+              code: "not_found",
+              key: "errors.photo_not_found",
+            }),
+          }
+        );
     }
-    const request: SendRequest = frame.kind === "text" ? { kind: "text", body: frame.body } : frame.kind === "gift" ? { kind: "gift", gift: frame.gift } : { kind: "image" };
+    const request: SendRequest =
+      frame.kind === "text"
+        ? { kind: "text", body: frame.body }
+        : frame.kind === "gift"
+          ? { kind: "gift", gift: frame.gift }
+          : { kind: "image" };
 
     // 1. decide: the member's facts and the conversation's, with what the group's earlier sends take.
     let read = await known.read(member, peer, fresh);
     // A member who has paid is not counted free messages: then whether the other member wrote here is all the rules need, and it is known.
     const countFree = read.row?.paid !== true;
-    const recorded = countFree ? conversationFacts(sql, member.profileId, peer, true) : { freeUsedHere: 0, recipientHasWritten: known.hasWritten(peer) };
+    const recorded = countFree
+      ? conversationFacts(sql, member.profileId, peer, true)
+      : { freeUsedHere: 0, recipientHasWritten: known.hasWritten(peer) };
     known.setWritten(peer, recorded.recipientHasWritten);
     const mine = before.filter((u) => u.send.member.profileId === member.profileId);
     const freeBefore = mine.filter((u) => u.record.free).length;
-    const here = { freeUsedHere: recorded.freeUsedHere + freeBefore, recipientHasWritten: recorded.recipientHasWritten || before.some((u) => u.send.member.profileId === peer) };
+    const here = {
+      freeUsedHere: recorded.freeUsedHere + freeBefore,
+      recipientHasWritten: recorded.recipientHasWritten || before.some((u) => u.send.member.profileId === peer),
+    };
     const decide = (answer: { row: MemberFactsRow | undefined }) => {
       const row = answer.row && {
         ...answer.row,
         // Credits other conversations hold are not this one's to spend; this one's own hold is.
         credits: answer.row.credits - answer.row.heldElsewhere - mine.reduce((sum, u) => sum + u.record.credits, 0),
-        freeConversationsUsed: answer.row.freeConversationsUsed + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
+        freeConversationsUsed:
+          answer.row.freeConversationsUsed + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
       };
       const facts = sendFacts(row, here);
       return { facts, decision: decideSend(site, facts, request) };
     };
     let { facts, decision } = decide(read);
-    if ("refusal" in decision && decision.refusal.code === "insufficient_credits" && read.fresh && (read.row?.heldElsewhere ?? 0) > 0) {
+    if (
+      "refusal" in decision &&
+      decision.refusal.code === "insufficient_credits" &&
+      read.fresh &&
+      (read.row?.heldElsewhere ?? 0) > 0
+    ) {
       // The member's other conversations hold what this send needs: they give it back, then the send is decided again.
       await recallHeldCredits(db, conversationRooms(this.parts.env.CONVERSATIONS), member, pair.knownId);
       read = await known.read(member, peer, true);
@@ -216,7 +258,9 @@ export class SendPipeline {
     if ("refusal" in decision) {
       const stored = await this.storedBefore(member, frame.client_id, site);
       if (stored) return stored;
-      return read.fresh && before.length === 0 ? { reply: refusalFrame(member, frame.client_id, decision.refusal) } : { later: true };
+      return read.fresh && before.length === 0
+        ? { reply: refusalFrame(member, frame.client_id, decision.refusal) }
+        : { later: true };
     }
 
     // 2. store
@@ -275,7 +319,15 @@ export class SendPipeline {
     const stored = messageByClientId(this.parts.ctx.storage.sql, member.profileId, clientId);
     if (!stored) return null;
     if (stored.recorded !== 1) return { later: true };
-    return { reply: { type: "ack", client_id: clientId, message: this.view(stored, member, site), credits: await this.balance(member.userId), ...this.bookmark() } };
+    return {
+      reply: {
+        type: "ack",
+        client_id: clientId,
+        message: this.view(stored, member, site),
+        credits: await this.balance(member.userId),
+        ...this.bookmark(),
+      },
+    };
   }
 
   /**
@@ -296,7 +348,11 @@ export class SendPipeline {
     };
     const now = this.now();
     const holdRequests = holds.forGroup(
-      group.map((u) => ({ profileId: u.send.member.profileId, messageCredits: u.site.message_credits, record: u.record })),
+      group.map((u) => ({
+        profileId: u.send.member.profileId,
+        messageCredits: u.site.message_credits,
+        record: u.record,
+      })),
       now,
     );
     // Before D1 is asked: a hold never outlives the object's knowing of it.
@@ -310,7 +366,9 @@ export class SendPipeline {
         const records = group.map((u) => u.record);
         const recorded = await recordSends(db, records, holdRequests);
         // Learnt in D1's order, so a hold given back after this write is never believed again.
-        if ("recorded" in recorded) for (const profileId of holds.learn(recorded.holds ?? [], records, version, (p) => journal.creditsWaiting(p))) known.forget(profileId);
+        if ("recorded" in recorded)
+          for (const profileId of holds.learn(recorded.holds ?? [], records, version, (p) => journal.creditsWaiting(p)))
+            known.forget(profileId);
         return recorded;
       });
     } catch (error) {
@@ -333,13 +391,16 @@ export class SendPipeline {
       discard();
       if (fresh && group.length === 1) {
         known.forget(last.send.member.profileId);
-        last.send.reply(refusalFrame(last.send.member, last.send.frame.client_id, insufficientCredits(last.recipientName)));
+        last.send.reply(
+          refusalFrame(last.send.member, last.send.frame.client_id, insufficientCredits(last.recipientName)),
+        );
       } else {
         this.putBack(group.map((u) => ({ ...u.send, alone: true })));
       }
       return;
     }
-    const credits = "recorded" in result ? result.credits : await Promise.all(group.map((u) => this.balance(u.send.member.userId)));
+    const credits =
+      "recorded" in result ? result.credits : await Promise.all(group.map((u) => this.balance(u.send.member.userId)));
     for (const [i, u] of group.entries()) {
       known.recorded(u.send.member.profileId, u.record.free, credits[i]!);
       this.deliver(u.send, u.site, u.message, u.peer, u.unread, credits[i]!);
@@ -353,20 +414,51 @@ export class SendPipeline {
    * first), then to every other socket of the conversation (with the recipient's unread count), and
    * the ack to its sender. The one place a send is acknowledged.
    */
-  private deliver(send: Send, site: SiteSettings, message: StoredMessage, peer: number, unread: number, credits: number): void {
+  private deliver(
+    send: Send,
+    site: SiteSettings,
+    message: StoredMessage,
+    peer: number,
+    unread: number,
+    credits: number,
+  ): void {
     const { ctx, notices, sockets, sessions } = this.parts;
-    const record = { conversationId: this.parts.pair.knownId!, kind: message.kind, preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null, credits: message.credits_charged, now: message.created_at };
+    const record = {
+      conversationId: this.parts.pair.knownId!,
+      kind: message.kind,
+      preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
+      credits: message.credits_charged,
+      now: message.created_at,
+    };
     const pagesOnly = notices.recentlyNoticed(peer);
-    ctx.waitUntil(notices.announce({ sender: send.member, recipient: peer, messageId: message.id, unread, balance: credits, record, pagesOnly }));
+    ctx.waitUntil(
+      notices.announce({
+        sender: send.member,
+        recipient: peer,
+        messageId: message.id,
+        unread,
+        balance: credits,
+        record,
+        pagesOnly,
+      }),
+    );
     for (const [other, viewer] of sockets.members()) {
       if (other === send.origin || sessions.hasEnded(viewer)) continue;
       // A session that ended without this object hearing of it reads at most the messages until D1 says so.
-      const recheck = sessions.recheck(viewer, this.now(), () => closeEndedSockets([other], viewer.profileId, [viewer.session!]));
+      const recheck = sessions.recheck(viewer, this.now(), () =>
+        closeEndedSockets([other], viewer.profileId, [viewer.session!]),
+      );
       if (recheck) ctx.waitUntil(recheck);
       sockets.send(other, { type: "message", message: this.view(message, viewer, site) });
       if (viewer.profileId === peer) sockets.send(other, { type: "unread", count: unread });
     }
-    send.reply({ type: "ack", client_id: send.frame.client_id, message: this.view(message, send.member, site), credits, ...this.bookmark() });
+    send.reply({
+      type: "ack",
+      client_id: send.frame.client_id,
+      message: this.view(message, send.member, site),
+      credits,
+      ...this.bookmark(),
+    });
   }
 
   /** Step 5a: the slow path's messages acknowledged since the last turn become recorded here. */
@@ -406,8 +498,14 @@ export class SendPipeline {
 
   private failure(send: Send, error: unknown): ServerFrame {
     // Nothing was acknowledged: the client may send the same client id again.
-    console.error(JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }));
-    return refusalFrame(send.member, send.frame.client_id, { status: 400, code: "internal_error", key: "errors.try_again_later" });
+    console.error(
+      JSON.stringify({ event: "chat_send_failed", message: error instanceof Error ? error.message : String(error) }),
+    );
+    return refusalFrame(send.member, send.frame.client_id, {
+      status: 400,
+      code: "internal_error",
+      key: "errors.try_again_later",
+    });
   }
 
   /** The ack's bookmark: the object's D1 state after its last write (a send paid from a hold is not in D1 yet). */
@@ -421,6 +519,12 @@ export class SendPipeline {
   }
 
   private view(row: StoredMessage, viewer: SocketMember, site: SiteSettings) {
-    return messageView(row, this.parts.pair.knownId!, { profileId: viewer.profileId, premium: viewer.premium }, site.cdn_prefix, i18nFor(viewer.language, site.countries[0]).t);
+    return messageView(
+      row,
+      this.parts.pair.knownId!,
+      { profileId: viewer.profileId, premium: viewer.premium },
+      site.cdn_prefix,
+      i18nFor(viewer.language, site.countries[0]).t,
+    );
   }
 }

@@ -21,7 +21,11 @@ export type SessionSources = {
 };
 
 /** The refusal a send from an ended session gets: the page logs out, as after any 403 authentication_required. */
-export const SESSION_ENDED = { status: 403, code: "authentication_required", key: "errors.authentication_required" } as const;
+export const SESSION_ENDED = {
+  status: 403,
+  code: "authentication_required",
+  key: "errors.authentication_required",
+} as const;
 
 /** The close code of a socket whose session ended (policy violation: it may not reconnect). */
 export const SESSION_ENDED_CLOSE = 1008;

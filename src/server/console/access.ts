@@ -31,15 +31,27 @@ function teamDomainOf(value: string): string {
  * signature, other issuer or audience, expired, no e-mail: a service token is not an operator) or
  * Access is not configured.
  */
-export async function accessEmail(env: Pick<Env, "ACCESS_TEAM_DOMAIN" | "ACCESS_AUD">, token: string): Promise<string | null> {
+export async function accessEmail(
+  env: Pick<Env, "ACCESS_TEAM_DOMAIN" | "ACCESS_AUD">,
+  token: string,
+): Promise<string | null> {
   const teamDomain = teamDomainOf(env.ACCESS_TEAM_DOMAIN ?? "");
   const audience = (env.ACCESS_AUD ?? "").trim();
   if (!teamDomain || !audience) return null;
   try {
-    const { payload } = await jwtVerify(token, keySetOf(teamDomain), { issuer: teamDomain, audience, algorithms: ["RS256"] });
+    const { payload } = await jwtVerify(token, keySetOf(teamDomain), {
+      issuer: teamDomain,
+      audience,
+      algorithms: ["RS256"],
+    });
     return typeof payload.email === "string" && payload.email.includes("@") ? payload.email : null;
   } catch (error) {
-    console.warn(JSON.stringify({ event: "access_token_refused", reason: error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error) }));
+    console.warn(
+      JSON.stringify({
+        event: "access_token_refused",
+        reason: error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error),
+      }),
+    );
     return null;
   }
 }

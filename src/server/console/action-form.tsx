@@ -5,11 +5,22 @@
 import type { ReactNode } from "react";
 import { FormError } from "./console-page";
 
-export function ActionForm({ action, label, children, confirm }: { action: string; label: string; children?: ReactNode; confirm?: string }) {
+export function ActionForm({
+  action,
+  label,
+  children,
+  confirm,
+}: {
+  action: string;
+  label: string;
+  children?: ReactNode;
+  confirm?: string;
+}) {
   return (
     <form method="post" action={action} className="action">
       {children}
-      <input name="reason" placeholder="Reason" required minLength={3} size={36} aria-label={`Reason: ${label}`} /> <button type="submit">{label}</button>
+      <input name="reason" placeholder="Reason" required minLength={3} size={36} aria-label={`Reason: ${label}`} />{" "}
+      <button type="submit">{label}</button>
       {confirm && <small> {confirm}</small>}
       <FormError />
     </form>

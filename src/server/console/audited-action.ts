@@ -16,7 +16,12 @@ export function actorOf(operator: Operator): Actor {
  * Run an action and its audit row as one batch, for the operator of this request; answers whether
  * the first statement changed a row (for a guarded action: whether it took effect).
  */
-export async function runAudited(c: Context<ConsoleEnv>, entry: AuditEntry, statements: readonly Statement[], options: { onlyIfChanged?: boolean; now?: number } = {}): Promise<boolean> {
+export async function runAudited(
+  c: Context<ConsoleEnv>,
+  entry: AuditEntry,
+  statements: readonly Statement[],
+  options: { onlyIfChanged?: boolean; now?: number } = {},
+): Promise<boolean> {
   const db = c.var.db;
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const results = await db.batch(withAudit(db, actorOf(c.var.operator), entry, statements, now, options.onlyIfChanged));

@@ -48,7 +48,11 @@ async function identify(c: Context<ConsoleEnv>) {
   const operatorId = isDevelopment(c) ? await operatorIdFromCookie(c) : null;
   const operator = operatorId === null ? undefined : await activeOperator(c.var.db, { id: operatorId });
   if (operator) return operator;
-  throw new ConsoleRefusal(isDevelopment(c) ? 401 : 403, "access_denied", "The console opens only through Cloudflare Access.");
+  throw new ConsoleRefusal(
+    isDevelopment(c) ? 401 : 403,
+    "access_denied",
+    "The console opens only through Cloudflare Access.",
+  );
 }
 
 function createConsoleApp() {
@@ -67,7 +71,12 @@ function createConsoleApp() {
   app.use(async (c, next) => {
     const operator = await identify(c);
     c.set("operator", operator);
-    c.set("nav", CONSOLE_SCREENS.filter((screen) => screen.label !== null && (screen.role === null || hasRole(operator, screen.role))).map((screen) => ({ path: screen.path, label: screen.label! })));
+    c.set(
+      "nav",
+      CONSOLE_SCREENS.filter(
+        (screen) => screen.label !== null && (screen.role === null || hasRole(operator, screen.role)),
+      ).map((screen) => ({ path: screen.path, label: screen.label! })),
+    );
     await next();
   });
   app.route("/", consoleHome);
@@ -77,14 +86,30 @@ function createConsoleApp() {
     app.route(screen.path, screen.routes);
   }
 
-  app.notFound((c) => renderConsoleRefusal(c, new ConsoleRefusal(404, "not_found", "There is no such page in the console.")));
+  app.notFound((c) =>
+    renderConsoleRefusal(c, new ConsoleRefusal(404, "not_found", "There is no such page in the console.")),
+  );
   app.onError((error, c) => {
     if (error instanceof ConsoleRefusal) return renderConsoleRefusal(c, error);
-    if (error instanceof ModerationRefusal) return renderConsoleRefusal(c, new ConsoleRefusal(error.status, error.code, error.message));
-    if (error instanceof AppError) return renderConsoleRefusal(c, new ConsoleRefusal(error.status, error.code, c.var.t(error.key, error.values)));
-    if (error instanceof HTTPException) return renderConsoleRefusal(c, new ConsoleRefusal(400, "invalid_body", "The request could not be read."));
-    console.error(JSON.stringify({ event: "console_error", requestId: c.get("requestId"), path: c.req.path, message: error.message, stack: error.stack }));
-    return renderConsoleRefusal(c, new ConsoleRefusal(500, "internal_error", "Something went wrong; nothing may have been saved. Try again."));
+    if (error instanceof ModerationRefusal)
+      return renderConsoleRefusal(c, new ConsoleRefusal(error.status, error.code, error.message));
+    if (error instanceof AppError)
+      return renderConsoleRefusal(c, new ConsoleRefusal(error.status, error.code, c.var.t(error.key, error.values)));
+    if (error instanceof HTTPException)
+      return renderConsoleRefusal(c, new ConsoleRefusal(400, "invalid_body", "The request could not be read."));
+    console.error(
+      JSON.stringify({
+        event: "console_error",
+        requestId: c.get("requestId"),
+        path: c.req.path,
+        message: error.message,
+        stack: error.stack,
+      }),
+    );
+    return renderConsoleRefusal(
+      c,
+      new ConsoleRefusal(500, "internal_error", "Something went wrong; nothing may have been saved. Try again."),
+    );
   });
   return app;
 }

@@ -8,10 +8,18 @@ import type { ConsoleEnv } from "./console-context";
 import { ConsoleRefusal } from "./console-refusal";
 
 /** A reason an operator gives for an action: required, kept in the audit log. */
-export const Reason = v.pipe(v.string(), v.trim(), v.minLength(3, "Give a reason (at least 3 characters)."), v.maxLength(1000, "The reason is too long (1,000 characters at most)."));
+export const Reason = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(3, "Give a reason (at least 3 characters)."),
+  v.maxLength(1000, "The reason is too long (1,000 characters at most)."),
+);
 
 /** The posted form, checked against a schema; a field that does not fit is a 400 naming it. */
-export async function readForm<S extends v.GenericSchema>(c: Context<ConsoleEnv>, schema: S): Promise<v.InferOutput<S>> {
+export async function readForm<S extends v.GenericSchema>(
+  c: Context<ConsoleEnv>,
+  schema: S,
+): Promise<v.InferOutput<S>> {
   const body = await c.req.parseBody({ all: true });
   const result = v.safeParse(schema, body);
   if (!result.success) {

@@ -38,9 +38,21 @@ export const consoleHome = new Hono<ConsoleEnv>()
  * in development, a page view goes to the login form.
  */
 export function renderConsoleRefusal(c: Context<ConsoleEnv>, refusal: ConsoleRefusal): Response | Promise<Response> {
-  const wantsJson = (c.req.header("accept") ?? "").includes("application/json") || c.req.header("x-request-type") !== undefined;
+  const wantsJson =
+    (c.req.header("accept") ?? "").includes("application/json") || c.req.header("x-request-type") !== undefined;
   if (wantsJson) return c.json({ error: refusal.code, message: refusal.message }, refusal.status);
-  if (refusal.status === 401 && c.req.method === "GET") return c.redirect(`/login?return=${encodeURIComponent(c.req.path)}`, 302);
-  const title = refusal.status === 404 ? "Not found" : refusal.status === 403 || refusal.status === 401 ? "Access denied" : "Refused";
-  return renderConsole(c, title, <p className="error">{refusal.message}</p>, refusal.status === 401 ? 403 : refusal.status >= 500 ? 400 : (refusal.status as 400 | 403 | 404));
+  if (refusal.status === 401 && c.req.method === "GET")
+    return c.redirect(`/login?return=${encodeURIComponent(c.req.path)}`, 302);
+  const title =
+    refusal.status === 404
+      ? "Not found"
+      : refusal.status === 403 || refusal.status === 401
+        ? "Access denied"
+        : "Refused";
+  return renderConsole(
+    c,
+    title,
+    <p className="error">{refusal.message}</p>,
+    refusal.status === 401 ? 403 : refusal.status >= 500 ? 400 : (refusal.status as 400 | 403 | 404),
+  );
 }

@@ -46,7 +46,14 @@ document.addEventListener("submit", async (event) => {
 });
 `;
 
-type Shell = { title: string; nav: NavItem[]; current: string; operator: string | null; nonce: string | undefined; children: ReactNode };
+type Shell = {
+  title: string;
+  nav: NavItem[];
+  current: string;
+  operator: string | null;
+  nonce: string | undefined;
+  children: ReactNode;
+};
 
 function ConsoleShell({ title, nav, current, operator, nonce, children }: Shell) {
   return (
@@ -66,7 +73,11 @@ function ConsoleShell({ title, nav, current, operator, nonce, children }: Shell)
           </a>
           <nav aria-label="Console">
             {nav.map((item) => (
-              <a key={item.path} href={item.path} aria-current={current === item.path || current.startsWith(`${item.path}/`) ? "page" : undefined}>
+              <a
+                key={item.path}
+                href={item.path}
+                aria-current={current === item.path || current.startsWith(`${item.path}/`) ? "page" : undefined}
+              >
                 {item.label}
               </a>
             ))}
@@ -120,16 +131,33 @@ export function FormError() {
 }
 
 /** Answer a console page: the layout around `body`, rendered whole (operators' pages are small). */
-export async function renderConsole(c: Context<ConsoleEnv>, title: string, body: ReactNode, status: 200 | 400 | 403 | 404 = 200): Promise<Response> {
+export async function renderConsole(
+  c: Context<ConsoleEnv>,
+  title: string,
+  body: ReactNode,
+  status: 200 | 400 | 403 | 404 = 200,
+): Promise<Response> {
   const operator = c.var.operator as ConsoleEnv["Variables"]["operator"] | undefined;
   const nonce = c.get("secureHeadersNonce");
   const stream = await renderToReadableStream(
-    <ConsoleShell title={title} nav={c.var.nav ?? []} current={c.req.path} operator={operator?.email ?? null} nonce={nonce}>
+    <ConsoleShell
+      title={title}
+      nav={c.var.nav ?? []}
+      current={c.req.path}
+      operator={operator?.email ?? null}
+      nonce={nonce}
+    >
       {body}
     </ConsoleShell>,
     {
       onError(error: unknown) {
-        console.error(JSON.stringify({ event: "console_render_error", requestId: c.get("requestId"), message: error instanceof Error ? error.message : String(error) }));
+        console.error(
+          JSON.stringify({
+            event: "console_render_error",
+            requestId: c.get("requestId"),
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
       },
     },
   );

@@ -15,4 +15,16 @@ import { photoQueueScreen } from "./screens/photo-queue-screen";
 import { reportQueueScreen } from "./screens/report-queue-screen";
 import { verificationsScreen } from "./screens/verifications-screen";
 
-export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [dashboardScreen, photoQueueScreen, reportQueueScreen, verificationsScreen, appealQueueScreen, membersScreen, ordersScreen, discountsScreen, sitesScreen, auditLogScreen, operatorsScreen];
+export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [
+  dashboardScreen,
+  photoQueueScreen,
+  reportQueueScreen,
+  verificationsScreen,
+  appealQueueScreen,
+  membersScreen,
+  ordersScreen,
+  discountsScreen,
+  sitesScreen,
+  auditLogScreen,
+  operatorsScreen,
+];

@@ -13,25 +13,45 @@ import { when } from "./console-page";
 
 export function moderatorOf(c: Context<ConsoleEnv>): Moderator {
   const actor = actorOf(c.var.operator);
-  return { env: c.env, db: c.var.db, actor: { ...actor, operatorId: c.var.operator.id }, now: Math.floor(Date.now() / 1000) };
+  return {
+    env: c.env,
+    db: c.var.db,
+    actor: { ...actor, operatorId: c.var.operator.id },
+    now: Math.floor(Date.now() / 1000),
+  };
 }
 
 /** A photo as the console shows it (its own route: operators see every photo, whatever its status). */
 export function PhotoImage({ id, size, label }: { id: number; size: "thumb" | "full"; label: string }) {
-  return <img src={`/photos/file/${id}?size=${size}`} alt={label} style={size === "thumb" ? { width: 120, height: 120, objectFit: "cover" } : { maxWidth: "100%", maxHeight: 480 }} />;
+  return (
+    <img
+      src={`/photos/file/${id}?size=${size}`}
+      alt={label}
+      style={size === "thumb" ? { width: 120, height: 120, objectFit: "cover" } : { maxWidth: "100%", maxHeight: 480 }}
+    />
+  );
 }
 
 /** What the member panel shows, loaded by the handler. */
 export async function memberPanelData(db: Database, profileId: number) {
   const member = await memberForModeration(db, profileId);
   if (!member) return null;
-  const [photos, decisions] = await Promise.all([photosOfProfile(db, member.profileId), decisionsAbout(db, member.userId)]);
+  const [photos, decisions] = await Promise.all([
+    photosOfProfile(db, member.profileId),
+    decisionsAbout(db, member.userId),
+  ]);
   return { member, photos, decisions };
 }
 type PanelData = NonNullable<Awaited<ReturnType<typeof memberPanelData>>>;
 
 /** The member beside an item: profile facts, every photo with its status, and earlier decisions. */
-export function MemberPanel({ data: { member, photos, decisions }, t }: { data: PanelData; t: ConsoleEnv["Variables"]["t"] }) {
+export function MemberPanel({
+  data: { member, photos, decisions },
+  t,
+}: {
+  data: PanelData;
+  t: ConsoleEnv["Variables"]["t"];
+}) {
   return (
     <fieldset>
       <legend>{`Member: ${member.name} (profile ${member.profileId}, @${member.username})`}</legend>
@@ -56,7 +76,9 @@ export function MemberPanel({ data: { member, photos, decisions }, t }: { data: 
       ) : (
         <ul>
           {decisions.map((d) => (
-            <li key={d.id}>{`${when(d.createdAt)}: ${d.outcome}${d.ground ? ` (${t(`moderation.grounds.${d.ground}.name`)})` : ""} by ${d.operator ?? "?"}${d.facts ? `: ${d.facts}` : ""}`}</li>
+            <li
+              key={d.id}
+            >{`${when(d.createdAt)}: ${d.outcome}${d.ground ? ` (${t(`moderation.grounds.${d.ground}.name`)})` : ""} by ${d.operator ?? "?"}${d.facts ? `: ${d.facts}` : ""}`}</li>
           ))}
         </ul>
       )}
@@ -65,7 +87,15 @@ export function MemberPanel({ data: { member, photos, decisions }, t }: { data: 
 }
 
 /** The rule a decision rests on: one of the grounds, named in English for operators. */
-export function GroundPicker({ grounds = DECISION_GROUNDS, t, required }: { grounds?: readonly DecisionGround[]; t: ConsoleEnv["Variables"]["t"]; required: boolean }) {
+export function GroundPicker({
+  grounds = DECISION_GROUNDS,
+  t,
+  required,
+}: {
+  grounds?: readonly DecisionGround[];
+  t: ConsoleEnv["Variables"]["t"];
+  required: boolean;
+}) {
   return (
     <label>
       Rule of the terms{" "}

@@ -28,7 +28,13 @@ export async function setOperatorCookie(c: CookieContext, operatorId: number, no
     .setExpirationTime(now + seconds)
     .setAudience(new URL(c.req.url).host)
     .sign(key(c.env.SESSION_SECRET));
-  setCookie(c, OPERATOR_COOKIE, token, { httpOnly: true, secure: true, sameSite: "Strict", path: "/", maxAge: seconds });
+  setCookie(c, OPERATOR_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "Strict",
+    path: "/",
+    maxAge: seconds,
+  });
 }
 
 /** The operator id the cookie names when its signature, audience and expiry hold. */
@@ -36,7 +42,10 @@ export async function operatorIdFromCookie(c: CookieContext): Promise<number | n
   const token = getCookie(c, OPERATOR_COOKIE);
   if (!token) return null;
   try {
-    const { payload } = await jwtVerify(token, key(c.env.SESSION_SECRET), { algorithms: [ALGORITHM], audience: new URL(c.req.url).host });
+    const { payload } = await jwtVerify(token, key(c.env.SESSION_SECRET), {
+      algorithms: [ALGORITHM],
+      audience: new URL(c.req.url).host,
+    });
     return typeof payload.op === "number" && Number.isInteger(payload.op) ? payload.op : null;
   } catch {
     return null;

@@ -44,7 +44,14 @@ function siteOrigin(c: Context<ConsoleEnv>, site: SiteSettings): string {
 /** The account services' context on the member's site (mail in their site's name, links to it). */
 export async function memberAccounts(c: Context<ConsoleEnv>, domain: string, now = nowOf()): Promise<AccountContext> {
   const site = await memberSite(c, domain);
-  return { db: c.var.db, mailer: mailerFor(c.env, c.var.db), origin: siteOrigin(c, site.settings), site: site.settings, company: site.company, now };
+  return {
+    db: c.var.db,
+    mailer: mailerFor(c.env, c.var.db),
+    origin: siteOrigin(c, site.settings),
+    site: site.settings,
+    company: site.company,
+    now,
+  };
 }
 
 /** The payment services' context on the site an order was placed on; the member's open pages hear of their new balance. */
@@ -52,5 +59,13 @@ export async function orderPayments(c: Context<ConsoleEnv>, domain: string, now 
   const site = await memberSite(c, domain);
   const origin = siteOrigin(c, site.settings);
   const balanceChanged = (userId: number) => c.executionCtx.waitUntil(tellBalance(c.env, userId, now));
-  return { db: c.var.db, env: c.env, provider: paymentProviderFor(c.env, c.var.db, origin), site: site.settings, origin, now, balanceChanged };
+  return {
+    db: c.var.db,
+    env: c.env,
+    provider: paymentProviderFor(c.env, c.var.db, origin),
+    site: site.settings,
+    origin,
+    now,
+    balanceChanged,
+  };
 }

@@ -2,7 +2,21 @@
  * Accounts: the users table, the single-use tokens mailed to members (auth_tokens) and the failed-login
  * counters (login_attempts). "The account is live" is written here once.
  */
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "./database";
 import { authTokens, creditLedger, loginAttempts, photos, profiles, users } from "./schema";
@@ -55,7 +69,9 @@ export async function createAccount(db: Database, account: NewAccount): Promise<
   await db.batch([
     db.insert(users).values({ ...account.user, status: "not_confirmed" }),
     db.insert(profiles).values({ ...account.profile, userId, sexuality: "hetero", fictional: false, searchable: 1 }),
-    ...(account.signupCredits > 0 ? [db.insert(creditLedger).values({ userId, delta: account.signupCredits, reason: "signup", createdAt })] : []),
+    ...(account.signupCredits > 0
+      ? [db.insert(creditLedger).values({ userId, delta: account.signupCredits, reason: "signup", createdAt })]
+      : []),
     db.insert(authTokens).values({ ...account.activation, userId, kind: "activation" }),
   ]);
 }
@@ -74,7 +90,10 @@ export async function setLanguage(db: Database, userId: number, language: string
 
 /** Mark the account pending deletion (the statement, for the deletion's batch); one pending already keeps its date. */
 export function markPendingDeletion(db: Database, userId: number, now: number) {
-  return db.update(users).set({ status: "pending_deletion", deletionRequestedAt: now }).where(and(eq(users.id, userId), ne(users.status, "pending_deletion")));
+  return db
+    .update(users)
+    .set({ status: "pending_deletion", deletionRequestedAt: now })
+    .where(and(eq(users.id, userId), ne(users.status, "pending_deletion")));
 }
 
 /** Accounts whose time to come back has run out, for the erasure. */
@@ -120,11 +139,23 @@ export async function statusBeforeDeletion(db: Database, userId: number): Promis
   return row?.data ?? null;
 }
 
-export async function liveToken(db: Database, tokenHash: string, kind: string, now: number): Promise<Pick<AuthToken, "userId" | "data"> | undefined> {
+export async function liveToken(
+  db: Database,
+  tokenHash: string,
+  kind: string,
+  now: number,
+): Promise<Pick<AuthToken, "userId" | "data"> | undefined> {
   return db
     .select({ userId: authTokens.userId, data: authTokens.data })
     .from(authTokens)
-    .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.kind, kind), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(authTokens.tokenHash, tokenHash),
+        eq(authTokens.kind, kind),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
     .get();
 }
 
@@ -137,14 +168,23 @@ export function liveTokenMember(db: Database, tokenHash: string, now: number) {
 }
 
 /** The token's data (the new address of a mail change, the status before a deletion), as a subquery. */
-const tokenData = (tokenHash: string) => sql`(SELECT ${authTokens.data} FROM ${authTokens} WHERE ${authTokens.tokenHash} = ${tokenHash})`;
+const tokenData = (tokenHash: string) =>
+  sql`(SELECT ${authTokens.data} FROM ${authTokens} WHERE ${authTokens.tokenHash} = ${tokenHash})`;
 
 /**
  * Spend a token once: `effects` (built on `liveTokenMember`) and the mark that uses the token run in
  * one batch, so two clicks on the same link cannot both succeed. True when this call used it.
  */
-export async function spendToken(db: Database, tokenHash: string, now: number, effects: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]): Promise<boolean> {
-  const use = db.update(authTokens).set({ usedAt: now }).where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.usedAt)));
+export async function spendToken(
+  db: Database,
+  tokenHash: string,
+  now: number,
+  effects: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
+): Promise<boolean> {
+  const use = db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.usedAt)));
   const [effect, ...more] = effects;
   const results = await db.batch([effect, ...more, use]);
   return (results[results.length - 1] as D1Result).meta.changes === 1;
@@ -159,14 +199,20 @@ export function confirmAccountByToken(db: Database, tokenHash: string, now: numb
 }
 
 export function setPasswordByToken(db: Database, tokenHash: string, now: number, passwordHash: string) {
-  return db.update(users).set({ passwordHash }).where(inArray(users.id, liveTokenMember(db, tokenHash, now)));
+  return db
+    .update(users)
+    .set({ passwordHash })
+    .where(inArray(users.id, liveTokenMember(db, tokenHash, now)));
 }
 
 /** A confirmed mail change: the new address, which also confirms an unconfirmed account. */
 export function changeEmailByToken(db: Database, tokenHash: string, now: number) {
   return db
     .update(users)
-    .set({ email: tokenData(tokenHash), status: sql`CASE ${users.status} WHEN 'not_confirmed' THEN 'active' ELSE ${users.status} END` })
+    .set({
+      email: tokenData(tokenHash),
+      status: sql`CASE ${users.status} WHEN 'not_confirmed' THEN 'active' ELSE ${users.status} END`,
+    })
     .where(inArray(users.id, liveTokenMember(db, tokenHash, now)));
 }
 
@@ -174,7 +220,10 @@ export function changeEmailByToken(db: Database, tokenHash: string, now: number)
 export function reactivateByToken(db: Database, tokenHash: string, now: number) {
   return db
     .update(users)
-    .set({ status: sql`CASE WHEN ${tokenData(tokenHash)} = 'not_confirmed' THEN 'not_confirmed' ELSE 'active' END`, deletionRequestedAt: null })
+    .set({
+      status: sql`CASE WHEN ${tokenData(tokenHash)} = 'not_confirmed' THEN 'not_confirmed' ELSE 'active' END`,
+      deletionRequestedAt: null,
+    })
     .where(and(eq(users.status, "pending_deletion"), inArray(users.id, liveTokenMember(db, tokenHash, now))));
 }
 
@@ -182,7 +231,11 @@ export function reactivateByToken(db: Database, tokenHash: string, now: number) 
 
 /** When a throttle key may try again (unix seconds), or null. */
 export async function loginBlockedUntil(db: Database, key: string): Promise<number | null> {
-  const row = await db.select({ blockedUntil: loginAttempts.blockedUntil }).from(loginAttempts).where(eq(loginAttempts.key, key)).get();
+  const row = await db
+    .select({ blockedUntil: loginAttempts.blockedUntil })
+    .from(loginAttempts)
+    .where(eq(loginAttempts.key, key))
+    .get();
   return row?.blockedUntil ?? null;
 }
 
@@ -190,7 +243,14 @@ export async function loginBlockedUntil(db: Database, key: string): Promise<numb
  * Count one failure atomically; a count that reaches `limit` within `windowSeconds` blocks the key
  * for `blockSeconds`. Returns the key's blocked_until.
  */
-export async function countLoginFailure(db: Database, key: string, limit: number, now: number, windowSeconds: number, blockSeconds: number): Promise<number | null> {
+export async function countLoginFailure(
+  db: Database,
+  key: string,
+  limit: number,
+  now: number,
+  windowSeconds: number,
+  blockSeconds: number,
+): Promise<number | null> {
   const expired = sql`${loginAttempts.windowStart} <= ${now - windowSeconds}`;
   const failures = sql`CASE WHEN ${expired} THEN 1 ELSE ${loginAttempts.failures} + 1 END`;
   const row = await db

@@ -57,7 +57,14 @@ export type Batch = [Statement, ...Statement[]];
  * statement is the guarded one (an update that holds only while the target is still as the operator
  * saw it), and an action that lost a race to another operator leaves no record.
  */
-export function withAudit(db: Database, actor: Actor, entry: AuditEntry, statements: readonly Statement[], now: number, onlyIfChanged = false): Batch {
+export function withAudit(
+  db: Database,
+  actor: Actor,
+  entry: AuditEntry,
+  statements: readonly Statement[],
+  now: number,
+  onlyIfChanged = false,
+): Batch {
   const audit = auditEntryQuery(db, actor, entry, now, onlyIfChanged);
   if (!onlyIfChanged) return [audit, ...statements];
   const [first, ...rest] = statements;

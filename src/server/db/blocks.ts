@@ -8,14 +8,30 @@ import { blocks, conversationMembers, likes, profiles } from "./schema";
  * every conversation with that member is removed.
  */
 export async function blockMember(db: Database, blockerId: number, blockedId: number, now: number): Promise<void> {
-  const withBlocked = db.select({ conversationId: conversationMembers.conversationId }).from(conversationMembers).where(eq(conversationMembers.profileId, blockedId));
+  const withBlocked = db
+    .select({ conversationId: conversationMembers.conversationId })
+    .from(conversationMembers)
+    .where(eq(conversationMembers.profileId, blockedId));
   await db.batch([
     db.insert(blocks).values({ blockerId, blockedId, createdAt: now }).onConflictDoNothing(),
-    db.delete(likes).where(or(and(eq(likes.likerId, blockerId), eq(likes.likedId, blockedId)), and(eq(likes.likerId, blockedId), eq(likes.likedId, blockerId)))),
+    db
+      .delete(likes)
+      .where(
+        or(
+          and(eq(likes.likerId, blockerId), eq(likes.likedId, blockedId)),
+          and(eq(likes.likerId, blockedId), eq(likes.likedId, blockerId)),
+        ),
+      ),
     db
       .update(conversationMembers)
       .set({ removedAt: now })
-      .where(and(eq(conversationMembers.profileId, blockerId), isNull(conversationMembers.removedAt), inArray(conversationMembers.conversationId, withBlocked))),
+      .where(
+        and(
+          eq(conversationMembers.profileId, blockerId),
+          isNull(conversationMembers.removedAt),
+          inArray(conversationMembers.conversationId, withBlocked),
+        ),
+      ),
   ]);
 }
 
@@ -29,8 +45,16 @@ export async function blockRelation(db: Database, viewerId: number, otherId: num
   const rows = await db
     .select({ blockerId: blocks.blockerId })
     .from(blocks)
-    .where(or(and(eq(blocks.blockerId, viewerId), eq(blocks.blockedId, otherId)), and(eq(blocks.blockerId, otherId), eq(blocks.blockedId, viewerId))));
-  return { blockedByMe: rows.some((r) => r.blockerId === viewerId), blockedMe: rows.some((r) => r.blockerId === otherId) };
+    .where(
+      or(
+        and(eq(blocks.blockerId, viewerId), eq(blocks.blockedId, otherId)),
+        and(eq(blocks.blockerId, otherId), eq(blocks.blockedId, viewerId)),
+      ),
+    );
+  return {
+    blockedByMe: rows.some((r) => r.blockerId === viewerId),
+    blockedMe: rows.some((r) => r.blockerId === otherId),
+  };
 }
 
 /** Neither the viewer (an id or a placeholder for one) nor the other profile (by default the query's profile) has blocked the other. */

@@ -22,10 +22,19 @@ import { blocks, chatCreditHolds, chatPhotos, conversationMembers, conversations
 /** What the send rules read in D1: the sender's account, the recipient, blocks, the free allowance used elsewhere. */
 export type SendFactsRow = NonNullable<Awaited<ReturnType<typeof sendFactsRow>>>;
 
-export async function sendFactsRow(db: Database, senderUserId: number, sender: number, recipient: number, conversationId: number | null) {
+export async function sendFactsRow(
+  db: Database,
+  senderUserId: number,
+  sender: number,
+  recipient: number,
+  conversationId: number | null,
+) {
   const rp = alias(profiles, "rp");
   const ru = alias(users, "ru");
-  const blocked = (blocker: number, blockedId: number) => sql<boolean>`EXISTS (SELECT 1 FROM ${blocks} WHERE ${blocks.blockerId} = ${blocker} AND ${blocks.blockedId} = ${blockedId})`.mapWith(Boolean);
+  const blocked = (blocker: number, blockedId: number) =>
+    sql<boolean>`EXISTS (SELECT 1 FROM ${blocks} WHERE ${blocks.blockerId} = ${blocker} AND ${blocks.blockedId} = ${blockedId})`.mapWith(
+      Boolean,
+    );
   return db
     .select({
       senderStatus: users.status,
@@ -38,9 +47,15 @@ export async function sendFactsRow(db: Database, senderUserId: number, sender: n
       blockedByMe: blocked(sender, recipient),
       blockedMe: blocked(recipient, sender),
       // Counts and sums of other tables for the one sender row: correlated sub-selects.
-      freeConversationsUsed: sql<number>`(SELECT COUNT(*) FROM ${conversationMembers} WHERE ${conversationMembers.profileId} = ${sender} AND ${conversationMembers.freeMessagesUsed} > 0)`.mapWith(Number),
+      freeConversationsUsed:
+        sql<number>`(SELECT COUNT(*) FROM ${conversationMembers} WHERE ${conversationMembers.profileId} = ${sender} AND ${conversationMembers.freeMessagesUsed} > 0)`.mapWith(
+          Number,
+        ),
       /** Credits of the sender that other conversations hold (docs/decisions/0021): not spendable here. */
-      heldElsewhere: sql<number>`(SELECT COALESCE(SUM(${chatCreditHolds.credits}), 0) FROM ${chatCreditHolds} WHERE ${chatCreditHolds.userId} = ${users.id} AND ${chatCreditHolds.conversationId} != ${conversationId ?? 0})`.mapWith(Number),
+      heldElsewhere:
+        sql<number>`(SELECT COALESCE(SUM(${chatCreditHolds.credits}), 0) FROM ${chatCreditHolds} WHERE ${chatCreditHolds.userId} = ${users.id} AND ${chatCreditHolds.conversationId} != ${conversationId ?? 0})`.mapWith(
+          Number,
+        ),
     })
     .from(users)
     .leftJoin(rp, eq(rp.id, recipient))
@@ -105,7 +120,6 @@ export type SendRecordResult =
   /** A message id was recorded before (an earlier attempt whose answer was lost): nothing written. */
   | { alreadyRecorded: true };
 
-
 /** The ledger reason of a member's chat charges in a conversation on a day, rolled up in one row (docs/decisions/0033). */
 export const CHAT_LEDGER_REASON = "chat";
 
@@ -113,10 +127,15 @@ export const CHAT_LEDGER_REASON = "chat";
  * The reference of a member's rolled-up chat row: the conversation, the sender and the UTC day of
  * the message (`now` in seconds, the message's own time, so a replay names the same row).
  */
-export const chatDayRef = (conversationId: number, senderProfileId: number, now: number) => `chat:${conversationId}:${senderProfileId}:${new Date(now * 1000).toISOString().slice(0, 10)}`;
+export const chatDayRef = (conversationId: number, senderProfileId: number, now: number) =>
+  `chat:${conversationId}:${senderProfileId}:${new Date(now * 1000).toISOString().slice(0, 10)}`;
 
 /** What the standing of a send depends on: the members, and for a free message the allowance. */
-export type SendStanding = Pick<SendRecord, "senderUserId" | "senderProfileId" | "recipientProfileId" | "recipientHasWritten"> & Partial<SendRecord>;
+export type SendStanding = Pick<
+  SendRecord,
+  "senderUserId" | "senderProfileId" | "recipientProfileId" | "recipientHasWritten"
+> &
+  Partial<SendRecord>;
 
 /**
  * Whether the members' standing allows a send: the rules of services/chat-rules.ts again, in SQL, for
@@ -144,7 +163,9 @@ export function sendAllowed(s: SendStanding): SQL {
     );
   }
   if (s.photoId !== undefined && s.photoId !== null) {
-    checks.push(sql`EXISTS (SELECT 1 FROM ${chatPhotos} WHERE ${chatPhotos.id} = ${s.photoId} AND ${chatPhotos.profileId} = ${s.senderProfileId})`);
+    checks.push(
+      sql`EXISTS (SELECT 1 FROM ${chatPhotos} WHERE ${chatPhotos.id} = ${s.photoId} AND ${chatPhotos.profileId} = ${s.senderProfileId})`,
+    );
   }
   return and(...checks)!;
 }
@@ -189,7 +210,10 @@ function sendStatements(s: SendRecord): SQL[] {
       WHERE conversation_id = ${c} AND ${ours}`,
   ];
   if (s.credits > 0) statements.push(...chargeStatements(s, ours));
-  if (s.photoId !== null) statements.push(sql`UPDATE chat_photos SET sent_in_conversation_id = COALESCE(sent_in_conversation_id, ${c}) WHERE id = ${s.photoId} AND ${ours}`);
+  if (s.photoId !== null)
+    statements.push(
+      sql`UPDATE chat_photos SET sent_in_conversation_id = COALESCE(sent_in_conversation_id, ${c}) WHERE id = ${s.photoId} AND ${ours}`,
+    );
   statements.push(sql`SELECT (SELECT credits FROM users WHERE id = ${s.senderUserId}) AS credits, ${ours} AS recorded`);
   return statements;
 }
@@ -201,12 +225,22 @@ function sendStatements(s: SendRecord): SQL[] {
  * moves it): a charge taken before, in a batch replayed after its answer was lost, does nothing,
  * so the balance and its ledger move together or not at all.
  */
-export function chargeStatements(s: Pick<SendRecord, "conversationId" | "messageId" | "senderProfileId" | "senderUserId" | "credits" | "now" | "fromHold">, ours: SQL): SQL[] {
+export function chargeStatements(
+  s: Pick<
+    SendRecord,
+    "conversationId" | "messageId" | "senderProfileId" | "senderUserId" | "credits" | "now" | "fromHold"
+  >,
+  ours: SQL,
+): SQL[] {
   const c = s.conversationId;
   const ref = chatDayRef(c, s.senderProfileId, s.now);
   const uncharged = sql`${ours} AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${CHAT_LEDGER_REASON} AND ref = ${ref} AND through_message_id >= ${s.messageId})`;
   return [
-    ...(s.fromHold ? [sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${uncharged}`] : []),
+    ...(s.fromHold
+      ? [
+          sql`UPDATE chat_credit_holds SET credits = credits - ${s.credits}, updated_at = ${s.now} WHERE user_id = ${s.senderUserId} AND conversation_id = ${c} AND ${uncharged}`,
+        ]
+      : []),
     sql`UPDATE users SET credits = credits - ${s.credits} WHERE id = ${s.senderUserId} AND ${uncharged}`,
     // The row's conflict target is the unique (reason, ref) index, partial as the index is.
     sql`
@@ -248,7 +282,11 @@ function holdStatements(h: HoldRequest): { release: SQL[]; topUp: SQL[] } {
  * conversations_message_once) aborts all of it: the group is recorded whole or not at all. A charge
  * D1 took before does nothing again (its rolled-up row's watermark, chargeStatements).
  */
-export async function recordSends(db: Database, sends: readonly SendRecord[], holds: readonly HoldRequest[] = []): Promise<SendRecordResult> {
+export async function recordSends(
+  db: Database,
+  sends: readonly SendRecord[],
+  holds: readonly HoldRequest[] = [],
+): Promise<SendRecordResult> {
   const perSend = sends.map(sendStatements);
   const perHold = holds.map(holdStatements);
   // Holds given back first, so a charge from the balance may take what this conversation held.
@@ -282,7 +320,11 @@ export async function recordSends(db: Database, sends: readonly SendRecord[], ho
 /** The message of an error and of its causes (drizzle wraps D1's error). */
 function errorText(error: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = error; e !== undefined && e !== null && parts.length < 5; e = (e as { cause?: unknown }).cause) {
+  for (
+    let e: unknown = error;
+    e !== undefined && e !== null && parts.length < 5;
+    e = (e as { cause?: unknown }).cause
+  ) {
     parts.push(e instanceof Error ? e.message : String(e));
     if (!(e instanceof Error)) break;
   }
@@ -292,27 +334,48 @@ function errorText(error: unknown): string {
 /** Give a conversation's holds back to the balances (of one member, or all); only its object calls this, with nothing of theirs waiting to be recorded. */
 export async function returnHolds(db: Database, conversationId: number, userId?: number): Promise<void> {
   const conversation = eq(chatCreditHolds.conversationId, conversationId);
-  await db.delete(chatCreditHolds).where(userId === undefined ? conversation : and(conversation, eq(chatCreditHolds.userId, userId)));
+  await db
+    .delete(chatCreditHolds)
+    .where(userId === undefined ? conversation : and(conversation, eq(chatCreditHolds.userId, userId)));
 }
 
 /** The pairs of the other conversations holding a member's credits. */
-export async function holdingConversations(db: Database, userId: number, conversationId: number | null): Promise<{ profileA: number; profileB: number }[]> {
+export async function holdingConversations(
+  db: Database,
+  userId: number,
+  conversationId: number | null,
+): Promise<{ profileA: number; profileB: number }[]> {
   const rows = await db
     .select({ profileA: conversations.profileA, profileB: conversations.profileB })
     .from(chatCreditHolds)
     .innerJoin(conversations, eq(conversations.id, chatCreditHolds.conversationId))
-    .where(and(eq(chatCreditHolds.userId, userId), ne(chatCreditHolds.conversationId, conversationId ?? 0), gt(chatCreditHolds.credits, 0)));
+    .where(
+      and(
+        eq(chatCreditHolds.userId, userId),
+        ne(chatCreditHolds.conversationId, conversationId ?? 0),
+        gt(chatCreditHolds.credits, 0),
+      ),
+    );
   return rows.map((r) => ({ profileA: r.profileA!, profileB: r.profileB! }));
 }
 
 /** The id of the conversation's last message D1 has recorded (ids are recorded in increasing order only, groups whole). */
 export async function lastRecordedId(db: Database, conversationId: number): Promise<number> {
-  const row = await db.select({ last: conversations.lastMessageId }).from(conversations).where(eq(conversations.id, conversationId)).get();
+  const row = await db
+    .select({ last: conversations.lastMessageId })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .get();
   return row?.last ?? 0;
 }
 
 /** The member's unread count in the chat list follows the object's (after a read mark). */
-export async function setUnreadCount(db: Database, conversationId: number, profileId: number, unread: number): Promise<void> {
+export async function setUnreadCount(
+  db: Database,
+  conversationId: number,
+  profileId: number,
+  unread: number,
+): Promise<void> {
   await db
     .update(conversationMembers)
     .set({ unreadCount: unread })

@@ -106,7 +106,22 @@ const STORED_COLUMNS = `${COLUMNS}, removed_at`;
 
 /** A new message's values in the order of COLUMNS after `id`, all but `recorded`. */
 function fieldValues(m: NewStoredMessage) {
-  return [m.sender_id, m.client_id, m.kind, m.body, m.gift, m.photo_id, m.photo_key, m.photo_thumb_key, m.photo_blur_key, m.photo_width, m.photo_height, m.credits_charged, m.free, m.created_at];
+  return [
+    m.sender_id,
+    m.client_id,
+    m.kind,
+    m.body,
+    m.gift,
+    m.photo_id,
+    m.photo_key,
+    m.photo_thumb_key,
+    m.photo_blur_key,
+    m.photo_width,
+    m.photo_height,
+    m.credits_charged,
+    m.free,
+    m.created_at,
+  ];
 }
 
 /**
@@ -156,7 +171,12 @@ export function markRecorded(storage: DurableObjectStorage, id: number, recipien
  * before leaves it undone, and then nothing is written (null). Returns the message with its id, and
  * the recipient's unread count.
  */
-export function insertAcknowledged(sql: SqlStorage, m: NewStoredMessage, senderUserId: number, recipientId: number): { message: StoredMessage; unread: number } | null {
+export function insertAcknowledged(
+  sql: SqlStorage,
+  m: NewStoredMessage,
+  senderUserId: number,
+  recipientId: number,
+): { message: StoredMessage; unread: number } | null {
   const id = insertNew(sql, m, 1, senderUserId);
   if (id === null) return null;
   const message: StoredMessage = { ...m, id, recorded: 1 };
@@ -171,7 +191,10 @@ export function insertAcknowledged(sql: SqlStorage, m: NewStoredMessage, senderU
 }
 
 /** A message whose D1 side waits (the journal): what D1 must record of it. */
-export type JournalEntry = Pick<StoredMessage, "id" | "sender_id" | "kind" | "body" | "photo_id" | "credits_charged" | "created_at"> & { sender_user_id: number };
+export type JournalEntry = Pick<
+  StoredMessage,
+  "id" | "sender_id" | "kind" | "body" | "photo_id" | "credits_charged" | "created_at"
+> & { sender_user_id: number };
 
 /** What D1 must still record (after message `after`, which D1 is known to have), oldest first. */
 export function journalEntries(sql: SqlStorage, after: number): JournalEntry[] {
@@ -195,7 +218,11 @@ export function dropJournal(sql: SqlStorage, upToId: number): void {
  */
 export function journalCredits(sql: SqlStorage, senderId: number, after: number): number {
   return sql
-    .exec<{ n: number }>("SELECT COALESCE(SUM(credits_charged), 0) AS n FROM messages INDEXED BY messages_d1_pending_idx WHERE d1_sender_user IS NOT NULL AND id > ? AND sender_id = ?", after, senderId)
+    .exec<{ n: number }>(
+      "SELECT COALESCE(SUM(credits_charged), 0) AS n FROM messages INDEXED BY messages_d1_pending_idx WHERE d1_sender_user IS NOT NULL AND id > ? AND sender_id = ?",
+      after,
+      senderId,
+    )
     .one().n;
 }
 
@@ -211,11 +238,24 @@ export function unrecordedMessages(sql: SqlStorage): StoredMessage[] {
 
 /** The message a sender stored under a client id (recorded or not), if any. */
 export function messageByClientId(sql: SqlStorage, senderId: number, clientId: string): StoredMessage | null {
-  return sql.exec<StoredMessage>(`SELECT ${STORED_COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, senderId, clientId).toArray()[0] ?? null;
+  return (
+    sql
+      .exec<StoredMessage>(
+        `SELECT ${STORED_COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`,
+        senderId,
+        clientId,
+      )
+      .toArray()[0] ?? null
+  );
 }
 
 /** One page of history, oldest first: the newest, or the one before message `before`; nothing up to `hiddenBeforeId`. */
-export function historyPage(sql: SqlStorage, hiddenBeforeId: number, before: number | null, size: number): { rows: StoredMessage[]; hasMore: boolean } {
+export function historyPage(
+  sql: SqlStorage,
+  hiddenBeforeId: number,
+  before: number | null,
+  size: number,
+): { rows: StoredMessage[]; hasMore: boolean } {
   const rows = sql
     .exec<StoredMessage>(
       `SELECT ${STORED_COLUMNS} FROM messages WHERE recorded = 1 AND id > ? AND id < ? ORDER BY id DESC LIMIT ?`,
@@ -229,7 +269,14 @@ export function historyPage(sql: SqlStorage, hiddenBeforeId: number, before: num
 
 /** Whether a chat photo was sent here. */
 export function hasImageOf(sql: SqlStorage, photoId: number): boolean {
-  return sql.exec<{ found: number }>("SELECT EXISTS (SELECT 1 FROM messages WHERE photo_id = ? AND kind = 'image' AND recorded = 1) AS found", photoId).one().found === 1;
+  return (
+    sql
+      .exec<{ found: number }>(
+        "SELECT EXISTS (SELECT 1 FROM messages WHERE photo_id = ? AND kind = 'image' AND recorded = 1) AS found",
+        photoId,
+      )
+      .one().found === 1
+  );
 }
 
 /**
@@ -257,12 +304,18 @@ export function allMessages(sql: SqlStorage): StoredMessage[] {
 }
 
 export function unreadCountOf(sql: SqlStorage, profileId: number): number {
-  return sql.exec<{ n: number }>("SELECT unread_count AS n FROM members WHERE profile_id = ?", profileId).toArray()[0]?.n ?? 0;
+  return (
+    sql.exec<{ n: number }>("SELECT unread_count AS n FROM members WHERE profile_id = ?", profileId).toArray()[0]?.n ??
+    0
+  );
 }
 
 /** A member's read mark: messages up to it have been seen; null before they read any. */
 export function readMarkOf(sql: SqlStorage, profileId: number): number | null {
-  const mark = sql.exec<{ id: number }>("SELECT last_read_message_id AS id FROM members WHERE profile_id = ?", profileId).toArray()[0]?.id ?? 0;
+  const mark =
+    sql
+      .exec<{ id: number }>("SELECT last_read_message_id AS id FROM members WHERE profile_id = ?", profileId)
+      .toArray()[0]?.id ?? 0;
   return mark > 0 ? mark : null;
 }
 
@@ -270,12 +323,21 @@ export function readMarkOf(sql: SqlStorage, profileId: number): number | null {
  * The member has seen the conversation up to `messageId` (never past the newest message, never
  * back): the mark moves, the unread count becomes what the other member wrote after it.
  */
-export function markRead(storage: DurableObjectStorage, profileId: number, messageId: number): { unread: number; readId: number } {
+export function markRead(
+  storage: DurableObjectStorage,
+  profileId: number,
+  messageId: number,
+): { unread: number; readId: number } {
   return storage.transactionSync(() => {
-    const newest = storage.sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages WHERE recorded = 1").one().id ?? 0;
+    const newest =
+      storage.sql.exec<{ id: number | null }>("SELECT MAX(id) AS id FROM messages WHERE recorded = 1").one().id ?? 0;
     const mark = Math.max(readMarkOf(storage.sql, profileId) ?? 0, Math.min(messageId, newest));
     const unread = storage.sql
-      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE recorded = 1 AND sender_id != ? AND id > ?", profileId, mark)
+      .exec<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM messages WHERE recorded = 1 AND sender_id != ? AND id > ?",
+        profileId,
+        mark,
+      )
       .one().n;
     storage.sql.exec(
       `INSERT INTO members (profile_id, last_read_message_id, unread_count) VALUES (?1, ?2, ?3)
@@ -293,7 +355,12 @@ export function markRead(storage: DurableObjectStorage, profileId: number, messa
  * only when `countFree`: a member who has paid never sends free, and the count reads all their
  * messages), whether the other member wrote here.
  */
-export function conversationFacts(sql: SqlStorage, senderId: number, recipientId: number, countFree = true): { freeUsedHere: number; recipientHasWritten: boolean } {
+export function conversationFacts(
+  sql: SqlStorage,
+  senderId: number,
+  recipientId: number,
+  countFree = true,
+): { freeUsedHere: number; recipientHasWritten: boolean } {
   const row = sql
     .exec<{ free: number; written: number }>(
       `SELECT CASE WHEN ?3 THEN (SELECT COUNT(*) FROM messages WHERE sender_id = ?1 AND free = 1 AND recorded = 1) ELSE 0 END AS free,
@@ -309,7 +376,9 @@ export function conversationFacts(sql: SqlStorage, senderId: number, recipientId
 /** An erased member's messages and read mark go; the other member's unread count follows. Returns how many messages went. */
 export function eraseMember(storage: DurableObjectStorage, profileId: number): number {
   return storage.transactionSync(() => {
-    const erased = storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?", profileId).one().n;
+    const erased = storage.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?", profileId)
+      .one().n;
     storage.sql.exec("DELETE FROM messages WHERE sender_id = ?", profileId);
     storage.sql.exec("DELETE FROM members WHERE profile_id = ?", profileId);
     storage.sql.exec(

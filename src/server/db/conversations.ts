@@ -32,9 +32,13 @@ export async function ensureConversation(db: Database, sender: number, recipient
   const [a, b] = pairOf(sender, recipient);
   // The id the first statement made or found, inside the same batch: a sub-select, which the builder takes as a value.
   const id = sql<number>`(SELECT ${conversations.id} FROM ${conversations} WHERE ${isPair(a, b)})`;
-  const member = (profileId: number) => db.insert(conversationMembers).values({ conversationId: id, profileId }).onConflictDoNothing();
+  const member = (profileId: number) =>
+    db.insert(conversationMembers).values({ conversationId: id, profileId }).onConflictDoNothing();
   const [, , , found] = await db.batch([
-    db.insert(conversations).values({ profileA: a, profileB: b, startedBy: sender }).onConflictDoNothing({ target: [conversations.profileA, conversations.profileB] }),
+    db
+      .insert(conversations)
+      .values({ profileA: a, profileB: b, startedBy: sender })
+      .onConflictDoNothing({ target: [conversations.profileA, conversations.profileB] }),
     member(a),
     member(b),
     db.select({ id: conversations.id }).from(conversations).where(isPair(a, b)),
@@ -43,7 +47,8 @@ export async function ensureConversation(db: Database, sender: number, recipient
 }
 
 /** The other member of a conversation, seen from `profileId` (a CASE over the pair's two columns). */
-const otherOf = (profileId: number) => sql<number>`CASE WHEN ${conversations.profileA} = ${profileId} THEN ${conversations.profileB} ELSE ${conversations.profileA} END`;
+const otherOf = (profileId: number) =>
+  sql<number>`CASE WHEN ${conversations.profileA} = ${profileId} THEN ${conversations.profileB} ELSE ${conversations.profileA} END`;
 
 /** The other member as the chat shows them (with their main photo and whether they are premium). */
 const profileColumns = {
@@ -63,7 +68,8 @@ const profileColumns = {
 export type ChatProfileRow = NonNullable<Awaited<ReturnType<typeof chatProfileRow>>>;
 
 /** What of the last message a member sees: nothing of one they removed (hidden up to its id). */
-const unlessHidden = <T>(column: SQLWrapper) => sql<T | null>`CASE WHEN ${conversations.lastMessageId} > ${conversationMembers.hiddenBeforeId} THEN ${column} END`;
+const unlessHidden = <T>(column: SQLWrapper) =>
+  sql<T | null>`CASE WHEN ${conversations.lastMessageId} > ${conversationMembers.hiddenBeforeId} THEN ${column} END`;
 
 /**
  * The joins and the filter of the conversations a member's chat list shows, from their
@@ -74,7 +80,13 @@ const listed = {
   other: (profileId: number) => eq(profiles.id, otherOf(profileId)),
   account: and(eq(users.id, profiles.userId), accountIsLive(users.status)),
   where: (profileId: number, ...more: SQL[]) =>
-    and(eq(conversationMembers.profileId, profileId), isNull(conversationMembers.removedAt), isNotNull(conversationMembers.lastMessageAt), notBlockedWith(profileId, profiles.id), ...more),
+    and(
+      eq(conversationMembers.profileId, profileId),
+      isNull(conversationMembers.removedAt),
+      isNotNull(conversationMembers.lastMessageAt),
+      notBlockedWith(profileId, profiles.id),
+      ...more,
+    ),
 };
 
 /**
@@ -123,7 +135,10 @@ export async function peerIn(db: Database, conversationId: number, profileId: nu
   const row = await db
     .select({ peer: otherOf(profileId) })
     .from(conversations)
-    .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.profileId, profileId)))
+    .innerJoin(
+      conversationMembers,
+      and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.profileId, profileId)),
+    )
     .where(eq(conversations.id, conversationId))
     .get();
   return row?.peer ?? null;
@@ -158,7 +173,10 @@ export async function socketPeerRow(db: Database, peer: number, profileId: numbe
       name: profiles.name,
       ownName: sql<string>`(SELECT ${profiles.name} FROM ${profiles} WHERE ${profiles.id} = ${profileId})`,
       paid: sql<boolean>`(SELECT ${users.paidUser} FROM ${users} WHERE ${users.id} = ${userId})`.mapWith(Boolean),
-      blockedMe: sql<boolean>`EXISTS (SELECT 1 FROM ${blocks} WHERE ${blocks.blockerId} = ${profiles.id} AND ${blocks.blockedId} = ${profileId})`.mapWith(Boolean),
+      blockedMe:
+        sql<boolean>`EXISTS (SELECT 1 FROM ${blocks} WHERE ${blocks.blockerId} = ${profiles.id} AND ${blocks.blockedId} = ${profileId})`.mapWith(
+          Boolean,
+        ),
     })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
@@ -172,14 +190,22 @@ type RemovedConversation = { id: number; profileA: number; profileB: number };
  * Remove conversations for the member (the other member keeps theirs): by conversation, or every
  * conversation with a profile. Their messages so far are hidden for them and count as read.
  */
-export async function removeConversations(db: Database, profileId: number, target: { conversationId: number } | { profileId: number }, now: number): Promise<RemovedConversation[]> {
+export async function removeConversations(
+  db: Database,
+  profileId: number,
+  target: { conversationId: number } | { profileId: number },
+  now: number,
+): Promise<RemovedConversation[]> {
   const pair = { id: conversations.id, profileA: conversations.profileA, profileB: conversations.profileB };
   const rows =
     "conversationId" in target
       ? await db
           .select(pair)
           .from(conversations)
-          .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.profileId, profileId)))
+          .innerJoin(
+            conversationMembers,
+            and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.profileId, profileId)),
+          )
           .where(eq(conversations.id, target.conversationId))
       : await db
           .select(pair)
@@ -201,10 +227,18 @@ export async function removeConversations(db: Database, profileId: number, targe
 }
 
 /** The conversations (with their pairs) the given profiles are in. */
-export async function conversationsOfProfiles(db: Database, profileIds: readonly number[]): Promise<{ id: number; profileId: number; profileA: number; profileB: number }[]> {
+export async function conversationsOfProfiles(
+  db: Database,
+  profileIds: readonly number[],
+): Promise<{ id: number; profileId: number; profileA: number; profileB: number }[]> {
   if (profileIds.length === 0) return [];
   const rows = await db
-    .select({ id: conversations.id, profileId: conversationMembers.profileId, profileA: conversations.profileA, profileB: conversations.profileB })
+    .select({
+      id: conversations.id,
+      profileId: conversationMembers.profileId,
+      profileA: conversations.profileA,
+      profileB: conversations.profileB,
+    })
     .from(conversationMembers)
     .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
     .where(inArray(conversationMembers.profileId, [...profileIds]))
@@ -213,7 +247,10 @@ export async function conversationsOfProfiles(db: Database, profileIds: readonly
 }
 
 /** The profiles of the given accounts. */
-export async function profilesOfUsers(db: Database, userIds: readonly number[]): Promise<{ id: number; userId: number }[]> {
+export async function profilesOfUsers(
+  db: Database,
+  userIds: readonly number[],
+): Promise<{ id: number; userId: number }[]> {
   if (userIds.length === 0) return [];
   return db
     .select({ id: profiles.id, userId: profiles.userId })

@@ -3,7 +3,21 @@
  * each event, and the rows of reports the DSA transparency figures are made of. Every query takes a
  * period [from, to) in unix seconds and a site, or null for every site.
  */
-import { and, count, eq, gte, isNotNull, like, lt, min, sql, sum, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
+import {
+  and,
+  count,
+  eq,
+  gte,
+  isNotNull,
+  like,
+  lt,
+  min,
+  sql,
+  sum,
+  type Column,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import type { Database } from "./database";
 import { alias } from "drizzle-orm/sqlite-core";
 import { appeals, creditLedger, likes, moderationDecisions, orders, photos, profiles, reports, users } from "./schema";
@@ -19,13 +33,23 @@ type DayCount = { day: string; n: number };
 /** Members who signed up, by day. */
 export function signupsByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
   const day = dayOf(users.signupDate);
-  return db.select({ day, n: count() }).from(users).where(and(onSite(users.siteDomain, site), within(users.signupDate, period))).groupBy(day).all();
+  return db
+    .select({ day, n: count() })
+    .from(users)
+    .where(and(onSite(users.siteDomain, site), within(users.signupDate, period)))
+    .groupBy(day)
+    .all();
 }
 
 /** Members who confirmed their address (used their activation link), by day. */
 export function activationsByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
   const day = dayOf(users.confirmedAt);
-  return db.select({ day, n: count() }).from(users).where(and(onSite(users.siteDomain, site), within(users.confirmedAt, period))).groupBy(day).all();
+  return db
+    .select({ day, n: count() })
+    .from(users)
+    .where(and(onSite(users.siteDomain, site), within(users.confirmedAt, period)))
+    .groupBy(day)
+    .all();
 }
 
 /** Orders that were their member's first credited one, by the day they were credited. */
@@ -44,7 +68,12 @@ export function firstPurchasesByDay(db: Database, site: string | null, period: P
 export function revenueByDay(db: Database, site: string | null, period: Period) {
   const day = dayOf(orders.creditedAt);
   return db
-    .select({ day, currency: orders.currency, cents: sql<number>`${sum(orders.amountCents)}`.mapWith(Number), refundedCents: sql<number>`${sum(orders.refundedCents)}`.mapWith(Number) })
+    .select({
+      day,
+      currency: orders.currency,
+      cents: sql<number>`${sum(orders.amountCents)}`.mapWith(Number),
+      refundedCents: sql<number>`${sum(orders.refundedCents)}`.mapWith(Number),
+    })
     .from(orders)
     .where(and(onSite(orders.siteDomain, site), within(orders.creditedAt, period)))
     .groupBy(day, orders.currency)
@@ -61,7 +90,9 @@ export function chargedSendsByDay(db: Database, site: string | null, period: Per
     .select({ day, n: count() })
     .from(creditLedger)
     .innerJoin(users, eq(users.id, creditLedger.userId))
-    .where(and(like(creditLedger.ref, "chat:%"), onSite(users.siteDomain, site), within(creditLedger.createdAt, period)))
+    .where(
+      and(like(creditLedger.ref, "chat:%"), onSite(users.siteDomain, site), within(creditLedger.createdAt, period)),
+    )
     .groupBy(day)
     .all();
 }
@@ -82,13 +113,23 @@ export function likesByDay(db: Database, site: string | null, period: Period): P
 /** Reports filed, by day. */
 export function reportsOpenedByDay(db: Database, site: string | null, period: Period): Promise<DayCount[]> {
   const day = dayOf(reports.createdAt);
-  return db.select({ day, n: count() }).from(reports).where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period))).groupBy(day).all();
+  return db
+    .select({ day, n: count() })
+    .from(reports)
+    .where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period)))
+    .groupBy(day)
+    .all();
 }
 
 /** Reports decided in the period: when filed, when decided, what about, how decided. */
 export function reportsDecided(db: Database, site: string | null, period: Period) {
   return db
-    .select({ createdAt: reports.createdAt, handledAt: sql<number>`${reports.handledAt}`.mapWith(Number), subject: reports.subject, status: reports.status })
+    .select({
+      createdAt: reports.createdAt,
+      handledAt: sql<number>`${reports.handledAt}`.mapWith(Number),
+      subject: reports.subject,
+      status: reports.status,
+    })
     .from(reports)
     .where(and(onSite(reports.siteDomain, site), isNotNull(reports.handledAt), within(reports.handledAt, period)))
     .all();
@@ -96,7 +137,12 @@ export function reportsDecided(db: Database, site: string | null, period: Period
 
 /** Reports filed in the period by what they are about (the DSA's notices by category). */
 export function reportsBySubject(db: Database, site: string | null, period: Period) {
-  return db.select({ subject: reports.subject, n: count() }).from(reports).where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period))).groupBy(reports.subject).all();
+  return db
+    .select({ subject: reports.subject, n: count() })
+    .from(reports)
+    .where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period)))
+    .groupBy(reports.subject)
+    .all();
 }
 
 /** When the photo waiting longest for approval was uploaded, or null when none waits. */
@@ -141,7 +187,13 @@ export function decisionsMade(db: Database, site: string | null, period: Period)
 export async function appealsIn(db: Database, site: string | null, period: Period) {
   const bySite = site === null ? undefined : eq(users.siteDomain, site);
   const [made, decided] = await Promise.all([
-    db.select({ status: appeals.status, n: count() }).from(appeals).leftJoin(users, eq(users.id, appeals.userId)).where(and(bySite, within(appeals.createdAt, period))).groupBy(appeals.status).all(),
+    db
+      .select({ status: appeals.status, n: count() })
+      .from(appeals)
+      .leftJoin(users, eq(users.id, appeals.userId))
+      .where(and(bySite, within(appeals.createdAt, period)))
+      .groupBy(appeals.status)
+      .all(),
     db
       .select({ status: appeals.status, n: count() })
       .from(appeals)

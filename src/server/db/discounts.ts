@@ -10,15 +10,23 @@ import { discountCodes, discountHolds, discountUses } from "./schema";
 export type DiscountCodeRow = typeof discountCodes.$inferSelect;
 
 /** The member's active retention code (STAY-...), if they were given one. */
-export async function activeRetentionCode(db: Database, userId: number): Promise<{ code: string; percentage: number } | undefined> {
+export async function activeRetentionCode(
+  db: Database,
+  userId: number,
+): Promise<{ code: string; percentage: number } | undefined> {
   return db
     .select({ code: discountCodes.code, percentage: discountCodes.percentage })
     .from(discountCodes)
-    .where(and(eq(discountCodes.userId, userId), like(discountCodes.code, "STAY-%"), eq(discountCodes.status, "active")))
+    .where(
+      and(eq(discountCodes.userId, userId), like(discountCodes.code, "STAY-%"), eq(discountCodes.status, "active")),
+    )
     .get();
 }
 
-export async function insertRetentionCode(db: Database, code: { code: string; percentage: number; userId: number; expiresAt: number }): Promise<void> {
+export async function insertRetentionCode(
+  db: Database,
+  code: { code: string; percentage: number; userId: number; expiresAt: number },
+): Promise<void> {
   await db.insert(discountCodes).values({ ...code, status: "active", validity: "once_per_user" });
 }
 
@@ -27,7 +35,12 @@ export async function codesNamed(db: Database, code: string, userId: number): Pr
   return db
     .select()
     .from(discountCodes)
-    .where(and(sql`upper(${discountCodes.code}) = ${code}`, or(isNull(discountCodes.userId), eq(discountCodes.userId, userId))))
+    .where(
+      and(
+        sql`upper(${discountCodes.code}) = ${code}`,
+        or(isNull(discountCodes.userId), eq(discountCodes.userId, userId)),
+      ),
+    )
     .orderBy(asc(discountCodes.id))
     .all();
 }
@@ -37,10 +50,23 @@ const lapsed = (now: number) =>
   sql`(${discountHolds.heldUntil} <= ${now} OR ${discountHolds.orderId} IN (SELECT id FROM orders WHERE status IN ('failed', 'canceled', 'expired')))`;
 
 /** Whether the member used a once-per-member discount (a paid order), holds it with an order still being paid, or neither (null). */
-export async function discountTaken(db: Database, userId: number, key: string, now: number): Promise<"used" | "held" | null> {
+export async function discountTaken(
+  db: Database,
+  userId: number,
+  key: string,
+  now: number,
+): Promise<"used" | "held" | null> {
   const [used, held] = await db.batch([
-    db.select({ id: discountUses.id }).from(discountUses).where(and(eq(discountUses.userId, userId), eq(discountUses.code, key))).limit(1),
-    db.select({ id: discountHolds.id }).from(discountHolds).where(and(eq(discountHolds.userId, userId), eq(discountHolds.onceKey, key), sql`NOT ${lapsed(now)}`)).limit(1),
+    db
+      .select({ id: discountUses.id })
+      .from(discountUses)
+      .where(and(eq(discountUses.userId, userId), eq(discountUses.code, key)))
+      .limit(1),
+    db
+      .select({ id: discountHolds.id })
+      .from(discountHolds)
+      .where(and(eq(discountHolds.userId, userId), eq(discountHolds.onceKey, key), sql`NOT ${lapsed(now)}`))
+      .limit(1),
   ]);
   return used.length > 0 ? "used" : held.length > 0 ? "held" : null;
 }
@@ -57,7 +83,9 @@ export type DiscountHold = { key: string; until: number; firstPurchaseOnly: bool
 export function takeHoldStatements(db: Database, userId: number, hold: DiscountHold, token: string, now: number) {
   const neverPaid = hold.firstPurchaseOnly ? sql`AND (SELECT paid_user FROM users WHERE id = ${userId}) = 0` : sql``;
   return [
-    db.delete(discountHolds).where(and(eq(discountHolds.userId, userId), eq(discountHolds.onceKey, hold.key), lapsed(now))),
+    db
+      .delete(discountHolds)
+      .where(and(eq(discountHolds.userId, userId), eq(discountHolds.onceKey, hold.key), lapsed(now))),
     db
       .insert(discountHolds)
       .select(
@@ -84,7 +112,9 @@ export function holdOrderStatement(db: Database, userId: number, token: string) 
 export function discountUseStatement(db: Database, orderId: number, now: number) {
   return db
     .insert(discountUses)
-    .select(sql`SELECT NULL, o.user_id, o.discount_key, o.id, ${now} FROM orders o WHERE o.id = ${orderId} AND o.credited_at IS NULL AND o.discount_key IS NOT NULL`)
+    .select(
+      sql`SELECT NULL, o.user_id, o.discount_key, o.id, ${now} FROM orders o WHERE o.id = ${orderId} AND o.credited_at IS NULL AND o.discount_key IS NOT NULL`,
+    )
     .onConflictDoNothing();
 }
 
@@ -95,7 +125,17 @@ export function insertDiscountCode(db: Database, code: Omit<typeof discountCodes
 
 /** Operators: end a code, every row of it for everyone (the statement; it answers the ids ended). */
 export function endDiscountCode(db: Database, code: string) {
-  return db.update(discountCodes).set({ status: "inactive" }).where(and(sql`upper(${discountCodes.code}) = ${code}`, isNull(discountCodes.userId), eq(discountCodes.status, "active"))).returning({ id: discountCodes.id });
+  return db
+    .update(discountCodes)
+    .set({ status: "inactive" })
+    .where(
+      and(
+        sql`upper(${discountCodes.code}) = ${code}`,
+        isNull(discountCodes.userId),
+        eq(discountCodes.status, "active"),
+      ),
+    )
+    .returning({ id: discountCodes.id });
 }
 
 /** Operators: the codes for everyone. */

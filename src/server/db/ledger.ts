@@ -8,7 +8,11 @@ import { creditLedger, users } from "./schema";
 
 /** The sum of a member's ledger rows (what their balance must be). */
 export async function ledgerSum(db: Database, userId: number): Promise<number> {
-  const row = await db.select({ total: sql<number>`COALESCE(SUM(${creditLedger.delta}), 0)` }).from(creditLedger).where(eq(creditLedger.userId, userId)).get();
+  const row = await db
+    .select({ total: sql<number>`COALESCE(SUM(${creditLedger.delta}), 0)` })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .get();
   return row?.total ?? 0;
 }
 
@@ -20,8 +24,15 @@ export const unheldCredits = (userId: number | SQL) =>
   sql`((SELECT credits FROM users WHERE id = ${userId}) - (SELECT COALESCE(SUM(credits), 0) FROM chat_credit_holds WHERE user_id = ${userId}))`;
 
 /** A member's balance (held credits included: they are still theirs), what of it no conversation holds, and their premium flag. */
-export async function balanceOf(db: Database, userId: number): Promise<{ credits: number; unheld: number; paid: boolean } | null> {
-  const row = await db.select({ credits: users.credits, unheld: sql<number>`${unheldCredits(userId)}`, paid: users.paidUser }).from(users).where(eq(users.id, userId)).get();
+export async function balanceOf(
+  db: Database,
+  userId: number,
+): Promise<{ credits: number; unheld: number; paid: boolean } | null> {
+  const row = await db
+    .select({ credits: users.credits, unheld: sql<number>`${unheldCredits(userId)}`, paid: users.paidUser })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
   return row ?? null;
 }
 

@@ -8,7 +8,19 @@ import { accountIsLive } from "./accounts";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
 import { cardColumns, mainPhotoJoin, photoFirst, regionJoin } from "./profiles";
-import { blocks, interests, likeRate, likes, photos, profileInterests, profiles, regions, swipeDays, swipePasses, users } from "./schema";
+import {
+  blocks,
+  interests,
+  likeRate,
+  likes,
+  photos,
+  profileInterests,
+  profiles,
+  regions,
+  swipeDays,
+  swipePasses,
+  users,
+} from "./schema";
 
 /**
  * A profile others may see in lists and like: an active profile of a live account that is not
@@ -23,7 +35,8 @@ const shownToOthers: SQL = and(
 )!;
 
 /** A like of the pair the other way round, `theirs` inside subqueries over `likes`. */
-const theirLike = (likerId: SQL | number, likedId: SQL | number) => sql`(SELECT 1 FROM ${likes} theirs WHERE theirs.liker_id = ${likerId} AND theirs.liked_id = ${likedId})`;
+const theirLike = (likerId: SQL | number, likedId: SQL | number) =>
+  sql`(SELECT 1 FROM ${likes} theirs WHERE theirs.liker_id = ${likerId} AND theirs.liked_id = ${likedId})`;
 
 /** What the like rules need to know about the profile a member wants to like, or null when it does not exist. */
 export type LikeTarget = {
@@ -54,7 +67,13 @@ export async function findLikeTarget(db: Database, viewerId: number, targetId: n
     .where(eq(profiles.id, targetId))
     .get();
   if (!row) return null;
-  return { ...row, blockedByMe: row.blockedByMe === 1, blockedMe: row.blockedMe === 1, liked: row.liked === 1, likedMe: row.likedMe === 1 };
+  return {
+    ...row,
+    blockedByMe: row.blockedByMe === 1,
+    blockedMe: row.blockedMe === 1,
+    liked: row.liked === 1,
+    likedMe: row.likedMe === 1,
+  };
 }
 
 /**
@@ -62,7 +81,13 @@ export async function findLikeTarget(db: Database, viewerId: number, targetId: n
  * current window of `windowSeconds`), false when the member has to wait. One statement, so two
  * likes at once cannot both take the last place.
  */
-export async function takeLikeRate(db: Database, profileId: number, now: number, windowSeconds: number, max: number): Promise<boolean> {
+export async function takeLikeRate(
+  db: Database,
+  profileId: number,
+  now: number,
+  windowSeconds: number,
+  max: number,
+): Promise<boolean> {
   const windowStart = now - (now % windowSeconds);
   const result = await db
     .insert(likeRate)
@@ -89,12 +114,25 @@ export async function insertLike(db: Database, likerId: number, likedId: number,
   await db.batch([
     db
       .insert(likes)
-      .values({ likerId, likedId, isNew: true, createdAt: now, matchedAt: sql`CASE WHEN ${theyLikeMe} THEN ${now} END` })
+      .values({
+        likerId,
+        likedId,
+        isNew: true,
+        createdAt: now,
+        matchedAt: sql`CASE WHEN ${theyLikeMe} THEN ${now} END`,
+      })
       .onConflictDoNothing(),
     db
       .update(likes)
       .set({ matchedAt: now })
-      .where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId), sql`${likes.matchedAt} IS NULL`, exists(theirLike(likerId, likedId)))),
+      .where(
+        and(
+          eq(likes.likerId, likedId),
+          eq(likes.likedId, likerId),
+          sql`${likes.matchedAt} IS NULL`,
+          exists(theirLike(likerId, likedId)),
+        ),
+      ),
   ]);
 }
 
@@ -102,7 +140,10 @@ export async function insertLike(db: Database, likerId: number, likedId: number,
 export async function deleteLike(db: Database, likerId: number, likedId: number): Promise<void> {
   await db.batch([
     db.delete(likes).where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId))),
-    db.update(likes).set({ matchedAt: null }).where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId))),
+    db
+      .update(likes)
+      .set({ matchedAt: null })
+      .where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId))),
   ]);
 }
 
@@ -117,13 +158,26 @@ export async function markLikeSeen(db: Database, likerId: number, likedId: numbe
 }
 
 /** How two members stand in likes: whether the viewer likes the other, and the other the viewer (and whether that is new). */
-export async function likeStanding(db: Database, viewerId: number, otherId: number): Promise<{ liked: boolean; likedMe: boolean; likeNew: boolean }> {
+export async function likeStanding(
+  db: Database,
+  viewerId: number,
+  otherId: number,
+): Promise<{ liked: boolean; likedMe: boolean; likeNew: boolean }> {
   const rows = await db
     .select({ likerId: likes.likerId, isNew: likes.isNew })
     .from(likes)
-    .where(or(and(eq(likes.likerId, viewerId), eq(likes.likedId, otherId)), and(eq(likes.likerId, otherId), eq(likes.likedId, viewerId))));
+    .where(
+      or(
+        and(eq(likes.likerId, viewerId), eq(likes.likedId, otherId)),
+        and(eq(likes.likerId, otherId), eq(likes.likedId, viewerId)),
+      ),
+    );
   const theirs = rows.find((r) => r.likerId === otherId);
-  return { liked: rows.some((r) => r.likerId === viewerId), likedMe: theirs !== undefined, likeNew: theirs?.isNew ?? false };
+  return {
+    liked: rows.some((r) => r.likerId === viewerId),
+    likedMe: theirs !== undefined,
+    likeNew: theirs?.isNew ?? false,
+  };
 }
 
 const listColumns = { ...cardColumns, likedAt: likes.createdAt, matchedAt: likes.matchedAt };
@@ -132,14 +186,22 @@ const listColumns = { ...cardColumns, likedAt: likes.createdAt, matchedAt: likes
  * One page of a likes tab, newest first: received (who likes the member), sent (whom the member
  * likes) or matches (both), with what the cards need to say how the two stand.
  */
-export function likesPage(db: Database, viewerId: number, type: "received" | "sent" | "matches", limit: number, offset: number) {
+export function likesPage(
+  db: Database,
+  viewerId: number,
+  type: "received" | "sent" | "matches",
+  limit: number,
+  offset: number,
+) {
   const other = type === "received" ? likes.likerId : likes.likedId;
   const base = db
     .select({
       ...listColumns,
       isNew: likes.isNew,
       // On a sent or matched row, the new mark is the one of the other's like back.
-      theirNew: sql<number | null>`(SELECT theirs.is_new FROM ${likes} theirs WHERE theirs.liker_id = ${likes.likedId} AND theirs.liked_id = ${likes.likerId})`,
+      theirNew: sql<
+        number | null
+      >`(SELECT theirs.is_new FROM ${likes} theirs WHERE theirs.liker_id = ${likes.likedId} AND theirs.liked_id = ${likes.likerId})`,
     })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, other))
@@ -151,7 +213,9 @@ export function likesPage(db: Database, viewerId: number, type: "received" | "se
       ? base.where(and(eq(likes.likedId, viewerId), shownToOthers)).orderBy(desc(likes.createdAt))
       : type === "sent"
         ? base.where(and(eq(likes.likerId, viewerId), shownToOthers)).orderBy(desc(likes.createdAt))
-        : base.where(and(eq(likes.likerId, viewerId), isNotNull(likes.matchedAt), shownToOthers)).orderBy(desc(likes.matchedAt));
+        : base
+            .where(and(eq(likes.likerId, viewerId), isNotNull(likes.matchedAt), shownToOthers))
+            .orderBy(desc(likes.matchedAt));
   return query.limit(limit).offset(offset);
 }
 
@@ -168,14 +232,19 @@ function cappedLikes(db: Database, other: typeof likes.likerId | typeof likes.li
 }
 
 /** The member's unseen likes from profiles they may see, as a capped count (the badge and the Received tab). */
-const newLikesOf = (db: Database, profileId: number, cap: number) => cappedLikes(db, likes.likerId, and(eq(likes.likedId, profileId), eq(likes.isNew, true))!, cap);
+const newLikesOf = (db: Database, profileId: number, cap: number) =>
+  cappedLikes(db, likes.likerId, and(eq(likes.likedId, profileId), eq(likes.isNew, true))!, cap);
 
 /**
  * The counts the likes tabs carry, each up to `cap` (the badge says 99+ beyond): the member's unseen
  * likes (Received), the members they like (Sent) and their matches, counted over the same rows the
  * tabs list (profiles shown to others). One statement, each count reading its own index range.
  */
-export async function likeTabCounts(db: Database, profileId: number, cap: number): Promise<{ newLikes: number; sent: number; matches: number }> {
+export async function likeTabCounts(
+  db: Database,
+  profileId: number,
+  cap: number,
+): Promise<{ newLikes: number; sent: number; matches: number }> {
   const row = await db.get<{ new_likes: number; sent: number; matches: number }>(sql`SELECT
     ${newLikesOf(db, profileId, cap)} AS new_likes,
     ${cappedLikes(db, likes.likedId, eq(likes.likerId, profileId), cap)} AS sent,
@@ -192,7 +261,13 @@ export async function countNewLikes(db: Database, profileId: number, cap: number
 /** The newest liker whose like the member has not seen, for the new-like popup. */
 export async function newestUnseenLiker(db: Database, profileId: number) {
   return db
-    .select({ id: profiles.id, name: profiles.name, photoKey: photos.key, photoThumbKey: photos.thumbKey, photoStatus: photos.status })
+    .select({
+      id: profiles.id,
+      name: profiles.name,
+      photoKey: photos.key,
+      photoThumbKey: photos.thumbKey,
+      photoStatus: photos.status,
+    })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerId))
     .innerJoin(users, eq(users.id, profiles.userId))
@@ -205,7 +280,11 @@ export async function newestUnseenLiker(db: Database, profileId: number) {
 
 /** The swipe-game likes the member gave on `day`. */
 export async function swipeLikesOn(db: Database, profileId: number, day: string): Promise<number> {
-  const row = await db.select({ likes: swipeDays.likes }).from(swipeDays).where(and(eq(swipeDays.profileId, profileId), eq(swipeDays.day, day))).get();
+  const row = await db
+    .select({ likes: swipeDays.likes })
+    .from(swipeDays)
+    .where(and(eq(swipeDays.profileId, profileId), eq(swipeDays.day, day)))
+    .get();
   return row?.likes ?? 0;
 }
 
@@ -214,14 +293,21 @@ export async function takeSwipeLike(db: Database, profileId: number, day: string
   const result = await db
     .insert(swipeDays)
     .values({ profileId, day, likes: 1 })
-    .onConflictDoUpdate({ target: [swipeDays.profileId, swipeDays.day], set: { likes: sql`${swipeDays.likes} + 1` }, setWhere: sql`${swipeDays.likes} < ${max}` })
+    .onConflictDoUpdate({
+      target: [swipeDays.profileId, swipeDays.day],
+      set: { likes: sql`${swipeDays.likes} + 1` },
+      setWhere: sql`${swipeDays.likes} < ${max}`,
+    })
     .run();
   return result.meta.changes > 0;
 }
 
 /** Forget the swipe game's counts and passes of days before `day` (YYYY-MM-DD); one batch. */
 export async function deleteSwipesBefore(db: Database, day: string): Promise<void> {
-  await db.batch([db.delete(swipeDays).where(lt(swipeDays.day, day)), db.delete(swipePasses).where(lt(swipePasses.day, day))]);
+  await db.batch([
+    db.delete(swipeDays).where(lt(swipeDays.day, day)),
+    db.delete(swipePasses).where(lt(swipePasses.day, day)),
+  ]);
 }
 
 /** The member passed this profile in the swipe game on `day`. */
@@ -237,7 +323,13 @@ export async function insertSwipePass(db: Database, profileId: number, passedId:
  * others, not blocked either way; photo first, then most recently active) that they neither like
  * nor passed today.
  */
-export async function nextSwipeProfile(db: Database, viewerId: number, country: string, gender: string | undefined, day: string) {
+export async function nextSwipeProfile(
+  db: Database,
+  viewerId: number,
+  country: string,
+  gender: string | undefined,
+  day: string,
+) {
   return db
     .select(cardColumns)
     .from(profiles)
@@ -252,8 +344,12 @@ export async function nextSwipeProfile(db: Database, viewerId: number, country: 
         ne(profiles.id, viewerId),
         shownToOthers,
         notBlockedWith(viewerId),
-        notExists(sql`(SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${viewerId} AND ${likes.likedId} = ${profiles.id})`),
-        notExists(sql`(SELECT 1 FROM ${swipePasses} WHERE ${swipePasses.profileId} = ${viewerId} AND ${swipePasses.passedId} = ${profiles.id} AND ${swipePasses.day} = ${day})`),
+        notExists(
+          sql`(SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${viewerId} AND ${likes.likedId} = ${profiles.id})`,
+        ),
+        notExists(
+          sql`(SELECT 1 FROM ${swipePasses} WHERE ${swipePasses.profileId} = ${viewerId} AND ${swipePasses.passedId} = ${profiles.id} AND ${swipePasses.day} = ${day})`,
+        ),
       ),
     )
     .orderBy(...photoFirst)

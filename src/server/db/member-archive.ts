@@ -5,7 +5,21 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { subscriptionsForExport } from "./push-subscriptions";
-import { blocks, creditLedger, interests, likes, orders, outgoingMail, payments, photos, profileInterests, profiles, regions, sessions, users } from "./schema";
+import {
+  blocks,
+  creditLedger,
+  interests,
+  likes,
+  orders,
+  outgoingMail,
+  payments,
+  photos,
+  profileInterests,
+  profiles,
+  regions,
+  sessions,
+  users,
+} from "./schema";
 
 /** Everything held about a member but their messages, read in parallel. */
 export async function memberArchive(db: Database, userId: number) {
@@ -49,7 +63,21 @@ export async function memberArchive(db: Database, userId: number) {
     currency: payments.currency,
     created_at: payments.createdAt,
   };
-  const [accountRow, profile, interestRows, photoRows, likesGiven, likesReceived, blockRows, credits, orderRows, paymentRows, sessionRows, mails, pushSubscriptionRows] = await Promise.all([
+  const [
+    accountRow,
+    profile,
+    interestRows,
+    photoRows,
+    likesGiven,
+    likesReceived,
+    blockRows,
+    credits,
+    orderRows,
+    paymentRows,
+    sessionRows,
+    mails,
+    pushSubscriptionRows,
+  ] = await Promise.all([
     db.select(account).from(users).where(eq(users.id, userId)).get(),
     db
       .select({
@@ -74,22 +102,52 @@ export async function memberArchive(db: Database, userId: number) {
       .leftJoin(regions, eq(regions.id, profiles.regionId))
       .where(eq(profiles.userId, userId))
       .get(),
-    db.select({ slug: interests.slug }).from(profileInterests).innerJoin(interests, eq(interests.id, profileInterests.interestId)).where(eq(profileInterests.profileId, ofProfile)),
     db
-      .select({ id: photos.id, status: photos.status, position: photos.position, width: photos.width, height: photos.height, created_at: photos.createdAt })
+      .select({ slug: interests.slug })
+      .from(profileInterests)
+      .innerJoin(interests, eq(interests.id, profileInterests.interestId))
+      .where(eq(profileInterests.profileId, ofProfile)),
+    db
+      .select({
+        id: photos.id,
+        status: photos.status,
+        position: photos.position,
+        width: photos.width,
+        height: photos.height,
+        created_at: photos.createdAt,
+      })
       .from(photos)
       .where(eq(photos.profileId, ofProfile))
       .orderBy(asc(photos.position)),
-    db.select({ profile_id: likes.likedId, created_at: likes.createdAt }).from(likes).where(eq(likes.likerId, ofProfile)),
-    db.select({ profile_id: likes.likerId, created_at: likes.createdAt }).from(likes).where(eq(likes.likedId, ofProfile)),
-    db.select({ profile_id: blocks.blockedId, created_at: blocks.createdAt }).from(blocks).where(eq(blocks.blockerId, ofProfile)),
     db
-      .select({ delta: creditLedger.delta, reason: creditLedger.reason, ref: creditLedger.ref, messages: creditLedger.messages, created_at: creditLedger.createdAt })
+      .select({ profile_id: likes.likedId, created_at: likes.createdAt })
+      .from(likes)
+      .where(eq(likes.likerId, ofProfile)),
+    db
+      .select({ profile_id: likes.likerId, created_at: likes.createdAt })
+      .from(likes)
+      .where(eq(likes.likedId, ofProfile)),
+    db
+      .select({ profile_id: blocks.blockedId, created_at: blocks.createdAt })
+      .from(blocks)
+      .where(eq(blocks.blockerId, ofProfile)),
+    db
+      .select({
+        delta: creditLedger.delta,
+        reason: creditLedger.reason,
+        ref: creditLedger.ref,
+        messages: creditLedger.messages,
+        created_at: creditLedger.createdAt,
+      })
       .from(creditLedger)
       .where(eq(creditLedger.userId, userId))
       .orderBy(asc(creditLedger.id)),
     db.select(order).from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.id)),
-    db.select(payment).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(eq(orders.userId, userId)),
+    db
+      .select(payment)
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(eq(orders.userId, userId)),
     db
       .select({ created_at: sessions.createdAt, expires_at: sessions.expiresAt, revoked_at: sessions.revokedAt })
       .from(sessions)

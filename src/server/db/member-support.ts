@@ -8,10 +8,30 @@ import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { latestPaymentIdOfOrder } from "./order-search";
-import { creditLedger, loginAttempts, orders, outgoingMail, paymentAdjustments, payments, photos, profiles, reports, sessions, users } from "./schema";
+import {
+  creditLedger,
+  loginAttempts,
+  orders,
+  outgoingMail,
+  paymentAdjustments,
+  payments,
+  photos,
+  profiles,
+  reports,
+  sessions,
+  users,
+} from "./schema";
 
 /** A member as a search result lists them. */
-export type MemberHit = { userId: number; profileId: number | null; email: string; username: string; status: string; siteDomain: string; signupDate: number };
+export type MemberHit = {
+  userId: number;
+  profileId: number | null;
+  email: string;
+  username: string;
+  status: string;
+  siteDomain: string;
+  signupDate: number;
+};
 
 const hitColumns = {
   userId: users.id,
@@ -27,7 +47,10 @@ const hitColumns = {
  * Members a support query names: an e-mail address (exact), a username (exact, or its beginning), a
  * profile or order id, or a payment id at the provider (tr_…, the sandbox's own). At most 50.
  */
-export async function findMembers(db: Database, query: { email?: string; usernamePrefix?: string; profileId?: number; orderId?: number; paymentId?: string }): Promise<MemberHit[]> {
+export async function findMembers(
+  db: Database,
+  query: { email?: string; usernamePrefix?: string; profileId?: number; orderId?: number; paymentId?: string },
+): Promise<MemberHit[]> {
   const owners = [];
   if (query.email !== undefined) owners.push(eq(users.email, query.email));
   if (query.usernamePrefix !== undefined) {
@@ -36,13 +59,25 @@ export async function findMembers(db: Database, query: { email?: string; usernam
     owners.push(sql`${users.usernameKey} LIKE ${pattern} ESCAPE '\\'`);
   }
   if (query.profileId !== undefined) owners.push(eq(profiles.id, query.profileId));
-  if (query.orderId !== undefined) owners.push(inArray(users.id, db.select({ id: orders.userId }).from(orders).where(eq(orders.id, query.orderId))));
+  if (query.orderId !== undefined)
+    owners.push(inArray(users.id, db.select({ id: orders.userId }).from(orders).where(eq(orders.id, query.orderId))));
   if (query.paymentId !== undefined) {
-    const paid = db.select({ id: orders.userId }).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(eq(payments.providerPaymentId, query.paymentId));
+    const paid = db
+      .select({ id: orders.userId })
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(eq(payments.providerPaymentId, query.paymentId));
     owners.push(inArray(users.id, paid));
   }
   if (owners.length === 0) return [];
-  return db.select(hitColumns).from(users).leftJoin(profiles, eq(profiles.userId, users.id)).where(or(...owners)).orderBy(desc(users.id)).limit(50).all();
+  return db
+    .select(hitColumns)
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(or(...owners))
+    .orderBy(desc(users.id))
+    .limit(50)
+    .all();
 }
 
 /** The member's account and profile as support sees them (no password hash). */
@@ -79,7 +114,9 @@ export type MemberAccount = NonNullable<Awaited<ReturnType<typeof memberAccount>
 /** Everything else support sees of a member, newest first, each list bounded. */
 export async function memberRecords(db: Database, userId: number, profileId: number | null, email: string) {
   const [photoRows, orderRows, ledgerRows, sessionRows, reportRows, mailRows, lock, adjustments] = await Promise.all([
-    profileId === null ? [] : db.select().from(photos).where(eq(photos.profileId, profileId)).orderBy(photos.position).all(),
+    profileId === null
+      ? []
+      : db.select().from(photos).where(eq(photos.profileId, profileId)).orderBy(photos.position).all(),
     db
       .select({ order: orders, paymentId: latestPaymentIdOfOrder })
       .from(orders)
@@ -87,32 +124,81 @@ export async function memberRecords(db: Database, userId: number, profileId: num
       .orderBy(desc(orders.id))
       .limit(100)
       .all(),
-    db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.id)).limit(200).all(),
     db
-      .select({ publicId: sessions.publicId, device: sessions.device, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, lastUsedAt: sessions.lastUsedAt })
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, userId))
+      .orderBy(desc(creditLedger.id))
+      .limit(200)
+      .all(),
+    db
+      .select({
+        publicId: sessions.publicId,
+        device: sessions.device,
+        createdAt: sessions.createdAt,
+        expiresAt: sessions.expiresAt,
+        revokedAt: sessions.revokedAt,
+        lastUsedAt: sessions.lastUsedAt,
+      })
       .from(sessions)
       .where(eq(sessions.userId, userId))
       .orderBy(desc(sessions.createdAt))
       .limit(50)
       .all(),
     db
-      .select({ id: reports.id, reporterUserId: reports.reporterUserId, subject: reports.subject, description: reports.description, profileId: reports.profileId, messageId: reports.messageId, status: reports.status, createdAt: reports.createdAt, handledAt: reports.handledAt })
+      .select({
+        id: reports.id,
+        reporterUserId: reports.reporterUserId,
+        subject: reports.subject,
+        description: reports.description,
+        profileId: reports.profileId,
+        messageId: reports.messageId,
+        status: reports.status,
+        createdAt: reports.createdAt,
+        handledAt: reports.handledAt,
+      })
       .from(reports)
       .where(or(eq(reports.reporterUserId, userId), profileId === null ? sql`0` : eq(reports.profileId, profileId)))
       .orderBy(desc(reports.id))
       .limit(100)
       .all(),
     db
-      .select({ id: outgoingMail.id, kind: outgoingMail.kind, subject: outgoingMail.subject, createdAt: outgoingMail.createdAt, sentAt: outgoingMail.sentAt, providerId: outgoingMail.providerId })
+      .select({
+        id: outgoingMail.id,
+        kind: outgoingMail.kind,
+        subject: outgoingMail.subject,
+        createdAt: outgoingMail.createdAt,
+        sentAt: outgoingMail.sentAt,
+        providerId: outgoingMail.providerId,
+      })
       .from(outgoingMail)
       .where(eq(outgoingMail.toAddress, email))
       .orderBy(desc(outgoingMail.id))
       .limit(50)
       .all(),
-    db.select().from(loginAttempts).where(eq(loginAttempts.key, `user:${userId}`)).get(),
-    db.select().from(paymentAdjustments).where(eq(paymentAdjustments.userId, userId)).orderBy(desc(paymentAdjustments.id)).limit(100).all(),
+    db
+      .select()
+      .from(loginAttempts)
+      .where(eq(loginAttempts.key, `user:${userId}`))
+      .get(),
+    db
+      .select()
+      .from(paymentAdjustments)
+      .where(eq(paymentAdjustments.userId, userId))
+      .orderBy(desc(paymentAdjustments.id))
+      .limit(100)
+      .all(),
   ]);
-  return { photos: photoRows, orders: orderRows, ledger: ledgerRows, sessions: sessionRows, reports: reportRows, mails: mailRows, loginLock: lock ?? null, adjustments };
+  return {
+    photos: photoRows,
+    orders: orderRows,
+    ledger: ledgerRows,
+    sessions: sessionRows,
+    reports: reportRows,
+    mails: mailRows,
+    loginLock: lock ?? null,
+    adjustments,
+  };
 }
 
 /** Forget the account's failed logins, which lifts its lock (auth/throttle.ts keys it "user:<id>"). */
@@ -126,15 +212,27 @@ export function unlockLoginStatement(db: Database, userId: number) {
  * credits takes only what no conversation holds, never below zero. Run in one batch: the first
  * result says whether it happened.
  */
-export function creditCorrectionStatements(db: Database, correction: { userId: number; delta: number; ref: string; now: number }) {
+export function creditCorrectionStatements(
+  db: Database,
+  correction: { userId: number; delta: number; ref: string; now: number },
+) {
   const { userId, delta, ref, now } = correction;
-  const enough = delta < 0 ? sql`${unheldCredits(userId)} >= ${-delta}` : sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId})`;
+  const enough =
+    delta < 0 ? sql`${unheldCredits(userId)} >= ${-delta}` : sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId})`;
   return [
-    ledgerEntryWhere(db, sql`SELECT NULL, ${userId}, ${delta}, 'correction', ${ref}, ${now} WHERE ${enough} AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE reason = 'correction' AND ref = ${ref})`),
+    ledgerEntryWhere(
+      db,
+      sql`SELECT NULL, ${userId}, ${delta}, 'correction', ${ref}, ${now} WHERE ${enough} AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE reason = 'correction' AND ref = ${ref})`,
+    ),
     db
       .update(users)
       .set({ credits: sql`${users.credits} + ${delta}` })
-      .where(and(eq(users.id, userId), sql`EXISTS (SELECT 1 FROM credit_ledger WHERE reason = 'correction' AND ref = ${ref})`)),
+      .where(
+        and(
+          eq(users.id, userId),
+          sql`EXISTS (SELECT 1 FROM credit_ledger WHERE reason = 'correction' AND ref = ${ref})`,
+        ),
+      ),
   ] as const;
 }
 
@@ -145,10 +243,22 @@ export function creditCorrectionStatements(db: Database, correction: { userId: n
  */
 export function enableAccountStatements(db: Database, userId: number) {
   return [
-    db.update(users).set({ status: "active" }).where(and(eq(users.id, userId), eq(users.status, "disabled"))),
+    db
+      .update(users)
+      .set({ status: "active" })
+      .where(and(eq(users.id, userId), eq(users.status, "disabled"))),
     db
       .update(profiles)
-      .set({ status: "active", searchable: sql`CASE WHEN (SELECT invisible FROM users WHERE id = ${userId}) THEN 0 ELSE 1 END` })
-      .where(and(eq(profiles.userId, userId), eq(profiles.status, "disabled"), sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND status = 'active')`)),
+      .set({
+        status: "active",
+        searchable: sql`CASE WHEN (SELECT invisible FROM users WHERE id = ${userId}) THEN 0 ELSE 1 END`,
+      })
+      .where(
+        and(
+          eq(profiles.userId, userId),
+          eq(profiles.status, "disabled"),
+          sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND status = 'active')`,
+        ),
+      ),
   ] as const;
 }

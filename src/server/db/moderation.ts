@@ -14,7 +14,15 @@ export type Decision = typeof moderationDecisions.$inferSelect;
 /** Photos waiting for approval, oldest first, with their member. */
 export function waitingPhotos(db: Database, limit = 50, offset = 0) {
   return db
-    .select({ id: photos.id, profileId: photos.profileId, userId: profiles.userId, name: profiles.name, width: photos.width, height: photos.height, createdAt: photos.createdAt })
+    .select({
+      id: photos.id,
+      profileId: photos.profileId,
+      userId: profiles.userId,
+      name: profiles.name,
+      width: photos.width,
+      height: photos.height,
+      createdAt: photos.createdAt,
+    })
     .from(photos)
     .innerJoin(profiles, eq(profiles.id, photos.profileId))
     .where(eq(photos.status, "pending"))
@@ -24,7 +32,11 @@ export function waitingPhotos(db: Database, limit = 50, offset = 0) {
 }
 
 export function countWaitingPhotos(db: Database) {
-  return db.select({ count: sql<number>`count(*)` }).from(photos).where(eq(photos.status, "pending")).get();
+  return db
+    .select({ count: sql<number>`count(*)` })
+    .from(photos)
+    .where(eq(photos.status, "pending"))
+    .get();
 }
 
 /** A photo with its R2 keys (the console shows any photo to its operators). */
@@ -34,7 +46,11 @@ export function photoById(db: Database, id: number) {
 
 /** Every photo of a profile, in the member's order. */
 export function photosOfProfile(db: Database, profileId: number) {
-  return db.select({ id: photos.id, status: photos.status, createdAt: photos.createdAt }).from(photos).where(eq(photos.profileId, profileId)).orderBy(asc(photos.position), asc(photos.id));
+  return db
+    .select({ id: photos.id, status: photos.status, createdAt: photos.createdAt })
+    .from(photos)
+    .where(eq(photos.profileId, profileId))
+    .orderBy(asc(photos.position), asc(photos.id));
 }
 
 /** What a moderator reads of a member beside a photo or a report. */
@@ -66,13 +82,24 @@ export function memberForModeration(db: Database, profileId: number) {
 
 /** A waiting photo becomes public or refused; only while it is still waiting. */
 export function settlePhotoQuery(db: Database, photoId: number, status: "active" | "rejected") {
-  return db.update(photos).set({ status }).where(and(eq(photos.id, photoId), eq(photos.status, "pending")));
+  return db
+    .update(photos)
+    .set({ status })
+    .where(and(eq(photos.id, photoId), eq(photos.status, "pending")));
 }
 
 /** Open reports, oldest first. */
 export function openReports(db: Database, limit = 50) {
   return db
-    .select({ id: reports.id, subject: reports.subject, profileId: reports.profileId, messageId: reports.messageId, siteDomain: reports.siteDomain, createdAt: reports.createdAt, profileName: profiles.name })
+    .select({
+      id: reports.id,
+      subject: reports.subject,
+      profileId: reports.profileId,
+      messageId: reports.messageId,
+      siteDomain: reports.siteDomain,
+      createdAt: reports.createdAt,
+      profileName: profiles.name,
+    })
     .from(reports)
     .leftJoin(profiles, eq(profiles.id, reports.profileId))
     .where(eq(reports.status, "open"))
@@ -92,7 +119,14 @@ export function reporterProfile(db: Database, userId: number) {
 /** Every report about a profile but one, newest first. */
 export function otherReportsAbout(db: Database, profileId: number, exceptId: number) {
   return db
-    .select({ id: reports.id, subject: reports.subject, status: reports.status, note: reports.operatorNote, createdAt: reports.createdAt, description: reports.description })
+    .select({
+      id: reports.id,
+      subject: reports.subject,
+      status: reports.status,
+      note: reports.operatorNote,
+      createdAt: reports.createdAt,
+      description: reports.description,
+    })
     .from(reports)
     .where(and(eq(reports.profileId, profileId), ne(reports.id, exceptId)))
     .orderBy(desc(reports.id))
@@ -102,7 +136,15 @@ export function otherReportsAbout(db: Database, profileId: number, exceptId: num
 /** The decisions about a member, newest first, with who took them. */
 export function decisionsAbout(db: Database, userId: number) {
   return db
-    .select({ id: moderationDecisions.id, outcome: moderationDecisions.outcome, ground: moderationDecisions.ground, facts: moderationDecisions.facts, createdAt: moderationDecisions.createdAt, operator: operators.email, source: moderationDecisions.source })
+    .select({
+      id: moderationDecisions.id,
+      outcome: moderationDecisions.outcome,
+      ground: moderationDecisions.ground,
+      facts: moderationDecisions.facts,
+      createdAt: moderationDecisions.createdAt,
+      operator: operators.email,
+      source: moderationDecisions.source,
+    })
     .from(moderationDecisions)
     .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
     .where(eq(moderationDecisions.userId, userId))
@@ -116,7 +158,12 @@ export function insertDecisionQuery(db: Database, decision: NewDecision) {
 
 /** The decision of a photo or report just decided (to find its id after the batch). */
 export function decisionFor(db: Database, by: { photoId: number } | { reportId: number } | { appealId: number }) {
-  const where = "photoId" in by ? eq(moderationDecisions.photoId, by.photoId) : "reportId" in by ? eq(moderationDecisions.reportId, by.reportId) : eq(moderationDecisions.appealId, by.appealId);
+  const where =
+    "photoId" in by
+      ? eq(moderationDecisions.photoId, by.photoId)
+      : "reportId" in by
+        ? eq(moderationDecisions.reportId, by.reportId)
+        : eq(moderationDecisions.appealId, by.appealId);
   return db.select().from(moderationDecisions).where(where).orderBy(desc(moderationDecisions.id)).get();
 }
 
@@ -126,26 +173,41 @@ export function decisionById(db: Database, id: number) {
 
 /** Hide a member from search and lists while a decision restricts them. */
 export function restrictQueries(db: Database, userId: number, now: number) {
-  return [db.update(users).set({ restrictedAt: now }).where(and(eq(users.id, userId), isNull(users.restrictedAt))), refreshSearchableQuery(db, userId)] as const;
+  return [
+    db
+      .update(users)
+      .set({ restrictedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.restrictedAt))),
+    refreshSearchableQuery(db, userId),
+  ] as const;
 }
 
 /** Lift a restriction (an appeal reversed it). */
 export function liftRestrictionQueries(db: Database, userId: number) {
-  return [db.update(users).set({ restrictedAt: null }).where(eq(users.id, userId)), refreshSearchableQuery(db, userId)] as const;
+  return [
+    db.update(users).set({ restrictedAt: null }).where(eq(users.id, userId)),
+    refreshSearchableQuery(db, userId),
+  ] as const;
 }
 
 /** Remove what a profile shows of its own: the text about the member and every photo. */
 export function removeProfileContentQueries(db: Database, profileId: number) {
   return [
     db.update(profiles).set({ aboutMe: null, mainPhotoId: null }).where(eq(profiles.id, profileId)),
-    db.update(photos).set({ status: "rejected" }).where(and(eq(photos.profileId, profileId), inArray(photos.status, ["active", "pending"]))),
+    db
+      .update(photos)
+      .set({ status: "rejected" })
+      .where(and(eq(photos.profileId, profileId), inArray(photos.status, ["active", "pending"]))),
   ] as const;
 }
 
 /** Give back a disabled account (an appeal reversed the disabling): active again, and in search as its other states allow. */
 export function enableAccountQueries(db: Database, userId: number) {
   return [
-    db.update(users).set({ status: "active" }).where(and(eq(users.id, userId), eq(users.status, "disabled"))),
+    db
+      .update(users)
+      .set({ status: "active" })
+      .where(and(eq(users.id, userId), eq(users.status, "disabled"))),
     db.update(profiles).set({ status: "active" }).where(eq(profiles.userId, userId)),
     refreshSearchableQuery(db, userId),
   ] as const;
@@ -153,14 +215,21 @@ export function enableAccountQueries(db: Database, userId: number) {
 
 /** A photo refused by a decision comes back (an appeal reversed it). */
 export function restorePhotoQuery(db: Database, photoId: number) {
-  return db.update(photos).set({ status: "active" }).where(and(eq(photos.id, photoId), eq(photos.status, "rejected")));
+  return db
+    .update(photos)
+    .set({ status: "active" })
+    .where(and(eq(photos.id, photoId), eq(photos.status, "rejected")));
 }
 
 /**
  * File an appeal: stored only for the member the decision concerns, of a decision that restricts,
  * before its deadline, and once per decision (unique index). Answers the new id, or null.
  */
-export async function insertAppeal(db: Database, appeal: { decisionId: number; userId: number; text: string }, now: number): Promise<number | null> {
+export async function insertAppeal(
+  db: Database,
+  appeal: { decisionId: number; userId: number; text: string },
+  now: number,
+): Promise<number | null> {
   const row = await db.get<{ id: number } | undefined>(sql`
     INSERT INTO ${appeals} (decision_id, user_id, text, status, created_at)
     SELECT id, ${appeal.userId}, ${appeal.text}, 'open', ${now} FROM ${moderationDecisions}
@@ -181,7 +250,18 @@ export function appealById(db: Database, id: number) {
 /** Open appeals, oldest first, with the decision they contest. */
 export function openAppeals(db: Database, limit = 50) {
   return db
-    .select({ id: appeals.id, text: appeals.text, createdAt: appeals.createdAt, decisionId: moderationDecisions.id, outcome: moderationDecisions.outcome, ground: moderationDecisions.ground, facts: moderationDecisions.facts, decidedBy: operators.email, operatorId: moderationDecisions.operatorId, profileId: moderationDecisions.profileId })
+    .select({
+      id: appeals.id,
+      text: appeals.text,
+      createdAt: appeals.createdAt,
+      decisionId: moderationDecisions.id,
+      outcome: moderationDecisions.outcome,
+      ground: moderationDecisions.ground,
+      facts: moderationDecisions.facts,
+      decidedBy: operators.email,
+      operatorId: moderationDecisions.operatorId,
+      profileId: moderationDecisions.profileId,
+    })
     .from(appeals)
     .innerJoin(moderationDecisions, eq(moderationDecisions.id, appeals.decisionId))
     .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
@@ -194,9 +274,22 @@ export function openAppeals(db: Database, limit = 50) {
  * Decide an open appeal: only by an operator other than the one who took the decision appealed
  * (DSA Art. 20(6): not solely the same person), and once.
  */
-export function decideAppealQuery(db: Database, appealId: number, operatorId: number, status: "upheld" | "reversed", note: string, now: number) {
+export function decideAppealQuery(
+  db: Database,
+  appealId: number,
+  operatorId: number,
+  status: "upheld" | "reversed",
+  note: string,
+  now: number,
+) {
   return db
     .update(appeals)
     .set({ status, decidedBy: operatorId, decidedAt: now, note })
-    .where(and(eq(appeals.id, appealId), eq(appeals.status, "open"), sql`(SELECT operator_id FROM ${moderationDecisions} WHERE id = ${appeals.decisionId}) <> ${operatorId}`));
+    .where(
+      and(
+        eq(appeals.id, appealId),
+        eq(appeals.status, "open"),
+        sql`(SELECT operator_id FROM ${moderationDecisions} WHERE id = ${appeals.decisionId}) <> ${operatorId}`,
+      ),
+    );
 }

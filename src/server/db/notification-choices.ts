@@ -4,7 +4,15 @@
  */
 import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { DEFAULT_NOTIFICATION_CHOICES, EMAIL_KINDS, PUSH_KINDS, type EmailKind, type MailStopReason, type NotificationChoices, type PushKind } from "../../shared/notifications";
+import {
+  DEFAULT_NOTIFICATION_CHOICES,
+  EMAIL_KINDS,
+  PUSH_KINDS,
+  type EmailKind,
+  type MailStopReason,
+  type NotificationChoices,
+  type PushKind,
+} from "../../shared/notifications";
 import type { Database } from "./database";
 import { mailStops, notificationChoices, users } from "./schema";
 
@@ -28,14 +36,22 @@ function choicesFrom(json: string | null | undefined): NotificationChoices {
 
 /** The member's notification choices (the defaults until they change one). */
 export async function notificationChoicesOf(db: Database, userId: number): Promise<NotificationChoices> {
-  const row = await db.select({ choices: notificationChoices.choices }).from(notificationChoices).where(eq(notificationChoices.userId, userId)).get();
+  const row = await db
+    .select({ choices: notificationChoices.choices })
+    .from(notificationChoices)
+    .where(eq(notificationChoices.userId, userId))
+    .get();
   return choicesFrom(row?.choices);
 }
 
 /** One switch: where it sits in NotificationChoices and whether it is on. */
-export type ChoiceChange = { kind: "email"; name: EmailKind; on: boolean } | { kind: "push"; name: PushKind; on: boolean } | { kind: "previews"; on: boolean };
+export type ChoiceChange =
+  | { kind: "email"; name: EmailKind; on: boolean }
+  | { kind: "push"; name: PushKind; on: boolean }
+  | { kind: "previews"; on: boolean };
 
-const pathOf = (change: ChoiceChange) => (change.kind === "previews" ? "$.previews" : `$.${change.kind}.${change.name}`);
+const pathOf = (change: ChoiceChange) =>
+  change.kind === "previews" ? "$.previews" : `$.${change.kind}.${change.name}`;
 
 /**
  * The statement that turns switches on or off (at least one): a new row is the defaults with the changes, an
@@ -63,12 +79,24 @@ function storeChanges(db: Database, userId: number, changes: readonly ChoiceChan
  * and `resumeMail` (the member asking to be mailed again) takes back bounces and complaints, in the
  * same batch as the switches.
  */
-export async function saveNotificationChoices(db: Database, userId: number, changes: readonly ChoiceChange[], now: number, resumeMail = false): Promise<void> {
+export async function saveNotificationChoices(
+  db: Database,
+  userId: number,
+  changes: readonly ChoiceChange[],
+  now: number,
+  resumeMail = false,
+): Promise<void> {
   const on = changes.flatMap((change) => (change.kind === "email" && change.on ? [change.name] : []));
   const statements: BatchItem<"sqlite">[] = [];
   if (changes.length) statements.push(storeChanges(db, userId, changes, now));
-  if (on.length) statements.push(db.delete(mailStops).where(and(eq(mailStops.userId, userId), eq(mailStops.reason, "unsubscribe"), inArray(mailStops.kind, on))));
-  if (resumeMail) statements.push(db.delete(mailStops).where(and(eq(mailStops.userId, userId), ne(mailStops.reason, "unsubscribe"))));
+  if (on.length)
+    statements.push(
+      db
+        .delete(mailStops)
+        .where(and(eq(mailStops.userId, userId), eq(mailStops.reason, "unsubscribe"), inArray(mailStops.kind, on))),
+    );
+  if (resumeMail)
+    statements.push(db.delete(mailStops).where(and(eq(mailStops.userId, userId), ne(mailStops.reason, "unsubscribe"))));
   const [first, ...rest] = statements;
   if (first) await db.batch([first, ...rest]);
 }
@@ -86,7 +114,12 @@ export async function unsubscribeFromKind(db: Database, userId: number, kind: Em
  * same report again changes nothing; a report for a new address of the member replaces the old one.
  * Answers how many accounts it stopped (0 or 1).
  */
-export async function stopMailTo(db: Database, address: string, reason: Exclude<MailStopReason, "unsubscribe">, now: number): Promise<number> {
+export async function stopMailTo(
+  db: Database,
+  address: string,
+  reason: Exclude<MailStopReason, "unsubscribe">,
+  now: number,
+): Promise<number> {
   const account = await db.select({ id: users.id }).from(users).where(eq(users.email, address)).get();
   if (!account) return 0;
   await db
@@ -117,7 +150,11 @@ export async function mailStopsOf(db: Database, userId: number): Promise<MailSto
     .where(and(eq(mailStops.userId, userId), stopHolds))
     .orderBy(mailStops.createdAt, mailStops.reason, mailStops.kind)
     .all();
-  return rows.map((row) => ({ reason: row.reason as MailStopReason, kind: row.kind ? (row.kind as EmailKind) : null, since: row.since }));
+  return rows.map((row) => ({
+    reason: row.reason as MailStopReason,
+    kind: row.kind ? (row.kind as EmailKind) : null,
+    since: row.since,
+  }));
 }
 
 /** SQL: the account `userId` has no bounce or complaint that holds (the product may mail it on its own). */

@@ -40,17 +40,30 @@ export async function mailRecipient(db: Database, profileId: number) {
  * unread one: the member read everything before it) claims it even over an old mark, whose read never
  * reached us. Answers whether this notice may mail.
  */
-export async function claimUnreadMail(db: Database, profileId: number, conversationId: number, now: number, firstUnread: boolean): Promise<boolean> {
+export async function claimUnreadMail(
+  db: Database,
+  profileId: number,
+  conversationId: number,
+  now: number,
+  firstUnread: boolean,
+): Promise<boolean> {
   const insert = db.insert(unreadMailMarks).values({ profileId, conversationId, mailedAt: now });
   const result = firstUnread
-    ? await insert.onConflictDoUpdate({ target: [unreadMailMarks.profileId, unreadMailMarks.conversationId], set: { mailedAt: now } }).run()
+    ? await insert
+        .onConflictDoUpdate({
+          target: [unreadMailMarks.profileId, unreadMailMarks.conversationId],
+          set: { mailedAt: now },
+        })
+        .run()
     : await insert.onConflictDoNothing().run();
   return result.meta.changes > 0;
 }
 
 /** The member read the conversation: its next message may mail again. */
 export async function clearUnreadMail(db: Database, profileId: number, conversationId: number): Promise<void> {
-  await db.delete(unreadMailMarks).where(and(eq(unreadMailMarks.profileId, profileId), eq(unreadMailMarks.conversationId, conversationId)));
+  await db
+    .delete(unreadMailMarks)
+    .where(and(eq(unreadMailMarks.profileId, profileId), eq(unreadMailMarks.conversationId, conversationId)));
 }
 
 /** The mail_clock row of a member, left-joined on users. */
@@ -99,7 +112,14 @@ export async function membersDueWeeklyUpdate(db: Database, since: number, limit:
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(notificationChoices, eq(notificationChoices.userId, users.id))
     .leftJoin(mailClock, clockOfUser)
-    .where(and(lte(sql`COALESCE(${mailClock.weeklyUpdateAt}, ${users.signupDate})`, since), confirmed, mailReachable(), choseMail("weekly_updates")))
+    .where(
+      and(
+        lte(sql`COALESCE(${mailClock.weeklyUpdateAt}, ${users.signupDate})`, since),
+        confirmed,
+        mailReachable(),
+        choseMail("weekly_updates"),
+      ),
+    )
     .limit(limit)
     .all();
 }
@@ -130,9 +150,16 @@ export async function membersDueActivationReminder(db: Database, from: number, t
  * What a member's week was: likes received since `since`, their unread messages, and members who
  * joined since then in their region (or country when they gave none).
  */
-export async function weekOf(db: Database, member: { profileId: number; country: string; regionId: number | null }, since: number) {
+export async function weekOf(
+  db: Database,
+  member: { profileId: number; country: string; regionId: number | null },
+  since: number,
+) {
   const [liked, unread, joined] = await db.batch([
-    db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(likes).where(and(eq(likes.likedId, member.profileId), gt(likes.createdAt, since))),
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(likes)
+      .where(and(eq(likes.likedId, member.profileId), gt(likes.createdAt, since))),
     db
       .select({ n: sql<number>`COALESCE(SUM(${conversationMembers.unreadCount}), 0)`.mapWith(Number) })
       .from(conversationMembers)
@@ -153,6 +180,13 @@ export async function weekOf(db: Database, member: { profileId: number; country:
 }
 
 /** Note in the member's mail clock that a clock mail went (or was considered) at `now`. */
-export async function recordClockMail(db: Database, userId: number, mark: Partial<Omit<typeof mailClock.$inferInsert, "userId">>): Promise<void> {
-  await db.insert(mailClock).values({ userId, ...mark }).onConflictDoUpdate({ target: mailClock.userId, set: mark });
+export async function recordClockMail(
+  db: Database,
+  userId: number,
+  mark: Partial<Omit<typeof mailClock.$inferInsert, "userId">>,
+): Promise<void> {
+  await db
+    .insert(mailClock)
+    .values({ userId, ...mark })
+    .onConflictDoUpdate({ target: mailClock.userId, set: mark });
 }

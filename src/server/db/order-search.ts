@@ -12,7 +12,9 @@ import { orders, paymentAdjustments } from "./schema";
  * named, as the builder leaves columns of a select's own fields unqualified and the subquery would
  * read `id` as the payment's.
  */
-export const latestPaymentIdOfOrder = sql<string | null>`(SELECT p.provider_payment_id FROM payments AS p WHERE p.order_id = "orders"."id" ORDER BY p.id DESC LIMIT 1)`;
+export const latestPaymentIdOfOrder = sql<
+  string | null
+>`(SELECT p.provider_payment_id FROM payments AS p WHERE p.order_id = "orders"."id" ORDER BY p.id DESC LIMIT 1)`;
 
 export type OrderFilter = { site?: string; status?: string; method?: string; from?: number; to?: number };
 
@@ -25,7 +27,9 @@ export function findOrders(db: Database, filter: OrderFilter, limit = 200) {
       and(
         filter.site === undefined ? undefined : eq(orders.siteDomain, filter.site),
         filter.status === undefined ? undefined : eq(orders.status, filter.status),
-        filter.method === undefined ? undefined : or(eq(orders.paymentMethod, filter.method), eq(orders.paidMethod, filter.method)),
+        filter.method === undefined
+          ? undefined
+          : or(eq(orders.paymentMethod, filter.method), eq(orders.paidMethod, filter.method)),
         filter.from === undefined ? undefined : gte(orders.createdAt, filter.from),
         filter.to === undefined ? undefined : lt(orders.createdAt, filter.to),
       ),
@@ -42,6 +46,15 @@ const IDS_PER_QUERY = 90;
 export async function adjustmentsOfOrders(db: Database, orderIds: number[]) {
   const chunks = [];
   for (let i = 0; i < orderIds.length; i += IDS_PER_QUERY) chunks.push(orderIds.slice(i, i + IDS_PER_QUERY));
-  const found = await Promise.all(chunks.map((ids) => db.select().from(paymentAdjustments).where(inArray(paymentAdjustments.orderId, ids)).orderBy(paymentAdjustments.id).all()));
+  const found = await Promise.all(
+    chunks.map((ids) =>
+      db
+        .select()
+        .from(paymentAdjustments)
+        .where(inArray(paymentAdjustments.orderId, ids))
+        .orderBy(paymentAdjustments.id)
+        .all(),
+    ),
+  );
   return found.flat();
 }

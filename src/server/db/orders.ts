@@ -17,7 +17,11 @@ export const statusRankSql = (column: unknown) =>
   sql`(CASE ${column} WHEN 'paid' THEN 4 WHEN 'failed' THEN 3 WHEN 'canceled' THEN 3 WHEN 'expired' THEN 3 WHEN 'authorized' THEN 2 WHEN 'pending' THEN 1 ELSE 0 END)`;
 
 export async function insertOrder(db: Database, order: NewOrder, now: number): Promise<OrderRow> {
-  return (await db.insert(orders).values({ ...order, createdAt: now, updatedAt: now }).returning().get())!;
+  return (await db
+    .insert(orders)
+    .values({ ...order, createdAt: now, updatedAt: now })
+    .returning()
+    .get())!;
 }
 
 /**
@@ -25,9 +29,21 @@ export async function insertOrder(db: Database, order: NewOrder, now: number): P
  * and the order is inserted only if this attempt took the hold, so of any number of racing orders
  * with the same discount one is made (null for the others).
  */
-export async function insertOrderHolding(db: Database, order: NewOrder, now: number, hold: DiscountHold): Promise<OrderRow | null> {
+export async function insertOrderHolding(
+  db: Database,
+  order: NewOrder,
+  now: number,
+  hold: DiscountHold,
+): Promise<OrderRow | null> {
   const token = crypto.randomUUID();
-  const row: Record<string, unknown> = { status: "open", refundedCredits: 0, refundedCents: 0, ...order, createdAt: now, updatedAt: now };
+  const row: Record<string, unknown> = {
+    status: "open",
+    refundedCredits: 0,
+    refundedCents: 0,
+    ...order,
+    createdAt: now,
+    updatedAt: now,
+  };
   // An insert's select names every column in the schema's order; the id (and what the order does not set) is NULL.
   const values = sql.join(
     Object.keys(getTableColumns(orders)).map((key) => sql`${row[key] ?? null}`),
@@ -36,7 +52,10 @@ export async function insertOrderHolding(db: Database, order: NewOrder, now: num
   const [, , inserted] = await db.batch([
     ...takeHoldStatements(db, order.userId, hold, token, now),
     // Selected from the hold this attempt took: no hold, no order.
-    db.insert(orders).select(sql`SELECT ${values} FROM discount_holds WHERE token = ${token}`).returning(),
+    db
+      .insert(orders)
+      .select(sql`SELECT ${values} FROM discount_holds WHERE token = ${token}`)
+      .returning(),
     holdOrderStatement(db, order.userId, token),
   ]);
   return inserted[0] ?? null;
@@ -44,7 +63,13 @@ export async function insertOrderHolding(db: Database, order: NewOrder, now: num
 
 /** One of the member's own orders; another member's order is simply not found. */
 export async function findOwnOrder(db: Database, userId: number, orderId: number): Promise<OrderRow | null> {
-  return (await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId))).get()) ?? null;
+  return (
+    (await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+      .get()) ?? null
+  );
 }
 
 export async function findOrder(db: Database, orderId: number): Promise<OrderRow | null> {
@@ -55,7 +80,10 @@ export async function findOrder(db: Database, orderId: number): Promise<OrderRow
 export async function listOrders(db: Database, userId: number, limit = 100) {
   const latest = sql`(SELECT MAX(id) FROM payments WHERE order_id = ${orders.id})`;
   const rows = await db
-    .select({ order: orders, payment: { providerPaymentId: payments.providerPaymentId, sequenceType: payments.sequenceType } })
+    .select({
+      order: orders,
+      payment: { providerPaymentId: payments.providerPaymentId, sequenceType: payments.sequenceType },
+    })
     .from(orders)
     .leftJoin(payments, sql`${payments.id} = ${latest}`)
     .where(eq(orders.userId, userId))
@@ -67,7 +95,14 @@ export async function listOrders(db: Database, userId: number, limit = 100) {
 
 /** The member's latest order that was paid for (what repeat order and refunds start from). */
 export async function latestPaidOrder(db: Database, userId: number): Promise<OrderRow | null> {
-  return (await db.select().from(orders).where(and(eq(orders.userId, userId), isNotNull(orders.creditedAt))).orderBy(desc(orders.creditedAt), desc(orders.id)).get()) ?? null;
+  return (
+    (await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, userId), isNotNull(orders.creditedAt)))
+      .orderBy(desc(orders.creditedAt), desc(orders.id))
+      .get()) ?? null
+  );
 }
 
 /** The member's latest order of any status (repeat last order). */
@@ -84,11 +119,20 @@ export function creditStatements(db: Database, orderId: number, now: number) {
   const uncredited = sql`(SELECT ${orders.credits} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
   const owner = sql`(SELECT ${orders.userId} FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.creditedAt} IS NULL)`;
   return [
-    ledgerEntryWhere(db, sql`SELECT NULL, user_id, credits, 'purchase', 'order:' || id, ${now} FROM orders WHERE id = ${orderId} AND credited_at IS NULL`),
+    ledgerEntryWhere(
+      db,
+      sql`SELECT NULL, user_id, credits, 'purchase', 'order:' || id, ${now} FROM orders WHERE id = ${orderId} AND credited_at IS NULL`,
+    ),
     // Second, after the ledger row: callers read the ledger row's result at index 1 of their batch.
     discountUseStatement(db, orderId, now),
-    db.update(users).set({ credits: sql`${users.credits} + ${uncredited}`, paidUser: true }).where(sql`${users.id} = ${owner}`),
-    db.update(orders).set({ creditedAt: now }).where(and(eq(orders.id, orderId), isNull(orders.creditedAt))),
+    db
+      .update(users)
+      .set({ credits: sql`${users.credits} + ${uncredited}`, paidUser: true })
+      .where(sql`${users.id} = ${owner}`),
+    db
+      .update(orders)
+      .set({ creditedAt: now })
+      .where(and(eq(orders.id, orderId), isNull(orders.creditedAt))),
   ] as const;
 }
 
@@ -97,7 +141,13 @@ export function orderStatusStatements(db: Database, orderId: number, status: str
   const setStatus = db
     .update(orders)
     .set({ status, updatedAt: now })
-    .where(and(eq(orders.id, orderId), sql`${orders.status} NOT IN ('refunded', 'reversed')`, sql`${statusRankSql(orders.status)} < ${statusRankSql(sql`${status}`)}`));
+    .where(
+      and(
+        eq(orders.id, orderId),
+        sql`${orders.status} NOT IN ('refunded', 'reversed')`,
+        sql`${statusRankSql(orders.status)} < ${statusRankSql(sql`${status}`)}`,
+      ),
+    );
   if (status !== "paid") return [setStatus] as const;
   return [...creditStatements(db, orderId, now), setStatus] as const;
 }
@@ -109,14 +159,19 @@ export function orderStatusStatements(db: Database, orderId: number, status: str
  * batch (one transaction): the first result says whether it happened, and when it did not, nothing
  * changed.
  */
-export function takeBackStatements(db: Database, order: Pick<OrderRow, "id" | "userId">, take: { credits: number; cents: number; reason: "refund" | "reversal"; now: number }) {
+export function takeBackStatements(
+  db: Database,
+  order: Pick<OrderRow, "id" | "userId">,
+  take: { credits: number; cents: number; reason: "refund" | "reversal"; now: number },
+) {
   const status = take.reason === "refund" ? "refunded" : "reversed";
   const ref = "order:" + order.id;
   const stillPaid = sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status NOT IN ('refunded', 'reversed') AND credited_at IS NOT NULL AND refunded_at IS NULL)`;
   const rowOf = (reason: string) => sql`EXISTS (SELECT 1 FROM credit_ledger WHERE reason = ${reason} AND ref = ${ref})`;
   // The row this batch wrote: one of its kind for the order, written while the order was still paid,
   // and (for a refund) not one a refused refund left behind and gave back.
-  const written = take.reason === "refund" ? sql`${rowOf("refund")} AND NOT ${rowOf("refund_undone")}` : rowOf(take.reason);
+  const written =
+    take.reason === "refund" ? sql`${rowOf("refund")} AND NOT ${rowOf("refund_undone")}` : rowOf(take.reason);
   return [
     ledgerEntryWhere(
       db,
@@ -129,20 +184,50 @@ export function takeBackStatements(db: Database, order: Pick<OrderRow, "id" | "u
       .where(and(eq(users.id, order.userId), written, stillPaid)),
     db
       .update(orders)
-      .set({ status, refundedAt: take.now, refundedCredits: take.credits, refundedCents: take.cents, updatedAt: take.now })
-      .where(and(eq(orders.id, order.id), written, sql`${orders.status} NOT IN ('refunded', 'reversed')`, isNotNull(orders.creditedAt), isNull(orders.refundedAt))),
+      .set({
+        status,
+        refundedAt: take.now,
+        refundedCredits: take.credits,
+        refundedCents: take.cents,
+        updatedAt: take.now,
+      })
+      .where(
+        and(
+          eq(orders.id, order.id),
+          written,
+          sql`${orders.status} NOT IN ('refunded', 'reversed')`,
+          isNotNull(orders.creditedAt),
+          isNull(orders.refundedAt),
+        ),
+      ),
   ] as const;
 }
 
 /** Give back credits taken for a refund the provider then refused: the reverse rows, once. */
-export function undoRefundStatements(db: Database, order: Pick<OrderRow, "id" | "userId">, credits: number, now: number) {
+export function undoRefundStatements(
+  db: Database,
+  order: Pick<OrderRow, "id" | "userId">,
+  credits: number,
+  now: number,
+) {
   return [
-    ledgerEntryWhere(db, sql`SELECT NULL, ${order.userId}, ${credits}, 'refund_undone', ${"order:" + order.id}, ${now} WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'refunded')`),
+    ledgerEntryWhere(
+      db,
+      sql`SELECT NULL, ${order.userId}, ${credits}, 'refund_undone', ${"order:" + order.id}, ${now} WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'refunded')`,
+    ),
     db
       .update(users)
       .set({ credits: sql`${users.credits} + ${credits}` })
-      .where(and(eq(users.id, order.userId), sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'refunded')`)),
-    db.update(orders).set({ status: "paid", refundedAt: null, refundedCredits: 0, refundedCents: 0, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "refunded"))),
+      .where(
+        and(
+          eq(users.id, order.userId),
+          sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'refunded')`,
+        ),
+      ),
+    db
+      .update(orders)
+      .set({ status: "paid", refundedAt: null, refundedCredits: 0, refundedCents: 0, updatedAt: now })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "refunded"))),
   ] as const;
 }
 
@@ -152,7 +237,15 @@ export async function outstandingDirectDebitCredits(db: Database, userId: number
     .select({ total: sql<number>`COALESCE(SUM(${orders.credits}), 0)` })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
-    .where(and(eq(orders.userId, userId), eq(orders.paymentMethod, "directdebit"), isNotNull(orders.creditedAt), inArray(payments.status, ["open", "pending", "authorized"]), ne(orders.status, "reversed")))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.paymentMethod, "directdebit"),
+        isNotNull(orders.creditedAt),
+        inArray(payments.status, ["open", "pending", "authorized"]),
+        ne(orders.status, "reversed"),
+      ),
+    )
     .get();
   return row?.total ?? 0;
 }

@@ -5,7 +5,11 @@ import { outgoingMail, outgoingSms } from "./schema";
 
 type OutgoingMail = typeof outgoingMail.$inferSelect;
 
-export async function recordMail(db: Database, mail: Pick<OutgoingMail, "toAddress" | "kind" | "subject" | "text" | "html"> & Partial<Pick<OutgoingMail, "sentAt" | "providerId" | "headers">>): Promise<void> {
+export async function recordMail(
+  db: Database,
+  mail: Pick<OutgoingMail, "toAddress" | "kind" | "subject" | "text" | "html"> &
+    Partial<Pick<OutgoingMail, "sentAt" | "providerId" | "headers">>,
+): Promise<void> {
   await db.insert(outgoingMail).values(mail);
 }
 
@@ -24,7 +28,12 @@ export async function latestMails(db: Database, to: string | undefined, limit: n
  * `now`: one statement, so concurrent sends cannot pass the limit together. Answers the row's id, or
  * null when the limit is reached.
  */
-export async function reserveSms(db: Database, sms: { to: string; text: string; country: string }, limit: number, now: number): Promise<number | null> {
+export async function reserveSms(
+  db: Database,
+  sms: { to: string; text: string; country: string },
+  limit: number,
+  now: number,
+): Promise<number | null> {
   const row = await db.get<{ id: number } | undefined>(sql`
     INSERT INTO ${outgoingSms} (to_number, text, country, created_at)
     SELECT ${sms.to}, ${sms.text}, ${sms.country}, ${now}
@@ -39,11 +48,21 @@ export async function markSmsSent(db: Database, id: number, providerId: string, 
 }
 
 /** A delivery report for an SMS we sent (our row id and the provider's id must both match); answers whether one was found. */
-export async function recordSmsStatus(db: Database, report: { id: number; providerId: string; to: string; status: string }, now: number): Promise<boolean> {
+export async function recordSmsStatus(
+  db: Database,
+  report: { id: number; providerId: string; to: string; status: string },
+  now: number,
+): Promise<boolean> {
   const result = await db
     .update(outgoingSms)
     .set({ deliveryStatus: report.status, statusAt: now })
-    .where(and(eq(outgoingSms.id, report.id), eq(outgoingSms.providerId, report.providerId), eq(outgoingSms.toNumber, report.to)))
+    .where(
+      and(
+        eq(outgoingSms.id, report.id),
+        eq(outgoingSms.providerId, report.providerId),
+        eq(outgoingSms.toNumber, report.to),
+      ),
+    )
     .run();
   return result.meta.changes > 0;
 }

@@ -28,20 +28,32 @@ export async function adjustmentsOf(db: Database, orderId: number): Promise<Adju
  * The row of a member's refund request, in the batch that takes its credits (takeBackStatements):
  * written only when that batch took them, and only one open request per order.
  */
-export function memberRefundStatement(db: Database, row: { orderId: number; userId: number; idempotencyKey: string; amountCents: number; credits: number; now: number }) {
+export function memberRefundStatement(
+  db: Database,
+  row: { orderId: number; userId: number; idempotencyKey: string; amountCents: number; credits: number; now: number },
+) {
   // Columns in table order: id, order_id, user_id, kind, origin, provider_id, idempotency_key, status, amount_cents, credits, taken_at, given_back_at, created_at, updated_at.
-  return db.insert(paymentAdjustments).select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', 'member', NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}
+  return db.insert(paymentAdjustments)
+    .select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', 'member', NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}
     WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${row.orderId} AND status = 'refunded' AND refunded_at = ${row.now})
       AND NOT EXISTS (SELECT 1 FROM payment_adjustments WHERE order_id = ${row.orderId} AND origin = 'member' AND given_back_at IS NULL)`);
 }
 
 /** A member's refund the provider refused or failed: marked, so its credits are given back once (with undoRefundStatements). */
 export function memberRefundFailedStatement(db: Database, idempotencyKey: string, now: number) {
-  return db.update(paymentAdjustments).set({ status: "failed", givenBackAt: now, updatedAt: now }).where(and(eq(paymentAdjustments.idempotencyKey, idempotencyKey), isNull(paymentAdjustments.givenBackAt)));
+  return db
+    .update(paymentAdjustments)
+    .set({ status: "failed", givenBackAt: now, updatedAt: now })
+    .where(and(eq(paymentAdjustments.idempotencyKey, idempotencyKey), isNull(paymentAdjustments.givenBackAt)));
 }
 
 /** What the provider answered about a member's refund request: its id and status. */
-export async function recordRefundAnswer(db: Database, idempotencyKey: string, refund: { id: string; status: string }, now: number): Promise<void> {
+export async function recordRefundAnswer(
+  db: Database,
+  idempotencyKey: string,
+  refund: { id: string; status: string },
+  now: number,
+): Promise<void> {
   await db
     .update(paymentAdjustments)
     .set({ providerId: refund.id, status: refund.status, updatedAt: now })
@@ -60,7 +72,19 @@ export function adjustmentStatusStatement(db: Database, id: number, status: stri
  * with a ledger row. When the balance no longer holds them, nothing is taken and a later webhook
  * tries again.
  */
-export function takeStatements(db: Database, take: { orderId: number; userId: number; kind: AdjustmentKind; providerId: string; status: string; amountCents: number; credits: number; now: number }) {
+export function takeStatements(
+  db: Database,
+  take: {
+    orderId: number;
+    userId: number;
+    kind: AdjustmentKind;
+    providerId: string;
+    status: string;
+    amountCents: number;
+    credits: number;
+    now: number;
+  },
+) {
   const ref = ledgerRef(take.kind, take.providerId);
   const row = and(eq(paymentAdjustments.kind, take.kind), eq(paymentAdjustments.providerId, take.providerId));
   const untaken = sql`EXISTS (SELECT 1 FROM payment_adjustments WHERE kind = ${take.kind} AND provider_id = ${take.providerId} AND taken_at IS NULL AND given_back_at IS NULL)`;
@@ -68,15 +92,32 @@ export function takeStatements(db: Database, take: { orderId: number; userId: nu
   return [
     db
       .insert(paymentAdjustments)
-      .values({ orderId: take.orderId, userId: take.userId, kind: take.kind, origin: "provider", providerId: take.providerId, status: take.status, amountCents: take.amountCents, credits: 0, createdAt: take.now, updatedAt: take.now })
+      .values({
+        orderId: take.orderId,
+        userId: take.userId,
+        kind: take.kind,
+        origin: "provider",
+        providerId: take.providerId,
+        status: take.status,
+        amountCents: take.amountCents,
+        credits: 0,
+        createdAt: take.now,
+        updatedAt: take.now,
+      })
       .onConflictDoNothing(),
     ledgerEntryWhere(
       db,
       sql`SELECT NULL, ${take.userId}, ${-take.credits}, ${REASONS[take.kind].take}, ${ref}, ${take.now}
           WHERE ${take.credits} > 0 AND ${untaken} AND NOT ${written} AND ${unheldCredits(take.userId)} >= ${take.credits}`,
     ),
-    db.update(users).set({ credits: sql`${users.credits} - ${take.credits}` }).where(and(eq(users.id, take.userId), untaken, written)),
-    db.update(paymentAdjustments).set({ credits: take.credits, takenAt: take.now, updatedAt: take.now }).where(and(row, isNull(paymentAdjustments.takenAt), written)),
+    db
+      .update(users)
+      .set({ credits: sql`${users.credits} - ${take.credits}` })
+      .where(and(eq(users.id, take.userId), untaken, written)),
+    db
+      .update(paymentAdjustments)
+      .set({ credits: take.credits, takenAt: take.now, updatedAt: take.now })
+      .where(and(row, isNull(paymentAdjustments.takenAt), written)),
   ] as const;
 }
 
@@ -85,22 +126,39 @@ export function takeStatements(db: Database, take: { orderId: number; userId: nu
  * member's own refund took its credits through the order (ref order:<id>), so it gives them back
  * the same way (undoRefundStatements) and only its mark is set here.
  */
-export function giveBackStatements(db: Database, adjustment: Pick<AdjustmentRow, "id" | "kind" | "providerId" | "userId" | "origin">, status: string, now: number) {
+export function giveBackStatements(
+  db: Database,
+  adjustment: Pick<AdjustmentRow, "id" | "kind" | "providerId" | "userId" | "origin">,
+  status: string,
+  now: number,
+) {
   const kind = adjustment.kind as AdjustmentKind;
   const open = sql`EXISTS (SELECT 1 FROM payment_adjustments WHERE id = ${adjustment.id} AND taken_at IS NOT NULL AND given_back_at IS NULL)`;
-  const mark = db.update(paymentAdjustments).set({ status, givenBackAt: now, updatedAt: now }).where(and(eq(paymentAdjustments.id, adjustment.id), isNull(paymentAdjustments.givenBackAt)));
+  const mark = db
+    .update(paymentAdjustments)
+    .set({ status, givenBackAt: now, updatedAt: now })
+    .where(and(eq(paymentAdjustments.id, adjustment.id), isNull(paymentAdjustments.givenBackAt)));
   if (adjustment.origin === "member" || adjustment.providerId === null) return [mark] as const;
   const credits = sql`(SELECT credits FROM payment_adjustments WHERE id = ${adjustment.id})`;
   return [
-    ledgerEntryWhere(db, sql`SELECT NULL, user_id, credits, ${REASONS[kind].giveBack}, ${ledgerRef(kind, adjustment.providerId)}, ${now} FROM payment_adjustments WHERE id = ${adjustment.id} AND credits > 0 AND ${open}`),
-    db.update(users).set({ credits: sql`${users.credits} + ${credits}` }).where(and(eq(users.id, adjustment.userId), open)),
+    ledgerEntryWhere(
+      db,
+      sql`SELECT NULL, user_id, credits, ${REASONS[kind].giveBack}, ${ledgerRef(kind, adjustment.providerId)}, ${now} FROM payment_adjustments WHERE id = ${adjustment.id} AND credits > 0 AND ${open}`,
+    ),
+    db
+      .update(users)
+      .set({ credits: sql`${users.credits} + ${credits}` })
+      .where(and(eq(users.id, adjustment.userId), open)),
     mark,
   ] as const;
 }
 
 /** An order the bank took (part of) the money back for: shown as reversed while a chargeback stands. */
 export function orderChargedBackStatement(db: Database, orderId: number, now: number) {
-  return db.update(orders).set({ status: "reversed", updatedAt: now }).where(and(eq(orders.id, orderId), eq(orders.status, "paid")));
+  return db
+    .update(orders)
+    .set({ status: "reversed", updatedAt: now })
+    .where(and(eq(orders.id, orderId), eq(orders.status, "paid")));
 }
 
 /** After the last standing chargeback of an order was reversed, the order is paid again. */

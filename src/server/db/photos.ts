@@ -28,7 +28,11 @@ export async function photosOf(db: Database, profileId: number): Promise<Photo[]
 }
 
 export async function mainPhotoIdOf(db: Database, profileId: number): Promise<number | null> {
-  const row = await db.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.id, profileId)).get();
+  const row = await db
+    .select({ mainPhotoId: profiles.mainPhotoId })
+    .from(profiles)
+    .where(eq(profiles.id, profileId))
+    .get();
   return row?.mainPhotoId ?? null;
 }
 
@@ -40,7 +44,11 @@ type NewPhoto = Pick<Photo, "profileId" | "key" | "thumbKey" | "blurKey" | "widt
  * it the main photo when the member has none (or only a rejected one). One batch; returns the new
  * photo's id (undefined when the limit refused it) and the main photo after it.
  */
-export async function insertPhotoWithinLimit(db: Database, photo: NewPhoto, max: number): Promise<{ id: number | undefined; mainPhotoId: number | null }> {
+export async function insertPhotoWithinLimit(
+  db: Database,
+  photo: NewPhoto,
+  max: number,
+): Promise<{ id: number | undefined; mainPhotoId: number | null }> {
   const { profileId, key } = photo;
   const counted = sql`(SELECT COUNT(*) FROM ${photos} WHERE ${photos.profileId} = ${profileId} AND ${photos.status} != 'rejected')`;
   const [inserted, , main] = await db.batch([
@@ -56,7 +64,10 @@ export async function insertPhotoWithinLimit(db: Database, photo: NewPhoto, max:
             thumbKey: sql<string>`${photo.thumbKey}`.as("thumb_key"),
             blurKey: sql<string>`${photo.blurKey}`.as("blur_key"),
             status: sql<string>`'pending'`.as("status"),
-            position: sql<number>`COALESCE((SELECT MAX(${photos.position}) FROM ${photos} WHERE ${photos.profileId} = ${profileId}), -1) + 1`.as("position"),
+            position:
+              sql<number>`COALESCE((SELECT MAX(${photos.position}) FROM ${photos} WHERE ${photos.profileId} = ${profileId}), -1) + 1`.as(
+                "position",
+              ),
             width: sql<number>`${photo.width}`.as("width"),
             height: sql<number>`${photo.height}`.as("height"),
             createdAt: sql<number>`unixepoch()`.as("created_at"),
@@ -82,13 +93,20 @@ export async function insertPhotoWithinLimit(db: Database, photo: NewPhoto, max:
 }
 
 export async function ownPhoto(db: Database, profileId: number, photoId: number): Promise<Photo | undefined> {
-  return db.select().from(photos).where(and(eq(photos.id, photoId), eq(photos.profileId, profileId))).get();
+  return db
+    .select()
+    .from(photos)
+    .where(and(eq(photos.id, photoId), eq(photos.profileId, profileId)))
+    .get();
 }
 
 /** Remove a photo's row, and the main photo choice if it was that one. */
 export async function deletePhotoRow(db: Database, profileId: number, photoId: number): Promise<void> {
   await db.batch([
-    db.update(profiles).set({ mainPhotoId: null }).where(and(eq(profiles.id, profileId), eq(profiles.mainPhotoId, photoId))),
+    db
+      .update(profiles)
+      .set({ mainPhotoId: null })
+      .where(and(eq(profiles.id, profileId), eq(profiles.mainPhotoId, photoId))),
     db.delete(photos).where(and(eq(photos.id, photoId), eq(photos.profileId, profileId))),
   ]);
 }
@@ -99,18 +117,30 @@ export async function setMainPhoto(db: Database, profileId: number, photoId: num
     .select({ one: sql`1` })
     .from(photos)
     .where(and(eq(photos.id, photoId), eq(photos.profileId, profileId), ne(photos.status, "rejected")));
-  const result = await db.update(profiles).set({ mainPhotoId: photoId }).where(and(eq(profiles.id, profileId), exists(own)));
+  const result = await db
+    .update(profiles)
+    .set({ mainPhotoId: photoId })
+    .where(and(eq(profiles.id, profileId), exists(own)));
   return result.meta.changes > 0;
 }
 
 export async function photoIdsInOrder(db: Database, profileId: number): Promise<number[]> {
-  const rows = await db.select({ id: photos.id }).from(photos).where(eq(photos.profileId, profileId)).orderBy(asc(photos.position), asc(photos.id));
+  const rows = await db
+    .select({ id: photos.id })
+    .from(photos)
+    .where(eq(photos.profileId, profileId))
+    .orderBy(asc(photos.position), asc(photos.id));
   return rows.map((r) => r.id);
 }
 
 /** Rewrite the positions of a member's photos to this order, in one batch. */
 export async function setPhotoOrder(db: Database, profileId: number, order: number[]): Promise<void> {
-  const [first, ...rest] = order.map((id, index) => db.update(photos).set({ position: index }).where(and(eq(photos.id, id), eq(photos.profileId, profileId))));
+  const [first, ...rest] = order.map((id, index) =>
+    db
+      .update(photos)
+      .set({ position: index })
+      .where(and(eq(photos.id, id), eq(photos.profileId, profileId))),
+  );
   if (first) await db.batch([first, ...rest]);
 }
 
@@ -135,7 +165,10 @@ export async function photoByObjectKey(db: Database, variant: "key" | "thumbKey"
 }
 
 /** A photo a member uploaded to send in a chat. */
-export async function insertChatPhoto(db: Database, photo: { profileId: number; key: string; thumbKey: string; blurKey: string; width: number; height: number }): Promise<number> {
+export async function insertChatPhoto(
+  db: Database,
+  photo: { profileId: number; key: string; thumbKey: string; blurKey: string; width: number; height: number },
+): Promise<number> {
   const [row] = await db.insert(chatPhotos).values(photo).returning({ id: chatPhotos.id });
   return row!.id;
 }
@@ -143,7 +176,11 @@ export async function insertChatPhoto(db: Database, photo: { profileId: number; 
 type ChatPhotoRow = typeof chatPhotos.$inferSelect;
 
 /** A chat photo the member may send: their own. */
-export async function ownChatPhoto(db: Database, photoId: number, profileId: number): Promise<ChatPhotoRow | undefined> {
+export async function ownChatPhoto(
+  db: Database,
+  photoId: number,
+  profileId: number,
+): Promise<ChatPhotoRow | undefined> {
   const [row] = await db
     .select()
     .from(chatPhotos)
@@ -159,13 +196,18 @@ export async function deleteUnsentChatPhotos(db: Database, before: number) {
     .returning({ key: chatPhotos.key, thumbKey: chatPhotos.thumbKey, blurKey: chatPhotos.blurKey });
 }
 
-
 /**
  * What chat photo access needs, in one query: the live session's profile and premium flag, the
  * photo's sender, whether the sender blocked the viewer, and whether it was sent and the viewer has a
  * conversation with its sender. Undefined when the session is not live or there is no such photo.
  */
-export async function chatPhotoViewer(db: Database, sessionId: string, userId: number, variant: "key" | "thumbKey" | "blurKey", objectKey: string) {
+export async function chatPhotoViewer(
+  db: Database,
+  sessionId: string,
+  userId: number,
+  variant: "key" | "thumbKey" | "blurKey",
+  objectKey: string,
+) {
   const viewer = liveSessionViewer(db, sessionId, userId);
   return db
     .select({
@@ -181,8 +223,11 @@ export async function chatPhotoViewer(db: Database, sessionId: string, userId: n
       photoId: chatPhotos.id,
       // Sent, and to a member the viewer has a conversation with; whether it was this one, the
       // conversation's object knows (it keeps the messages).
-      sentToPair: sql<boolean>`${chatPhotos.sentInConversationId} IS NOT NULL AND EXISTS (SELECT 1 FROM ${conversations} c
-        WHERE c.profile_a = MIN(${chatPhotos.profileId}, ${viewer.viewerProfileId}) AND c.profile_b = MAX(${chatPhotos.profileId}, ${viewer.viewerProfileId}))`.mapWith(Boolean),
+      sentToPair:
+        sql<boolean>`${chatPhotos.sentInConversationId} IS NOT NULL AND EXISTS (SELECT 1 FROM ${conversations} c
+        WHERE c.profile_a = MIN(${chatPhotos.profileId}, ${viewer.viewerProfileId}) AND c.profile_b = MAX(${chatPhotos.profileId}, ${viewer.viewerProfileId}))`.mapWith(
+          Boolean,
+        ),
     })
     .from(chatPhotos)
     .innerJoin(viewer, sql`1`)

@@ -14,7 +14,10 @@ export async function regionsOf(db: Database, countries: readonly string[]) {
 
 /** The ids of a country's regions by their ISO 3166-2 codes. */
 export async function regionIdsOf(db: Database, country: string): Promise<Map<string, number>> {
-  const rows = await db.select({ id: regions.id, code: regions.code }).from(regions).where(eq(regions.country, country));
+  const rows = await db
+    .select({ id: regions.id, code: regions.code })
+    .from(regions)
+    .where(eq(regions.country, country));
   return new Map(rows.map((r) => [r.code, r.id]));
 }
 
@@ -45,7 +48,13 @@ export function placesInBox(db: Database, cells: number[], box: Box) {
     })
     .from(places)
     .leftJoin(regions, eq(regions.id, places.regionId))
-    .where(and(inArray(places.cell, cells), between(places.lat, box.south, box.north), between(places.lon, box.west, box.east)));
+    .where(
+      and(
+        inArray(places.cell, cells),
+        between(places.lat, box.south, box.north),
+        between(places.lon, box.west, box.east),
+      ),
+    );
 }
 
 /** The places of a country with one of these names (several places may share one), for the map lander. */

@@ -13,10 +13,15 @@ export type Profile = typeof profiles.$inferSelect;
 /** searchable follows from status, invisible and restriction: a live account, not invisible, not restricted by a moderation decision. */
 export function refreshSearchableQuery(db: Database, userId: number) {
   const searchable = db
-    .select({ searchable: sql<number>`CASE WHEN ${accountIsLive()} AND ${users.invisible} = 0 AND ${users.restrictedAt} IS NULL THEN 1 ELSE 0 END` })
+    .select({
+      searchable: sql<number>`CASE WHEN ${accountIsLive()} AND ${users.invisible} = 0 AND ${users.restrictedAt} IS NULL THEN 1 ELSE 0 END`,
+    })
     .from(users)
     .where(eq(users.id, profiles.userId));
-  return db.update(profiles).set({ searchable: sql`(${searchable})` }).where(eq(profiles.userId, userId));
+  return db
+    .update(profiles)
+    .set({ searchable: sql`(${searchable})` })
+    .where(eq(profiles.userId, userId));
 }
 
 export async function refreshSearchable(db: Database, userId: number): Promise<void> {
@@ -28,19 +33,35 @@ export function hideProfile(db: Database, userId: number) {
   return db.update(profiles).set({ searchable: 0 }).where(eq(profiles.userId, userId));
 }
 
-export async function profileOfMember(db: Database, userId: number): Promise<Pick<Profile, "id" | "country" | "gender"> | undefined> {
-  return db.select({ id: profiles.id, country: profiles.country, gender: profiles.gender }).from(profiles).where(eq(profiles.userId, userId)).get();
+export async function profileOfMember(
+  db: Database,
+  userId: number,
+): Promise<Pick<Profile, "id" | "country" | "gender"> | undefined> {
+  return db
+    .select({ id: profiles.id, country: profiles.country, gender: profiles.gender })
+    .from(profiles)
+    .where(eq(profiles.userId, userId))
+    .get();
 }
 
 /** A profile's name, or null when it does not exist. */
 export async function profileNameOf(db: Database, profileId: number): Promise<string | null> {
-  return (await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.id, profileId)).get())?.name ?? null;
+  return (
+    (await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.id, profileId)).get())?.name ?? null
+  );
 }
 
 /** Names and main photos of these profiles (what a match moment shows of each). */
 export async function profileFaces(db: Database, ids: number[]) {
   return db
-    .select({ id: profiles.id, name: profiles.name, verified: profiles.verified, photoKey: photos.key, photoThumbKey: photos.thumbKey, photoStatus: photos.status })
+    .select({
+      id: profiles.id,
+      name: profiles.name,
+      verified: profiles.verified,
+      photoKey: photos.key,
+      photoThumbKey: photos.thumbKey,
+      photoStatus: photos.status,
+    })
     .from(profiles)
     .leftJoin(photos, mainPhotoJoin)
     .where(inArray(profiles.id, ids));
@@ -48,13 +69,37 @@ export async function profileFaces(db: Database, ids: number[]) {
 
 /** An active profile's id, or undefined. */
 export async function activeProfileId(db: Database, profileId: number): Promise<number | undefined> {
-  return (await db.select({ id: profiles.id }).from(profiles).where(and(eq(profiles.id, profileId), eq(profiles.status, "active"))).get())?.id;
+  return (
+    await db
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(and(eq(profiles.id, profileId), eq(profiles.status, "active")))
+      .get()
+  )?.id;
 }
 
-export type OwnProfileChange = Partial<Pick<Profile, "sexuality" | "relationshipStatus" | "bodyType" | "hairColor" | "eyeColor" | "tattoos" | "aboutMe" | "city" | "regionId">>;
+export type OwnProfileChange = Partial<
+  Pick<
+    Profile,
+    | "sexuality"
+    | "relationshipStatus"
+    | "bodyType"
+    | "hairColor"
+    | "eyeColor"
+    | "tattoos"
+    | "aboutMe"
+    | "city"
+    | "regionId"
+  >
+>;
 
 /** Change a member's own profile and, when given, replace its interests whole: one batch. */
-export async function updateOwnProfile(db: Database, profileId: number, change: OwnProfileChange, interestSlugs?: string[]): Promise<void> {
+export async function updateOwnProfile(
+  db: Database,
+  profileId: number,
+  change: OwnProfileChange,
+  interestSlugs?: string[],
+): Promise<void> {
   const statements = [];
   if (Object.keys(change).length) statements.push(db.update(profiles).set(change).where(eq(profiles.id, profileId)));
   if (interestSlugs !== undefined) {
@@ -98,7 +143,16 @@ export const regionJoin = eq(regions.id, profiles.regionId);
 export const mainPhotoJoin = eq(photos.id, profiles.mainPhotoId);
 
 /** Which searchable profiles a list shows: birth dates as YYYY-MM-DD bounds, the viewer left out with anyone blocked either way. */
-export type ProfileFilter = { country: string; gender?: string; regionId?: number; bornFrom: string; bornTo: string; viewerId?: number; except?: number[]; verified?: boolean };
+export type ProfileFilter = {
+  country: string;
+  gender?: string;
+  regionId?: number;
+  bornFrom: string;
+  bornTo: string;
+  viewerId?: number;
+  except?: number[];
+  verified?: boolean;
+};
 
 /**
  * The order of every list of members to meet (search, showcases, the swipe game, the match-finder's
@@ -114,11 +168,22 @@ const p = sql.placeholder;
  * the conditions in the order the search indexes need them, photo first then most recently active.
  */
 export function profileListQuery(db: Database, f: ProfileFilter) {
-  const where = [eq(profiles.country, p("country")), eq(profiles.searchable, 1), gte(profiles.birthDate, p("bornFrom")), lte(profiles.birthDate, p("bornTo"))];
+  const where = [
+    eq(profiles.country, p("country")),
+    eq(profiles.searchable, 1),
+    gte(profiles.birthDate, p("bornFrom")),
+    lte(profiles.birthDate, p("bornTo")),
+  ];
   if (f.gender) where.push(eq(profiles.gender, p("gender")));
   if (f.regionId !== undefined) where.push(eq(profiles.regionId, p("regionId")));
   if (f.viewerId !== undefined) where.push(ne(profiles.id, p("viewerId")), notBlockedWith(p("viewerId")));
-  if (f.except?.length) where.push(notInArray(profiles.id, f.except.map((_, i) => p(`except${i}`))));
+  if (f.except?.length)
+    where.push(
+      notInArray(
+        profiles.id,
+        f.except.map((_, i) => p(`except${i}`)),
+      ),
+    );
   if (f.verified) where.push(eq(profiles.verified, true));
   return (
     db
@@ -150,7 +215,12 @@ const shapeOf = (f: ProfileFilter) =>
 const statements = new Map<string, ReturnType<ReturnType<typeof profileListQuery>["toSQL"]>>();
 
 /** The SQL and parameters that list the profile cards of a filter, a page at a time. */
-export function profileListStatement(db: Database, f: ProfileFilter, limit: number, offset: number): { sql: string; params: unknown[] } {
+export function profileListStatement(
+  db: Database,
+  f: ProfileFilter,
+  limit: number,
+  offset: number,
+): { sql: string; params: unknown[] } {
   const shape = shapeOf(f);
   let statement = statements.get(shape);
   if (!statement) {
@@ -169,7 +239,10 @@ const cardFields = Object.entries(cardColumns) as [keyof CardRow, Column][];
 /** Profile cards matching a filter, photo first then most recently active. */
 export async function findProfiles(db: Database, f: ProfileFilter, limit: number, offset: number): Promise<CardRow[]> {
   const { sql: text, params } = profileListStatement(db, f, limit, offset);
-  const rows = await db.$client.prepare(text).bind(...params).raw();
+  const rows = await db.$client
+    .prepare(text)
+    .bind(...params)
+    .raw();
   return rows.map((raw) => {
     const row: Record<string, unknown> = {};
     cardFields.forEach(([key, column], i) => (row[key] = raw[i] === null ? null : column.mapFromDriverValue(raw[i])));
@@ -205,7 +278,12 @@ export async function profileDetails(db: Database, id: number) {
 
 /** Whether the member with this profile is premium (paid_user). */
 export async function isPremiumProfile(db: Database, profileId: number): Promise<boolean> {
-  const row = await db.select({ paid: users.paidUser }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.id, profileId)).get();
+  const row = await db
+    .select({ paid: users.paidUser })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(eq(profiles.id, profileId))
+    .get();
   return row?.paid ?? false;
 }
 

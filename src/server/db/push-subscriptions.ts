@@ -19,13 +19,17 @@ export type StoredSubscription = Pick<PushSubscriptionRow, "id" | "endpoint" | "
  */
 export async function storeSubscription(
   db: Database,
-  subscription: Pick<PushSubscriptionRow, "userId" | "endpoint" | "p256dh" | "auth" | "expiresAt"> & { sessionId: string },
+  subscription: Pick<PushSubscriptionRow, "userId" | "endpoint" | "p256dh" | "auth" | "expiresAt"> & {
+    sessionId: string;
+  },
   now: number,
 ): Promise<void> {
   const { endpoint, ...fields } = subscription;
   const sameMember = sql`${pushSubscriptions.userId} = excluded.user_id`;
   await db.batch([
-    db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.sessionId, subscription.sessionId), ne(pushSubscriptions.endpoint, endpoint))),
+    db
+      .delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.sessionId, subscription.sessionId), ne(pushSubscriptions.endpoint, endpoint))),
     db
       .insert(pushSubscriptions)
       .values({ ...subscription, createdAt: now })
@@ -42,12 +46,16 @@ export async function storeSubscription(
 
 /** Forget one browser of the member (push turned off, or the browser dropped it). */
 export async function forgetSubscription(db: Database, userId: number, endpoint: string): Promise<void> {
-  await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+  await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
 }
 
 /** Forget the browsers a login subscribed (logout, or push turned off without naming the endpoint). */
 export async function forgetSessionSubscriptions(db: Database, userId: number, sessionId: string): Promise<void> {
-  await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.sessionId, sessionId)));
+  await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.sessionId, sessionId)));
 }
 
 /** Forget every browser of a member: the statement, for the batch of an account's deletion. */
@@ -66,7 +74,10 @@ export async function markPushDelivered(db: Database, id: number, now: number): 
 
 /** The push service refused a push as too large even shortened (413): counted, the subscription kept. */
 export async function countTooLargePush(db: Database, id: number): Promise<void> {
-  await db.update(pushSubscriptions).set({ failures: sql`${pushSubscriptions.failures} + 1` }).where(eq(pushSubscriptions.id, id));
+  await db
+    .update(pushSubscriptions)
+    .set({ failures: sql`${pushSubscriptions.failures} + 1` })
+    .where(eq(pushSubscriptions.id, id));
 }
 
 /** The push service asked to wait (429): nothing goes to the subscription before `until`. */
@@ -83,7 +94,12 @@ export async function recordKeyMismatch(db: Database, publicKey: string, now: nu
 /** The most browsers one event is pushed to (the newest subscriptions): a member's devices, not a fan-out. */
 const MAX_BROWSERS = 10;
 
-export type PushRecipient = { userId: number; language: string; siteDomain: string; subscriptions: StoredSubscription[] };
+export type PushRecipient = {
+  userId: number;
+  language: string;
+  siteDomain: string;
+  subscriptions: StoredSubscription[];
+};
 
 /**
  * The member behind a profile with the subscriptions that may be pushed to now, or null when the
@@ -122,14 +138,23 @@ export async function pushRecipient(db: Database, profileId: number, now: number
     userId: first.userId,
     language: first.language,
     siteDomain: first.siteDomain,
-    subscriptions: rows.flatMap((r) => (r.id === null || r.endpoint === null || r.p256dh === null || r.auth === null ? [] : [{ id: r.id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }])),
+    subscriptions: rows.flatMap((r) =>
+      r.id === null || r.endpoint === null || r.p256dh === null || r.auth === null
+        ? []
+        : [{ id: r.id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }],
+    ),
   };
 }
 
 /** The member's subscriptions for their data export: the push service and dates, never the keys. */
 export async function subscriptionsForExport(db: Database, userId: number) {
   const rows = await db
-    .select({ endpoint: pushSubscriptions.endpoint, created_at: pushSubscriptions.createdAt, last_success_at: pushSubscriptions.lastSuccessAt, expires_at: pushSubscriptions.expiresAt })
+    .select({
+      endpoint: pushSubscriptions.endpoint,
+      created_at: pushSubscriptions.createdAt,
+      last_success_at: pushSubscriptions.lastSuccessAt,
+      expires_at: pushSubscriptions.expiresAt,
+    })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, userId))
     .orderBy(pushSubscriptions.id)

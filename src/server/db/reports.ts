@@ -11,7 +11,17 @@ import { revokeMemberSessions } from "./sessions";
 export type ReportStatus = "open" | "resolved" | "rejected";
 type NewReport = Pick<
   typeof reports.$inferInsert,
-  "reporterKey" | "reporterUserId" | "email" | "subject" | "description" | "targetKey" | "profileId" | "messageId" | "siteDomain" | "language" | "clientAddress"
+  | "reporterKey"
+  | "reporterUserId"
+  | "email"
+  | "subject"
+  | "description"
+  | "targetKey"
+  | "profileId"
+  | "messageId"
+  | "siteDomain"
+  | "language"
+  | "clientAddress"
 >;
 
 const HOUR = 60 * 60;
@@ -42,7 +52,12 @@ export async function hasReported(db: Database, reporterKey: string, targetKey: 
  * or the reporter reported the same thing before. One statement, so two reports sent at once
  * cannot both slip under a limit. Answers the new id, or null when nothing was stored.
  */
-export async function insertReport(db: Database, report: NewReport, limits: { perReporter: number; perAddress: number }, now: number): Promise<number | null> {
+export async function insertReport(
+  db: Database,
+  report: NewReport,
+  limits: { perReporter: number; perAddress: number },
+  now: number,
+): Promise<number | null> {
   const since = now - HOUR;
   const row = await db.get<{ id: number } | undefined>(sql`
     INSERT INTO ${reports} (reporter_key, reporter_user_id, email, subject, description, target_key, profile_id, message_id, site_domain, language, client_address, status, created_at)
@@ -58,14 +73,28 @@ export async function insertReport(db: Database, report: NewReport, limits: { pe
 /** The reports a member filed, for their data export (without the network address or operator notes). */
 export function reportsFiledBy(db: Database, userId: number) {
   return db
-    .select({ id: reports.id, subject: reports.subject, description: reports.description, profile_id: reports.profileId, message_id: reports.messageId, status: reports.status, created_at: reports.createdAt })
+    .select({
+      id: reports.id,
+      subject: reports.subject,
+      description: reports.description,
+      profile_id: reports.profileId,
+      message_id: reports.messageId,
+      status: reports.status,
+      created_at: reports.createdAt,
+    })
     .from(reports)
     .where(eq(reports.reporterUserId, userId))
     .orderBy(reports.id);
 }
 
 /** Close an open report as resolved or rejected, with the operator's note; a closed one stays as it is. */
-export function closeReportQuery(db: Database, id: number, status: Exclude<ReportStatus, "open">, note: string | null, now: number) {
+export function closeReportQuery(
+  db: Database,
+  id: number,
+  status: Exclude<ReportStatus, "open">,
+  note: string | null,
+  now: number,
+) {
   return db
     .update(reports)
     .set({ status, operatorNote: note, handledAt: now })
@@ -82,7 +111,10 @@ export function disableAccountQueries(db: Database, profileId: number, now: numb
   const owner = db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.id, profileId));
   return [
     // First and guarded: it changes a row only for an account not disabled yet (the console's audit row follows it).
-    db.update(users).set({ status: "disabled" }).where(and(inArray(users.id, owner), ne(users.status, "disabled"))),
+    db
+      .update(users)
+      .set({ status: "disabled" })
+      .where(and(inArray(users.id, owner), ne(users.status, "disabled"))),
     db.update(profiles).set({ status: "disabled", searchable: 0 }).where(eq(profiles.id, profileId)),
     revokeMemberSessions(db, owner, now),
   ] as const;
@@ -92,4 +124,3 @@ export function disableAccountQueries(db: Database, profileId: number, now: numb
 export async function disableAccount(db: Database, profileId: number, now: number): Promise<void> {
   await db.batch(disableAccountQueries(db, profileId, now));
 }
-

@@ -9,30 +9,73 @@
 import { and, asc, inArray, isNotNull, isNull, lt, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./database";
-import { authTokens, loginAttempts, outgoingMail, outgoingPush, outgoingSms, pushSubscriptions, reports, sessions, smsCodes } from "./schema";
+import {
+  authTokens,
+  loginAttempts,
+  outgoingMail,
+  outgoingPush,
+  outgoingSms,
+  pushSubscriptions,
+  reports,
+  sessions,
+  smsCodes,
+} from "./schema";
 
 /** The kinds of row the clock work deletes, each one batch at a time. */
-export type RetainedKind = "mail" | "sms" | "push" | "sessions" | "push_subscriptions" | "auth_tokens" | "sms_codes" | "login_attempts" | "reports";
+export type RetainedKind =
+  | "mail"
+  | "sms"
+  | "push"
+  | "sessions"
+  | "push_subscriptions"
+  | "auth_tokens"
+  | "sms_codes"
+  | "login_attempts"
+  | "reports";
 
 /** Cut-off moments (unix seconds): rows older than these go. */
 export type Cutoffs = { outbox: number; ended: number; reports: number; now: number };
 
 /** Delete up to `batch` rows of `table` that `where` names, oldest key first; answers how many went. */
-async function deleteBatch(db: Database, table: SQLiteTable, key: SQLiteColumn, where: SQL | undefined, batch: number): Promise<number> {
+async function deleteBatch(
+  db: Database,
+  table: SQLiteTable,
+  key: SQLiteColumn,
+  where: SQL | undefined,
+  batch: number,
+): Promise<number> {
   const keys = db.select({ key }).from(table).where(where).orderBy(asc(key)).limit(batch);
   return (await db.delete(table).where(inArray(key, keys)).run()).meta.changes;
 }
 
 /** Delete one batch of `kind` past its cut-off; answers how many rows went. */
-export async function deleteExpiredBatch(db: Database, kind: RetainedKind, cutoffs: Cutoffs, batch: number): Promise<number> {
+export async function deleteExpiredBatch(
+  db: Database,
+  kind: RetainedKind,
+  cutoffs: Cutoffs,
+  batch: number,
+): Promise<number> {
   const { outbox, ended, reports: reportsBefore, now } = cutoffs;
-  const endedBy = (expiresAt: SQLiteColumn, doneAt: SQLiteColumn) => or(lt(expiresAt, ended), and(isNotNull(doneAt), lt(doneAt, ended)));
+  const endedBy = (expiresAt: SQLiteColumn, doneAt: SQLiteColumn) =>
+    or(lt(expiresAt, ended), and(isNotNull(doneAt), lt(doneAt, ended)));
   switch (kind) {
     // Never a mail or SMS the provider has not taken (sent_at null: the local outbox, or one not sent yet).
     case "mail":
-      return deleteBatch(db, outgoingMail, outgoingMail.id, and(isNotNull(outgoingMail.sentAt), lt(outgoingMail.createdAt, outbox)), batch);
+      return deleteBatch(
+        db,
+        outgoingMail,
+        outgoingMail.id,
+        and(isNotNull(outgoingMail.sentAt), lt(outgoingMail.createdAt, outbox)),
+        batch,
+      );
     case "sms":
-      return deleteBatch(db, outgoingSms, outgoingSms.id, and(isNotNull(outgoingSms.sentAt), lt(outgoingSms.createdAt, outbox)), batch);
+      return deleteBatch(
+        db,
+        outgoingSms,
+        outgoingSms.id,
+        and(isNotNull(outgoingSms.sentAt), lt(outgoingSms.createdAt, outbox)),
+        batch,
+      );
     // The push outbox is a log of pushes handed to the push service (or, locally, shown at /dev/outbox).
     case "push":
       return deleteBatch(db, outgoingPush, outgoingPush.id, lt(outgoingPush.createdAt, outbox), batch);
@@ -44,7 +87,15 @@ export async function deleteExpiredBatch(db: Database, kind: RetainedKind, cutof
         db,
         pushSubscriptions,
         pushSubscriptions.id,
-        and(isNotNull(pushSubscriptions.sessionId), notExists(db.select({ one: sql`1` }).from(sessions).where(sql`${sessions.id} = ${pushSubscriptions.sessionId}`))),
+        and(
+          isNotNull(pushSubscriptions.sessionId),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(sessions)
+              .where(sql`${sessions.id} = ${pushSubscriptions.sessionId}`),
+          ),
+        ),
         batch,
       );
     case "auth_tokens":
@@ -53,8 +104,23 @@ export async function deleteExpiredBatch(db: Database, kind: RetainedKind, cutof
       return deleteBatch(db, smsCodes, smsCodes.id, endedBy(smsCodes.expiresAt, smsCodes.usedAt), batch);
     // A handled report (never an open one) is kept REPORT_RETENTION_DAYS after it was handled.
     case "reports":
-      return deleteBatch(db, reports, reports.id, and(ne(reports.status, "open"), lt(reports.handledAt, reportsBefore)), batch);
+      return deleteBatch(
+        db,
+        reports,
+        reports.id,
+        and(ne(reports.status, "open"), lt(reports.handledAt, reportsBefore)),
+        batch,
+      );
     case "login_attempts":
-      return deleteBatch(db, loginAttempts, loginAttempts.key, and(lt(loginAttempts.windowStart, ended), or(isNull(loginAttempts.blockedUntil), lt(loginAttempts.blockedUntil, now))), batch);
+      return deleteBatch(
+        db,
+        loginAttempts,
+        loginAttempts.key,
+        and(
+          lt(loginAttempts.windowStart, ended),
+          or(isNull(loginAttempts.blockedUntil), lt(loginAttempts.blockedUntil, now)),
+        ),
+        batch,
+      );
   }
 }

@@ -91,7 +91,9 @@ export const profiles = sqliteTable(
   "profiles",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     country: text("country").notNull(),
     /** male | female */
@@ -141,8 +143,12 @@ export const profiles = sqliteTable(
 export const profileInterests = sqliteTable(
   "profile_interests",
   {
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
-    interestId: integer("interest_id").notNull().references(() => interests.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    interestId: integer("interest_id")
+      .notNull()
+      .references(() => interests.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.profileId, t.interestId] })],
 );
@@ -151,7 +157,9 @@ export const photos = sqliteTable(
   "photos",
   {
     id: integer("id").primaryKey(),
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     /** Unguessable R2 keys of the original, the thumbnail and the blurred version. */
     key: text("key").notNull(),
     thumbKey: text("thumb_key").notNull(),
@@ -169,7 +177,9 @@ export const photos = sqliteTable(
     uniqueIndex("photos_blur_key_idx").on(t.blurKey),
     index("photos_profile_idx").on(t.profileId, t.position),
     /** The moderation queue: waiting photos oldest first (migration 0022). */
-    index("photos_waiting_idx").on(t.createdAt, t.id).where(sql`status = 'pending'`),
+    index("photos_waiting_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`status = 'pending'`),
   ],
 );
 
@@ -181,8 +191,12 @@ export const photos = sqliteTable(
 export const likes = sqliteTable(
   "likes",
   {
-    likerId: integer("liker_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
-    likedId: integer("liked_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    likerId: integer("liker_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    likedId: integer("liked_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     isNew: integer("is_new", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at").notNull().default(now),
     matchedAt: integer("matched_at"),
@@ -200,7 +214,9 @@ export const likes = sqliteTable(
 export const swipeDays = sqliteTable(
   "swipe_days",
   {
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     /** YYYY-MM-DD in the site's time zone. */
     day: text("day").notNull(),
     likes: integer("likes").notNull().default(0),
@@ -212,8 +228,12 @@ export const swipeDays = sqliteTable(
 export const swipePasses = sqliteTable(
   "swipe_passes",
   {
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
-    passedId: integer("passed_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    passedId: integer("passed_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     day: text("day").notNull(),
   },
   (t) => [primaryKey({ columns: [t.profileId, t.passedId] })],
@@ -221,7 +241,9 @@ export const swipePasses = sqliteTable(
 
 /** The like rate limit: likes a member gave in the current window (one row per member). */
 export const likeRate = sqliteTable("like_rate", {
-  profileId: integer("profile_id").primaryKey().references(() => profiles.id, { onDelete: "cascade" }),
+  profileId: integer("profile_id")
+    .primaryKey()
+    .references(() => profiles.id, { onDelete: "cascade" }),
   windowStart: integer("window_start").notNull(),
   likes: integer("likes").notNull(),
 });
@@ -229,8 +251,12 @@ export const likeRate = sqliteTable("like_rate", {
 export const blocks = sqliteTable(
   "blocks",
   {
-    blockerId: integer("blocker_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
-    blockedId: integer("blocked_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    blockerId: integer("blocker_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    blockedId: integer("blocked_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
@@ -268,8 +294,12 @@ export const conversations = sqliteTable(
 export const conversationMembers = sqliteTable(
   "conversation_members",
   {
-    conversationId: integer("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    conversationId: integer("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     unreadCount: integer("unread_count").notNull().default(0),
     /** Copied from the conversation so a member's chat list is one index range. */
     lastMessageAt: integer("last_message_at"),
@@ -294,7 +324,9 @@ export const chatPhotos = sqliteTable(
   "chat_photos",
   {
     id: integer("id").primaryKey(),
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     thumbKey: text("thumb_key").notNull(),
     blurKey: text("blur_key").notNull(),
@@ -316,7 +348,9 @@ export const creditLedger = sqliteTable(
   "credit_ledger",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
     /** signup | purchase | message | photo | gift | refund | reversal | bonus */
     reason: text("reason").notNull(),
@@ -336,7 +370,9 @@ export const creditLedger = sqliteTable(
     index("credit_ledger_user_idx").on(t.userId, t.createdAt),
     // The last guard against doubles: one purchase, refund or reversal row per order, one row per
     // member, conversation and day of chat charges (whose watermark guards each message).
-    uniqueIndex("credit_ledger_reason_ref_idx").on(t.reason, t.ref).where(sql`ref IS NOT NULL`),
+    uniqueIndex("credit_ledger_reason_ref_idx")
+      .on(t.reason, t.ref)
+      .where(sql`ref IS NOT NULL`),
   ],
 );
 
@@ -344,7 +380,9 @@ export const orders = sqliteTable(
   "orders",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** The site the order was placed on: its company issues the receipt. */
     siteDomain: text("site_domain").notNull().default(""),
     bundleId: integer("bundle_id").notNull().default(0),
@@ -387,7 +425,9 @@ export const payments = sqliteTable(
   "payments",
   {
     id: integer("id").primaryKey(),
-    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
     provider: text("provider").notNull(),
     /** The provider's id: callbacks are idempotent on it. */
     providerPaymentId: text("provider_payment_id").notNull(),
@@ -414,7 +454,9 @@ export const payments = sqliteTable(
 export const paymentCustomers = sqliteTable(
   "payment_customers",
   {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     provider: text("provider").notNull(),
     customerId: text("customer_id").notNull(),
     mandateId: text("mandate_id"),
@@ -433,8 +475,12 @@ export const paymentAdjustments = sqliteTable(
   "payment_adjustments",
   {
     id: integer("id").primaryKey(),
-    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** refund | chargeback */
     kind: text("kind").notNull(),
     /** member (through the app) | provider (dashboard, bank) */
@@ -453,8 +499,12 @@ export const paymentAdjustments = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
-    uniqueIndex("payment_adjustments_provider_idx").on(t.kind, t.providerId).where(sql`provider_id IS NOT NULL`),
-    uniqueIndex("payment_adjustments_key_idx").on(t.idempotencyKey).where(sql`idempotency_key IS NOT NULL`),
+    uniqueIndex("payment_adjustments_provider_idx")
+      .on(t.kind, t.providerId)
+      .where(sql`provider_id IS NOT NULL`),
+    uniqueIndex("payment_adjustments_key_idx")
+      .on(t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
     index("payment_adjustments_order_idx").on(t.orderId),
   ],
 );
@@ -498,7 +548,9 @@ export const smsCodes = sqliteTable(
   "sms_codes",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose").notNull(),
     codeHash: text("code_hash").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -524,7 +576,11 @@ export const outgoingSms = sqliteTable(
     deliveryStatus: text("delivery_status"),
     statusAt: integer("status_at"),
   },
-  (t) => [index("outgoing_sms_to_idx").on(t.toNumber, t.createdAt), index("outgoing_sms_country_idx").on(t.country, t.createdAt), index("outgoing_sms_provider_idx").on(t.providerId)],
+  (t) => [
+    index("outgoing_sms_to_idx").on(t.toNumber, t.createdAt),
+    index("outgoing_sms_country_idx").on(t.country, t.createdAt),
+    index("outgoing_sms_provider_idx").on(t.providerId),
+  ],
 );
 
 export const discountCodes = sqliteTable(
@@ -557,7 +613,9 @@ export const discountUses = sqliteTable(
   "discount_uses",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** The order's `discount_key`: the code in upper case, or "first-purchase" for the time bonus and the welcome discount. */
     code: text("code").notNull(),
     orderId: integer("order_id").notNull(),
@@ -575,21 +633,28 @@ export const discountHolds = sqliteTable(
   "discount_holds",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     onceKey: text("once_key").notNull(),
     /** Names the attempt that took the hold, so its batch inserts the order only when it was this one. */
     token: text("token").notNull(),
     orderId: integer("order_id"),
     heldUntil: integer("held_until").notNull(),
   },
-  (t) => [uniqueIndex("discount_holds_user_key_idx").on(t.userId, t.onceKey), uniqueIndex("discount_holds_token_idx").on(t.token)],
+  (t) => [
+    uniqueIndex("discount_holds_user_key_idx").on(t.userId, t.onceKey),
+    uniqueIndex("discount_holds_token_idx").on(t.token),
+  ],
 );
 
 export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     revokedAt: integer("revoked_at"),
@@ -611,7 +676,9 @@ export const authTokens = sqliteTable(
   "auth_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** activation | password_reset | mail_change | reactivation */
     kind: text("kind").notNull(),
     /** The new address of a mail change. */
@@ -764,7 +831,10 @@ export const chatCreditHolds = sqliteTable(
     credits: integer("credits").notNull().default(0),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.conversationId] }), index("chat_credit_holds_conversation_idx").on(t.conversationId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.conversationId] }),
+    index("chat_credit_holds_conversation_idx").on(t.conversationId),
+  ],
 );
 
 /**
@@ -777,7 +847,9 @@ export const pushSubscriptions = sqliteTable(
   "push_subscriptions",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     sessionId: text("session_id"),
     endpoint: text("endpoint").notNull(),
     p256dh: text("p256dh").notNull(),
@@ -791,7 +863,10 @@ export const pushSubscriptions = sqliteTable(
     /** The push service asked to wait (429 Retry-After): nothing is sent to it before this time. */
     retryAfter: integer("retry_after"),
   },
-  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
+    index("push_subscriptions_user_idx").on(t.userId),
+  ],
 );
 
 /** The VAPID public keys a push service refused as not the subscription's (403): logged once per key, that is per deployment. */
@@ -805,7 +880,9 @@ export const outgoingPush = sqliteTable(
   "outgoing_push",
   {
     id: integer("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     endpoint: text("endpoint").notNull(),
     /** The PushPayload as JSON. */
     payload: text("payload").notNull(),
@@ -824,7 +901,9 @@ export const verifications = sqliteTable(
   "verifications",
   {
     id: integer("id").primaryKey(),
-    profileId: integer("profile_id").notNull().references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     siteDomain: text("site_domain").notNull(),
     /** selfie | photo_check (a new main photo of a verified member, against the selfie they took) */
     kind: text("kind").notNull().default("selfie"),
@@ -847,7 +926,9 @@ export const verifications = sqliteTable(
     index("verifications_profile_idx").on(t.profileId, t.askedAt),
     index("verifications_decided_idx").on(t.decidedAt),
     index("verifications_site_idx").on(t.siteDomain, t.askedAt),
-    uniqueIndex("verifications_waiting_idx").on(t.profileId).where(sql`${t.status} = 'pending'`),
+    uniqueIndex("verifications_waiting_idx")
+      .on(t.profileId)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -872,7 +953,9 @@ export const operators = sqliteTable(
 export const operatorRoles = sqliteTable(
   "operator_roles",
   {
-    operatorId: integer("operator_id").notNull().references(() => operators.id, { onDelete: "cascade" }),
+    operatorId: integer("operator_id")
+      .notNull()
+      .references(() => operators.id, { onDelete: "cascade" }),
     role: text("role").notNull(),
   },
   (t) => [primaryKey({ columns: [t.operatorId, t.role] })],
@@ -897,7 +980,10 @@ export const auditLog = sqliteTable(
     reason: text("reason"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("audit_log_operator_idx").on(t.operatorId, t.id), index("audit_log_target_idx").on(t.targetKind, t.targetId, t.id)],
+  (t) => [
+    index("audit_log_operator_idx").on(t.operatorId, t.id),
+    index("audit_log_target_idx").on(t.targetKind, t.targetId, t.id),
+  ],
 );
 
 /**
@@ -925,16 +1011,24 @@ export const moderationDecisions = sqliteTable(
     restricts: integer("restricts", { mode: "boolean" }).notNull().default(false),
     automated: integer("automated", { mode: "boolean" }).notNull().default(false),
     language: text("language").notNull(),
-    operatorId: integer("operator_id").notNull().references(() => operators.id),
+    operatorId: integer("operator_id")
+      .notNull()
+      .references(() => operators.id),
     createdAt: integer("created_at").notNull(),
     appealUntil: integer("appeal_until"),
   },
   (t) => [
     index("moderation_decisions_user_idx").on(t.userId, t.id),
     index("moderation_decisions_profile_idx").on(t.profileId, t.id),
-    uniqueIndex("moderation_decisions_photo_idx").on(t.photoId).where(sql`photo_id IS NOT NULL`),
-    uniqueIndex("moderation_decisions_report_idx").on(t.reportId).where(sql`report_id IS NOT NULL`),
-    uniqueIndex("moderation_decisions_appeal_idx").on(t.appealId).where(sql`appeal_id IS NOT NULL`),
+    uniqueIndex("moderation_decisions_photo_idx")
+      .on(t.photoId)
+      .where(sql`photo_id IS NOT NULL`),
+    uniqueIndex("moderation_decisions_report_idx")
+      .on(t.reportId)
+      .where(sql`report_id IS NOT NULL`),
+    uniqueIndex("moderation_decisions_appeal_idx")
+      .on(t.appealId)
+      .where(sql`appeal_id IS NOT NULL`),
   ],
 );
 
@@ -943,7 +1037,9 @@ export const appeals = sqliteTable(
   "appeals",
   {
     id: integer("id").primaryKey(),
-    decisionId: integer("decision_id").notNull().references(() => moderationDecisions.id, { onDelete: "cascade" }),
+    decisionId: integer("decision_id")
+      .notNull()
+      .references(() => moderationDecisions.id, { onDelete: "cascade" }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     text: text("text").notNull(),
     /** open | upheld | reversed */

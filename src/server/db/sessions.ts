@@ -9,33 +9,63 @@ import { blocks, profiles, sessions, users } from "./schema";
 
 type SessionRow = typeof sessions.$inferSelect;
 
-export async function insertSession(db: Database, session: Pick<SessionRow, "id" | "publicId" | "userId" | "createdAt" | "expiresAt" | "device">): Promise<void> {
+export async function insertSession(
+  db: Database,
+  session: Pick<SessionRow, "id" | "publicId" | "userId" | "createdAt" | "expiresAt" | "device">,
+): Promise<void> {
   await db.insert(sessions).values({ ...session, lastUsedAt: session.createdAt });
 }
 
 /** A member's live sessions for the sessions list, last used first: the public id only, never the row id. */
 export async function liveSessionsOf(db: Database, userId: number) {
   return db
-    .select({ publicId: sessions.publicId, device: sessions.device, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
+    .select({
+      publicId: sessions.publicId,
+      device: sessions.device,
+      createdAt: sessions.createdAt,
+      lastUsedAt: sessions.lastUsedAt,
+    })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), sessionIsLive()))
-    .orderBy(desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`), desc(sessions.createdAt), desc(sql`rowid`));
+    .orderBy(
+      desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`),
+      desc(sessions.createdAt),
+      desc(sql`rowid`),
+    );
 }
 
 /**
  * End one of a member's sessions by its public id, never the session making the call (logout does
  * that). Returns whether a live session of that member was ended.
  */
-export async function revokeSessionByPublicId(db: Database, userId: number, publicId: string, currentSessionId: string, now: number): Promise<boolean> {
+export async function revokeSessionByPublicId(
+  db: Database,
+  userId: number,
+  publicId: string,
+  currentSessionId: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.publicId, publicId), eq(sessions.userId, userId), ne(sessions.id, currentSessionId), isNull(sessions.revokedAt)));
+    .where(
+      and(
+        eq(sessions.publicId, publicId),
+        eq(sessions.userId, userId),
+        ne(sessions.id, currentSessionId),
+        isNull(sessions.revokedAt),
+      ),
+    );
   return result.meta.changes > 0;
 }
 
 /** End every live session of a member except the one making the call ("log out everywhere else"). Returns the public ids of those ended. */
-export async function revokeOtherSessions(db: Database, userId: number, currentSessionId: string, now: number): Promise<string[]> {
+export async function revokeOtherSessions(
+  db: Database,
+  userId: number,
+  currentSessionId: string,
+  now: number,
+): Promise<string[]> {
   const ended = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -49,7 +79,9 @@ export async function touchSession(db: Database, sessionId: string, now: number,
   await db
     .update(sessions)
     .set({ lastUsedAt: now })
-    .where(and(eq(sessions.id, sessionId), or(isNull(sessions.lastUsedAt), lte(sessions.lastUsedAt, now - everySeconds))));
+    .where(
+      and(eq(sessions.id, sessionId), or(isNull(sessions.lastUsedAt), lte(sessions.lastUsedAt, now - everySeconds))),
+    );
 }
 
 /**
@@ -60,7 +92,12 @@ export function revokeMemberSessions(db: Database, member: number | SQLWrapper, 
   return db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(typeof member === "number" ? eq(sessions.userId, member) : inArray(sessions.userId, member), isNull(sessions.revokedAt)));
+    .where(
+      and(
+        typeof member === "number" ? eq(sessions.userId, member) : inArray(sessions.userId, member),
+        isNull(sessions.revokedAt),
+      ),
+    );
 }
 
 /**
@@ -80,7 +117,12 @@ export async function sessionsRevokedSince(db: Database, userId: number, since: 
  * Whether the session with this public id is still live for its member (not revoked, not expired at
  * `now`, the account live): the check a conversation's object makes of a socket's session.
  */
-export async function publicSessionIsLive(db: Database, publicId: string, userId: number, now: number): Promise<boolean> {
+export async function publicSessionIsLive(
+  db: Database,
+  publicId: string,
+  userId: number,
+  now: number,
+): Promise<boolean> {
   const row = await db
     .select({ one: sql`1` })
     .from(sessions)
@@ -156,7 +198,10 @@ export async function photoViewer(db: Database, sessionId: string, userId: numbe
 /** The live session's profile and premium flag, as a subquery `v` to join other reads to. */
 export function liveSessionViewer(db: Database, sessionId: string, userId: number) {
   return db
-    .select({ viewerProfileId: sql<number>`${profiles.id}`.as("viewer_profile_id"), viewerPremium: sql<number>`${users.paidUser}`.as("viewer_paid_user") })
+    .select({
+      viewerProfileId: sql<number>`${profiles.id}`.as("viewer_profile_id"),
+      viewerPremium: sql<number>`${users.paidUser}`.as("viewer_paid_user"),
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(profiles, eq(profiles.userId, users.id))

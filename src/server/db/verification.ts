@@ -23,12 +23,24 @@ export async function verificationStanding(db: Database, userId: number, profile
         mainPhotoId: profiles.mainPhotoId,
         fictional: profiles.fictional,
         verifiedOnly: users.verifiedOnly,
-        attempts: db.$count(verifications, and(eq(verifications.profileId, profileId), eq(verifications.kind, "selfie"), gte(verifications.askedAt, now - DAY))),
+        attempts: db.$count(
+          verifications,
+          and(
+            eq(verifications.profileId, profileId),
+            eq(verifications.kind, "selfie"),
+            gte(verifications.askedAt, now - DAY),
+          ),
+        ),
       })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .where(and(eq(profiles.id, profileId), eq(users.id, userId))),
-    db.select().from(verifications).where(eq(verifications.profileId, profileId)).orderBy(desc(verifications.id)).limit(1),
+    db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.profileId, profileId))
+      .orderBy(desc(verifications.id))
+      .limit(1),
   ]);
   return standing[0] ? { ...standing[0], last: last[0] ?? null } : undefined;
 }
@@ -38,9 +50,20 @@ export async function verificationStanding(db: Database, userId: number, profile
  * verified, has no selfie waiting and sent fewer than VERIFICATION_ATTEMPTS_PER_DAY in the last
  * 24 hours. Answers whether it was stored.
  */
-export async function insertSelfie(db: Database, s: { profileId: number; siteDomain: string; pose: string; selfieKey: string; now: number }): Promise<boolean> {
-  const attempts = db.$count(verifications, and(eq(verifications.profileId, s.profileId), eq(verifications.kind, "selfie"), gte(verifications.askedAt, s.now - DAY)));
-  const result = await db.run(sql`INSERT OR IGNORE INTO ${verifications} (profile_id, site_domain, kind, pose, selfie_key, photo_id, status, asked_at)
+export async function insertSelfie(
+  db: Database,
+  s: { profileId: number; siteDomain: string; pose: string; selfieKey: string; now: number },
+): Promise<boolean> {
+  const attempts = db.$count(
+    verifications,
+    and(
+      eq(verifications.profileId, s.profileId),
+      eq(verifications.kind, "selfie"),
+      gte(verifications.askedAt, s.now - DAY),
+    ),
+  );
+  const result =
+    await db.run(sql`INSERT OR IGNORE INTO ${verifications} (profile_id, site_domain, kind, pose, selfie_key, photo_id, status, asked_at)
     SELECT ${profiles.id}, ${s.siteDomain}, 'selfie', ${s.pose}, ${s.selfieKey}, ${profiles.mainPhotoId}, 'pending', ${s.now}
     FROM ${profiles}
     WHERE ${profiles.id} = ${s.profileId} AND ${profiles.fictional} = 0 AND ${profiles.verified} = 0 AND ${profiles.status} = 'active'
@@ -50,7 +73,11 @@ export async function insertSelfie(db: Database, s: { profileId: number; siteDom
 
 /** Where the main photo of a verified member is not the one the moderator saw: the badge goes, and a photo check waits when the selfie is still kept. */
 export async function suspendBadgeOnNewMainPhoto(db: Database, profileId: number, now: number): Promise<boolean> {
-  const unseen = and(eq(profiles.id, profileId), eq(profiles.verified, true), sql`${profiles.mainPhotoId} IS NOT ${profiles.verifiedPhotoId}`);
+  const unseen = and(
+    eq(profiles.id, profileId),
+    eq(profiles.verified, true),
+    sql`${profiles.mainPhotoId} IS NOT ${profiles.verifiedPhotoId}`,
+  );
   const [, suspended] = await db.batch([
     // First, while the badge still shows: the approved selfie beside the new main photo, for a moderator.
     db.insert(verifications).select(
@@ -115,7 +142,13 @@ export async function verificationQueue(db: Database, limit: number) {
 /** A verification with its profile's main photo now. */
 export async function verificationById(db: Database, id: number) {
   return db
-    .select({ verification: verifications, mainPhotoId: profiles.mainPhotoId, fictional: profiles.fictional, name: profiles.name, userId: profiles.userId })
+    .select({
+      verification: verifications,
+      mainPhotoId: profiles.mainPhotoId,
+      fictional: profiles.fictional,
+      name: profiles.name,
+      userId: profiles.userId,
+    })
     .from(verifications)
     .innerJoin(profiles, eq(profiles.id, verifications.profileId))
     .where(eq(verifications.id, id))
@@ -139,11 +172,24 @@ export async function publicPhotosOf(db: Database, profileId: number) {
  */
 export function verificationDecisionStatements(
   db: Database,
-  d: { id: number; profileId: number; approve: boolean; reason: string | null; operator: string; seenPhotoId: number | null; now: number },
+  d: {
+    id: number;
+    profileId: number;
+    approve: boolean;
+    reason: string | null;
+    operator: string;
+    seenPhotoId: number | null;
+    now: number;
+  },
 ): [Statement, ...Statement[]] {
   const decide = db
     .update(verifications)
-    .set({ status: d.approve ? "approved" : "rejected", reason: d.approve ? null : d.reason, decidedAt: d.now, decidedBy: d.operator })
+    .set({
+      status: d.approve ? "approved" : "rejected",
+      reason: d.approve ? null : d.reason,
+      decidedAt: d.now,
+      decidedBy: d.operator,
+    })
     .where(
       and(
         eq(verifications.id, d.id),
@@ -169,7 +215,11 @@ export function verificationDecisionStatements(
 }
 
 /** Selfies decided more than SELFIE_RETENTION_DAYS ago whose object is still kept (none a waiting check still needs), oldest first. */
-export async function selfiesPastRetention(db: Database, now: number, batch: number): Promise<{ id: number; selfieKey: string }[]> {
+export async function selfiesPastRetention(
+  db: Database,
+  now: number,
+  batch: number,
+): Promise<{ id: number; selfieKey: string }[]> {
   const rows = await db
     .select({ id: verifications.id, selfieKey: verifications.selfieKey })
     .from(verifications)
@@ -187,7 +237,8 @@ export async function selfiesPastRetention(db: Database, now: number, batch: num
 
 /** The selfie objects are gone: their rows keep the decision without the key. */
 export async function forgetSelfies(db: Database, keys: string[]): Promise<void> {
-  if (keys.length) await db.update(verifications).set({ selfieKey: null }).where(inArray(verifications.selfieKey, keys));
+  if (keys.length)
+    await db.update(verifications).set({ selfieKey: null }).where(inArray(verifications.selfieKey, keys));
 }
 
 /** Every selfie object of these accounts, for their erasure. */
@@ -207,33 +258,60 @@ export async function setVerifiedOnly(db: Database, userId: number, on: boolean)
 }
 
 /** What the first-message rule needs of a pair (docs/decisions/0040). */
-export type VerificationGate = { senderVerified: boolean; recipientVerifiedOnly: boolean; conversationStarted: boolean };
+export type VerificationGate = {
+  senderVerified: boolean;
+  recipientVerifiedOnly: boolean;
+  conversationStarted: boolean;
+};
 
 /**
  * What the first-message rule needs of a pair: whether the sender carries the badge, whether the
  * recipient takes first messages from verified members only, whether the pair has a conversation
  * with a message. One read beside the send facts (kept out of the chat ledger's read on purpose).
  */
-export async function verificationGate(db: Database, senderProfileId: number, recipientProfileId: number): Promise<VerificationGate> {
-  const [a, b] = senderProfileId < recipientProfileId ? [senderProfileId, recipientProfileId] : [recipientProfileId, senderProfileId];
+export async function verificationGate(
+  db: Database,
+  senderProfileId: number,
+  recipientProfileId: number,
+): Promise<VerificationGate> {
+  const [a, b] =
+    senderProfileId < recipientProfileId
+      ? [senderProfileId, recipientProfileId]
+      : [recipientProfileId, senderProfileId];
   const row = await db
     .select({
-      senderVerified: sql<number>`(SELECT ${profiles.verified} FROM ${profiles} WHERE ${profiles.id} = ${senderProfileId})`.mapWith(Boolean),
+      senderVerified:
+        sql<number>`(SELECT ${profiles.verified} FROM ${profiles} WHERE ${profiles.id} = ${senderProfileId})`.mapWith(
+          Boolean,
+        ),
       recipientVerifiedOnly: users.verifiedOnly,
       // EXISTS over another table: the builder has no words for it inside a select.
-      conversationStarted: sql<number>`EXISTS (SELECT 1 FROM ${conversations} WHERE ${conversations.profileA} = ${a} AND ${conversations.profileB} = ${b} AND ${conversations.lastMessageId} IS NOT NULL)`.mapWith(Boolean),
+      conversationStarted:
+        sql<number>`EXISTS (SELECT 1 FROM ${conversations} WHERE ${conversations.profileA} = ${a} AND ${conversations.profileB} = ${b} AND ${conversations.lastMessageId} IS NOT NULL)`.mapWith(
+          Boolean,
+        ),
     })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .where(eq(profiles.id, recipientProfileId))
     .get();
-  return { senderVerified: row?.senderVerified === true, recipientVerifiedOnly: row?.recipientVerifiedOnly === true, conversationStarted: row?.conversationStarted === true };
+  return {
+    senderVerified: row?.senderVerified === true,
+    recipientVerifiedOnly: row?.recipientVerifiedOnly === true,
+    conversationStarted: row?.conversationStarted === true,
+  };
 }
 
 /** Verifications asked from `from` (unix seconds) on, with their decisions, for the figures. */
 export async function verificationsSince(db: Database, from: number) {
   return db
-    .select({ siteDomain: verifications.siteDomain, kind: verifications.kind, status: verifications.status, askedAt: verifications.askedAt, decidedAt: verifications.decidedAt })
+    .select({
+      siteDomain: verifications.siteDomain,
+      kind: verifications.kind,
+      status: verifications.status,
+      askedAt: verifications.askedAt,
+      decidedAt: verifications.decidedAt,
+    })
     .from(verifications)
     .where(sql`${verifications.askedAt} >= ${from} OR ${verifications.decidedAt} >= ${from}`);
 }
@@ -243,7 +321,13 @@ export async function verificationDecisionOf(db: Database, userId: number, at: n
   return db
     .select()
     .from(moderationDecisions)
-    .where(and(eq(moderationDecisions.userId, userId), eq(moderationDecisions.source, "verification"), eq(moderationDecisions.createdAt, at)))
+    .where(
+      and(
+        eq(moderationDecisions.userId, userId),
+        eq(moderationDecisions.source, "verification"),
+        eq(moderationDecisions.createdAt, at),
+      ),
+    )
     .orderBy(desc(moderationDecisions.id))
     .get();
 }

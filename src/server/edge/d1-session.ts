@@ -18,6 +18,16 @@ export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("db", databaseOf(c.env.DB));
   await withReads(reads, next);
   const latest = reads.bookmark();
-  if (!isNewerBookmark(latest, brought) || c.res.status === 101 || /\bpublic\b/.test(c.res.headers.get("cache-control") ?? "")) return;
-  setCookie(c, BOOKMARK_COOKIE, latest, { path: "/", maxAge: BOOKMARK_MAX_AGE, sameSite: "Lax", secure: new URL(c.req.url).protocol === "https:" });
+  if (
+    !isNewerBookmark(latest, brought) ||
+    c.res.status === 101 ||
+    /\bpublic\b/.test(c.res.headers.get("cache-control") ?? "")
+  )
+    return;
+  setCookie(c, BOOKMARK_COOKIE, latest, {
+    path: "/",
+    maxAge: BOOKMARK_MAX_AGE,
+    sameSite: "Lax",
+    secure: new URL(c.req.url).protocol === "https:",
+  });
 };

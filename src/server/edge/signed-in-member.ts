@@ -20,7 +20,8 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
       c.set("session", { id: claims.sessionId, userId: claims.userId, ...member });
       const now = Math.floor(Date.now() / 1000);
       // Awaited, not left to waitUntil: it happens once in ten minutes, and the list then never lags behind the answer.
-      if (member.lastUsedAt === null || now - member.lastUsedAt >= SESSION_TOUCH_SECONDS) await touchSession(c.get("db"), claims.sessionId, now, SESSION_TOUCH_SECONDS);
+      if (member.lastUsedAt === null || now - member.lastUsedAt >= SESSION_TOUCH_SECONDS)
+        await touchSession(c.get("db"), claims.sessionId, now, SESSION_TOUCH_SECONDS);
     } else {
       clearSessionCookie(c);
     }

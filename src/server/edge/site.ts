@@ -70,7 +70,10 @@ export function checkSiteFile(raw: unknown): { file: SiteFile } | { problems: st
 }
 
 /** A site's settings and its company as KV holds them now (unparsed, so a bad stored value still shows). */
-export async function storedSiteFile(kv: KVNamespace, domain: string): Promise<{ site: unknown; company?: unknown } | null> {
+export async function storedSiteFile(
+  kv: KVNamespace,
+  domain: string,
+): Promise<{ site: unknown; company?: unknown } | null> {
   const site = await kv.get<{ company_id?: unknown }>(siteKey(domain), "json");
   if (site === null) return null;
   const company = typeof site.company_id === "string" ? await kv.get(companyKey(site.company_id), "json") : null;
@@ -88,7 +91,8 @@ export type SettingChange = { path: string; before: unknown; after: unknown };
 
 /** What differs between two settings, leaf by leaf (an array is one leaf), in the order of the keys. */
 export function settingsChanges(before: unknown, after: unknown, path = ""): SettingChange[] {
-  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === "object" && value !== null && !Array.isArray(value);
   if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     return keys.flatMap((key) => settingsChanges(before[key], after[key], path ? `${path}.${key}` : key));
@@ -98,5 +102,8 @@ export function settingsChanges(before: unknown, after: unknown, path = ""): Set
 
 /** The host a request was made to, without port, trailing dot or "www.". */
 export function siteHost(url: string): string {
-  return new URL(url).hostname.toLowerCase().replace(/\.$/, "").replace(/^www\./, "");
+  return new URL(url).hostname
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^www\./, "");
 }

@@ -33,7 +33,13 @@ export function resolveTracking(c: Context<AppEnv>): Tracking | null {
   const fresh = url.pathname.startsWith("/api/") ? null : fromParams(url.searchParams);
   if (fresh) {
     const value = new URLSearchParams(fresh as Record<string, string>).toString();
-    setCookie(c, TRACKING_COOKIE, value, { path: "/", maxAge: TRACKING_MAX_AGE, httpOnly: true, secure: url.protocol === "https:", sameSite: "Lax" });
+    setCookie(c, TRACKING_COOKIE, value, {
+      path: "/",
+      maxAge: TRACKING_MAX_AGE,
+      httpOnly: true,
+      secure: url.protocol === "https:",
+      sameSite: "Lax",
+    });
     return fresh;
   }
   return fromCookie(getCookie(c, TRACKING_COOKIE));

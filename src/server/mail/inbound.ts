@@ -18,7 +18,11 @@ export const UNSUBSCRIBE_MAILBOX = "unsubscribe";
 /** A delivery status report is small; anything larger is not read past this. */
 const MAX_READ_BYTES = 512 * 1024;
 
-const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).replace(/>$/, "").toLowerCase();
+const domainOf = (address: string) =>
+  address
+    .slice(address.lastIndexOf("@") + 1)
+    .replace(/>$/, "")
+    .toLowerCase();
 
 /** The address that takes a notification mail's mailto: unsubscribe, on the domain mail is sent from. */
 export function unsubscribeAddress(mailFrom: string): string {

@@ -12,9 +12,17 @@ import { stopMailTo } from "../db/notification-choices";
 import { recordMail } from "../db/outbox";
 
 /** `headers`: extra mail headers, such as List-Unsubscribe on notification mail (RFC 2369, RFC 8058). */
-export type Mail = { to: string; kind: string; subject: string; text: string; html: string; headers?: Record<string, string> };
+export type Mail = {
+  to: string;
+  kind: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+};
 
-const headersOf = (mail: Mail) => (mail.headers && Object.keys(mail.headers).length ? JSON.stringify(mail.headers) : null);
+const headersOf = (mail: Mail) =>
+  mail.headers && Object.keys(mail.headers).length ? JSON.stringify(mail.headers) : null;
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
@@ -40,7 +48,14 @@ export class OutboxMailer implements Mailer {
   constructor(private readonly db: Database) {}
 
   async send(mail: Mail): Promise<void> {
-    await recordMail(this.db, { toAddress: mail.to, kind: mail.kind, subject: mail.subject, text: mail.text, html: mail.html, headers: headersOf(mail) });
+    await recordMail(this.db, {
+      toAddress: mail.to,
+      kind: mail.kind,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: headersOf(mail),
+    });
   }
 }
 
@@ -80,11 +95,23 @@ export class HttpMailer implements Mailer {
     const response = await this.fetcher(this.url, {
       method: "POST",
       headers: { Authorization: `Bearer ${this.apiKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.headers ? { headers: mail.headers } : {}) }),
+      body: JSON.stringify({
+        from: this.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      }),
     });
     if (!response.ok) {
       const refusal = (await response.json().catch(() => ({}))) as { name?: string; message?: string };
-      throw new MailRefused("resend", refusal.name ?? String(response.status), false, refusal.message ?? `answered ${response.status}`);
+      throw new MailRefused(
+        "resend",
+        refusal.name ?? String(response.status),
+        false,
+        refusal.message ?? `answered ${response.status}`,
+      );
     }
     const { id } = (await response.json().catch(() => ({}))) as { id?: string };
     await recordSent(this.db, mail, id ?? null);
@@ -110,19 +137,38 @@ export class CloudflareMailer implements Mailer {
   async send(mail: Mail): Promise<void> {
     let messageId: string;
     try {
-      ({ messageId } = await this.binding.send({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.headers ? { headers: mail.headers } : {}) }));
+      ({ messageId } = await this.binding.send({
+        from: this.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      }));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const text = typeof code === "string" ? code : "E_UNKNOWN";
       // Cloudflare keeps its own list of addresses that bounced or complained: ours follows it.
-      if (text === "E_RECIPIENT_SUPPRESSED") await stopMailTo(this.db, normaliseEmail(mail.to), "bounce", Math.floor(Date.now() / 1000));
-      throw new MailRefused("cloudflare", text, text === "E_RECIPIENT_SUPPRESSED", error instanceof Error ? error.message : String(error));
+      if (text === "E_RECIPIENT_SUPPRESSED")
+        await stopMailTo(this.db, normaliseEmail(mail.to), "bounce", Math.floor(Date.now() / 1000));
+      throw new MailRefused(
+        "cloudflare",
+        text,
+        text === "E_RECIPIENT_SUPPRESSED",
+        error instanceof Error ? error.message : String(error),
+      );
     }
     await recordSent(this.db, mail, messageId);
   }
 }
 
-export type SesSettings = { region: string; accessKeyId: string; secretAccessKey: string; configurationSet: string; endpoint?: string };
+export type SesSettings = {
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  configurationSet: string;
+  endpoint?: string;
+};
 
 /**
  * Amazon SES API v2 SendEmail (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html):
@@ -142,7 +188,13 @@ export class SesMailer implements Mailer {
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
   ) {
     // aws4fetch guesses the service and region from the host; a stand-in's host names neither.
-    this.client = new AwsClient({ accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, service: "ses", region: settings.region, retries: 0 });
+    this.client = new AwsClient({
+      accessKeyId: settings.accessKeyId,
+      secretAccessKey: settings.secretAccessKey,
+      service: "ses",
+      region: settings.region,
+      retries: 0,
+    });
     this.url = `${settings.endpoint ?? `https://email.${settings.region}.amazonaws.com`}/v2/email/outbound-emails`;
   }
 
@@ -160,7 +212,11 @@ export class SesMailer implements Mailer {
       },
       ...(this.settings.configurationSet ? { ConfigurationSetName: this.settings.configurationSet } : {}),
     };
-    const request = await this.client.sign(this.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const request = await this.client.sign(this.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const response = await this.fetcher(request);
     if (!response.ok) {
       const type = (response.headers.get("x-amzn-ErrorType") ?? String(response.status)).split(":")[0]!;
@@ -182,11 +238,21 @@ export function mailerFor(env: Env, db: Database = databaseOf(env.DB)): Mailer {
       return new HttpMailer(db, env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM);
     case "cloudflare": {
       const binding = emailBindingOf(env);
-      if (!binding) throw new Error('MAIL_PROVIDER is "cloudflare" but the Worker has no send_email binding named EMAIL');
+      if (!binding)
+        throw new Error('MAIL_PROVIDER is "cloudflare" but the Worker has no send_email binding named EMAIL');
       return new CloudflareMailer(db, binding, env.MAIL_FROM);
     }
     case "ses":
-      return new SesMailer(db, { region: env.MAIL_SES_REGION, accessKeyId: env.MAIL_SES_ACCESS_KEY_ID, secretAccessKey: env.MAIL_SES_SECRET_ACCESS_KEY, configurationSet: env.MAIL_SES_CONFIGURATION_SET }, env.MAIL_FROM);
+      return new SesMailer(
+        db,
+        {
+          region: env.MAIL_SES_REGION,
+          accessKeyId: env.MAIL_SES_ACCESS_KEY_ID,
+          secretAccessKey: env.MAIL_SES_SECRET_ACCESS_KEY,
+          configurationSet: env.MAIL_SES_CONFIGURATION_SET,
+        },
+        env.MAIL_FROM,
+      );
     default:
       return new OutboxMailer(db);
   }

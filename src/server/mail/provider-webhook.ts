@@ -61,12 +61,15 @@ export const MailProviderReport = v.object({
 export type MailProviderReport = v.InferOutput<typeof MailProviderReport>;
 
 /** What a report asks of the site: stop mail for these addresses, for this reason; null when it asks nothing. */
-export function reportedStop(report: MailProviderReport): { reason: "bounce" | "complaint"; addresses: string[] } | null {
+export function reportedStop(
+  report: MailProviderReport,
+): { reason: "bounce" | "complaint"; addresses: string[] } | null {
   const to = report.data?.to;
   const addresses = to === undefined ? [] : typeof to === "string" ? [to] : to;
   if (addresses.length === 0) return null;
   if (report.type === "email.complained") return { reason: "complaint", addresses };
   // A soft (transient) bounce is a full mailbox or a busy server: the address still works.
-  if (report.type === "email.bounced" && report.data?.bounce?.type?.toLowerCase() !== "transient") return { reason: "bounce", addresses };
+  if (report.type === "email.bounced" && report.data?.bounce?.type?.toLowerCase() !== "transient")
+    return { reason: "bounce", addresses };
   return null;
 }

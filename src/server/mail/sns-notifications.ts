@@ -38,7 +38,9 @@ const SIGNED_FIELDS: Record<SnsMessage["Type"], (keyof SnsMessage)[]> = {
 };
 
 export function stringToSign(message: SnsMessage): string {
-  return SIGNED_FIELDS[message.Type].map((field) => (message[field] === undefined || message[field] === null ? "" : `${field}\n${message[field]}\n`)).join("");
+  return SIGNED_FIELDS[message.Type]
+    .map((field) => (message[field] === undefined || message[field] === null ? "" : `${field}\n${message[field]}\n`))
+    .join("");
 }
 
 /**
@@ -53,7 +55,11 @@ export function isSnsUrl(url: string, extraOrigin: string | null): boolean {
     return false;
   }
   if (extraOrigin && parsed.origin === extraOrigin) return true;
-  return parsed.protocol === "https:" && parsed.port === "" && /^sns\.[a-z]{2}(-[a-z]+)+-[0-9]\.amazonaws\.com$/.test(parsed.hostname);
+  return (
+    parsed.protocol === "https:" &&
+    parsed.port === "" &&
+    /^sns\.[a-z]{2}(-[a-z]+)+-[0-9]\.amazonaws\.com$/.test(parsed.hostname)
+  );
 }
 
 /** DER: the tag, where the content starts and how long it is. */
@@ -96,7 +102,13 @@ async function signingKey(url: string, hash: "SHA-1" | "SHA-256", fetcher: typeo
     key = (async () => {
       const response = await fetcher(url, { redirect: "manual", signal: AbortSignal.timeout(5_000) });
       if (!response.ok) throw new Error(`certificate answered ${response.status}`);
-      return crypto.subtle.importKey("spki", publicKeyOfCertificate(await response.text()), { name: "RSASSA-PKCS1-v1_5", hash }, false, ["verify"]);
+      return crypto.subtle.importKey(
+        "spki",
+        publicKeyOfCertificate(await response.text()),
+        { name: "RSASSA-PKCS1-v1_5", hash },
+        false,
+        ["verify"],
+      );
     })();
     certificates.set(cacheKey, key);
     // A failed fetch is not kept: the next message tries again.
@@ -120,8 +132,17 @@ export async function snsRefusal(message: SnsMessage, check: SnsCheck): Promise<
     return "signature";
   }
   try {
-    const key = await signingKey(message.SigningCertURL, message.SignatureVersion === "1" ? "SHA-1" : "SHA-256", check.fetcher ?? ((input, init) => fetch(input, init)));
-    const valid = await crypto.subtle.verify("RSASSA-PKCS1-v1_5", key, signature, new TextEncoder().encode(stringToSign(message)));
+    const key = await signingKey(
+      message.SigningCertURL,
+      message.SignatureVersion === "1" ? "SHA-1" : "SHA-256",
+      check.fetcher ?? ((input, init) => fetch(input, init)),
+    );
+    const valid = await crypto.subtle.verify(
+      "RSASSA-PKCS1-v1_5",
+      key,
+      signature,
+      new TextEncoder().encode(stringToSign(message)),
+    );
     return valid ? null : "signature";
   } catch {
     return "certificate";
@@ -154,8 +175,10 @@ export function sesStop(messageText: string): { reason: "bounce" | "complaint"; 
   if (!notification.success) return null;
   const { notificationType, eventType, bounce, complaint } = notification.output;
   const type = notificationType ?? eventType;
-  if (type === "Complaint" && complaint?.complainedRecipients?.length) return { reason: "complaint", addresses: complaint.complainedRecipients.map((r) => r.emailAddress) };
+  if (type === "Complaint" && complaint?.complainedRecipients?.length)
+    return { reason: "complaint", addresses: complaint.complainedRecipients.map((r) => r.emailAddress) };
   // A transient bounce (a full mailbox, a busy server) leaves the address working; Permanent and Undetermined do not.
-  if (type === "Bounce" && bounce?.bounceType !== "Transient" && bounce?.bouncedRecipients?.length) return { reason: "bounce", addresses: bounce.bouncedRecipients.map((r) => r.emailAddress) };
+  if (type === "Bounce" && bounce?.bounceType !== "Transient" && bounce?.bouncedRecipients?.length)
+    return { reason: "bounce", addresses: bounce.bouncedRecipients.map((r) => r.emailAddress) };
   return null;
 }

@@ -2,10 +2,27 @@ import type { Translate } from "../../shared/translator";
 import type { Mail } from "./mailer";
 
 /** The notification mails (notification_mail.* in locales/), each sent under one e-mail kind the member can turn off. */
-export const NOTIFICATION_MAILS = ["new_conversation", "new_message", "like", "match", "unread_reminder", "weekly_update", "activation_reminder"] as const;
+export const NOTIFICATION_MAILS = [
+  "new_conversation",
+  "new_message",
+  "like",
+  "match",
+  "unread_reminder",
+  "weekly_update",
+  "activation_reminder",
+] as const;
 export type NotificationMail = (typeof NOTIFICATION_MAILS)[number];
 
-export type MailKind = "activation" | "reset" | "mail_change" | "deletion" | "report" | "statement" | "report_outcome" | "appeal_outcome" | NotificationMail;
+export type MailKind =
+  | "activation"
+  | "reset"
+  | "mail_change"
+  | "deletion"
+  | "report"
+  | "statement"
+  | "report_outcome"
+  | "appeal_outcome"
+  | NotificationMail;
 
 /** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
 const TEXTS: Record<MailKind, string> = {
@@ -17,7 +34,10 @@ const TEXTS: Record<MailKind, string> = {
   statement: "moderation.mail.statement",
   report_outcome: "moderation.mail.report_outcome",
   appeal_outcome: "moderation.mail.appeal_outcome",
-  ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<NotificationMail, string>),
+  ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<
+    NotificationMail,
+    string
+  >),
 };
 
 /** Mails the member did not ask for but must read (moderation decisions): no "ignore this mail" line. */
@@ -48,8 +68,11 @@ export function composeMail(
   // A notification mail says why it came and how to stop it instead of "ignore this mail"; a
   // moderation decision is not something to ignore, and says nothing there.
   const why = footer ? t("notification_mail.why", all) : TOLD_WITHOUT_ASKING.has(kind) ? "" : ignore;
-  const out = footer ? { unsubscribe: t("notification_mail.unsubscribe", all), settings: t("notification_mail.settings", all) } : null;
-  const outText = footer && out ? `\n\n${out.unsubscribe}: ${footer.unsubscribe}\n${out.settings}: ${footer.settings}` : "";
+  const out = footer
+    ? { unsubscribe: t("notification_mail.unsubscribe", all), settings: t("notification_mail.settings", all) }
+    : null;
+  const outText =
+    footer && out ? `\n\n${out.unsubscribe}: ${footer.unsubscribe}\n${out.settings}: ${footer.settings}` : "";
   const text = `${greeting}\n\n${body}\n${link}\n\n${why}${outText}\n\n${signature}\n`;
   const outHtml =
     footer && out

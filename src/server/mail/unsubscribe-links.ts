@@ -19,7 +19,9 @@ async function linkKey(sessionSecret: string): Promise<CryptoKey> {
 }
 
 async function signature(sessionSecret: string, userId: number, kind: EmailKind): Promise<string> {
-  return base64url(await crypto.subtle.sign("HMAC", await linkKey(sessionSecret), encoder.encode(`unsubscribe:${userId}:${kind}`)));
+  return base64url(
+    await crypto.subtle.sign("HMAC", await linkKey(sessionSecret), encoder.encode(`unsubscribe:${userId}:${kind}`)),
+  );
 }
 
 /** The token of an unsubscribe link: `<user id>.<kind>.<signature>`. */
@@ -28,7 +30,10 @@ export async function unsubscribeToken(sessionSecret: string, userId: number, ki
 }
 
 /** The member and kind a token names, or null when it is malformed or its signature does not match. */
-export async function readUnsubscribeToken(sessionSecret: string, token: string): Promise<{ userId: number; kind: EmailKind } | null> {
+export async function readUnsubscribeToken(
+  sessionSecret: string,
+  token: string,
+): Promise<{ userId: number; kind: EmailKind } | null> {
   const match = /^([1-9][0-9]{0,9})\.([a-z_]{1,40})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return null;
   const kind = match[2] as EmailKind;

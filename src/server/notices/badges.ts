@@ -13,14 +13,34 @@ import { balanceOf } from "../db/ledger";
 import { countNewLikes } from "../db/likes";
 
 /** What the channel stores: unread messages by conversation id, the rest of the badges, and when they were read in D1 (ms). */
-export type Badges = { unread: Record<string, number>; new_likes: number; credits: number; paid_user: boolean; read_at: number };
+export type Badges = {
+  unread: Record<string, number>;
+  new_likes: number;
+  credits: number;
+  paid_user: boolean;
+  read_at: number;
+};
 
 /** The member's badges as D1 has them now (the same conversations the chat list shows); `now` in ms. */
-export async function readBadges(db: Database, member: { profileId: number; userId: number }, now: number): Promise<Badges> {
-  const [rows, newLikes, balance] = await Promise.all([chatListRows(db, member.profileId), readNewLikes(db, member.profileId), balanceOf(db, member.userId)]);
+export async function readBadges(
+  db: Database,
+  member: { profileId: number; userId: number },
+  now: number,
+): Promise<Badges> {
+  const [rows, newLikes, balance] = await Promise.all([
+    chatListRows(db, member.profileId),
+    readNewLikes(db, member.profileId),
+    balanceOf(db, member.userId),
+  ]);
   const unread: Record<string, number> = {};
   for (const row of rows) if (row.unreadCount > 0) unread[row.conversationId] = row.unreadCount;
-  return { unread, new_likes: newLikes, credits: balance?.credits ?? 0, paid_user: balance?.paid === true, read_at: now };
+  return {
+    unread,
+    new_likes: newLikes,
+    credits: balance?.credits ?? 0,
+    paid_user: balance?.paid === true,
+    read_at: now,
+  };
 }
 
 /** The member's unseen likes as D1 has them now. */

@@ -76,6 +76,10 @@ export class ConversationNotices {
 
   /** News kept back for a member whose page has opened, as news for pages only. */
   private async sendKept(profileId: number, kept: SentMessage[]): Promise<void> {
-    await Promise.all(kept.map((sent) => this.call(profileId, sent.recipient === profileId ? "message" : "balance", { ...sent, pagesOnly: true })));
+    await Promise.all(
+      kept.map((sent) =>
+        this.call(profileId, sent.recipient === profileId ? "message" : "balance", { ...sent, pagesOnly: true }),
+      ),
+    );
   }
 }

@@ -54,12 +54,32 @@ function noticeFor(event: MemberEvent): NoticeMail | null {
   switch (event.kind) {
     case "message":
       return event.first
-        ? { kind: "new_conversations", mail: "new_conversation", path: pathFor("chats-id", { id: event.conversation_id }), values: { peer: event.peer_name } }
-        : { kind: "new_messages", mail: "new_message", path: pathFor("chats-id", { id: event.conversation_id }), values: { peer: event.peer_name } };
+        ? {
+            kind: "new_conversations",
+            mail: "new_conversation",
+            path: pathFor("chats-id", { id: event.conversation_id }),
+            values: { peer: event.peer_name },
+          }
+        : {
+            kind: "new_messages",
+            mail: "new_message",
+            path: pathFor("chats-id", { id: event.conversation_id }),
+            values: { peer: event.peer_name },
+          };
     case "like":
-      return { kind: "like", mail: "like", path: pathFor("members-id", { id: event.liker_id }), values: { peer: event.liker_name } };
+      return {
+        kind: "like",
+        mail: "like",
+        path: pathFor("members-id", { id: event.liker_id }),
+        values: { peer: event.liker_name },
+      };
     case "match":
-      return { kind: "like", mail: "match", path: pathFor("members-id-chat", { id: event.peer_id }), values: { peer: event.peer_name } };
+      return {
+        kind: "like",
+        mail: "match",
+        path: pathFor("members-id-chat", { id: event.peer_id }),
+        values: { peer: event.peer_name },
+      };
     default:
       return null;
   }
@@ -89,8 +109,22 @@ async function sendNotificationMail(
   const unsubscribe = `${origin}/api/unsubscribe.php?token=${token}`;
   const t = i18nFor(isLanguage(to.language) ? to.language : "en", site.settings.countries[0]).t;
   const href = typeof link === "string" ? origin + link : await link(origin);
-  const composed = composeMail(t, mail, { address: to.email, name: to.name }, site.settings.name, href, typeof values === "function" ? values(t) : values, { unsubscribe, settings: `${origin}/notifications` });
-  await mailerFor(env, db).send({ ...composed, headers: { "List-Unsubscribe": `<${unsubscribe}>, <${unsubscribeMailto(env.MAIL_FROM, token)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
+  const composed = composeMail(
+    t,
+    mail,
+    { address: to.email, name: to.name },
+    site.settings.name,
+    href,
+    typeof values === "function" ? values(t) : values,
+    { unsubscribe, settings: `${origin}/notifications` },
+  );
+  await mailerFor(env, db).send({
+    ...composed,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribe}>, <${unsubscribeMailto(env.MAIL_FROM, token)}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  });
   return true;
 }
 
@@ -102,7 +136,13 @@ const mailable = (to: Recipient | undefined): to is Recipient => !!to && to.stat
  * no page of theirs is in view, and once per conversation until they read it (a `read` event, or a
  * message that is the only unread one, clears the mark).
  */
-export async function tellByMail(env: Env, profileId: number, event: MemberEvent, presence: Presence, now: number): Promise<void> {
+export async function tellByMail(
+  env: Env,
+  profileId: number,
+  event: MemberEvent,
+  presence: Presence,
+  now: number,
+): Promise<void> {
   const db = databaseOf(env.DB);
   if (event.kind === "read") {
     if (event.unread === 0) await clearUnreadMail(db, profileId, event.conversation_id);
@@ -113,7 +153,11 @@ export async function tellByMail(env: Env, profileId: number, event: MemberEvent
   const to = await mailRecipient(db, profileId);
   if (!mailable(to)) return;
   if (!(await notificationChoicesOf(db, to.userId)).email[notice.kind]) return;
-  if (event.kind === "message" && !(await claimUnreadMail(db, profileId, event.conversation_id, now, event.unread <= 1))) return;
+  if (
+    event.kind === "message" &&
+    !(await claimUnreadMail(db, profileId, event.conversation_id, now, event.unread <= 1))
+  )
+    return;
   try {
     await sendNotificationMail(env, db, to, notice.kind, notice.mail, notice.path, notice.values);
   } catch (error) {
@@ -127,14 +171,26 @@ export async function tellByMail(env: Env, profileId: number, event: MemberEvent
  * One run of a clock mail over the members due it: each is mailed (or found to need none) and marked
  * done; a member whose mail fails is logged and left for the next run, without holding up the rest.
  */
-async function mailEachDue<T extends { userId: number }>(mail: NotificationMail, due: readonly T[], mailOne: (member: T) => Promise<boolean>, done: (member: T) => Promise<void>): Promise<number> {
+async function mailEachDue<T extends { userId: number }>(
+  mail: NotificationMail,
+  due: readonly T[],
+  mailOne: (member: T) => Promise<boolean>,
+  done: (member: T) => Promise<void>,
+): Promise<number> {
   let sent = 0;
   for (const member of due) {
     try {
       if (await mailOne(member)) sent++;
       await done(member);
     } catch (error) {
-      console.error(JSON.stringify({ event: "clock_mail_failed", mail, userId: member.userId, message: error instanceof Error ? error.message : String(error) }));
+      console.error(
+        JSON.stringify({
+          event: "clock_mail_failed",
+          mail,
+          userId: member.userId,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      );
     }
   }
   return sent;
@@ -148,7 +204,12 @@ export async function mailUnreadReminders(env: Env, now: number): Promise<number
     await membersDueUnreadReminder(db, now - UNREAD_REMINDER_AFTER, now - UNREAD_REMINDER_EVERY, CLOCK_BATCH),
     async (due) => {
       const to = await mailRecipient(db, due.profileId);
-      return mailable(to) && sendNotificationMail(env, db, to, "unread_message_reminders", "unread_reminder", pathFor("chats"), { count: due.unread });
+      return (
+        mailable(to) &&
+        sendNotificationMail(env, db, to, "unread_message_reminders", "unread_reminder", pathFor("chats"), {
+          count: due.unread,
+        })
+      );
     },
     (due) => recordClockMail(db, due.userId, { unreadReminderAt: now, unreadRemindedUpTo: due.upTo }),
   );
@@ -172,7 +233,11 @@ export async function mailWeeklyUpdates(env: Env, now: number): Promise<number> 
     async (due) => {
       const week = await weekOf(db, due, now - WEEKLY_UPDATE_EVERY);
       const to = await mailRecipient(db, due.profileId);
-      return mailable(to) && week.likes + week.unread + week.joined > 0 && sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", pathFor("members"), weekParts(week));
+      return (
+        mailable(to) &&
+        week.likes + week.unread + week.joined > 0 &&
+        sendNotificationMail(env, db, to, "weekly_updates", "weekly_update", pathFor("members"), weekParts(week))
+      );
     },
     (due) => recordClockMail(db, due.userId, { weeklyUpdateAt: now }),
   );
@@ -183,7 +248,12 @@ export async function mailActivationReminders(env: Env, now: number): Promise<nu
   const db = databaseOf(env.DB);
   return mailEachDue(
     "activation_reminder",
-    await membersDueActivationReminder(db, now - ACTIVATION_REMINDER_UNTIL, now - ACTIVATION_REMINDER_AFTER, CLOCK_BATCH),
+    await membersDueActivationReminder(
+      db,
+      now - ACTIVATION_REMINDER_UNTIL,
+      now - ACTIVATION_REMINDER_AFTER,
+      CLOCK_BATCH,
+    ),
     async (due) => {
       const to = await mailRecipient(db, due.profileId);
       // Not `mailable`: this mail is for exactly the members whose address is not confirmed yet.

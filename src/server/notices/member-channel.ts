@@ -16,7 +16,6 @@ type HandedMember = ChannelMember & { bookmark?: string };
 /** The header by which the Worker hands the signed-in member to their channel. */
 export const CHANNEL_MEMBER_HEADER = "x-channel-member";
 
-
 /** Kept with each page's socket through hibernation: whether the page said it is in view, when it last said anything, and its login session. */
 type PageState = { visible: boolean; at: number; session?: string; kept?: Kept };
 
@@ -73,19 +72,26 @@ export class MemberChannel extends DurableObject<Env> {
 
   /** A page's socket, forwarded by the Worker after checking the session: the page gets the badges from D1 at once. */
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return new Response("Expected a WebSocket", { status: 426 });
     const handed = parseMember(request.headers.get(CHANNEL_MEMBER_HEADER));
     if (!handed) return new Response("Wrong member", { status: 400 });
     const { bookmark, ...member } = handed;
     this.reads.catchUp(bookmark);
     // Its session ended while the Worker handed the socket over.
-    if (member.session !== undefined && hasEnded(this.ctx.storage.kv, member.session)) return new Response("Session ended", { status: 403 });
+    if (member.session !== undefined && hasEnded(this.ctx.storage.kv, member.session))
+      return new Response("Session ended", { status: 403 });
     if (!this.claim(member)) return new Response("Wrong member", { status: 400 });
     const visible = new URL(request.url).searchParams.get("visible") !== "0";
 
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ visible, at: Date.now(), ...(member.session ? { session: member.session } : {}), kept: this.keptNow() } satisfies PageState);
+    server.serializeAttachment({
+      visible,
+      at: Date.now(),
+      ...(member.session ? { session: member.session } : {}),
+      kept: this.keptNow(),
+    } satisfies PageState);
     this.tellPageOpened(member.profileId);
     // Read again on every connect: whatever happened while no page was open (or on no socket, such
     // as a like seen on another page) is right again, on every open page.
@@ -102,9 +108,11 @@ export class MemberChannel extends DurableObject<Env> {
     const owner = this.stored(OWNER_KEY);
     if (!owner) return this.presence();
     // A like carries no count: the new-likes count is read again (likes are seen on pages without an event).
-    const newLikes = event.kind === "like" || event.kind === "match" ? await readNewLikes(this.db, owner.profileId) : null;
+    const newLikes =
+      event.kind === "like" || event.kind === "match" ? await readNewLikes(this.db, owner.profileId) : null;
     // Read, changed and stored with no wait in between, so events arriving together each see the other's change.
-    let badges = this.stored(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
+    let badges =
+      this.stored(BADGES_KEY) ?? (await this.ctx.blockConcurrencyWhile(() => readBadges(this.db, owner, Date.now())));
     if (newLikes !== null) badges = { ...badges, new_likes: newLikes };
     badges = badgesAfter(badges, event);
     this.remember(BADGES_KEY, badges);
@@ -150,7 +158,8 @@ export class MemberChannel extends DurableObject<Env> {
     const before = this.stored(BADGES_KEY);
     this.store(BADGES_KEY, fresh);
     const counts = badgeCounts(fresh);
-    if (always || !before || JSON.stringify(badgeCounts(before)) !== JSON.stringify(counts)) this.broadcast({ type: "counts", counts });
+    if (always || !before || JSON.stringify(badgeCounts(before)) !== JSON.stringify(counts))
+      this.broadcast({ type: "counts", counts });
   }
 
   /**
@@ -181,7 +190,8 @@ export class MemberChannel extends DurableObject<Env> {
   /** The value in memory, given to every open page's socket (see store). */
   private keepWithPages<K extends keyof Kept>(key: K): void {
     const value = this.memory[key] ?? null;
-    const kept = value === null || (key === BADGES_KEY && JSON.stringify(value).length > BADGES_BYTES) ? undefined : value;
+    const kept =
+      value === null || (key === BADGES_KEY && JSON.stringify(value).length > BADGES_BYTES) ? undefined : value;
     for (const ws of this.ctx.getWebSockets()) {
       const page = ws.deserializeAttachment() as PageState | null;
       if (!page) continue;
@@ -221,7 +231,14 @@ export class MemberChannel extends DurableObject<Env> {
       this.ctx.waitUntil(
         this.env.CONVERSATIONS.getByName(name)
           .pageOpened(profileId)
-          .catch((error: unknown) => console.error(JSON.stringify({ event: "page_opened_failed", message: error instanceof Error ? error.message : String(error) }))),
+          .catch((error: unknown) =>
+            console.error(
+              JSON.stringify({
+                event: "page_opened_failed",
+                message: error instanceof Error ? error.message : String(error),
+              }),
+            ),
+          ),
       );
     }
     this.toldClosed.clear();
@@ -255,7 +272,9 @@ export class MemberChannel extends DurableObject<Env> {
       if (page?.session !== undefined && sessions.includes(page.session)) ws.close(1008, "session ended");
     }
     const closed = await Promise.allSettled(
-      conversations.map(({ profileId, peer }) => this.env.CONVERSATIONS.getByName(roomName(profileId, peer)).sessionsEnded(profileId, peer, sessions)),
+      conversations.map(({ profileId, peer }) =>
+        this.env.CONVERSATIONS.getByName(roomName(profileId, peer)).sessionsEnded(profileId, peer, sessions),
+      ),
     );
     const failed = closed.filter((result) => result.status === "rejected").length;
     if (failed > 0) console.warn(JSON.stringify({ event: "session_sockets_not_closed", conversations: failed }));
@@ -334,7 +353,8 @@ export class MemberChannel extends DurableObject<Env> {
   private claim(member: ChannelMember): boolean {
     const owner = this.stored(OWNER_KEY);
     if (owner && owner.profileId !== member.profileId) return false;
-    if (!owner || owner.userId !== member.userId) this.store(OWNER_KEY, { profileId: member.profileId, userId: member.userId });
+    if (!owner || owner.userId !== member.userId)
+      this.store(OWNER_KEY, { profileId: member.profileId, userId: member.userId });
     return true;
   }
 
@@ -356,7 +376,15 @@ function parseMember(raw: string | null): HandedMember | null {
   try {
     const m = JSON.parse(raw) as HandedMember;
     const optionalText = (value: unknown) => value === undefined || typeof value === "string";
-    if (Number.isInteger(m.profileId) && m.profileId > 0 && Number.isInteger(m.userId) && m.userId > 0 && optionalText(m.session) && optionalText(m.bookmark)) return m;
+    if (
+      Number.isInteger(m.profileId) &&
+      m.profileId > 0 &&
+      Number.isInteger(m.userId) &&
+      m.userId > 0 &&
+      optionalText(m.session) &&
+      optionalText(m.bookmark)
+    )
+      return m;
   } catch {
     // fall through
   }

@@ -29,7 +29,13 @@ export type OpenedConversation = { profileId: number; peer: number };
  * A chat socket of `session` to `peer` opens: it is recorded (once per session and peer). False,
  * recording nothing, when the session has ended.
  */
-export function chatSocketOpened(kv: SyncKvStorage, profileId: number, session: string, peer: number, now: number): boolean {
+export function chatSocketOpened(
+  kv: SyncKvStorage,
+  profileId: number,
+  session: string,
+  peer: number,
+  now: number,
+): boolean {
   if (hasEnded(kv, session)) return false;
   const key = `${OPENED}${session}:${peer}`;
   if (kv.get(key) === undefined) kv.put(key, { at: now, profileId, peer } satisfies Opened);

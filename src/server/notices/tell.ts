@@ -22,7 +22,14 @@ const channelOf = (env: Env, profileId: number) => env.MEMBERS.getByName(memberC
 
 /** A notice that did not go out; the caller goes on (the pages' refresh, or the other channels, still tell the member). */
 function noticeFailed(channel: "pages" | "push" | "mail", kind: string, error: unknown): void {
-  console.error(JSON.stringify({ event: "notice_failed", channel, kind, message: error instanceof Error ? error.message : String(error) }));
+  console.error(
+    JSON.stringify({
+      event: "notice_failed",
+      channel,
+      kind,
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
 }
 
 /**
@@ -34,7 +41,13 @@ function noticeFailed(channel: "pages" | "push" | "mail", kind: string, error: u
  * of the conversation's object calling, told by the channel when a page opens after it answered
  * that none was open (page-hints.ts).
  */
-export async function tellMember(env: Env, profileId: number, event: MemberEvent, now: number, options: { pagesOnly?: boolean; asker?: string } = {}): Promise<Presence> {
+export async function tellMember(
+  env: Env,
+  profileId: number,
+  event: MemberEvent,
+  now: number,
+  options: { pagesOnly?: boolean; asker?: string } = {},
+): Promise<Presence> {
   let presence: Presence = { open: 0, visible: 0 };
   try {
     presence = await channelOf(env, profileId).tell(event, options.asker);
@@ -81,7 +94,11 @@ export async function tellProfileChanged(env: Env, db: Database, profileId: numb
   const conversations = await conversationsOfProfiles(db, [profileId]);
   const peers = conversations.map((c) => (c.profileA === profileId ? c.profileB : c.profileA));
   const now = Math.floor(Date.now() / 1000);
-  await Promise.all([profileId, ...new Set(peers)].map((id) => tellMember(env, id, { kind: "profile", profile_id: profileId }, now, { pagesOnly: true })));
+  await Promise.all(
+    [profileId, ...new Set(peers)].map((id) =>
+      tellMember(env, id, { kind: "profile", profile_id: profileId }, now, { pagesOnly: true }),
+    ),
+  );
 }
 
 /** A message the conversation's object acknowledged, with what it knows of it. */
@@ -98,7 +115,8 @@ export type SentMessage = {
   pagesOnly?: boolean;
 };
 
-const nameOf = async (db: Database, profileId: number, known?: string) => known ?? (await profileNameOf(db, profileId)) ?? "";
+const nameOf = async (db: Database, profileId: number, known?: string) =>
+  known ?? (await profileNameOf(db, profileId)) ?? "";
 
 /**
  * A message the conversation's object acknowledged, told to its recipient. `asker`: the name of the
@@ -132,29 +150,60 @@ export async function tellMessage(env: Env, s: SentMessage, asker?: string): Pro
  * D1 read is needed on the send path.
  */
 export async function tellSenderBalance(env: Env, s: SentMessage, asker?: string): Promise<Presence> {
-  return tellMember(env, s.sender.profileId, { kind: "credits", credits: s.balance, paid_user: s.sender.premium }, s.record.now, asker ? { asker } : {});
+  return tellMember(
+    env,
+    s.sender.profileId,
+    { kind: "credits", credits: s.balance, paid_user: s.sender.premium },
+    s.record.now,
+    asker ? { asker } : {},
+  );
 }
 
 /** The member read a conversation: their other pages' badges drop. */
-export async function tellRead(env: Env, reader: number, peer: number, conversationId: number, unread: number): Promise<void> {
-  await tellMember(env, reader, { kind: "read", conversation_id: conversationId, peer_id: peer, unread }, Math.floor(Date.now() / 1000));
+export async function tellRead(
+  env: Env,
+  reader: number,
+  peer: number,
+  conversationId: number,
+  unread: number,
+): Promise<void> {
+  await tellMember(
+    env,
+    reader,
+    { kind: "read", conversation_id: conversationId, peer_id: peer, unread },
+    Math.floor(Date.now() / 1000),
+  );
 }
 
 /**
  * A new like (stored): the liked member hears of it; a like back is a match, told to both, each with
  * the other's name and public main photo for the match moment on their open pages.
  */
-export async function tellLike(env: Env, like: { likerId: number; likedId: number; likedName: string; match: boolean }, now: number): Promise<void> {
+export async function tellLike(
+  env: Env,
+  like: { likerId: number; likedId: number; likedName: string; match: boolean },
+  now: number,
+): Promise<void> {
   const db = databaseOf(env.DB);
   if (!like.match) {
     const likerName = await nameOf(db, like.likerId);
-    await tellMember(env, like.likedId, { kind: "like", liker_id: like.likerId, liker_name: likerName, created_at: now }, now);
+    await tellMember(
+      env,
+      like.likedId,
+      { kind: "like", liker_id: like.likerId, liker_name: likerName, created_at: now },
+      now,
+    );
     return;
   }
   const faces = await profileFaces(db, [like.likerId, like.likedId]);
   const face = (id: number, knownName: string) => {
     const row = faces.find((f) => f.id === id);
-    return { peer_id: id, peer_name: row?.name ?? knownName, peer_photo: mainImage(row?.photoKey ?? null, row?.photoThumbKey ?? null, row?.photoStatus ?? null)?.match ?? null, peer_verified: Boolean(row?.verified) };
+    return {
+      peer_id: id,
+      peer_name: row?.name ?? knownName,
+      peer_photo: mainImage(row?.photoKey ?? null, row?.photoThumbKey ?? null, row?.photoStatus ?? null)?.match ?? null,
+      peer_verified: Boolean(row?.verified),
+    };
   };
   await Promise.all([
     tellMember(env, like.likedId, { kind: "match", ...face(like.likerId, ""), created_at: now }, now),

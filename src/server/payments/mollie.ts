@@ -5,7 +5,16 @@
  * is configuration, so the tests point it at a stand-in of the API on loopback.
  */
 import { minorPerMajor } from "../../shared/payments";
-import { PaymentProviderError, type Chargeback, type MethodQuery, type NewPayment, type PaymentProvider, type ProviderPayment, type Refund, type SequenceType } from "./provider";
+import {
+  PaymentProviderError,
+  type Chargeback,
+  type MethodQuery,
+  type NewPayment,
+  type PaymentProvider,
+  type ProviderPayment,
+  type Refund,
+  type SequenceType,
+} from "./provider";
 
 type MollieAmount = { currency: string; value: string };
 type MolliePayment = {
@@ -52,7 +61,12 @@ function toPayment(p: MolliePayment): ProviderPayment {
   };
 }
 
-const toRefund = (r: MollieRefund): Refund => ({ id: r.id, status: r.status, amount: fromMollieAmount(r.amount), refundKey: typeof r.metadata?.refund_key === "string" ? r.metadata.refund_key : null });
+const toRefund = (r: MollieRefund): Refund => ({
+  id: r.id,
+  status: r.status,
+  amount: fromMollieAmount(r.amount),
+  refundKey: typeof r.metadata?.refund_key === "string" ? r.metadata.refund_key : null,
+});
 
 /**
  * How long a call may take before it counts as unanswered. An unanswered create or refund may still
@@ -83,14 +97,22 @@ export class MollieProvider implements PaymentProvider {
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     let response: Response;
     try {
-      response = await this.fetcher(this.baseUrl.replace(/\/$/, "") + path, { method, headers, body: body === undefined ? null : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await this.fetcher(this.baseUrl.replace(/\/$/, "") + path, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (error) {
       throw new PaymentProviderError(`mollie unreachable: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (response.status === 404 && method === "GET") return null;
     if (!response.ok) {
       const problem = (await response.json().catch(() => ({}))) as { title?: string; detail?: string };
-      throw new PaymentProviderError(`mollie ${response.status}: ${problem.detail ?? problem.title ?? "error"}`, response.status);
+      throw new PaymentProviderError(
+        `mollie ${response.status}: ${problem.detail ?? problem.title ?? "error"}`,
+        response.status,
+      );
     }
     return (await response.json()) as T;
   }
@@ -109,7 +131,17 @@ export class MollieProvider implements PaymentProvider {
       ...(payment.sequenceType && payment.sequenceType !== "oneoff" ? { sequenceType: payment.sequenceType } : {}),
       ...(payment.mandateId ? { mandateId: payment.mandateId } : {}),
       ...(payment.lines
-        ? { lines: payment.lines.map((l) => ({ type: "digital", description: l.description, quantity: l.quantity, unitPrice: money(l.unitPrice), totalAmount: money(l.totalAmount), vatRate: l.vatRate, vatAmount: money(l.vatAmount) })) }
+        ? {
+            lines: payment.lines.map((l) => ({
+              type: "digital",
+              description: l.description,
+              quantity: l.quantity,
+              unitPrice: money(l.unitPrice),
+              totalAmount: money(l.totalAmount),
+              vatRate: l.vatRate,
+              vatAmount: money(l.vatAmount),
+            })),
+          }
         : {}),
       ...(payment.billingAddress ? { billingAddress: payment.billingAddress } : {}),
     };
@@ -127,20 +159,34 @@ export class MollieProvider implements PaymentProvider {
   }
 
   async validMandate(customerId: string): Promise<{ id: string; method: string } | null> {
-    const list = await this.call<MollieList<"mandates", { id: string; status: string; method: string }>>("GET", `/customers/${customerId}/mandates`);
+    const list = await this.call<MollieList<"mandates", { id: string; status: string; method: string }>>(
+      "GET",
+      `/customers/${customerId}/mandates`,
+    );
     const mandate = list?._embedded?.mandates?.find((m) => m.status === "valid");
     return mandate ? { id: mandate.id, method: mandate.method } : null;
   }
 
   async createDirectDebitMandate(customerId: string, account: { consumerName: string; iban: string }): Promise<string> {
-    return (await this.call<{ id: string }>("POST", `/customers/${customerId}/mandates`, { method: "directdebit", consumerName: account.consumerName, consumerAccount: account.iban }))!.id;
+    return (await this.call<{ id: string }>("POST", `/customers/${customerId}/mandates`, {
+      method: "directdebit",
+      consumerName: account.consumerName,
+      consumerAccount: account.iban,
+    }))!.id;
   }
 
-  async refund(paymentId: string, refund: { amount: number; currency: string; description: string; idempotencyKey: string; refundKey: string }): Promise<Refund> {
+  async refund(
+    paymentId: string,
+    refund: { amount: number; currency: string; description: string; idempotencyKey: string; refundKey: string },
+  ): Promise<Refund> {
     const answer = await this.call<MollieRefund>(
       "POST",
       `/payments/${paymentId}/refunds`,
-      { amount: toMollieAmount(refund.amount, refund.currency), description: refund.description, metadata: { refund_key: refund.refundKey } },
+      {
+        amount: toMollieAmount(refund.amount, refund.currency),
+        description: refund.description,
+        metadata: { refund_key: refund.refundKey },
+      },
       refund.idempotencyKey,
     );
     return toRefund(answer!);
@@ -148,14 +194,24 @@ export class MollieProvider implements PaymentProvider {
 
   async listRefunds(paymentId: string): Promise<Refund[]> {
     if (!PAYMENT_ID.test(paymentId)) return [];
-    const list = await this.call<MollieList<"refunds", MollieRefund>>("GET", `/payments/${paymentId}/refunds?limit=250`);
+    const list = await this.call<MollieList<"refunds", MollieRefund>>(
+      "GET",
+      `/payments/${paymentId}/refunds?limit=250`,
+    );
     return (list?._embedded?.refunds ?? []).map(toRefund);
   }
 
   async listChargebacks(paymentId: string): Promise<Chargeback[]> {
     if (!PAYMENT_ID.test(paymentId)) return [];
-    const list = await this.call<MollieList<"chargebacks", MollieChargeback>>("GET", `/payments/${paymentId}/chargebacks?limit=250`);
-    return (list?._embedded?.chargebacks ?? []).map((c) => ({ id: c.id, amount: fromMollieAmount(c.amount), reversed: Boolean(c.reversedAt) }));
+    const list = await this.call<MollieList<"chargebacks", MollieChargeback>>(
+      "GET",
+      `/payments/${paymentId}/chargebacks?limit=250`,
+    );
+    return (list?._embedded?.chargebacks ?? []).map((c) => ({
+      id: c.id,
+      amount: fromMollieAmount(c.amount),
+      reversed: Boolean(c.reversedAt),
+    }));
   }
 
   async listMethods(query: MethodQuery): Promise<string[]> {

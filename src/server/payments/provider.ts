@@ -28,10 +28,25 @@ export type ProviderPayment = {
 };
 
 /** A line of what is bought, as methods such as Klarna require it (minor units, VAT included). */
-export type PaymentLine = { description: string; quantity: number; unitPrice: number; totalAmount: number; vatRate: string; vatAmount: number };
+export type PaymentLine = {
+  description: string;
+  quantity: number;
+  unitPrice: number;
+  totalAmount: number;
+  vatRate: string;
+  vatAmount: number;
+};
 
 /** The payer's billing address, required by Klarna. */
-export type BillingAddress = { givenName: string; familyName: string; email: string; streetAndNumber: string; postalCode: string; city: string; country: string };
+export type BillingAddress = {
+  givenName: string;
+  familyName: string;
+  email: string;
+  streetAndNumber: string;
+  postalCode: string;
+  city: string;
+  country: string;
+};
 
 export type NewPayment = {
   amount: number;
@@ -58,7 +73,13 @@ export type Refund = { id: string; status: string; amount: number; refundKey: st
 
 export type Chargeback = { id: string; amount: number; reversed: boolean };
 
-export type MethodQuery = { amount: number; currency: string; locale: string; sequenceType: SequenceType; billingCountry: string };
+export type MethodQuery = {
+  amount: number;
+  currency: string;
+  locale: string;
+  sequenceType: SequenceType;
+  billingCountry: string;
+};
 
 export interface PaymentProvider {
   readonly name: string;
@@ -73,7 +94,10 @@ export interface PaymentProvider {
   /** A direct-debit mandate for the customer's bank account, authorised by the member on our site. */
   createDirectDebitMandate(customerId: string, account: { consumerName: string; iban: string }): Promise<string>;
   /** `refundKey` is stored with the refund (its metadata), so a request whose answer was lost can be found again. */
-  refund(paymentId: string, refund: { amount: number; currency: string; description: string; idempotencyKey: string; refundKey: string }): Promise<Refund>;
+  refund(
+    paymentId: string,
+    refund: { amount: number; currency: string; description: string; idempotencyKey: string; refundKey: string },
+  ): Promise<Refund>;
   /** The payment's refunds, whoever made them (the app or the provider's dashboard). */
   listRefunds(paymentId: string): Promise<Refund[]>;
   listChargebacks(paymentId: string): Promise<Chargeback[]>;
@@ -99,7 +123,24 @@ export class PaymentProviderError extends Error {
   }
 }
 
-const PROVIDER_LOCALES = new Set(["en_US", "en_GB", "nl_NL", "nl_BE", "fr_FR", "fr_BE", "de_DE", "de_AT", "de_CH", "es_ES", "it_IT", "nb_NO", "sv_SE", "fi_FI", "da_DK", "pl_PL"]);
+const PROVIDER_LOCALES = new Set([
+  "en_US",
+  "en_GB",
+  "nl_NL",
+  "nl_BE",
+  "fr_FR",
+  "fr_BE",
+  "de_DE",
+  "de_AT",
+  "de_CH",
+  "es_ES",
+  "it_IT",
+  "nb_NO",
+  "sv_SE",
+  "fi_FI",
+  "da_DK",
+  "pl_PL",
+]);
 
 /** The checkout's language: the member's language in their country where the provider has it. */
 export function providerLocale(language: string, country: string): string {

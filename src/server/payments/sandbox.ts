@@ -4,9 +4,24 @@
  * status, like the provider's own test page. A recurring charge on a mandate is paid at once.
  */
 import type { Database } from "../db/database";
-import { addSandboxRefund, findSandboxPayment, insertSandboxPayment, sandboxMandate, type SandboxPaymentRow } from "../db/payments";
+import {
+  addSandboxRefund,
+  findSandboxPayment,
+  insertSandboxPayment,
+  sandboxMandate,
+  type SandboxPaymentRow,
+} from "../db/payments";
 import { canSaveMethod, methodPaysIn, PAYMENT_METHODS, type PaymentStatus } from "../../shared/payments";
-import { PaymentProviderError, type Chargeback, type MethodQuery, type NewPayment, type PaymentProvider, type ProviderPayment, type Refund, type SequenceType } from "./provider";
+import {
+  PaymentProviderError,
+  type Chargeback,
+  type MethodQuery,
+  type NewPayment,
+  type PaymentProvider,
+  type ProviderPayment,
+  type Refund,
+  type SequenceType,
+} from "./provider";
 
 const randomId = (prefix: string) => `${prefix}_sb${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 
@@ -52,10 +67,12 @@ export class SandboxProvider implements PaymentProvider {
     if (recurring && !directDebit) {
       // Like Mollie: a recurring charge needs the customer's valid mandate, and is made with the mandate's method.
       const mandate = payment.customerId ? await sandboxMandate(this.db, payment.customerId) : null;
-      if (!mandate || mandate.id !== payment.mandateId || (method !== null && method !== mandate.method)) throw new PaymentProviderError("no valid mandate", 422);
+      if (!mandate || mandate.id !== payment.mandateId || (method !== null && method !== mandate.method))
+        throw new PaymentProviderError("no valid mandate", 422);
       method = mandate.method;
     }
-    if (!recurring && method !== null && !methodPaysIn(method, payment.currency)) throw new PaymentProviderError(`${method} cannot pay in ${payment.currency}`, 422);
+    if (!recurring && method !== null && !methodPaysIn(method, payment.currency))
+      throw new PaymentProviderError(`${method} cannot pay in ${payment.currency}`, 422);
     const row = await insertSandboxPayment(this.db, {
       id: randomId("tr"),
       // A direct debit is collected later (pending until the tester settles or reverses it); a card at once.
@@ -91,7 +108,8 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async refund(paymentId: string, refund: { amount: number; refundKey: string }): Promise<Refund> {
-    if (!(await addSandboxRefund(this.db, paymentId, refund.amount))) throw new PaymentProviderError("refund refused", 422);
+    if (!(await addSandboxRefund(this.db, paymentId, refund.amount)))
+      throw new PaymentProviderError("refund refused", 422);
     return { id: randomId("re"), status: "pending", amount: refund.amount, refundKey: refund.refundKey };
   }
 
@@ -106,6 +124,10 @@ export class SandboxProvider implements PaymentProvider {
 
   /** The same per-country methods Mollie offers: those that pay in the currency, and for a first payment those that leave a mandate. */
   async listMethods(query: MethodQuery): Promise<string[]> {
-    return PAYMENT_METHODS.filter((m) => m !== "directdebit" && (query.sequenceType === "first" ? canSaveMethod(m, query.currency) : methodPaysIn(m, query.currency)));
+    return PAYMENT_METHODS.filter(
+      (m) =>
+        m !== "directdebit" &&
+        (query.sequenceType === "first" ? canSaveMethod(m, query.currency) : methodPaysIn(m, query.currency)),
+    );
   }
 }

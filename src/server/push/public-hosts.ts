@@ -8,7 +8,23 @@
  */
 
 /** Reserved or local-network top-level names (RFC 2606, 6761, 6762, 8375, 9476, ICANN's name-collision list). */
-const LOCAL_TOP_LEVEL = new Set(["localhost", "local", "internal", "test", "example", "invalid", "arpa", "alt", "onion", "localdomain", "lan", "home", "corp", "intranet", "private"]);
+const LOCAL_TOP_LEVEL = new Set([
+  "localhost",
+  "local",
+  "internal",
+  "test",
+  "example",
+  "invalid",
+  "arpa",
+  "alt",
+  "onion",
+  "localdomain",
+  "lan",
+  "home",
+  "corp",
+  "intranet",
+  "private",
+]);
 
 /** IPv4 blocks that are not global unicast (IANA special-purpose registry), as [first address, prefix length]. */
 const IPV4_NOT_PUBLIC: readonly [string, number][] = [

@@ -8,7 +8,15 @@ import { encryptNotification, vapidHeaders } from "@block65/webcrypto-web-push";
 import type { PushPayload } from "../../shared/member-events";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
-import { countTooLargePush, deferSubscription, deleteSubscription, markPushDelivered, recordKeyMismatch, recordPush, type StoredSubscription } from "../db/push-subscriptions";
+import {
+  countTooLargePush,
+  deferSubscription,
+  deleteSubscription,
+  markPushDelivered,
+  recordKeyMismatch,
+  recordPush,
+  type StoredSubscription,
+} from "../db/push-subscriptions";
 import { isAllowedPushEndpoint, pushServiceAddress } from "./endpoints";
 
 /** The deployment's VAPID pair (base64url: `d` scalar, uncompressed point) and our contact, a mailto: address. */
@@ -44,8 +52,20 @@ export interface PushSender {
 class OutboxPush implements PushSender {
   constructor(private readonly db: Database) {}
 
-  async send(userId: number, subscription: StoredSubscription, message: PushMessage, now: number): Promise<PushOutcome> {
-    await recordPush(this.db, { userId, endpoint: subscription.endpoint, payload: JSON.stringify(message.payload), topic: message.topic, urgency: message.urgency, createdAt: now });
+  async send(
+    userId: number,
+    subscription: StoredSubscription,
+    message: PushMessage,
+    now: number,
+  ): Promise<PushOutcome> {
+    await recordPush(this.db, {
+      userId,
+      endpoint: subscription.endpoint,
+      payload: JSON.stringify(message.payload),
+      topic: message.topic,
+      urgency: message.urgency,
+      createdAt: now,
+    });
     return { kind: "sent" };
   }
 }
@@ -107,7 +127,11 @@ export function pushPlaintext(payload: PushPayload, maxBodyBytes: number, pad: b
 /** Seconds to wait from a Retry-After header (seconds or an HTTP date, RFC 9110 §10.2.3), within limits. */
 function waitOf(retryAfter: string | null, now: number): number {
   const value = retryAfter?.trim() ?? "";
-  const seconds = /^[0-9]+$/.test(value) ? Number(value) : Number.isFinite(Date.parse(value)) ? Math.ceil(Date.parse(value) / 1000) - now : DEFAULT_WAIT_SECONDS;
+  const seconds = /^[0-9]+$/.test(value)
+    ? Number(value)
+    : Number.isFinite(Date.parse(value))
+      ? Math.ceil(Date.parse(value) / 1000) - now
+      : DEFAULT_WAIT_SECONDS;
   return Math.min(MAX_WAIT_SECONDS, Math.max(1, seconds));
 }
 
@@ -120,7 +144,11 @@ export class WebPush implements PushSender {
   ) {}
 
   private async post(subscription: StoredSubscription, message: PushMessage, plaintext: Uint8Array): Promise<Response> {
-    const target = { endpoint: subscription.endpoint, expirationTime: null, keys: { p256dh: subscription.p256dh, auth: subscription.auth } };
+    const target = {
+      endpoint: subscription.endpoint,
+      expirationTime: null,
+      keys: { p256dh: subscription.p256dh, auth: subscription.auth },
+    };
     // The token's expiry is the library's (12 hours from the clock).
     const { headers } = await vapidHeaders(target, this.vapid);
     const body = await encryptNotification(target, plaintext, { pad: false });
@@ -142,7 +170,12 @@ export class WebPush implements PushSender {
     return response;
   }
 
-  async send(_userId: number, subscription: StoredSubscription, message: PushMessage, now: number): Promise<PushOutcome> {
+  async send(
+    _userId: number,
+    subscription: StoredSubscription,
+    message: PushMessage,
+    now: number,
+  ): Promise<PushOutcome> {
     // Checked when stored too; checked again so no row can make the Worker post elsewhere.
     if (!isAllowedPushEndpoint(subscription.endpoint, this.development)) return { kind: "gone", status: 0 };
     let response = await this.post(subscription, message, pushPlaintext(message.payload, PUSH_BODY_MAX_BYTES, true));
@@ -167,17 +200,33 @@ const isDevelopment = (env: Env) => env.ENVIRONMENT === "development" || env.ENV
 export function pushSenderFor(env: Env, db: Database, site: SiteSettings): PushSender | null {
   if (env.PUSH_PROVIDER !== "web") return new OutboxPush(db);
   if (!site.push_public_key || !env.VAPID_PRIVATE_KEY) {
-    console.warn(JSON.stringify({ event: "push_not_configured", site: site.domain, public_key: Boolean(site.push_public_key), private_key: Boolean(env.VAPID_PRIVATE_KEY) }));
+    console.warn(
+      JSON.stringify({
+        event: "push_not_configured",
+        site: site.domain,
+        public_key: Boolean(site.push_public_key),
+        private_key: Boolean(env.VAPID_PRIVATE_KEY),
+      }),
+    );
     return null;
   }
-  return new WebPush({ publicKey: site.push_public_key, privateKey: env.VAPID_PRIVATE_KEY, subject: `mailto:${site.support_email}` }, isDevelopment(env));
+  return new WebPush(
+    { publicKey: site.push_public_key, privateKey: env.VAPID_PRIVATE_KEY, subject: `mailto:${site.support_email}` },
+    isDevelopment(env),
+  );
 }
 
 /** Whether stored endpoints may be loopback (development and tests). */
 export const pushToLoopbackAllowed = isDevelopment;
 
 /** What a push's outcome changes: the subscription's row, and what is logged. */
-async function settle(db: Database, userId: number, subscription: StoredSubscription, outcome: PushOutcome, now: number): Promise<void> {
+async function settle(
+  db: Database,
+  userId: number,
+  subscription: StoredSubscription,
+  outcome: PushOutcome,
+  now: number,
+): Promise<void> {
   const pushService = new URL(subscription.endpoint).origin;
   switch (outcome.kind) {
     case "sent":
@@ -187,19 +236,46 @@ async function settle(db: Database, userId: number, subscription: StoredSubscrip
     case "too_large":
       // Kept: the next, shorter push may well go through; the count shows a browser that never gets any.
       await countTooLargePush(db, subscription.id);
-      console.warn(JSON.stringify({ event: "push_failed", userId, subscription: subscription.id, push_service: pushService, reason: "push service answered 413 twice" }));
+      console.warn(
+        JSON.stringify({
+          event: "push_failed",
+          userId,
+          subscription: subscription.id,
+          push_service: pushService,
+          reason: "push service answered 413 twice",
+        }),
+      );
       return;
     case "wait":
       // Nothing is sent to this subscription before then (pushRecipient leaves it out); no request sleeps.
       await deferSubscription(db, subscription.id, outcome.until);
-      console.warn(JSON.stringify({ event: "push_deferred", userId, subscription: subscription.id, push_service: pushService, until: outcome.until }));
+      console.warn(
+        JSON.stringify({
+          event: "push_deferred",
+          userId,
+          subscription: subscription.id,
+          push_service: pushService,
+          until: outcome.until,
+        }),
+      );
       return;
     case "key_mismatch":
       // Every subscription made under an earlier key answers so: one line per key, not one per push.
-      if (await recordKeyMismatch(db, outcome.publicKey, now)) console.warn(JSON.stringify({ event: "push_key_mismatch", public_key: outcome.publicKey, push_service: pushService }));
+      if (await recordKeyMismatch(db, outcome.publicKey, now))
+        console.warn(
+          JSON.stringify({ event: "push_key_mismatch", public_key: outcome.publicKey, push_service: pushService }),
+        );
       return;
     case "failed":
-      console.warn(JSON.stringify({ event: "push_failed", userId, subscription: subscription.id, push_service: pushService, reason: outcome.reason }));
+      console.warn(
+        JSON.stringify({
+          event: "push_failed",
+          userId,
+          subscription: subscription.id,
+          push_service: pushService,
+          reason: outcome.reason,
+        }),
+      );
   }
 }
 
@@ -208,13 +284,27 @@ async function settle(db: Database, userId: number, subscription: StoredSubscrip
  * deleted, one that must wait is held back, any other failure is logged and the rest still go out.
  * Never throws.
  */
-export async function deliverPush(db: Database, sender: PushSender, userId: number, subscriptions: StoredSubscription[], message: PushMessage, now: number): Promise<void> {
+export async function deliverPush(
+  db: Database,
+  sender: PushSender,
+  userId: number,
+  subscriptions: StoredSubscription[],
+  message: PushMessage,
+  now: number,
+): Promise<void> {
   await Promise.all(
     subscriptions.map(async (subscription) => {
       try {
         await settle(db, userId, subscription, await sender.send(userId, subscription, message, now), now);
       } catch (error) {
-        console.warn(JSON.stringify({ event: "push_failed", userId, subscription: subscription.id, reason: error instanceof Error ? error.message : String(error) }));
+        console.warn(
+          JSON.stringify({
+            event: "push_failed",
+            userId,
+            subscription: subscription.id,
+            reason: error instanceof Error ? error.message : String(error),
+          }),
+        );
       }
     }),
   );

@@ -1,7 +1,14 @@
 import manifest from "virtual:client-manifest";
 import type { ScreenName } from "../../shared/routes";
 
-type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean; src?: string };
+type ManifestChunk = {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  src?: string;
+};
 export type ClientManifest = Record<string, ManifestChunk>;
 
 const ENTRY = "src/client/entry.tsx";

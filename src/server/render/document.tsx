@@ -14,7 +14,14 @@ window.__vite_plugin_react_preamble_installed__ = true;`;
 const VITE_DEV_SERVER = import.meta.env.DEV && import.meta.env.MODE !== "test";
 
 /** `texts`: the address of the page's texts, fetched before hydration (decision 0042), so asked for at once. */
-type DocumentProps = { lang: string; assets: PageAssets; texts: string; nonce: string | undefined; head: HeadTags; children: ReactNode };
+type DocumentProps = {
+  lang: string;
+  assets: PageAssets;
+  texts: string;
+  nonce: string | undefined;
+  head: HeadTags;
+  children: ReactNode;
+};
 
 export function Document({ lang, assets, texts, nonce, head, children }: DocumentProps) {
   return (
@@ -45,7 +52,9 @@ export function Document({ lang, assets, texts, nonce, head, children }: Documen
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
-        {VITE_DEV_SERVER && <script type="module" nonce={nonce} dangerouslySetInnerHTML={{ __html: REACT_REFRESH_PREAMBLE }} />}
+        {VITE_DEV_SERVER && (
+          <script type="module" nonce={nonce} dangerouslySetInnerHTML={{ __html: REACT_REFRESH_PREAMBLE }} />
+        )}
         {assets.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}

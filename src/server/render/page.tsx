@@ -44,7 +44,12 @@ export async function renderRoute(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** Stream the app for one page state; if even that fails, a last plain page says so. */
-export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, error: PageError | null, fallback: Record<string, unknown> = {}): Promise<Response> {
+export async function renderPage(
+  c: Context<AppEnv>,
+  match: RouteMatch | null,
+  error: PageError | null,
+  fallback: Record<string, unknown> = {},
+): Promise<Response> {
   const screen = match && !error ? match.route.screen : null;
   if (screen) await loadScreen(screen);
   const locale = c.get("locale");
@@ -59,7 +64,8 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
     settings: pageSettings(c),
     company: c.get("company"),
     user,
-    fallback: user && !user.paid_user ? { ...fallback, [WELCOME_KEY]: welcomeOffer(c, session!.userId, user, now) } : fallback,
+    fallback:
+      user && !user.paid_user ? { ...fallback, [WELCOME_KEY]: welcomeOffer(c, session!.userId, user, now) } : fallback,
     error,
     rendered_at: now,
     development: c.env.ENVIRONMENT === "development",
@@ -98,12 +104,21 @@ export async function renderPage(c: Context<AppEnv>, match: RouteMatch | null, e
   try {
     return await render(page);
   } catch (failure) {
-    console.error(JSON.stringify({ event: "render_failed", requestId: c.get("requestId"), message: failure instanceof Error ? failure.message : String(failure) }));
+    console.error(
+      JSON.stringify({
+        event: "render_failed",
+        requestId: c.get("requestId"),
+        message: failure instanceof Error ? failure.message : String(failure),
+      }),
+    );
     try {
       return await render({ ...page, fallback: {}, error: { status: 500, message: null } });
     } catch {
       const t = c.get("t");
-      return c.html(`<!doctype html><meta charset="utf-8"><h1>${t("errors.error_page_failed")}</h1><a href="/">${t("errors.go_back_home")}</a>`, 500);
+      return c.html(
+        `<!doctype html><meta charset="utf-8"><h1>${t("errors.error_page_failed")}</h1><a href="/">${t("errors.go_back_home")}</a>`,
+        500,
+      );
     }
   }
 }

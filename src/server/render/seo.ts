@@ -61,7 +61,10 @@ function pageAddress(site: SiteSettings, path: string, language: Language, reque
 /** The same page on every site in each language its country offers (self included), as hreflang alternates. */
 function alternatesOf(sites: SiteSettings[], path: string, requestUrl: URL): Alternate[] {
   return sites.flatMap((site) =>
-    languagesForCountry(site.countries[0]!).map((language) => ({ hreflang: `${language}-${site.countries[0]}`, href: pageAddress(site, path, language, requestUrl) })),
+    languagesForCountry(site.countries[0]!).map((language) => ({
+      hreflang: `${language}-${site.countries[0]}`,
+      href: pageAddress(site, path, language, requestUrl),
+    })),
   );
 }
 
@@ -83,7 +86,9 @@ export function headTags({ site, sites, locale, url, match, failed, fallback, t 
   const path = url.pathname;
   const title = localised(site.index_title, locale) ?? t("home.title", { site: site.name });
   // A profile page or member landing page previews with the member's main photo (public to everyone).
-  const profile = Object.entries(fallback).find(([key]) => key.startsWith("/api/profile.php"))?.[1] as ProfileResponse | undefined;
+  const profile = Object.entries(fallback).find(([key]) => key.startsWith("/api/profile.php"))?.[1] as
+    | ProfileResponse
+    | undefined;
   // An invisible member's pages (the profile, its landing pages) are kept out of the index and give previews no photo.
   const hidden = profile?.noindex === true;
   const media = profile?.profile.main_image && !hidden ? site.cdn_prefix + profile.profile.main_image.match : null;
@@ -113,7 +118,13 @@ function disallowedPaths(): string[] {
 
 /** robots.txt of a site: member-only pages stay out of search engines; the sitemap is named. */
 export function robotsTxt(site: SiteSettings, requestUrl: URL): string {
-  return ["User-agent: *", ...disallowedPaths().map((p) => `Disallow: ${p}`), "", `Sitemap: ${siteOrigin(site, requestUrl)}/sitemap.xml`, ""].join("\n");
+  return [
+    "User-agent: *",
+    ...disallowedPaths().map((p) => `Disallow: ${p}`),
+    "",
+    `Sitemap: ${siteOrigin(site, requestUrl)}/sitemap.xml`,
+    "",
+  ].join("\n");
 }
 
 /**
@@ -132,7 +143,8 @@ function sitemapPaths(site: SiteSettings): string[] {
   ];
 }
 
-const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const xml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** sitemap.xml of a site, with the hreflang alternates of each page (sitemaps.org and Google's xhtml:link). */
 export function sitemapXml(site: SiteSettings, sites: SiteSettings[], requestUrl: URL): string {

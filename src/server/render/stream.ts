@@ -26,13 +26,22 @@ type StreamOptions = {
  * Stream a page: the shell goes out as soon as it is ready and the rest follows. Crawlers get the
  * whole document at once (allReady). Errors inside the stream are logged with the request id.
  */
-export async function streamPage(element: ReactElement, options: StreamOptions): Promise<{ body: ReadableStream; status: number; headers: Record<string, string> }> {
+export async function streamPage(
+  element: ReactElement,
+  options: StreamOptions,
+): Promise<{ body: ReadableStream; status: number; headers: Record<string, string> }> {
   const stream = await renderToReadableStream(element, {
     ...(options.nonce ? { nonce: options.nonce } : {}),
     bootstrapScriptContent: options.bootstrap,
     bootstrapModules: [options.entry],
     onError(error: unknown) {
-      console.error(JSON.stringify({ event: "stream_error", requestId: options.requestId, message: error instanceof Error ? error.message : String(error) }));
+      console.error(
+        JSON.stringify({
+          event: "stream_error",
+          requestId: options.requestId,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      );
     },
   });
   if (options.userAgent && BOTS.test(options.userAgent)) await stream.allReady;

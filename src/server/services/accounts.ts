@@ -7,7 +7,15 @@ import { REACTIVATION_DAYS, type SignupBody } from "../../shared/account";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { accountKey, addressKey, ACCOUNT_FAILURES, ADDRESS_FAILURES, blockedFor, clearFailures, recordFailure } from "../auth/throttle";
+import {
+  accountKey,
+  addressKey,
+  ACCOUNT_FAILURES,
+  ADDRESS_FAILURES,
+  blockedFor,
+  clearFailures,
+  recordFailure,
+} from "../auth/throttle";
 import { newAccountToken, TOKEN_LIFETIME, TOKEN_LINKS, type TokenKind } from "../auth/account-tokens";
 import { randomToken, tokenHash } from "../auth/tokens";
 import {
@@ -45,7 +53,14 @@ import type { Mailer } from "../mail/mailer";
 import { composeMail, type MailKind } from "../mail/templates";
 import { usernameKey } from "./account-rules";
 import { termsVersion } from "../../shared/legal";
-import { birthDateProblem, emailProblem, normaliseEmail, passwordProblem, type Problem, usernameProblem } from "../../shared/account-fields";
+import {
+  birthDateProblem,
+  emailProblem,
+  normaliseEmail,
+  passwordProblem,
+  type Problem,
+  usernameProblem,
+} from "../../shared/account-fields";
 
 const RESET_MAILS_PER_DAY = 3;
 const ACTIVATION_MAILS_PER_DAY = 5;
@@ -65,13 +80,33 @@ export type AccountContext = {
 const nowOf = (ctx: AccountContext) => ctx.now ?? Math.floor(Date.now() / 1000);
 
 /** A new single-use token for the member's link, at the context's time. */
-const newToken = (ctx: AccountContext, userId: number, kind: TokenKind, data: string | null = null) => newAccountToken(ctx.db, userId, kind, nowOf(ctx), data);
+const newToken = (ctx: AccountContext, userId: number, kind: TokenKind, data: string | null = null) =>
+  newAccountToken(ctx.db, userId, kind, nowOf(ctx), data);
 
-const MAIL_OF: Record<TokenKind, MailKind> = { activation: "activation", password_reset: "reset", mail_change: "mail_change", reactivation: "deletion" };
+const MAIL_OF: Record<TokenKind, MailKind> = {
+  activation: "activation",
+  password_reset: "reset",
+  mail_change: "mail_change",
+  reactivation: "deletion",
+};
 
-async function mailLink(ctx: AccountContext, account: { email: string; username: string; language: string }, kind: TokenKind, token: string, values: Record<string, string | number> = {}, to = account.email) {
+async function mailLink(
+  ctx: AccountContext,
+  account: { email: string; username: string; language: string },
+  kind: TokenKind,
+  token: string,
+  values: Record<string, string | number> = {},
+  to = account.email,
+) {
   const language: Language = isLanguage(account.language) ? account.language : "en";
-  const mail = composeMail(i18nFor(language, ctx.site.countries[0]).t, MAIL_OF[kind], { address: to, name: account.username }, ctx.site.name, ctx.origin + TOKEN_LINKS[kind](token), values);
+  const mail = composeMail(
+    i18nFor(language, ctx.site.countries[0]).t,
+    MAIL_OF[kind],
+    { address: to, name: account.username },
+    ctx.site.name,
+    ctx.origin + TOKEN_LINKS[kind](token),
+    values,
+  );
   await ctx.mailer.send(mail);
 }
 
@@ -85,7 +120,12 @@ async function tokensSentToday(ctx: AccountContext, userId: number, kind: TokenK
  * written on `liveTokenMember` so it changes nothing unless the token is still unused and unexpired.
  * They run in one batch with the token's use, so two clicks on the same link cannot both succeed.
  */
-async function spendToken(ctx: AccountContext, token: string, kind: TokenKind, effect: (hash: string, now: number) => Parameters<typeof spendTokenRow>[3]) {
+async function spendToken(
+  ctx: AccountContext,
+  token: string,
+  kind: TokenKind,
+  effect: (hash: string, now: number) => Parameters<typeof spendTokenRow>[3],
+) {
   const hash = await tokenHash(token);
   const now = nowOf(ctx);
   const row = await liveToken(ctx.db, hash, kind, now);
@@ -93,10 +133,16 @@ async function spendToken(ctx: AccountContext, token: string, kind: TokenKind, e
   return (await spendTokenRow(ctx.db, hash, now, effect(hash, now))) ? row : null;
 }
 
-export async function signUp(ctx: AccountContext, input: SignupBody, options: { language: Language; country: string; tracking: Tracking | null }) {
+export async function signUp(
+  ctx: AccountContext,
+  input: SignupBody,
+  options: { language: Language; country: string; tracking: Tracking | null },
+) {
   const { site } = ctx;
-  if (site.signups === "invite_only") throw new AppError({ status: 403, code: "invite_only", key: "errors.invite_only" });
-  if (site.signups === "with_trafficsource" && !options.tracking) throw new AppError({ status: 403, code: "signup_closed", key: "errors.signup_closed" });
+  if (site.signups === "invite_only")
+    throw new AppError({ status: 403, code: "invite_only", key: "errors.invite_only" });
+  if (site.signups === "with_trafficsource" && !options.tracking)
+    throw new AppError({ status: 403, code: "signup_closed", key: "errors.signup_closed" });
 
   const email = normaliseEmail(input.email);
   const username = input.username.normalize("NFKC").trim();
@@ -110,9 +156,11 @@ export async function signUp(ctx: AccountContext, input: SignupBody, options: { 
   check("date_of_birth", birthDateProblem(input.date_of_birth));
   if (Object.keys(problems).length) throw invalidFields(problems);
 
-  if (await accountByEmail(ctx.db, email)) throw fieldError({ status: 409, code: "email_exists", key: "validation.email_exists", field: "email" });
+  if (await accountByEmail(ctx.db, email))
+    throw fieldError({ status: 409, code: "email_exists", key: "validation.email_exists", field: "email" });
   const key = usernameKey(username);
-  if (await usernameTaken(ctx.db, key)) throw fieldError({ status: 409, code: "username_taken", key: "validation.username_taken", field: "username" });
+  if (await usernameTaken(ctx.db, key))
+    throw fieldError({ status: 409, code: "username_taken", key: "validation.username_taken", field: "username" });
 
   const now = nowOf(ctx);
   const passwordHash = await hashPassword(input.password);
@@ -138,13 +186,25 @@ export async function signUp(ctx: AccountContext, input: SignupBody, options: { 
         sub3: tracking.sub3 ?? null,
         lastActiveAt: now,
       },
-      profile: { name: username, country: options.country, gender: input.gender, birthDate: input.date_of_birth, lastActiveAt: now, createdAt: now },
+      profile: {
+        name: username,
+        country: options.country,
+        gender: input.gender,
+        birthDate: input.date_of_birth,
+        lastActiveAt: now,
+        createdAt: now,
+      },
       signupCredits: site.signup_credits,
-      activation: { tokenHash: await tokenHash(activationToken), createdAt: now, expiresAt: now + TOKEN_LIFETIME.activation },
+      activation: {
+        tokenHash: await tokenHash(activationToken),
+        createdAt: now,
+        expiresAt: now + TOKEN_LIFETIME.activation,
+      },
     });
   } catch (error) {
     // Another signup with the same address or name won the race: the unique indexes refused this one whole.
-    if (String(error).includes("UNIQUE")) throw fieldError({ status: 409, code: "email_exists", key: "validation.email_exists", field: "email" });
+    if (String(error).includes("UNIQUE"))
+      throw fieldError({ status: 409, code: "email_exists", key: "validation.email_exists", field: "email" });
     throw error;
   }
   const account = (await accountByEmail(ctx.db, email))!;
@@ -173,7 +233,8 @@ export async function resendActivation(ctx: AccountContext, userId: number): Pro
 export async function activationResend(ctx: AccountContext, userId: number) {
   const account = await accountById(ctx.db, userId);
   if (!account || account.status !== "not_confirmed") return null;
-  if ((await tokensSentToday(ctx, userId, "activation")) >= ACTIVATION_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_mails", key: "errors.too_many_resets" });
+  if ((await tokensSentToday(ctx, userId, "activation")) >= ACTIVATION_MAILS_PER_DAY)
+    throw new AppError({ status: 429, code: "too_many_mails", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, userId, "activation");
   return { statement, send: () => mailLink(ctx, account, "activation", token) };
 }
@@ -184,24 +245,48 @@ type LoginResult = { userId: number };
  * Log in (SPEC §8 texts). The address is checked first, then the account's lockout, then the
  * password; every failure counts for the address and, when the account exists, for the account.
  */
-export async function logIn(ctx: AccountContext, email: string, password: string, address: string): Promise<LoginResult> {
+export async function logIn(
+  ctx: AccountContext,
+  email: string,
+  password: string,
+  address: string,
+): Promise<LoginResult> {
   const ipKey = addressKey(address);
   const addressWait = await blockedFor(ctx.db, ipKey);
-  if (addressWait) throw new AppError({ status: 429, code: "address_throttled", key: "errors.address_throttled", values: { count: Math.ceil(addressWait / 60) } });
+  if (addressWait)
+    throw new AppError({
+      status: 429,
+      code: "address_throttled",
+      key: "errors.address_throttled",
+      values: { count: Math.ceil(addressWait / 60) },
+    });
 
   const account = await accountByEmail(ctx.db, normaliseEmail(email));
   const userKey = account ? accountKey(account.id) : null;
   if (userKey) {
     const wait = await blockedFor(ctx.db, userKey);
-    if (wait) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { count: Math.ceil(wait / 60) } });
+    if (wait)
+      throw new AppError({
+        status: 429,
+        code: "account_blocked",
+        key: "errors.account_blocked",
+        values: { count: Math.ceil(wait / 60) },
+      });
   }
   const { ok, rehash } = await verifyPassword(account?.passwordHash ?? null, password);
   // Only someone who knows the password learns that the account is disabled; anyone else is told the login failed.
-  if (ok && account?.status === "disabled") throw new AppError({ status: 403, code: "account_disabled", key: "sessions.account_disabled" });
+  if (ok && account?.status === "disabled")
+    throw new AppError({ status: 403, code: "account_disabled", key: "sessions.account_disabled" });
   if (!ok || !account) {
     await recordFailure(ctx.db, ipKey, ADDRESS_FAILURES);
     const blocked = userKey ? await recordFailure(ctx.db, userKey, ACCOUNT_FAILURES) : 0;
-    if (blocked) throw new AppError({ status: 429, code: "account_blocked", key: "errors.account_blocked", values: { count: Math.ceil(blocked / 60) } });
+    if (blocked)
+      throw new AppError({
+        status: 429,
+        code: "account_blocked",
+        key: "errors.account_blocked",
+        values: { count: Math.ceil(blocked / 60) },
+      });
     throw new AppError({ status: 400, code: "login_failed", key: "errors.login_failed" });
   }
   await clearFailures(ctx.db, userKey!);
@@ -220,8 +305,10 @@ export async function logIn(ctx: AccountContext, email: string, password: string
 
 export async function requestPasswordReset(ctx: AccountContext, email: string): Promise<void> {
   const account = await accountByEmail(ctx.db, normaliseEmail(email));
-  if (!account || account.status === "disabled") throw fieldError({ status: 404, code: "email_not_found", key: "errors.email_not_found", field: "email" });
-  if ((await tokensSentToday(ctx, account.id, "password_reset")) >= RESET_MAILS_PER_DAY) throw new AppError({ status: 429, code: "too_many_resets", key: "errors.too_many_resets" });
+  if (!account || account.status === "disabled")
+    throw fieldError({ status: 404, code: "email_not_found", key: "errors.email_not_found", field: "email" });
+  if ((await tokensSentToday(ctx, account.id, "password_reset")) >= RESET_MAILS_PER_DAY)
+    throw new AppError({ status: 429, code: "too_many_resets", key: "errors.too_many_resets" });
   const { token, statement } = await newToken(ctx, account.id, "password_reset");
   await statement;
   await mailLink(ctx, account, "password_reset", token, { count: TOKEN_LIFETIME.password_reset / HOUR });
@@ -236,7 +323,12 @@ function newPasswordProblems(password: string, repeat: string): Record<string, P
 }
 
 /** New password through the mailed link; every session of the member ends. Answers whose password it was. */
-export async function resetPassword(ctx: AccountContext, token: string, password: string, repeat: string): Promise<number> {
+export async function resetPassword(
+  ctx: AccountContext,
+  token: string,
+  password: string,
+  repeat: string,
+): Promise<number> {
   const problems = newPasswordProblems(password, repeat);
   if (Object.keys(problems).length) throw invalidFields(problems);
   const hash = await hashPassword(password);
@@ -249,17 +341,31 @@ export async function resetPassword(ctx: AccountContext, token: string, password
 }
 
 /** Change the password knowing the old one; every session ends (the caller starts a new one here). */
-export async function changePassword(ctx: AccountContext, userId: number, oldPassword: string, password: string, repeat: string): Promise<void> {
+export async function changePassword(
+  ctx: AccountContext,
+  userId: number,
+  oldPassword: string,
+  password: string,
+  repeat: string,
+): Promise<void> {
   const account = await accountById(ctx.db, userId);
   const { ok } = await verifyPassword(account?.passwordHash ?? null, oldPassword);
   const problems: Record<string, Problem> = ok ? {} : { old_password: { key: "validation.old_password_wrong" } };
   Object.assign(problems, newPasswordProblems(password, repeat));
   if (Object.keys(problems).length) throw invalidFields(problems);
-  await ctx.db.batch([setPasswordHash(ctx.db, userId, await hashPassword(password)), revokeMemberSessions(ctx.db, userId, nowOf(ctx))]);
+  await ctx.db.batch([
+    setPasswordHash(ctx.db, userId, await hashPassword(password)),
+    revokeMemberSessions(ctx.db, userId, nowOf(ctx)),
+  ]);
 }
 
 /** Ask to move to a new address: the confirmation link goes to the new one. */
-export async function requestMailChange(ctx: AccountContext, userId: number, newEmail: string, password: string): Promise<void> {
+export async function requestMailChange(
+  ctx: AccountContext,
+  userId: number,
+  newEmail: string,
+  password: string,
+): Promise<void> {
   const account = (await accountById(ctx.db, userId))!;
   const email = normaliseEmail(newEmail);
   const problems: Record<string, Problem> = {};
@@ -267,7 +373,8 @@ export async function requestMailChange(ctx: AccountContext, userId: number, new
   if (invalid) problems.email = invalid;
   else if (email === account.email) problems.email = { key: "validation.email_same" };
   else if (await accountByEmail(ctx.db, email)) problems.email = { key: "validation.email_exists" };
-  if (!(await verifyPassword(account.passwordHash, password)).ok) problems.password = { key: "validation.old_password_wrong" };
+  if (!(await verifyPassword(account.passwordHash, password)).ok)
+    problems.password = { key: "validation.old_password_wrong" };
   if (Object.keys(problems).length) throw invalidFields(problems);
   const { token, statement } = await newToken(ctx, userId, "mail_change", email);
   await statement;
@@ -300,7 +407,13 @@ export async function setLanguage(ctx: AccountContext, userId: number, language:
  */
 export async function requestDeletion(ctx: AccountContext, userId: number, password: string): Promise<void> {
   const account = (await accountById(ctx.db, userId))!;
-  if (!(await verifyPassword(account.passwordHash, password)).ok) throw fieldError({ status: 400, code: "invalid_parameter", key: "validation.old_password_wrong", field: "password" });
+  if (!(await verifyPassword(account.passwordHash, password)).ok)
+    throw fieldError({
+      status: 400,
+      code: "invalid_parameter",
+      key: "validation.old_password_wrong",
+      field: "password",
+    });
   const deletion = await accountDeletion(ctx, account);
   await ctx.db.batch(deletion.statements);
   await deletion.send();
@@ -311,10 +424,19 @@ export async function requestDeletion(ctx: AccountContext, userId: number, passw
  * pending mark first (it changes a row only for an account not pending already), for one batch, and
  * the mail with the way back to send after it.
  */
-export async function accountDeletion(ctx: AccountContext, account: { id: number; status: string; email: string; username: string; language: string }) {
+export async function accountDeletion(
+  ctx: AccountContext,
+  account: { id: number; status: string; email: string; username: string; language: string },
+) {
   const now = nowOf(ctx);
   const { token, statement } = await newToken(ctx, account.id, "reactivation", account.status);
-  const statements = [markPendingDeletion(ctx.db, account.id, now), hideProfile(ctx.db, account.id), revokeMemberSessions(ctx.db, account.id, now), forgetMemberSubscriptions(ctx.db, account.id), statement] as const;
+  const statements = [
+    markPendingDeletion(ctx.db, account.id, now),
+    hideProfile(ctx.db, account.id),
+    revokeMemberSessions(ctx.db, account.id, now),
+    forgetMemberSubscriptions(ctx.db, account.id),
+    statement,
+  ] as const;
   return { statements, send: () => mailLink(ctx, account, "reactivation", token, { count: REACTIVATION_DAYS }) };
 }
 
@@ -327,12 +449,17 @@ export async function reactivate(ctx: AccountContext, token: string): Promise<nu
 }
 
 /** The retention offer (the company's delete_discount): a personal code once, the same code if asked again. */
-export async function acceptRetentionOffer(ctx: AccountContext, userId: number): Promise<{ code: string; percentage: number }> {
+export async function acceptRetentionOffer(
+  ctx: AccountContext,
+  userId: number,
+): Promise<{ code: string; percentage: number }> {
   const percentage = ctx.company?.delete_discount ?? 0;
   if (percentage <= 0) throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
   const existing = await activeRetentionCode(ctx.db, userId);
   if (existing) return existing;
-  const code = `STAY-${randomToken(6).toUpperCase().replace(/[^A-Z0-9]/g, "7")}`;
+  const code = `STAY-${randomToken(6)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "7")}`;
   await insertRetentionCode(ctx.db, { code, percentage, userId, expiresAt: nowOf(ctx) + 30 * DAY });
   return { code, percentage };
 }
@@ -354,7 +481,10 @@ export async function purgeDeletedAccounts(
   const ids = await eraseChatMessages(await accountsPendingDeletionSince(db, now - REACTIVATION_DAYS * DAY, limit));
   if (!ids.length) return 0;
   // Verification selfies go with the account, whatever their age (docs/decisions/0040).
-  const objects = [...(await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]), ...(await selfieKeysOfAccounts(db, ids))];
+  const objects = [
+    ...(await photoObjectsOfAccounts(db, ids)).flatMap((k) => [k.key, k.thumbKey, k.blurKey]),
+    ...(await selfieKeysOfAccounts(db, ids)),
+  ];
   for (let i = 0; i < objects.length; i += 1000) await photos.delete(objects.slice(i, i + 1000));
   await deleteAccounts(db, ids);
   return ids.length;

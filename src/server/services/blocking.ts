@@ -10,11 +10,11 @@ import { AppError, invalidParameter } from "../errors";
 
 export async function block(db: Database, blockerId: number, blockedId: number): Promise<void> {
   if (blockerId === blockedId) throw invalidParameter("profile_id");
-  if ((await activeProfileId(db, blockedId)) === undefined) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile_id" });
+  if ((await activeProfileId(db, blockedId)) === undefined)
+    throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile_id" });
   await blockMember(db, blockerId, blockedId, Math.floor(Date.now() / 1000));
 }
 
 export async function unblock(db: Database, blockerId: number, blockedId: number): Promise<void> {
   await unblockMember(db, blockerId, blockedId);
 }
-

@@ -46,7 +46,11 @@ async function loadInterests(db: Database, language: Language, country?: string)
 }
 
 /** Interests by slug with their names in one language (locales/<language>.json, interest_names). */
-export function namedInterests(slugs: readonly string[], language: Language, country?: string): { slug: string; name: string }[] {
+export function namedInterests(
+  slugs: readonly string[],
+  language: Language,
+  country?: string,
+): { slug: string; name: string }[] {
   const t = i18nFor(language, country).t;
   return slugs.map((slug) => ({ slug, name: t(`interest_names.${slug}`) }));
 }

@@ -11,7 +11,13 @@ import { isRemoved, type StoredMessage } from "../db/conversation-store";
 export type Viewer = { profileId: number; premium: boolean };
 
 /** A stored message of conversation `conversationId` as one viewer may see it. */
-export function messageView(row: StoredMessage, conversationId: number, viewer: Viewer, prefix: string, t: Translate): ChatMessage {
+export function messageView(
+  row: StoredMessage,
+  conversationId: number,
+  viewer: Viewer,
+  prefix: string,
+  t: Translate,
+): ChatMessage {
   const own = row.sender_id === viewer.profileId;
   let image: ChatMessage["image"] = null;
   const removed = isRemoved(row);
@@ -25,7 +31,10 @@ export function messageView(row: StoredMessage, conversationId: number, viewer: 
       height: row.photo_height ?? 0,
     };
   }
-  const gift = !removed && row.kind === "gift" && row.gift && isGiftSlug(row.gift) ? { slug: row.gift, name: t(`gifts.${row.gift}`), image: giftImage(row.gift) } : null;
+  const gift =
+    !removed && row.kind === "gift" && row.gift && isGiftSlug(row.gift)
+      ? { slug: row.gift, name: t(`gifts.${row.gift}`), image: giftImage(row.gift) }
+      : null;
   return {
     id: row.id,
     conversation_id: conversationId,

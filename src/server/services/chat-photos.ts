@@ -12,12 +12,28 @@ import { processPhoto } from "./images";
 import { newPhotoKey, type PhotoStore, storeVariants } from "./photos";
 
 /** Store a photo a member is about to send; all of it or nothing. */
-export async function uploadChatPhoto(store: PhotoStore, profileId: number, bytes: Uint8Array, prefix: string): Promise<ChatPhotoResponse["photo"]> {
+export async function uploadChatPhoto(
+  store: PhotoStore,
+  profileId: number,
+  bytes: Uint8Array,
+  prefix: string,
+): Promise<ChatPhotoResponse["photo"]> {
   const processed = await processPhoto(bytes);
   const keys = { key: newPhotoKey("cp"), thumbKey: newPhotoKey("ct"), blurKey: newPhotoKey("cb") };
   return storeVariants(store.bucket, processed, keys, async () => {
-    const id = await insertChatPhoto(store.db, { profileId, ...keys, width: processed.width, height: processed.height });
-    return { id, thumb: prefix + keys.thumbKey, image: prefix + keys.key, width: processed.width, height: processed.height };
+    const id = await insertChatPhoto(store.db, {
+      profileId,
+      ...keys,
+      width: processed.width,
+      height: processed.height,
+    });
+    return {
+      id,
+      thumb: prefix + keys.thumbKey,
+      image: prefix + keys.key,
+      width: processed.width,
+      height: processed.height,
+    };
   });
 }
 
@@ -25,7 +41,11 @@ export async function uploadChatPhoto(store: PhotoStore, profileId: number, byte
 const UNSENT_CHAT_PHOTO_SECONDS = 24 * 3600;
 
 /** Remove chat photos that were uploaded but never sent (rows first, then their objects). Returns how many. */
-export async function purgeUnsentChatPhotos(db: D1Database, bucket: R2Bucket, now = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function purgeUnsentChatPhotos(
+  db: D1Database,
+  bucket: R2Bucket,
+  now = Math.floor(Date.now() / 1000),
+): Promise<number> {
   const rows = await deleteUnsentChatPhotos(databaseOf(db), now - UNSENT_CHAT_PHOTO_SECONDS);
   const keys = rows.flatMap((r) => [r.key, r.thumbKey, r.blurKey]);
   // R2 deletes at most 1,000 keys per call.

@@ -16,7 +16,14 @@ export type SendFacts = {
   senderPaid: boolean;
   credits: number;
   /** Null when the recipient's account or profile no longer exists. */
-  recipient: { name: string; status: string; profileStatus: string; invisible: boolean; hasWritten: boolean; verifiedOnly: boolean } | null;
+  recipient: {
+    name: string;
+    status: string;
+    profileStatus: string;
+    invisible: boolean;
+    hasWritten: boolean;
+    verifiedOnly: boolean;
+  } | null;
   /** The sender carries the verified badge (docs/decisions/0040). */
   senderVerified: boolean;
   /** The pair has a message already (either member's): a conversation under way continues whatever the settings. */
@@ -36,7 +43,8 @@ export type Price = { credits: number; free: boolean };
 /** Why the sender cannot write to this member at all, whatever the message; null when they can. */
 export function blockedReason(facts: SendFacts): ChatBlockedReason | null {
   const recipient = facts.recipient;
-  if (!recipient || !isLiveAccountStatus(recipient.status) || recipient.profileStatus !== "active") return "unavailable";
+  if (!recipient || !isLiveAccountStatus(recipient.status) || recipient.profileStatus !== "active")
+    return "unavailable";
   if (facts.blockedByMe) return "blocked";
   if (facts.blockedMe) return "blocked_by";
   // Invisible members cannot be messaged (SPEC §4), except in a conversation they wrote in themselves.
@@ -57,7 +65,10 @@ const REASON_TEXT: Record<ChatBlockedReason, { status: 403 | 404; key: string }>
 };
 
 /** What a text message costs this sender here: free within a free member's allowance, else message_credits. */
-export function textPrice(site: Pick<SiteSettings, "message_credits" | "free_conversations" | "free_messages">, facts: SendFacts): Price {
+export function textPrice(
+  site: Pick<SiteSettings, "message_credits" | "free_conversations" | "free_messages">,
+  facts: SendFacts,
+): Price {
   const withinAllowance =
     !facts.senderPaid &&
     facts.freeUsedHere < site.free_messages &&
@@ -66,7 +77,10 @@ export function textPrice(site: Pick<SiteSettings, "message_credits" | "free_con
 }
 
 /** Free text messages the sender has left in this conversation. */
-export function freeMessagesLeft(site: Pick<SiteSettings, "message_credits" | "free_conversations" | "free_messages">, facts: SendFacts): number {
+export function freeMessagesLeft(
+  site: Pick<SiteSettings, "message_credits" | "free_conversations" | "free_messages">,
+  facts: SendFacts,
+): number {
   if (!textPrice(site, facts).free) return 0;
   return site.free_messages - facts.freeUsedHere;
 }
@@ -80,9 +94,14 @@ function giftPrice(site: Pick<SiteSettings, "gift_credits" | "gifts">, slug: str
  * Decide one send: its price, or why it is refused. Nothing is stored here; the object stores the
  * message and its charge together, and the database refuses a charge below zero on its own.
  */
-export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRequest): { price: Price } | { refusal: Refusal } {
+export function decideSend(
+  site: SiteSettings,
+  facts: SendFacts,
+  request: SendRequest,
+): { price: Price } | { refusal: Refusal } {
   const name = facts.recipient?.name ?? "";
-  if (!isLiveAccountStatus(facts.senderStatus)) return { refusal: { status: 403, code: "authentication_required", key: "login_needed.chat" } };
+  if (!isLiveAccountStatus(facts.senderStatus))
+    return { refusal: { status: 403, code: "authentication_required", key: "login_needed.chat" } };
   const reason = blockedReason(facts);
   if (reason) {
     const { status, key } = REASON_TEXT[reason];
@@ -93,7 +112,15 @@ export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRe
     case "text": {
       const length = [...request.body.trim()].length;
       if (length === 0) return { refusal: { status: 400, code: "message_empty", key: "errors.chat_empty" } };
-      if (length > site.message_length) return { refusal: { status: 400, code: "message_too_long", key: "errors.chat_too_long", values: { count: site.message_length } } };
+      if (length > site.message_length)
+        return {
+          refusal: {
+            status: 400,
+            code: "message_too_long",
+            key: "errors.chat_too_long",
+            values: { count: site.message_length },
+          },
+        };
       price = textPrice(site, facts);
       break;
     }
@@ -102,7 +129,8 @@ export function decideSend(site: SiteSettings, facts: SendFacts, request: SendRe
       break;
     case "gift": {
       const credits = giftPrice(site, request.gift);
-      if (credits === null) return { refusal: { status: 404, code: "gift_not_found", key: "errors.chat_gift_not_found" } };
+      if (credits === null)
+        return { refusal: { status: 404, code: "gift_not_found", key: "errors.chat_gift_not_found" } };
       price = { credits, free: false };
       break;
     }

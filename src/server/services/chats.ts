@@ -26,12 +26,16 @@ import { roomName } from "../notices/object-names";
 import { blockedReason, freeMessagesLeft, textPrice, type SendFacts } from "./chat-rules";
 import { mainImage } from "../../shared/photos";
 
-
 /** What the send rules need from the conversation's own messages (kept by its object). */
 type ConversationFacts = { freeUsedHere: number; recipientHasWritten: boolean };
 
 /** A history page as the conversation's object gives it, with the facts of the conversation for the viewer. */
-export type HistoryAnswer = { rows: StoredMessage[]; hasMore: boolean; peerReadId: number | null; here: ConversationFacts };
+export type HistoryAnswer = {
+  rows: StoredMessage[];
+  hasMore: boolean;
+  peerReadId: number | null;
+  here: ConversationFacts;
+};
 
 /** The calls of a conversation's object the Worker's services make (server/chat/conversation-room.ts). */
 export interface ConversationRoomCalls {
@@ -106,7 +110,12 @@ export async function listChats(db: Database, profileId: number): Promise<ChatsR
     last_message:
       row.lastSender === null || row.lastKind === null
         ? null
-        : { kind: row.lastKind, body: row.lastKind === "text" ? (row.lastPreview ?? "") : null, sender_id: row.lastSender, created_at: row.lastMessageAt },
+        : {
+            kind: row.lastKind,
+            body: row.lastKind === "text" ? (row.lastPreview ?? "") : null,
+            sender_id: row.lastSender,
+            created_at: row.lastMessageAt,
+          },
     last_message_at: row.lastMessageAt,
   }));
   return { chats, total_unread: chats.reduce((sum, chat) => sum + chat.num_unread_messages, 0) };
@@ -128,17 +137,28 @@ export async function loadChat(
   peerId: number,
   before: number | null,
 ): Promise<ChatResponse> {
-  if (peerId === viewer.profileId) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
-  const [profile, conversation] = await Promise.all([chatProfileRow(db, peerId), conversationOf(db, viewer.profileId, peerId)]);
-  if (!profile) throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
+  if (peerId === viewer.profileId)
+    throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
+  const [profile, conversation] = await Promise.all([
+    chatProfileRow(db, peerId),
+    conversationOf(db, viewer.profileId, peerId),
+  ]);
+  if (!profile)
+    throw new AppError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
   const history = async (): Promise<HistoryAnswer> => {
-    if (!conversation) return { rows: [], hasMore: false, peerReadId: null, here: { freeUsedHere: 0, recipientHasWritten: false } };
+    if (!conversation)
+      return { rows: [], hasMore: false, peerReadId: null, here: { freeUsedHere: 0, recipientHasWritten: false } };
     const hidden = await hiddenBeforeOf(db, conversation.id, viewer.profileId);
     return rooms(viewer.profileId, peerId).history(viewer.profileId, peerId, before, hidden);
   };
-  const [ledger, gate, page] = await Promise.all([sendFactsRow(db, viewer.userId, viewer.profileId, peerId, conversation?.id ?? null), verificationGate(db, viewer.profileId, peerId), history()]);
+  const [ledger, gate, page] = await Promise.all([
+    sendFactsRow(db, viewer.userId, viewer.profileId, peerId, conversation?.id ?? null),
+    verificationGate(db, viewer.profileId, peerId),
+    history(),
+  ]);
   const facts = sendFacts(ledger && { ...ledger, ...gate }, page.here);
-  if (facts.blockedMe) throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
+  if (facts.blockedMe)
+    throw new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: profile.name } });
   const viewerSide = { profileId: viewer.profileId, premium: facts.senderPaid };
   const country = viewer.country ?? site.countries[0]!;
   return {
@@ -166,10 +186,19 @@ export async function loadChat(
  * member and count as read; a new message brings the conversation back. Returns the removed
  * conversations with the other member of each; 404 when the member is in none of them.
  */
-export async function removeChats(db: Database, rooms: ConversationRooms, profileId: number, target: { conversationId: number } | { profileId: number }, now = Math.floor(Date.now() / 1000)): Promise<{ id: number; peer: number }[]> {
+export async function removeChats(
+  db: Database,
+  rooms: ConversationRooms,
+  profileId: number,
+  target: { conversationId: number } | { profileId: number },
+  now = Math.floor(Date.now() / 1000),
+): Promise<{ id: number; peer: number }[]> {
   const removed = await removeConversations(db, profileId, target, now);
   if (removed.length === 0) throw new AppError({ status: 404, code: "not_found", key: "errors.chat_not_found" });
-  const chats = removed.map(({ id, profileA, profileB }) => ({ id, peer: profileA === profileId ? profileB : profileA }));
+  const chats = removed.map(({ id, profileA, profileB }) => ({
+    id,
+    peer: profileA === profileId ? profileB : profileA,
+  }));
   await Promise.all(chats.map(({ peer }) => rooms(profileId, peer).markAllRead(profileId, peer)));
   return chats;
 }
@@ -186,7 +215,16 @@ export async function exportChatMessages(db: Database, rooms: ConversationRooms,
     conversations.map(async ({ id, profileA, profileB }) => {
       const peer = profileA === profileId ? profileB : profileA;
       const rows = await rooms(profileId, peer).messagesFor(profileId, peer);
-      return rows.map((m) => ({ conversation_id: id, message_id: m.id, sender_id: m.sender_id, kind: m.kind, body: isRemoved(m) ? null : m.body, removed: isRemoved(m), credits_charged: m.credits_charged, created_at: m.created_at }));
+      return rows.map((m) => ({
+        conversation_id: id,
+        message_id: m.id,
+        sender_id: m.sender_id,
+        kind: m.kind,
+        body: isRemoved(m) ? null : m.body,
+        removed: isRemoved(m),
+        credits_charged: m.credits_charged,
+        created_at: m.created_at,
+      }));
     }),
   );
   return pages.flat();
@@ -197,9 +235,16 @@ export async function exportChatMessages(db: Database, rooms: ConversationRooms,
  * object they were in. Returns the accounts whose every conversation was reached; an account with
  * an object that could not be reached is left for the next run, so no message outlives its account.
  */
-export async function eraseChatMessages(db: Database, rooms: ConversationRooms, userIds: readonly number[]): Promise<number[]> {
+export async function eraseChatMessages(
+  db: Database,
+  rooms: ConversationRooms,
+  userIds: readonly number[],
+): Promise<number[]> {
   const profiles = await profilesOfUsers(db, userIds);
-  const conversations = await conversationsOfProfiles(db, profiles.map((p) => p.id));
+  const conversations = await conversationsOfProfiles(
+    db,
+    profiles.map((p) => p.id),
+  );
   const failed = new Set<number>();
   await Promise.all(
     conversations.map(async ({ profileId, profileA, profileB }) => {
@@ -208,7 +253,13 @@ export async function eraseChatMessages(db: Database, rooms: ConversationRooms, 
         await rooms(profileId, peer).eraseMember(profileId, peer);
       } catch (error) {
         failed.add(profileId);
-        console.error(JSON.stringify({ event: "chat_erasure_failed", profile_id: profileId, message: error instanceof Error ? error.message : String(error) }));
+        console.error(
+          JSON.stringify({
+            event: "chat_erasure_failed",
+            profile_id: profileId,
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
       }
     }),
   );
@@ -225,7 +276,9 @@ export async function eraseChatMessages(db: Database, rooms: ConversationRooms, 
 export async function memberChangedInChats(db: Database, rooms: ConversationRooms, profileId: number): Promise<void> {
   const conversations = await conversationsOfProfiles(db, [profileId]);
   const bookmark = requestBookmark();
-  await Promise.all(conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId, bookmark)));
+  await Promise.all(
+    conversations.map(({ profileA, profileB }) => rooms(profileA, profileB).memberChanged(profileId, bookmark)),
+  );
 }
 
 /**
@@ -233,8 +286,14 @@ export async function memberChangedInChats(db: Database, rooms: ConversationRoom
  * before the next send (it may otherwise acknowledge a send from a credit hold on what it read
  * before, docs/decisions/0021).
  */
-export async function blockedInChat(db: Database, rooms: ConversationRooms, blockerId: number, blockedId: number): Promise<void> {
-  if (await conversationOf(db, blockerId, blockedId)) await rooms(blockerId, blockedId).memberChanged(blockerId, requestBookmark());
+export async function blockedInChat(
+  db: Database,
+  rooms: ConversationRooms,
+  blockerId: number,
+  blockedId: number,
+): Promise<void> {
+  if (await conversationOf(db, blockerId, blockedId))
+    await rooms(blockerId, blockedId).memberChanged(blockerId, requestBookmark());
 }
 
 /**
@@ -242,9 +301,16 @@ export async function blockedInChat(db: Database, rooms: ConversationRooms, bloc
  * (docs/decisions/0021): before a refund or a reversal takes the balance, or when a send elsewhere
  * needs what they hold.
  */
-export async function recallHeldCredits(db: Database, rooms: ConversationRooms, member: { profileId: number; userId: number }, except: number | null): Promise<void> {
+export async function recallHeldCredits(
+  db: Database,
+  rooms: ConversationRooms,
+  member: { profileId: number; userId: number },
+  except: number | null,
+): Promise<void> {
   const holding = await holdingConversations(db, member.userId, except);
-  await Promise.all(holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(member.profileId, member.userId)));
+  await Promise.all(
+    holding.map(({ profileA, profileB }) => rooms(profileA, profileB).returnHold(member.profileId, member.userId)),
+  );
 }
 
 /** Account erasure's chat part, over the Worker's bindings (the cron, the tests). */

@@ -40,7 +40,10 @@ function ensureImageData(): void {
 
 // The jSquash typings name only the options argument of the Emscripten init functions; at run time
 // they take the compiled module first (see their utils.js).
-type EmscriptenInit = (module: WebAssembly.Module, options?: { print?: (text: string) => void; printErr?: (text: string) => void }) => Promise<unknown>;
+type EmscriptenInit = (
+  module: WebAssembly.Module,
+  options?: { print?: (text: string) => void; printErr?: (text: string) => void },
+) => Promise<unknown>;
 /** libjpeg's and libwebp's own messages ("Premature end of JPEG file"): a broken upload is answered with an error, not logged. */
 const QUIET = { print: () => {}, printErr: () => {} };
 
@@ -79,9 +82,21 @@ export async function encodeJpeg(image: Pixels, quality: number): Promise<Uint8A
 
 let resizeReady: Promise<unknown> | undefined;
 /** Resample with one of the resizer's filters (triangle is bilinear: smooth when enlarging). */
-export async function resample(image: Pixels, width: number, height: number, method: "triangle" | "lanczos3"): Promise<Pixels> {
+export async function resample(
+  image: Pixels,
+  width: number,
+  height: number,
+  method: "triangle" | "lanczos3",
+): Promise<Pixels> {
   ensureImageData();
   resizeReady ??= initResize(resizeWasm);
   await resizeReady;
-  return resizeWith(image as ImageData, { width, height, method, fitMethod: "stretch", premultiply: false, linearRGB: false });
+  return resizeWith(image as ImageData, {
+    width,
+    height,
+    method,
+    fitMethod: "stretch",
+    premultiply: false,
+    linearRGB: false,
+  });
 }

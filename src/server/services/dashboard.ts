@@ -43,13 +43,25 @@ export type DayFigures = {
   verifications: { asked: number; approved: number; rejected: number; medianDecisionSeconds: number | null };
 };
 
-export type Dashboard = { site: string | null; from: string; to: string; days: DayFigures[]; oldestWaitingPhotoSeconds: number | null };
+export type Dashboard = {
+  site: string | null;
+  from: string;
+  to: string;
+  days: DayFigures[];
+  oldestWaitingPhotoSeconds: number | null;
+};
 
 /** The days of [from, to] (YYYY-MM-DD, UTC) as a period in seconds, or null when they are not a period of at most MAX_DAYS. */
 export function periodOf(from: string, to: string): Period | null {
   const start = Date.parse(`${from}T00:00:00Z`) / 1000;
   const end = Date.parse(`${to}T00:00:00Z`) / 1000 + DAY;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || !Number.isFinite(start) || !Number.isFinite(end)) return null;
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(from) ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(to) ||
+    !Number.isFinite(start) ||
+    !Number.isFinite(end)
+  )
+    return null;
   if (end <= start || end - start > MAX_DAYS * DAY) return null;
   return { from: start, to: end };
 }
@@ -66,7 +78,19 @@ export function median(values: number[]): number | null {
 
 /** A site's figures (null: every site) for each day of the period; `now` for the age of the oldest waiting photo. */
 export async function dashboard(db: Database, site: string | null, period: Period, now: number): Promise<Dashboard> {
-  const [signups, activations, firstPurchases, revenue, sends, likeRows, opened, decided, decisions, oldest, verifications] = await Promise.all([
+  const [
+    signups,
+    activations,
+    firstPurchases,
+    revenue,
+    sends,
+    likeRows,
+    opened,
+    decided,
+    decisions,
+    oldest,
+    verifications,
+  ] = await Promise.all([
     signupsByDay(db, site, period),
     activationsByDay(db, site, period),
     firstPurchasesByDay(db, site, period),
@@ -84,7 +108,9 @@ export async function dashboard(db: Database, site: string | null, period: Perio
   for (let start = period.from; start < period.to; start += DAY) {
     const day = dayText(start);
     const closedThatDay = decided.filter((row) => dayText(row.handledAt) === day);
-    const waitedThatDay = decisions.flatMap((row) => (row.waitingSince !== null && dayText(row.createdAt) === day ? [row.createdAt - row.waitingSince] : []));
+    const waitedThatDay = decisions.flatMap((row) =>
+      row.waitingSince !== null && dayText(row.createdAt) === day ? [row.createdAt - row.waitingSince] : [],
+    );
     days.push({
       day,
       signups: countOn(signups, day),
@@ -96,10 +122,18 @@ export async function dashboard(db: Database, site: string | null, period: Perio
       reportsOpened: countOn(opened, day),
       reportsClosed: closedThatDay.length,
       medianDecisionSeconds: median(waitedThatDay),
-      verifications: verificationsOn(verifications.filter((row) => row.day === day && (site === null || row.site === site))),
+      verifications: verificationsOn(
+        verifications.filter((row) => row.day === day && (site === null || row.site === site)),
+      ),
     });
   }
-  return { site, from: dayText(period.from), to: dayText(period.to - DAY), days, oldestWaitingPhotoSeconds: oldest === null ? null : Math.max(0, now - oldest) };
+  return {
+    site,
+    from: dayText(period.from),
+    to: dayText(period.to - DAY),
+    days,
+    oldestWaitingPhotoSeconds: oldest === null ? null : Math.max(0, now - oldest),
+  };
 }
 
 /** The verification figures of one day over the sites given; the median of one site's day when only one has decisions. */
@@ -116,7 +150,12 @@ function verificationsOn(rows: Awaited<ReturnType<typeof verificationFigures>>):
 
 /** One figure of the DSA transparency report: its section, what it counts, and the count. */
 export type DsaFigure = { section: DsaSection; item: string; value: number | null };
-export type DsaSection = "notices_by_category" | "decisions_by_kind" | "median_handling_hours" | "appeals" | "decisions_by_means";
+export type DsaSection =
+  | "notices_by_category"
+  | "decisions_by_kind"
+  | "median_handling_hours"
+  | "appeals"
+  | "decisions_by_means";
 
 /**
  * The DSA transparency figures of a period: notices (reports) by category, moderation decisions by
@@ -125,19 +164,35 @@ export type DsaSection = "notices_by_category" | "decisions_by_kind" | "median_h
  * automated means or by people.
  */
 export async function dsaFigures(db: Database, site: string | null, period: Period): Promise<DsaFigure[]> {
-  const [bySubject, reportsHandled, decisions, appealRows] = await Promise.all([reportsBySubject(db, site, period), reportsDecided(db, site, period), decisionsMade(db, site, period), appealsIn(db, site, period)]);
+  const [bySubject, reportsHandled, decisions, appealRows] = await Promise.all([
+    reportsBySubject(db, site, period),
+    reportsDecided(db, site, period),
+    decisionsMade(db, site, period),
+    appealsIn(db, site, period),
+  ]);
   const kinds = new Map<string, number>();
   for (const row of decisions) kinds.set(row.outcome, (kinds.get(row.outcome) ?? 0) + 1);
   const handling = median(reportsHandled.map((row) => row.handledAt - row.createdAt));
   const automated = decisions.filter((row) => row.automated).length;
-  const made = (status?: string) => appealRows.made.filter((row) => status === undefined || row.status === status).reduce((total, row) => total + row.n, 0);
+  const made = (status?: string) =>
+    appealRows.made
+      .filter((row) => status === undefined || row.status === status)
+      .reduce((total, row) => total + row.n, 0);
   const decided = (status: string) => appealRows.decided.find((row) => row.status === status)?.n ?? 0;
   return [
-    ...bySubject.toSorted((a, b) => a.subject.localeCompare(b.subject)).map((row) => ({ section: "notices_by_category" as const, item: row.subject, value: row.n })),
+    ...bySubject
+      .toSorted((a, b) => a.subject.localeCompare(b.subject))
+      .map((row) => ({ section: "notices_by_category" as const, item: row.subject, value: row.n })),
     { section: "notices_by_category", item: "total", value: bySubject.reduce((total, row) => total + row.n, 0) },
-    ...[...kinds].toSorted(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => ({ section: "decisions_by_kind" as const, item: kind, value: n })),
+    ...[...kinds]
+      .toSorted(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => ({ section: "decisions_by_kind" as const, item: kind, value: n })),
     { section: "decisions_by_kind", item: "total", value: decisions.length },
-    { section: "median_handling_hours", item: "notice_to_decision", value: handling === null ? null : Math.round((handling / 3600) * 10) / 10 },
+    {
+      section: "median_handling_hours",
+      item: "notice_to_decision",
+      value: handling === null ? null : Math.round((handling / 3600) * 10) / 10,
+    },
     { section: "appeals", item: "received", value: made() },
     { section: "appeals", item: "still_open", value: made("open") },
     { section: "appeals", item: "decision_upheld", value: decided("upheld") },
@@ -157,6 +212,17 @@ const csvField = (value: string | number | null) => {
 
 /** The DSA figures as CSV (RFC 4180: CRLF line ends, a header row). */
 export function dsaCsv(site: string | null, period: Period, figures: DsaFigure[]): string {
-  const rows = figures.map((figure) => [site ?? "all", dayText(period.from), dayText(period.to - DAY), figure.section, figure.item, figure.value]);
-  return [DSA_CSV_COLUMNS as readonly (string | number | null)[], ...rows].map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n";
+  const rows = figures.map((figure) => [
+    site ?? "all",
+    dayText(period.from),
+    dayText(period.to - DAY),
+    figure.section,
+    figure.item,
+    figure.value,
+  ]);
+  return (
+    [DSA_CSV_COLUMNS as readonly (string | number | null)[], ...rows]
+      .map((row) => row.map(csvField).join(","))
+      .join("\r\n") + "\r\n"
+  );
 }

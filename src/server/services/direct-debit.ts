@@ -6,8 +6,23 @@
 import type { Translate } from "../../shared/translator";
 import { pricingFor } from "../../shared/payments";
 import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../shared/direct-debit";
-import { creditStatements, insertOrder, orderStatusStatements, outstandingDirectDebitCredits, type OrderRow } from "../db/orders";
-import { countWrongTry, directDebitStatusStatement, findDirectDebitAccount, insertSmsCode, latestSmsCode, saveDirectDebitAccount, smsCodesSince, spendSmsCodeStatement } from "../db/direct-debit";
+import {
+  creditStatements,
+  insertOrder,
+  orderStatusStatements,
+  outstandingDirectDebitCredits,
+  type OrderRow,
+} from "../db/orders";
+import {
+  countWrongTry,
+  directDebitStatusStatement,
+  findDirectDebitAccount,
+  insertSmsCode,
+  latestSmsCode,
+  saveDirectDebitAccount,
+  smsCodesSince,
+  spendSmsCodeStatement,
+} from "../db/direct-debit";
 import { insertPayment, paymentStatusStatement } from "../db/payments";
 import { showPremiumInChats } from "./premium";
 import { AppError } from "../errors";
@@ -19,17 +34,40 @@ import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, 
 
 const PURPOSE = "directdebit";
 
-type DirectDebitForm = { bundleId: number; accountHolder: string; iban: string; street: string; houseNumber: string; postalCode: string; city: string; mobile: string };
+type DirectDebitForm = {
+  bundleId: number;
+  accountHolder: string;
+  iban: string;
+  street: string;
+  houseNumber: string;
+  postalCode: string;
+  city: string;
+  mobile: string;
+};
 
 /** The bundle bought by direct debit, if the site offers direct debit to this member and the limit allows it. */
 async function directDebitOffer(ctx: PaymentContext, buyer: Buyer, bundleId: number) {
   const { pricing, country } = pricingFor(ctx.site.pricing, ctx.site.countries, buyer.country);
-  if (!ctx.site.direct_debit || !pricing.methods.includes("directdebit")) throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
+  if (!ctx.site.direct_debit || !pricing.methods.includes("directdebit"))
+    throw new AppError({
+      status: 400,
+      code: "method_not_offered",
+      key: "payments.errors.method_not_offered",
+      field: "method",
+    });
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
-  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
-  if ((await findDirectDebitAccount(ctx.db, buyer.userId))?.status === "blocked") throw new AppError({ status: 403, code: "direct_debit_blocked", key: "payments.dd.blocked" });
+  if (!bundle)
+    throw new AppError({
+      status: 404,
+      code: "bundle_not_found",
+      key: "payments.errors.bundle_not_found",
+      field: "bundle_id",
+    });
+  if ((await findDirectDebitAccount(ctx.db, buyer.userId))?.status === "blocked")
+    throw new AppError({ status: 403, code: "direct_debit_blocked", key: "payments.dd.blocked" });
   const outstanding = await outstandingDirectDebitCredits(ctx.db, buyer.userId);
-  if (outstanding + bundle.credits > ctx.site.direct_debit.outstanding_limit_credits) throw new AppError({ status: 409, code: "limit_reached", key: "payments.dd.limit_reached" });
+  if (outstanding + bundle.credits > ctx.site.direct_debit.outstanding_limit_credits)
+    throw new AppError({ status: 409, code: "limit_reached", key: "payments.dd.limit_reached" });
   return { pricing, country, bundle };
 }
 
@@ -44,19 +82,44 @@ function newCode(): string {
 }
 
 /** Save the account the member authorises and text them a code (at most SMS_CODES_PER_HOUR an hour). */
-export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t: Translate, buyer: Buyer, form: DirectDebitForm): Promise<{ expires_at: number }> {
+export async function requestDirectDebit(
+  ctx: PaymentContext,
+  sms: SmsSender,
+  t: Translate,
+  buyer: Buyer,
+  form: DirectDebitForm,
+): Promise<{ expires_at: number }> {
   const { country } = await directDebitOffer(ctx, buyer, form.bundleId);
   // Before anything is kept or counted: a number that cannot be texted is the member's typing error.
   const mobile = mobileNumberOf(form.mobile, country);
-  if ((await smsCodesSince(ctx.db, buyer.userId, ctx.now - 3600)) >= SMS_CODES_PER_HOUR) throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
-  await saveDirectDebitAccount(ctx.db, buyer.userId, { accountHolder: form.accountHolder, iban: form.iban, street: form.street, houseNumber: form.houseNumber, postalCode: form.postalCode, city: form.city, mobile: mobile.e164 });
+  if ((await smsCodesSince(ctx.db, buyer.userId, ctx.now - 3600)) >= SMS_CODES_PER_HOUR)
+    throw new AppError({ status: 429, code: "too_many_codes", key: "payments.dd.too_many_codes" });
+  await saveDirectDebitAccount(ctx.db, buyer.userId, {
+    accountHolder: form.accountHolder,
+    iban: form.iban,
+    street: form.street,
+    houseNumber: form.houseNumber,
+    postalCode: form.postalCode,
+    city: form.city,
+    mobile: mobile.e164,
+  });
   const code = newCode();
   const expiresAt = ctx.now + SMS_CODE_TTL_SECONDS;
-  await insertSmsCode(ctx.db, { userId: buyer.userId, purpose: PURPOSE, codeHash: await hashCode(buyer.userId, code), expiresAt, now: ctx.now });
+  await insertSmsCode(ctx.db, {
+    userId: buyer.userId,
+    purpose: PURPOSE,
+    codeHash: await hashCode(buyer.userId, code),
+    expiresAt,
+    now: ctx.now,
+  });
   try {
-    await sms.send({ to: mobile, text: t("payments.dd.sms_text", { code, site: ctx.site.name }), from: smsSenderName(ctx.site) }, ctx.now);
+    await sms.send(
+      { to: mobile, text: t("payments.dd.sms_text", { code, site: ctx.site.name }), from: smsSenderName(ctx.site) },
+      ctx.now,
+    );
   } catch (error) {
-    if (!(error instanceof SmsRefused) && !(error instanceof TypeError) && !(error instanceof DOMException)) throw error;
+    if (!(error instanceof SmsRefused) && !(error instanceof TypeError) && !(error instanceof DOMException))
+      throw error;
     console.error(JSON.stringify({ event: "sms_provider_failed", country: mobile.country, message: error.message }));
     throw new AppError({ status: 502, code: "sms_unavailable", key: "sms.unavailable" });
   }
@@ -67,30 +130,54 @@ export async function requestDirectDebit(ctx: PaymentContext, sms: SmsSender, t:
  * Check the SMS code ("Code not found", "Code already used", "Code invalid"); a right one activates
  * the account, creates the order and its debit at the provider, and credits it at once.
  */
-export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; code: string }): Promise<OrderRow> {
+export async function confirmDirectDebit(
+  ctx: PaymentContext,
+  buyer: Buyer,
+  input: { bundleId: number; code: string },
+): Promise<OrderRow> {
   const { pricing, country, bundle } = await directDebitOffer(ctx, buyer, input.bundleId);
   const code = await latestSmsCode(ctx.db, buyer.userId, PURPOSE, ctx.now);
-  if (!code) throw new AppError({ status: 404, code: "code_not_found", key: "payments.dd.code_not_found", field: "code" });
-  if (code.usedAt !== null) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
+  if (!code)
+    throw new AppError({ status: 404, code: "code_not_found", key: "payments.dd.code_not_found", field: "code" });
+  if (code.usedAt !== null)
+    throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
   const hash = await hashCode(buyer.userId, input.code);
   if (code.attempts >= SMS_CODE_TRIES || hash !== code.codeHash) {
     await countWrongTry(ctx.db, code.id, SMS_CODE_TRIES);
     throw new AppError({ status: 400, code: "code_invalid", key: "payments.dd.code_invalid", field: "code" });
   }
-  const [used] = await ctx.db.batch([spendSmsCodeStatement(ctx.db, { id: code.id, codeHash: hash, limit: SMS_CODE_TRIES, now: ctx.now }), directDebitStatusStatement(ctx.db, buyer.userId, "active")]);
-  if (used.meta.changes === 0) throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
+  const [used] = await ctx.db.batch([
+    spendSmsCodeStatement(ctx.db, { id: code.id, codeHash: hash, limit: SMS_CODE_TRIES, now: ctx.now }),
+    directDebitStatusStatement(ctx.db, buyer.userId, "active"),
+  ]);
+  if (used.meta.changes === 0)
+    throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
   const account = (await findDirectDebitAccount(ctx.db, buyer.userId))!;
 
   // Direct debit takes no discount code: the bundle's full price, computed as every order's is.
   const price = priceOf(pricing, bundle, null);
   const order = await insertOrder(
     ctx.db,
-    { userId: buyer.userId, siteDomain: ctx.site.domain, bundleId: bundle.id, credits: price.credits, amountCents: price.amount, vatCents: price.vat, currency: price.currency, paymentMethod: "directdebit", idempotencyKey: crypto.randomUUID(), country },
+    {
+      userId: buyer.userId,
+      siteDomain: ctx.site.domain,
+      bundleId: bundle.id,
+      credits: price.credits,
+      amountCents: price.amount,
+      vatCents: price.vat,
+      currency: price.currency,
+      paymentMethod: "directdebit",
+      idempotencyKey: crypto.randomUUID(),
+      country,
+    },
     ctx.now,
   );
   try {
     const customerId = await customerOf(ctx, buyer);
-    const mandateId = await ctx.provider.createDirectDebitMandate(customerId, { consumerName: account.accountHolder, iban: account.iban });
+    const mandateId = await ctx.provider.createDirectDebitMandate(customerId, {
+      consumerName: account.accountHolder,
+      iban: account.iban,
+    });
     const payment = await ctx.provider.createPayment({
       amount: order.amountCents,
       currency: order.currency,
@@ -105,9 +192,27 @@ export async function confirmDirectDebit(ctx: PaymentContext, buyer: Buyer, inpu
       sequenceType: "recurring",
       mandateId,
     });
-    const row = await insertPayment(ctx.db, { orderId: order.id, provider: ctx.provider.name, providerPaymentId: payment.id, status: "open", amountCents: payment.amount, currency: payment.currency, method: "directdebit", sequenceType: "recurring", checkoutUrl: null }, ctx.now);
+    const row = await insertPayment(
+      ctx.db,
+      {
+        orderId: order.id,
+        provider: ctx.provider.name,
+        providerPaymentId: payment.id,
+        status: "open",
+        amountCents: payment.amount,
+        currency: payment.currency,
+        method: "directdebit",
+        sequenceType: "recurring",
+        checkoutUrl: null,
+      },
+      ctx.now,
+    );
     // Granted at once: the debit is collected later, and a reversal takes the credits back.
-    await ctx.db.batch([paymentStatusStatement(ctx.db, row.id, payment.status, ctx.now), ...creditStatements(ctx.db, order.id, ctx.now), ...orderStatusStatements(ctx.db, order.id, payment.status, ctx.now)]);
+    await ctx.db.batch([
+      paymentStatusStatement(ctx.db, row.id, payment.status, ctx.now),
+      ...creditStatements(ctx.db, order.id, ctx.now),
+      ...orderStatusStatements(ctx.db, order.id, payment.status, ctx.now),
+    ]);
   } catch (error) {
     await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
     throw providerUnavailable(error);

@@ -14,10 +14,23 @@ import {
   WELCOME_PERCENTAGE,
   type DiscountView,
 } from "../../shared/discounts";
-import { CURRENCIES, formatMoney, PAYMENT_METHODS, pricingFor, type Bundle, type CountryPricing } from "../../shared/payments";
+import {
+  CURRENCIES,
+  formatMoney,
+  PAYMENT_METHODS,
+  pricingFor,
+  type Bundle,
+  type CountryPricing,
+} from "../../shared/payments";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
-import { codesNamed, discountTaken, insertDiscountCode, type DiscountCodeRow, type DiscountHold } from "../db/discounts";
+import {
+  codesNamed,
+  discountTaken,
+  insertDiscountCode,
+  type DiscountCodeRow,
+  type DiscountHold,
+} from "../db/discounts";
 import { AppError } from "../errors";
 
 /** An order with a once-per-member code holds the code this long while its payment is under way. */
@@ -27,22 +40,51 @@ const DISCOUNT_HOLD_SECONDS = 15 * 60;
 const FIRST_PURCHASE = "first-purchase";
 
 export type DiscountContext = { db: Database; site: SiteSettings; /** Unix seconds. */ now: number };
-export type DiscountMember = { userId: number; paid: boolean; /** Unix seconds. */ signupDate: number; language: string; country: string | null };
+export type DiscountMember = {
+  userId: number;
+  paid: boolean;
+  /** Unix seconds. */ signupDate: number;
+  language: string;
+  country: string | null;
+};
 
 /** A discount the server will apply: the code as the order records it, and the row it came from. */
 export type AppliedDiscount = { view: DiscountView; codeId: number | null };
 
 const refuse = (status: 400 | 404 | 409, code: string, values?: Record<string, string | number>) =>
-  new AppError({ status, code, key: `discounts.errors.${code}`, field: "discount_code", ...(values ? { values } : {}) });
+  new AppError({
+    status,
+    code,
+    key: `discounts.errors.${code}`,
+    field: "discount_code",
+    ...(values ? { values } : {}),
+  });
 
 function priceList(site: SiteSettings, country: string | null): { country: string; pricing: CountryPricing } {
   return pricingFor(site.pricing, site.countries, country);
 }
 
 /** The site's own terms for its offers: the member's country and currency, every method, the country's minimum order. */
-function siteOffer(site: SiteSettings, member: DiscountMember, code: string, percentage: number, expires: number | null, timeBonus: boolean): DiscountView {
+function siteOffer(
+  site: SiteSettings,
+  member: DiscountMember,
+  code: string,
+  percentage: number,
+  expires: number | null,
+  timeBonus: boolean,
+): DiscountView {
   const { country, pricing } = priceList(site, member.country);
-  return { code, percentage, minimum: pricing.offer_minimum_order ?? 0, country, currency: pricing.currency, expires, validity: "once_per_user", payment_methods: [...pricing.methods], time_bonus: timeBonus };
+  return {
+    code,
+    percentage,
+    minimum: pricing.offer_minimum_order ?? 0,
+    country,
+    currency: pricing.currency,
+    expires,
+    validity: "once_per_user",
+    payment_methods: [...pricing.methods],
+    time_bonus: timeBonus,
+  };
 }
 
 /** TIMEBONUS25: only for a member who never paid and signed up less than 14,400 s before `now`. */
@@ -110,7 +152,8 @@ function viewOf(row: DiscountCodeRow): DiscountView {
 async function find(ctx: DiscountContext, member: DiscountMember, code: string): Promise<AppliedDiscount> {
   if (code === TIME_BONUS_CODE || code === WELCOME_CODE) {
     if (member.paid) throw refuse(409, "discount_used");
-    const offer = code === TIME_BONUS_CODE ? timeBonusFor(ctx.site, member, ctx.now) : welcomeDiscountFor(ctx.site, member);
+    const offer =
+      code === TIME_BONUS_CODE ? timeBonusFor(ctx.site, member, ctx.now) : welcomeDiscountFor(ctx.site, member);
     if (!offer) throw refuse(400, "discount_expired");
     return { view: offer, codeId: null };
   }
@@ -130,7 +173,12 @@ async function find(ctx: DiscountContext, member: DiscountMember, code: string):
  * discount to apply, or the refusal with its text. Once-per-member codes count as taken when paid
  * for, or while an order with them is still being paid (DISCOUNT_HOLD_SECONDS).
  */
-export async function checkDiscount(ctx: DiscountContext, member: DiscountMember, typed: string, order: { bundle?: Bundle; method?: string } = {}): Promise<AppliedDiscount> {
+export async function checkDiscount(
+  ctx: DiscountContext,
+  member: DiscountMember,
+  typed: string,
+  order: { bundle?: Bundle; method?: string } = {},
+): Promise<AppliedDiscount> {
   const found = await checkCode(ctx, member, typed);
   const misfit = discountMisfit(ctx.site, member, found.view, order);
   if (misfit) throw misfit;
@@ -158,12 +206,20 @@ export async function checkCode(ctx: DiscountContext, member: DiscountMember, ty
 }
 
 /** Why a checked code does not apply to a bundle or a payment method, or null when it does. */
-export function discountMisfit(site: SiteSettings, member: DiscountMember, view: DiscountView, order: { bundle?: Bundle; method?: string }): AppError | null {
+export function discountMisfit(
+  site: SiteSettings,
+  member: DiscountMember,
+  view: DiscountView,
+  order: { bundle?: Bundle; method?: string },
+): AppError | null {
   if (order.bundle && order.bundle.amount < view.minimum) {
     const { pricing } = priceList(site, member.country);
-    return refuse(400, "discount_below_minimum", { minimum: formatMoney(view.minimum, pricing.currency, member.language) });
+    return refuse(400, "discount_below_minimum", {
+      minimum: formatMoney(view.minimum, pricing.currency, member.language),
+    });
   }
-  if (order.method && view.payment_methods && !view.payment_methods.includes(order.method)) return refuse(400, "discount_method_not_covered");
+  if (order.method && view.payment_methods && !view.payment_methods.includes(order.method))
+    return refuse(400, "discount_method_not_covered");
   return null;
 }
 
@@ -173,18 +229,45 @@ export function discountMisfit(site: SiteSettings, member: DiscountMember, view:
  */
 export const NewDiscountCode = v.strictObject({
   code: DiscountCodeText,
-  percentage: v.pipe(v.string(), v.regex(/^\d{1,3}$/, "a whole number from 1 to 100"), v.transform(Number), v.minValue(1), v.maxValue(100)),
-  minimumCents: v.pipe(v.optional(v.string(), "0"), v.regex(/^\d{1,9}$/, "minor units, a whole number"), v.transform(Number)),
+  percentage: v.pipe(
+    v.string(),
+    v.regex(/^\d{1,3}$/, "a whole number from 1 to 100"),
+    v.transform(Number),
+    v.minValue(1),
+    v.maxValue(100),
+  ),
+  minimumCents: v.pipe(
+    v.optional(v.string(), "0"),
+    v.regex(/^\d{1,9}$/, "minor units, a whole number"),
+    v.transform(Number),
+  ),
   country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "two capital letters"))),
   currency: v.optional(v.picklist(CURRENCIES)),
-  expiresAt: v.optional(v.pipe(v.string(), v.isoDate(), v.transform((day) => Math.floor(Date.parse(`${day}T23:59:59Z`) / 1000)))),
+  expiresAt: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoDate(),
+      v.transform((day) => Math.floor(Date.parse(`${day}T23:59:59Z`) / 1000)),
+    ),
+  ),
   validity: v.picklist(["once_per_user", "unlimited"]),
-  paymentMethods: v.optional(v.pipe(v.string(), v.transform((list) => list.split(",").map((m) => m.trim())), v.array(v.picklist(PAYMENT_METHODS)), v.transform((list) => JSON.stringify(list)))),
+  paymentMethods: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) => list.split(",").map((m) => m.trim())),
+      v.array(v.picklist(PAYMENT_METHODS)),
+      v.transform((list) => JSON.stringify(list)),
+    ),
+  ),
 });
 
 /** An operator's code checked: the row to add, or each problem as "field: message". */
-export function checkNewDiscountCode(typed: Record<string, string | undefined>): { code: v.InferOutput<typeof NewDiscountCode> } | { problems: string[] } {
-  const fields = Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== undefined && value.trim() !== ""));
+export function checkNewDiscountCode(
+  typed: Record<string, string | undefined>,
+): { code: v.InferOutput<typeof NewDiscountCode> } | { problems: string[] } {
+  const fields = Object.fromEntries(
+    Object.entries(typed).filter(([, value]) => value !== undefined && value.trim() !== ""),
+  );
   const parsed = v.safeParse(NewDiscountCode, { validity: "once_per_user", ...fields });
   if (parsed.success) return { code: parsed.output };
   return { problems: parsed.issues.map((issue) => `${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`) };

@@ -28,7 +28,8 @@ export function placeCell(lat: number, lon: number): number {
 function cellsOf(south: number, west: number, north: number, east: number): number[] {
   const cells: number[] = [];
   for (let y = Math.floor(south * CELLS_PER_DEGREE); y <= Math.floor(north * CELLS_PER_DEGREE); y++) {
-    for (let x = Math.floor(west * CELLS_PER_DEGREE); x <= Math.floor(east * CELLS_PER_DEGREE); x++) cells.push(y * 1000 + x);
+    for (let x = Math.floor(west * CELLS_PER_DEGREE); x <= Math.floor(east * CELLS_PER_DEGREE); x++)
+      cells.push(y * 1000 + x);
   }
   return cells;
 }
@@ -62,13 +63,17 @@ export async function geocode(db: Database, lat: number, lon: number): Promise<G
     const radius = townRadiusKm(place.population);
     const outside = Math.max(0, distance - radius);
     const depth = distance / radius;
-    if (!best || outside < best.outside || (outside === best.outside && depth < best.depth)) best = { outside, depth, place };
+    if (!best || outside < best.outside || (outside === best.outside && depth < best.depth))
+      best = { outside, depth, place };
   }
   if (!best) return null;
   const { place } = best;
   return {
     city: place.name,
-    region: place.regionCode !== null && place.regionName !== null ? { code: place.regionCode, name: place.regionName } : null,
+    region:
+      place.regionCode !== null && place.regionName !== null
+        ? { code: place.regionCode, name: place.regionName }
+        : null,
     country: place.country,
   };
 }

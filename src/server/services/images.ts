@@ -44,7 +44,8 @@ export type ProcessedPhoto = {
 };
 
 const typeError = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_type", field: "photo" });
-const unreadable = () => new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_unreadable", field: "photo" });
+const unreadable = () =>
+  new AppError({ status: 400, code: "invalid_photo", key: "errors.photo_unreadable", field: "photo" });
 
 /** The type the bytes say, whatever the file's name or content type claims; null for anything else. */
 function sniffImageType(bytes: Uint8Array): ImageType | null {
@@ -118,19 +119,37 @@ function headerSize(bytes: Uint8Array, type: ImageType): { width: number; height
  * the error the member sees.
  */
 function checkUpload(bytes: Uint8Array): { type: ImageType; width: number; height: number } {
-  if (bytes.length > MAX_PHOTO_BYTES) throw new AppError({ status: 413, code: "photo_too_large", key: "errors.photo_too_large", values: { max: MAX_PHOTO_BYTES / 1024 / 1024 }, field: "photo" });
+  if (bytes.length > MAX_PHOTO_BYTES)
+    throw new AppError({
+      status: 413,
+      code: "photo_too_large",
+      key: "errors.photo_too_large",
+      values: { max: MAX_PHOTO_BYTES / 1024 / 1024 },
+      field: "photo",
+    });
   const type = sniffImageType(bytes);
   if (!type) throw typeError();
   const size = headerSize(bytes, type);
   if (!size || size.width < 1 || size.height < 1) throw unreadable();
   if (size.width * size.height > MAX_PHOTO_PIXELS) {
-    throw new AppError({ status: 400, code: "photo_too_many_pixels", key: "errors.photo_too_many_pixels", values: { count: Math.floor(MAX_PHOTO_PIXELS / 1_000_000) }, field: "photo" });
+    throw new AppError({
+      status: 400,
+      code: "photo_too_many_pixels",
+      key: "errors.photo_too_many_pixels",
+      values: { count: Math.floor(MAX_PHOTO_PIXELS / 1_000_000) },
+      field: "photo",
+    });
   }
   return { type, ...size };
 }
 
 /** Size that fits (width, height) inside (maxWidth, maxHeight) keeping the proportions; never larger. */
-function fitInside(width: number, height: number, maxWidth: number, maxHeight: number): { width: number; height: number } {
+function fitInside(
+  width: number,
+  height: number,
+  maxWidth: number,
+  maxHeight: number,
+): { width: number; height: number } {
   const scale = Math.min(1, maxWidth / width, maxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -185,7 +204,10 @@ function shrinkByArea(image: Pixels, width: number, height: number): Pixels {
         const t = colTarget[x]! * 4;
         const share = colShare[x]!;
         const p = base + x * 4;
-        const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!, a = src[p + 3]!;
+        const r = src[p]!,
+          g = src[p + 1]!,
+          b = src[p + 2]!,
+          a = src[p + 3]!;
         row[t] = row[t]! + r * share;
         row[t + 1] = row[t + 1]! + g * share;
         row[t + 2] = row[t + 2]! + b * share;
@@ -232,7 +254,10 @@ function boxBlur(image: Pixels, passes: number): void {
 
 async function decode(bytes: Uint8Array, type: ImageType): Promise<Pixels> {
   // The codecs want an ArrayBuffer of exactly the file.
-  const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+  const buffer =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? (bytes.buffer as ArrayBuffer)
+      : bytes.slice().buffer;
   try {
     if (type === "jpeg") return await decodeJpeg(buffer);
     if (type === "png") return await decodePng(buffer);
@@ -247,7 +272,8 @@ export async function processPhoto(bytes: Uint8Array): Promise<ProcessedPhoto> {
   const { type } = checkUpload(bytes);
   const decoded = await decode(bytes, type);
   // The header said what to expect; a decoder that gives more is not trusted either.
-  if (!decoded || decoded.width < 1 || decoded.height < 1 || decoded.width * decoded.height > MAX_PHOTO_PIXELS) throw unreadable();
+  if (!decoded || decoded.width < 1 || decoded.height < 1 || decoded.width * decoded.height > MAX_PHOTO_PIXELS)
+    throw unreadable();
   flattenOntoWhite(decoded);
 
   const size = fitInside(decoded.width, decoded.height, MAX_EDGE, MAX_EDGE);

@@ -14,7 +14,14 @@ import {
 } from "../../shared/browser-storage";
 import { BOOKMARK_COOKIE, BOOKMARK_MAX_AGE } from "../../shared/d1-bookmark";
 import { HIDE_TIME_BONUS_MODAL } from "../../shared/discounts";
-import { LEGAL_AMOUNTS, termsVersion, type LegalPage, type LegalPageName, type LegalSection, type StoredItem } from "../../shared/legal";
+import {
+  LEGAL_AMOUNTS,
+  termsVersion,
+  type LegalPage,
+  type LegalPageName,
+  type LegalSection,
+  type StoredItem,
+} from "../../shared/legal";
 import type { Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session-cookie";
@@ -53,7 +60,11 @@ function utcDateTime(iso: string, language: Language): string {
 }
 
 function sections(texts: SectionTexts, translate: (text: string) => string): LegalSection[] {
-  return Object.entries(texts).map(([id, { heading, p }]) => ({ id, heading: translate(heading), paragraphs: p.map(translate) }));
+  return Object.entries(texts).map(([id, { heading, p }]) => ({
+    id,
+    heading: translate(heading),
+    paragraphs: p.map(translate),
+  }));
 }
 
 /**
@@ -61,7 +72,14 @@ function sections(texts: SectionTexts, translate: (text: string) => string): Leg
  * service) in the visitor's language, filled in from the site's settings and its company, so no
  * site has a text of its own to keep up to date. English readers also get the US privacy text.
  */
-export function legalPage(page: LegalPageName, t: Translate, language: Language, site: SiteSettings, company: CompanyInfo | null, outboxDays: number): LegalPage {
+export function legalPage(
+  page: LegalPageName,
+  t: Translate,
+  language: Language,
+  site: SiteSettings,
+  company: CompanyInfo | null,
+  outboxDays: number,
+): LegalPage {
   const companyName = company?.name ?? site.mail_name;
   const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
   const values: Record<string, string | number> = {
@@ -97,7 +115,8 @@ export function legalPage(page: LegalPageName, t: Translate, language: Language,
       const unit = (LEGAL_AMOUNTS as Record<string, string>)[name];
       return unit ? t(`legal_text.amounts.${unit}`, { count: Number(values[name]) }) : String(values[name]);
     });
-  const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> }).legal_text[page];
+  const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> })
+    .legal_text[page];
   const companyLines = company
     ? [
         [company.address, company.city, country].join(", "),
@@ -110,7 +129,8 @@ export function legalPage(page: LegalPageName, t: Translate, language: Language,
     page,
     title: t(`pages.${page}.title`),
     intro: t(`pages.${page}.intro`, page === "return-policy" ? { ...values, count: site.refund_days } : values),
-    version: page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), language) }) : null,
+    version:
+      page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), language) }) : null,
     sections: sections(texts, fill),
     storage:
       page === "cookies"

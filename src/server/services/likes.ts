@@ -50,13 +50,28 @@ const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
 /** Why this member may not like that profile, as the error to answer; null when they may. */
 function likeRefusal(viewerId: number, targetId: number, target: LikeTarget | null): AppError | null {
-  if (targetId === viewerId) return new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
+  if (targetId === viewerId)
+    return new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   // Deleted, disabled and invisible members are not found: liking must not tell that they exist.
   if (!target || target.profileStatus !== "active" || !isLiveAccountStatus(target.accountStatus) || target.invisible) {
     return new AppError({ status: 404, code: "not_found", key: "likes.errors.unavailable", field: "profile" });
   }
-  if (target.blockedByMe) return new AppError({ status: 403, code: "blocked", key: "likes.errors.blocked", values: { name: target.name }, field: "profile" });
-  if (target.blockedMe) return new AppError({ status: 403, code: "blocked_by", key: "errors.blocked_by", values: { name: target.name }, field: "profile" });
+  if (target.blockedByMe)
+    return new AppError({
+      status: 403,
+      code: "blocked",
+      key: "likes.errors.blocked",
+      values: { name: target.name },
+      field: "profile",
+    });
+  if (target.blockedMe)
+    return new AppError({
+      status: 403,
+      code: "blocked_by",
+      key: "errors.blocked_by",
+      values: { name: target.name },
+      field: "profile",
+    });
   return null;
 }
 
@@ -73,23 +88,39 @@ type LikeContext = {
  * deleted or disabled account; liking again changes nothing; a like back makes a match for both.
  * From the swipe game it counts against the day's SWIPE_LIKES_PER_DAY in the site's time zone.
  */
-export async function like(ctx: LikeContext, viewerId: number, targetId: number, source: "profile" | "swipe" = "profile"): Promise<LikeResult> {
+export async function like(
+  ctx: LikeContext,
+  viewerId: number,
+  targetId: number,
+  source: "profile" | "swipe" = "profile",
+): Promise<LikeResult> {
   const target = await findLikeTarget(ctx.db, viewerId, targetId);
   const refusal = likeRefusal(viewerId, targetId, target);
   if (refusal) throw refusal;
   const day = dayIn(ctx.site.time_zone, ctx.now);
   if (target!.liked) {
-    const left = source === "swipe" ? { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) } : {};
+    const left =
+      source === "swipe" ? { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) } : {};
     return { profile: { id: targetId }, liked: true, match: target!.likedMe, ...left };
   }
   const now = seconds(ctx.now);
   if (!(await takeLikeRate(ctx.db, viewerId, now, LIKE_BURST.seconds, LIKE_BURST.likes))) {
-    throw new AppError({ status: 429, code: "too_many_likes", key: "likes.errors.too_many", values: { count: LIKE_BURST.seconds } });
+    throw new AppError({
+      status: 429,
+      code: "too_many_likes",
+      key: "likes.errors.too_many",
+      values: { count: LIKE_BURST.seconds },
+    });
   }
   let left: { swipe_left?: number } = {};
   if (source === "swipe") {
     if (!(await takeSwipeLike(ctx.db, viewerId, day, SWIPE_LIKES_PER_DAY))) {
-      throw new AppError({ status: 429, code: "swipe_limit", key: "swipe.errors.limit", values: { count: SWIPE_LIKES_PER_DAY } });
+      throw new AppError({
+        status: 429,
+        code: "swipe_limit",
+        key: "swipe.errors.limit",
+        values: { count: SWIPE_LIKES_PER_DAY },
+      });
     }
     left = { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) };
   }
@@ -100,7 +131,8 @@ export async function like(ctx: LikeContext, viewerId: number, targetId: number,
 
 /** Take a like back; its match goes too. Unliking what one never liked changes nothing. */
 export async function unlike(db: Database, viewerId: number, targetId: number): Promise<LikeResult> {
-  if (targetId === viewerId) throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
+  if (targetId === viewerId)
+    throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   await deleteLike(db, viewerId, targetId);
   return { profile: { id: targetId }, liked: false, match: false };
 }
@@ -109,14 +141,24 @@ export async function unlike(db: Database, viewerId: number, targetId: number): 
  * A member opens another's profile: how the two stand in likes, for its buttons; a new like of
  * theirs is seen now (SPEC §4: opening a profile clears like_new). Only a new like costs a write.
  */
-export async function openProfile(db: Database, viewerId: number, profileId: number): Promise<{ liked: boolean; liked_me: boolean }> {
+export async function openProfile(
+  db: Database,
+  viewerId: number,
+  profileId: number,
+): Promise<{ liked: boolean; liked_me: boolean }> {
   const standing = await likeStanding(db, viewerId, profileId);
   if (standing.likeNew) await markLikeSeen(db, profileId, viewerId);
   return { liked: standing.liked, liked_me: standing.likedMe };
 }
 
 /** One page of a likes tab with the counts the tabs carry (GET /api/likes.php). */
-export async function listLikes(db: Database, viewerId: number, type: LikeType, page: number, today = new Date()): Promise<LikesResponse> {
+export async function listLikes(
+  db: Database,
+  viewerId: number,
+  type: LikeType,
+  page: number,
+  today = new Date(),
+): Promise<LikesResponse> {
   const [rows, counts] = await Promise.all([
     likesPage(db, viewerId, type, LIKES_PAGE_SIZE + 1, (page - 1) * LIKES_PAGE_SIZE),
     likeTabCounts(db, viewerId, NEW_LIKES_CAP),
@@ -154,7 +196,10 @@ export async function autoLike(db: Database, viewerId: number): Promise<AutoLike
 export async function nextSwipe(ctx: LikeContext, searcher: Searcher): Promise<SwipeResponse> {
   const day = dayIn(ctx.site.time_zone, ctx.now);
   const country = ctx.site.countries.includes(searcher.country) ? searcher.country : ctx.site.countries[0]!;
-  const [row, used] = await Promise.all([nextSwipeProfile(ctx.db, searcher.profileId, country, preferredGender(searcher), day), swipeLikesOn(ctx.db, searcher.profileId, day)]);
+  const [row, used] = await Promise.all([
+    nextSwipeProfile(ctx.db, searcher.profileId, country, preferredGender(searcher), day),
+    swipeLikesOn(ctx.db, searcher.profileId, day),
+  ]);
   return { profile: row ? toProfileCard(row, ctx.now) : null, likes_left: Math.max(0, SWIPE_LIKES_PER_DAY - used) };
 }
 
@@ -168,16 +213,24 @@ export async function forgetPastSwipes(db: Database, now: Date): Promise<void> {
 
 /** Pass a profile in the swipe game: it does not come back today. */
 export async function pass(ctx: LikeContext, viewerId: number, targetId: number): Promise<void> {
-  if (targetId === viewerId) throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
+  if (targetId === viewerId)
+    throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   const target = await findLikeTarget(ctx.db, viewerId, targetId);
-  if (!target) throw new AppError({ status: 404, code: "not_found", key: "likes.errors.unavailable", field: "profile" });
+  if (!target)
+    throw new AppError({ status: 404, code: "not_found", key: "likes.errors.unavailable", field: "profile" });
   await insertSwipePass(ctx.db, viewerId, targetId, dayIn(ctx.site.time_zone, ctx.now));
 }
 
 const MATCH_FINDER_RESULTS = 24;
 
 /** The match-finder (SPEC §2): profiles of the guided search, ranked by shared interests, region and recent activity. */
-export async function findMatches(db: Database, site: SiteSettings, searcher: Searcher, query: MatchFinderQuery, today = new Date()): Promise<MatchFinderResponse> {
+export async function findMatches(
+  db: Database,
+  site: SiteSettings,
+  searcher: Searcher,
+  query: MatchFinderQuery,
+  today = new Date(),
+): Promise<MatchFinderResponse> {
   // A chosen region decides the country (one of the site's); otherwise the member's own.
   const regionCountry = query.country_region?.slice(0, 2);
   const country = regionCountry ?? (site.countries.includes(searcher.country) ? searcher.country : site.countries[0]!);
@@ -198,5 +251,11 @@ export async function findMatches(db: Database, site: SiteSettings, searcher: Se
     interestSlugs: query.interests ?? [],
     limit: MATCH_FINDER_RESULTS,
   });
-  return { profiles: rows.map((row) => ({ ...toProfileCard(row, today), shared_interests: row.shared, liked: row.liked === 1 })) };
+  return {
+    profiles: rows.map((row) => ({
+      ...toProfileCard(row, today),
+      shared_interests: row.shared,
+      liked: row.liked === 1,
+    })),
+  };
 }

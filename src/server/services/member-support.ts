@@ -9,7 +9,15 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { accountById } from "../db/accounts";
 import type { Database } from "../db/database";
 import { balanceOf, ledgerSum } from "../db/ledger";
-import { creditCorrectionStatements, enableAccountStatements, findMembers, memberAccount, memberRecords, unlockLoginStatement, type MemberHit } from "../db/member-support";
+import {
+  creditCorrectionStatements,
+  enableAccountStatements,
+  findMembers,
+  memberAccount,
+  memberRecords,
+  unlockLoginStatement,
+  type MemberHit,
+} from "../db/member-support";
 import { findOrder } from "../db/orders";
 import { refreshSearchable } from "../db/profiles";
 import { disableAccountQueries } from "../db/reports";
@@ -27,7 +35,13 @@ type Statement = BatchItem<"sqlite">;
 type Batch = [Statement, ...Statement[]];
 
 /** What an action tells the audit log: what it did, to which member or order, before and after. */
-export type SupportEntry = { action: string; target: { kind: string; id: string | number }; before?: unknown; after?: unknown; reason: string };
+export type SupportEntry = {
+  action: string;
+  target: { kind: string; id: string | number };
+  before?: unknown;
+  after?: unknown;
+  reason: string;
+};
 
 /**
  * Makes an action's batch: its statements in their order with the audit row written only when the
@@ -61,14 +75,23 @@ export async function searchMembers(db: Database, text: string): Promise<MemberH
 export async function memberFile(db: Database, userId: number) {
   const account = await memberAccount(db, userId);
   if (!account) return null;
-  const [records, balance, ledgerTotal] = await Promise.all([memberRecords(db, userId, account.profileId, account.email), balanceOf(db, userId), ledgerSum(db, userId)]);
+  const [records, balance, ledgerTotal] = await Promise.all([
+    memberRecords(db, userId, account.profileId, account.email),
+    balanceOf(db, userId),
+    ledgerSum(db, userId),
+  ]);
   return { account, balance, ledgerTotal, ...records };
 }
 
 export type MemberFile = NonNullable<Awaited<ReturnType<typeof memberFile>>>;
 
 /** Close the open pages of the sessions ended from `since` on (after the batch that ended them). */
-async function endOpenPages(ctx: SupportContext, userId: number, profileId: number | null, since: number): Promise<void> {
+async function endOpenPages(
+  ctx: SupportContext,
+  userId: number,
+  profileId: number | null,
+  since: number,
+): Promise<void> {
   if (profileId === null) return;
   await closeSessionSockets(ctx.env.MEMBERS, profileId, await sessionsRevokedSince(ctx.db, userId, since));
 }
@@ -84,28 +107,59 @@ async function standingChanged(ctx: SupportContext, profileId: number | null, pa
   if (pagesToo) await tellProfileChanged(ctx.env, ctx.db, profileId);
 }
 
-const changed = (results: readonly unknown[]) => ((results[0] as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0) > 0;
+const changed = (results: readonly unknown[]) =>
+  ((results[0] as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0) > 0;
 
 type Member = { userId: number; profileId: number | null; status: string };
 
 /** Lift the account's login lock (its failed logins forgotten). False when there was none. */
-export async function unlockLogin(ctx: SupportContext, member: Member, lock: unknown, reason: string): Promise<boolean> {
-  const entry = { action: "member.unlock_login", target: { kind: "member", id: member.userId }, before: lock, after: null, reason };
+export async function unlockLogin(
+  ctx: SupportContext,
+  member: Member,
+  lock: unknown,
+  reason: string,
+): Promise<boolean> {
+  const entry = {
+    action: "member.unlock_login",
+    target: { kind: "member", id: member.userId },
+    before: lock,
+    after: null,
+    reason,
+  };
   return changed(await ctx.db.batch(ctx.record(entry, [unlockLoginStatement(ctx.db, member.userId)])));
 }
 
 /** Mail a fresh activation link to an account not confirmed yet (the member's own resend, with its daily limit). False when the account needs none. */
-export async function resendActivationFor(ctx: SupportContext, accounts: AccountContext, member: Member, reason: string): Promise<boolean> {
+export async function resendActivationFor(
+  ctx: SupportContext,
+  accounts: AccountContext,
+  member: Member,
+  reason: string,
+): Promise<boolean> {
   const resend = await activationResend(accounts, member.userId);
   if (!resend) return false;
-  await ctx.db.batch(ctx.record({ action: "member.resend_activation", target: { kind: "member", id: member.userId }, reason }, [resend.statement]));
+  await ctx.db.batch(
+    ctx.record({ action: "member.resend_activation", target: { kind: "member", id: member.userId }, reason }, [
+      resend.statement,
+    ]),
+  );
   await resend.send();
   return true;
 }
 
 /** Disable the account (SPEC §3): hidden everywhere, every session ended and its open pages closed at once. False when it was disabled already. */
-export async function disableMember(ctx: SupportContext, member: Member & { profileId: number }, reason: string): Promise<boolean> {
-  const entry = { action: "member.disable", target: { kind: "member", id: member.userId }, before: { status: member.status }, after: { status: "disabled" }, reason };
+export async function disableMember(
+  ctx: SupportContext,
+  member: Member & { profileId: number },
+  reason: string,
+): Promise<boolean> {
+  const entry = {
+    action: "member.disable",
+    target: { kind: "member", id: member.userId },
+    before: { status: member.status },
+    after: { status: "disabled" },
+    reason,
+  };
   const results = await ctx.db.batch(ctx.record(entry, [...disableAccountQueries(ctx.db, member.profileId, ctx.now)]));
   if (!changed(results)) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
@@ -115,7 +169,13 @@ export async function disableMember(ctx: SupportContext, member: Member & { prof
 
 /** Enable a disabled account again; its profile is back in search unless the member is invisible. */
 export async function enableMember(ctx: SupportContext, member: Member, reason: string): Promise<boolean> {
-  const entry = { action: "member.enable", target: { kind: "member", id: member.userId }, before: { status: member.status }, after: { status: "active" }, reason };
+  const entry = {
+    action: "member.enable",
+    target: { kind: "member", id: member.userId },
+    before: { status: member.status },
+    after: { status: "active" },
+    reason,
+  };
   const done = changed(await ctx.db.batch(ctx.record(entry, [...enableAccountStatements(ctx.db, member.userId)])));
   if (!done) return false;
   await refreshSearchable(ctx.db, member.userId);
@@ -137,11 +197,27 @@ export async function logOutEverywhere(ctx: SupportContext, member: Member, reas
  * ledger. A correction that would take credits the member does not have (or that a conversation
  * holds) changes nothing and answers false.
  */
-export async function correctCredits(ctx: SupportContext, member: Member, operatorId: number, delta: number, reason: string): Promise<boolean> {
+export async function correctCredits(
+  ctx: SupportContext,
+  member: Member,
+  operatorId: number,
+  delta: number,
+  reason: string,
+): Promise<boolean> {
   const before = await balanceOf(ctx.db, member.userId);
   const ref = `operator:${operatorId}:${crypto.randomUUID()}`;
-  const entry = { action: "member.correct_credits", target: { kind: "member", id: member.userId }, before: { credits: before?.credits ?? 0 }, after: { credits: (before?.credits ?? 0) + delta, delta, ledger_ref: ref }, reason };
-  return changed(await ctx.db.batch(ctx.record(entry, [...creditCorrectionStatements(ctx.db, { userId: member.userId, delta, ref, now: ctx.now })])));
+  const entry = {
+    action: "member.correct_credits",
+    target: { kind: "member", id: member.userId },
+    before: { credits: before?.credits ?? 0 },
+    after: { credits: (before?.credits ?? 0) + delta, delta, ledger_ref: ref },
+    reason,
+  };
+  return changed(
+    await ctx.db.batch(
+      ctx.record(entry, [...creditCorrectionStatements(ctx.db, { userId: member.userId, delta, ref, now: ctx.now })]),
+    ),
+  );
 }
 
 /**
@@ -152,7 +228,13 @@ export async function correctCredits(ctx: SupportContext, member: Member, operat
 export async function refundForMember(ctx: SupportContext, payments: PaymentContext, orderId: number, reason: string) {
   const order = await findOrder(ctx.db, orderId);
   if (!order) return null;
-  const entry = { action: "order.refund", target: { kind: "order", id: orderId }, before: { status: order.status, credits: order.credits, amount_cents: order.amountCents, currency: order.currency }, after: { status: "refunded" }, reason };
+  const entry = {
+    action: "order.refund",
+    target: { kind: "order", id: orderId },
+    before: { status: order.status, credits: order.credits, amount_cents: order.amountCents, currency: order.currency },
+    after: { status: "refunded" },
+    reason,
+  };
   return refundOrder(payments, order.userId, orderId, (statements) => ctx.record(entry, statements));
 }
 
@@ -160,11 +242,22 @@ export async function refundForMember(ctx: SupportContext, payments: PaymentCont
  * Delete the account as the member's own deletion does: pending for 14 days, hidden, every session
  * ended and its pages closed, the way back mailed. False when it was pending deletion already.
  */
-export async function deleteMember(ctx: SupportContext, accounts: AccountContext, member: Member, reason: string): Promise<boolean> {
+export async function deleteMember(
+  ctx: SupportContext,
+  accounts: AccountContext,
+  member: Member,
+  reason: string,
+): Promise<boolean> {
   const account = await accountById(ctx.db, member.userId);
   if (!account || account.status === "pending_deletion") return false;
   const deletion = await accountDeletion(accounts, account);
-  const entry = { action: "member.delete", target: { kind: "member", id: member.userId }, before: { status: account.status }, after: { status: "pending_deletion" }, reason };
+  const entry = {
+    action: "member.delete",
+    target: { kind: "member", id: member.userId },
+    before: { status: account.status },
+    after: { status: "pending_deletion" },
+    reason,
+  };
   if (!changed(await ctx.db.batch(ctx.record(entry, [...deletion.statements])))) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
   await standingChanged(ctx, member.profileId, false);

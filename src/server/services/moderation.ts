@@ -35,7 +35,17 @@ import { AppError } from "../errors";
 import { mailerFor } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
 import { isLanguage, type Language } from "../../shared/locales";
-import { appealDeadline, DECISION_GROUNDS, RESTRICTING_OUTCOMES, TOLD_OUTCOMES, type AppealBody, type DecisionGround, type DecisionOutcome, type ReportOutcome, type Statement } from "../../shared/moderation";
+import {
+  appealDeadline,
+  DECISION_GROUNDS,
+  RESTRICTING_OUTCOMES,
+  TOLD_OUTCOMES,
+  type AppealBody,
+  type DecisionGround,
+  type DecisionOutcome,
+  type ReportOutcome,
+  type Statement,
+} from "../../shared/moderation";
 import { verificationDecisionOf } from "../db/verification";
 import { loadSite } from "../edge/site";
 import { i18nFor } from "../translations";
@@ -57,7 +67,8 @@ export class ModerationRefusal extends Error {
   }
 }
 
-const isGround = (value: string | null | undefined): value is DecisionGround => (DECISION_GROUNDS as readonly string[]).includes(value ?? "");
+const isGround = (value: string | null | undefined): value is DecisionGround =>
+  (DECISION_GROUNDS as readonly string[]).includes(value ?? "");
 const restricts = (outcome: DecisionOutcome) => RESTRICTING_OUTCOMES.includes(outcome);
 
 /** A second decision of the same photo, report or appeal fails on its unique index: the batch changed nothing. */
@@ -65,7 +76,11 @@ async function runOnce(db: Database, batch: BatchStatement[], what: string): Pro
   try {
     await db.batch(batch as [BatchStatement, ...BatchStatement[]]);
   } catch (error) {
-    if (/UNIQUE constraint failed/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error))) {
+    if (
+      /UNIQUE constraint failed/i.test(
+        error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error),
+      )
+    ) {
       throw new ModerationRefusal(409, "already_decided", `This ${what} was decided by someone else a moment ago.`);
     }
     throw error;
@@ -74,7 +89,11 @@ async function runOnce(db: Database, batch: BatchStatement[], what: string): Pro
 
 type NewDecision = Parameters<typeof insertDecisionQuery>[1];
 
-function decisionRow(m: Moderator, member: { userId: number | null; profileId: number | null; language: string }, fields: Pick<NewDecision, "source" | "photoId" | "reportId" | "appealId" | "outcome" | "ground" | "facts">): NewDecision {
+function decisionRow(
+  m: Moderator,
+  member: { userId: number | null; profileId: number | null; language: string },
+  fields: Pick<NewDecision, "source" | "photoId" | "reportId" | "appealId" | "outcome" | "ground" | "facts">,
+): NewDecision {
   const restricting = restricts(fields.outcome as DecisionOutcome);
   return {
     ...fields,
@@ -93,20 +112,43 @@ function decisionRow(m: Moderator, member: { userId: number | null; profileId: n
  * Approve a waiting photo (it becomes public) or refuse it with a ground from the list and the facts
  * in the moderator's words (a statement of reasons for the member). Once per photo.
  */
-export async function decidePhoto(m: Moderator, input: { photoId: number; approve: boolean; ground?: string | null; facts?: string | null }): Promise<Decision> {
+export async function decidePhoto(
+  m: Moderator,
+  input: { photoId: number; approve: boolean; ground?: string | null; facts?: string | null },
+): Promise<Decision> {
   const photo = await photoById(m.db, input.photoId);
   if (!photo) throw new ModerationRefusal(404, "not_found", "There is no such photo.");
-  if (photo.status !== "pending") throw new ModerationRefusal(409, "already_decided", "This photo is not waiting any more.");
+  if (photo.status !== "pending")
+    throw new ModerationRefusal(409, "already_decided", "This photo is not waiting any more.");
   const member = await memberForModeration(m.db, photo.profileId);
   if (!member) throw new ModerationRefusal(404, "not_found", "The photo's member is gone.");
-  if (!input.approve && !isGround(input.ground)) throw new ModerationRefusal(400, "ground_required", "Choose the rule the photo breaks.");
+  if (!input.approve && !isGround(input.ground))
+    throw new ModerationRefusal(400, "ground_required", "Choose the rule the photo breaks.");
   const outcome: DecisionOutcome = input.approve ? "approve" : "reject_photo";
   const status = input.approve ? "active" : "rejected";
   const batch = withAudit(
     m.db,
     m.actor,
-    { action: `photo.${input.approve ? "approve" : "reject"}`, target: { kind: "photo", id: photo.id }, before: { status: "pending" }, after: { status, ...(input.approve ? {} : { ground: input.ground }) }, reason: input.facts ?? null },
-    [settlePhotoQuery(m.db, photo.id, status), insertDecisionQuery(m.db, decisionRow(m, member, { source: "photo", photoId: photo.id, outcome, ground: input.approve ? null : (input.ground as string), facts: input.facts?.trim() || null }))],
+    {
+      action: `photo.${input.approve ? "approve" : "reject"}`,
+      target: { kind: "photo", id: photo.id },
+      before: { status: "pending" },
+      after: { status, ...(input.approve ? {} : { ground: input.ground }) },
+      reason: input.facts ?? null,
+    },
+    [
+      settlePhotoQuery(m.db, photo.id, status),
+      insertDecisionQuery(
+        m.db,
+        decisionRow(m, member, {
+          source: "photo",
+          photoId: photo.id,
+          outcome,
+          ground: input.approve ? null : (input.ground as string),
+          facts: input.facts?.trim() || null,
+        }),
+      ),
+    ],
     m.now,
     true,
   );
@@ -122,19 +164,35 @@ export async function decidePhoto(m: Moderator, input: { photoId: number; approv
  * Decide an open report: dismiss it, warn the member, remove their profile's content, restrict them
  * (hidden from search and lists) or disable the account. Once per report.
  */
-export async function decideReport(m: Moderator, input: { reportId: number; outcome: ReportOutcome; ground?: string | null; facts?: string | null }): Promise<Decision | null> {
+export async function decideReport(
+  m: Moderator,
+  input: { reportId: number; outcome: ReportOutcome; ground?: string | null; facts?: string | null },
+): Promise<Decision | null> {
   const report = await reportById(m.db, input.reportId);
   if (!report) throw new ModerationRefusal(404, "not_found", "There is no such report.");
   if (report.status !== "open") throw new ModerationRefusal(409, "already_decided", "This report is closed already.");
   const facts = input.facts?.trim() || null;
-  if (input.outcome !== "dismiss" && !isGround(input.ground)) throw new ModerationRefusal(400, "ground_required", "Choose the rule that was broken.");
-  if (input.outcome !== "dismiss" && !facts) throw new ModerationRefusal(400, "facts_required", "Say what happened: the member reads it in the statement of reasons.");
+  if (input.outcome !== "dismiss" && !isGround(input.ground))
+    throw new ModerationRefusal(400, "ground_required", "Choose the rule that was broken.");
+  if (input.outcome !== "dismiss" && !facts)
+    throw new ModerationRefusal(
+      400,
+      "facts_required",
+      "Say what happened: the member reads it in the statement of reasons.",
+    );
   const member = report.profileId === null ? undefined : await memberForModeration(m.db, report.profileId);
-  if (input.outcome !== "dismiss" && !member) throw new ModerationRefusal(400, "no_member", "This report names no member: it can only be dismissed.");
+  if (input.outcome !== "dismiss" && !member)
+    throw new ModerationRefusal(400, "no_member", "This report names no member: it can only be dismissed.");
   // A reported message is removed from the conversation of its sender and the reporter, not the sender's profile.
   const removesMessage = input.outcome === "remove_content" && report.messageId !== null;
-  const reporter = removesMessage && report.reporterUserId !== null ? await reporterProfile(m.db, report.reporterUserId) : undefined;
-  if (removesMessage && !reporter) throw new ModerationRefusal(400, "no_conversation", "The reporter's profile is gone, so the conversation cannot be reached: restrict or disable the member instead.");
+  const reporter =
+    removesMessage && report.reporterUserId !== null ? await reporterProfile(m.db, report.reporterUserId) : undefined;
+  if (removesMessage && !reporter)
+    throw new ModerationRefusal(
+      400,
+      "no_conversation",
+      "The reporter's profile is gone, so the conversation cannot be reached: restrict or disable the member instead.",
+    );
 
   const status = input.outcome === "dismiss" ? "rejected" : "resolved";
   const effects: BatchStatement[] =
@@ -157,10 +215,28 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
       action: `report.${input.outcome}`,
       target: { kind: "report", id: report.id },
       before: { status: "open", account: member?.accountStatus ?? null },
-      after: { status, outcome: input.outcome, ground: input.ground ?? null, ...(removesMessage ? { removed_message: report.messageId } : {}) },
+      after: {
+        status,
+        outcome: input.outcome,
+        ground: input.ground ?? null,
+        ...(removesMessage ? { removed_message: report.messageId } : {}),
+      },
       reason: facts,
     },
-    [closeReportQuery(m.db, report.id, status, facts, m.now), insertDecisionQuery(m.db, decisionRow(m, decisionOf, { source: "report", reportId: report.id, outcome: removesMessage ? "remove_message" : input.outcome, ground: isGround(input.ground) ? input.ground : null, facts })), ...effects],
+    [
+      closeReportQuery(m.db, report.id, status, facts, m.now),
+      insertDecisionQuery(
+        m.db,
+        decisionRow(m, decisionOf, {
+          source: "report",
+          reportId: report.id,
+          outcome: removesMessage ? "remove_message" : input.outcome,
+          ground: isGround(input.ground) ? input.ground : null,
+          facts,
+        }),
+      ),
+      ...effects,
+    ],
     m.now,
     true,
   );
@@ -169,13 +245,25 @@ export async function decideReport(m: Moderator, input: { reportId: number; outc
 
   // After the batch, which lets one decision of the report through: the removal is idempotent, so a
   // moderator who sees it fail here (the object unreachable) is not left with a half-made decision twice.
-  if (removesMessage && member && reporter) await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(member.profileId, reporter.id, report.messageId!, m.now);
+  if (removesMessage && member && reporter)
+    await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(
+      member.profileId,
+      reporter.id,
+      report.messageId!,
+      m.now,
+    );
   if (member && input.outcome === "disable") {
     // At once, as a password change does: every session's sockets close, and the chats stop taking sends.
     await closeSessionSockets(m.env.MEMBERS, member.profileId, await sessionsRevokedSince(m.db, member.userId, m.now));
     await memberChangedInChats(m.db, conversationRooms(m.env.CONVERSATIONS), member.profileId);
   }
-  if (member && (input.outcome === "restrict" || (input.outcome === "remove_content" && !removesMessage) || input.outcome === "disable")) await tellProfileChanged(m.env, m.db, member.profileId);
+  if (
+    member &&
+    (input.outcome === "restrict" ||
+      (input.outcome === "remove_content" && !removesMessage) ||
+      input.outcome === "disable")
+  )
+    await tellProfileChanged(m.env, m.db, member.profileId);
   if (member && TOLD_OUTCOMES.includes(input.outcome)) await tellMember(m.env, decision, member);
   await tellReporter(m.env, report, input.outcome);
   return decision;
@@ -192,8 +280,10 @@ export async function fileAppeal(db: Database, userId: number, body: AppealBody,
   }
   const id = await insertAppeal(db, { decisionId: decision.id, userId, text: body.text }, now);
   if (id !== null) return { id };
-  if (!decision.restricts || decision.appealUntil === null) throw new AppError({ status: 400, code: "not_appealable", key: "moderation.errors.not_appealable" });
-  if (await appealOf(db, decision.id)) throw new AppError({ status: 409, code: "already_appealed", key: "moderation.errors.already_appealed" });
+  if (!decision.restricts || decision.appealUntil === null)
+    throw new AppError({ status: 400, code: "not_appealable", key: "moderation.errors.not_appealable" });
+  if (await appealOf(db, decision.id))
+    throw new AppError({ status: 409, code: "already_appealed", key: "moderation.errors.already_appealed" });
   throw new AppError({ status: 400, code: "appeal_closed", key: "moderation.errors.appeal_closed" });
 }
 
@@ -201,12 +291,20 @@ export async function fileAppeal(db: Database, userId: number, body: AppealBody,
  * Decide an appeal: uphold the decision, or reverse it (the photo comes back, the restriction is
  * lifted, the account is enabled again). Only another operator than the one who decided first.
  */
-export async function decideAppeal(m: Moderator, input: { appealId: number; reverse: boolean; note: string }): Promise<Decision> {
+export async function decideAppeal(
+  m: Moderator,
+  input: { appealId: number; reverse: boolean; note: string },
+): Promise<Decision> {
   const appeal = await appealById(m.db, input.appealId);
   if (!appeal) throw new ModerationRefusal(404, "not_found", "There is no such appeal.");
   if (appeal.status !== "open") throw new ModerationRefusal(409, "already_decided", "This appeal is decided already.");
   const first = (await decisionById(m.db, appeal.decisionId))!;
-  if (first.operatorId === m.actor.operatorId) throw new ModerationRefusal(403, "same_operator", "You took the decision appealed: another operator decides the appeal.");
+  if (first.operatorId === m.actor.operatorId)
+    throw new ModerationRefusal(
+      403,
+      "same_operator",
+      "You took the decision appealed: another operator decides the appeal.",
+    );
   const member = first.profileId === null ? undefined : await memberForModeration(m.db, first.profileId);
   if (!member) throw new ModerationRefusal(404, "not_found", "The member is gone.");
 
@@ -223,10 +321,25 @@ export async function decideAppeal(m: Moderator, input: { appealId: number; reve
   const batch = withAudit(
     m.db,
     m.actor,
-    { action: `appeal.${status}`, target: { kind: "appeal", id: appeal.id }, before: { status: "open", decision: first.id, outcome: first.outcome }, after: { status }, reason: input.note },
+    {
+      action: `appeal.${status}`,
+      target: { kind: "appeal", id: appeal.id },
+      before: { status: "open", decision: first.id, outcome: first.outcome },
+      after: { status },
+      reason: input.note,
+    },
     [
       decideAppealQuery(m.db, appeal.id, m.actor.operatorId, status, input.note, m.now),
-      insertDecisionQuery(m.db, decisionRow(m, member, { source: "appeal", appealId: appeal.id, outcome: input.reverse ? "appeal_reversed" : "appeal_upheld", ground: first.ground, facts: input.note })),
+      insertDecisionQuery(
+        m.db,
+        decisionRow(m, member, {
+          source: "appeal",
+          appealId: appeal.id,
+          outcome: input.reverse ? "appeal_reversed" : "appeal_upheld",
+          ground: first.ground,
+          facts: input.note,
+        }),
+      ),
       ...undo,
     ],
     m.now,
@@ -241,16 +354,38 @@ export async function decideAppeal(m: Moderator, input: { appealId: number; reve
 
 /** The key of a decision's mailed link: the page opens with it without a login (a disabled member cannot log in). */
 export async function decisionKey(secret: string, decisionId: number, userId: number): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(`decision-link:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(`decision-link:${secret}`),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${decisionId}:${userId}`));
-  return btoa(String.fromCharCode(...new Uint8Array(signature))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(signature)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Who may read a statement: the member it concerns, by their session or by the key of the mailed link. */
-export async function readableDecision(db: Database, secret: string, id: number, reader: { userId: number | null; key: string | null }): Promise<Decision> {
+export async function readableDecision(
+  db: Database,
+  secret: string,
+  id: number,
+  reader: { userId: number | null; key: string | null },
+): Promise<Decision> {
   const decision = await decisionById(db, id);
-  const visible = decision && decision.userId !== null && TOLD_OUTCOMES.concat(["appeal_upheld", "appeal_reversed"]).includes(decision.outcome as DecisionOutcome);
-  if (visible && (reader.userId === decision.userId || (reader.key !== null && reader.key === (await decisionKey(secret, decision.id, decision.userId!))))) return decision;
+  const visible =
+    decision &&
+    decision.userId !== null &&
+    TOLD_OUTCOMES.concat(["appeal_upheld", "appeal_reversed"]).includes(decision.outcome as DecisionOutcome);
+  if (
+    visible &&
+    (reader.userId === decision.userId ||
+      (reader.key !== null && reader.key === (await decisionKey(secret, decision.id, decision.userId!))))
+  )
+    return decision;
   throw new AppError({ status: 404, code: "not_found", key: "moderation.errors.not_found" });
 }
 
@@ -267,7 +402,13 @@ export async function statementOf(db: Database, decision: Decision, now: number)
     created_at: decision.createdAt,
     appeal_until: decision.appealUntil,
     can_appeal: decision.restricts && decision.appealUntil !== null && decision.appealUntil >= now && !appeal,
-    appeal: appeal ? { status: appeal.status as "open" | "upheld" | "reversed", created_at: appeal.createdAt, decided_at: appeal.decidedAt } : null,
+    appeal: appeal
+      ? {
+          status: appeal.status as "open" | "upheld" | "reversed",
+          created_at: appeal.createdAt,
+          decided_at: appeal.decidedAt,
+        }
+      : null,
   };
 }
 
@@ -278,30 +419,72 @@ function tellMember(env: Env, decision: Decision, member: Member): Promise<void>
   return mailMember(env, member, "statement", decision.id, { outcome: decision.outcome });
 }
 
-async function mailMember(env: Env, member: Member, kind: "statement" | "appeal_outcome", decisionId: number, values: { outcome: string }): Promise<void> {
+async function mailMember(
+  env: Env,
+  member: Member,
+  kind: "statement" | "appeal_outcome",
+  decisionId: number,
+  values: { outcome: string },
+): Promise<void> {
   try {
     const site = await loadSite(env.SETTINGS, member.siteDomain);
     const origin = `https://${site?.settings.domain ?? member.siteDomain}`;
     const t = i18nFor(languageOf(member.language)).t;
     const link = `${origin}/decisions/${decisionId}?key=${await decisionKey(env.SESSION_SECRET, decisionId, member.userId)}`;
     const text = { outcome: outcomeText(t, values.outcome) };
-    await mailerFor(env).send(composeMail(t, kind, { address: member.email, name: member.username }, site?.settings.name ?? member.siteDomain, link, text));
+    await mailerFor(env).send(
+      composeMail(
+        t,
+        kind,
+        { address: member.email, name: member.username },
+        site?.settings.name ?? member.siteDomain,
+        link,
+        text,
+      ),
+    );
   } catch (error) {
     // The decision stands and its page shows it; only the mail failed (logged for the operators).
-    console.warn(JSON.stringify({ event: "moderation_mail_failed", kind, decision: decisionId, message: error instanceof Error ? error.message : String(error) }));
+    console.warn(
+      JSON.stringify({
+        event: "moderation_mail_failed",
+        kind,
+        decision: decisionId,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
 }
 
 /** The reporter learns what became of their report (DSA Art. 16(5)), in the language they reported in. */
-async function tellReporter(env: Env, report: NonNullable<Awaited<ReturnType<typeof reportById>>>, outcome: ReportOutcome): Promise<void> {
+async function tellReporter(
+  env: Env,
+  report: NonNullable<Awaited<ReturnType<typeof reportById>>>,
+  outcome: ReportOutcome,
+): Promise<void> {
   try {
     const site = await loadSite(env.SETTINGS, report.siteDomain);
     const origin = `https://${site?.settings.domain ?? report.siteDomain}`;
     const t = i18nFor(languageOf(report.language)).t;
     const values = { id: report.id, outcome: t(`moderation.report_outcomes.${outcome}`) };
-    await mailerFor(env).send(composeMail(t, "report_outcome", { address: report.email, name: report.email.split("@")[0]! }, site?.settings.name ?? report.siteDomain, `${origin}/complaints`, values));
+    await mailerFor(env).send(
+      composeMail(
+        t,
+        "report_outcome",
+        { address: report.email, name: report.email.split("@")[0]! },
+        site?.settings.name ?? report.siteDomain,
+        `${origin}/complaints`,
+        values,
+      ),
+    );
   } catch (error) {
-    console.warn(JSON.stringify({ event: "moderation_mail_failed", kind: "report_outcome", report: report.id, message: error instanceof Error ? error.message : String(error) }));
+    console.warn(
+      JSON.stringify({
+        event: "moderation_mail_failed",
+        kind: "report_outcome",
+        report: report.id,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
 }
 
@@ -314,11 +497,23 @@ const outcomeText = (t: Translate, outcome: string) => t(`moderation.outcomes.${
  * language as the facts), made by a person. It restricts nothing, so it has no appeal. Answers the
  * statement for the decision's batch and the mail to send once the batch is done.
  */
-export async function verificationStatement(m: Moderator, profileId: number, reason: string): Promise<{ statement: BatchStatement; tell: () => Promise<void> } | null> {
+export async function verificationStatement(
+  m: Moderator,
+  profileId: number,
+  reason: string,
+): Promise<{ statement: BatchStatement; tell: () => Promise<void> } | null> {
   const member = await memberForModeration(m.db, profileId);
   if (!member) return null;
   const facts = i18nFor(languageOf(member.language)).t(`verification.reasons.${reason}`);
-  const row = decisionRow(m, member, { source: "verification", photoId: null, reportId: null, appealId: null, outcome: "reject_verification", ground: null, facts });
+  const row = decisionRow(m, member, {
+    source: "verification",
+    photoId: null,
+    reportId: null,
+    appealId: null,
+    outcome: "reject_verification",
+    ground: null,
+    facts,
+  });
   return {
     statement: insertDecisionQuery(m.db, row),
     tell: async () => {

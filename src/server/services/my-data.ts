@@ -10,18 +10,52 @@ import { notificationsAnswer } from "./notification-choices";
  * copy of one's data). Secrets are left out: the password hash, session ids and token hashes.
  */
 /** A message of the export, as each conversation's object keeps it. */
-export type ExportedMessage = { conversation_id: number; message_id: number; sender_id: number; kind: MessageKind; credits_charged: number; created_at: number };
+export type ExportedMessage = {
+  conversation_id: number;
+  message_id: number;
+  sender_id: number;
+  kind: MessageKind;
+  credits_charged: number;
+  created_at: number;
+};
 
-export async function exportMemberData<M extends ExportedMessage>(db: Database, userId: number, chatMessages: (profileId: number) => Promise<M[]>): Promise<Record<string, unknown>> {
-  const [archive, reports, notifications] = await Promise.all([memberArchive(db, userId), reportsFiledBy(db, userId), notificationsAnswer(db, userId)]);
-  const { account, profile, interests, photos, likes, blocks, credits, orders, payments, sessions, mails, push_subscriptions } = archive;
+export async function exportMemberData<M extends ExportedMessage>(
+  db: Database,
+  userId: number,
+  chatMessages: (profileId: number) => Promise<M[]>,
+): Promise<Record<string, unknown>> {
+  const [archive, reports, notifications] = await Promise.all([
+    memberArchive(db, userId),
+    reportsFiledBy(db, userId),
+    notificationsAnswer(db, userId),
+  ]);
+  const {
+    account,
+    profile,
+    interests,
+    photos,
+    likes,
+    blocks,
+    credits,
+    orders,
+    payments,
+    sessions,
+    mails,
+    push_subscriptions,
+  } = archive;
   // The messages live in each conversation's object.
   const messages = profile ? await chatMessages(profile.id) : [];
   // The ledger keeps one row per conversation and day of a member's chat charges (docs/decisions/0033);
   // each charge is listed here from the message it paid for.
   const chat_charges = messages
     .filter((m) => m.sender_id === profile?.id && m.credits_charged > 0)
-    .map((m) => ({ conversation_id: m.conversation_id, message_id: m.message_id, reason: KIND_LEDGER_REASON[m.kind], credits: m.credits_charged, created_at: m.created_at }));
+    .map((m) => ({
+      conversation_id: m.conversation_id,
+      message_id: m.message_id,
+      reason: KIND_LEDGER_REASON[m.kind],
+      credits: m.credits_charged,
+      created_at: m.created_at,
+    }));
   return {
     exported_at: new Date().toISOString(),
     account,

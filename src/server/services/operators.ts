@@ -19,18 +19,48 @@ type OperatorBefore = { email: string; status: string; roles: OperatorRole[] } |
  * The statements that add an operator (or take one back, active again) with exactly these roles,
  * and its audit row. `before` is the operator as the actor saw them.
  */
-export function putOperatorStatements(db: Database, actor: Actor, input: { email: string; roles: OperatorRole[]; reason: string }, before: OperatorBefore, now: number): Batch {
+export function putOperatorStatements(
+  db: Database,
+  actor: Actor,
+  input: { email: string; roles: OperatorRole[]; reason: string },
+  before: OperatorBefore,
+  now: number,
+): Batch {
   const email = operatorEmail(input.email);
   const roles = [...new Set(input.roles)].toSorted();
-  return withAudit(db, actor, { action: before ? "operator.update" : "operator.add", target: { kind: "operator", id: email }, before, after: { email, status: "active", roles }, reason: input.reason }, putOperatorQueries(db, email, roles, now), now);
-}
-
-/** The statements that disable an operator, and its audit row (written only if they were active). */
-export function disableOperatorStatements(db: Database, actor: Actor, operator: { id: number; email: string; roles: OperatorRole[] }, reason: string, now: number): Batch {
   return withAudit(
     db,
     actor,
-    { action: "operator.disable", target: { kind: "operator", id: operator.email }, before: { status: "active", roles: operator.roles }, after: { status: "disabled" }, reason },
+    {
+      action: before ? "operator.update" : "operator.add",
+      target: { kind: "operator", id: email },
+      before,
+      after: { email, status: "active", roles },
+      reason: input.reason,
+    },
+    putOperatorQueries(db, email, roles, now),
+    now,
+  );
+}
+
+/** The statements that disable an operator, and its audit row (written only if they were active). */
+export function disableOperatorStatements(
+  db: Database,
+  actor: Actor,
+  operator: { id: number; email: string; roles: OperatorRole[] },
+  reason: string,
+  now: number,
+): Batch {
+  return withAudit(
+    db,
+    actor,
+    {
+      action: "operator.disable",
+      target: { kind: "operator", id: operator.email },
+      before: { status: "active", roles: operator.roles },
+      after: { status: "disabled" },
+      reason,
+    },
     [disableOperatorQuery(db, operator.id)],
     now,
     true,

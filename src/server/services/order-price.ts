@@ -7,7 +7,14 @@ import { discountOf, type DiscountView } from "../../shared/discounts";
 import { pricingFor, vatPart, type Bundle, type CountryPricing } from "../../shared/payments";
 import type { OrderPrice } from "../../shared/payments-api";
 import { AppError } from "../errors";
-import { activeDiscountFor, checkCode, discountMisfit, type AppliedDiscount, type DiscountContext, type DiscountMember } from "./discounts";
+import {
+  activeDiscountFor,
+  checkCode,
+  discountMisfit,
+  type AppliedDiscount,
+  type DiscountContext,
+  type DiscountMember,
+} from "./discounts";
 
 /** The price of a bundle with a discount (or none): what is charged, and its VAT part (VAT is on the discounted price). */
 export function priceOf(pricing: CountryPricing, bundle: Bundle, discount: DiscountView | null): OrderPrice {
@@ -28,7 +35,8 @@ export function priceOf(pricing: CountryPricing, bundle: Bundle, discount: Disco
 
 /** The order is refused when the screen showed another total than the server's price (a price that changed meanwhile). */
 export function checkExpectedAmount(price: OrderPrice, expected: number | undefined): void {
-  if (expected !== undefined && expected !== price.amount) throw new AppError({ status: 409, code: "price_changed", key: "order_price.price_changed" });
+  if (expected !== undefined && expected !== price.amount)
+    throw new AppError({ status: 409, code: "price_changed", key: "order_price.price_changed" });
 }
 
 /**
@@ -43,8 +51,15 @@ export async function quotePrices(
   query: { code?: string | undefined; bundleId?: number | undefined; method?: string | undefined },
 ): Promise<{ prices: OrderPrice[]; discount: DiscountView | null; refusal: AppError | null }> {
   const { pricing } = pricingFor(ctx.site.pricing, ctx.site.countries, member.country);
-  const bundles = query.bundleId === undefined ? pricing.bundles : pricing.bundles.filter((b) => b.id === query.bundleId);
-  if (!bundles.length) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
+  const bundles =
+    query.bundleId === undefined ? pricing.bundles : pricing.bundles.filter((b) => b.id === query.bundleId);
+  if (!bundles.length)
+    throw new AppError({
+      status: 404,
+      code: "bundle_not_found",
+      key: "payments.errors.bundle_not_found",
+      field: "bundle_id",
+    });
   const code = query.code?.trim() || activeDiscountFor(ctx.site, member, ctx.now)?.code || null;
   let found: AppliedDiscount | null = null;
   let refusal: AppError | null = null;
@@ -57,7 +72,9 @@ export async function quotePrices(
     }
   }
   const prices = bundles.map((bundle) => {
-    const misfit = found ? discountMisfit(ctx.site, member, found.view, { bundle, ...(query.method ? { method: query.method } : {}) }) : null;
+    const misfit = found
+      ? discountMisfit(ctx.site, member, found.view, { bundle, ...(query.method ? { method: query.method } : {}) })
+      : null;
     if (misfit && query.bundleId !== undefined) refusal = misfit;
     return priceOf(pricing, bundle, found && !misfit ? found.view : null);
   });

@@ -5,7 +5,8 @@ import { regionIdOf } from "./catalogue";
 import { type OwnProfileChange, profileOfMember, updateOwnProfile as storeOwnProfile } from "../db/profiles";
 import { fieldError } from "../errors";
 
-const invalid = (field: string) => fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field }, field });
+const invalid = (field: string) =>
+  fieldError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field }, field });
 
 /**
  * Change the member's own profile. The region must belong to the member's country, interests must
@@ -16,7 +17,11 @@ export async function updateOwnProfile(db: Database, userId: number, input: Prof
   const profile = await profileOfMember(db, userId);
   if (!profile) throw fieldError({ status: 404, code: "not_found", key: "errors.profile_not_found", field: "profile" });
 
-  if ((input.sexuality === "lesbian" && profile.gender !== "female") || (input.sexuality === "gay" && profile.gender !== "male")) throw invalid("sexuality");
+  if (
+    (input.sexuality === "lesbian" && profile.gender !== "female") ||
+    (input.sexuality === "gay" && profile.gender !== "male")
+  )
+    throw invalid("sexuality");
   const change: OwnProfileChange = {};
   if (input.sexuality !== undefined) change.sexuality = input.sexuality;
   if (input.relationship_status !== undefined) change.relationshipStatus = input.relationship_status;

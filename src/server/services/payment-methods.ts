@@ -18,18 +18,37 @@ type CachedMethods = { methods: string[]; fetched_at: number };
 async function providerMethods(ctx: PaymentContext, kv: KVNamespace, query: MethodQuery): Promise<string[]> {
   const key = `payment-methods:${ctx.site.domain}:${ctx.provider.customerScope}:${query.billingCountry}:${query.currency}:${query.amount}:${query.locale}:${query.sequenceType}`;
   const cached = await kv.get<CachedMethods>(key, "json");
-  if (cached && ctx.now - cached.fetched_at < METHODS_REFRESH_SECONDS && ctx.now >= cached.fetched_at) return cached.methods;
+  if (cached && ctx.now - cached.fetched_at < METHODS_REFRESH_SECONDS && ctx.now >= cached.fetched_at)
+    return cached.methods;
   const methods = await ctx.provider.listMethods(query);
   // KV keeps a key at least a minute; twice the refresh time lets an unused entry go.
-  await kv.put(key, JSON.stringify({ methods, fetched_at: ctx.now } satisfies CachedMethods), { expirationTtl: METHODS_REFRESH_SECONDS * 2 });
+  await kv.put(key, JSON.stringify({ methods, fetched_at: ctx.now } satisfies CachedMethods), {
+    expirationTtl: METHODS_REFRESH_SECONDS * 2,
+  });
   return methods;
 }
 
-export async function offeredMethods(ctx: PaymentContext, kv: KVNamespace, buyer: Buyer, bundleId: number): Promise<PaymentMethodsResponse> {
+export async function offeredMethods(
+  ctx: PaymentContext,
+  kv: KVNamespace,
+  buyer: Buyer,
+  bundleId: number,
+): Promise<PaymentMethodsResponse> {
   const { pricing, country } = pricingFor(ctx.site.pricing, ctx.site.countries, buyer.country);
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
-  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
-  const query = { amount: bundle.amount, currency: pricing.currency, locale: providerLocale(buyer.language, country), billingCountry: country };
+  if (!bundle)
+    throw new AppError({
+      status: 404,
+      code: "bundle_not_found",
+      key: "payments.errors.bundle_not_found",
+      field: "bundle_id",
+    });
+  const query = {
+    amount: bundle.amount,
+    currency: pricing.currency,
+    locale: providerLocale(buyer.language, country),
+    billingCountry: country,
+  };
   const [oneoff, first, address] = await Promise.all([
     providerMethods(ctx, kv, { ...query, sequenceType: "oneoff" }),
     providerMethods(ctx, kv, { ...query, sequenceType: "first" }),

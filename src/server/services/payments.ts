@@ -3,19 +3,55 @@
  * pays at the provider, and is credited once when the provider (read back, never the browser or the
  * webhook's body) says the payment is paid. The first paid order makes the member premium.
  */
-import { canSaveMethod, methodPaysIn, PAYMENT_STATUSES, pricingFor, statusRank, type Bundle, type CountryPricing, type OrderStatus, type PaymentMethod } from "../../shared/payments";
+import {
+  canSaveMethod,
+  methodPaysIn,
+  PAYMENT_STATUSES,
+  pricingFor,
+  statusRank,
+  type Bundle,
+  type CountryPricing,
+  type OrderStatus,
+  type PaymentMethod,
+} from "../../shared/payments";
 import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { showPremiumInChats, recallChatHolds } from "./premium";
 import type { Database } from "../db/database";
 import { balanceOf } from "../db/ledger";
-import { findOrder, findOwnOrder, insertOrder, insertOrderHolding, latestOrder, latestPaidOrder, orderStatusStatements, takeBackStatements, type OrderRow } from "../db/orders";
-import { findCustomer, findPayment, insertPayment, paidMethodStatements, paymentStatusStatement, providerStatusStatement, saveCustomer, saveMandate } from "../db/payments";
+import {
+  findOrder,
+  findOwnOrder,
+  insertOrder,
+  insertOrderHolding,
+  latestOrder,
+  latestPaidOrder,
+  orderStatusStatements,
+  takeBackStatements,
+  type OrderRow,
+} from "../db/orders";
+import {
+  findCustomer,
+  findPayment,
+  insertPayment,
+  paidMethodStatements,
+  paymentStatusStatement,
+  providerStatusStatement,
+  saveCustomer,
+  saveMandate,
+} from "../db/payments";
 import { directDebitStatusStatement, findDirectDebitAccount } from "../db/direct-debit";
 import { AppError } from "../errors";
 import { checkDiscount, holdFor, holdRefusal, type AppliedDiscount } from "./discounts";
 import { checkExpectedAmount, priceOf } from "./order-price";
-import { PaymentProviderError, providerLocale, type BillingAddress, type NewPayment, type PaymentProvider, type ProviderPayment } from "../payments/provider";
+import {
+  PaymentProviderError,
+  providerLocale,
+  type BillingAddress,
+  type NewPayment,
+  type PaymentProvider,
+  type ProviderPayment,
+} from "../payments/provider";
 import { reconcileChargebacks, reconcileRefunds } from "./payment-adjustments";
 
 export type PaymentContext = {
@@ -31,39 +67,87 @@ export type PaymentContext = {
   balanceChanged?: (userId: number) => void;
 };
 
-export type Buyer = { userId: number; language: string; country: string | null; email: string; name: string; paid: boolean; /** Unix seconds. */ signupDate: number };
-
-
+export type Buyer = {
+  userId: number;
+  language: string;
+  country: string | null;
+  email: string;
+  name: string;
+  paid: boolean;
+  /** Unix seconds. */ signupDate: number;
+};
 
 export const WEBHOOK_PATH = "/api/payment-webhook.php";
 
 /** Where the provider sends the member back: the order's own page, which follows its status. */
-export const returnPath = (order: Pick<OrderRow, "id" | "bundleId" | "paymentMethod">) => `/credits/${order.bundleId}/${order.paymentMethod}?order=${order.id}`;
+export const returnPath = (order: Pick<OrderRow, "id" | "bundleId" | "paymentMethod">) =>
+  `/credits/${order.bundleId}/${order.paymentMethod}?order=${order.id}`;
 
-function offer(ctx: Pick<PaymentContext, "site">, country: string | null, bundleId: number, method: string): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
+function offer(
+  ctx: Pick<PaymentContext, "site">,
+  country: string | null,
+  bundleId: number,
+  method: string,
+): { pricing: CountryPricing; country: string; bundle: Bundle; method: PaymentMethod } {
   const { pricing, country: priceCountry } = pricingFor(ctx.site.pricing, ctx.site.countries, country);
   const bundle = pricing.bundles.find((b) => b.id === bundleId);
-  if (!bundle) throw new AppError({ status: 404, code: "bundle_not_found", key: "payments.errors.bundle_not_found", field: "bundle_id" });
+  if (!bundle)
+    throw new AppError({
+      status: 404,
+      code: "bundle_not_found",
+      key: "payments.errors.bundle_not_found",
+      field: "bundle_id",
+    });
   // A method the site lists but that cannot pay in the country's currency (iDEAL in kroner) is not offered.
-  if (!(pricing.methods as readonly string[]).includes(method) || method === "directdebit" || !methodPaysIn(method, pricing.currency)) {
-    throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
+  if (
+    !(pricing.methods as readonly string[]).includes(method) ||
+    method === "directdebit" ||
+    !methodPaysIn(method, pricing.currency)
+  ) {
+    throw new AppError({
+      status: 400,
+      code: "method_not_offered",
+      key: "payments.errors.method_not_offered",
+      field: "method",
+    });
   }
   return { pricing, country: priceCountry, bundle, method: method as PaymentMethod };
 }
 
 export function providerUnavailable(error: unknown): AppError {
-  console.error(JSON.stringify({ event: "payment_provider_failed", message: error instanceof Error ? error.message : String(error) }));
-  return new AppError({ status: 502, code: "payment_provider_unavailable", key: "payments.errors.provider_unavailable" });
+  console.error(
+    JSON.stringify({
+      event: "payment_provider_failed",
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+  return new AppError({
+    status: 502,
+    code: "payment_provider_unavailable",
+    key: "payments.errors.provider_unavailable",
+  });
 }
 
 /**
  * Create an order for a bundle and its payment at the provider. Amounts come from the site's
  * settings only. Answers the order and where the member pays (null for a charge on a mandate).
  */
-export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bundleId: number; method: string; discountCode?: string | undefined; expectedAmount?: number | undefined; saveMethod?: boolean | undefined }): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+export async function createOrder(
+  ctx: PaymentContext,
+  buyer: Buyer,
+  input: {
+    bundleId: number;
+    method: string;
+    discountCode?: string | undefined;
+    expectedAmount?: number | undefined;
+    saveMethod?: boolean | undefined;
+  },
+): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const chosen = offer(ctx, buyer.country, input.bundleId, input.method);
   // The discount comes from the code alone, checked against this bundle and method; never from the request's numbers.
-  const discount = input.discountCode?.trim() ? await checkDiscount(ctx, buyer, input.discountCode, { bundle: chosen.bundle, method: chosen.method }) : null;
+  const discount = input.discountCode?.trim()
+    ? await checkDiscount(ctx, buyer, input.discountCode, { bundle: chosen.bundle, method: chosen.method })
+    : null;
   const price = priceOf(chosen.pricing, chosen.bundle, discount?.view ?? null);
   checkExpectedAmount(price, input.expectedAmount);
   return placeOrder(ctx, buyer, chosen, null, price, discount, input.saveMethod === true);
@@ -73,11 +157,23 @@ export async function createOrder(ctx: PaymentContext, buyer: Buyer, input: { bu
  * Klarna needs the payer's billing address (docs.mollie.com/reference/create-payment); the only one
  * the app knows is the one a member gave for direct debit. Without it Klarna is not offered.
  */
-export async function billingAddressOf(ctx: PaymentContext, buyer: Buyer, country: string): Promise<BillingAddress | null> {
+export async function billingAddressOf(
+  ctx: PaymentContext,
+  buyer: Buyer,
+  country: string,
+): Promise<BillingAddress | null> {
   const account = await findDirectDebitAccount(ctx.db, buyer.userId);
   if (!account) return null;
   const [givenName, ...rest] = account.accountHolder.trim().split(/\s+/);
-  return { givenName: givenName ?? account.accountHolder, familyName: rest.join(" ") || (givenName ?? account.accountHolder), email: buyer.email, streetAndNumber: `${account.street} ${account.houseNumber}`, postalCode: account.postalCode, city: account.city, country };
+  return {
+    givenName: givenName ?? account.accountHolder,
+    familyName: rest.join(" ") || (givenName ?? account.accountHolder),
+    email: buyer.email,
+    streetAndNumber: `${account.street} ${account.houseNumber}`,
+    postalCode: account.postalCode,
+    city: account.city,
+    country,
+  };
 }
 
 type Mandate = { customerId: string; mandateId: string };
@@ -88,7 +184,14 @@ type Mandate = { customerId: string; mandateId: string };
  * customer, sequenceType first) only when the member asked to save a method that can; anything
  * else is a plain one-off payment without a customer.
  */
-async function paymentRequest(ctx: PaymentContext, buyer: Buyer, order: OrderRow, chosen: ReturnType<typeof offer>, mandate: Mandate | null, saveMethod: boolean): Promise<NewPayment> {
+async function paymentRequest(
+  ctx: PaymentContext,
+  buyer: Buyer,
+  order: OrderRow,
+  chosen: ReturnType<typeof offer>,
+  mandate: Mandate | null,
+  saveMethod: boolean,
+): Promise<NewPayment> {
   const base = {
     amount: order.amountCents,
     currency: order.currency,
@@ -99,16 +202,33 @@ async function paymentRequest(ctx: PaymentContext, buyer: Buyer, order: OrderRow
     metadata: { order_id: order.id },
     idempotencyKey: order.idempotencyKey!,
   };
-  if (mandate) return { ...base, method: null, customerId: mandate.customerId, sequenceType: "recurring", mandateId: mandate.mandateId };
+  if (mandate)
+    return {
+      ...base,
+      method: null,
+      customerId: mandate.customerId,
+      sequenceType: "recurring",
+      mandateId: mandate.mandateId,
+    };
   const method = chosen.method;
   const klarna =
     method === "klarna"
       ? {
-          lines: [{ description: `${order.credits} credits`, quantity: 1, unitPrice: order.amountCents, totalAmount: order.amountCents, vatRate: chosen.pricing.vat_rate.toFixed(2), vatAmount: order.vatCents }],
+          lines: [
+            {
+              description: `${order.credits} credits`,
+              quantity: 1,
+              unitPrice: order.amountCents,
+              totalAmount: order.amountCents,
+              vatRate: chosen.pricing.vat_rate.toFixed(2),
+              vatAmount: order.vatCents,
+            },
+          ],
           billingAddress: (await billingAddressOf(ctx, buyer, chosen.country))!,
         }
       : {};
-  if (saveMethod && canSaveMethod(method, order.currency)) return { ...base, ...klarna, method, customerId: await customerOf(ctx, buyer), sequenceType: "first" };
+  if (saveMethod && canSaveMethod(method, order.currency))
+    return { ...base, ...klarna, method, customerId: await customerOf(ctx, buyer), sequenceType: "first" };
   return { ...base, ...klarna, method };
 }
 
@@ -123,7 +243,12 @@ async function placeOrder(
 ): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const { bundle, method } = chosen;
   if (method === "klarna" && !mandate && !(await billingAddressOf(ctx, buyer, chosen.country))) {
-    throw new AppError({ status: 400, code: "method_not_offered", key: "payments.errors.method_not_offered", field: "method" });
+    throw new AppError({
+      status: 400,
+      code: "method_not_offered",
+      key: "payments.errors.method_not_offered",
+      field: "method",
+    });
   }
   const hold = holdFor(discount, ctx.now);
   const row = {
@@ -178,12 +303,17 @@ export async function customerOf(ctx: PaymentContext, buyer: Buyer): Promise<str
   const scope = ctx.provider.customerScope;
   const known = await findCustomer(ctx.db, buyer.userId, scope);
   if (known) return known.customerId;
-  const id = await ctx.provider.createCustomer({ name: buyer.name, email: buyer.email, locale: providerLocale(buyer.language, buyer.country ?? ctx.site.countries[0]!) });
+  const id = await ctx.provider.createCustomer({
+    name: buyer.name,
+    email: buyer.email,
+    locale: providerLocale(buyer.language, buyer.country ?? ctx.site.countries[0]!),
+  });
   await saveCustomer(ctx.db, buyer.userId, scope, id);
   return (await findCustomer(ctx.db, buyer.userId, scope))!.customerId;
 }
 
-const isKnownStatus = (status: string): status is (typeof PAYMENT_STATUSES)[number] => (PAYMENT_STATUSES as readonly string[]).includes(status);
+const isKnownStatus = (status: string): status is (typeof PAYMENT_STATUSES)[number] =>
+  (PAYMENT_STATUSES as readonly string[]).includes(status);
 
 type Settlement = "unknown" | "unchanged" | "updated" | "credited";
 
@@ -203,7 +333,14 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
   }
   if (!actual || actual.id !== payment.providerPaymentId) return "unknown";
   if (actual.amount !== payment.amountCents || actual.currency !== payment.currency) {
-    console.error(JSON.stringify({ event: "payment_mismatch", payment: payment.id, provider_amount: actual.amount, provider_currency: actual.currency }));
+    console.error(
+      JSON.stringify({
+        event: "payment_mismatch",
+        payment: payment.id,
+        provider_amount: actual.amount,
+        provider_currency: actual.currency,
+      }),
+    );
     return "unchanged";
   }
   const order = (await findOrder(ctx.db, payment.orderId))!;
@@ -214,7 +351,12 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     return "unchanged";
   }
   // A direct debit the bank did not collect takes back the credits granted at once.
-  if (order.paymentMethod === "directdebit" && ["failed", "canceled", "expired"].includes(actual.status) && order.creditedAt !== null && order.status !== "reversed") {
+  if (
+    order.paymentMethod === "directdebit" &&
+    ["failed", "canceled", "expired"].includes(actual.status) &&
+    order.creditedAt !== null &&
+    order.status !== "reversed"
+  ) {
     await ctx.db.batch([paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
     await reverseOrder(ctx, order);
     ctx.balanceChanged?.(order.userId);
@@ -227,7 +369,13 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
       paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now),
       ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now),
       // The method the member paid with at the provider, which may not be the one chosen here.
-      ...(actual.method ? paidMethodStatements(ctx.db, { orderId: order.id, orderMethod: order.paidMethod, paymentId: payment.id, paymentMethod: payment.method }, actual.method) : []),
+      ...(actual.method
+        ? paidMethodStatements(
+            ctx.db,
+            { orderId: order.id, orderMethod: order.paidMethod, paymentId: payment.id, paymentMethod: payment.method },
+            actual.method,
+          )
+        : []),
     ]);
     const credited = actual.status === "paid" && results[1].meta.changes > 0;
     if (actual.status === "paid" && actual.sequenceType === "first" && actual.mandateId) {
@@ -245,8 +393,12 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
   // looked up when the payment links any, so crediting costs no extra call.
   if (order.creditedAt !== null) {
     const changes = await Promise.all([
-      actual.hasRefunds || order.status === "refunded" ? reconcileRefunds(ctx, order, payment.providerPaymentId) : false,
-      actual.hasChargebacks || order.status === "reversed" ? reconcileChargebacks(ctx, order, payment.providerPaymentId) : false,
+      actual.hasRefunds || order.status === "refunded"
+        ? reconcileRefunds(ctx, order, payment.providerPaymentId)
+        : false,
+      actual.hasChargebacks || order.status === "reversed"
+        ? reconcileChargebacks(ctx, order, payment.providerPaymentId)
+        : false,
     ]).catch((error: unknown) => {
       // The lists could not be read: answered 502 so the provider calls again.
       if (error instanceof PaymentProviderError) throw providerUnavailable(error);
@@ -271,7 +423,10 @@ async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void>
   for (let attempt = 0; attempt < 3; attempt++) {
     const balance = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
     const unused = Math.max(0, Math.min(balance, order.credits));
-    const [taken] = await ctx.db.batch([...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }), directDebitStatusStatement(ctx.db, order.userId, "blocked")]);
+    const [taken] = await ctx.db.batch([
+      ...takeBackStatements(ctx.db, order, { credits: unused, cents: 0, reason: "reversal", now: ctx.now }),
+      directDebitStatusStatement(ctx.db, order.userId, "blocked"),
+    ]);
     if (taken.meta.changes > 0) {
       console.info(JSON.stringify({ event: "payment_reversed", order: order.id, credits_taken: unused }));
       return;
@@ -287,7 +442,11 @@ async function reverseOrder(ctx: PaymentContext, order: OrderRow): Promise<void>
  * recurring payment without a method (whatever method made the mandate), otherwise a new checkout
  * with the same method.
  */
-export async function repeatOrder(ctx: PaymentContext, buyer: Buyer, expectedAmount?: number): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
+export async function repeatOrder(
+  ctx: PaymentContext,
+  buyer: Buyer,
+  expectedAmount?: number,
+): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const plan = await repeatPlan(ctx, buyer);
   if (!plan) throw new AppError({ status: 404, code: "no_previous_order", key: "payments.errors.no_previous_order" });
   const { chosen, price } = plan;
@@ -310,7 +469,10 @@ export async function repeatOrder(ctx: PaymentContext, buyer: Buyer, expectedAmo
  * bundle's price today, without a discount (decision 0026: a once-per-member code cannot be used
  * again, and a repeat states one price up front). Null without a previous order.
  */
-export async function repeatPlan(ctx: Pick<PaymentContext, "db" | "site">, buyer: Pick<Buyer, "userId" | "country">): Promise<{ chosen: ReturnType<typeof offer>; price: OrderPrice } | null> {
+export async function repeatPlan(
+  ctx: Pick<PaymentContext, "db" | "site">,
+  buyer: Pick<Buyer, "userId" | "country">,
+): Promise<{ chosen: ReturnType<typeof offer>; price: OrderPrice } | null> {
   const last = (await latestPaidOrder(ctx.db, buyer.userId)) ?? (await latestOrder(ctx.db, buyer.userId));
   if (!last) return null;
   const chosen = offer(ctx, buyer.country, last.bundleId, last.paymentMethod);
@@ -318,7 +480,10 @@ export async function repeatPlan(ctx: Pick<PaymentContext, "db" | "site">, buyer
 }
 
 /** An order as the API answers it (GET /api/order.php, /api/transactions.php). */
-export function orderView(order: OrderRow, payment: { providerPaymentId: string; sequenceType: string } | null): OrderView {
+export function orderView(
+  order: OrderRow,
+  payment: { providerPaymentId: string; sequenceType: string } | null,
+): OrderView {
   return {
     id: order.id,
     status: order.status as OrderStatus,

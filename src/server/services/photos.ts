@@ -39,7 +39,11 @@ export function newPhotoKey(variant: "p" | "t" | "b" | "cp" | "ct" | "cb"): stri
   return `${variant}/${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}.jpg`;
 }
 
-function ownPhoto(row: Pick<Photo, "id" | "status" | "key" | "thumbKey" | "width" | "height">, mainPhotoId: number | null, prefix: string): OwnPhoto {
+function ownPhoto(
+  row: Pick<Photo, "id" | "status" | "key" | "thumbKey" | "width" | "height">,
+  mainPhotoId: number | null,
+  prefix: string,
+): OwnPhoto {
   const visible = row.status !== "rejected";
   return {
     id: row.id,
@@ -52,8 +56,10 @@ function ownPhoto(row: Pick<Photo, "id" | "status" | "key" | "thumbKey" | "width
   };
 }
 
-const limitError = (max: number) => new AppError({ status: 400, code: "photo_limit", key: "errors.photo_limit", values: { count: max }, field: "photo" });
-const notFound = () => new AppError({ status: 404, code: "not_found", key: "errors.photo_not_found", field: "photo_id" });
+const limitError = (max: number) =>
+  new AppError({ status: 400, code: "photo_limit", key: "errors.photo_limit", values: { count: max }, field: "photo" });
+const notFound = () =>
+  new AppError({ status: 404, code: "not_found", key: "errors.photo_not_found", field: "photo_id" });
 
 /** What the upload limit needs of a member: premium or not, and the photos that count (all but rejected ones). */
 async function member(db: Database, userId: number, profileId: number): Promise<{ paid: boolean; count: number }> {
@@ -63,8 +69,17 @@ async function member(db: Database, userId: number, profileId: number): Promise<
 }
 
 /** The member's photos in their order, pending and rejected ones included, with the upload limit. */
-export async function listOwnPhotos(db: Database, userId: number, profileId: number, prefix: string): Promise<{ photos: OwnPhoto[]; limit: number }> {
-  const [{ paid }, rows, mainPhotoId] = await Promise.all([member(db, userId, profileId), photosOf(db, profileId), mainPhotoIdOf(db, profileId)]);
+export async function listOwnPhotos(
+  db: Database,
+  userId: number,
+  profileId: number,
+  prefix: string,
+): Promise<{ photos: OwnPhoto[]; limit: number }> {
+  const [{ paid }, rows, mainPhotoId] = await Promise.all([
+    member(db, userId, profileId),
+    photosOf(db, profileId),
+    mainPhotoIdOf(db, profileId),
+  ]);
   return { photos: rows.map((row) => ownPhoto(row, mainPhotoId, prefix)), limit: photoLimit(paid) };
 }
 
@@ -73,7 +88,13 @@ export async function listOwnPhotos(db: Database, userId: number, profileId: num
  * photo when the member has none. Throws the member's error (type, size, pixels, limit) with nothing
  * stored.
  */
-export async function uploadPhoto(store: PhotoStore, userId: number, profileId: number, bytes: Uint8Array, prefix: string): Promise<OwnPhoto> {
+export async function uploadPhoto(
+  store: PhotoStore,
+  userId: number,
+  profileId: number,
+  bytes: Uint8Array,
+  prefix: string,
+): Promise<OwnPhoto> {
   const { paid, count } = await member(store.db, userId, profileId);
   const max = photoLimit(paid);
   // Refused before any decoding work; checked again in the insert, which two parallel uploads cannot both pass.
@@ -82,10 +103,25 @@ export async function uploadPhoto(store: PhotoStore, userId: number, profileId: 
   const processed = await processPhoto(bytes);
   const keys = { key: newPhotoKey("p"), thumbKey: newPhotoKey("t"), blurKey: newPhotoKey("b") };
   return storeVariants(store.bucket, processed, keys, async () => {
-    const { id, mainPhotoId } = await insertPhotoWithinLimit(store.db, { profileId, ...keys, width: processed.width, height: processed.height }, max);
+    const { id, mainPhotoId } = await insertPhotoWithinLimit(
+      store.db,
+      { profileId, ...keys, width: processed.width, height: processed.height },
+      max,
+    );
     if (id === undefined) throw limitError(max);
     if (mainPhotoId === id) await checkBadgeAfterMainPhoto(store.db, profileId, unixNow());
-    return ownPhoto({ id, status: "pending", key: keys.key, thumbKey: keys.thumbKey, width: processed.width, height: processed.height }, mainPhotoId, prefix);
+    return ownPhoto(
+      {
+        id,
+        status: "pending",
+        key: keys.key,
+        thumbKey: keys.thumbKey,
+        width: processed.width,
+        height: processed.height,
+      },
+      mainPhotoId,
+      prefix,
+    );
   });
 }
 
@@ -96,20 +132,29 @@ type VariantKeys = { key: string; thumbKey: string; blurKey: string };
  * nothing. When a put or `record` fails, the objects already put are deleted again (every put
  * settles first, so a cleanup never runs ahead of a put still under way).
  */
-export async function storeVariants<T>(bucket: R2Bucket, processed: ProcessedPhoto, keys: VariantKeys, record: () => Promise<T>): Promise<T> {
+export async function storeVariants<T>(
+  bucket: R2Bucket,
+  processed: ProcessedPhoto,
+  keys: VariantKeys,
+  record: () => Promise<T>,
+): Promise<T> {
   const objects: [string, Uint8Array][] = [
     [keys.key, processed.original],
     [keys.thumbKey, processed.thumb],
     [keys.blurKey, processed.blur],
   ];
   try {
-    const puts = await Promise.allSettled(objects.map(([key, body]) => bucket.put(key, body, { httpMetadata: { contentType: "image/jpeg" } })));
+    const puts = await Promise.allSettled(
+      objects.map(([key, body]) => bucket.put(key, body, { httpMetadata: { contentType: "image/jpeg" } })),
+    );
     const failed = puts.find((p): p is PromiseRejectedResult => p.status === "rejected");
     if (failed) throw failed.reason;
     return await record();
   } catch (error) {
     await bucket.delete(objects.map(([key]) => key)).catch((cleanup: unknown) => {
-      console.error(JSON.stringify({ event: "photo_cleanup_failed", keys: objects.map(([key]) => key), message: String(cleanup) }));
+      console.error(
+        JSON.stringify({ event: "photo_cleanup_failed", keys: objects.map(([key]) => key), message: String(cleanup) }),
+      );
     });
     throw error;
   }

@@ -57,8 +57,11 @@ export async function getProfile(
   // A disabled profile, or an account its owner deleted (pending or not), is not found by anyone.
   if (!row || row.status !== "active" || !isLiveAccountStatus(row.accountStatus)) throw profileNotFound();
   const other = viewerId !== null && viewerId !== id;
-  const [relation, premium] = other ? await Promise.all([blockRelation(db, viewerId, id), isPremiumProfile(db, viewerId)]) : [null, false];
-  if (relation?.blockedMe) throw new AppError({ status: 403, code: "blocked", key: "errors.blocked_by", values: { name: row.name } });
+  const [relation, premium] = other
+    ? await Promise.all([blockRelation(db, viewerId, id), isPremiumProfile(db, viewerId)])
+    : [null, false];
+  if (relation?.blockedMe)
+    throw new AppError({ status: 403, code: "blocked", key: "errors.blocked_by", values: { name: row.name } });
 
   const { from, to } = (() => {
     const age = toProfileCard(row, today).age;
@@ -72,7 +75,14 @@ export async function getProfile(
     interestSlugsOfProfile(db, id),
     findProfiles(
       db,
-      { country: row.country, gender: row.gender, bornFrom: from, bornTo: to, except: [id], ...(viewerId !== null ? { viewerId } : {}) },
+      {
+        country: row.country,
+        gender: row.gender,
+        bornFrom: from,
+        bornTo: to,
+        except: [id],
+        ...(viewerId !== null ? { viewerId } : {}),
+      },
       RELATED_LIMIT,
       0,
     ),
@@ -93,7 +103,12 @@ export async function getProfile(
       interests: namedInterests(interestRows, language, country),
       about_me: row.aboutMe,
     },
-    photos: visiblePhotos(photoRows, row.mainPhotoId, mediaPrefix, viewerId === id ? "owner" : premium ? "premium" : "other"),
+    photos: visiblePhotos(
+      photoRows,
+      row.mainPhotoId,
+      mediaPrefix,
+      viewerId === id ? "owner" : premium ? "premium" : "other",
+    ),
     related: relatedRows.map((r) => toProfileCard(r, today)),
     ...(viewerId !== null ? { viewer: { own: viewerId === id, blocked: relation?.blockedByMe ?? false } } : {}),
     // Invisible (SPEC §4): not found in search, so not in search engines either, whoever asks.

@@ -6,7 +6,14 @@
 import { recallChatHolds } from "./premium";
 import type { BatchItem } from "drizzle-orm/batch";
 import { balanceOf } from "../db/ledger";
-import { findOrder, findOwnOrder, latestPaidOrder, takeBackStatements, undoRefundStatements, type OrderRow } from "../db/orders";
+import {
+  findOrder,
+  findOwnOrder,
+  latestPaidOrder,
+  takeBackStatements,
+  undoRefundStatements,
+  type OrderRow,
+} from "../db/orders";
 import { latestPaymentOf } from "../db/payments";
 import { memberRefundFailedStatement, memberRefundStatement, recordRefundAnswer } from "../db/payment-adjustments";
 import { AppError } from "../errors";
@@ -26,11 +33,25 @@ export function refundUntil(order: Pick<OrderRow, "creditedAt">, refundDays: num
  * Why an order's credits cannot be returned now, or null when they can (SPEC §1): only the latest
  * purchase, paid by a method that can be refunded, within refund_days of being credited, once.
  */
-export function refundRefusal(order: OrderRow, latestPaidId: number | null, refundDays: number, now: number): AppError | null {
-  if (order.status === "refunded" || order.status === "reversed") return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
-  if (order.creditedAt === null || order.paymentMethod === "directdebit") return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
-  if (latestPaidId !== order.id) return new AppError({ status: 409, code: "refund_latest_only", key: "payments.errors.refund_latest_only" });
-  if (now > refundUntil(order, refundDays)!) return new AppError({ status: 409, code: "refund_too_late", key: "payments.errors.refund_too_late", values: { count: refundDays } });
+export function refundRefusal(
+  order: OrderRow,
+  latestPaidId: number | null,
+  refundDays: number,
+  now: number,
+): AppError | null {
+  if (order.status === "refunded" || order.status === "reversed")
+    return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
+  if (order.creditedAt === null || order.paymentMethod === "directdebit")
+    return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  if (latestPaidId !== order.id)
+    return new AppError({ status: 409, code: "refund_latest_only", key: "payments.errors.refund_latest_only" });
+  if (now > refundUntil(order, refundDays)!)
+    return new AppError({
+      status: 409,
+      code: "refund_too_late",
+      key: "payments.errors.refund_too_late",
+      values: { count: refundDays },
+    });
   return null;
 }
 
@@ -46,10 +67,20 @@ export type BatchRecord = (statements: [Statement, ...Statement[]]) => [Statemen
  * the price. If the provider refuses, the credits are given back. An operator's refund (the console)
  * is this same call, its audit row added to the batch by `record`.
  */
-export async function refundOrder(ctx: PaymentContext, userId: number, orderId: number, record: BatchRecord = (statements) => statements): Promise<OrderRow> {
+export async function refundOrder(
+  ctx: PaymentContext,
+  userId: number,
+  orderId: number,
+  record: BatchRecord = (statements) => statements,
+): Promise<OrderRow> {
   const order = await findOwnOrder(ctx.db, userId, orderId);
   if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
-  const refusal = refundRefusal(order, (await latestPaidOrder(ctx.db, userId))?.id ?? null, ctx.site.refund_days, ctx.now);
+  const refusal = refundRefusal(
+    order,
+    (await latestPaidOrder(ctx.db, userId))?.id ?? null,
+    ctx.site.refund_days,
+    ctx.now,
+  );
   if (refusal) throw refusal;
   await recallChatHolds(ctx.env, userId);
   const balance = (await balanceOf(ctx.db, userId))?.unheld ?? 0;
@@ -63,19 +94,35 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
   const [taken] = await ctx.db.batch(
     record([
       ...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now }),
-      memberRefundStatement(ctx.db, { orderId: order.id, userId, idempotencyKey: key, amountCents: cents, credits: unused, now: ctx.now }),
+      memberRefundStatement(ctx.db, {
+        orderId: order.id,
+        userId,
+        idempotencyKey: key,
+        amountCents: cents,
+        credits: unused,
+        now: ctx.now,
+      }),
     ]),
   );
   // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
   if (taken.meta.changes === 0) throw await refundRefusedWhy(ctx, order, unused);
   ctx.balanceChanged?.(userId);
-  const request = { amount: cents, currency: order.currency, description: `${ctx.site.name} refund #${order.id}`, idempotencyKey: key, refundKey: key };
+  const request = {
+    amount: cents,
+    currency: order.currency,
+    description: `${ctx.site.name} refund #${order.id}`,
+    idempotencyKey: key,
+    refundKey: key,
+  };
   const outcome = await askForRefund(ctx, payment.providerPaymentId, request);
   if (outcome.refund) {
     await recordRefundAnswer(ctx.db, key, outcome.refund, ctx.now);
   } else if (outcome.refused) {
     // Nothing happened at the provider: the credits come back at once.
-    await ctx.db.batch([memberRefundFailedStatement(ctx.db, key, ctx.now), ...undoRefundStatements(ctx.db, order, unused, ctx.now)]);
+    await ctx.db.batch([
+      memberRefundFailedStatement(ctx.db, key, ctx.now),
+      ...undoRefundStatements(ctx.db, order, unused, ctx.now),
+    ]);
     ctx.balanceChanged?.(userId);
     throw providerUnavailable(outcome.refused);
   }
@@ -89,9 +136,11 @@ export async function refundOrder(ctx: PaymentContext, userId: number, orderId: 
  */
 async function refundRefusedWhy(ctx: PaymentContext, order: OrderRow, credits: number): Promise<AppError> {
   const now = await findOrder(ctx.db, order.id);
-  if (now && (now.status === "refunded" || now.status === "reversed")) return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
+  if (now && (now.status === "refunded" || now.status === "reversed"))
+    return new AppError({ status: 409, code: "already_refunded", key: "payments.errors.already_refunded" });
   const left = (await balanceOf(ctx.db, order.userId))?.unheld ?? 0;
-  if (left >= credits) return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
+  if (left >= credits)
+    return new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
   return new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
 }
 
@@ -100,13 +149,19 @@ async function refundRefusedWhy(ctx: PaymentContext, order: OrderRow, credits: n
  * timed out may have been made, so the payment's refunds are looked up for this request's key, and
  * asked again with the same Idempotency-Key (the provider makes it once) before anything is assumed.
  */
-async function askForRefund(ctx: PaymentContext, paymentId: string, request: Parameters<PaymentProvider["refund"]>[1]): Promise<{ refund?: Refund; refused?: unknown }> {
+async function askForRefund(
+  ctx: PaymentContext,
+  paymentId: string,
+  request: Parameters<PaymentProvider["refund"]>[1],
+): Promise<{ refund?: Refund; refused?: unknown }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       return { refund: await ctx.provider.refund(paymentId, request) };
     } catch (error) {
       if (!(error instanceof PaymentProviderError) || error.refused) return { refused: error };
-      console.error(JSON.stringify({ event: "refund_unanswered", payment: paymentId, attempt, message: error.message }));
+      console.error(
+        JSON.stringify({ event: "refund_unanswered", payment: paymentId, attempt, message: error.message }),
+      );
     }
     try {
       const found = (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
@@ -117,4 +172,3 @@ async function askForRefund(ctx: PaymentContext, paymentId: string, request: Par
   }
   return {};
 }
-

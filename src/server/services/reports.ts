@@ -33,7 +33,8 @@ export type Reporter = { userId: number; profileId: number } | null;
  */
 export async function fileReport(ctx: ReportContext, reporter: Reporter, body: ReportBody): Promise<{ id: number }> {
   const account = reporter ? await accountById(ctx.db, reporter.userId) : undefined;
-  if (reporter && !account) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
+  if (reporter && !account)
+    throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   const email = account?.email ?? body.email;
   if (!email) throw fieldError({ status: 400, code: "invalid_parameter", field: "email", key: "validation.required" });
 
@@ -43,21 +44,50 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
   // (`profile_id`): the report names both.
   const peerId = profileId;
   if (messageId !== null) {
-    if (!reporter) throw new AppError({ status: 403, code: "authentication_required", key: "reports.errors.login_for_message" });
-    const sender = peerId === null || peerId === reporter.profileId ? undefined : await messageSender(ctx.rooms, reporter.profileId, peerId, messageId);
-    if (sender === undefined) throw fieldError({ status: 404, code: "message_not_found", field: "message_id", key: "reports.errors.message_not_found" });
-    if (sender !== peerId) throw fieldError({ status: 400, code: "invalid_parameter", field: "profile_id", key: "reports.errors.message_of_other_member" });
+    if (!reporter)
+      throw new AppError({ status: 403, code: "authentication_required", key: "reports.errors.login_for_message" });
+    const sender =
+      peerId === null || peerId === reporter.profileId
+        ? undefined
+        : await messageSender(ctx.rooms, reporter.profileId, peerId, messageId);
+    if (sender === undefined)
+      throw fieldError({
+        status: 404,
+        code: "message_not_found",
+        field: "message_id",
+        key: "reports.errors.message_not_found",
+      });
+    if (sender !== peerId)
+      throw fieldError({
+        status: 400,
+        code: "invalid_parameter",
+        field: "profile_id",
+        key: "reports.errors.message_of_other_member",
+      });
     profileId = sender;
   }
   if (profileId !== null) {
-    if (reporter?.profileId === profileId) throw fieldError({ status: 400, code: "own_profile", field: "profile_id", key: "reports.errors.own_profile" });
-    if (!(await isReportableProfile(ctx.db, profileId))) throw fieldError({ status: 404, code: "profile_not_found", field: "profile_id", key: "reports.errors.profile_not_found" });
+    if (reporter?.profileId === profileId)
+      throw fieldError({ status: 400, code: "own_profile", field: "profile_id", key: "reports.errors.own_profile" });
+    if (!(await isReportableProfile(ctx.db, profileId)))
+      throw fieldError({
+        status: 404,
+        code: "profile_not_found",
+        field: "profile_id",
+        key: "reports.errors.profile_not_found",
+      });
   }
 
   const reporterKey = reporter ? `user:${reporter.userId}` : `email:${email.toLowerCase()}`;
-  const targetKey = messageId !== null ? `message:${Math.min(reporter!.profileId, peerId!)}:${Math.max(reporter!.profileId, peerId!)}:${messageId}` : profileId !== null ? `profile:${profileId}` : null;
+  const targetKey =
+    messageId !== null
+      ? `message:${Math.min(reporter!.profileId, peerId!)}:${Math.max(reporter!.profileId, peerId!)}:${messageId}`
+      : profileId !== null
+        ? `profile:${profileId}`
+        : null;
   const duplicate = messageId !== null ? "reports.errors.message_reported" : "reports.errors.profile_reported";
-  if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError({ status: 409, code: "already_reported", key: duplicate });
+  if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey)))
+    throw new AppError({ status: 409, code: "already_reported", key: duplicate });
 
   const id = await insertReport(
     ctx.db,
@@ -79,14 +109,23 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
   );
   if (id === null) {
     // Nothing stored: the same report sent twice at once, or a limit reached.
-    if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey))) throw new AppError({ status: 409, code: "already_reported", key: duplicate });
-    throw new AppError({ status: 429, code: "too_many_reports", key: "reports.errors.too_many", values: { count: REPORTS_PER_HOUR } });
+    if (targetKey && (await hasReported(ctx.db, reporterKey, targetKey)))
+      throw new AppError({ status: 409, code: "already_reported", key: duplicate });
+    throw new AppError({
+      status: 429,
+      code: "too_many_reports",
+      key: "reports.errors.too_many",
+      values: { count: REPORTS_PER_HOUR },
+    });
   }
   console.info(JSON.stringify({ event: "report_filed", report: id, subject: body.subject, target: targetKey }));
 
   const name = account?.username ?? email.split("@")[0]!;
   const subject = ctx.t(`reports.subjects.${body.subject}`);
-  const mail = composeMail(ctx.t, "report", { address: email, name }, ctx.site.name, `${ctx.origin}/pages/service`, { id, subject });
+  const mail = composeMail(ctx.t, "report", { address: email, name }, ctx.site.name, `${ctx.origin}/pages/service`, {
+    id,
+    subject,
+  });
   try {
     await ctx.mailer.send(mail);
   } catch (error) {
@@ -97,7 +136,12 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
 }
 
 /** The sender of a message of the conversation between two members, as the viewer sees it; undefined when there is none. */
-async function messageSender(rooms: ConversationRooms, viewer: number, peer: number, messageId: number): Promise<number | undefined> {
+async function messageSender(
+  rooms: ConversationRooms,
+  viewer: number,
+  peer: number,
+  messageId: number,
+): Promise<number | undefined> {
   const page = await rooms(viewer, peer).history(viewer, peer, messageId + 1, 0);
   return page.rows.find((row) => row.id === messageId)?.sender_id;
 }

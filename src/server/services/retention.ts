@@ -15,7 +15,17 @@ export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
 export const ENDED_RETENTION_SECONDS = 86_400;
 const DAY = 86_400;
 
-const KINDS: readonly RetainedKind[] = ["mail", "sms", "push", "sessions", "push_subscriptions", "auth_tokens", "sms_codes", "login_attempts", "reports"];
+const KINDS: readonly RetainedKind[] = [
+  "mail",
+  "sms",
+  "push",
+  "sessions",
+  "push_subscriptions",
+  "auth_tokens",
+  "sms_codes",
+  "login_attempts",
+  "reports",
+];
 /** Kinds with objects in R2 as well as rows. */
 type StoredKind = "selfies";
 
@@ -33,11 +43,23 @@ export type RetentionLimits = { outboxDays: number; batch?: number; maxBatches?:
  * `maxBatches` per kind in one run (the rest waits for the next day). Answers how many rows of each
  * kind went and whether any kind has more waiting.
  */
-export async function runRetention(db: Database, now: number, limits: RetentionLimits): Promise<{ deleted: Record<RetainedKind | StoredKind, number>; more: boolean }> {
+export async function runRetention(
+  db: Database,
+  now: number,
+  limits: RetentionLimits,
+): Promise<{ deleted: Record<RetainedKind | StoredKind, number>; more: boolean }> {
   const batch = limits.batch ?? 500;
   const maxBatches = limits.maxBatches ?? 20;
-  const cutoffs = { outbox: now - limits.outboxDays * DAY, ended: now - ENDED_RETENTION_SECONDS, reports: now - REPORT_RETENTION_DAYS * DAY, now };
-  const deleted = Object.fromEntries([...KINDS, "selfies"].map((k) => [k, 0])) as Record<RetainedKind | StoredKind, number>;
+  const cutoffs = {
+    outbox: now - limits.outboxDays * DAY,
+    ended: now - ENDED_RETENTION_SECONDS,
+    reports: now - REPORT_RETENTION_DAYS * DAY,
+    now,
+  };
+  const deleted = Object.fromEntries([...KINDS, "selfies"].map((k) => [k, 0])) as Record<
+    RetainedKind | StoredKind,
+    number
+  >;
   let more = false;
   const run = async (kind: RetainedKind | StoredKind, once: () => Promise<number>) => {
     for (let i = 0; ; i++) {

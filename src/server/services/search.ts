@@ -12,7 +12,16 @@ const FEW_RESULTS = 6;
 const SIMILAR_LIMIT = 12;
 const SIMILAR_AGE_WIDENING = 10;
 
-export type Criteria = { country: string; gender?: string; regionId?: number; minAge: number; maxAge: number; viewerId?: number; except?: number[]; verified?: boolean };
+export type Criteria = {
+  country: string;
+  gender?: string;
+  regionId?: number;
+  minAge: number;
+  maxAge: number;
+  viewerId?: number;
+  except?: number[];
+  verified?: boolean;
+};
 
 /** The member searching: their profile is left out, and so is anyone either of them blocked. */
 export type Searcher = { profileId: number; gender: string; sexuality: string; country: string };
@@ -48,7 +57,8 @@ export async function searchMembers(
   // A member's own country and preference are the defaults of their search.
   const ownCountry = searcher && site.countries.includes(searcher.country) ? searcher.country : defaultCountry;
   const country = query.country ?? ownCountry;
-  const gender = query.gender === "any" ? undefined : (query.gender ?? (searcher ? preferredGender(searcher) : undefined));
+  const gender =
+    query.gender === "any" ? undefined : (query.gender ?? (searcher ? preferredGender(searcher) : undefined));
   if (!site.countries.includes(country)) throw invalidParameter("country");
   let regionId: number | undefined;
   if (query.country_region) {
@@ -80,7 +90,9 @@ export async function searchMembers(
       except: found.map((p) => p.id),
       ...(criteria.verified ? { verified: true } : {}),
     };
-    similar = (await findProfiles(db, filterOf(relaxed, today), SIMILAR_LIMIT, 0)).map((row) => toProfileCard(row, today));
+    similar = (await findProfiles(db, filterOf(relaxed, today), SIMILAR_LIMIT, 0)).map((row) =>
+      toProfileCard(row, today),
+    );
   }
 
   return {

@@ -16,7 +16,10 @@ function deviceLabel(t: Translate, device: string | null): string {
   if (device === null) return t("sessions.unknown_device");
   const { browser, system } = deviceNames(device);
   if (browser === null && system === null) return t("sessions.unknown_device");
-  return t("sessions.device", { browser: browser ?? t("sessions.unknown_browser"), system: system ?? t("sessions.unknown_system") });
+  return t("sessions.device", {
+    browser: browser ?? t("sessions.unknown_browser"),
+    system: system ?? t("sessions.unknown_system"),
+  });
 }
 
 /** The member's live sessions, the one asking first and marked `current`, then the most recently used. */
@@ -41,9 +44,15 @@ export async function listSessions(db: Database, t: Translate, session: Session)
  * asking is never ended here (logging out does that); an id that is not one of the member's live
  * sessions is a 404.
  */
-export async function endSessions(db: Database, session: Session, body: EndSessionsBody, now: number): Promise<string[]> {
+export async function endSessions(
+  db: Database,
+  session: Session,
+  body: EndSessionsBody,
+  now: number,
+): Promise<string[]> {
   if ("others" in body) return revokeOtherSessions(db, session.userId, session.id, now);
-  if (body.id === session.publicId) throw new AppError({ status: 400, code: "current_session", key: "sessions.current_refused", field: "id" });
+  if (body.id === session.publicId)
+    throw new AppError({ status: 400, code: "current_session", key: "sessions.current_refused", field: "id" });
   if (!(await revokeSessionByPublicId(db, session.userId, body.id, session.id, now))) {
     throw new AppError({ status: 404, code: "not_found", key: "sessions.not_found", field: "id" });
   }
@@ -57,11 +66,21 @@ export async function endSessions(db: Database, session: Session, body: EndSessi
  * after the sockets closed. Should the channel fail, the conversations' objects still refuse the
  * sessions' sends within SESSION_CHECK_MS (chat/session-check.ts).
  */
-export async function closeSessionSockets(members: Pick<Env["MEMBERS"], "getByName">, profileId: number, sessions: string[]): Promise<void> {
+export async function closeSessionSockets(
+  members: Pick<Env["MEMBERS"], "getByName">,
+  profileId: number,
+  sessions: string[],
+): Promise<void> {
   if (sessions.length === 0) return;
   try {
     await members.getByName(memberChannelName(profileId)).sessionsEnded(sessions);
   } catch (error) {
-    console.warn(JSON.stringify({ event: "session_sockets_not_closed", profileId, message: error instanceof Error ? error.message : String(error) }));
+    console.warn(
+      JSON.stringify({
+        event: "session_sockets_not_closed",
+        profileId,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
 }

@@ -16,8 +16,15 @@ const MARGIN = 12;
  * active, so no member without a public main photo shows while enough with one exist. With
  * `withTowns`, their towns placed on a small drawing (see placeTowns).
  */
-export async function showcase(db: Database, country: string, withTowns: boolean, today = new Date()): Promise<ShowcaseResponse> {
-  const shown = (await findProfiles(db, filterOf({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today), SHOWCASE_SIZE, 0)).map((row) => toProfileCard(row, today));
+export async function showcase(
+  db: Database,
+  country: string,
+  withTowns: boolean,
+  today = new Date(),
+): Promise<ShowcaseResponse> {
+  const shown = (
+    await findProfiles(db, filterOf({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today), SHOWCASE_SIZE, 0)
+  ).map((row) => toProfileCard(row, today));
   return { profiles: shown, towns: withTowns ? await placeTowns(db, country, shown) : [] };
 }
 

@@ -4,7 +4,11 @@ import type { Database } from "../db/database";
 import { mailStopsOf } from "../db/notification-choices";
 import { disabledReasons } from "../../shared/notifications";
 
-function ownMainImage(row: { photoKey: string | null; photoThumbKey: string | null; photoStatus: string | null }): MainImage | null {
+function ownMainImage(row: {
+  photoKey: string | null;
+  photoThumbKey: string | null;
+  photoStatus: string | null;
+}): MainImage | null {
   if (!row.photoKey || !row.photoThumbKey || !row.photoStatus) return null;
   return { filename: row.photoKey, thumb_filename: row.photoThumbKey, status: row.photoStatus, match: row.photoKey };
 }
@@ -25,6 +29,10 @@ export async function getUserView(db: Database, userId: number): Promise<User | 
     notifications_disabled: disabledReasons(stops),
     // The member's own main photo counts while it waits for approval (its status says so): the
     // profile-photo alert is for members who have none, not for one still pending.
-    profile: { id: row.profileId, name: row.name, main_image: row.photoStatus === "rejected" ? null : ownMainImage(row) },
+    profile: {
+      id: row.profileId,
+      name: row.name,
+      main_image: row.photoStatus === "rejected" ? null : ownMainImage(row),
+    },
   };
 }

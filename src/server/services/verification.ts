@@ -33,7 +33,8 @@ import { verificationStatement } from "./moderation";
 
 type Member = { userId: number; profileId: number };
 
-const refusal = (status: 403 | 404 | 409 | 429, code: string) => new AppError({ status, code, key: `verification.errors.${code}` });
+const refusal = (status: 403 | 404 | 409 | 429, code: string) =>
+  new AppError({ status, code, key: `verification.errors.${code}` });
 
 /** A pose chosen at random (`random` in [0, 1), a parameter so tests can choose). */
 export function randomPose(random: number = Math.random()): VerificationPose {
@@ -41,19 +42,32 @@ export function randomPose(random: number = Math.random()): VerificationPose {
 }
 
 /** Where the member stands, with a pose to take when they may send a selfie now. */
-export async function verificationState(db: Database, member: Member, now: number, random?: number): Promise<VerificationState> {
+export async function verificationState(
+  db: Database,
+  member: Member,
+  now: number,
+  random?: number,
+): Promise<VerificationState> {
   const standing = await verificationStanding(db, member.userId, member.profileId, now);
-  if (!standing) throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
+  if (!standing)
+    throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
   const last = standing.last;
   const attemptsLeft = Math.max(0, VERIFICATION_ATTEMPTS_PER_DAY - standing.attempts);
-  const base = { reason: null, decided_at: last?.decidedAt ?? null, attempts_left: attemptsLeft, pose: null, verified_only: standing.verifiedOnly };
+  const base = {
+    reason: null,
+    decided_at: last?.decidedAt ?? null,
+    attempts_left: attemptsLeft,
+    pose: null,
+    verified_only: standing.verifiedOnly,
+  };
   if (standing.fictional) return { ...base, status: "fictional", attempts_left: 0 };
   if (standing.verified) return { ...base, status: "verified" };
   if (last?.status === "pending") return { ...base, status: "pending" };
   const pose = attemptsLeft > 0 ? randomPose(random) : null;
   // Approved once, and the main photo since is one no moderator saw beside the selfie.
   if (standing.verifiedPhotoId !== null || last?.status === "approved") return { ...base, status: "suspended", pose };
-  if (last?.status === "rejected") return { ...base, status: "rejected", reason: (last.reason as VerificationRejection | null) ?? null, pose };
+  if (last?.status === "rejected")
+    return { ...base, status: "rejected", reason: (last.reason as VerificationRejection | null) ?? null, pose };
   return { ...base, status: "none", pose };
 }
 
@@ -75,12 +89,25 @@ export async function takeSelfie(
   bytes: Uint8Array,
   now: number,
 ): Promise<VerificationState> {
-  if (!isPose(pose)) throw new AppError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "pose" }, field: "pose" });
+  if (!isPose(pose))
+    throw new AppError({
+      status: 400,
+      code: "invalid_parameter",
+      key: "errors.invalid_parameter",
+      values: { field: "pose" },
+      field: "pose",
+    });
   await refuseSelfie(await verificationState(store.db, member, now));
   const processed = await processPhoto(bytes);
   const key = newSelfieKey();
   await store.bucket.put(key, processed.original, { httpMetadata: { contentType: "image/jpeg" } });
-  const stored = await insertSelfie(store.db, { profileId: member.profileId, siteDomain: member.siteDomain, pose, selfieKey: key, now }).catch(async (error: unknown) => {
+  const stored = await insertSelfie(store.db, {
+    profileId: member.profileId,
+    siteDomain: member.siteDomain,
+    pose,
+    selfieKey: key,
+    now,
+  }).catch(async (error: unknown) => {
     await store.bucket.delete(key);
     throw error;
   });
@@ -110,7 +137,9 @@ export async function checkBadgeAfterMainPhoto(db: Database, profileId: number, 
   await suspendBadgeOnNewMainPhoto(db, profileId, now);
 }
 
-export type VerificationDecision = { approve: true; seenPhotoId: number | null } | { approve: false; reason: VerificationRejection };
+export type VerificationDecision =
+  | { approve: true; seenPhotoId: number | null }
+  | { approve: false; reason: VerificationRejection };
 
 /**
  * A moderator's decision on a waiting verification, with its audit row in the same batch (written
@@ -128,9 +157,17 @@ export async function decideOnVerification(
   env?: Env,
 ): Promise<{ profileId: number; userId: number; name: string }> {
   const found = await verificationById(db, id);
-  if (!found || found.verification.status !== "pending") throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
+  if (!found || found.verification.status !== "pending")
+    throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
   if (found.fictional) throw refusal(403, "fictional");
-  if (!decision.approve && !VERIFICATION_REJECTIONS.includes(decision.reason)) throw new AppError({ status: 400, code: "invalid_parameter", key: "errors.invalid_parameter", values: { field: "reason" }, field: "reason" });
+  if (!decision.approve && !VERIFICATION_REJECTIONS.includes(decision.reason))
+    throw new AppError({
+      status: 400,
+      code: "invalid_parameter",
+      key: "errors.invalid_parameter",
+      values: { field: "reason" },
+      field: "reason",
+    });
   const statements = verificationDecisionStatements(db, {
     id,
     profileId: found.verification.profileId,
@@ -143,13 +180,26 @@ export async function decideOnVerification(
   const entry = {
     action: decision.approve ? "verification.approve" : "verification.reject",
     target: { kind: "verification", id },
-    before: { status: "pending", kind: found.verification.kind, profile_id: found.verification.profileId, main_photo_id: found.mainPhotoId },
-    after: decision.approve ? { status: "approved", seen_photo_id: decision.seenPhotoId } : { status: "rejected", reason: decision.reason },
+    before: {
+      status: "pending",
+      kind: found.verification.kind,
+      profile_id: found.verification.profileId,
+      main_photo_id: found.mainPhotoId,
+    },
+    after: decision.approve
+      ? { status: "approved", seen_photo_id: decision.seenPhotoId }
+      : { status: "rejected", reason: decision.reason },
     reason: decision.approve ? null : decision.reason,
   };
   const operatorId = actor.operatorId;
   const statement =
-    !decision.approve && env && operatorId !== null ? await verificationStatement({ env, db, actor: { ...actor, operatorId }, now }, found.verification.profileId, decision.reason) : null;
+    !decision.approve && env && operatorId !== null
+      ? await verificationStatement(
+          { env, db, actor: { ...actor, operatorId }, now },
+          found.verification.profileId,
+          decision.reason,
+        )
+      : null;
   const [first] = await db.batch(withAudit(db, actor, entry, statements, now, true));
   const done = ((first as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0;
   if (!done) throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
@@ -173,7 +223,14 @@ export async function deleteOldSelfies(db: Database, bucket: R2Bucket, now: numb
   return rows.length;
 }
 
-export type VerificationFigures = { site: string; day: string; asked: number; approved: number; rejected: number; median_decision_seconds: number | null };
+export type VerificationFigures = {
+  site: string;
+  day: string;
+  asked: number;
+  approved: number;
+  rejected: number;
+  median_decision_seconds: number | null;
+};
 
 const dayOf = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
@@ -195,7 +252,11 @@ export async function verificationFigures(db: Database, from: number): Promise<V
   const entry = (site: string, day: string) => {
     const key = `${site} ${day}`;
     let found = byKey.get(key);
-    if (!found) byKey.set(key, (found = { site, day, asked: 0, approved: 0, rejected: 0, median_decision_seconds: null, waits: [] }));
+    if (!found)
+      byKey.set(
+        key,
+        (found = { site, day, asked: 0, approved: 0, rejected: 0, median_decision_seconds: null, waits: [] }),
+      );
     return found;
   };
   for (const row of rows) {

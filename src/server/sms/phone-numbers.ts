@@ -9,11 +9,28 @@ import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/
 import { AppError } from "../errors";
 
 /** The countries the product is sold in and texts (the UK is GB). */
-export const SMS_COUNTRIES: readonly CountryCode[] = ["DK", "NO", "SE", "FI", "PL", "NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "GB", "IE"];
+export const SMS_COUNTRIES: readonly CountryCode[] = [
+  "DK",
+  "NO",
+  "SE",
+  "FI",
+  "PL",
+  "NL",
+  "BE",
+  "DE",
+  "AT",
+  "CH",
+  "FR",
+  "IT",
+  "ES",
+  "GB",
+  "IE",
+];
 
 export type MobileNumber = { e164: string; country: CountryCode };
 
-const isSmsCountry = (country: string | undefined): country is CountryCode => !!country && (SMS_COUNTRIES as readonly string[]).includes(country);
+const isSmsCountry = (country: string | undefined): country is CountryCode =>
+  !!country && (SMS_COUNTRIES as readonly string[]).includes(country);
 
 /**
  * The member's number in E.164 with its country, read with the member's country as the default (a
@@ -24,7 +41,14 @@ const isSmsCountry = (country: string | undefined): country is CountryCode => !!
 export function mobileNumberOf(typed: string, memberCountry: string): MobileNumber {
   const country = memberCountry === "UK" ? "GB" : memberCountry;
   const parsed = parsePhoneNumberFromString(typed, isSmsCountry(country) ? country : undefined);
-  if (!parsed || !parsed.isValid()) throw new AppError({ status: 400, code: "invalid_mobile", key: "sms.number_impossible", field: "mobile" });
-  if (!isSmsCountry(parsed.country)) throw new AppError({ status: 400, code: "mobile_country_not_served", key: "sms.country_not_served", field: "mobile" });
+  if (!parsed || !parsed.isValid())
+    throw new AppError({ status: 400, code: "invalid_mobile", key: "sms.number_impossible", field: "mobile" });
+  if (!isSmsCountry(parsed.country))
+    throw new AppError({
+      status: 400,
+      code: "mobile_country_not_served",
+      key: "sms.country_not_served",
+      field: "mobile",
+    });
   return { e164: parsed.number, country: parsed.country };
 }

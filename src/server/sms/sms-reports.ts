@@ -12,7 +12,11 @@ import { sameBytes } from "../auth/tokens";
 /** Sinch retries a callback for almost a day, but each try is signed anew: an old timestamp is a replay. */
 export const SMS_REPORT_TOLERANCE_SECONDS = 5 * 60;
 
-const HASHES: Record<string, "SHA-256" | "SHA-384" | "SHA-512"> = { HmacSHA256: "SHA-256", HmacSHA384: "SHA-384", HmacSHA512: "SHA-512" };
+const HASHES: Record<string, "SHA-256" | "SHA-384" | "SHA-512"> = {
+  HmacSHA256: "SHA-256",
+  HmacSHA384: "SHA-384",
+  HmacSHA512: "SHA-512",
+};
 
 const encoder = new TextEncoder();
 
@@ -31,7 +35,9 @@ export async function verifySmsReport(secret: string, headers: Headers, body: st
     return false;
   }
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash }, false, ["sign"]);
-  const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${body}.${nonce}.${timestamp}`)));
+  const expected = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, encoder.encode(`${body}.${nonce}.${timestamp}`)),
+  );
   return sameBytes(given, expected);
 }
 
@@ -51,8 +57,11 @@ export const SmsReport = v.object({
 export type SmsReport = v.InferOutput<typeof SmsReport>;
 
 /** The SMS a report is about and its status, or null when the report is not one about a recipient. */
-export function reportedStatus(report: SmsReport): { id: number; providerId: string; to: string; status: string } | null {
-  if (report.type !== "recipient_delivery_report_sms" || !report.batch_id || !report.recipient || !report.status) return null;
+export function reportedStatus(
+  report: SmsReport,
+): { id: number; providerId: string; to: string; status: string } | null {
+  if (report.type !== "recipient_delivery_report_sms" || !report.batch_id || !report.recipient || !report.status)
+    return null;
   const id = Number(report.client_reference);
   if (!Number.isInteger(id) || id < 1) return null;
   // Sinch names the recipient without its "+".

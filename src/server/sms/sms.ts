@@ -52,23 +52,30 @@ export class SinchTransport implements SmsTransport {
   ) {}
 
   async deliver(sms: Sms, reference: number): Promise<string> {
-    const response = await this.fetcher(`${this.settings.url}/xms/v1/${encodeURIComponent(this.settings.servicePlanId)}/batches`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${this.settings.apiToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        from: sms.from,
-        to: [sms.to.e164],
-        body: sms.text,
-        // One final report per recipient: delivered, failed or expired, not every step between.
-        delivery_report: "per_recipient_final",
-        ...(this.settings.callbackUrl ? { callback_url: this.settings.callbackUrl } : {}),
-        client_reference: String(reference),
-      }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const response = await this.fetcher(
+      `${this.settings.url}/xms/v1/${encodeURIComponent(this.settings.servicePlanId)}/batches`,
+      {
+        method: "POST",
+        headers: { Authorization: `Bearer ${this.settings.apiToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          from: sms.from,
+          to: [sms.to.e164],
+          body: sms.text,
+          // One final report per recipient: delivered, failed or expired, not every step between.
+          delivery_report: "per_recipient_final",
+          ...(this.settings.callbackUrl ? { callback_url: this.settings.callbackUrl } : {}),
+          client_reference: String(reference),
+        }),
+        signal: AbortSignal.timeout(10_000),
+      },
+    );
     const answer = (await response.json().catch(() => ({}))) as { id?: unknown; code?: unknown; text?: unknown };
     if (response.status !== 201 || typeof answer.id !== "string") {
-      throw new SmsRefused(response.status, typeof answer.code === "string" ? answer.code : "unknown", typeof answer.text === "string" ? answer.text : "");
+      throw new SmsRefused(
+        response.status,
+        typeof answer.code === "string" ? answer.code : "unknown",
+        typeof answer.text === "string" ? answer.text : "",
+      );
     }
     return answer.id;
   }
@@ -83,9 +90,16 @@ class LimitedSms implements SmsSender {
   ) {}
 
   async send(sms: Sms, now: number): Promise<void> {
-    const id = await reserveSms(this.db, { to: sms.to.e164, text: sms.text, country: sms.to.country }, this.limitPerCountryHour, now);
+    const id = await reserveSms(
+      this.db,
+      { to: sms.to.e164, text: sms.text, country: sms.to.country },
+      this.limitPerCountryHour,
+      now,
+    );
     if (id === null) {
-      console.warn(JSON.stringify({ event: "sms_country_limit", country: sms.to.country, limit: this.limitPerCountryHour }));
+      console.warn(
+        JSON.stringify({ event: "sms_country_limit", country: sms.to.country, limit: this.limitPerCountryHour }),
+      );
       throw new AppError({ status: 429, code: "sms_country_limit", key: "sms.country_busy" });
     }
     // The row stays even when the provider refuses: an attempt counts against the limit too.
@@ -102,18 +116,36 @@ function limitOf(env: Env): number {
 }
 
 /** The sender SMS_PROVIDER chooses; `origin` is the site's, where Sinch posts the delivery reports. */
-export function smsSenderFor(env: Env, db: Database, origin: string | null = null, transport?: SmsTransport): SmsSender {
+export function smsSenderFor(
+  env: Env,
+  db: Database,
+  origin: string | null = null,
+  transport?: SmsTransport,
+): SmsSender {
   const chosen =
     transport ??
     (env.SMS_PROVIDER === "sinch"
-      ? new SinchTransport({ url: env.SMS_API_URL, servicePlanId: env.SMS_SERVICE_PLAN_ID, apiToken: env.SMS_API_KEY, callbackUrl: origin ? `${origin}${SMS_REPORT_PATH}` : null })
+      ? new SinchTransport({
+          url: env.SMS_API_URL,
+          servicePlanId: env.SMS_SERVICE_PLAN_ID,
+          apiToken: env.SMS_API_KEY,
+          callbackUrl: origin ? `${origin}${SMS_REPORT_PATH}` : null,
+        })
       : outbox);
   return new LimitedSms(db, chosen, limitOf(env));
 }
 
 /** Who a site's SMS come from: its `sms_sender`, or its name as an alphanumeric sender (at most 11 characters). */
 export function smsSenderName(site: Pick<SiteSettings, "sms_sender" | "name">): string {
-  return site.sms_sender ?? (site.name.replace(/[^A-Za-z0-9 ]/g, "").trim().slice(0, 11).trim() || "Info");
+  return (
+    site.sms_sender ??
+    (site.name
+      .replace(/[^A-Za-z0-9 ]/g, "")
+      .trim()
+      .slice(0, 11)
+      .trim() ||
+      "Info")
+  );
 }
 
 /** Where Sinch posts delivery reports (sms-reports.ts). */

@@ -2,7 +2,17 @@ import type { MainImage } from "../../../shared/api";
 import { useSettings } from "../../page-context";
 
 /** A member's main photo as a small round thumbnail, or their initial when they have none. */
-export function Avatar({ image, name, premium = false, size = 48 }: { image: MainImage | null; name: string; premium?: boolean; size?: number }) {
+export function Avatar({
+  image,
+  name,
+  premium = false,
+  size = 48,
+}: {
+  image: MainImage | null;
+  name: string;
+  premium?: boolean;
+  size?: number;
+}) {
   const settings = useSettings();
   if (!image) {
     return (
@@ -11,5 +21,15 @@ export function Avatar({ image, name, premium = false, size = 48 }: { image: Mai
       </span>
     );
   }
-  return <img className={premium ? "avatar is-premium" : "avatar"} src={settings.cdn_prefix + image.thumb_filename} alt="" width={size} height={size} loading="lazy" decoding="async" />;
+  return (
+    <img
+      className={premium ? "avatar is-premium" : "avatar"}
+      src={settings.cdn_prefix + image.thumb_filename}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      decoding="async"
+    />
+  );
 }

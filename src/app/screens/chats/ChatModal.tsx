@@ -2,7 +2,17 @@ import { useEffect, useId, type ReactNode } from "react";
 import { useT } from "../../page-context";
 
 /** A small dialog over the conversation: closes with its button, Escape or a tap beside it. */
-export function ChatModal({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
+export function ChatModal({
+  title,
+  onClose,
+  children,
+  className,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
   const t = useT();
   const titleId = useId();
   useEffect(() => {

@@ -45,7 +45,12 @@ function ChatList({ openId }: { openId: number | null }) {
       {chats === undefined ? (
         <Pending failed={error !== undefined} retry={() => void mutate()} />
       ) : chats.length === 0 ? (
-        <NextStepNotice text={t("chat.empty")} href="/members" action={t("chat.empty_search")} className="chats__empty" />
+        <NextStepNotice
+          text={t("chat.empty")}
+          href="/members"
+          action={t("chat.empty_search")}
+          className="chats__empty"
+        />
       ) : (
         <ul className="chat-list">
           {chats.map((chat) => (
@@ -67,7 +72,13 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
   const { profile, last_message: last } = chat;
   const unread = chat.num_unread_messages;
 
-  const snippet = !last ? t("chat.no_messages") : last.kind === "image" ? t("chat.photo") : last.kind === "gift" ? t("chat.gift") : (last.body ?? "");
+  const snippet = !last
+    ? t("chat.no_messages")
+    : last.kind === "image"
+      ? t("chat.photo")
+      : last.kind === "gift"
+        ? t("chat.gift")
+        : (last.body ?? "");
   const text = last && user && last.sender_id === user.profile.id ? t("chat.you", { text: snippet }) : snippet;
 
   const remove = () => {
@@ -77,7 +88,11 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
 
   return (
     <li className={["chat-item", unread > 0 && "is-unread", open && "is-open"].filter(Boolean).join(" ")}>
-      <Link href={`/chats/${chat.conversation.id}`} className="chat-item__link" aria-current={open ? "page" : undefined}>
+      <Link
+        href={`/chats/${chat.conversation.id}`}
+        className="chat-item__link"
+        aria-current={open ? "page" : undefined}
+      >
         <Avatar image={profile.main_image} name={profile.name} premium={profile.premium} />
         <span className="chat-item__text">
           <span className="chat-item__name">{profile.name}</span>
@@ -90,7 +105,13 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
           )}
         </span>
       </Link>
-      <button type="button" className="chat-item__remove" onClick={remove} aria-label={t("chat.remove_with", { name: profile.name })} title={t("chat.remove")}>
+      <button
+        type="button"
+        className="chat-item__remove"
+        onClick={remove}
+        aria-label={t("chat.remove_with", { name: profile.name })}
+        title={t("chat.remove")}
+      >
         ×
       </button>
     </li>

@@ -121,8 +121,14 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
       : costs.message > 0
         ? t("chat.message_cost", { count: costs.message })
         : "";
-  const showIceBreaker = hydrated && chat.canWrite && !iceBreakerClosed && items.length === 0 && !hasMore && draft === "";
-  const status = connection.dropped && !connection.connected ? t("chat.reconnecting") : connection.peerTyping ? t("chat.typing", { name: profile.name }) : "";
+  const showIceBreaker =
+    hydrated && chat.canWrite && !iceBreakerClosed && items.length === 0 && !hasMore && draft === "";
+  const status =
+    connection.dropped && !connection.connected
+      ? t("chat.reconnecting")
+      : connection.peerTyping
+        ? t("chat.typing", { name: profile.name })
+        : "";
 
   return (
     <>
@@ -141,11 +147,21 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
         <VerifiedOnlyNotice name={profile.name} />
       ) : data.blocked_reason ? (
         <p className="chat-blocked" role="status">
-          {data.blocked_reason === "blocked_by" ? t("errors.blocked_by", { name: profile.name }) : t(`chat.blocked_reasons.${data.blocked_reason}`, { name: profile.name })}
+          {data.blocked_reason === "blocked_by"
+            ? t("errors.blocked_by", { name: profile.name })
+            : t(`chat.blocked_reasons.${data.blocked_reason}`, { name: profile.name })}
         </p>
       ) : (
         <>
-          <ChatAlerts name={profile.name} cost={nextMessageCost(costs)} credits={chat.credits} paid={chat.paid} refused={chat.refusedForCredits} minimum={costs.minimum_message_costs} locale={locale} />
+          <ChatAlerts
+            name={profile.name}
+            cost={nextMessageCost(costs)}
+            credits={chat.credits}
+            paid={chat.paid}
+            refused={chat.refusedForCredits}
+            minimum={costs.minimum_message_costs}
+            locale={locale}
+          />
           <SendFooter
             name={profile.name}
             draft={draft}
@@ -185,4 +201,3 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
     </>
   );
 }
-

@@ -46,15 +46,27 @@ export function ConversationHeader({ profile, backHref, status, onRemove }: Head
             {/* Outside the text that is cut short, so a long name never hides it. */}
             {profile.verified && <VerifiedBadge compact />}
           </span>
-          <span className={status ? "conversation__status-line is-live" : "conversation__status-line"} aria-live="polite">
+          <span
+            className={status ? "conversation__status-line is-live" : "conversation__status-line"}
+            aria-live="polite"
+          >
             {status || profile.city}
           </span>
         </span>
       </Link>
       {onRemove && (
-        <button type="button" className="icon-button conversation__remove" onClick={onRemove} aria-label={t("chat.remove_with", { name: profile.name })} title={t("chat.remove")}>
+        <button
+          type="button"
+          className="icon-button conversation__remove"
+          onClick={onRemove}
+          aria-label={t("chat.remove_with", { name: profile.name })}
+          title={t("chat.remove")}
+        >
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path fill="currentColor" d="M9 3h6l1 2h4v2H4V5h4l1-2zM6 9h12l-1 12H7L6 9zm4 2v8h1.5v-8H10zm2.5 0v8H14v-8h-1.5z" />
+            <path
+              fill="currentColor"
+              d="M9 3h6l1 2h4v2H4V5h4l1-2zM6 9h12l-1 12H7L6 9zm4 2v8h1.5v-8H10zm2.5 0v8H14v-8h-1.5z"
+            />
           </svg>
         </button>
       )}

@@ -7,7 +7,15 @@ import { GIFTS_KEY } from "../../page-data";
 import { ChatModal } from "./ChatModal";
 
 /** The gifts this site sells (GET /api/gifts.php): image, name and price in credits; one tap sends it. */
-export function GiftPicker({ name, onPick, onClose }: { name: string; onPick: (gift: Gift) => void; onClose: () => void }) {
+export function GiftPicker({
+  name,
+  onPick,
+  onClose,
+}: {
+  name: string;
+  onPick: (gift: Gift) => void;
+  onClose: () => void;
+}) {
   const t = useT();
   const { data, error, mutate } = useSWR<GiftsResponse, ApiRequestError>(GIFTS_KEY);
   return (

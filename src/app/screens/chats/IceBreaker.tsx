@@ -5,7 +5,15 @@ import { ChatModal } from "./ChatModal";
 const ICE_BREAKERS = ["hello", "profile", "smile", "weekend", "travel", "question"] as const;
 
 /** SPEC §2: before the first message, a few first lines to pick from; the pick fills the text area. */
-export function IceBreaker({ name, onPick, onClose }: { name: string; onPick: (line: string) => void; onClose: () => void }) {
+export function IceBreaker({
+  name,
+  onPick,
+  onClose,
+}: {
+  name: string;
+  onPick: (line: string) => void;
+  onClose: () => void;
+}) {
   const t = useT();
   return (
     <ChatModal title={t("chat.ice_breaker.title")} onClose={onClose} className="ice-breaker">

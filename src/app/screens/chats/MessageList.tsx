@@ -27,7 +27,15 @@ type Props = {
  * ones while scrolled to the end, loads older pages near the top and keeps what was on screen in
  * place when they arrive. Memoised: typing in the text area does not render it again.
  */
-export const MessageList = memo(function MessageList({ items, hasMore, olderState, onLoadOlder, onSeen, onRetry, onDiscard }: Props) {
+export const MessageList = memo(function MessageList({
+  items,
+  hasMore,
+  olderState,
+  onLoadOlder,
+  onSeen,
+  onRetry,
+  onDiscard,
+}: Props) {
   const t = useT();
   const { locale } = usePage();
   /** 0 until hydrated: days and times are the browser's, so they show only then. */
@@ -103,25 +111,35 @@ export const MessageList = memo(function MessageList({ items, hasMore, olderStat
   return (
     <div className="messages" ref={listRef} onScroll={onScroll}>
       <div className="messages__content" ref={contentRef}>
-      {hasMore && (
-        <button type="button" className="messages__older" disabled={olderState === "loading"} onClick={onLoadOlder}>
-          {olderState === "loading" ? t("chat.loading_older") : olderState === "failed" ? t("chat.older_failed") : t("chat.older")}
-        </button>
-      )}
-      {groups.map((group) => (
-        <section key={group.day + (group.items[0]?.key ?? "")} className="messages__day">
-          {now > 0 && (
-            <h3 className="messages__day-label">
-              <span>{dayLabel(group.day, now, locale, t)}</span>
-            </h3>
-          )}
-          <ol className="messages__items">
-            {group.items.map((item) => (
-              <Message key={item.key} item={item} time={now ? messageTime(item.created_at, locale) : ""} onRetry={onRetry} onDiscard={onDiscard} />
-            ))}
-          </ol>
-        </section>
-      ))}
+        {hasMore && (
+          <button type="button" className="messages__older" disabled={olderState === "loading"} onClick={onLoadOlder}>
+            {olderState === "loading"
+              ? t("chat.loading_older")
+              : olderState === "failed"
+                ? t("chat.older_failed")
+                : t("chat.older")}
+          </button>
+        )}
+        {groups.map((group) => (
+          <section key={group.day + (group.items[0]?.key ?? "")} className="messages__day">
+            {now > 0 && (
+              <h3 className="messages__day-label">
+                <span>{dayLabel(group.day, now, locale, t)}</span>
+              </h3>
+            )}
+            <ol className="messages__items">
+              {group.items.map((item) => (
+                <Message
+                  key={item.key}
+                  item={item}
+                  time={now ? messageTime(item.created_at, locale) : ""}
+                  onRetry={onRetry}
+                  onDiscard={onDiscard}
+                />
+              ))}
+            </ol>
+          </section>
+        ))}
       </div>
     </div>
   );
@@ -129,7 +147,12 @@ export const MessageList = memo(function MessageList({ items, hasMore, olderStat
 
 const STATUS_MARK: Record<MessageItem["status"], string> = { sending: "…", failed: "!", sent: "✓", seen: "✓✓" };
 
-type MessageProps = { item: MessageItem; time: string; onRetry: (clientId: string) => void; onDiscard: (clientId: string) => void };
+type MessageProps = {
+  item: MessageItem;
+  time: string;
+  onRetry: (clientId: string) => void;
+  onDiscard: (clientId: string) => void;
+};
 
 /** Rows are made anew on every change; one whose fields are all the same is not drawn again. */
 function sameMessage(a: MessageProps, b: MessageProps): boolean {
@@ -139,7 +162,12 @@ function sameMessage(a: MessageProps, b: MessageProps): boolean {
 
 const Message = memo(function Message({ item, time, onRetry, onDiscard }: MessageProps) {
   const t = useT();
-  const classes = ["message", item.own ? "message--own" : "message--theirs", `message--${item.kind}`, `is-${item.status}`];
+  const classes = [
+    "message",
+    item.own ? "message--own" : "message--theirs",
+    `message--${item.kind}`,
+    `is-${item.status}`,
+  ];
   const status = t(`chat.status.${item.status}`);
   return (
     <li className={classes.join(" ")}>
@@ -181,7 +209,16 @@ function MessageBody({ item }: { item: MessageItem }) {
   }
   if (item.kind === "image" && item.image) {
     const { image } = item;
-    const picture = <img src={image.thumb} alt={t("chat.photo")} width={image.width || 220} height={image.height || 220} loading="lazy" decoding="async" />;
+    const picture = (
+      <img
+        src={image.thumb}
+        alt={t("chat.photo")}
+        width={image.width || 220}
+        height={image.height || 220}
+        loading="lazy"
+        decoding="async"
+      />
+    );
     if (image.locked) {
       return (
         <Link href="/premium" className="message__image is-locked" title={t("chat.locked_photo")}>

@@ -24,7 +24,18 @@ type Props = {
  * The send footer: attachment and gift buttons, the text area (Enter sends, Shift+Enter starts a new
  * line, at most message_length characters with a counter near the limit) and the send button.
  */
-export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, maxLength, uploading, costText, notice }: Props) {
+export function SendFooter({
+  name,
+  draft,
+  onDraft,
+  onSend,
+  onPhoto,
+  onGifts,
+  maxLength,
+  uploading,
+  costText,
+  notice,
+}: Props) {
   const t = useT();
   const fileInput = useRef<HTMLInputElement>(null);
   const input = useGrowingTextArea();
@@ -57,15 +68,42 @@ export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, max
         </p>
       )}
       <div className="chat-footer__row">
-        <input ref={fileInput} type="file" accept={PHOTO_ACCEPT} className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={onFile} />
-        <button type="button" className="icon-button" onClick={() => fileInput.current?.click()} disabled={uploading} aria-label={t("chat.attach")} title={t("chat.attach")}>
+        <input
+          ref={fileInput}
+          type="file"
+          accept={PHOTO_ACCEPT}
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={onFile}
+        />
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => fileInput.current?.click()}
+          disabled={uploading}
+          aria-label={t("chat.attach")}
+          title={t("chat.attach")}
+        >
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-            <path fill="currentColor" d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10h-1.5z" />
+            <path
+              fill="currentColor"
+              d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10h-1.5z"
+            />
           </svg>
         </button>
-        <button type="button" className="icon-button" onClick={onGifts} aria-label={t("chat.send_gift")} title={t("chat.send_gift")}>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={onGifts}
+          aria-label={t("chat.send_gift")}
+          title={t("chat.send_gift")}
+        >
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-            <path fill="currentColor" d="M20 7h-2.2A3 3 0 0 0 12 3.8 3 3 0 0 0 6.2 7H4a1 1 0 0 0-1 1v3a1 1 0 0 0 1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0 1-1V8a1 1 0 0 0-1-1zm-5-2a1 1 0 1 1 0 2h-2a2 2 0 0 1 2-2zM9 5a2 2 0 0 1 2 2H9a1 1 0 0 1 0-2zM5 9h6v2H5V9zm1 4h5v6H6v-6zm7 6v-6h5v6h-5zm6-8h-6V9h6v2z" />
+            <path
+              fill="currentColor"
+              d="M20 7h-2.2A3 3 0 0 0 12 3.8 3 3 0 0 0 6.2 7H4a1 1 0 0 0-1 1v3a1 1 0 0 0 1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0 1-1V8a1 1 0 0 0-1-1zm-5-2a1 1 0 1 1 0 2h-2a2 2 0 0 1 2-2zM9 5a2 2 0 0 1 2 2H9a1 1 0 0 1 0-2zM5 9h6v2H5V9zm1 4h5v6H6v-6zm7 6v-6h5v6h-5zm6-8h-6V9h6v2z"
+            />
           </svg>
         </button>
         <textarea
@@ -80,7 +118,13 @@ export function SendFooter({ name, draft, onDraft, onSend, onPhoto, onGifts, max
           onKeyDown={onKeyDown}
           enterKeyHint="send"
         />
-        <button type="submit" className="icon-button chat-footer__send" disabled={draft.trim() === ""} aria-label={t("chat.send")} title={t("chat.send")}>
+        <button
+          type="submit"
+          className="icon-button chat-footer__send"
+          disabled={draft.trim() === ""}
+          aria-label={t("chat.send")}
+          title={t("chat.send")}
+        >
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" />
           </svg>

@@ -24,7 +24,8 @@ function formatter(locale: string, style: "time" | "weekday" | "date" | "day" | 
 /** A message's time of day in the page's language. */
 export const messageTime = (seconds: number, locale: string) => formatter(locale, "time").format(seconds * 1000);
 
-const yesterdayOf = (now: Date) => dayKey(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).getTime() / 1000);
+const yesterdayOf = (now: Date) =>
+  dayKey(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).getTime() / 1000);
 
 /** The day separator of the message list (`nowMs` is now): Today, Yesterday or the date. */
 export function dayLabel(day: string, nowMs: number, locale: string, t: Translate): string {

@@ -70,7 +70,11 @@ export default function CompleteSignupScreen() {
               <button type="button" className="button button--ghost" onClick={() => setPushDone(true)}>
                 {t("complete_signup.later")}
               </button>
-              <button type="button" className="button button--primary" onClick={() => void askPush().then(() => setPushDone(true))}>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => void askPush().then(() => setPushDone(true))}
+              >
                 {t("complete_signup.push.enable")}
               </button>
             </div>
@@ -86,7 +90,9 @@ export default function CompleteSignupScreen() {
             ) : (
               <p>{t("complete_signup.confirm.done")}</p>
             )}
-            {push === "subscribed" && pushDone && <p className="form-message form-message--success">{t("complete_signup.push.enabled")}</p>}
+            {push === "subscribed" && pushDone && (
+              <p className="form-message form-message--success">{t("complete_signup.push.enabled")}</p>
+            )}
             {pushFailed && <p className="form-message form-message--error">{t("push_alert.failed")}</p>}
             <div className="steps__actions">
               <Link href="/signup-matches" className="button button--primary">
@@ -96,7 +102,13 @@ export default function CompleteSignupScreen() {
           </div>
         )
       ) : (
-        <StepBody step={step} name={user.profile.name} data={data} onBack={() => setStep(previousStep(step))} onNext={() => setStep(nextStep(step))} />
+        <StepBody
+          step={step}
+          name={user.profile.name}
+          data={data}
+          onBack={() => setStep(previousStep(step))}
+          onNext={() => setStep(nextStep(step))}
+        />
       )}
     </section>
   );
@@ -110,12 +122,18 @@ function Progress({ step }: { step: SignupStep }) {
     <div className="steps__progress">
       <ol className="steps__list">
         {SIGNUP_STEPS.map((name, i) => (
-          <li key={name} className={i < current ? "is-done" : i === current ? "is-current" : undefined} aria-current={i === current ? "step" : undefined}>
+          <li
+            key={name}
+            className={i < current ? "is-done" : i === current ? "is-current" : undefined}
+            aria-current={i === current ? "step" : undefined}
+          >
             <span className="steps__label">{t(`complete_signup.steps.${name}`)}</span>
           </li>
         ))}
       </ol>
-      {step !== "complete" && <p className="steps__count">{t("complete_signup.progress", { step: step + 1, total: SIGNUP_STEPS.length })}</p>}
+      {step !== "complete" && (
+        <p className="steps__count">{t("complete_signup.progress", { step: step + 1, total: SIGNUP_STEPS.length })}</p>
+      )}
     </div>
   );
 }
@@ -125,7 +143,19 @@ function Progress({ step }: { step: SignupStep }) {
  * location, personal info and about me are forms that save through PUT /api/profile.php on "Next",
  * once the member's profile is loaded to prefill them.
  */
-function StepBody({ step, name, data, onBack, onNext }: { step: number; name: string; data: ProfileFormData; onBack: () => void; onNext: () => void }) {
+function StepBody({
+  step,
+  name,
+  data,
+  onBack,
+  onNext,
+}: {
+  step: number;
+  name: string;
+  data: ProfileFormData;
+  onBack: () => void;
+  onNext: () => void;
+}) {
   const t = useT();
   const settings = useSettings();
   const key = SIGNUP_STEPS[step]!;
@@ -133,22 +163,45 @@ function StepBody({ step, name, data, onBack, onNext }: { step: number; name: st
   const text = t(`complete_signup.${key}.text`, { site: settings.name });
 
   const profileId = data.profile.data?.profile.id;
-  if (key === "photo" && profileId !== undefined) return <PhotoStep profileId={profileId} title={title} text={text} onBack={onBack} onNext={onNext} />;
+  if (key === "photo" && profileId !== undefined)
+    return <PhotoStep profileId={profileId} title={title} text={text} onBack={onBack} onNext={onNext} />;
 
   if (key === "location" || key === "personal" || key === "about") {
     const profile = data.profile.data?.profile;
     if (!profile) {
       return (
         <StepForm title={title} text={text} onBack={onBack} onLater={onNext}>
-          {data.profile.error ? <FormMessage text={t("errors.try_again_later")} /> : <p aria-busy="true">{t("search.loading")}</p>}
+          {data.profile.error ? (
+            <FormMessage text={t("errors.try_again_later")} />
+          ) : (
+            <p aria-busy="true">{t("search.loading")}</p>
+          )}
         </StepForm>
       );
     }
     // "Next" saves and moves on; "Later" moves on without saving.
-    const frame: FormFrame = (form) => <StepForm title={title} text={text} onBack={onBack} onLater={onNext} {...form} />;
+    const frame: FormFrame = (form) => (
+      <StepForm title={title} text={text} onBack={onBack} onLater={onNext} {...form} />
+    );
     const props = { profile, frame, onSaved: onNext };
-    if (key === "location") return <LocationForm key={key} {...props} regions={data.regions.data?.regions} regionsFailed={Boolean(data.regions.error)} />;
-    if (key === "personal") return <PersonalForm key={key} {...props} interests={data.interests.data?.interests} interestsFailed={Boolean(data.interests.error)} />;
+    if (key === "location")
+      return (
+        <LocationForm
+          key={key}
+          {...props}
+          regions={data.regions.data?.regions}
+          regionsFailed={Boolean(data.regions.error)}
+        />
+      );
+    if (key === "personal")
+      return (
+        <PersonalForm
+          key={key}
+          {...props}
+          interests={data.interests.data?.interests}
+          interestsFailed={Boolean(data.interests.error)}
+        />
+      );
     return <AboutForm key={key} {...props} />;
   }
 

@@ -3,7 +3,19 @@ import { PhotoUpload } from "../profile/PhotoUpload";
 import { useOwnPhotos } from "../profile/ownPhotos";
 
 /** Signup step 1: upload photos right away (the same upload as on the profile screen), or later. */
-export function PhotoStep({ profileId, title, text, onBack, onNext }: { profileId: number; title: string; text: string; onBack: () => void; onNext: () => void }) {
+export function PhotoStep({
+  profileId,
+  title,
+  text,
+  onBack,
+  onNext,
+}: {
+  profileId: number;
+  title: string;
+  text: string;
+  onBack: () => void;
+  onNext: () => void;
+}) {
   const t = useT();
   const own = useOwnPhotos(profileId);
   const list = own.photos.data;

@@ -41,14 +41,19 @@ export default function CreditsScreen({ query }: ScreenProps) {
               <strong className="bundle__credits">{t("payments.credits_count", { count: bundle.credits })}</strong>
               {price && price.discount > 0 ? (
                 <span className="bundle__price">
-                  <s className="bundle__was">{money(price.price, price.currency)}</s> <strong data-testid="bundle-price">{money(price.amount, price.currency)}</strong>
+                  <s className="bundle__was">{money(price.price, price.currency)}</s>{" "}
+                  <strong data-testid="bundle-price">{money(price.amount, price.currency)}</strong>
                 </span>
               ) : (
                 <span className="bundle__price" data-testid="bundle-price">
                   {money(price?.amount ?? bundle.amount, price?.currency)}
                 </span>
               )}
-              <span className="bundle__per-credit">{t("payments.per_credit", { price: money((price?.amount ?? bundle.amount) / bundle.credits, price?.currency) })}</span>
+              <span className="bundle__per-credit">
+                {t("payments.per_credit", {
+                  price: money((price?.amount ?? bundle.amount) / bundle.credits, price?.currency),
+                })}
+              </span>
               <Link href={`/credits/${bundle.id}${discount}`} className="button button--primary">
                 {t("payments.choose")}
               </Link>
@@ -65,14 +70,22 @@ export default function CreditsScreen({ query }: ScreenProps) {
       </ul>
       <form className="credits__discount" onSubmit={applyCode}>
         <label htmlFor="discount-code">{t("payments.discount_code")}</label>
-        <input id="discount-code" className="field__input" value={code} onChange={(e) => setCode(e.target.value)} maxLength={64} autoComplete="off" />
+        <input
+          id="discount-code"
+          className="field__input"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          maxLength={64}
+          autoComplete="off"
+        />
         <button type="submit" className="button button--ghost">
           {t("payments.apply")}
         </button>
       </form>
       {quote?.refusal && <FormMessage text={quote.refusal} />}
       <p className="credits__links">
-        <Link href="/credits/repeat-order">{t("routes.credits-repeat-order")}</Link> · <Link href="/transactions">{t("payments.transactions")}</Link> ·{" "}
+        <Link href="/credits/repeat-order">{t("routes.credits-repeat-order")}</Link> ·{" "}
+        <Link href="/transactions">{t("payments.transactions")}</Link> ·{" "}
         <Link href="/pricing">{t("routes.pricing")}</Link>
       </p>
     </section>

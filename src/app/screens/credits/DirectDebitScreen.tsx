@@ -22,14 +22,25 @@ export default function DirectDebitScreen({ query }: ScreenProps) {
   const { company } = usePage();
   const { pricing, money } = useOffer();
   const { navigate } = useRouter();
-  const [values, setValues] = useState<Record<Field, string>>({ account_holder: "", iban: "", street: "", house_number: "", postal_code: "", city: "", mobile: "" });
+  const [values, setValues] = useState<Record<Field, string>>({
+    account_holder: "",
+    iban: "",
+    street: "",
+    house_number: "",
+    postal_code: "",
+    city: "",
+    mobile: "",
+  });
   const [authorised, setAuthorised] = useState(false);
   const [codeSent, setCodeSent] = useState(false);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (!user) return <LoginPrompt title={t("routes.directdebit")} text={t("payments.login_needed")} />;
-  const bundle = pricing.bundles.find((b) => b.id === Number(query.get("bundle"))) ?? pricing.bundles.find((b) => b.popular) ?? pricing.bundles[0]!;
+  const bundle =
+    pricing.bundles.find((b) => b.id === Number(query.get("bundle"))) ??
+    pricing.bundles.find((b) => b.popular) ??
+    pricing.bundles[0]!;
   if (!pricing.methods.includes("directdebit")) {
     return (
       <section className="credits">
@@ -63,7 +74,10 @@ export default function DirectDebitScreen({ query }: ScreenProps) {
   const confirm = (event: FormEvent) => {
     event.preventDefault();
     void send(async () => {
-      const { order } = await apiSend<OrderCreated>("POST", "/api/directdebit-confirm.php", { bundle_id: bundle.id, code });
+      const { order } = await apiSend<OrderCreated>("POST", "/api/directdebit-confirm.php", {
+        bundle_id: bundle.id,
+        code,
+      });
       navigate(`/credits/${bundle.id}/directdebit?order=${order.id}`);
     });
   };
@@ -84,7 +98,15 @@ export default function DirectDebitScreen({ query }: ScreenProps) {
                 value={values[field]}
                 onChange={(e) => setValues({ ...values, [field]: e.target.value })}
                 required
-                autoComplete={field === "mobile" ? "tel" : field === "postal_code" ? "postal-code" : field === "city" ? "address-level2" : "off"}
+                autoComplete={
+                  field === "mobile"
+                    ? "tel"
+                    : field === "postal_code"
+                      ? "postal-code"
+                      : field === "city"
+                        ? "address-level2"
+                        : "off"
+                }
                 inputMode={field === "mobile" ? "tel" : undefined}
               />
             </label>
@@ -103,7 +125,15 @@ export default function DirectDebitScreen({ query }: ScreenProps) {
           <p>{t("payments.dd.code_sent", { mobile: values.mobile })}</p>
           <label className="field">
             <span className="field__label">{t("payments.dd.code")}</span>
-            <input className="field__input" name="code" value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))} inputMode="numeric" autoComplete="one-time-code" required />
+            <input
+              className="field__input"
+              name="code"
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+            />
           </label>
           {error && <FormMessage text={error} />}
           <button type="submit" className="button button--primary" disabled={busy || code.length !== 6}>

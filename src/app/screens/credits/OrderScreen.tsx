@@ -1,6 +1,12 @@
 import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import type { OrderCreated, OrderPrice, OrderResponse, OrderView, PaymentMethodsResponse } from "../../../shared/payments-api";
+import type {
+  OrderCreated,
+  OrderPrice,
+  OrderResponse,
+  OrderView,
+  PaymentMethodsResponse,
+} from "../../../shared/payments-api";
 import { isFinalOrderStatus } from "../../../shared/payments-api";
 import { methodPaysIn, type Bundle, type CountryPricing, type PaymentMethod } from "../../../shared/payments";
 import { apiSend, ApiRequestError } from "../../api";
@@ -38,7 +44,8 @@ export default function OrderScreen({ params, query }: ScreenProps) {
     );
   }
   const method = params.paymentmethod as PaymentMethod | undefined;
-  if (!method || !(pricing.methods as readonly string[]).includes(method)) return <MethodChoice bundle={bundle} query={query} />;
+  if (!method || !(pricing.methods as readonly string[]).includes(method))
+    return <MethodChoice bundle={bundle} query={query} />;
   return <Overview bundle={bundle} method={method} typed={typedCode(query)} />;
 }
 
@@ -48,7 +55,12 @@ export default function OrderScreen({ params, query }: ScreenProps) {
  */
 function useMethods(bundle: Bundle, pricing: CountryPricing): PaymentMethodsResponse {
   const { data } = useSWR<PaymentMethodsResponse>(paymentMethodsKey(bundle.id));
-  return data ?? { methods: pricing.methods.filter((m) => m === "directdebit" || methodPaysIn(m, pricing.currency)), savable: [] };
+  return (
+    data ?? {
+      methods: pricing.methods.filter((m) => m === "directdebit" || methodPaysIn(m, pricing.currency)),
+      savable: [],
+    }
+  );
 }
 
 /**
@@ -74,7 +86,11 @@ function OrderSummary({ price, method }: { price: OrderPrice; method?: PaymentMe
       <dt>{t("payments.price")}</dt>
       <dd>{money(price.price, price.currency)}</dd>
       <dt>{t("payments.discount")}</dt>
-      <dd data-testid="order-discount">{price.discount ? `${money(-price.discount, price.currency)} (${price.discount_code})` : money(0, price.currency)}</dd>
+      <dd data-testid="order-discount">
+        {price.discount
+          ? `${money(-price.discount, price.currency)} (${price.discount_code})`
+          : money(0, price.currency)}
+      </dd>
       <dt>{t("payments.vat", { rate: price.vat_rate })}</dt>
       <dd>{money(price.vat, price.currency)}</dd>
       <dt className="receipt__total">{t("payments.total")}</dt>
@@ -114,7 +130,14 @@ function MethodChoice({ bundle, query }: { bundle: Bundle; query: URLSearchParam
       <ul className="methods">
         {methods.map((method) => (
           <li key={method}>
-            <Link href={method === "directdebit" ? `/directdebit?bundle=${bundle.id}` : `/credits/${bundle.id}/${method}${suffix}`} className="method">
+            <Link
+              href={
+                method === "directdebit"
+                  ? `/directdebit?bundle=${bundle.id}`
+                  : `/credits/${bundle.id}/${method}${suffix}`
+              }
+              className="method"
+            >
               <PaymentMark method={method} />
               <span className="method__name">{t(`payments.methods.${method}`)}</span>
             </Link>
@@ -171,7 +194,12 @@ function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMe
       <OrderSummary price={price} method={method} />
       {savable && (
         <label className="choice choice--save">
-          <input type="checkbox" name="save_method" checked={saveMethod} onChange={(e) => setSaveMethod(e.target.checked)} />
+          <input
+            type="checkbox"
+            name="save_method"
+            checked={saveMethod}
+            onChange={(e) => setSaveMethod(e.target.checked)}
+          />
           <span>
             {t("payments.save_method")}
             <small className="choice__note">{t("payments.save_method_note")}</small>
@@ -184,7 +212,10 @@ function Overview({ bundle, method, typed }: { bundle: Bundle; method: PaymentMe
         <button type="button" className="button button--primary" disabled={busy} onClick={() => void pay()}>
           {t("payments.pay", { price: money(price.amount, price.currency) })}
         </button>
-        <Link href={`/credits/${bundle.id}${typed ? `?discount=${encodeURIComponent(typed)}` : ""}`} className="button button--ghost">
+        <Link
+          href={`/credits/${bundle.id}${typed ? `?discount=${encodeURIComponent(typed)}` : ""}`}
+          className="button button--ghost"
+        >
           {t("payments.other_method")}
         </Link>
       </div>
@@ -198,8 +229,13 @@ function OrderStatus({ id }: { id: string }) {
   const { money } = useOffer();
   const { mutate } = useSWRConfig();
   const { user } = useUser();
-  const { data, error, mutate: retry } = useSWR<OrderResponse, ApiRequestError>(orderKey(id), {
-    refreshInterval: (latest) => (latest && (latest.order.credited || isFinalOrderStatus(latest.order.status)) ? 0 : 2000),
+  const {
+    data,
+    error,
+    mutate: retry,
+  } = useSWR<OrderResponse, ApiRequestError>(orderKey(id), {
+    refreshInterval: (latest) =>
+      latest && (latest.order.credited || isFinalOrderStatus(latest.order.status)) ? 0 : 2000,
     onSuccess: (answer) => {
       // The balance and premium badge of the top bar follow a completed payment at once.
       if (answer.order.credited) void mutate(USER_KEY);

@@ -50,8 +50,10 @@ function withOwnIds(node: ReactNode, prefix: string): ReactNode {
   for (const [name, value] of Object.entries(node.props)) {
     if (name === "children") continue;
     if (name === "id" && typeof value === "string") props.id = `${prefix}-${value}`;
-    else if (typeof value === "string" && value.includes("url(#")) props[name] = value.replaceAll("url(#", `url(#${prefix}-`);
-    else if ((name === "href" || name === "xlinkHref") && typeof value === "string" && value.startsWith("#")) props[name] = `#${prefix}-${value.slice(1)}`;
+    else if (typeof value === "string" && value.includes("url(#"))
+      props[name] = value.replaceAll("url(#", `url(#${prefix}-`);
+    else if ((name === "href" || name === "xlinkHref") && typeof value === "string" && value.startsWith("#"))
+      props[name] = `#${prefix}-${value.slice(1)}`;
   }
   const children = node.props.children as ReactNode;
   const mapped = Children.map(children, (child) => withOwnIds(child, prefix)) ?? [];
@@ -62,7 +64,10 @@ function BankSign() {
   return (
     <svg viewBox="0 0 60 40" className="payment-mark__svg">
       <rect width="60" height="40" rx="4" fill="#F3F6F9" />
-      <path d="M30 8 14 16v3h32v-3zM17 21h4v10h-4zm8 0h4v10h-4zm8 0h4v10h-4zm8 0h3v10h-3zM14 32h32v3H14z" fill="#7C1026" />
+      <path
+        d="M30 8 14 16v3h32v-3zM17 21h4v10h-4zm8 0h4v10h-4zm8 0h4v10h-4zm8 0h3v10h-3zM14 32h32v3H14z"
+        fill="#7C1026"
+      />
     </svg>
   );
 }
@@ -72,7 +77,15 @@ export function PaymentMark({ method }: { method: PaymentMethod | (string & {}) 
   const marks = MARKS[method as PaymentMethod];
   return (
     <span className="payment-mark" aria-hidden="true">
-      {marks ? marks.map((Mark, i) => <span key={i}>{withOwnIds(Mark({ className: "payment-mark__svg", focusable: "false" }), `${method}${i}`)}</span>) : <BankSign />}
+      {marks ? (
+        marks.map((Mark, i) => (
+          <span key={i}>
+            {withOwnIds(Mark({ className: "payment-mark__svg", focusable: "false" }), `${method}${i}`)}
+          </span>
+        ))
+      ) : (
+        <BankSign />
+      )}
     </span>
   );
 }

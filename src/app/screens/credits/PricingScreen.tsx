@@ -41,9 +41,19 @@ export default function PricingScreen() {
         <li>{t("payments.cost_message", { count: settings.message_credits })}</li>
         <li>{t("payments.cost_photo", { count: settings.photo_credits })}</li>
         <li>{t("payments.cost_gift", { count: settings.gift_credits })}</li>
-        {minimum && <li>{t("payments.minimum_message_cost", { price: new Intl.NumberFormat(locale, { style: "currency", currency: minimum.currency }).format(minimum.costs) })}</li>}
+        {minimum && (
+          <li>
+            {t("payments.minimum_message_cost", {
+              price: new Intl.NumberFormat(locale, { style: "currency", currency: minimum.currency }).format(
+                minimum.costs,
+              ),
+            })}
+          </li>
+        )}
       </ul>
-      <p>{t("payments.methods_offered", { methods: pricing.methods.map((m) => t(`payments.methods.${m}`)).join(", ") })}</p>
+      <p>
+        {t("payments.methods_offered", { methods: pricing.methods.map((m) => t(`payments.methods.${m}`)).join(", ") })}
+      </p>
       <p>{t("payments.refund_policy", { count: settings.refund_days })}</p>
     </section>
   );

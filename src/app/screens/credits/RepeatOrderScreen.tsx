@@ -56,7 +56,13 @@ export default function RepeatOrderScreen() {
     <section className="credits">
       {title}
       <h1>{t("routes.credits-repeat-order")}</h1>
-      <p data-testid="repeat-text">{t("payments.repeat_text", { count: price.credits, price: money(price.amount, price.currency), method: t(`payments.methods.${last.method}`) })}</p>
+      <p data-testid="repeat-text">
+        {t("payments.repeat_text", {
+          count: price.credits,
+          price: money(price.amount, price.currency),
+          method: t(`payments.methods.${last.method}`),
+        })}
+      </p>
       <p className="credits__note">{t("order_price.repeat_full_price")}</p>
       {failure && <FormMessage text={failure} />}
       <div className="form__actions">

@@ -1,6 +1,11 @@
 import { useState } from "react";
 import useSWR from "swr";
-import { orderMethod, type OrderView, type TransactionResponse, type TransactionsResponse } from "../../../shared/payments-api";
+import {
+  orderMethod,
+  type OrderView,
+  type TransactionResponse,
+  type TransactionsResponse,
+} from "../../../shared/payments-api";
 import { apiSend, ApiRequestError } from "../../api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
@@ -49,7 +54,8 @@ function Transactions() {
                   <strong>{t("payments.credits_count", { count: order.credits })}</strong> <StatusLabel order={order} />
                 </span>
                 <span className="transaction__meta">
-                  <span data-testid="transaction-amount">{money(order.amount, order.currency)}</span> · {t(`payments.methods.${orderMethod(order)}`)} · {date(order.created_at)}
+                  <span data-testid="transaction-amount">{money(order.amount, order.currency)}</span> ·{" "}
+                  {t(`payments.methods.${orderMethod(order)}`)} · {date(order.created_at)}
                 </span>
               </Link>
             </li>
@@ -75,11 +81,24 @@ function Receipt({ id }: { id: string }) {
     if (!window.confirm(t("payments.refund_confirm"))) return;
     setBusy(true);
     try {
-      const answer = await apiSend<{ order: { refunded_credits: number; refunded_amount: number } }>("POST", "/api/refund.php", { order_id: order.id });
-      setMessage({ text: t("payments.refund_done", { count: answer.order.refunded_credits, price: money(answer.order.refunded_amount, order.currency) }), ok: true });
+      const answer = await apiSend<{ order: { refunded_credits: number; refunded_amount: number } }>(
+        "POST",
+        "/api/refund.php",
+        { order_id: order.id },
+      );
+      setMessage({
+        text: t("payments.refund_done", {
+          count: answer.order.refunded_credits,
+          price: money(answer.order.refunded_amount, order.currency),
+        }),
+        ok: true,
+      });
       await Promise.all([mutate(), mutateGlobal(USER_KEY)]);
     } catch (problem) {
-      setMessage({ text: problem instanceof ApiRequestError ? problem.body.message : t("errors.try_again_later"), ok: false });
+      setMessage({
+        text: problem instanceof ApiRequestError ? problem.body.message : t("errors.try_again_later"),
+        ok: false,
+      });
     }
     setBusy(false);
   };
@@ -110,7 +129,11 @@ function Receipt({ id }: { id: string }) {
         <dt>{t("payments.method")}</dt>
         <dd>{t(`payments.methods.${orderMethod(order)}`)}</dd>
         <dt>{t("payments.discount")}</dt>
-        <dd data-testid="receipt-discount">{order.discount ? `${money(-order.discount, order.currency)} (${order.discount_code ?? ""})` : money(0, order.currency)}</dd>
+        <dd data-testid="receipt-discount">
+          {order.discount
+            ? `${money(-order.discount, order.currency)} (${order.discount_code ?? ""})`
+            : money(0, order.currency)}
+        </dd>
         <dt>{t("payments.amount_excl_vat")}</dt>
         <dd>{money(order.amount - order.vat, order.currency)}</dd>
         <dt>{t("payments.vat_part")}</dt>
@@ -123,7 +146,8 @@ function Receipt({ id }: { id: string }) {
           <>
             <dt>{t("payments.refunded")}</dt>
             <dd>
-              {t("payments.credits_count", { count: order.refunded_credits })} · {money(order.refunded_amount, order.currency)}
+              {t("payments.credits_count", { count: order.refunded_credits })} ·{" "}
+              {money(order.refunded_amount, order.currency)}
             </dd>
           </>
         )}

@@ -7,7 +7,11 @@ import { usePage, useT } from "../../page-context";
 import { pricesKey } from "../../page-data";
 
 /** The price list of the visitor's country (SPEC §1) and a formatter for its money in the page's language. */
-export function useOffer(): { country: string; pricing: CountryPricing; money: (amount: number, currency?: string) => string } {
+export function useOffer(): {
+  country: string;
+  pricing: CountryPricing;
+  money: (amount: number, currency?: string) => string;
+} {
   const { settings, locale } = usePage();
   const { country, pricing } = pricingFor(settings.pricing, settings.countries, settings.geoip_selected_country);
   return { country, pricing, money: (amount, currency = pricing.currency) => formatMoney(amount, currency, locale) };
@@ -16,11 +20,17 @@ export function useOffer(): { country: string; pricing: CountryPricing; money: (
 /** A date of an order in the page's language. */
 export function useOrderDate(): (seconds: number) => string {
   const { locale } = usePage();
-  return (seconds) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(new Date(seconds * 1000));
+  return (seconds) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(
+      new Date(seconds * 1000),
+    );
 }
 
 /** The prices the server computed for the member (GET /api/prices.php): the ones their order will be created with. */
-export function usePrices(query: { code?: string | null; bundleId?: number | null; method?: string | null } = {}, enabled = true) {
+export function usePrices(
+  query: { code?: string | null; bundleId?: number | null; method?: string | null } = {},
+  enabled = true,
+) {
   return useSWR<PricesResponse, ApiRequestError>(enabled ? pricesKey(query) : null);
 }
 
@@ -28,7 +38,12 @@ export function usePrices(query: { code?: string | null; bundleId?: number | nul
 export function OfferLine({ discount }: { discount: DiscountView }) {
   const t = useT();
   const values = { percentage: discount.percentage, code: discount.code };
-  const key = discount.code === TIME_BONUS_CODE ? "order_price.time_bonus_applies" : discount.code === WELCOME_CODE ? "order_price.welcome_applies" : "discounts.applied";
+  const key =
+    discount.code === TIME_BONUS_CODE
+      ? "order_price.time_bonus_applies"
+      : discount.code === WELCOME_CODE
+        ? "order_price.welcome_applies"
+        : "discounts.applied";
   return (
     <p className="credits__discount-applied" data-testid="offer-line">
       {t(key, values)}

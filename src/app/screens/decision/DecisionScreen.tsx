@@ -56,7 +56,12 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
             </>
           )}
           <p>{t(data.decision.automated ? "moderation.page.automated_yes" : "moderation.page.automated_no")}</p>
-          <Appeal decision={data.decision} appealKey={key} date={date} saved={(next) => void mutate(next, { revalidate: false })} />
+          <Appeal
+            decision={data.decision}
+            appealKey={key}
+            date={date}
+            saved={(next) => void mutate(next, { revalidate: false })}
+          />
         </>
       )}
     </section>
@@ -68,7 +73,17 @@ function useDate(): (seconds: number) => string {
   return (seconds) => new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(new Date(seconds * 1000));
 }
 
-function Appeal({ decision, appealKey, date, saved }: { decision: Statement; appealKey: string | null; date: (seconds: number) => string; saved: (next: DecisionResponse) => void }) {
+function Appeal({
+  decision,
+  appealKey,
+  date,
+  saved,
+}: {
+  decision: Statement;
+  appealKey: string | null;
+  date: (seconds: number) => string;
+  saved: (next: DecisionResponse) => void;
+}) {
   const t = useT();
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
@@ -79,14 +94,25 @@ function Appeal({ decision, appealKey, date, saved }: { decision: Statement; app
     setBusy(true);
     setProblem(null);
     try {
-      saved(await apiSend<DecisionResponse>("POST", "/api/appeal.php", { decision_id: decision.id, text, ...(appealKey ? { key: appealKey } : {}) }));
+      saved(
+        await apiSend<DecisionResponse>("POST", "/api/appeal.php", {
+          decision_id: decision.id,
+          text,
+          ...(appealKey ? { key: appealKey } : {}),
+        }),
+      );
     } catch (error) {
       setProblem(error instanceof ApiRequestError ? error.body.message : t("errors.try_again_later"));
     }
     setBusy(false);
   };
   let body;
-  if (appeal) body = <p data-testid="appeal-status">{t(`moderation.page.appeal_${appeal.status}`, { date: date(appeal.decided_at ?? appeal.created_at) })}</p>;
+  if (appeal)
+    body = (
+      <p data-testid="appeal-status">
+        {t(`moderation.page.appeal_${appeal.status}`, { date: date(appeal.decided_at ?? appeal.created_at) })}
+      </p>
+    );
   else if (!decision.restricts || decision.appeal_until === null) body = <p>{t("moderation.page.no_appeal")}</p>;
   else if (!decision.can_appeal) body = <p>{t("moderation.page.appeal_closed")}</p>;
   else
@@ -97,7 +123,16 @@ function Appeal({ decision, appealKey, date, saved }: { decision: Statement; app
           <label htmlFor="appeal-text" className="field__label">
             {t("moderation.page.appeal_label")}
           </label>
-          <textarea id="appeal-text" className="field__input field__textarea" value={text} onChange={(event) => setText(event.target.value)} minLength={APPEAL_TEXT.min} maxLength={APPEAL_TEXT.max} required rows={5} />
+          <textarea
+            id="appeal-text"
+            className="field__input field__textarea"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            minLength={APPEAL_TEXT.min}
+            maxLength={APPEAL_TEXT.max}
+            required
+            rows={5}
+          />
           <p className="field__hint">{t("moderation.page.appeal_hint", APPEAL_TEXT)}</p>
         </div>
         <FormMessage text={problem} />

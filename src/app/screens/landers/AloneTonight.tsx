@@ -19,7 +19,11 @@ export function AloneTonight({ profiles, signup }: ConceptProps) {
               <MemberTown profile={profile} />
               <span className="night__online">{t("landers.online")}</span>
             </span>
-            <Link href={signup} className="button button--small night__chat" aria-label={t("landers.chat_with", { name: profile.name })}>
+            <Link
+              href={signup}
+              className="button button--small night__chat"
+              aria-label={t("landers.chat_with", { name: profile.name })}
+            >
               {t("landers.chat")}
             </Link>
           </li>

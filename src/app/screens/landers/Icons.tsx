@@ -12,7 +12,14 @@ const STEPS = ["profile", "search", "chat"] as const;
 function StepIcon({ step }: { step: (typeof STEPS)[number] }) {
   return (
     <svg className="step-icon" viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
-      <path d={STEP_ICONS[step]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={STEP_ICONS[step]}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -56,7 +56,11 @@ export default function LanderScreen({ params, query, routeName }: ScreenProps) 
         <h1>{headline}</h1>
         <p>{t(`landers.${concept}.intro`)}</p>
       </header>
-      {data ? <Shown profiles={data.profiles} towns={data.towns} signup={signup} /> : <p aria-busy="true">{t("search.loading")}</p>}
+      {data ? (
+        <Shown profiles={data.profiles} towns={data.towns} signup={signup} />
+      ) : (
+        <p aria-busy="true">{t("search.loading")}</p>
+      )}
       <div className="lander__end">
         <p>{t("landers.free")}</p>
         <SignupCta href={signup} />

@@ -34,7 +34,12 @@ export function SwipeDeck({ profiles, signup }: ConceptProps) {
       <div className="swipe-deck__stack">
         {visible
           .map((profile, i) => (
-            <article key={profile.id} className={`swipe-card${i === 0 && leaving ? ` swipe-card--${leaving}` : ""}`} style={{ zIndex: 3 - i }} aria-hidden={i > 0}>
+            <article
+              key={profile.id}
+              className={`swipe-card${i === 0 && leaving ? ` swipe-card--${leaving}` : ""}`}
+              style={{ zIndex: 3 - i }}
+              aria-hidden={i > 0}
+            >
               <MemberPhoto profile={profile} large eager={index === 0 && i === 0} />
               <div className="swipe-card__text">
                 <MemberName profile={profile} />

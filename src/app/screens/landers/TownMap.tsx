@@ -13,10 +13,19 @@ export function TownMap({ profiles, towns, signup }: ConceptProps) {
   const members = town ? profiles.filter((p) => town.profile_ids.includes(p.id)) : profiles.slice(0, 4);
   return (
     <div className="town-map">
-      <svg className="town-map__drawing" viewBox="0 0 100 100" role="img" aria-label={t("landers.maplanding.map_label")}>
+      <svg
+        className="town-map__drawing"
+        viewBox="0 0 100 100"
+        role="img"
+        aria-label={t("landers.maplanding.map_label")}
+      >
         <rect x="2" y="2" width="96" height="96" rx="10" className="town-map__land" />
         {towns.map((tw) => (
-          <g key={tw.name} className={`town-map__town${tw.name === chosen ? " town-map__town--chosen" : ""}`} transform={`translate(${tw.x} ${tw.y})`}>
+          <g
+            key={tw.name}
+            className={`town-map__town${tw.name === chosen ? " town-map__town--chosen" : ""}`}
+            transform={`translate(${tw.x} ${tw.y})`}
+          >
             <circle r={2 + Math.min(tw.profile_ids.length, 4)} className="town-map__pulse" />
             <circle r="2" className="town-map__dot" />
             <text y="-5" textAnchor="middle" className="town-map__label">

@@ -14,7 +14,11 @@ export function Transitions({ profiles }: ConceptProps) {
   return (
     <PausableShow block="transitions" shots={shown.length} seconds={SLIDE_SECONDS}>
       {shown.map((profile, i) => (
-        <figure key={profile.id} className={`transitions__slide transitions__slide--${i % 3}`} style={{ animationDelay: `${i * SLIDE_SECONDS}s` }}>
+        <figure
+          key={profile.id}
+          className={`transitions__slide transitions__slide--${i % 3}`}
+          style={{ animationDelay: `${i * SLIDE_SECONDS}s` }}
+        >
           <MemberPhoto profile={profile} large eager={i === 0} />
           <MemberCaption profile={profile} />
         </figure>

@@ -9,7 +9,17 @@ import { useSettings, useT } from "../../page-context";
 export type ConceptProps = { profiles: ProfileCard[]; towns: ShowcaseTown[]; signup: string };
 
 /** A member's main photo (public to everyone, SPEC §6): the thumbnail, or the larger image for a big frame. */
-export function MemberPhoto({ profile, large = false, eager = false, className }: { profile: ProfileCard; large?: boolean; eager?: boolean; className?: string }) {
+export function MemberPhoto({
+  profile,
+  large = false,
+  eager = false,
+  className,
+}: {
+  profile: ProfileCard;
+  large?: boolean;
+  eager?: boolean;
+  className?: string;
+}) {
   const settings = useSettings();
   const image = profile.main_image;
   // Showcases put members with a photo first; only when too few have one does a member without show.
@@ -79,11 +89,24 @@ export function MemberCaption({ profile }: { profile: ProfileCard }) {
  * with the button that pauses it (WCAG 2.2.2): the container gets `<block>--paused`, which the
  * stylesheet turns into `animation-play-state: paused`.
  */
-export function PausableShow({ block, shots, seconds, children }: { block: string; shots: number; seconds: number; children: ReactNode }) {
+export function PausableShow({
+  block,
+  shots,
+  seconds,
+  children,
+}: {
+  block: string;
+  shots: number;
+  seconds: number;
+  children: ReactNode;
+}) {
   const t = useT();
   const [paused, setPaused] = useState(false);
   return (
-    <div className={`${block}${paused ? ` ${block}--paused` : ""}`} style={{ "--shots": shots, "--shot-seconds": `${seconds}s` } as CSSProperties}>
+    <div
+      className={`${block}${paused ? ` ${block}--paused` : ""}`}
+      style={{ "--shots": shots, "--shot-seconds": `${seconds}s` } as CSSProperties}
+    >
       {children}
       <button type="button" className="reel__toggle" onClick={() => setPaused((p) => !p)}>
         {paused ? t("landers.play") : t("landers.pause")}
@@ -93,7 +116,17 @@ export function PausableShow({ block, shots, seconds, children }: { block: strin
 }
 
 /** Members as a grid of photos, each leading to signup; the first `eager` photos load at once. */
-export function MemberGallery({ profiles, signup, eager, withTown = false }: { profiles: ProfileCard[]; signup: string; eager: number; withTown?: boolean }) {
+export function MemberGallery({
+  profiles,
+  signup,
+  eager,
+  withTown = false,
+}: {
+  profiles: ProfileCard[];
+  signup: string;
+  eager: number;
+  withTown?: boolean;
+}) {
   return (
     <ul className="lander-gallery">
       {profiles.map((profile, i) => (

@@ -17,7 +17,12 @@ export default function LangConfigScreen() {
       <ul className="lang-config__list">
         {[...first, ...rest].map((language) => (
           <li key={language}>
-            <a href={languageHref(language, "/")} lang={language} aria-current={language === locale ? "true" : undefined} onClick={choose(language)}>
+            <a
+              href={languageHref(language, "/")}
+              lang={language}
+              aria-current={language === locale ? "true" : undefined}
+              onClick={choose(language)}
+            >
               {LANGUAGE_NAMES[language as keyof typeof LANGUAGE_NAMES]}
             </a>
           </li>

@@ -30,7 +30,14 @@ function LikeItem({ card, type, reload }: { card: LikeCard; type: LikeType; relo
           {t("likes.message")}
         </Link>
       ) : (
-        <LikeButton key={String(card.liked)} profile={card} liked={card.liked} likedMe={card.liked_me} className={card.liked ? "button button--ghost" : "button button--primary"} onDone={reload} />
+        <LikeButton
+          key={String(card.liked)}
+          profile={card}
+          liked={card.liked}
+          likedMe={card.liked_me}
+          className={card.liked ? "button button--ghost" : "button button--primary"}
+          onDone={reload}
+        />
       )}
     </ProfileCard>
   );
@@ -42,7 +49,8 @@ export default function LikesScreen({ params }: ScreenProps) {
   const { user } = useUser();
   const type = (LIKE_TYPES as readonly string[]).includes(params.type ?? "") ? (params.type as LikeType) : "received";
   const list = useSWRInfinite<LikesResponse, ApiRequestError>(
-    (index, previous: LikesResponse | null) => (!user || (previous && !previous.has_more) ? null : likesPageKey(type, index + 1)),
+    (index, previous: LikesResponse | null) =>
+      !user || (previous && !previous.has_more) ? null : likesPageKey(type, index + 1),
     { revalidateFirstPage: false },
   );
   const newLikes = useNewLikes();
@@ -58,24 +66,38 @@ export default function LikesScreen({ params }: ScreenProps) {
       <h1>{t("likes.title")}</h1>
       <nav className="tabs tabs--likes" aria-label={t("likes.title")}>
         {LIKE_TYPES.map((tab) => (
-          <Link key={tab} href={`/likes/${tab}`} className={tab === type ? "tabs__tab is-active" : "tabs__tab"} aria-current={tab === type ? "page" : undefined}>
+          <Link
+            key={tab}
+            href={`/likes/${tab}`}
+            className={tab === type ? "tabs__tab is-active" : "tabs__tab"}
+            aria-current={tab === type ? "page" : undefined}
+          >
             {t(`likes.tabs.${tab}`)}
             {tab === "received"
               ? newLikes > 0 && <span className="badge badge--likes tabs__count">{badgeText(newLikes)}</span>
-              : tabCounts && tabCounts[tab] > 0 && <span className="badge badge--count tabs__count">{badgeText(tabCounts[tab])}</span>}
+              : tabCounts &&
+                tabCounts[tab] > 0 && (
+                  <span className="badge badge--count tabs__count">{badgeText(tabCounts[tab])}</span>
+                )}
           </Link>
         ))}
       </nav>
       <nav className="likes__games" aria-label={t("shell.games")}>
         <Link href="/swipe-game" className="likes__game">
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path fill="currentColor" d="M8 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm0 2v14h8V5H8zM2 7h2v10H2V7zm18 0h2v10h-2V7zm-8 2.5c1-1 3 .1 2 1.9-.5.9-2 2.1-2 2.1s-1.5-1.2-2-2.1c-1-1.8 1-2.9 2-1.9z" />
+            <path
+              fill="currentColor"
+              d="M8 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm0 2v14h8V5H8zM2 7h2v10H2V7zm18 0h2v10h-2V7zm-8 2.5c1-1 3 .1 2 1.9-.5.9-2 2.1-2 2.1s-1.5-1.2-2-2.1c-1-1.8 1-2.9 2-1.9z"
+            />
           </svg>
           {t("routes.swipe-game")}
         </Link>
         <Link href="/match-finder" className="likes__game">
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path fill="currentColor" d="M12 2l2.4 5.6 6.1.5-4.6 4 1.4 6-5.3-3.2L6.7 18l1.4-6-4.6-4 6.1-.5L12 2zm0 5.1-1.1 2.6-2.8.2 2.1 1.8-.6 2.8 2.4-1.5 2.4 1.5-.6-2.8 2.1-1.8-2.8-.2L12 7.1z" />
+            <path
+              fill="currentColor"
+              d="M12 2l2.4 5.6 6.1.5-4.6 4 1.4 6-5.3-3.2L6.7 18l1.4-6-4.6-4 6.1-.5L12 2zm0 5.1-1.1 2.6-2.8.2 2.1 1.8-.6 2.8 2.4-1.5 2.4 1.5-.6-2.8 2.1-1.8-2.8-.2L12 7.1z"
+            />
           </svg>
           {t("routes.match-finder")}
         </Link>
@@ -92,7 +114,12 @@ export default function LikesScreen({ params }: ScreenProps) {
         </ul>
       )}
       {hasMore && (
-        <button type="button" className="button button--ghost" disabled={list.isValidating} onClick={() => void list.setSize(list.size + 1)}>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={list.isValidating}
+          onClick={() => void list.setSize(list.size + 1)}
+        >
           {t("likes.more")}
         </button>
       )}

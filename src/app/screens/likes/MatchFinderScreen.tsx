@@ -14,7 +14,13 @@ import { useUser } from "../../hooks/useUser";
 import { REGIONS_KEY } from "../../page-data";
 
 const STEPS = 4;
-type Answers = { gender: "female" | "male" | "any"; minAge: number; maxAge: number; region: string; interests: string[] };
+type Answers = {
+  gender: "female" | "male" | "any";
+  minAge: number;
+  maxAge: number;
+  region: string;
+  interests: string[];
+};
 
 /** The finder's answers as the query of GET /api/match-finder.php. */
 function matchFinderKey(a: Answers): string {
@@ -38,7 +44,9 @@ function Results({ answers, restart }: { answers: Answers; restart: () => void }
         <ul className="profile-grid">
           {data.profiles.map((p) => (
             <ProfileCard key={p.id} profile={p}>
-              {p.shared_interests > 0 && <span className="match-finder__shared">{t("match_finder.shared", { count: p.shared_interests })}</span>}
+              {p.shared_interests > 0 && (
+                <span className="match-finder__shared">{t("match_finder.shared", { count: p.shared_interests })}</span>
+              )}
               <LikeButton profile={p} liked={p.liked} />
             </ProfileCard>
           ))}
@@ -56,7 +64,13 @@ export default function MatchFinderScreen() {
   const t = useT();
   const { user } = useUser();
   const [step, setStep] = useState(1);
-  const [answers, setAnswers] = useState<Answers>({ gender: "any", minAge: MIN_AGE, maxAge: 50, region: "", interests: [] });
+  const [answers, setAnswers] = useState<Answers>({
+    gender: "any",
+    minAge: MIN_AGE,
+    maxAge: 50,
+    region: "",
+    interests: [],
+  });
   const regions = useSWR<RegionsResponse>(user ? REGIONS_KEY : null);
   const interests = useSWR<InterestsResponse>(user && step === 4 ? "/api/interests.php" : null);
   if (!user) return <LoginPrompt title={t("routes.match-finder")} text={t("login_needed.like")} />;
@@ -84,7 +98,13 @@ export default function MatchFinderScreen() {
               <legend>{t("match_finder.whom")}</legend>
               {(["female", "male", "any"] as const).map((g) => (
                 <label key={g} className="choice">
-                  <input type="radio" name="gender" checked={answers.gender === g} onChange={() => set({ gender: g })} /> {t(`match_finder.genders.${g}`)}
+                  <input
+                    type="radio"
+                    name="gender"
+                    checked={answers.gender === g}
+                    onChange={() => set({ gender: g })}
+                  />{" "}
+                  {t(`match_finder.genders.${g}`)}
                 </label>
               ))}
             </fieldset>
@@ -94,7 +114,12 @@ export default function MatchFinderScreen() {
               <legend>{t("match_finder.age")}</legend>
               <label>
                 {t("match_finder.min_age")}{" "}
-                <select value={answers.minAge} onChange={(e) => set({ minAge: Number(e.target.value), maxAge: Math.max(answers.maxAge, Number(e.target.value)) })}>
+                <select
+                  value={answers.minAge}
+                  onChange={(e) =>
+                    set({ minAge: Number(e.target.value), maxAge: Math.max(answers.maxAge, Number(e.target.value)) })
+                  }
+                >
                   {ages.map((a) => (
                     <option key={a}>{a}</option>
                   ))}
@@ -103,9 +128,11 @@ export default function MatchFinderScreen() {
               <label>
                 {t("match_finder.max_age")}{" "}
                 <select value={answers.maxAge} onChange={(e) => set({ maxAge: Number(e.target.value) })}>
-                  {ages.filter((a) => a >= answers.minAge).map((a) => (
-                    <option key={a}>{a}</option>
-                  ))}
+                  {ages
+                    .filter((a) => a >= answers.minAge)
+                    .map((a) => (
+                      <option key={a}>{a}</option>
+                    ))}
                 </select>
               </label>
             </fieldset>
@@ -113,7 +140,11 @@ export default function MatchFinderScreen() {
           {step === 3 && (
             <fieldset>
               <legend>{t("match_finder.region")}</legend>
-              <select value={answers.region} onChange={(e) => set({ region: e.target.value })} aria-label={t("match_finder.region")}>
+              <select
+                value={answers.region}
+                onChange={(e) => set({ region: e.target.value })}
+                aria-label={t("match_finder.region")}
+              >
                 <option value="">{t("match_finder.any_region")}</option>
                 {(regions.data?.regions ?? []).map((r) => (
                   <option key={r.code} value={r.code}>
@@ -135,7 +166,13 @@ export default function MatchFinderScreen() {
                         type="checkbox"
                         checked={checked}
                         disabled={!checked && answers.interests.length >= MATCH_FINDER_MAX_INTERESTS}
-                        onChange={() => set({ interests: checked ? answers.interests.filter((s) => s !== i.slug) : [...answers.interests, i.slug] })}
+                        onChange={() =>
+                          set({
+                            interests: checked
+                              ? answers.interests.filter((s) => s !== i.slug)
+                              : [...answers.interests, i.slug],
+                          })
+                        }
                       />{" "}
                       {i.name}
                     </label>

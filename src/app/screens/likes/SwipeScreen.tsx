@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type PointerEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type PointerEvent,
+} from "react";
 import useSWR from "swr";
 import type { SwipeResponse } from "../../../shared/likes";
 import { ApiRequestError, apiSend } from "../../api";
@@ -29,7 +37,11 @@ type Drag = { pointer: number; x: number; y: number; dx: number; moved: boolean 
  * moment), not a bar: it counts for nothing.
  */
 function coveredAtBottom(): number {
-  for (let element = document.elementFromPoint(window.innerWidth / 2, window.innerHeight - 2); element && element !== document.body; element = element.parentElement) {
+  for (
+    let element = document.elementFromPoint(window.innerWidth / 2, window.innerHeight - 2);
+    element && element !== document.body;
+    element = element.parentElement
+  ) {
     const { position } = getComputedStyle(element);
     if (position !== "fixed" && position !== "sticky") continue;
     const top = element.getBoundingClientRect().top;
@@ -49,7 +61,10 @@ function useFitToScreen() {
     const measure = () => {
       const element = card.current;
       if (!element) return;
-      element.style.setProperty("--swipe-above", `${Math.round(element.getBoundingClientRect().top + window.scrollY)}px`);
+      element.style.setProperty(
+        "--swipe-above",
+        `${Math.round(element.getBoundingClientRect().top + window.scrollY)}px`,
+      );
       element.style.setProperty("--swipe-covered", `${Math.round(coveredAtBottom())}px`);
     };
     measure();
@@ -142,7 +157,9 @@ export default function SwipeScreen() {
   if (!user) return <LoginPrompt title={t("routes.swipe-game")} text={t("login_needed.like")} />;
   const dx = drag?.dx ?? (leaving === "like" ? 480 : leaving === "pass" ? -480 : 0);
   const cardStyle: CSSProperties | undefined =
-    dx !== 0 ? { transform: `translateX(${dx}px) rotate(${dx / 24}deg)`, transition: drag ? "none" : undefined } : undefined;
+    dx !== 0
+      ? { transform: `translateX(${dx}px) rotate(${dx / 24}deg)`, transition: drag ? "none" : undefined }
+      : undefined;
   const lean = Math.min(1, Math.abs(dx) / SWIPE_DISTANCE);
   return (
     <section className="swipe">
@@ -197,10 +214,18 @@ export default function SwipeScreen() {
               ) : (
                 <InitialsPortrait name={profile.name} className="initials-portrait--large" />
               )}
-              <span className="swipe__stamp swipe__stamp--like" style={{ opacity: dx > 0 ? lean : 0 }} aria-hidden="true">
+              <span
+                className="swipe__stamp swipe__stamp--like"
+                style={{ opacity: dx > 0 ? lean : 0 }}
+                aria-hidden="true"
+              >
                 {t("swipe.like")}
               </span>
-              <span className="swipe__stamp swipe__stamp--pass" style={{ opacity: dx < 0 ? lean : 0 }} aria-hidden="true">
+              <span
+                className="swipe__stamp swipe__stamp--pass"
+                style={{ opacity: dx < 0 ? lean : 0 }}
+                aria-hidden="true"
+              >
                 {t("swipe.pass")}
               </span>
               <span className="swipe__text">
@@ -214,10 +239,20 @@ export default function SwipeScreen() {
             </Link>
           </div>
           <div className="swipe__actions">
-            <button type="button" className="swipe__button swipe__button--pass" disabled={busy} onClick={() => void decide(false)}>
+            <button
+              type="button"
+              className="swipe__button swipe__button--pass"
+              disabled={busy}
+              onClick={() => void decide(false)}
+            >
               <span aria-hidden="true">✕</span> {t("swipe.pass")}
             </button>
-            <button type="button" className="swipe__button swipe__button--like" disabled={busy || !canLike} onClick={() => void decide(true)}>
+            <button
+              type="button"
+              className="swipe__button swipe__button--like"
+              disabled={busy || !canLike}
+              onClick={() => void decide(true)}
+            >
               <span aria-hidden="true">♥</span> {t("swipe.like")}
             </button>
           </div>

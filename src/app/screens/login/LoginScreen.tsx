@@ -28,10 +28,12 @@ export default function LoginScreen() {
     if (!form.check(problems)) return;
     setDisabled(false);
     void form.run(async () => {
-      const answer = await apiSend<UserResponse>("POST", USER_KEY, { email: email.trim(), password }).catch((error: unknown) => {
-        setDisabled(error instanceof ApiRequestError && error.body.error === "account_disabled");
-        throw error;
-      });
+      const answer = await apiSend<UserResponse>("POST", USER_KEY, { email: email.trim(), password }).catch(
+        (error: unknown) => {
+          setDisabled(error instanceof ApiRequestError && error.body.error === "account_disabled");
+          throw error;
+        },
+      );
       await setUser(answer.user);
       navigate("/members");
     });

@@ -15,7 +15,9 @@ export default function MailChangeDoScreen({ query }: ScreenProps) {
   const t = useT();
   const { user, setUser } = useUser();
   const token = query.get("token") ?? "";
-  const [state, setState] = useState<State>(token ? { status: "busy" } : { status: "error", message: t("errors.link_expired") });
+  const [state, setState] = useState<State>(
+    token ? { status: "busy" } : { status: "error", message: t("errors.link_expired") },
+  );
   const sent = useRef<string | null>(null);
 
   useEffect(() => {
@@ -27,7 +29,9 @@ export default function MailChangeDoScreen({ query }: ScreenProps) {
         await setUser(changed);
         setState({ status: "done", email: changed.email });
       })
-      .catch((error: unknown) => setState({ status: "error", message: formErrors(error, [], t).message ?? t("errors.link_expired") }));
+      .catch((error: unknown) =>
+        setState({ status: "error", message: formErrors(error, [], t).message ?? t("errors.link_expired") }),
+      );
   }, [token, setUser, t]);
 
   const title = t("mail_change.title");

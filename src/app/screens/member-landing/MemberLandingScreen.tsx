@@ -30,12 +30,14 @@ export default function MemberLandingScreen({ params, query, routeName }: Screen
   const t = useT();
   const { user } = useUser();
   const { data, error } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
-  if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
+  if (error)
+    return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
   if (!data) return <p aria-busy="true">{t("search.loading")}</p>;
 
   const { profile, photos } = data;
   const variant = params.slug as LanderVariant | undefined;
-  const style = routeName === "members-id-landing" ? "card" : routeName === "members-id-landing2-slug" ? "hero" : "chat";
+  const style =
+    routeName === "members-id-landing" ? "card" : routeName === "members-id-landing2-slug" ? "hero" : "chat";
   const headline = variant ? t(`landers.variants.${variant}`) : t(`landers.member.${style}`, { name: profile.name });
   // A member who is already in goes straight to the chat; a visitor signs up to write this member.
   const target = user ? `/members/${profile.id}/chat` : withTracking(`/members/${profile.id}/signup`, query);
@@ -93,7 +95,11 @@ export default function MemberLandingScreen({ params, query, routeName }: Screen
             .slice(0, 6)
             .map((photo) => (
               <li key={photo.id}>
-                <Link href={target} className="member-landing__thumb" aria-label={photo.locked ? t("landers.member.locked") : profile.name}>
+                <Link
+                  href={target}
+                  className="member-landing__thumb"
+                  aria-label={photo.locked ? t("landers.member.locked") : profile.name}
+                >
                   <img src={photo.thumb} alt="" width={96} height={120} loading="lazy" decoding="async" />
                   {photo.locked && <LockIcon />}
                 </Link>

@@ -19,7 +19,11 @@ export function GiftButton({ profileId, name }: { profileId: number; name: strin
     setStatus(null);
     try {
       const clientId = crypto.randomUUID().replaceAll("-", "");
-      const sent = await apiSend<{ credits: number }>("POST", "/api/gift.php", { profile: { id: profileId }, gift: gift.slug, client_id: clientId });
+      const sent = await apiSend<{ credits: number }>("POST", "/api/gift.php", {
+        profile: { id: profileId },
+        gift: gift.slug,
+        client_id: clientId,
+      });
       if (user) void setUser({ ...user, credits: sent.credits });
       setStatus({ ok: true, text: t("likes.gift_sent", { name }) });
     } catch (error) {

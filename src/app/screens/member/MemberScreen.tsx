@@ -46,18 +46,30 @@ export default function MemberScreen({ params }: ScreenProps) {
     if (likerId !== undefined) void reloadLikes();
   }, [likerId, reloadLikes]);
 
-  if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
-  if (!data) return <p className="notice" aria-busy="true">{t("search.loading")}</p>;
+  if (error)
+    return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
+  if (!data)
+    return (
+      <p className="notice" aria-busy="true">
+        {t("search.loading")}
+      </p>
+    );
 
   const { profile, photos, related } = data;
   const shown = photos.find((p) => p.id === selected) ?? photos.find((p) => p.main) ?? photos[0];
   const visible = new Set<Field>(settings.visible_profile_fields);
-  const warning = settings.fictional_warning[settings.locale as keyof typeof settings.fictional_warning] ?? t("profile.fictional_warning");
+  const warning =
+    settings.fictional_warning[settings.locale as keyof typeof settings.fictional_warning] ??
+    t("profile.fictional_warning");
   const details: [Field, string, string | null][] = [
     ["gender", t("profile.gender"), t(`profile.genders.${profile.gender}`)],
     ["sexuality", t("profile.sexuality"), t(`profile.sexualities.${profile.sexuality}`)],
     ["date_of_birth", t("profile.age"), String(profile.age)],
-    ["relationship_status", t("profile.relationship_status"), profile.relationship_status && t(`profile.relationship_statuses.${profile.relationship_status}`)],
+    [
+      "relationship_status",
+      t("profile.relationship_status"),
+      profile.relationship_status && t(`profile.relationship_statuses.${profile.relationship_status}`),
+    ],
     ["body_type", t("profile.body_type"), profile.body_type && t(`profile.body_types.${profile.body_type}`)],
     ["hair_color", t("profile.hair_color"), profile.hair_color && t(`profile.hair_colors.${profile.hair_color}`)],
     ["eye_color", t("profile.eye_color"), profile.eye_color && t(`profile.eye_colors.${profile.eye_color}`)],
@@ -72,7 +84,13 @@ export default function MemberScreen({ params }: ScreenProps) {
       <div className="member__photos">
         <div className={profile.premium ? "member__main-photo is-premium" : "member__main-photo"}>
           {shown ? (
-            <img src={shown.image} alt={profile.name} width={480} height={600} className={shown.locked ? "is-locked" : undefined} />
+            <img
+              src={shown.image}
+              alt={profile.name}
+              width={480}
+              height={600}
+              className={shown.locked ? "is-locked" : undefined}
+            />
           ) : (
             <InitialsPortrait name={profile.name} className="initials-portrait--large" />
           )}
@@ -97,8 +115,16 @@ export default function MemberScreen({ params }: ScreenProps) {
                     setSelected(photo.id);
                     if (photo.locked && !user) openSignup(t("login_needed.photos"));
                   }}
-                  aria-pressed={photo.id === shown?.id} className={photo.locked ? "thumb is-locked" : "thumb"}>
-                  <img src={photo.thumb} alt={photo.locked ? t("profile.locked_photo") : profile.name} width={80} height={100} loading="lazy" />
+                  aria-pressed={photo.id === shown?.id}
+                  className={photo.locked ? "thumb is-locked" : "thumb"}
+                >
+                  <img
+                    src={photo.thumb}
+                    alt={photo.locked ? t("profile.locked_photo") : profile.name}
+                    width={80}
+                    height={100}
+                    loading="lazy"
+                  />
                   {photo.locked && (
                     <span className="thumb__lock" title={t("profile.locked_photo")}>
                       <LockIcon />
@@ -116,9 +142,13 @@ export default function MemberScreen({ params }: ScreenProps) {
           {profile.premium && <PremiumBadge />}
           {profile.verified && <VerifiedBadge />}
         </h1>
-        <p className="member__place">{[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}</p>
+        <p className="member__place">
+          {[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}
+        </p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
-        {(matched || (data.viewer?.liked && likedMe)) && <MatchNotice name={profile.name} verified={profile.verified} />}
+        {(matched || (data.viewer?.liked && likedMe)) && (
+          <MatchNotice name={profile.name} verified={profile.verified} />
+        )}
         <div className="member__actions">
           {user ? (
             <>
@@ -140,7 +170,11 @@ export default function MemberScreen({ params }: ScreenProps) {
             </>
           ) : (
             <>
-              <button type="button" className="button button--primary" onClick={() => openSignup(t("login_needed.chat"))}>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => openSignup(t("login_needed.chat"))}
+              >
                 {t("profile.message")}
               </button>
               <button type="button" className="button button--ghost" onClick={() => openSignup(t("login_needed.like"))}>

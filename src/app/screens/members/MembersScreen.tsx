@@ -26,7 +26,8 @@ export default function MembersScreen({ query }: ScreenProps) {
   const firstPageOnly = user === null && settings.logged_out_search_mode === "first_page";
   const regions = useSWR<RegionsResponse>(REGIONS_KEY);
   const search = useSWRInfinite<SearchResponse, ApiRequestError>(
-    (index, previous: SearchResponse | null) => (!allowed || (previous && !previous.has_more) ? null : searchPageKey(filters, index + 1)),
+    (index, previous: SearchResponse | null) =>
+      !allowed || (previous && !previous.has_more) ? null : searchPageKey(filters, index + 1),
     { revalidateFirstPage: false },
   );
   const pages = search.data ?? [];
@@ -39,7 +40,12 @@ export default function MembersScreen({ query }: ScreenProps) {
     <section className="members">
       <Title text={t("search.title")} />
       <h1>{t("search.title")}</h1>
-      <SearchForm key={query.toString()} query={query} regions={regions.data?.regions ?? []} applied={pages[0]?.query} />
+      <SearchForm
+        key={query.toString()}
+        query={query}
+        regions={regions.data?.regions ?? []}
+        applied={pages[0]?.query}
+      />
       {!allowed ? (
         <NextStepNotice text={t("search.login_needed")} href="/login" action={t("nav.login")} />
       ) : search.error ? (
@@ -52,12 +58,21 @@ export default function MembersScreen({ query }: ScreenProps) {
         </p>
       ) : (
         <>
-          {profiles.length === 0 ? <p className="notice">{t("search.no_results")}</p> : <ProfileGrid profiles={profiles} eagerCount={4} action={user ? likeAction : undefined} />}
+          {profiles.length === 0 ? (
+            <p className="notice">{t("search.no_results")}</p>
+          ) : (
+            <ProfileGrid profiles={profiles} eagerCount={4} action={user ? likeAction : undefined} />
+          )}
           {hasMore &&
             (firstPageOnly ? (
               <NextStepNotice text={t("search.signup_for_more")} href="/signup" action={t("nav.signup")} />
             ) : (
-              <button type="button" className="button button--primary members__more" disabled={loadingMore} onClick={() => void search.setSize(search.size + 1)}>
+              <button
+                type="button"
+                className="button button--primary members__more"
+                disabled={loadingMore}
+                onClick={() => void search.setSize(search.size + 1)}
+              >
                 {loadingMore ? t("search.loading") : t("search.more")}
               </button>
             ))}

@@ -5,7 +5,14 @@ import { regionKind } from "../../../shared/regions";
 import { useRouter, useSettings, useT } from "../../page-context";
 import { useUser } from "../../hooks/useUser";
 
-type Filters = { gender: string; country: string; country_region: string; min_age: string; max_age: string; verified: string };
+type Filters = {
+  gender: string;
+  country: string;
+  country_region: string;
+  min_age: string;
+  max_age: string;
+  verified: string;
+};
 
 /** The filters in the URL, else what the server applied (a member's own country and preference). */
 function filtersFrom(query: URLSearchParams, applied: Applied | undefined, defaultCountry: string): Filters {
@@ -22,7 +29,15 @@ function filtersFrom(query: URLSearchParams, applied: Applied | undefined, defau
 /** The search filters of SPEC §2 that the site shows (search_fields); submitting searches through the URL. */
 type Applied = SearchResponse["query"];
 
-export function SearchForm({ query, regions, applied }: { query: URLSearchParams; regions: Region[]; applied: Applied | undefined }) {
+export function SearchForm({
+  query,
+  regions,
+  applied,
+}: {
+  query: URLSearchParams;
+  regions: Region[];
+  applied: Applied | undefined;
+}) {
   const settings = useSettings();
   const t = useT();
   const { navigate } = useRouter();
@@ -77,12 +92,28 @@ export function SearchForm({ query, regions, applied }: { query: URLSearchParams
         <span className="search-panel__active">{summary}</span>
       </button>
       {open && <div className="search-panel__backdrop" onClick={close} />}
-      <form id={formId} className="search-form" onSubmit={submit} onKeyDown={onKeyDown} role="search" aria-label={t("search.title")}>
+      <form
+        id={formId}
+        className="search-form"
+        onSubmit={submit}
+        onKeyDown={onKeyDown}
+        role="search"
+        aria-label={t("search.title")}
+      >
         <div className="search-panel__head">
           <h2>{t("shell.filters")}</h2>
-          <button type="button" className="icon-button" onClick={close} aria-label={t("shell.filters_close")} title={t("shell.filters_close")}>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={close}
+            aria-label={t("shell.filters_close")}
+            title={t("shell.filters_close")}
+          >
             <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-              <path fill="currentColor" d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z" />
+              <path
+                fill="currentColor"
+                d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z"
+              />
             </svg>
           </button>
         </div>
@@ -127,17 +158,41 @@ export function SearchForm({ query, regions, applied }: { query: URLSearchParams
         {shown.has("min_age") && (
           <label>
             <span>{t("search.min_age")}</span>
-            <input name="min_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MIN_AGE)} value={filters.min_age} onChange={set("min_age")} />
+            <input
+              name="min_age"
+              type="number"
+              inputMode="numeric"
+              min={MIN_AGE}
+              max={MAX_AGE}
+              placeholder={String(MIN_AGE)}
+              value={filters.min_age}
+              onChange={set("min_age")}
+            />
           </label>
         )}
         {shown.has("max_age") && (
           <label>
             <span>{t("search.max_age")}</span>
-            <input name="max_age" type="number" inputMode="numeric" min={MIN_AGE} max={MAX_AGE} placeholder={String(MAX_AGE)} value={filters.max_age} onChange={set("max_age")} />
+            <input
+              name="max_age"
+              type="number"
+              inputMode="numeric"
+              min={MIN_AGE}
+              max={MAX_AGE}
+              placeholder={String(MAX_AGE)}
+              value={filters.max_age}
+              onChange={set("max_age")}
+            />
           </label>
         )}
         <label className="search-form__check">
-          <input type="checkbox" name="verified" value="1" checked={filters.verified === "1"} onChange={(e) => setFilters((f) => ({ ...f, verified: e.target.checked ? "1" : "" }))} />
+          <input
+            type="checkbox"
+            name="verified"
+            value="1"
+            checked={filters.verified === "1"}
+            onChange={(e) => setFilters((f) => ({ ...f, verified: e.target.checked ? "1" : "" }))}
+          />
           <span>{t("verification.search_filter")}</span>
         </label>
         <div className="search-form__actions">
@@ -154,13 +209,19 @@ export function SearchForm({ query, regions, applied }: { query: URLSearchParams
 }
 
 /** The active filters in one line ("Women · 25–40 · Utrecht"), as the folded search shows them on phones. */
-function filterSummary(filters: Filters, defaultCountry: string, regions: Region[], t: (key: string) => string): string {
+function filterSummary(
+  filters: Filters,
+  defaultCountry: string,
+  regions: Region[],
+  t: (key: string) => string,
+): string {
   const parts: string[] = [];
   if (filters.gender !== "any") parts.push(t(`search.gender_${filters.gender}`));
   if (filters.country !== defaultCountry) parts.push(t(`countries.${filters.country}`));
   const region = regions.find((r) => r.code === filters.country_region);
   if (region) parts.push(region.name);
-  if (filters.min_age || filters.max_age) parts.push(filters.max_age ? `${filters.min_age || MIN_AGE}–${filters.max_age}` : `${filters.min_age}+`);
+  if (filters.min_age || filters.max_age)
+    parts.push(filters.max_age ? `${filters.min_age || MIN_AGE}–${filters.max_age}` : `${filters.min_age}+`);
   if (filters.verified === "1") parts.push(t("verification.search_filter"));
   return parts.length > 0 ? parts.join(" · ") : t("shell.filters_everyone");
 }

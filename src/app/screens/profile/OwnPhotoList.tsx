@@ -8,7 +8,8 @@ import type { OwnPhotos } from "./ownPhotos";
 /** The message of a failed photo call: the server's own (translated) text, else "try again later". */
 export function useErrorText() {
   const t = useT();
-  return (error: unknown) => (error instanceof ApiRequestError && error.body.message ? error.body.message : t("errors.try_again_later"));
+  return (error: unknown) =>
+    error instanceof ApiRequestError && error.body.message ? error.body.message : t("errors.try_again_later");
 }
 
 /**
@@ -33,7 +34,17 @@ function statusText(t: ReturnType<typeof useT>, status: string) {
   return t("profile_edit.photos.status_active");
 }
 
-function OwnPhotoItem({ photo, index, last, actions }: { photo: OwnPhoto; index: number; last: boolean; actions: OwnPhotos }) {
+function OwnPhotoItem({
+  photo,
+  index,
+  last,
+  actions,
+}: {
+  photo: OwnPhoto;
+  index: number;
+  last: boolean;
+  actions: OwnPhotos;
+}) {
   const t = useT();
   const errorText = useErrorText();
   const [busy, setBusy] = useState(false);
@@ -57,17 +68,34 @@ function OwnPhotoItem({ photo, index, last, actions }: { photo: OwnPhoto; index:
 
   const label = t("profile_edit.photos.photo_n", { n: index + 1 });
   return (
-    <li className={photo.main ? "own-photo is-main" : "own-photo"} data-photo-id={photo.id} data-status={photo.status} aria-label={label} aria-busy={busy || undefined}>
+    <li
+      className={photo.main ? "own-photo is-main" : "own-photo"}
+      data-photo-id={photo.id}
+      data-status={photo.status}
+      aria-label={label}
+      aria-busy={busy || undefined}
+    >
       <div className="own-photo__image">
-        {photo.thumb ? <img src={photo.thumb} alt={label} width={96} height={120} loading="lazy" /> : <span className="profile-card__no-photo">{t("profile.no_photo")}</span>}
-        {photo.main && <span className="profile-edit__photo-badge own-photo__main">{t("profile_edit.photos.main")}</span>}
+        {photo.thumb ? (
+          <img src={photo.thumb} alt={label} width={96} height={120} loading="lazy" />
+        ) : (
+          <span className="profile-card__no-photo">{t("profile.no_photo")}</span>
+        )}
+        {photo.main && (
+          <span className="profile-edit__photo-badge own-photo__main">{t("profile_edit.photos.main")}</span>
+        )}
       </div>
       <div className="own-photo__body">
         <p className={`own-photo__status own-photo__status--${photo.status}`}>{statusText(t, photo.status)}</p>
         {confirming ? (
           <div className="own-photo__actions" role="group" aria-label={t("profile_edit.photos.delete_confirm")}>
             <p className="own-photo__confirm">{t("profile_edit.photos.delete_confirm")}</p>
-            <button type="button" className="button button--danger" disabled={busy} onClick={() => void run(() => actions.remove(photo.id))}>
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={busy}
+              onClick={() => void run(() => actions.remove(photo.id))}
+            >
               {t("profile_edit.photos.delete_yes")}
             </button>
             <button type="button" className="button button--ghost" disabled={busy} onClick={() => setConfirming(false)}>
@@ -77,21 +105,41 @@ function OwnPhotoItem({ photo, index, last, actions }: { photo: OwnPhoto; index:
         ) : (
           <div className="own-photo__actions">
             {!photo.main && photo.status !== "rejected" && (
-              <button type="button" className="button button--ghost" disabled={busy} onClick={() => void run(() => actions.makeMain(photo.id))}>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={busy}
+                onClick={() => void run(() => actions.makeMain(photo.id))}
+              >
                 {t("profile_edit.photos.make_main")}
               </button>
             )}
             {index > 0 && (
-              <button type="button" className="button button--ghost" disabled={busy} onClick={() => void run(() => actions.move(photo.id, index - 1))}>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={busy}
+                onClick={() => void run(() => actions.move(photo.id, index - 1))}
+              >
                 {t("profile_edit.photos.move_earlier")}
               </button>
             )}
             {!last && (
-              <button type="button" className="button button--ghost" disabled={busy} onClick={() => void run(() => actions.move(photo.id, index + 1))}>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={busy}
+                onClick={() => void run(() => actions.move(photo.id, index + 1))}
+              >
                 {t("profile_edit.photos.move_later")}
               </button>
             )}
-            <button type="button" className="button button--ghost button--danger" disabled={busy} onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="button button--ghost button--danger"
+              disabled={busy}
+              onClick={() => setConfirming(true)}
+            >
               {t("profile_edit.photos.delete")}
             </button>
           </div>

@@ -54,7 +54,14 @@ export function PhotoUpload({ used, limit, actions }: { used: number; limit: num
               if (file) void send(file);
             }}
           />
-          <label htmlFor={inputId} className={busy ? "button button--primary photo-upload__button is-busy" : "button button--primary photo-upload__button"}>
+          <label
+            htmlFor={inputId}
+            className={
+              busy
+                ? "button button--primary photo-upload__button is-busy"
+                : "button button--primary photo-upload__button"
+            }
+          >
             {busy ? t("profile_edit.photos.uploading") : t("profile_edit.photos.upload")}
           </label>
           <p className="field__hint" id={`${inputId}-hint`}>

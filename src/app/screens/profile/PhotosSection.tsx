@@ -18,7 +18,13 @@ export function PhotosSection({ profile, photos }: { profile: ProfileDetail; pho
   const ownMain = list?.photos.find((photo) => photo.main && photo.image);
   const main = photos.find((photo) => photo.main);
   // A main photo not (yet) in the list, e.g. one still being checked, still shows as the main photo.
-  const mainSrc = ownMain ? ownMain.image : main ? main.image : profile.main_image ? settings.cdn_prefix + profile.main_image.match : null;
+  const mainSrc = ownMain
+    ? ownMain.image
+    : main
+      ? main.image
+      : profile.main_image
+        ? settings.cdn_prefix + profile.main_image.match
+        : null;
 
   return (
     <section id="photos" className="profile-edit__section" aria-labelledby="profile-edit-photos">
@@ -36,7 +42,13 @@ export function PhotosSection({ profile, photos }: { profile: ProfileDetail; pho
           <ul className="profile-edit__thumbs" aria-label={t("profile_edit.photos.title")}>
             {photos.map((photo) => (
               <li key={photo.id} className={photo.main ? "profile-edit__thumb is-main" : "profile-edit__thumb"}>
-                <img src={photo.thumb} alt={photo.main ? t("profile_edit.photos.main") : ""} width={64} height={80} loading="lazy" />
+                <img
+                  src={photo.thumb}
+                  alt={photo.main ? t("profile_edit.photos.main") : ""}
+                  width={64}
+                  height={80}
+                  loading="lazy"
+                />
               </li>
             ))}
           </ul>
@@ -45,7 +57,11 @@ export function PhotosSection({ profile, photos }: { profile: ProfileDetail; pho
       {list ? (
         <>
           <OwnPhotoList photos={list.photos} actions={own} />
-          <PhotoUpload used={list.photos.filter((photo) => photo.status !== "rejected").length} limit={list.limit} actions={own} />
+          <PhotoUpload
+            used={list.photos.filter((photo) => photo.status !== "rejected").length}
+            limit={list.limit}
+            actions={own}
+          />
         </>
       ) : (
         <Pending failed={Boolean(own.photos.error)} retry={() => void own.photos.mutate()} />

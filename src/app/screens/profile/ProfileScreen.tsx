@@ -50,7 +50,11 @@ export default function ProfileScreen() {
       {answer ? (
         <Sections answer={answer} data={data} />
       ) : (
-        <Pending failed={Boolean(data.profile.error)} retry={() => void data.profile.mutate()} className="profile-edit__section" />
+        <Pending
+          failed={Boolean(data.profile.error)}
+          retry={() => void data.profile.mutate()}
+          className="profile-edit__section"
+        />
       )}
     </section>
   );
@@ -95,10 +99,24 @@ function Sections({ answer, data }: { answer: ProfileResponse; data: ProfileForm
           </dl>
         }
       >
-        {(props) => <LocationForm {...props} profile={profile} regions={data.regions.data?.regions} regionsFailed={Boolean(data.regions.error)} />}
+        {(props) => (
+          <LocationForm
+            {...props}
+            profile={profile}
+            regions={data.regions.data?.regions}
+            regionsFailed={Boolean(data.regions.error)}
+          />
+        )}
       </EditSection>
       <EditSection id="personal-info" title={t("profile_edit.personal.title")}>
-        {(props) => <PersonalForm {...props} profile={profile} interests={data.interests.data?.interests} interestsFailed={Boolean(data.interests.error)} />}
+        {(props) => (
+          <PersonalForm
+            {...props}
+            profile={profile}
+            interests={data.interests.data?.interests}
+            interestsFailed={Boolean(data.interests.error)}
+          />
+        )}
       </EditSection>
       <EditSection id="about-me" title={t("profile_edit.about.title")}>
         {(props) => <AboutForm {...props} profile={profile} />}

@@ -13,12 +13,23 @@ import { useErrorText } from "./OwnPhotoList";
 export function PoseDrawing({ pose, label }: { pose: VerificationPose; label: string }) {
   return (
     <svg className="verification__pose" viewBox="0 0 100 100" role="img" aria-label={label}>
-      <path d={VERIFICATION_POSES[pose]} fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={VERIFICATION_POSES[pose]}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }
 
-type Camera = { state: "off" } | { state: "live"; stream: MediaStream } | { state: "taken"; photo: Blob; url: string } | { state: "none" };
+type Camera =
+  | { state: "off" }
+  | { state: "live"; stream: MediaStream }
+  | { state: "taken"; photo: Blob; url: string }
+  | { state: "none" };
 
 /**
  * Verify yourself (docs/decisions/0040), on the member's own profile: where they stand, and while
@@ -52,7 +63,10 @@ export function VerificationSection() {
     setError(null);
     if (!navigator.mediaDevices?.getUserMedia) return setCamera({ state: "none" });
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "user", width: { ideal: 960 } }, audio: false });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: "user", width: { ideal: 960 } },
+        audio: false,
+      });
       setCamera({ state: "live", stream });
     } catch {
       setCamera({ state: "none" });
@@ -66,7 +80,11 @@ export function VerificationSection() {
     canvas.width = source.videoWidth;
     canvas.height = source.videoHeight;
     canvas.getContext("2d")?.drawImage(source, 0, 0);
-    canvas.toBlob((blob) => blob && setCamera({ state: "taken", photo: blob, url: URL.createObjectURL(blob) }), "image/jpeg", 0.9);
+    canvas.toBlob(
+      (blob) => blob && setCamera({ state: "taken", photo: blob, url: URL.createObjectURL(blob) }),
+      "image/jpeg",
+      0.9,
+    );
   };
 
   const send = async (pose: VerificationPose, photo: Blob) => {
@@ -75,7 +93,9 @@ export function VerificationSection() {
     try {
       const form = new FormData();
       form.append(PHOTO_FIELD, photo, "selfie.jpg");
-      await mutate(await apiSendForm<{ verification: VerificationState }>(`${VERIFICATION_KEY}?pose=${pose}`, form), { revalidate: false });
+      await mutate(await apiSendForm<{ verification: VerificationState }>(`${VERIFICATION_KEY}?pose=${pose}`, form), {
+        revalidate: false,
+      });
       setCamera({ state: "off" });
     } catch (failure) {
       setError(errorText(failure));
@@ -102,7 +122,9 @@ export function VerificationSection() {
             <strong>{t("verification.statement_title")}</strong>
           </p>
           <p>{t("verification.statement_what")}</p>
-          {state.reason && <p>{t("verification.statement_why", { reason: t(`verification.reasons.${state.reason}`) })}</p>}
+          {state.reason && (
+            <p>{t("verification.statement_why", { reason: t(`verification.reasons.${state.reason}`) })}</p>
+          )}
           <p>{t("verification.statement_how")}</p>
         </div>
       )}
@@ -111,7 +133,9 @@ export function VerificationSection() {
           {state.status === "none" && <p>{t("verification.intro")}</p>}
           {pose ? (
             <>
-              <p className="verification__attempts">{t("verification.attempts_left", { count: state.attempts_left })}</p>
+              <p className="verification__attempts">
+                {t("verification.attempts_left", { count: state.attempts_left })}
+              </p>
               <div className="verification__stage">
                 <figure className="verification__figure">
                   <PoseDrawing pose={pose} label={t("verification.pose_drawing")} />
@@ -121,7 +145,13 @@ export function VerificationSection() {
                 </figure>
                 {camera.state === "live" && (
                   <figure className="verification__figure">
-                    <video ref={video} className="verification__video" playsInline muted aria-label={t("verification.live_picture")} />
+                    <video
+                      ref={video}
+                      className="verification__video"
+                      playsInline
+                      muted
+                      aria-label={t("verification.live_picture")}
+                    />
                   </figure>
                 )}
                 {camera.state === "taken" && (
@@ -130,7 +160,9 @@ export function VerificationSection() {
                   </figure>
                 )}
               </div>
-              {camera.state === "none" && <p className="notice">{t("verification.no_camera", { url: `${location.host}/profile` })}</p>}
+              {camera.state === "none" && (
+                <p className="notice">{t("verification.no_camera", { url: `${location.host}/profile` })}</p>
+              )}
               <div className="verification__actions">
                 {(camera.state === "off" || camera.state === "none") && (
                   <button type="button" className="button button--primary" onClick={() => void open()}>
@@ -144,7 +176,12 @@ export function VerificationSection() {
                 )}
                 {camera.state === "taken" && (
                   <>
-                    <button type="button" className="button button--primary" disabled={busy} onClick={() => void send(pose, camera.photo)}>
+                    <button
+                      type="button"
+                      className="button button--primary"
+                      disabled={busy}
+                      onClick={() => void send(pose, camera.photo)}
+                    >
                       {busy ? t("verification.sending") : t("verification.send")}
                     </button>
                     <button type="button" className="button button--ghost" disabled={busy} onClick={() => void open()}>

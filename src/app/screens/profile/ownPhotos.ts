@@ -19,7 +19,11 @@ export function useOwnPhotos(profileId: number) {
   const { mutate } = useSWRConfig();
 
   const refresh = async (list?: PhotoListResponse) => {
-    await Promise.all([list ? mutate(PHOTOS_KEY, list, { revalidate: false }) : mutate(PHOTOS_KEY), mutate(profileKey(profileId)), mutate(USER_KEY)]);
+    await Promise.all([
+      list ? mutate(PHOTOS_KEY, list, { revalidate: false }) : mutate(PHOTOS_KEY),
+      mutate(profileKey(profileId)),
+      mutate(USER_KEY),
+    ]);
   };
 
   const upload = async (file: File) => {
@@ -28,9 +32,12 @@ export function useOwnPhotos(profileId: number) {
     await apiSendForm<PhotoUploadResponse>(PHOTOS_KEY, form);
     await refresh();
   };
-  const makeMain = async (photoId: number) => refresh(await apiSend<PhotoListResponse>("PUT", PHOTOS_KEY, { photo_id: photoId, main: true }));
-  const move = async (photoId: number, position: number) => refresh(await apiSend<PhotoListResponse>("PUT", PHOTOS_KEY, { photo_id: photoId, position }));
-  const remove = async (photoId: number) => refresh(await apiSend<PhotoListResponse>("DELETE", PHOTOS_KEY, { photo_id: photoId }));
+  const makeMain = async (photoId: number) =>
+    refresh(await apiSend<PhotoListResponse>("PUT", PHOTOS_KEY, { photo_id: photoId, main: true }));
+  const move = async (photoId: number, position: number) =>
+    refresh(await apiSend<PhotoListResponse>("PUT", PHOTOS_KEY, { photo_id: photoId, position }));
+  const remove = async (photoId: number) =>
+    refresh(await apiSend<PhotoListResponse>("DELETE", PHOTOS_KEY, { photo_id: photoId }));
 
   return { photos, upload, makeMain, move, remove };
 }

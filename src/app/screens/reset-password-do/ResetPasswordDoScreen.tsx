@@ -25,7 +25,9 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
     if (weak) problems.password = t(weak.key, weak.values);
     else if (password !== password_repeat) problems.password_repeat = t("validation.passwords_differ");
     if (!form.check(problems)) return;
-    void form.run(() => apiSend("PUT", "/api/password-reset.php", { token, password, password_repeat }).then(() => undefined));
+    void form.run(() =>
+      apiSend("PUT", "/api/password-reset.php", { token, password, password_repeat }).then(() => undefined),
+    );
   };
 
   const title = t("reset.do_title");

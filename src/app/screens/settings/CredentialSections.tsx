@@ -65,7 +65,13 @@ export function MailChangeSection({ email: current }: { email: string }) {
     <section className="settings__section" aria-labelledby="settings-email">
       <h2 id="settings-email">{t("settings.email.title")}</h2>
       <p>{t("settings.email.current", { email: current })}</p>
-      <SettingsForm onSubmit={submit} busy={form.busy} done={sentTo && t("settings.email.sent", { email: sentTo })} message={form.errors.message} submitLabel={t("settings.email.submit")}>
+      <SettingsForm
+        onSubmit={submit}
+        busy={form.busy}
+        done={sentTo && t("settings.email.sent", { email: sentTo })}
+        message={form.errors.message}
+        submitLabel={t("settings.email.submit")}
+      >
         <CredentialField kind="email" label={t("settings.email.new")} {...bind("email")} />
         <CredentialField kind="current-password" label={t("settings.current_password")} {...bind("password")} />
       </SettingsForm>
@@ -78,7 +84,9 @@ export function PasswordSection() {
   const t = useT();
   const form = useApiForm(PASSWORD_FIELDS);
   const [changed, setChanged] = useState(false);
-  const { values, reset, bind } = useFormFields(form, { old_password: "", password: "", password_repeat: "" }, () => setChanged(false));
+  const { values, reset, bind } = useFormFields(form, { old_password: "", password: "", password_repeat: "" }, () =>
+    setChanged(false),
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -99,7 +107,13 @@ export function PasswordSection() {
   return (
     <section className="settings__section" aria-labelledby="settings-password">
       <h2 id="settings-password">{t("settings.password.title")}</h2>
-      <SettingsForm onSubmit={submit} busy={form.busy} done={changed && t("settings.password.done")} message={form.errors.message} submitLabel={t("settings.password.submit")}>
+      <SettingsForm
+        onSubmit={submit}
+        busy={form.busy}
+        done={changed && t("settings.password.done")}
+        message={form.errors.message}
+        submitLabel={t("settings.password.submit")}
+      >
         <CredentialField kind="current-password" label={t("settings.current_password")} {...bind("old_password")} />
         <CredentialField kind="new-password" label={t("settings.password.new")} {...bind("password")} />
         <CredentialField kind="repeat-password" label={t("settings.password.repeat")} {...bind("password_repeat")} />

@@ -67,7 +67,8 @@ export function DeleteAccountSection() {
         <div className="form-message form-message--success" role="status">
           <p>{t("settings.offer.thanks")}</p>
           <p>
-            {t("settings.offer.code", { percentage: discount.percentage })} <strong className="discount-code">{discount.code}</strong>
+            {t("settings.offer.code", { percentage: discount.percentage })}{" "}
+            <strong className="discount-code">{discount.code}</strong>
           </p>
           <Link href="/credits" className="button button--primary">
             {t("nav.credits")}
@@ -91,7 +92,12 @@ export function DeleteAccountSection() {
             <button type="button" className="button button--primary" disabled={offerBusy} onClick={() => void accept()}>
               {t("settings.offer.accept", { percentage })}
             </button>
-            <button type="button" className="button button--ghost" disabled={offerBusy} onClick={() => setStage("confirm")}>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={offerBusy}
+              onClick={() => setStage("confirm")}
+            >
               {t("settings.offer.decline")}
             </button>
           </div>
@@ -111,13 +117,26 @@ export function DeleteAccountSection() {
             <label className="field__label" htmlFor="delete-reason">
               {t("settings.delete.reason")}
             </label>
-            <textarea id="delete-reason" className="field__input field__textarea" name="reason" rows={3} maxLength={REASON_MAX} value={values.reason} onChange={(e) => set("reason", e.target.value)} />
+            <textarea
+              id="delete-reason"
+              className="field__input field__textarea"
+              name="reason"
+              rows={3}
+              maxLength={REASON_MAX}
+              value={values.reason}
+              onChange={(e) => set("reason", e.target.value)}
+            />
           </div>
           <div className="form__actions">
             <button type="submit" className="button button--danger" disabled={form.busy}>
               {t("settings.delete.submit")}
             </button>
-            <button type="button" className="button button--ghost" disabled={form.busy} onClick={() => setStage("idle")}>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={form.busy}
+              onClick={() => setStage("idle")}
+            >
               {t("settings.delete.cancel")}
             </button>
           </div>

@@ -1,6 +1,11 @@
 import { useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import { EMAIL_KINDS, PUSH_KINDS, type NotificationsAnswer, type NotificationsUpdate } from "../../../shared/notifications";
+import {
+  EMAIL_KINDS,
+  PUSH_KINDS,
+  type NotificationsAnswer,
+  type NotificationsUpdate,
+} from "../../../shared/notifications";
 import { apiSend } from "../../api";
 import { FormMessage, formErrors } from "../../components/Form";
 import { PushOnThisBrowser } from "../../components/PushOnThisBrowser";
@@ -11,7 +16,9 @@ import { Switch } from "./SettingSwitch";
 
 type Section = "email" | "push";
 /** Where the last change was made and how saving it went: the answer shows under that section's switches. */
-type Saving = { section: Section; state: "idle" | "saving" | "saved" } | { section: Section; state: "failed"; message: string };
+type Saving =
+  | { section: Section; state: "idle" | "saving" | "saved" }
+  | { section: Section; state: "failed"; message: string };
 
 function SavingLine({ saving, section }: { saving: Saving; section: Section }) {
   const t = useT();
@@ -39,7 +46,11 @@ export function NotificationSections({ email }: { email: string }) {
   if (!data) return null;
   const shown = pending ?? data.notifications;
 
-  const save = async (section: Section, update: NotificationsUpdate, next: NotificationsAnswer["notifications"] | null) => {
+  const save = async (
+    section: Section,
+    update: NotificationsUpdate,
+    next: NotificationsAnswer["notifications"] | null,
+  ) => {
     setPending(next);
     setSaving({ section, state: "saving" });
     try {
@@ -55,7 +66,9 @@ export function NotificationSections({ email }: { email: string }) {
     }
   };
   const busy = saving.state === "saving";
-  const unsubscribed = data.stops.filter((stop) => stop.reason === "unsubscribe" && stop.kind).map((stop) => t(`notifications.email_kinds.${stop.kind}`));
+  const unsubscribed = data.stops
+    .filter((stop) => stop.reason === "unsubscribe" && stop.kind)
+    .map((stop) => t(`notifications.email_kinds.${stop.kind}`));
   const blocked = data.notifications_disabled.find((reason) => reason === "bounce" || reason === "complaint");
 
   return (
@@ -65,7 +78,12 @@ export function NotificationSections({ email }: { email: string }) {
         {blocked && (
           <div className="alert alert--warning notifications__stopped" role="status">
             <p>{t(`notifications.stopped.${blocked}`, { email })}</p>
-            <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => void save("email", { resume_mail: true }, null)}>
+            <button
+              type="button"
+              className="button button--primary button--small"
+              disabled={busy}
+              onClick={() => void save("email", { resume_mail: true }, null)}
+            >
               {t("notifications.stopped.resume")}
             </button>
           </div>
@@ -85,7 +103,9 @@ export function NotificationSections({ email }: { email: string }) {
               label={t(`notifications.email_kinds.${kind}`)}
               checked={shown.email[kind]}
               disabled={busy}
-              onChange={(on) => void save("email", { email: { [kind]: on } }, { ...shown, email: { ...shown.email, [kind]: on } })}
+              onChange={(on) =>
+                void save("email", { email: { [kind]: on } }, { ...shown, email: { ...shown.email, [kind]: on } })
+              }
             />
           ))}
         </div>
@@ -104,10 +124,19 @@ export function NotificationSections({ email }: { email: string }) {
               label={t(`notifications.push_kinds.${kind}`)}
               checked={shown.push[kind]}
               disabled={busy}
-              onChange={(on) => void save("push", { push: { [kind]: on } }, { ...shown, push: { ...shown.push, [kind]: on } })}
+              onChange={(on) =>
+                void save("push", { push: { [kind]: on } }, { ...shown, push: { ...shown.push, [kind]: on } })
+              }
             />
           ))}
-          <Switch className="notifications__switch" name="previews" label={t("notifications.previews")} checked={shown.previews} disabled={busy} onChange={(on) => void save("push", { previews: on }, { ...shown, previews: on })} />
+          <Switch
+            className="notifications__switch"
+            name="previews"
+            label={t("notifications.previews")}
+            checked={shown.previews}
+            disabled={busy}
+            onChange={(on) => void save("push", { previews: on }, { ...shown, previews: on })}
+          />
         </div>
         <p className="settings__hint">{t("notifications.previews_hint")}</p>
         <SavingLine saving={saving} section="push" />

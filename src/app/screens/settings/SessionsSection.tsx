@@ -21,7 +21,8 @@ function ago(seconds: number, nowMs: number, locale: string): string {
   return format.format(0, "second");
 }
 
-const dateTime = (seconds: number, locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(seconds * 1000);
+const dateTime = (seconds: number, locale: string) =>
+  new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(seconds * 1000);
 
 /**
  * The member's logged-in devices (issue 13.7): the device, when it logged in and was last used,
@@ -62,12 +63,22 @@ export function SessionsSection() {
         {now > 0 && (
           <>
             <span>{t("sessions.started", { when: dateTime(session.created_at, locale) })}</span>
-            <span>{session.current ? t("sessions.active_now") : t("sessions.last_used", { when: ago(session.last_used_at, now, locale) })}</span>
+            <span>
+              {session.current
+                ? t("sessions.active_now")
+                : t("sessions.last_used", { when: ago(session.last_used_at, now, locale) })}
+            </span>
           </>
         )}
       </div>
       {!session.current && (
-        <button type="button" className="button button--ghost" disabled={busy} aria-describedby={`session-${session.id}`} onClick={() => void end({ id: session.id })}>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={busy}
+          aria-describedby={`session-${session.id}`}
+          onClick={() => void end({ id: session.id })}
+        >
           {t("sessions.end")}
         </button>
       )}
@@ -80,7 +91,12 @@ export function SessionsSection() {
       <p className="settings__hint">{t("sessions.text")}</p>
       <ul className="sessions">{sessions.map(item)}</ul>
       {others.length > 0 ? (
-        <button type="button" className="button button--ghost button--danger" disabled={busy} onClick={() => void end({ others: true })}>
+        <button
+          type="button"
+          className="button button--ghost button--danger"
+          disabled={busy}
+          onClick={() => void end({ others: true })}
+        >
           {t("sessions.end_others")}
         </button>
       ) : (

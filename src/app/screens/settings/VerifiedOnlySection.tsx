@@ -20,7 +20,10 @@ export function VerifiedOnlySection() {
       value={data?.verification.verified_only ?? false}
       ready={data !== undefined}
       save={async (on) => {
-        await mutate(await apiSend<{ verification: VerificationState }>("PUT", VERIFICATION_KEY, { verified_only: on }), { revalidate: false });
+        await mutate(
+          await apiSend<{ verification: VerificationState }>("PUT", VERIFICATION_KEY, { verified_only: on }),
+          { revalidate: false },
+        );
       }}
     />
   );

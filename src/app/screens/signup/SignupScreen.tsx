@@ -25,10 +25,15 @@ export default function SignupScreen({ params, routeName }: ScreenProps) {
   const id = routeName === "members-id-signup" ? params.id : undefined;
   const { data, error } = useSWR<ProfileResponse, ApiRequestError>(id ? profileKey(id) : null);
 
-  if (error) return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
+  if (error)
+    return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
   const profile = data?.profile ?? null;
   const title =
-    routeName === "signup-matches" ? t("signup.title_matches") : profile ? t("signup.title_member", { name: profile.name }) : t("signup.title");
+    routeName === "signup-matches"
+      ? t("signup.title_matches")
+      : profile
+        ? t("signup.title_member", { name: profile.name })
+        : t("signup.title");
   const intro = routeName === "signup-matches" ? t("signup.intro_matches") : t("signup.intro");
   const image = profile?.main_image;
 
@@ -37,7 +42,13 @@ export default function SignupScreen({ params, routeName }: ScreenProps) {
       <Title text={title} />
       <SiteBrand />
       {image && profile && (
-        <img className="signup__avatar" src={settings.cdn_prefix + image.thumb_filename} alt={profile.name} width={96} height={120} />
+        <img
+          className="signup__avatar"
+          src={settings.cdn_prefix + image.thumb_filename}
+          alt={profile.name}
+          width={96}
+          height={120}
+        />
       )}
       <h1>{title}</h1>
       {user && !joined ? (
@@ -49,7 +60,12 @@ export default function SignupScreen({ params, routeName }: ScreenProps) {
       ) : (
         <>
           <p className="signup__intro">{intro}</p>
-          {(!id || profile) && <SignupForm profile={profile ? { id: profile.id, name: profile.name } : null} onLeave={() => setJoined(true)} />}
+          {(!id || profile) && (
+            <SignupForm
+              profile={profile ? { id: profile.id, name: profile.name } : null}
+              onLeave={() => setJoined(true)}
+            />
+          )}
         </>
       )}
     </section>

@@ -42,7 +42,10 @@ export function PhoneCheck({ phone }: { phone: string }) {
         </button>
       </form>
       {answer && (
-        <p className={answer === "ours" ? "form-message form-message--success" : "form-message form-message--error"} role="status">
+        <p
+          className={answer === "ours" ? "form-message form-message--success" : "form-message form-message--error"}
+          role="status"
+        >
           {t(`legal.phone_check.${answer}`, { phone })}
         </p>
       )}

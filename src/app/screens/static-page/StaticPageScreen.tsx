@@ -91,7 +91,8 @@ function LegalDocument({ page }: { page: LegalPage }) {
           <br />
           {t("legal.contact_email")}: <a href={`mailto:${page.contact.email}`}>{page.contact.email}</a>
           <br />
-          {t("legal.contact_phone")}: <a href={`tel:${page.contact.phone.replace(/[^+0-9]/g, "")}`}>{page.contact.phone}</a>
+          {t("legal.contact_phone")}:{" "}
+          <a href={`tel:${page.contact.phone.replace(/[^+0-9]/g, "")}`}>{page.contact.phone}</a>
         </address>
         <p>
           <Link href="/complaints">{t("legal.contact_complaints")}</Link>

@@ -20,7 +20,10 @@ function changeLines(text: string | null): string {
     const value: unknown = JSON.parse(text);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
     return Object.entries(value)
-      .map(([field, one]) => `${field}: ${Array.isArray(one) ? one.join(", ") : typeof one === "string" ? one : JSON.stringify(one)}`)
+      .map(
+        ([field, one]) =>
+          `${field}: ${Array.isArray(one) ? one.join(", ") : typeof one === "string" ? one : JSON.stringify(one)}`,
+      )
       .join("\n");
   } catch {
     return text;
@@ -37,10 +40,14 @@ const routes = new Hono<ConsoleEnv>().get("/", async (c) => {
     ...(given(query.target) ? { targetId: given(query.target)! } : {}),
   };
   const [rows, operators] = await Promise.all([
-    auditEntries(c.var.db, filter, { ...(Number.isSafeInteger(beforeId) && beforeId > 0 ? { beforeId } : {}), limit: PAGE }),
+    auditEntries(c.var.db, filter, {
+      ...(Number.isSafeInteger(beforeId) && beforeId > 0 ? { beforeId } : {}),
+      limit: PAGE,
+    }),
     listOperators(c.var.db),
   ]);
-  const next = rows.length === PAGE ? new URLSearchParams({ ...query, before: String(rows.at(-1)!.id) }).toString() : null;
+  const next =
+    rows.length === PAGE ? new URLSearchParams({ ...query, before: String(rows.at(-1)!.id) }).toString() : null;
   return renderConsole(
     c,
     "Audit log",
@@ -58,7 +65,8 @@ const routes = new Hono<ConsoleEnv>().get("/", async (c) => {
           </select>
         </label>
         <label className="inline">
-          Target kind <input name="kind" defaultValue={filter.targetKind ?? ""} size={12} placeholder="photo, report…" />
+          Target kind{" "}
+          <input name="kind" defaultValue={filter.targetKind ?? ""} size={12} placeholder="photo, report…" />
         </label>
         <label className="inline">
           Target id <input name="target" defaultValue={filter.targetId ?? ""} size={16} />

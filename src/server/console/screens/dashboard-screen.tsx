@@ -19,9 +19,15 @@ const DEFAULT_DAYS = 14;
 function selection(c: Context<ConsoleEnv>, now: number) {
   const site = c.req.query("site")?.trim() || null;
   const to = c.req.query("to")?.trim() || dayText(now);
-  const from = c.req.query("from")?.trim() || dayText(Date.parse(`${to}T00:00:00Z`) / 1000 - (DEFAULT_DAYS - 1) * DAY || now);
+  const from =
+    c.req.query("from")?.trim() || dayText(Date.parse(`${to}T00:00:00Z`) / 1000 - (DEFAULT_DAYS - 1) * DAY || now);
   const period = periodOf(from, to);
-  if (!period) throw new ConsoleRefusal(400, "invalid_parameter", `Give the days as YYYY-MM-DD, from before to, at most ${MAX_DAYS} days.`);
+  if (!period)
+    throw new ConsoleRefusal(
+      400,
+      "invalid_parameter",
+      `Give the days as YYYY-MM-DD, from before to, at most ${MAX_DAYS} days.`,
+    );
   return { site, from, to, period };
 }
 
@@ -37,7 +43,11 @@ const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
     const now = Math.floor(Date.now() / 1000);
     const { site, from, to, period } = selection(c, now);
-    const [figures, dsa, sites] = await Promise.all([dashboard(c.var.db, site, period, now), dsaFigures(c.var.db, site, period), listSites(c.env.SETTINGS)]);
+    const [figures, dsa, sites] = await Promise.all([
+      dashboard(c.var.db, site, period, now),
+      dsaFigures(c.var.db, site, period),
+      listSites(c.env.SETTINGS),
+    ]);
     const csv = `/dashboard/dsa.csv?${new URLSearchParams({ ...(site ? { site } : {}), from, to }).toString()}`;
     return renderConsole(
       c,
@@ -56,12 +66,16 @@ const routes = new Hono<ConsoleEnv>()
             </select>
           </label>
           <label className="inline">
-            From <input name="from" type="date" defaultValue={from} /> to <input name="to" type="date" defaultValue={to} />
+            From <input name="from" type="date" defaultValue={from} /> to{" "}
+            <input name="to" type="date" defaultValue={to} />
           </label>
           <button type="submit">Show</button>
         </form>
         <p>
-          Oldest photo waiting for approval: <strong>{figures.oldestWaitingPhotoSeconds === null ? "none waiting" : duration(figures.oldestWaitingPhotoSeconds)}</strong>
+          Oldest photo waiting for approval:{" "}
+          <strong>
+            {figures.oldestWaitingPhotoSeconds === null ? "none waiting" : duration(figures.oldestWaitingPhotoSeconds)}
+          </strong>
         </p>
         <table>
           <thead>
@@ -106,9 +120,14 @@ const routes = new Hono<ConsoleEnv>()
           </tbody>
         </table>
         <p>
-          <small>Revenue is what credited orders charged that day, VAT included. Free chat messages are counted only inside the conversations, so chat sends here are the charged ones.</small>
+          <small>
+            Revenue is what credited orders charged that day, VAT included. Free chat messages are counted only inside
+            the conversations, so chat sends here are the charged ones.
+          </small>
         </p>
-        <h2>DSA transparency figures, {from} to {to}</h2>
+        <h2>
+          DSA transparency figures, {from} to {to}
+        </h2>
         <table>
           <thead>
             <tr>

@@ -64,8 +64,16 @@ const routes = new Hono<ConsoleEnv>()
                 <td>{code.validity}</td>
                 <td>{code.paymentMethods ? (JSON.parse(code.paymentMethods) as string[]).join(", ") : "all"}</td>
                 <td>{code.expiresAt ? when(code.expiresAt) : "never"}</td>
-                <td>{code.status === "active" && code.expiresAt !== null && code.expiresAt <= now ? "expired" : code.status}</td>
-                <td>{code.status === "active" && <ActionForm action={`/discounts/${encodeURIComponent(code.code)}/end`} label="End" />}</td>
+                <td>
+                  {code.status === "active" && code.expiresAt !== null && code.expiresAt <= now
+                    ? "expired"
+                    : code.status}
+                </td>
+                <td>
+                  {code.status === "active" && (
+                    <ActionForm action={`/discounts/${encodeURIComponent(code.code)}/end`} label="End" />
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -120,15 +128,31 @@ const routes = new Hono<ConsoleEnv>()
     const checked = checkNewDiscountCode({ ...typed, paymentMethods: methods });
     if ("problems" in checked) throw new ConsoleRefusal(400, "invalid_parameter", checked.problems.join("; "));
     const db = c.var.db;
-    await runAudited(c, { action: "discount.add", target: { kind: "discount", id: checked.code.code }, after: checked.code, reason }, [addDiscountCodeStatement(db, checked.code)]);
+    await runAudited(
+      c,
+      { action: "discount.add", target: { kind: "discount", id: checked.code.code }, after: checked.code, reason },
+      [addDiscountCodeStatement(db, checked.code)],
+    );
     return actionDone(c, "/discounts");
   })
   .post("/:code/end", async (c) => {
     const { reason } = await readForm(c, EndCode);
     const parsed = v.safeParse(DiscountCodeText, c.req.param("code"));
     if (!parsed.success) throw new ConsoleRefusal(404, "not_found", "There is no such code.");
-    const ended = await runAudited(c, { action: "discount.end", target: { kind: "discount", id: parsed.output }, before: { status: "active" }, after: { status: "inactive" }, reason }, [endDiscountCode(c.var.db, parsed.output)], { onlyIfChanged: true });
-    if (!ended) throw new ConsoleRefusal(409, "nothing_changed", `${parsed.output} is not an active code for everyone.`);
+    const ended = await runAudited(
+      c,
+      {
+        action: "discount.end",
+        target: { kind: "discount", id: parsed.output },
+        before: { status: "active" },
+        after: { status: "inactive" },
+        reason,
+      },
+      [endDiscountCode(c.var.db, parsed.output)],
+      { onlyIfChanged: true },
+    );
+    if (!ended)
+      throw new ConsoleRefusal(409, "nothing_changed", `${parsed.output} is not an active code for everyone.`);
     return actionDone(c, "/discounts");
   });
 

@@ -18,7 +18,13 @@ import { refundFromConsole } from "./orders-screen";
 
 const WithReason = v.object({ reason: Reason });
 const Correction = v.object({
-  delta: v.pipe(v.string(), v.trim(), v.regex(/^[+-]?\d{1,6}$/, "Give a whole number of credits, such as 25 or -10."), v.transform(Number), v.check((n) => n !== 0, "A correction of 0 changes nothing.")),
+  delta: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^[+-]?\d{1,6}$/, "Give a whole number of credits, such as 25 or -10."),
+    v.transform(Number),
+    v.check((n) => n !== 0, "A correction of 0 changes nothing."),
+  ),
   reason: Reason,
 });
 
@@ -29,7 +35,11 @@ async function memberOf(c: Context<ConsoleEnv>) {
   return file;
 }
 
-const asMember = (file: support.MemberFile) => ({ userId: file.account.userId, profileId: file.account.profileId, status: file.account.status });
+const asMember = (file: support.MemberFile) => ({
+  userId: file.account.userId,
+  profileId: file.account.profileId,
+  status: file.account.status,
+});
 
 /** An action that changed nothing: the operator is told why, and nothing was recorded. */
 const unchanged = (message: string) => new ConsoleRefusal(409, "nothing_changed", message);
@@ -38,7 +48,10 @@ const unchanged = (message: string) => new ConsoleRefusal(409, "nothing_changed"
  * A support action that needs only its reason: the member read, the action run, the operator back
  * on the member's page, or told `whenUnchanged` when it changed nothing.
  */
-function memberAction(whenUnchanged: string, run: (c: Context<ConsoleEnv>, file: support.MemberFile, reason: string) => Promise<boolean>) {
+function memberAction(
+  whenUnchanged: string,
+  run: (c: Context<ConsoleEnv>, file: support.MemberFile, reason: string) => Promise<boolean>,
+) {
   return async (c: Context<ConsoleEnv>) => {
     const { reason } = await readForm(c, WithReason);
     const file = await memberOf(c);
@@ -52,7 +65,8 @@ function Search({ query, hits }: { query: string; hits: Awaited<ReturnType<typeo
     <>
       <form method="get" action="/members">
         <label>
-          E-mail, username, profile id, order id or payment id <input name="q" defaultValue={query} size={40} autoFocus />
+          E-mail, username, profile id, order id or payment id{" "}
+          <input name="q" defaultValue={query} size={40} autoFocus />
         </label>
         <button type="submit">Find</button>
       </form>
@@ -129,14 +143,35 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
             [
               ["E-mail", account.email],
               ["Username / profile name", `${account.username} / ${account.name ?? ""}`],
-              ["Status", `${account.status}${account.profileStatus ? ` (profile ${account.profileStatus}, ${account.searchable ? "in search" : "not in search"})` : ""}`],
+              [
+                "Status",
+                `${account.status}${account.profileStatus ? ` (profile ${account.profileStatus}, ${account.searchable ? "in search" : "not in search"})` : ""}`,
+              ],
               ["Site, language", `${account.siteDomain}, ${account.language}`],
-              ["Profile", account.profileId === null ? "none" : `#${account.profileId}, ${account.gender ?? ""}, born ${account.birthDate ?? ""}, ${account.country ?? ""}${account.city ? `, ${account.city}` : ""}${account.fictional ? ", fictional" : ""}`],
-              ["Credits", `${account.credits} (unheld ${file.balance?.unheld ?? 0}; ledger sum ${file.ledgerTotal})${account.paidUser ? ", premium" : ""}`],
+              [
+                "Profile",
+                account.profileId === null
+                  ? "none"
+                  : `#${account.profileId}, ${account.gender ?? ""}, born ${account.birthDate ?? ""}, ${account.country ?? ""}${account.city ? `, ${account.city}` : ""}${account.fictional ? ", fictional" : ""}`,
+              ],
+              [
+                "Credits",
+                `${account.credits} (unheld ${file.balance?.unheld ?? 0}; ledger sum ${file.ledgerTotal})${account.paidUser ? ", premium" : ""}`,
+              ],
               ["Signed up, last active", `${when(account.signupDate)}, ${when(account.lastActiveAt)}`],
               ["Invisible", account.invisible ? "yes" : "no"],
-              ["Login lock", locked ? `locked until ${when(file.loginLock!.blockedUntil)} (${file.loginLock!.failures} failures)` : file.loginLock ? `${file.loginLock.failures} recent failures, not locked` : "none"],
-              ["Restricted by moderation since", account.restrictedAt ? `${when(account.restrictedAt)} (see the decisions in the audit log)` : ""],
+              [
+                "Login lock",
+                locked
+                  ? `locked until ${when(file.loginLock!.blockedUntil)} (${file.loginLock!.failures} failures)`
+                  : file.loginLock
+                    ? `${file.loginLock.failures} recent failures, not locked`
+                    : "none",
+              ],
+              [
+                "Restricted by moderation since",
+                account.restrictedAt ? `${when(account.restrictedAt)} (see the decisions in the audit log)` : "",
+              ],
               ["Deletion requested", when(account.deletionRequestedAt)],
             ] as const
           ).map(([label, value]) => (
@@ -152,18 +187,38 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
       <h2>Act</h2>
       <div className="actions">
         {file.loginLock && <ActionForm action={`${base}/unlock`} label="Unlock login" />}
-        {account.status === "not_confirmed" && <ActionForm action={`${base}/resend-activation`} label="Resend activation" />}
-        {account.status !== "disabled" && account.profileId !== null && <ActionForm action={`${base}/disable`} label="Disable" confirm="ends every session at once" />}
+        {account.status === "not_confirmed" && (
+          <ActionForm action={`${base}/resend-activation`} label="Resend activation" />
+        )}
+        {account.status !== "disabled" && account.profileId !== null && (
+          <ActionForm action={`${base}/disable`} label="Disable" confirm="ends every session at once" />
+        )}
         {account.status === "disabled" && <ActionForm action={`${base}/enable`} label="Enable" />}
         <ActionForm action={`${base}/log-out`} label="Log out everywhere" />
         <ActionForm action={`${base}/credits`} label="Correct credits">
-          <input name="delta" required pattern="[+\-]?\d{1,6}" size={8} placeholder="+25 or -10" aria-label="Credits to add or take" />{" "}
+          <input
+            name="delta"
+            required
+            pattern="[+\-]?\d{1,6}"
+            size={8}
+            placeholder="+25 or -10"
+            aria-label="Credits to add or take"
+          />{" "}
         </ActionForm>
-        {account.status !== "pending_deletion" && <ActionForm action={`${base}/delete`} label="Delete account" confirm="pending for 14 days, the way back is mailed" />}
+        {account.status !== "pending_deletion" && (
+          <ActionForm
+            action={`${base}/delete`}
+            label="Delete account"
+            confirm="pending for 14 days, the way back is mailed"
+          />
+        )}
       </div>
 
       <h2>Photos</h2>
-      <Rows head={["#", "Status", "Position", "Size", "Uploaded"]} rows={file.photos.map((p) => [p.id, p.status, p.position, `${p.width}×${p.height}`, when(p.createdAt)])} />
+      <Rows
+        head={["#", "Status", "Position", "Size", "Uploaded"]}
+        rows={file.photos.map((p) => [p.id, p.status, p.position, `${p.width}×${p.height}`, when(p.createdAt)])}
+      />
 
       <h2>Orders</h2>
       <Rows
@@ -178,29 +233,77 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
           paymentId,
           when(order.createdAt),
           order.refundedAt ? `${order.refundedCredits} credits, ${money(order.refundedCents, order.currency)}` : "",
-          order.creditedAt !== null && order.refundedAt === null ? <ActionForm action={`${base}/orders/${order.id}/refund`} label="Refund" /> : null,
+          order.creditedAt !== null && order.refundedAt === null ? (
+            <ActionForm action={`${base}/orders/${order.id}/refund`} label="Refund" />
+          ) : null,
         ])}
       />
       <h3>Refunds and chargebacks</h3>
-      <Rows head={["Order", "Kind", "Origin", "Status", "Amount", "Credits", "Provider id", "When"]} rows={file.adjustments.map((a) => [a.orderId, a.kind, a.origin, a.status, a.amountCents / 100, a.credits, a.providerId, when(a.createdAt)])} />
+      <Rows
+        head={["Order", "Kind", "Origin", "Status", "Amount", "Credits", "Provider id", "When"]}
+        rows={file.adjustments.map((a) => [
+          a.orderId,
+          a.kind,
+          a.origin,
+          a.status,
+          a.amountCents / 100,
+          a.credits,
+          a.providerId,
+          when(a.createdAt),
+        ])}
+      />
 
       <h2>Ledger</h2>
-      <Rows head={["#", "Change", "Reason", "About", "When"]} rows={file.ledger.map((row) => [row.id, row.delta > 0 ? `+${row.delta}` : row.delta, row.reason, row.ref, when(row.createdAt)])} />
+      <Rows
+        head={["#", "Change", "Reason", "About", "When"]}
+        rows={file.ledger.map((row) => [
+          row.id,
+          row.delta > 0 ? `+${row.delta}` : row.delta,
+          row.reason,
+          row.ref,
+          when(row.createdAt),
+        ])}
+      />
 
       <h2>Sessions</h2>
-      <Rows head={["Id", "Device", "Started", "Last used", "Expires", "Ended"]} rows={file.sessions.map((s) => [s.publicId, s.device, when(s.createdAt), when(s.lastUsedAt), when(s.expiresAt), when(s.revokedAt)])} />
+      <Rows
+        head={["Id", "Device", "Started", "Last used", "Expires", "Ended"]}
+        rows={file.sessions.map((s) => [
+          s.publicId,
+          s.device,
+          when(s.createdAt),
+          when(s.lastUsedAt),
+          when(s.expiresAt),
+          when(s.revokedAt),
+        ])}
+      />
 
       <h2>Reports</h2>
       <Rows
         head={["#", "Filed", "By / about", "Subject", "Description", "Status", "Handled"]}
-        rows={file.reports.map((r) => [r.id, when(r.createdAt), r.reporterUserId === account.userId ? `by this member (about profile ${r.profileId ?? "none"})` : "about this member", r.subject, r.description, r.status, when(r.handledAt)])}
+        rows={file.reports.map((r) => [
+          r.id,
+          when(r.createdAt),
+          r.reporterUserId === account.userId
+            ? `by this member (about profile ${r.profileId ?? "none"})`
+            : "about this member",
+          r.subject,
+          r.description,
+          r.status,
+          when(r.handledAt),
+        ])}
       />
 
       <h2>Mails sent</h2>
-      <Rows head={["#", "Kind", "Subject", "Written", "Sent", "Provider id"]} rows={file.mails.map((m) => [m.id, m.kind, m.subject, when(m.createdAt), when(m.sentAt), m.providerId])} />
+      <Rows
+        head={["#", "Kind", "Subject", "Written", "Sent", "Provider id"]}
+        rows={file.mails.map((m) => [m.id, m.kind, m.subject, when(m.createdAt), when(m.sentAt), m.providerId])}
+      />
 
       <p>
-        <a href={`/audit?${new URLSearchParams({ kind: "member", target: String(account.userId) }).toString()}`}>This member in the audit log</a>
+        <a href={`/audit?${new URLSearchParams({ kind: "member", target: String(account.userId) }).toString()}`}>
+          This member in the audit log
+        </a>
       </p>
     </>
   );
@@ -214,33 +317,64 @@ const routes = new Hono<ConsoleEnv>()
   })
   .get("/:id", async (c) => {
     const file = await memberOf(c);
-    return renderConsole(c, `Member #${file.account.userId}: ${file.account.username}`, <MemberPage file={file} now={Math.floor(Date.now() / 1000)} />);
+    return renderConsole(
+      c,
+      `Member #${file.account.userId}: ${file.account.username}`,
+      <MemberPage file={file} now={Math.floor(Date.now() / 1000)} />,
+    );
   })
-  .post("/:id/unlock", memberAction("This account has no login lock.", (c, file, reason) => support.unlockLogin(supportContext(c), asMember(file), file.loginLock, reason)))
+  .post(
+    "/:id/unlock",
+    memberAction("This account has no login lock.", (c, file, reason) =>
+      support.unlockLogin(supportContext(c), asMember(file), file.loginLock, reason),
+    ),
+  )
   .post(
     "/:id/resend-activation",
-    memberAction("This account is not waiting for its activation.", async (c, file, reason) => support.resendActivationFor(supportContext(c), await memberAccounts(c, file.account.siteDomain), asMember(file), reason)),
+    memberAction("This account is not waiting for its activation.", async (c, file, reason) =>
+      support.resendActivationFor(
+        supportContext(c),
+        await memberAccounts(c, file.account.siteDomain),
+        asMember(file),
+        reason,
+      ),
+    ),
   )
   .post(
     "/:id/disable",
     memberAction("This account is disabled already.", (c, file, reason) => {
       const profileId = file.account.profileId;
-      return profileId === null ? Promise.resolve(false) : support.disableMember(supportContext(c), { ...asMember(file), profileId }, reason);
+      return profileId === null
+        ? Promise.resolve(false)
+        : support.disableMember(supportContext(c), { ...asMember(file), profileId }, reason);
     }),
   )
-  .post("/:id/enable", memberAction("Only a disabled account can be enabled.", (c, file, reason) => support.enableMember(supportContext(c), asMember(file), reason)))
-  .post("/:id/log-out", memberAction("This member has no live session.", (c, file, reason) => support.logOutEverywhere(supportContext(c), asMember(file), reason)))
+  .post(
+    "/:id/enable",
+    memberAction("Only a disabled account can be enabled.", (c, file, reason) =>
+      support.enableMember(supportContext(c), asMember(file), reason),
+    ),
+  )
+  .post(
+    "/:id/log-out",
+    memberAction("This member has no live session.", (c, file, reason) =>
+      support.logOutEverywhere(supportContext(c), asMember(file), reason),
+    ),
+  )
   .post("/:id/credits", async (c) => {
     const { delta, reason } = await readForm(c, Correction);
     const file = await memberOf(c);
     const ctx = supportContext(c);
-    if (!(await support.correctCredits(ctx, asMember(file), c.var.operator.id, delta, reason))) throw unchanged("The member does not have that many credits free to take (some may be held by a conversation).");
+    if (!(await support.correctCredits(ctx, asMember(file), c.var.operator.id, delta, reason)))
+      throw unchanged("The member does not have that many credits free to take (some may be held by a conversation).");
     c.executionCtx.waitUntil(tellBalance(c.env, file.account.userId, ctx.now));
     return actionDone(c, `/members/${file.account.userId}`);
   })
   .post(
     "/:id/delete",
-    memberAction("This account is pending deletion already.", async (c, file, reason) => support.deleteMember(supportContext(c), await memberAccounts(c, file.account.siteDomain), asMember(file), reason)),
+    memberAction("This account is pending deletion already.", async (c, file, reason) =>
+      support.deleteMember(supportContext(c), await memberAccounts(c, file.account.siteDomain), asMember(file), reason),
+    ),
   )
   .post("/:id/orders/:order/refund", async (c) => {
     const file = await memberOf(c);

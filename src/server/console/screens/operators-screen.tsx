@@ -51,7 +51,14 @@ const routes = new Hono<ConsoleEnv>()
                 <td>
                   {row.status === "active" && row.id !== c.var.operator.id && (
                     <form method="post" action={`/operators/${row.id}/disable`}>
-                      <input name="reason" placeholder="Reason" required minLength={3} aria-label={`Reason to disable ${row.email}`} /> <button type="submit">Disable</button>
+                      <input
+                        name="reason"
+                        placeholder="Reason"
+                        required
+                        minLength={3}
+                        aria-label={`Reason to disable ${row.email}`}
+                      />{" "}
+                      <button type="submit">Disable</button>
                       <FormError />
                     </form>
                   )}
@@ -80,17 +87,29 @@ const routes = new Hono<ConsoleEnv>()
     const db = c.var.db;
     const before = await operatorRecord(db, { email: input.email });
     const now = Math.floor(Date.now() / 1000);
-    await db.batch(putOperatorStatements(db, actorOf(c.var.operator), input, before ? { email: before.email, status: before.status, roles: before.roles } : null, now));
+    await db.batch(
+      putOperatorStatements(
+        db,
+        actorOf(c.var.operator),
+        input,
+        before ? { email: before.email, status: before.status, roles: before.roles } : null,
+        now,
+      ),
+    );
     return actionDone(c, "/operators");
   })
   .post("/:id/disable", async (c) => {
     const id = idParam(c.req.param("id"));
     const { reason } = await readForm(c, DisableOperator);
-    if (id === c.var.operator.id) throw new ConsoleRefusal(400, "own_account", "An operator cannot disable themselves.");
+    if (id === c.var.operator.id)
+      throw new ConsoleRefusal(400, "own_account", "An operator cannot disable themselves.");
     const db = c.var.db;
     const operator = await operatorRecord(db, { id });
-    if (!operator || operator.status !== "active") throw new ConsoleRefusal(404, "not_found", "There is no active operator with that id.");
-    await db.batch(disableOperatorStatements(db, actorOf(c.var.operator), operator, reason, Math.floor(Date.now() / 1000)));
+    if (!operator || operator.status !== "active")
+      throw new ConsoleRefusal(404, "not_found", "There is no active operator with that id.");
+    await db.batch(
+      disableOperatorStatements(db, actorOf(c.var.operator), operator, reason, Math.floor(Date.now() / 1000)),
+    );
     return actionDone(c, "/operators");
   });
 

@@ -28,7 +28,8 @@ const WithReason = v.object({ reason: Reason });
 export async function refundFromConsole(c: Context<ConsoleEnv>, orderId: number, ofMember?: number): Promise<void> {
   const { reason } = await readForm(c, WithReason);
   const order = await findOrder(c.var.db, orderId);
-  if (!order || (ofMember !== undefined && order.userId !== ofMember)) throw new ConsoleRefusal(404, "order_not_found", "There is no such order.");
+  if (!order || (ofMember !== undefined && order.userId !== ofMember))
+    throw new ConsoleRefusal(404, "order_not_found", "There is no such order.");
   const ctx = supportContext(c);
   await refundForMember(ctx, await orderPayments(c, order.siteDomain, ctx.now), orderId, reason);
 }
@@ -56,7 +57,17 @@ function filterOf(query: Record<string, string>): { filter: OrderFilter; shown: 
   return { filter, shown };
 }
 
-function Choice({ name, label, options, value }: { name: string; label: string; options: readonly string[]; value: string | undefined }) {
+function Choice({
+  name,
+  label,
+  options,
+  value,
+}: {
+  name: string;
+  label: string;
+  options: readonly string[];
+  value: string | undefined;
+}) {
   return (
     <label className="inline">
       {label}{" "}
@@ -91,7 +102,8 @@ const routes = new Hono<ConsoleEnv>()
           <Choice name="status" label="Status" options={ORDER_STATUSES} value={shown.status} />
           <Choice name="method" label="Method" options={PAYMENT_METHODS} value={shown.method} />
           <label className="inline">
-            Placed from <input name="from" type="date" defaultValue={shown.from ?? ""} /> to <input name="to" type="date" defaultValue={shown.to ?? ""} />
+            Placed from <input name="from" type="date" defaultValue={shown.from ?? ""} /> to{" "}
+            <input name="to" type="date" defaultValue={shown.to ?? ""} />
           </label>
           <button type="submit">Filter</button>
         </form>
@@ -133,10 +145,16 @@ const routes = new Hono<ConsoleEnv>()
                   {adjustments
                     .filter((a) => a.orderId === order.id)
                     .map((a) => (
-                      <div key={a.id}>{`${a.kind} (${a.origin}) ${a.status}: ${money(a.amountCents, order.currency)}, ${a.credits} credits${a.givenBackAt ? ", given back" : ""}`}</div>
+                      <div
+                        key={a.id}
+                      >{`${a.kind} (${a.origin}) ${a.status}: ${money(a.amountCents, order.currency)}, ${a.credits} credits${a.givenBackAt ? ", given back" : ""}`}</div>
                     ))}
                 </td>
-                <td>{order.creditedAt !== null && order.refundedAt === null && <ActionForm action={`/orders/${order.id}/refund`} label="Refund" />}</td>
+                <td>
+                  {order.creditedAt !== null && order.refundedAt === null && (
+                    <ActionForm action={`/orders/${order.id}/refund`} label="Refund" />
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

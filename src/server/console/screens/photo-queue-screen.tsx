@@ -14,12 +14,18 @@ import { ConsoleRefusal } from "../console-refusal";
 import { GroundPicker, MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
 
 const PAGE = 50;
-const Reject = v.object({ ground: v.picklist(PHOTO_GROUNDS, "Choose the rule the photo breaks."), facts: v.pipe(v.string(), v.trim(), v.maxLength(1000)) });
+const Reject = v.object({
+  ground: v.picklist(PHOTO_GROUNDS, "Choose the rule the photo breaks."),
+  facts: v.pipe(v.string(), v.trim(), v.maxLength(1000)),
+});
 
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
     const page = Math.max(1, Math.min(1000, Number(c.req.query("page")) || 1));
-    const [photos, waiting] = await Promise.all([waitingPhotos(c.var.db, PAGE, (page - 1) * PAGE), countWaitingPhotos(c.var.db)]);
+    const [photos, waiting] = await Promise.all([
+      waitingPhotos(c.var.db, PAGE, (page - 1) * PAGE),
+      countWaitingPhotos(c.var.db),
+    ]);
     if (wantsJson(c)) return c.json({ photos, waiting: waiting?.count ?? 0 });
     const now = Math.floor(Date.now() / 1000);
     const total = waiting?.count ?? 0;
@@ -30,36 +36,36 @@ const routes = new Hono<ConsoleEnv>()
         <p className="notice">No photo is waiting.</p>
       ) : (
         <>
-        <p>{`${total} waiting, oldest first; ${(page - 1) * PAGE + 1} to ${(page - 1) * PAGE + photos.length} shown.`}</p>
-        <table>
-          <thead>
-            <tr>
-              <th>Photo</th>
-              <th>Member</th>
-              <th>Uploaded</th>
-              <th>Waiting</th>
-            </tr>
-          </thead>
-          <tbody>
-            {photos.map((photo) => (
-              <tr key={photo.id}>
-                <td>
-                  <a href={`/photos/${photo.id}`}>
-                    <PhotoImage id={photo.id} size="thumb" label={`Photo ${photo.id}, open to decide`} />
-                  </a>
-                </td>
-                <td>{`${photo.name} (profile ${photo.profileId})`}</td>
-                <td>{when(photo.createdAt)}</td>
-                <td>{waited(now - photo.createdAt)}</td>
+          <p>{`${total} waiting, oldest first; ${(page - 1) * PAGE + 1} to ${(page - 1) * PAGE + photos.length} shown.`}</p>
+          <table>
+            <thead>
+              <tr>
+                <th>Photo</th>
+                <th>Member</th>
+                <th>Uploaded</th>
+                <th>Waiting</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-        {total > page * PAGE && (
-          <p>
-            <a href={`/photos?page=${page + 1}`}>Next photos</a>
-          </p>
-        )}
+            </thead>
+            <tbody>
+              {photos.map((photo) => (
+                <tr key={photo.id}>
+                  <td>
+                    <a href={`/photos/${photo.id}`}>
+                      <PhotoImage id={photo.id} size="thumb" label={`Photo ${photo.id}, open to decide`} />
+                    </a>
+                  </td>
+                  <td>{`${photo.name} (profile ${photo.profileId})`}</td>
+                  <td>{when(photo.createdAt)}</td>
+                  <td>{waited(now - photo.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {total > page * PAGE && (
+            <p>
+              <a href={`/photos?page=${page + 1}`}>Next photos</a>
+            </p>
+          )}
         </>
       ),
     );
@@ -69,7 +75,10 @@ const routes = new Hono<ConsoleEnv>()
     if (!photo) throw new ConsoleRefusal(404, "not_found", "There is no such photo.");
     const object = await c.env.PHOTOS.get(c.req.query("size") === "full" ? photo.key : photo.thumbKey);
     if (!object) throw new ConsoleRefusal(404, "not_found", "The photo's file is gone.");
-    return c.body(object.body, 200, { "content-type": object.httpMetadata?.contentType ?? "image/jpeg", "cache-control": "private, no-store" });
+    return c.body(object.body, 200, {
+      "content-type": object.httpMetadata?.contentType ?? "image/jpeg",
+      "cache-control": "private, no-store",
+    });
   })
   .get("/:id", async (c) => {
     const photo = await photoById(c.var.db, idParam(c.req.param("id")));

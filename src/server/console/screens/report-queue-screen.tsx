@@ -32,7 +32,12 @@ const OUTCOME_LABELS: Record<(typeof REPORT_OUTCOMES)[number], string> = {
 /** The messages of the conversation the reporter could see, around the message reported (or the latest). */
 async function messagesSeen(env: Env, reporter: number, peer: number, messageId: number | null) {
   try {
-    const page = await conversationRooms(env.CONVERSATIONS)(reporter, peer).history(reporter, peer, messageId === null ? null : messageId + 6, 0);
+    const page = await conversationRooms(env.CONVERSATIONS)(reporter, peer).history(
+      reporter,
+      peer,
+      messageId === null ? null : messageId + 6,
+      0,
+    );
     return page.rows;
   } catch {
     return [];
@@ -68,7 +73,11 @@ const routes = new Hono<ConsoleEnv>()
                 </td>
                 <td>{when(row.createdAt)}</td>
                 <td>{t(`reports.subjects.${row.subject}`)}</td>
-                <td>{row.profileId === null ? "(a complaint)" : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`}</td>
+                <td>
+                  {row.profileId === null
+                    ? "(a complaint)"
+                    : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`}
+                </td>
                 <td>{row.siteDomain}</td>
               </tr>
             ))}
@@ -88,7 +97,13 @@ const routes = new Hono<ConsoleEnv>()
       report.profileId === null ? [] : otherReportsAbout(db, report.profileId, report.id),
       reporter && report.profileId !== null ? messagesSeen(c.env, reporter.id, report.profileId, report.messageId) : [],
     ]);
-    if (wantsJson(c)) return c.json({ report: { ...report, clientAddress: undefined }, member: panel?.member ?? null, earlier, messages });
+    if (wantsJson(c))
+      return c.json({
+        report: { ...report, clientAddress: undefined },
+        member: panel?.member ?? null,
+        earlier,
+        messages,
+      });
     return renderConsole(
       c,
       `Report ${report.id}`,
@@ -157,7 +172,12 @@ const routes = new Hono<ConsoleEnv>()
   })
   .post("/:id/decide", async (c) => {
     const input = await readForm(c, Decide);
-    await decideReport(moderatorOf(c), { reportId: idParam(c.req.param("id")), outcome: input.outcome, ground: input.ground || null, facts: input.facts });
+    await decideReport(moderatorOf(c), {
+      reportId: idParam(c.req.param("id")),
+      outcome: input.outcome,
+      ground: input.ground || null,
+      facts: input.facts,
+    });
     return actionDone(c, "/reports");
   });
 

@@ -37,7 +37,8 @@ async function storedOf(c: Context<ConsoleEnv>) {
 }
 
 /** What KV will hold after saving: a draft without its company keeps the stored one (as `npm run site -- put` does). */
-const afterSaving = (stored: { company?: unknown }, draft: SiteFile) => (draft.company === undefined && stored.company !== undefined ? { ...draft, company: stored.company } : draft);
+const afterSaving = (stored: { company?: unknown }, draft: SiteFile) =>
+  draft.company === undefined && stored.company !== undefined ? { ...draft, company: stored.company } : draft;
 
 const show = (value: unknown) => (value === undefined ? "(none)" : JSON.stringify(value));
 
@@ -79,8 +80,17 @@ const routes = new Hono<ConsoleEnv>()
       c,
       `Site ${domain}`,
       <form method="post" action={`/sites/${domain}/draft`}>
-        <p>The site's settings and its company as KV holds them. Change them here; the next step shows the difference before anything is saved.</p>
-        <textarea name="settings" rows={30} style={{ width: "100%", fontFamily: "monospace", fontSize: ".8rem" }} defaultValue={JSON.stringify(stored, null, 2)} aria-label="Settings (JSON)" />
+        <p>
+          The site's settings and its company as KV holds them. Change them here; the next step shows the difference
+          before anything is saved.
+        </p>
+        <textarea
+          name="settings"
+          rows={30}
+          style={{ width: "100%", fontFamily: "monospace", fontSize: ".8rem" }}
+          defaultValue={JSON.stringify(stored, null, 2)}
+          aria-label="Settings (JSON)"
+        />
         <button type="submit">Check and show the difference</button>
         <FormError />
       </form>,
@@ -96,15 +106,24 @@ const routes = new Hono<ConsoleEnv>()
       throw new ConsoleRefusal(400, "invalid_json", "The settings are not valid JSON; nothing was saved.");
     }
     const checked = checkSiteFile(raw);
-    if ("problems" in checked) throw new ConsoleRefusal(400, "invalid_settings", `Not valid, nothing was saved: ${checked.problems.join("; ")}`);
-    if (checked.file.site.domain !== domain) throw new ConsoleRefusal(400, "invalid_settings", `site.domain must stay ${domain}; a new site is added with npm run site.`);
-    await c.env.SETTINGS.put(draftKey(c.var.operator.id, domain), JSON.stringify(checked.file), { expirationTtl: DRAFT_SECONDS });
+    if ("problems" in checked)
+      throw new ConsoleRefusal(400, "invalid_settings", `Not valid, nothing was saved: ${checked.problems.join("; ")}`);
+    if (checked.file.site.domain !== domain)
+      throw new ConsoleRefusal(
+        400,
+        "invalid_settings",
+        `site.domain must stay ${domain}; a new site is added with npm run site.`,
+      );
+    await c.env.SETTINGS.put(draftKey(c.var.operator.id, domain), JSON.stringify(checked.file), {
+      expirationTtl: DRAFT_SECONDS,
+    });
     return actionDone(c, `/sites/${domain}/review`);
   })
   .get("/:domain/review", async (c) => {
     const { domain, stored } = await storedOf(c);
     const draft = await c.env.SETTINGS.get<SiteFile>(draftKey(c.var.operator.id, domain), "json");
-    if (!draft) throw new ConsoleRefusal(404, "not_found", "There is no draft of this site's settings (drafts last an hour).");
+    if (!draft)
+      throw new ConsoleRefusal(404, "not_found", "There is no draft of this site's settings (drafts last an hour).");
     const changes = settingsChanges(stored, afterSaving(stored, draft));
     return renderConsole(
       c,
@@ -155,11 +174,18 @@ const routes = new Hono<ConsoleEnv>()
     const { domain, stored } = await storedOf(c);
     const key = draftKey(c.var.operator.id, domain);
     const draft = await c.env.SETTINGS.get<SiteFile>(key, "json");
-    if (!draft) throw new ConsoleRefusal(404, "not_found", "There is no draft of this site's settings (drafts last an hour).");
-    if (base !== (await fingerprint(stored))) throw new ConsoleRefusal(409, "changed_meanwhile", "The settings changed since you reviewed them; nothing was saved. Review them again.");
+    if (!draft)
+      throw new ConsoleRefusal(404, "not_found", "There is no draft of this site's settings (drafts last an hour).");
+    if (base !== (await fingerprint(stored)))
+      throw new ConsoleRefusal(
+        409,
+        "changed_meanwhile",
+        "The settings changed since you reviewed them; nothing was saved. Review them again.",
+      );
     // Checked again: the draft is only ever what passed, but what is saved must pass now.
     const checked = checkSiteFile(draft);
-    if ("problems" in checked) throw new ConsoleRefusal(400, "invalid_settings", `Not valid, nothing was saved: ${checked.problems.join("; ")}`);
+    if ("problems" in checked)
+      throw new ConsoleRefusal(400, "invalid_settings", `Not valid, nothing was saved: ${checked.problems.join("; ")}`);
     const changes = settingsChanges(stored, afterSaving(stored, checked.file));
     const now = Math.floor(Date.now() / 1000);
     const entry = {
@@ -175,7 +201,8 @@ const routes = new Hono<ConsoleEnv>()
       await auditEntryQuery(c.var.db, actorOf(c.var.operator), entry, now);
     } catch (error) {
       await c.env.SETTINGS.put(siteKey(domain), JSON.stringify(stored.site));
-      if (checked.file.company && stored.company !== undefined) await c.env.SETTINGS.put(companyKey(checked.file.site.company_id), JSON.stringify(stored.company));
+      if (checked.file.company && stored.company !== undefined)
+        await c.env.SETTINGS.put(companyKey(checked.file.site.company_id), JSON.stringify(stored.company));
       clearSiteCache();
       throw error;
     }

@@ -17,14 +17,23 @@ import { ConsoleRefusal } from "../console-refusal";
 
 const QUEUE_PAGE = 20;
 
-const Approve = v.object({ seen_photo_id: v.optional(v.pipe(v.string(), v.regex(/^\d*$/, "The photo seen is a photo id."))) });
+const Approve = v.object({
+  seen_photo_id: v.optional(v.pipe(v.string(), v.regex(/^\d*$/, "The photo seen is a photo id."))),
+});
 const Reject = v.object({ reason: v.picklist(VERIFICATION_REJECTIONS, "Choose a reason from the list.") });
 
 /** The pose's line drawing, as the member saw it. */
 function PoseDrawing({ pose, label }: { pose: string; label: string }) {
   const path = isPose(pose) ? VERIFICATION_POSES[pose] : "";
   return (
-    <svg viewBox="0 0 100 100" width="160" height="160" role="img" aria-label={label} style={{ background: "#fff", border: "1px solid #ddd" }}>
+    <svg
+      viewBox="0 0 100 100"
+      width="160"
+      height="160"
+      role="img"
+      aria-label={label}
+      style={{ background: "#fff", border: "1px solid #ddd" }}
+    >
       <path d={path} fill="none" stroke="#23233a" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
@@ -33,7 +42,13 @@ function PoseDrawing({ pose, label }: { pose: string; label: string }) {
 async function serveObject(c: Context<ConsoleEnv>, key: string | null): Promise<Response> {
   const object = key ? await c.env.PHOTOS.get(key) : null;
   if (!object) throw new ConsoleRefusal(404, "not_found", "That picture is no longer kept.");
-  return new Response(object.body, { headers: { "content-type": "image/jpeg", "cache-control": "private, no-store", "x-content-type-options": "nosniff" } });
+  return new Response(object.body, {
+    headers: {
+      "content-type": "image/jpeg",
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
 }
 
 async function waitingItem(c: Context<ConsoleEnv>, id: number) {
@@ -53,14 +68,16 @@ const routes = new Hono<ConsoleEnv>()
       "Verifications",
       <>
         <p>
-          Oldest first. Compare the selfie with the drawing of the pose and with the member's public photos. Approving gives the badge for the main photo shown here; another main
-          photo later pauses it and brings the member back to this queue.
+          Oldest first. Compare the selfie with the drawing of the pose and with the member's public photos. Approving
+          gives the badge for the main photo shown here; another main photo later pauses it and brings the member back
+          to this queue.
         </p>
         {queue.length === 0 && <p className="notice">No selfie is waiting.</p>}
         {queue.map((item, i) => (
           <section key={item.id} className="notice" aria-label={`Verification ${item.id}`} data-verification={item.id}>
             <h2>
-              {item.name} (profile {item.profileId}, {item.siteDomain}) · {item.kind === "photo_check" ? "new main photo" : "selfie"} · asked {when(item.askedAt)}
+              {item.name} (profile {item.profileId}, {item.siteDomain}) ·{" "}
+              {item.kind === "photo_check" ? "new main photo" : "selfie"} · asked {when(item.askedAt)}
             </h2>
             <div style={{ display: "flex", gap: "1rem", flexWrap: "wrap", alignItems: "flex-start" }}>
               <figure>
@@ -68,12 +85,20 @@ const routes = new Hono<ConsoleEnv>()
                 <figcaption>Pose: {t(`verification.poses.${item.pose}`)}</figcaption>
               </figure>
               <figure>
-                {item.selfieKey ? <img src={`/verifications/${item.id}/selfie`} alt={`Selfie of ${item.name}`} width={240} /> : <p>The selfie is no longer kept.</p>}
+                {item.selfieKey ? (
+                  <img src={`/verifications/${item.id}/selfie`} alt={`Selfie of ${item.name}`} width={240} />
+                ) : (
+                  <p>The selfie is no longer kept.</p>
+                )}
                 <figcaption>Selfie</figcaption>
               </figure>
               {photos[i]!.map((photo) => (
                 <figure key={photo.id}>
-                  <img src={`/verifications/${item.id}/photos/${photo.id}`} alt={`Photo ${photo.id} of ${item.name}`} width={160} />
+                  <img
+                    src={`/verifications/${item.id}/photos/${photo.id}`}
+                    alt={`Photo ${photo.id} of ${item.name}`}
+                    width={160}
+                  />
                   <figcaption>{photo.id === item.mainPhotoId ? "Main photo" : `Photo ${photo.id}`}</figcaption>
                 </figure>
               ))}
@@ -112,7 +137,9 @@ const routes = new Hono<ConsoleEnv>()
       </>,
     );
   })
-  .get("/:id/selfie", async (c) => serveObject(c, (await waitingItem(c, idParam(c.req.param("id")))).verification.selfieKey))
+  .get("/:id/selfie", async (c) =>
+    serveObject(c, (await waitingItem(c, idParam(c.req.param("id")))).verification.selfieKey),
+  )
   .get("/:id/photos/:photo", async (c) => {
     const found = await waitingItem(c, idParam(c.req.param("id")));
     const photoId = idParam(c.req.param("photo"));
@@ -122,14 +149,32 @@ const routes = new Hono<ConsoleEnv>()
   .post("/:id/approve", async (c) => {
     const id = idParam(c.req.param("id"));
     const { seen_photo_id } = await readForm(c, Approve);
-    await decideOnVerification(c.var.db, id, { approve: true, seenPhotoId: seen_photo_id ? Number(seen_photo_id) : null }, actorOf(c.var.operator), Math.floor(Date.now() / 1000));
+    await decideOnVerification(
+      c.var.db,
+      id,
+      { approve: true, seenPhotoId: seen_photo_id ? Number(seen_photo_id) : null },
+      actorOf(c.var.operator),
+      Math.floor(Date.now() / 1000),
+    );
     return actionDone(c, "/verifications");
   })
   .post("/:id/reject", async (c) => {
     const id = idParam(c.req.param("id"));
     const { reason } = await readForm(c, Reject);
-    await decideOnVerification(c.var.db, id, { approve: false, reason }, actorOf(c.var.operator), Math.floor(Date.now() / 1000), c.env);
+    await decideOnVerification(
+      c.var.db,
+      id,
+      { approve: false, reason },
+      actorOf(c.var.operator),
+      Math.floor(Date.now() / 1000),
+      c.env,
+    );
     return actionDone(c, "/verifications");
   });
 
-export const verificationsScreen: ConsoleScreen = { path: "/verifications", label: "Verifications", role: "moderator", routes };
+export const verificationsScreen: ConsoleScreen = {
+  path: "/verifications",
+  label: "Verifications",
+  role: "moderator",
+  routes,
+};
