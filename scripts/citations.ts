@@ -1,7 +1,9 @@
 /**
  * Citations of decision records and migrations by number ("docs/decisions/0015", "decision 0016",
  * "migration 0009", "migrations/0003_chat.sql") in the code and the docs, each checked against the
- * files that exist: a renumbered or mistyped reference sends a reader to the wrong reasons.
+ * files that exist: a renumbered or mistyped reference sends a reader to the wrong reasons. And the
+ * product's rules cited as "SPEC §n" (or "SPEC §2/§6"): docs/product.md must have the section, a
+ * heading "## n. ...".
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -9,6 +11,8 @@ import { join, relative } from "node:path";
 const DECISION = [/\bdecisions\/(\d{4})\b/g, /\b[Dd]ecisions? (\d{4})\b/g];
 const MIGRATION = [/\bmigrations\/(\d{4})_/g, /\b[Mm]igrations? (\d{4})\b/g];
 const SCANNED = /\.(ts|tsx|mjs|md|sql|toml)$/;
+const PRODUCT_SECTION = /\bSPEC (§\d+(?:\/§\d+)*)/g;
+const PRODUCT = join("docs", "product.md");
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -26,6 +30,12 @@ const numbersIn = (dir: string, pattern: RegExp) =>
 export function citationOffences(root: string): string[] {
   const decisions = numbersIn(join(root, "docs", "decisions"), /^(\d{4})-.*\.md$/);
   const migrations = numbersIn(join(root, "migrations"), /^(\d{4})_.*\.sql$/);
+  const productPath = join(root, PRODUCT);
+  const sections = new Set(
+    existsSync(productPath)
+      ? [...readFileSync(productPath, "utf8").matchAll(/^## (\d+)\. \S/gm)].map((m) => m[1]!)
+      : [],
+  );
   const files = [
     join(root, "README.md"),
     join(root, "wrangler.toml"),
@@ -46,6 +56,14 @@ export function citationOffences(root: string): string[] {
         };
         check(DECISION, decisions, "decision");
         check(MIGRATION, migrations, "migration");
+        for (const match of line.matchAll(PRODUCT_SECTION)) {
+          for (const number of match[1]!.split("/").map((part) => part.slice(1))) {
+            if (!sections.has(number))
+              offences.push(
+                `${relative(root, file)}:${i + 1}: SPEC §${number} has no section "## ${number}." in ${PRODUCT}`,
+              );
+          }
+        }
       });
   }
   return offences;
