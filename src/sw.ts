@@ -37,7 +37,7 @@ self.addEventListener("install", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       await Promise.all([storeOfflinePage(cache, null), cache.addAll([NOTIFICATION_ICON, NOTIFICATION_BADGE_ICON])]);
-      // A new deploy takes over at once; pages reload to it at their next navigation (src/app/app-update.ts).
+      // A new deploy takes over at once; pages reload to it at their next navigation (src/app/service-worker/app-update.ts).
       await self.skipWaiting();
     })(),
   );

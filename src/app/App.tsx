@@ -10,18 +10,18 @@ import {
   useState,
 } from "react";
 import { mutate, preload, SWRConfig, useSWRConfig } from "swr";
-import { apiFetch, LOGOUT_EVENT, swrConfig } from "./api";
-import { newBuildWaiting } from "./app-update";
-import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
+import { apiFetch, LOGOUT_EVENT, swrConfig } from "./page/api";
+import { newBuildWaiting } from "./service-worker/app-update";
+import { isChunkLoadError, reloadForChunkError } from "./page/chunk-reload";
 import { ErrorBoundary, ErrorPage } from "./components/ErrorPage";
 import { loading } from "./components/LoadingBar";
-import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page-context";
+import { I18nContext, PageContext, RouterContext, type Location, type Router } from "./page/page-context";
 import { useHydrated } from "./hooks/useHydrated";
 import { forgetMember } from "./hooks/useSignOut";
 import { USER_KEY, useUser, type UserResponse } from "./hooks/useUser";
 import { LAYOUTS } from "./layouts";
-import { pageDataKeys } from "./page-data";
-import type { PageError, PageState } from "./page-state";
+import { pageDataKeys } from "./page/page-data";
+import type { PageError, PageState } from "./page/page-state";
 import { matchRoute, type RouteMatch } from "../shared/routes";
 import { loadedScreen, loadScreen } from "./screens";
 import { type I18n } from "../shared/translator";

@@ -1,8 +1,8 @@
 import { hydrateRoot } from "react-dom/client";
 import { App } from "../app/App";
-import { registerServiceWorker } from "../app/app-update";
-import { isChunkLoadError, reloadForChunkError } from "../app/chunk-reload";
-import type { PageState } from "../app/page-state";
+import { registerServiceWorker } from "../app/service-worker/app-update";
+import { isChunkLoadError, reloadForChunkError } from "../app/page/chunk-reload";
+import type { PageState } from "../app/page/page-state";
 import { matchRoute } from "../shared/routes";
 import { loadScreen } from "../app/screens";
 import "../app/styles.css";

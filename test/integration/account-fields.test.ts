@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import en from "../../locales/en.json";
-import { signupProblems, type SignupDraft } from "../../src/app/signup-checks";
+import { signupProblems, type SignupDraft } from "../../src/app/components/signup-checks";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
 import { createI18n } from "../../src/shared/translator";

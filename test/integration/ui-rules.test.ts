@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from "../../src/app/chunk-reload";
+import { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadForChunkError } from "../../src/app/page/chunk-reload";
 import { shouldShowEntryWarning } from "../../src/app/components/EntryWarning";
 import { errorStatus } from "../../src/app/components/ErrorPage";
 import {
@@ -11,7 +11,7 @@ import {
 import { showActivationReminder, showPhotoAlert } from "../../src/app/components/Alerts";
 import { showBackButton } from "../../src/app/components/BackButton";
 import { badgeText, creditBadge } from "../../src/app/components/TopBar";
-import { searchFilters, searchInfiniteKey, searchPageKey } from "../../src/app/page-data";
+import { searchFilters, searchInfiniteKey, searchPageKey } from "../../src/app/page/page-data";
 import { ageOn, birthDateRange } from "../../src/shared/ages";
 
 describe("top bar badges (SPEC §2)", () => {

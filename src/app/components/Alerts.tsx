@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from "react";
 import type { User } from "../../shared/api";
 import { DISABLED_NOTIFICATIONS_ALERT_KEY, PHOTO_ALERT_KEY, PUSH_ALERT_KEY } from "../../shared/browser-storage";
-import { useRouter, useSettings, useT } from "../page-context";
+import { useRouter, useSettings, useT } from "../page/page-context";
 import { usePushState } from "../hooks/usePush";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
-import { turnOnPush, type PushState } from "../push-state";
+import { turnOnPush, type PushState } from "../service-worker/push-state";
 import { DismissButton, GoOrDismiss } from "./GoOrDismiss";
 import { TimeBonusBanner } from "./TimeBonus";
 import { ResendActivation } from "./ResendActivation";

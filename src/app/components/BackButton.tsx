@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { useRouter, useT } from "../page-context";
+import { useRouter, useT } from "../page/page-context";
 import { isInstalledApp } from "./EntryWarning";
 import { noSubscription } from "../hooks/useStoredTimestamp";
 

@@ -1,5 +1,5 @@
 import { allowedPartner, partnerPath, promotionVariant } from "../../shared/partners";
-import { useSettings, useT } from "../page-context";
+import { useSettings, useT } from "../page/page-context";
 import { Link } from "./Link";
 
 /**

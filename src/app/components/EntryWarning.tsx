@@ -1,5 +1,5 @@
 import { ENTRY_SKIP_KEY } from "../../shared/browser-storage";
-import { usePage, useT } from "../page-context";
+import { usePage, useT } from "../page/page-context";
 import { useHydrated } from "../hooks/useHydrated";
 import { NOT_KNOWN_YET, useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";

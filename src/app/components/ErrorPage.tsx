@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { I18nContext, useT } from "../page-context";
-import type { PageError } from "../page-state";
+import { I18nContext, useT } from "../page/page-context";
+import type { PageError } from "../page/page-state";
 import { Link } from "./Link";
 import { Title } from "./Title";
 import { type I18n } from "../../shared/translator";

@@ -1,4 +1,4 @@
-import { usePage, useT } from "../page-context";
+import { usePage, useT } from "../page/page-context";
 import { Link } from "./Link";
 
 const FOOTER_LINKS = [

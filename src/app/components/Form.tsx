@@ -1,7 +1,7 @@
 import { useCallback, useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { PASSWORD_MIN } from "../../shared/account";
 import { formErrors, NO_ERRORS, type FormErrors } from "./form-errors";
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 import { Title } from "./Title";
 
 export { formErrors };

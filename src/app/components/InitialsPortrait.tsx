@@ -1,4 +1,4 @@
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 
 /** Up to two letters of a name: its first letter and the first of a second word or capital ("SanneB" -> "SB"). */
 export function initialsOf(name: string): string {

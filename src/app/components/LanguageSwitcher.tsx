@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import { LANGUAGE_NAMES, isLanguage } from "../../shared/locales";
-import { apiSend } from "../api";
-import { usePage, useRouter, useT } from "../page-context";
+import { apiSend } from "../page/api";
+import { usePage, useRouter, useT } from "../page/page-context";
 import { useUser } from "../hooks/useUser";
 
 /** The link that switches the language: /lang-config sets the 365-day locale cookie and comes back here. */

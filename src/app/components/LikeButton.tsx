@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { LikeResult } from "../../shared/likes";
-import { ApiRequestError } from "../api";
-import { useT } from "../page-context";
+import { ApiRequestError } from "../page/api";
+import { useT } from "../page/page-context";
 import { useLikeAction } from "../hooks/useLikes";
-import { matchPeerOf, showMatchMoment } from "../match-moments";
+import { matchPeerOf, showMatchMoment } from "../live/match-moments";
 import { useUser } from "../hooks/useUser";
 import { useSignupModal } from "./SignupModal";
 

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import type { AutoLikeResponse } from "../../shared/likes";
-import { apiFetch } from "../api";
-import { useRouter, useSettings, useT } from "../page-context";
+import { apiFetch } from "../page/api";
+import { useRouter, useSettings, useT } from "../page/page-context";
 import { useReloadLikes } from "../hooks/useLikes";
 import { InitialsPortrait } from "./InitialsPortrait";
 import { useUser } from "../hooks/useUser";
-import { AUTO_LIKE_KEY } from "../page-data";
+import { AUTO_LIKE_KEY } from "../page/page-data";
 
 /** Likes reload this long after the popup sends the member to the liker (SPEC §4). */
 const LIKES_RELOAD_MS = 500;

@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
-import { useRouter } from "../page-context";
+import { useRouter } from "../page/page-context";
 
 /** An anchor that navigates inside the app without reloading the document. */
 export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {

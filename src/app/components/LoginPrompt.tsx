@@ -1,6 +1,6 @@
 import { Link } from "./Link";
 import { Title } from "./Title";
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 
 /** What a visitor sees on a members-only screen: why, and the way in. */
 export function LoginPrompt({ title, text }: { title: string; text: string }) {

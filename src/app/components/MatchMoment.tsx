@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { MainImage } from "../../shared/api";
-import { closeMatchMoment, currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "../match-moments";
-import { useRouter, useSettings, useT } from "../page-context";
+import { closeMatchMoment, currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "../live/match-moments";
+import { useRouter, useSettings, useT } from "../page/page-context";
 import { InitialsPortrait } from "./InitialsPortrait";
 import { Link } from "./Link";
 import { VerifiedBadge } from "./VerifiedBadge";

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import { useMemberChannel } from "../hooks/useMemberChannel";
 import { useUser } from "../hooks/useUser";
-import { currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "../match-moments";
+import { currentMatchMoment, noMatchMoment, subscribeMatchMoment } from "../live/match-moments";
 
 /** The moment's own chunk loads when a match comes, not with every page. */
 const MatchMoment = lazy(() => import("./MatchMoment").then((module) => ({ default: module.MatchMoment })));

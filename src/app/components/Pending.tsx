@@ -1,4 +1,4 @@
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 
 /** What a section shows until its data is there: "Loading…", or after a failure the error and a retry button. */
 export function Pending({ failed, retry, className }: { failed: boolean; retry: () => void; className?: string }) {

@@ -1,4 +1,4 @@
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 
 /** The premium badge (SPEC §6) beside a premium member's name. */
 export function PremiumBadge() {

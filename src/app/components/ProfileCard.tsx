@@ -1,7 +1,7 @@
 import { VerifiedBadge } from "./VerifiedBadge";
 import type { ReactNode } from "react";
 import type { ProfileCard as Card } from "../../shared/api";
-import { useSettings, useT } from "../page-context";
+import { useSettings, useT } from "../page/page-context";
 import { InitialsPortrait } from "./InitialsPortrait";
 import { Link } from "./Link";
 import { PremiumBadge } from "./PremiumBadge";

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { useSettings, useT } from "../page-context";
+import { useSettings, useT } from "../page/page-context";
 import { usePushState } from "../hooks/usePush";
 import { useUser } from "../hooks/useUser";
-import { turnOffPush, turnOnPush } from "../push-state";
+import { turnOffPush, turnOnPush } from "../service-worker/push-state";
 
 /**
  * Whether this browser gets the member's push notifications, with the button that changes it (the

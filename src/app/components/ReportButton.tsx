@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 
 /** The form arrives when a member reaches for the button: profiles and chats show the button, rarely the form. */
 const loadReportForm = () => import("./ReportForm");

@@ -7,8 +7,8 @@ import {
   type ReportResponse,
   type ReportSubject,
 } from "../../shared/reports";
-import { apiSend } from "../api";
-import { useT } from "../page-context";
+import { apiSend } from "../page/api";
+import { useT } from "../page/page-context";
 import { useUser } from "../hooks/useUser";
 import { FieldError, FormMessage, TextField, useApiForm } from "./Form";
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { apiSend } from "../api";
-import { useT } from "../page-context";
+import { apiSend } from "../page/api";
+import { useT } from "../page/page-context";
 import { formErrors } from "./form-errors";
 
 /** "Send the e-mail again": POST /api/activation-mail.php, then says it was sent (or why not). */

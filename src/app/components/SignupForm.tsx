@@ -1,10 +1,10 @@
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import { suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
 import { MAX_AGE, MIN_AGE } from "../../shared/ages";
-import { apiSend } from "../api";
-import { usePage, useRouter, useT } from "../page-context";
+import { apiSend } from "../page/api";
+import { usePage, useRouter, useT } from "../page/page-context";
 import { useUser, type UserResponse } from "../hooks/useUser";
-import { dateOfBirth, signupProblems, type SignupDraft } from "../signup-checks";
+import { dateOfBirth, signupProblems, type SignupDraft } from "./signup-checks";
 import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from "./Form";
 import { Link } from "./Link";
 

@@ -10,7 +10,7 @@ import {
   useState,
   type ReactNode,
 } from "react";
-import { useRouter, useT } from "../page-context";
+import { useRouter, useT } from "../page/page-context";
 
 /** The form arrives when the modal first opens: most pages never open it, so its code is not in their first download. */
 const SignupForm = lazy(() => import("./SignupForm").then((module) => ({ default: module.SignupForm })));

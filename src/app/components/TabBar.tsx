@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useRouter, useT } from "../page-context";
+import { useRouter, useT } from "../page/page-context";
 import { Link } from "./Link";
 
 /** SPEC §2: unread badge shows 99+ from 100. */

@@ -3,7 +3,7 @@ import { HIDE_TIME_BONUS_MODAL, TIME_BONUS_MODAL_DELAY_MS, countdown } from "../
 import { useActiveDiscount } from "../hooks/useDiscount";
 import { useStoredTimestamp } from "../hooks/useStoredTimestamp";
 import { useUser } from "../hooks/useUser";
-import { useRouter, useT } from "../page-context";
+import { useRouter, useT } from "../page/page-context";
 import { GoOrDismiss } from "./GoOrDismiss";
 import { Link } from "./Link";
 

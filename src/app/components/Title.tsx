@@ -1,4 +1,4 @@
-import { useSettings } from "../page-context";
+import { useSettings } from "../page/page-context";
 import { useTitlePrefix } from "./ActivityCount";
 
 /**

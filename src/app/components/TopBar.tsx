@@ -1,14 +1,14 @@
 import type { MouseEvent } from "react";
-import type { SessionUser } from "../page-state";
-import { apiFetch } from "../api";
-import { usePage, useRouter, useT } from "../page-context";
+import type { SessionUser } from "../page/page-state";
+import { apiFetch } from "../page/api";
+import { usePage, useRouter, useT } from "../page/page-context";
 import { BackButton } from "./BackButton";
 import { LanguageSwitcher } from "./LanguageSwitcher";
 import { Link } from "./Link";
 import { badgeText, TabBar } from "./TabBar";
 import { useUser } from "../hooks/useUser";
 import { useSignOut } from "../hooks/useSignOut";
-import { leavePush } from "../push-state";
+import { leavePush } from "../service-worker/push-state";
 
 const CREDIT_BADGE_THRESHOLD = 10;
 

@@ -1,4 +1,4 @@
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 
 /**
  * The verified badge (docs/decisions/0040): a moderator saw the member's main photo beside their

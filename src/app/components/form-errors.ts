@@ -1,5 +1,5 @@
 /* The server's refusal as a form shows it, apart from the form code, so a notice can use it without it. */
-import { ApiRequestError } from "../api";
+import { ApiRequestError } from "../page/api";
 import { type Translate } from "../../shared/translator";
 
 /** What a form shows after a failed call: a text under each field at fault, and one for the form. */

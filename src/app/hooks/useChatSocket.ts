@@ -8,9 +8,9 @@ import {
   type ChatMessage,
   type ServerFrame,
 } from "../../shared/chat";
-import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat-socket-state";
-import { rememberBookmark } from "../bookmark-cookie";
-import { openSiteSocket, type SiteSocket } from "../site-socket";
+import { chatSocketReducer, INITIAL_CHAT_SOCKET, type ChatSocketState } from "../chat/chat-socket-state";
+import { rememberBookmark } from "../chat/bookmark-cookie";
+import { openSiteSocket, type SiteSocket } from "../live/site-socket";
 import { type SendFrame } from "../../shared/chat-frames";
 
 /** The server answers this literal with a pong; sent this often it keeps the connection open. */

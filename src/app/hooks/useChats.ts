@@ -1,9 +1,9 @@
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import type { ChatMessage, ChatsResponse } from "../../shared/chat";
-import { ApiRequestError, apiSend } from "../api";
-import { useT } from "../page-context";
-import { CHATS_KEY } from "../page-data";
+import { ApiRequestError, apiSend } from "../page/api";
+import { useT } from "../page/page-context";
+import { CHATS_KEY } from "../page/page-data";
 import { useUser } from "./useUser";
 
 /** The member's conversations (GET /api/chats.php) and their total unread messages; nothing for a visitor. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { KeyedMutator } from "swr";
 import type { ChatMessage, ChatPhotoResponse, ChatResponse, Gift } from "../../shared/chat";
-import { ApiRequestError, apiFetch, apiSendForm } from "../api";
+import { ApiRequestError, apiFetch, apiSendForm } from "../page/api";
 import {
   afterOwnMessage,
   mergeMessages,
@@ -9,9 +9,9 @@ import {
   newClientId,
   rememberLastChat,
   withRemoved,
-} from "../chat-view-rules";
-import { useT } from "../page-context";
-import { olderChatKey } from "../page-data";
+} from "../chat/chat-view-rules";
+import { useT } from "../page/page-context";
+import { olderChatKey } from "../page/page-data";
 import { useChatSocket } from "./useChatSocket";
 import { useUpdateChats, withMessage, withUnread } from "./useChats";
 import { useUser } from "./useUser";

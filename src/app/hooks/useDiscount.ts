@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from "react";
 import useSWR from "swr";
 import type { DiscountResponse, DiscountView } from "../../shared/discounts";
-import { apiFetch } from "../api";
-import { usePage } from "../page-context";
-import { WELCOME_KEY } from "../page-data";
+import { apiFetch } from "../page/api";
+import { usePage } from "../page/page-context";
+import { WELCOME_KEY } from "../page/page-data";
 import { useUser } from "./useUser";
 
 const everySecond = (notify: () => void) => {

@@ -1,8 +1,8 @@
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import type { LikeResult, LikesResponse } from "../../shared/likes";
-import { ApiRequestError, apiSend } from "../api";
-import { LIKES_KEY, profileKey } from "../page-data";
+import { ApiRequestError, apiSend } from "../page/api";
+import { LIKES_KEY, profileKey } from "../page/page-data";
 import { useUser } from "./useUser";
 
 /** The member's unseen likes (GET /api/likes.php, first page of the received tab); 0 for a visitor. */

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import type { ChatsResponse } from "../../shared/chat";
 import { memberSocketPath, MemberFrame, type PageFrame } from "../../shared/member-frames";
 import type { LikesResponse } from "../../shared/likes";
-import { openSiteSocket } from "../site-socket";
+import { openSiteSocket } from "../live/site-socket";
 import {
   chatsAfterFrame,
   likesWithCounts,
@@ -12,9 +12,9 @@ import {
   reloadsLikes,
   reloadsProfiles,
   userWithCounts,
-} from "../member-channel-rules";
-import { showMatchMoment } from "../match-moments";
-import { CHATS_KEY, LIKES_KEY } from "../page-data";
+} from "../live/member-channel-rules";
+import { showMatchMoment } from "../live/match-moments";
+import { CHATS_KEY, LIKES_KEY } from "../page/page-data";
 import { useReloadLikes } from "./useLikes";
 import { useUpdateCached } from "./useChats";
 import { USER_KEY, type UserResponse } from "./useUser";

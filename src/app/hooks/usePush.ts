@@ -1,8 +1,8 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useSWRConfig } from "swr";
 import { isPushedToPages } from "../../shared/service-worker";
-import { CHATS_KEY, LIKES_KEY } from "../page-data";
-import { useSettings } from "../page-context";
+import { CHATS_KEY, LIKES_KEY } from "../page/page-data";
+import { useSettings } from "../page/page-context";
 import {
   currentPushState,
   forgetPush,
@@ -10,12 +10,12 @@ import {
   lookAtPush,
   subscribeToPushState,
   type PushState,
-} from "../push-state";
+} from "../service-worker/push-state";
 import { USER_KEY } from "./useUser";
 
 const unknownOnServer = (): PushState => "unknown";
 
-/** This browser's push state (src/app/push-state.ts), looked at once the page runs; "unknown" on the server. */
+/** This browser's push state (src/app/service-worker/push-state.ts), looked at once the page runs; "unknown" on the server. */
 export function usePushState(): PushState {
   const { push_public_key: publicKey } = useSettings();
   const state = useSyncExternalStore(subscribeToPushState, currentPushState, unknownOnServer);

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useSWRConfig } from "swr";
-import { CHATS_KEY, LIKES_KEY } from "../page-data";
-import { currentPushState } from "../push-state";
+import { CHATS_KEY, LIKES_KEY } from "../page/page-data";
+import { currentPushState } from "../service-worker/push-state";
 import { USER_KEY } from "./useUser";
 
 /** SPEC §9: the first refresh comes this long after the page loads. */

@@ -1,5 +1,5 @@
 import { useSWRConfig, type ScopedMutator } from "swr";
-import { forgetPush } from "../push-state";
+import { forgetPush } from "../service-worker/push-state";
 import { USER_KEY, type UserResponse } from "./useUser";
 
 /**

@@ -1,7 +1,7 @@
 import useSWR from "swr";
 import type { User } from "../../shared/api";
-import { ApiRequestError, apiFetch } from "../api";
-import { usePage } from "../page-context";
+import { ApiRequestError, apiFetch } from "../page/api";
+import { usePage } from "../page/page-context";
 
 export const USER_KEY = "/api/user.php";
 export type UserResponse = { user: User | null };

@@ -7,7 +7,7 @@ import { LoadingBar } from "../components/LoadingBar";
 import { SignupModalProvider } from "../components/SignupModal";
 import { TimeBonusModal } from "../components/TimeBonus";
 import { TopBar } from "../components/TopBar";
-import { useRouter, useSettings } from "../page-context";
+import { useRouter, useSettings } from "../page/page-context";
 import { useChats } from "../hooks/useChats";
 import { useNewLikes } from "../hooks/useLikes";
 import { LikePopup } from "../components/LikePopup";

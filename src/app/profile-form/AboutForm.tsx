@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { ABOUT_ME_MAX } from "../../shared/profile";
 import { FieldError } from "../components/Form";
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 import type { ProfileFormProps } from "./fields";
 import { useProfileSave } from "./save";
 

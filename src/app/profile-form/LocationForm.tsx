@@ -3,7 +3,7 @@ import type { Region } from "../../shared/api";
 import { CITY_MAX, type ProfileUpdateBody } from "../../shared/profile";
 import { regionKind } from "../../shared/regions";
 import { FormMessage, TextField } from "../components/Form";
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 import { SelectField, type ProfileFormProps } from "./fields";
 import { GeolocationDenied, locate, useGeolocationPermission } from "./geolocation";
 import { useProfileSave } from "./save";

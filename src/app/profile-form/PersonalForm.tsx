@@ -10,7 +10,7 @@ import {
 } from "../../shared/api";
 import { INTERESTS_MAX, type ProfileUpdateBody } from "../../shared/profile";
 import { FieldError } from "../components/Form";
-import { useT } from "../page-context";
+import { useT } from "../page/page-context";
 import { SelectField, type ProfileFormProps } from "./fields";
 import { useProfileSave } from "./save";
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { GeocodeResponse } from "../../shared/api";
 import { GEOCODE_STORAGE_KEY } from "../../shared/browser-storage";
-import { apiFetch } from "../api";
+import { apiFetch } from "../page/api";
 
 /** SPEC §3: unsupported (no navigator.geolocation), unknown (no Permissions API), or the browser's state. */
 type GeolocationPermission = "unsupported" | "unknown" | PermissionState;

@@ -2,9 +2,9 @@ import { useRef } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import type { InterestsResponse, ProfileResponse, RegionsResponse } from "../../shared/api";
 import type { ProfileUpdateBody } from "../../shared/profile";
-import { ApiRequestError, apiSend } from "../api";
+import { ApiRequestError, apiSend } from "../page/api";
 import { useApiForm } from "../components/Form";
-import { profileKey, REGIONS_KEY } from "../page-data";
+import { profileKey, REGIONS_KEY } from "../page/page-data";
 
 const INTERESTS_KEY = "/api/interests.php";
 const regionsKey = (country: string) => `${REGIONS_KEY}?country=${country}`;

@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import type { ScreenProps } from "../page-state";
+import type { ScreenProps } from "../page/page-state";
 import type { ScreenName } from "../../shared/routes";
 
 type ScreenModule = { default: ComponentType<ScreenProps> };

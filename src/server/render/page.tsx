@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { App } from "../../app/App";
-import { pageDataKeys, WELCOME_KEY } from "../../app/page-data";
-import type { PageError, PageState } from "../../app/page-state";
+import { pageDataKeys, WELCOME_KEY } from "../../app/page/page-data";
+import type { PageError, PageState } from "../../app/page/page-state";
 import { matchRoute, type RouteMatch } from "../../shared/routes";
 import { loadScreen } from "../../app/screens";
 import { loadSource } from "../api/sources";

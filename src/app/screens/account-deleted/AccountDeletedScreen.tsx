@@ -1,7 +1,7 @@
 import { REACTIVATION_DAYS } from "../../../shared/account";
 import { Link } from "../../components/Link";
 import { FormPage } from "../../components/Form";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /** After deleting: the account goes in 14 days, and the mailed link keeps it. */
 export default function AccountDeletedScreen() {

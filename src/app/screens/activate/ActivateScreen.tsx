@@ -1,9 +1,9 @@
 import { Link } from "../../components/Link";
 import { ResendActivation } from "../../components/ResendActivation";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import type { ScreenProps } from "../../page-state";
+import type { ScreenProps } from "../../page/page-state";
 
 /**
  * Where the mailed activation link ends (/api/activate.php redirects here): /activate/done, or

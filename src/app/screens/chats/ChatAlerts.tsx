@@ -1,6 +1,6 @@
 import type { ChatResponse } from "../../../shared/chat";
 import { Link } from "../../components/Link";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 type AlertProps = {
   name: string;

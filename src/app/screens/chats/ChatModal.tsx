@@ -1,5 +1,5 @@
 import { useEffect, useId, type ReactNode } from "react";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /** A small dialog over the conversation: closes with its button, Escape or a tap beside it. */
 export function ChatModal({

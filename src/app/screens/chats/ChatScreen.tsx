@@ -1,7 +1,7 @@
 import { LoginPrompt } from "../../components/LoginPrompt";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import type { ScreenProps } from "../../page-state";
+import type { ScreenProps } from "../../page/page-state";
 import { Conversation } from "./Conversation";
 
 /** The conversation with one member (/members/{id}/chat) in the Chat layout: the whole screen, a compact header. */

@@ -2,7 +2,7 @@ import { VerifiedBadge } from "../../components/VerifiedBadge";
 import { Link } from "../../components/Link";
 import { FictionalMark } from "../../components/ProfileCard";
 import { ReportButton } from "../../components/ReportButton";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import type { ChatResponse } from "../../../shared/chat";
 import { Avatar } from "./Avatar";
 

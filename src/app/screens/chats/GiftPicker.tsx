@@ -1,9 +1,9 @@
 import useSWR from "swr";
 import type { Gift, GiftsResponse } from "../../../shared/chat";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { Pending } from "../../components/Pending";
-import { useT } from "../../page-context";
-import { GIFTS_KEY } from "../../page-data";
+import { useT } from "../../page/page-context";
+import { GIFTS_KEY } from "../../page/page-data";
 import { ChatModal } from "./ChatModal";
 
 /** The gifts this site sells (GET /api/gifts.php): image, name and price in credits; one tap sends it. */

@@ -1,4 +1,4 @@
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { ChatModal } from "./ChatModal";
 
 /** The ready first lines the ice-breaker offers (locales: chat.ice_breaker.lines.<name>). */

@@ -1,8 +1,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
-import { groupByDay, type MessageItem } from "../../chat-view-rules";
+import { groupByDay, type MessageItem } from "../../chat/chat-view-rules";
 import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
-import { usePage, useT } from "../../page-context";
+import { usePage, useT } from "../../page/page-context";
 import { useMinute } from "../../hooks/useMinute";
 import { dayLabel, messageTime } from "./chat-time";
 

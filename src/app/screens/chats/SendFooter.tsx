@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, type ChangeEvent, type KeyboardEvent } from "react";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /** What the attachment button offers (the server checks the content, not the type). */
 const PHOTO_ACCEPT = "image/jpeg,image/png,image/webp";

@@ -1,5 +1,5 @@
 import { Link } from "../../components/Link";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /**
  * In place of the send footer when the other member takes first messages from verified members only

@@ -1,4 +1,4 @@
-import { dayKey } from "../../chat-view-rules";
+import { dayKey } from "../../chat/chat-view-rules";
 import { type Translate } from "../../../shared/translator";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -1,8 +1,8 @@
 import { Link } from "../../components/Link";
 import { FormPage } from "../../components/Form";
 import { ReportForm } from "../../components/ReportForm";
-import { useSettings, useT } from "../../page-context";
-import type { ScreenProps } from "../../page-state";
+import { useSettings, useT } from "../../page/page-context";
+import type { ScreenProps } from "../../page/page-state";
 
 const ID = /^[1-9][0-9]{0,9}$/;
 

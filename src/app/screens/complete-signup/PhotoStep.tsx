@@ -1,4 +1,4 @@
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { PhotoUpload } from "../profile/PhotoUpload";
 import { useOwnPhotos } from "../profile/ownPhotos";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { FrameForm } from "../../profile-form/fields";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 type Props = {
   title: string;

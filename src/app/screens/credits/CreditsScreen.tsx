@@ -3,10 +3,10 @@ import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { useRouter, useSettings, useT } from "../../page-context";
+import { useRouter, useSettings, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import type { ScreenProps } from "../../page-state";
-import { typedCode } from "../../page-data";
+import type { ScreenProps } from "../../page/page-state";
+import { typedCode } from "../../page/page-data";
 import { OfferLine, useOffer, usePrices } from "./offer";
 
 /** /credits: the bundles of the member's country, the balance, what credits buy and the discount field. */

@@ -2,14 +2,14 @@ import { useState, type FormEvent } from "react";
 import * as v from "valibot";
 import type { OrderCreated } from "../../../shared/payments-api";
 import { Iban, Mobile } from "../../../shared/direct-debit";
-import { apiSend, ApiRequestError } from "../../api";
+import { apiSend, ApiRequestError } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { usePage, useRouter, useT } from "../../page-context";
+import { usePage, useRouter, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import type { ScreenProps } from "../../page-state";
+import type { ScreenProps } from "../../page/page-state";
 import { useOffer } from "./offer";
 
 const FIELDS = ["account_holder", "iban", "street", "house_number", "postal_code", "city", "mobile"] as const;

@@ -1,6 +1,6 @@
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { useOffer } from "./offer";
 

@@ -1,6 +1,6 @@
 import { pricePerCredit } from "../../../shared/payments";
 import { Title } from "../../components/Title";
-import { usePage, useSettings, useT } from "../../page-context";
+import { usePage, useSettings, useT } from "../../page/page-context";
 import { useOffer } from "./offer";
 
 /** /pricing: the public price list of the visitor's country (bundles, costs in credits, minimum message costs). */

@@ -1,15 +1,15 @@
 import { useState } from "react";
 import useSWR from "swr";
 import type { OrderCreated, RepeatOrderResponse } from "../../../shared/payments-api";
-import { apiSend, ApiRequestError } from "../../api";
+import { apiSend, ApiRequestError } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { useRouter, useT } from "../../page-context";
+import { useRouter, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import { REPEAT_ORDER_KEY } from "../../page-data";
+import { REPEAT_ORDER_KEY } from "../../page/page-data";
 import { useOffer } from "./offer";
 
 /** /credits/repeat-order: the member's last order again in one step (SPEC §2). */

@@ -6,16 +6,16 @@ import {
   type TransactionResponse,
   type TransactionsResponse,
 } from "../../../shared/payments-api";
-import { apiSend, ApiRequestError } from "../../api";
+import { apiSend, ApiRequestError } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page-context";
+import { usePage, useT } from "../../page/page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
-import { TRANSACTIONS_KEY, transactionKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { TRANSACTIONS_KEY, transactionKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 import { useOffer, useOrderDate } from "./offer";
 import { useSWRConfig } from "swr";
 

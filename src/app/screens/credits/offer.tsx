@@ -2,9 +2,9 @@ import useSWR from "swr";
 import { TIME_BONUS_CODE, WELCOME_CODE, type DiscountView } from "../../../shared/discounts";
 import { formatMoney, pricingFor, type CountryPricing } from "../../../shared/payments";
 import type { PricesResponse } from "../../../shared/payments-api";
-import type { ApiRequestError } from "../../api";
-import { usePage, useT } from "../../page-context";
-import { pricesKey } from "../../page-data";
+import type { ApiRequestError } from "../../page/api";
+import { usePage, useT } from "../../page/page-context";
+import { pricesKey } from "../../page/page-data";
 
 /** The price list of the visitor's country (SPEC §1) and a formatter for its money in the page's language. */
 export function useOffer(): {

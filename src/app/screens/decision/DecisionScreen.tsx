@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 import { APPEAL_TEXT, type Statement } from "../../../shared/moderation";
-import { apiSend, ApiRequestError } from "../../api";
+import { apiSend, ApiRequestError } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page-context";
-import { decisionKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { usePage, useT } from "../../page/page-context";
+import { decisionKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 
 type DecisionResponse = { decision: Statement };
 

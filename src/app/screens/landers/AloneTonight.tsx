@@ -1,5 +1,5 @@
 import { Link } from "../../components/Link";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { MemberName, MemberPhoto, MemberTown, type ConceptProps } from "./parts";
 
 /** /landers/alonetonight: a night sky and a list of members who are up for a chat. */

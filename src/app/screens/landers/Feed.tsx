@@ -1,5 +1,5 @@
 import { Link } from "../../components/Link";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { MemberName, MemberPhoto, MemberTown, type ConceptProps } from "./parts";
 
 /** /landers/socialnetwork: members' photos as posts of a social feed; every action needs an account. */

@@ -1,4 +1,4 @@
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { MemberPhoto, type ConceptProps } from "./parts";
 
 /** Line icons drawn inline, so the page needs no icon font or extra request. */

@@ -1,13 +1,13 @@
 import type { ComponentType } from "react";
 import useSWR from "swr";
 import type { ShowcaseResponse } from "../../../shared/api";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { withTracking, type LanderVariant } from "../../../shared/landers";
-import { showcaseKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { showcaseKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 import type { LANDERS } from "../../../shared/routes";
 import { AloneTonight } from "./AloneTonight";
 import { Collage } from "./Collage";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { MemberName, MemberPhoto, MemberTown, SignupCta, type ConceptProps } from "./parts";
 
 /** How many cards a visitor swipes before the deck asks them to sign up. */

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { MemberGallery, type ConceptProps } from "./parts";
 
 /**

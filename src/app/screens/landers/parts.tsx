@@ -3,7 +3,7 @@ import type { ProfileCard, ShowcaseTown } from "../../../shared/api";
 import { Link } from "../../components/Link";
 import { InitialsPortrait } from "../../components/InitialsPortrait";
 import { FictionalMark } from "../../components/ProfileCard";
-import { useSettings, useT } from "../../page-context";
+import { useSettings, useT } from "../../page/page-context";
 
 /** What every lander concept is given: real members of the site's country and where signup is. */
 export type ConceptProps = { profiles: ProfileCard[]; towns: ShowcaseTown[]; signup: string };

@@ -1,7 +1,7 @@
 import { LANGUAGE_NAMES, LANGUAGES } from "../../../shared/locales";
 import { languageHref, useLanguageChoice } from "../../components/LanguageSwitcher";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page-context";
+import { usePage, useT } from "../../page/page-context";
 
 /** Choose the language: the site's country's choices first, then every other language. */
 export default function LangConfigScreen() {

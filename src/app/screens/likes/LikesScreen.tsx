@@ -1,18 +1,18 @@
 import useSWRInfinite from "swr/infinite";
 import { LIKE_TYPES, type LikeCard, type LikesResponse, type LikeType } from "../../../shared/likes";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { LikeButton } from "../../components/LikeButton";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
-import { likesPageKey } from "../../page-data";
+import { likesPageKey } from "../../page/page-data";
 import { useNewLikes } from "../../hooks/useLikes";
 import { badgeText } from "../../components/TabBar";
-import type { ScreenProps } from "../../page-state";
+import type { ScreenProps } from "../../page/page-state";
 
 /** One profile of a likes tab: photo, name, age, city, and like back, unlike or message. */
 function LikeItem({ card, type, reload }: { card: LikeCard; type: LikeType; reload: () => void }) {

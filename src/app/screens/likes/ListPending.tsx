@@ -1,5 +1,5 @@
-import type { ApiRequestError } from "../../api";
-import { useT } from "../../page-context";
+import type { ApiRequestError } from "../../page/api";
+import { useT } from "../../page/page-context";
 
 /** What a likes list shows until it is there: the server's error text, or "Loading…". */
 export function ListPending({ error }: { error: ApiRequestError | undefined }) {

@@ -3,15 +3,15 @@ import useSWR from "swr";
 import type { InterestsResponse, RegionsResponse } from "../../../shared/api";
 import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { MATCH_FINDER_MAX_INTERESTS, type MatchFinderResponse } from "../../../shared/likes";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { LikeButton } from "../../components/LikeButton";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { ListPending } from "./ListPending";
 import { useUser } from "../../hooks/useUser";
-import { REGIONS_KEY } from "../../page-data";
+import { REGIONS_KEY } from "../../page/page-data";
 
 const STEPS = 4;
 type Answers = {

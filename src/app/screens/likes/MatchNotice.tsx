@@ -1,5 +1,5 @@
 import { VerifiedBadge } from "../../components/VerifiedBadge";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /**
  * Two members like each other: say so (SPEC §2). It stands on the profile right above the profile's own

@@ -9,19 +9,19 @@ import {
 } from "react";
 import useSWR from "swr";
 import type { SwipeResponse } from "../../../shared/likes";
-import { ApiRequestError, apiSend } from "../../api";
+import { ApiRequestError, apiSend } from "../../page/api";
 import { InitialsPortrait } from "../../components/InitialsPortrait";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { FictionalMark } from "../../components/ProfileCard";
 import { PremiumBadge } from "../../components/PremiumBadge";
 import { Title } from "../../components/Title";
-import { matchPeerOf, showMatchMoment } from "../../match-moments";
-import { useSettings, useT } from "../../page-context";
+import { matchPeerOf, showMatchMoment } from "../../live/match-moments";
+import { useSettings, useT } from "../../page/page-context";
 import { ListPending } from "./ListPending";
 import { useLikeAction } from "../../hooks/useLikes";
 import { useUser } from "../../hooks/useUser";
-import { SWIPE_KEY } from "../../page-data";
+import { SWIPE_KEY } from "../../page/page-data";
 import "./swipe.css";
 
 /** A horizontal swipe at least this long (px) likes (right) or passes (left). */

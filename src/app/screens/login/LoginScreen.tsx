@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { LoginBody } from "../../../shared/account";
-import { ApiRequestError, apiSend } from "../../api";
+import { ApiRequestError, apiSend } from "../../page/api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { useRouter, useT } from "../../page-context";
+import { useRouter, useT } from "../../page/page-context";
 import { USER_KEY, useUser, type UserResponse } from "../../hooks/useUser";
 
 const FIELDS = Object.keys(LoginBody.entries);

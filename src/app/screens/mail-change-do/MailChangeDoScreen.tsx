@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import type { User } from "../../../shared/api";
-import { apiSend } from "../../api";
+import { apiSend } from "../../page/api";
 import { formErrors } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import type { ScreenProps } from "../../page-state";
+import type { ScreenProps } from "../../page/page-state";
 
 type State = { status: "busy" } | { status: "done"; email: string } | { status: "error"; message: string };
 

@@ -1,16 +1,16 @@
 import useSWR from "swr";
 import type { ProfileResponse } from "../../../shared/api";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
 import { MemberName } from "../landers/parts";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { withTracking, type LanderVariant } from "../../../shared/landers";
-import { profileKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { profileKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 import "../landers/landers.css";
 
 /** How much of the member's own words the teaser shows. */

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { KeyedMutator } from "swr";
 import type { ProfileResponse } from "../../../shared/api";
-import { apiSend } from "../../api";
-import { useT } from "../../page-context";
+import { apiSend } from "../../page/api";
+import { useT } from "../../page/page-context";
 
 /** Block or unblock this member (SPEC §4, §6); the page shows the result at once. */
 export function BlockButton({ data, mutate }: { data: ProfileResponse; mutate: KeyedMutator<ProfileResponse> }) {

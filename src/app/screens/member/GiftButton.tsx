@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Gift } from "../../../shared/chat";
-import { ApiRequestError, apiSend } from "../../api";
-import { useT } from "../../page-context";
+import { ApiRequestError, apiSend } from "../../page/api";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { GiftPicker } from "../chats/GiftPicker";
 

@@ -1,15 +1,15 @@
 import useSWR from "swr";
 import useSWRInfinite from "swr/infinite";
 import type { ProfileCard, RegionsResponse, SearchResponse } from "../../../shared/api";
-import { ApiRequestError } from "../../api";
+import { ApiRequestError } from "../../page/api";
 import { NextStepNotice } from "../../components/NextStepNotice";
 import { ProfileGrid } from "../../components/ProfileCard";
 import { LikeButton } from "../../components/LikeButton";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page-context";
-import { REGIONS_KEY, searchFilters, searchPageKey } from "../../page-data";
+import { usePage, useT } from "../../page/page-context";
+import { REGIONS_KEY, searchFilters, searchPageKey } from "../../page/page-data";
 import { visitorSearchAllowed } from "../../../shared/search-visibility";
-import type { ScreenProps } from "../../page-state";
+import type { ScreenProps } from "../../page/page-state";
 import { SearchForm } from "./SearchForm";
 import { useUser } from "../../hooks/useUser";
 

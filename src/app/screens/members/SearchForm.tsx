@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from "rea
 import { GENDERS, type Region, type SearchResponse } from "../../../shared/api";
 import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { regionKind } from "../../../shared/regions";
-import { useRouter, useSettings, useT } from "../../page-context";
+import { useRouter, useSettings, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 
 type Filters = {

@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
 import useSWR from "swr";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../page-context";
-import { partnerKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { useSettings, useT } from "../../page/page-context";
+import { partnerKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 
 type PartnerAnswer = { partner: { name: string; url: string; seconds: number } };
 

@@ -1,6 +1,6 @@
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
-import type { ScreenProps } from "../../page-state";
+import { useT } from "../../page/page-context";
+import type { ScreenProps } from "../../page/page-state";
 
 /** A route whose screen comes with a later part of the product: its translated title only. */
 export default function PlaceholderScreen({ routeName }: ScreenProps) {

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from "react";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { FrameForm, type FormFrame } from "../../profile-form/fields";
 import type { SaveCallbacks } from "../../profile-form/save";
 

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { OwnPhoto } from "../../../shared/photos";
-import { ApiRequestError } from "../../api";
+import { ApiRequestError } from "../../page/api";
 import { FormMessage } from "../../components/Form";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import type { OwnPhotos } from "./ownPhotos";
 
 /** The message of a failed photo call: the server's own (translated) text, else "try again later". */

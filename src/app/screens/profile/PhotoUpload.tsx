@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from "react";
 import { FormMessage } from "../../components/Form";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useErrorText } from "./OwnPhotoList";
 import { PHOTO_ACCEPT, type OwnPhotos } from "./ownPhotos";
 

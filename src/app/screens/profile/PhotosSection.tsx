@@ -1,6 +1,6 @@
 import type { ProfileDetail, ProfilePhoto } from "../../../shared/api";
 import { Pending } from "../../components/Pending";
-import { useSettings, useT } from "../../page-context";
+import { useSettings, useT } from "../../page/page-context";
 import { OwnPhotoList } from "./OwnPhotoList";
 import { useOwnPhotos } from "./ownPhotos";
 import { PhotoUpload } from "./PhotoUpload";

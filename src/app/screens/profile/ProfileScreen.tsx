@@ -3,7 +3,7 @@ import { Pending } from "../../components/Pending";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page-context";
+import { usePage, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { AboutForm } from "../../profile-form/AboutForm";
 import { LocationForm } from "../../profile-form/LocationForm";

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
-import { type ApiRequestError, apiSendForm } from "../../api";
+import { type ApiRequestError, apiSendForm } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { VerifiedBadge } from "../../components/VerifiedBadge";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { PHOTO_FIELD } from "../../../shared/photos";
 import { VERIFICATION_POSES, type VerificationPose, type VerificationState } from "../../../shared/verification";
 import { VERIFICATION_KEY } from "../settings/VerifiedOnlySection";

@@ -1,7 +1,7 @@
 import useSWR, { useSWRConfig } from "swr";
 import { PHOTO_FIELD, type PhotoListResponse, type PhotoUploadResponse } from "../../../shared/photos";
-import { ApiRequestError, apiSend, apiSendForm } from "../../api";
-import { profileKey } from "../../page-data";
+import { ApiRequestError, apiSend, apiSendForm } from "../../page/api";
+import { profileKey } from "../../page/page-data";
 import { USER_KEY } from "../../hooks/useUser";
 
 const PHOTOS_KEY = "/api/photos.php";

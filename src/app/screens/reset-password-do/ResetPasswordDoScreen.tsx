@@ -1,11 +1,11 @@
 import type { FormEvent } from "react";
 import { ResetBody } from "../../../shared/account";
 import { passwordProblem } from "../../../shared/account-fields";
-import { apiSend } from "../../api";
+import { apiSend } from "../../page/api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { useT } from "../../page-context";
-import type { ScreenProps } from "../../page-state";
+import { useT } from "../../page/page-context";
+import type { ScreenProps } from "../../page/page-state";
 
 const FIELDS = Object.keys(ResetBody.entries).filter((f) => f !== "token");
 

@@ -1,9 +1,9 @@
 import type { FormEvent } from "react";
 import { isEmail } from "../../../shared/account";
-import { apiSend } from "../../api";
+import { apiSend } from "../../page/api";
 import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /** Forgot password: the member's e-mail address; the server mails a link to /reset-password/do. */
 export default function ResetPasswordScreen() {

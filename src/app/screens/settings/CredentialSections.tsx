@@ -1,9 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { MailChangeBody, PasswordChangeBody } from "../../../shared/account";
 import { emailProblem, passwordProblem } from "../../../shared/account-fields";
-import { apiSend } from "../../api";
+import { apiSend } from "../../page/api";
 import { CredentialField, FormMessage, useApiForm, useFormFields } from "../../components/Form";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 const MAIL_FIELDS = Object.keys(MailChangeBody.entries);
 const PASSWORD_FIELDS = Object.keys(PasswordChangeBody.entries);

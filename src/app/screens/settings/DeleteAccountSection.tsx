@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { DeleteBody, REACTIVATION_DAYS } from "../../../shared/account";
-import { apiSend } from "../../api";
+import { apiSend } from "../../page/api";
 import { FormMessage, TextField, formErrors, useApiForm, useFormFields } from "../../components/Form";
 import { Link } from "../../components/Link";
-import { usePage, useRouter, useT } from "../../page-context";
+import { usePage, useRouter, useT } from "../../page/page-context";
 import { useSignOut } from "../../hooks/useSignOut";
 
 const FIELDS = Object.keys(DeleteBody.entries);

@@ -6,12 +6,12 @@ import {
   type NotificationsAnswer,
   type NotificationsUpdate,
 } from "../../../shared/notifications";
-import { apiSend } from "../../api";
+import { apiSend } from "../../page/api";
 import { FormMessage, formErrors } from "../../components/Form";
 import { PushOnThisBrowser } from "../../components/PushOnThisBrowser";
 import { USER_KEY } from "../../hooks/useUser";
-import { useT } from "../../page-context";
-import { NOTIFICATIONS_KEY } from "../../page-data";
+import { useT } from "../../page/page-context";
+import { NOTIFICATIONS_KEY } from "../../page/page-data";
 import { Switch } from "./SettingSwitch";
 
 type Section = "email" | "push";

@@ -1,6 +1,6 @@
 import type { User } from "../../../shared/api";
-import { apiSend } from "../../api";
-import { useT } from "../../page-context";
+import { apiSend } from "../../page/api";
+import { useT } from "../../page/page-context";
 import { USER_KEY, useUser } from "../../hooks/useUser";
 import { SwitchSection } from "./SettingSwitch";
 

@@ -1,11 +1,11 @@
 import { useState } from "react";
 import useSWR from "swr";
 import type { SessionsResponse, SessionView } from "../../../shared/sessions";
-import { apiSend, type ApiRequestError } from "../../api";
+import { apiSend, type ApiRequestError } from "../../page/api";
 import { FormMessage, formErrors } from "../../components/Form";
 import { useMinute } from "../../hooks/useMinute";
-import { usePage, useT } from "../../page-context";
-import { SESSIONS_KEY } from "../../page-data";
+import { usePage, useT } from "../../page/page-context";
+import { SESSIONS_KEY } from "../../page/page-data";
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86_400],

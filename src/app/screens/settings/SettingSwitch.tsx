@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { FormMessage, formErrors } from "../../components/Form";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /** A yes/no choice as the settings show it: a checkbox with the switch role, its track and its label. */
 export function Switch({

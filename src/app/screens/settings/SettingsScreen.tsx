@@ -1,7 +1,7 @@
 import { SessionsSection } from "./SessionsSection";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { DeleteAccountSection } from "./DeleteAccountSection";
 import { InvisibleSection, MyDataSection } from "./PrivacySections";

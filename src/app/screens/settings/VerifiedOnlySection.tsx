@@ -1,7 +1,7 @@
 import useSWR from "swr";
-import type { ApiRequestError } from "../../api";
-import { apiSend } from "../../api";
-import { useT } from "../../page-context";
+import type { ApiRequestError } from "../../page/api";
+import { apiSend } from "../../page/api";
+import { useT } from "../../page/page-context";
 import type { VerificationState } from "../../../shared/verification";
 import { SwitchSection } from "./SettingSwitch";
 

@@ -3,10 +3,10 @@ import type { SearchResponse } from "../../../shared/api";
 import { Link } from "../../components/Link";
 import { ProfileGrid } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import { FIRST_SEARCH_KEY } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { FIRST_SEARCH_KEY } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 import SignupScreen from "../signup/SignupScreen";
 
 /** How many first matches the page shows before sending the member on to the search. */

@@ -6,11 +6,11 @@ import { NextStepNotice } from "../../components/NextStepNotice";
 import { SignupForm } from "../../components/SignupForm";
 import { SiteBrand } from "../../components/SiteBrand";
 import { Title } from "../../components/Title";
-import { useSettings, useT } from "../../page-context";
+import { useSettings, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
-import { profileKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
-import type { ApiRequestError } from "../../api";
+import { profileKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
+import type { ApiRequestError } from "../../page/api";
 
 /**
  * Sign up (SPEC §2): /signup, /signup-matches (a heading about matches) and /members/{id}/signup,

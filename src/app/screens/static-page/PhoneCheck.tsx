@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { comparablePhoneNumber, isSupportPhone } from "../../../shared/legal";
-import { useT } from "../../page-context";
+import { useT } from "../../page/page-context";
 
 /**
  * "Is this our number?" on the customer service page: a number typed with dashes or spaces matches

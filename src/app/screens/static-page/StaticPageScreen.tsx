@@ -1,13 +1,13 @@
 import useSWR from "swr";
 import type { LegalPage, LegalSection } from "../../../shared/legal";
-import type { ApiRequestError } from "../../api";
+import type { ApiRequestError } from "../../page/api";
 import { ErrorPage } from "../../components/ErrorPage";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { useT } from "../../page-context";
-import { legalKey } from "../../page-data";
-import type { ScreenProps } from "../../page-state";
+import { useT } from "../../page/page-context";
+import { legalKey } from "../../page/page-data";
+import type { ScreenProps } from "../../page/page-state";
 import { PhoneCheck } from "./PhoneCheck";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { closeMatchMoment, currentMatchMoment, showMatchMoment, subscribeMatchMoment } from "./match-moments";
-import { initialsOf } from "./components/InitialsPortrait";
+import { initialsOf } from "../components/InitialsPortrait";
 
 describe("the match moment's slot", () => {
   it("shows a match once though it is heard twice (the like's answer and the channel), and a new match after it", () => {

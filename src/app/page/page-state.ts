@@ -1,6 +1,6 @@
-import type { Language } from "../shared/locales";
-import type { User } from "../shared/api";
-import type { CompanyInfo, PublicSettings } from "../shared/settings";
+import type { Language } from "../../shared/locales";
+import type { User } from "../../shared/api";
+import type { CompanyInfo, PublicSettings } from "../../shared/settings";
 
 export type SessionUser = User;
 

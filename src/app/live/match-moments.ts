@@ -3,7 +3,7 @@
  * or the like that made it on this page) fills it, and the moment shows until the member leaves it.
  * The same match heard twice (the like's answer and the channel's frame) shows once.
  */
-import type { MainImage } from "../shared/api";
+import type { MainImage } from "../../shared/api";
 
 export type MatchPeer = {
   id: number;

@@ -1,6 +1,6 @@
-import { reconnectDelay } from "./site-socket";
+import { reconnectDelay } from "../live/site-socket";
 import { describe, expect, it } from "vitest";
-import type { ChatItem, ChatMessage, ChatResponse, ChatsResponse } from "../shared/chat";
+import type { ChatItem, ChatMessage, ChatResponse, ChatsResponse } from "../../shared/chat";
 import {
   afterOwnMessage,
   dayKey,
@@ -12,11 +12,11 @@ import {
   withRemoved,
   type PendingMessage,
 } from "./chat-view-rules";
-import { titlePrefix } from "./components/ActivityCount";
-import { withMessage, withoutChats, withUnread } from "./hooks/useChats";
-import { REFRESH_START_MS, refreshInterval } from "./hooks/useRefresh";
-import { CHATS_KEY, chatKey, olderChatKey, pageDataKeys } from "./page-data";
-import { matchRoute } from "../shared/routes";
+import { titlePrefix } from "../components/ActivityCount";
+import { withMessage, withoutChats, withUnread } from "../hooks/useChats";
+import { REFRESH_START_MS, refreshInterval } from "../hooks/useRefresh";
+import { CHATS_KEY, chatKey, olderChatKey, pageDataKeys } from "../page/page-data";
+import { matchRoute } from "../../shared/routes";
 
 const ME = 10;
 const HER = 20;

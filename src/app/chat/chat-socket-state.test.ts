@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../shared/chat";
+import type { ChatMessage } from "../../shared/chat";
 import {
   chatSocketReducer,
   INITIAL_CHAT_SOCKET,
   type ChatSocketEvent,
   type ChatSocketState,
 } from "./chat-socket-state";
-import { type SendFrame } from "../shared/chat-frames";
+import { type SendFrame } from "../../shared/chat-frames";
 
 const message = (id: number, extra: Partial<ChatMessage> = {}): ChatMessage => ({
   id,

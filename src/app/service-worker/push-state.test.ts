@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { showPushAlert } from "./components/Alerts";
+import { showPushAlert } from "../components/Alerts";
 import { pushStateOf, type PushFacts } from "./push-state";
 
 const facts = (over: Partial<PushFacts>): PushFacts => ({

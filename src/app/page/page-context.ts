@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
 import type { PageState } from "./page-state";
-import type { RouteMatch } from "../shared/routes";
-import { type I18n } from "../shared/translator";
+import type { RouteMatch } from "../../shared/routes";
+import { type I18n } from "../../shared/translator";
 
 export const PageContext = createContext<PageState | null>(null);
 export const I18nContext = createContext<I18n | null>(null);

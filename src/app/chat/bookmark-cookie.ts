@@ -1,4 +1,4 @@
-import { BOOKMARK_COOKIE, BOOKMARK_MAX_AGE, BOOKMARK_PATTERN, isNewerBookmark } from "../shared/d1-bookmark";
+import { BOOKMARK_COOKIE, BOOKMARK_MAX_AGE, BOOKMARK_PATTERN, isNewerBookmark } from "../../shared/d1-bookmark";
 
 /**
  * A chat ack's bookmark (the conversation's object wrote the charge in D1) goes into the cookie the

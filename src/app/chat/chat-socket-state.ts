@@ -3,9 +3,9 @@
  * own sends not stored yet, the other member's typing and read mark, and the conversation's id.
  * useChatSocket dispatches one event per socket happening; the timers and the socket itself stay there.
  */
-import type { ChatGift, ChatImage, ChatMessage } from "../shared/chat";
+import type { ChatGift, ChatImage, ChatMessage } from "../../shared/chat";
 import { mergeMessages, type PendingMessage } from "./chat-view-rules";
-import { type SendFrame } from "../shared/chat-frames";
+import { type SendFrame } from "../../shared/chat-frames";
 
 export type ChatSocketState = {
   /** Whether the socket is open now; `dropped` once it was open and closed (until it is back). */

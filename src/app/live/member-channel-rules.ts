@@ -3,10 +3,10 @@
  * likes): the badges take the frame's whole counts, the chat list its conversation's unread count and
  * last message. Pure, so it is tested without a page.
  */
-import type { User } from "../shared/api";
-import type { ChatsResponse } from "../shared/chat";
-import type { LikesResponse } from "../shared/likes";
-import type { BadgeCounts, MemberFrame } from "../shared/member-frames";
+import type { User } from "../../shared/api";
+import type { ChatsResponse } from "../../shared/chat";
+import type { LikesResponse } from "../../shared/likes";
+import type { BadgeCounts, MemberFrame } from "../../shared/member-frames";
 import type { MatchPeer } from "./match-moments";
 
 /** The member with the frame's balance and premium flag (the same object when nothing changes). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ChatItem, ChatsResponse } from "../shared/chat";
-import type { BadgeCounts, MemberFrame } from "../shared/member-frames";
+import type { ChatItem, ChatsResponse } from "../../shared/chat";
+import type { BadgeCounts, MemberFrame } from "../../shared/member-frames";
 import { chatsAfterFrame, matchOf, reloadsLikes } from "./member-channel-rules";
 
 const chat = (id: number, unread: number, at: number): ChatItem => ({

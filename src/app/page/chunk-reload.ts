@@ -1,4 +1,4 @@
-import { CHUNK_RELOAD_KEY } from "../shared/browser-storage";
+import { CHUNK_RELOAD_KEY } from "../../shared/browser-storage";
 
 /** SPEC §4, §9: a chunk that fails to load triggers one full reload, at most once per 60 s. */
 export const CHUNK_RELOAD_GUARD_MS = 60_000;

@@ -3,9 +3,9 @@
  * live ones and own sends still under way, each once), how they group by day, what the next message
  * costs, and how the socket waits before reconnecting.
  */
-import { LAST_CHAT_KEY } from "../shared/browser-storage";
-import type { ChatCosts, ChatGift, ChatImage, ChatMessage, ChatResponse, MessageKind } from "../shared/chat";
-import { type SendFrame } from "../shared/chat-frames";
+import { LAST_CHAT_KEY } from "../../shared/browser-storage";
+import type { ChatCosts, ChatGift, ChatImage, ChatMessage, ChatResponse, MessageKind } from "../../shared/chat";
+import { type SendFrame } from "../../shared/chat-frames";
 
 /** Messages of both lists, each id once (the copy in `added` wins), oldest first. */
 export function mergeMessages(base: readonly ChatMessage[], added: readonly ChatMessage[]): ChatMessage[] {

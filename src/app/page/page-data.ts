@@ -3,10 +3,10 @@
  * as swr's fallback, so the first paint needs no request; the client uses the same keys.
  */
 import { unstable_serialize } from "swr/infinite";
-import type { LoggedOutSearchMode } from "../shared/settings";
-import type { RouteMatch } from "../shared/routes";
-import { visitorSearchAllowed } from "../shared/search-visibility";
-import { PAYMENT_METHODS } from "../shared/payment-methods";
+import type { LoggedOutSearchMode } from "../../shared/settings";
+import type { RouteMatch } from "../../shared/routes";
+import { visitorSearchAllowed } from "../../shared/search-visibility";
+import { PAYMENT_METHODS } from "../../shared/payment-methods";
 
 /** key: what is fetched; fallbackKey: where swr looks for it (an infinite list keeps its pages elsewhere). */
 type DataKey = { key: string; fallbackKey: string; infinite: boolean };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ageOn } from "../shared/ages";
+import { ageOn } from "../../shared/ages";
 import { dateOfBirth, signupProblems, type SignupDraft } from "./signup-checks";
-import { showActivationReminder } from "./components/Alerts";
-import { formErrors } from "./components/Form";
-import { ApiRequestError } from "./api";
-import { nextStep, previousStep } from "./screens/complete-signup/CompleteSignupScreen";
+import { showActivationReminder } from "./Alerts";
+import { formErrors } from "./Form";
+import { ApiRequestError } from "../page/api";
+import { nextStep, previousStep } from "../screens/complete-signup/CompleteSignupScreen";
 
 const today = new Date(Date.UTC(2026, 5, 15));
 const good: SignupDraft = {

@@ -1,5 +1,5 @@
 import type { SWRConfiguration } from "swr";
-import type { ApiError } from "../shared/api";
+import type { ApiError } from "../../shared/api";
 
 /** A failed API call, with the server's status and its error body (code, message, field). */
 export class ApiRequestError extends Error {

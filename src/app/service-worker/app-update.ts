@@ -5,7 +5,7 @@
  * page, that page reloads at its next navigation, so it is never stuck on an old build and never
  * loses what the member is typing.
  */
-import type { PageToWorker } from "../shared/service-worker";
+import type { PageToWorker } from "../../shared/service-worker";
 
 /** Whether this build registers the service worker (and so can offer push). */
 export const SERVICE_WORKER_ENABLED = import.meta.env.PROD;

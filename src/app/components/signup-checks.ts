@@ -9,9 +9,9 @@ import {
   passwordProblem,
   usernameProblem,
   type Problem,
-} from "../shared/account-fields";
-import { MIN_AGE } from "../shared/ages";
-import type { GENDERS } from "../shared/api";
+} from "../../shared/account-fields";
+import { MIN_AGE } from "../../shared/ages";
+import type { GENDERS } from "../../shared/api";
 
 export type SignupDraft = {
   email: string;

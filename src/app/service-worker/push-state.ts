@@ -4,8 +4,8 @@
  * page, read by the push alert, the signup step and the refresh interval; the actions subscribe,
  * turn off, and move the subscription to whichever member is logged in (decision 0019).
  */
-import { PUSH_MEMBER_KEY } from "../shared/browser-storage";
-import { apiSend } from "./api";
+import { PUSH_MEMBER_KEY } from "../../shared/browser-storage";
+import { apiSend } from "../page/api";
 import { SERVICE_WORKER_ENABLED } from "./app-update";
 
 export type PushState = "unknown" | "unsupported" | "capable" | "subscribed" | "denied";
