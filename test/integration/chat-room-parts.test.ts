@@ -1,7 +1,8 @@
 /**
  * The parts of a conversation's object, each on its own (docs/decisions/0031): the credit holds and
- * the page notices as plain logic with the clock as a parameter; the D1 journal and the send
- * pipeline inside a real object (runInDurableObject), where a member's socket drives them.
+ * the page notices as plain logic with the clock as a parameter, the decision of a send as a plain
+ * function of the facts at hand; the D1 journal and the send pipeline inside a real object
+ * (runInDurableObject), where a member's socket drives them.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -9,6 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ConversationRoom } from "../../src/server/chat/conversation-room";
 import { CreditHolds, HOLD_IDLE_MS, HOLD_MESSAGES, type PaidFromBalance } from "../../src/server/chat/credit-holds";
 import { ConversationPair } from "../../src/server/chat/conversation-pair";
+import { decideInGroup, type SendAtHand } from "../../src/server/chat/send-decision";
+import type { MemberFactsRow } from "../../src/server/services/chats";
 import type { D1Journal } from "../../src/server/chat/d1-journal";
 import { FACTS_TTL_MS, MemberFacts } from "../../src/server/chat/member-facts";
 import { NOTICE_QUIET_MS, ConversationNotices, type NoticeKind } from "../../src/server/notices/conversation-notices";
@@ -184,6 +187,134 @@ describe("the page notices", () => {
     open = 1;
     await notices.pageOpened(2);
     expect(calls).toEqual([{ kind: "message", to: 2, pagesOnly: true }]);
+  });
+});
+
+describe("the decision of a send", () => {
+  const rules = site("chat-parts.test", {
+    message_credits: MESSAGE,
+    photo_credits: 10,
+    free_conversations: 1,
+    free_messages: 3,
+    message_length: 200,
+  });
+  /** A free member with no credits writing to Bram, who can be written to. */
+  const sender = (row: Partial<MemberFactsRow> = {}): MemberFactsRow => ({
+    senderStatus: "active",
+    credits: 0,
+    paid: false,
+    recipientName: "Bram",
+    recipientStatus: "active",
+    recipientProfileStatus: "active",
+    recipientInvisible: false,
+    blockedByMe: false,
+    blockedMe: false,
+    freeConversationsUsed: 0,
+    heldElsewhere: 0,
+    senderVerified: false,
+    recipientVerifiedOnly: false,
+    conversationStarted: false,
+    ...row,
+  });
+  /** A text from 1 to 2 on facts read fresh, first of its group, with no hold here. */
+  const text = (row: Partial<MemberFactsRow>, at: Partial<SendAtHand> = {}): SendAtHand => ({
+    site: rules,
+    sender: 1,
+    peer: 2,
+    request: { kind: "text", body: "hello" },
+    read: { row: sender(row), fresh: true },
+    recorded: { freeUsedHere: 0, recipientHasWritten: false },
+    before: [],
+    holdCovers: () => false,
+    recalled: false,
+    ...at,
+  });
+
+  it("refuses a send the member lacks the credits for, on fresh facts only, after the other conversations give back what they hold", () => {
+    const short = { paid: true, credits: MESSAGE - 1 };
+    expect(decideInGroup(text(short))).toEqual({
+      outcome: "refused",
+      refusal: {
+        status: 402,
+        code: "insufficient_credits",
+        key: "errors.not_enough_credits",
+        values: { name: "Bram" },
+      },
+    });
+    // On facts that may be old, or after an earlier send of the group took its credits: decided again alone, later.
+    expect(decideInGroup(text(short, { read: { row: sender(short), fresh: false } }))).toEqual({ outcome: "later" });
+    expect(
+      decideInGroup(
+        text({ paid: true, credits: MESSAGE + 1 }, { before: [{ sender: 1, free: false, credits: MESSAGE }] }),
+      ),
+    ).toEqual({ outcome: "later" });
+    // Enough credits, but another conversation holds some: it gives them back, then the send is decided again.
+    const held = { paid: true, credits: MESSAGE, heldElsewhere: 1 };
+    expect(decideInGroup(text(held))).toEqual({ outcome: "recallHolds" });
+    expect(decideInGroup(text(held, { recalled: true }))).toMatchObject({
+      outcome: "refused",
+      refusal: { code: "insufficient_credits" },
+    });
+  });
+
+  it("sends free messages while the member has free messages left here, then at the message price", () => {
+    expect(decideInGroup(text({}))).toEqual({
+      outcome: "accepted",
+      price: { credits: 0, free: true },
+      paidFrom: "free",
+      credits: 0,
+      recipientName: "Bram",
+      here: { freeUsedHere: 0, recipientHasWritten: false },
+    });
+    // The group's earlier free messages count with those recorded here: the third is the last free one.
+    const twoBefore = [
+      { sender: 1, free: true, credits: 0 },
+      { sender: 1, free: true, credits: 0 },
+    ];
+    expect(decideInGroup(text({}, { before: twoBefore }))).toMatchObject({
+      outcome: "accepted",
+      price: { credits: 0, free: true },
+      here: { freeUsedHere: 2 },
+    });
+    const used = { recorded: { freeUsedHere: 1, recipientHasWritten: false }, before: twoBefore };
+    expect(decideInGroup(text({ credits: 50 }, used))).toMatchObject({
+      outcome: "accepted",
+      price: { credits: MESSAGE, free: false },
+      paidFrom: "balance",
+      here: { freeUsedHere: 3 },
+    });
+    // Free messages in another conversation used up the free conversations: this one starts paid.
+    expect(decideInGroup(text({ credits: 50, freeConversationsUsed: 1 }))).toMatchObject({
+      price: { credits: MESSAGE, free: false },
+    });
+    expect(decideInGroup(text({ freeConversationsUsed: 1 }))).toMatchObject({
+      outcome: "refused",
+      refusal: { code: "insufficient_credits" },
+    });
+  });
+
+  it("prices a paid message, paid from the hold here when it covers it and nothing before it waits for D1", () => {
+    const paidMember = { paid: true, credits: 100, heldElsewhere: 20 };
+    expect(decideInGroup(text(paidMember))).toEqual({
+      outcome: "accepted",
+      price: { credits: MESSAGE, free: false },
+      paidFrom: "balance",
+      // What other conversations hold is not this one's to spend.
+      credits: 80,
+      recipientName: "Bram",
+      here: { freeUsedHere: 0, recipientHasWritten: false },
+    });
+    const hold = (credits: number) => credits <= 50;
+    expect(decideInGroup(text(paidMember, { holdCovers: hold }))).toMatchObject({
+      price: { credits: MESSAGE, free: false },
+      paidFrom: "hold",
+    });
+    expect(
+      decideInGroup(text(paidMember, { holdCovers: hold, before: [{ sender: 2, free: false, credits: MESSAGE }] })),
+    ).toMatchObject({ paidFrom: "balance", credits: 80, here: { recipientHasWritten: true } });
+    expect(decideInGroup(text(paidMember, { request: { kind: "image" } }))).toMatchObject({
+      price: { credits: 10, free: false },
+    });
   });
 });
 

@@ -18,7 +18,7 @@ import {
 } from "../db/conversation-store";
 import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
 import { isPremiumProfile } from "../db/profiles";
-import { type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
+import { conversationRooms, type ConversationRoomCalls, type HistoryAnswer } from "../services/chats";
 import { tellMessage, tellRead, tellSenderBalance } from "../notices/tell";
 import { ConversationPair } from "./conversation-pair";
 import { CreditHolds } from "./credit-holds";
@@ -41,7 +41,10 @@ import { type SendFrame } from "../../shared/chat-frames";
  * every turn (a group of sends, a read mark, a history page, an export, an erasure) runs after the
  * one before it has finished, and starts by finishing the earlier sends (SendPipeline.finishEarlierSends).
  * The work is done by plain parts with one job each (docs/decisions/0031):
- * - SendPipeline (send-pipeline.ts): every send from the frame to the ack, its effects in order;
+ * - SendPipeline (send-pipeline.ts): every send from the frame to the ack, its effects in order,
+ *   each send decided by decideInGroup (send-decision.ts, the send rules on the facts at hand, writing
+ *   nothing) and then stored; its parts: the conversation it writes, what it reads of the members,
+ *   their credits, the chat ledger in D1, the sockets, the notices and the object itself;
  * - CreditHolds (credit-holds.ts): what the object may spend of its members' holds in D1;
  * - D1Journal (d1-journal.ts): messages acknowledged from a hold, recorded in D1 after the ack;
  * - ConversationNotices (conversation-notices.ts): what the members' channels are told of each message;
@@ -102,20 +105,17 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       return kind === "message" ? tellMessage(env, sent, asker) : tellSenderBalance(env, sent, asker);
     });
     this.sends = new SendPipeline({
-      ctx,
-      env,
-      db: this.db,
-      primary,
-      pair: this.pair,
+      conversation: { pair: this.pair, storage: ctx.storage },
+      members: { facts: this.known, sessions: this.sessions, sites: env.SETTINGS, db: this.db },
+      credits: { holds: this.holds, elsewhere: conversationRooms(env.CONVERSATIONS), db: this.db },
+      ledger: { db: this.db, primary, journal: this.journal, bookmark: () => this.reads.bookmark() },
       sockets: this.sockets,
-      holds: this.holds,
-      journal: this.journal,
-      known: this.known,
       notices: this.notices,
-      sessions: this.sessions,
-      alarmBy,
-      bookmark: () => this.reads.bookmark(),
-      takeLater: () => void this.turn(() => this.sends.takeWaiting()).catch(() => undefined),
+      object: {
+        alarmBy,
+        waitUntil: (work) => ctx.waitUntil(work),
+        takeLater: () => void this.turn(() => this.sends.takeWaiting()).catch(() => undefined),
+      },
     });
     // Keep-alive pings are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));

@@ -64,6 +64,11 @@ export class RoomSockets {
     return ws.deserializeAttachment() as SocketMember | null;
   }
 
+  /** Every socket of the object, with a member or not. */
+  all(): WebSocket[] {
+    return this.ctx.getWebSockets();
+  }
+
   /** Every open socket with its member. */
   *members(): Generator<[WebSocket, SocketMember]> {
     for (const ws of this.ctx.getWebSockets()) {

@@ -3,16 +3,18 @@
  * decide, store, record and deliver (docs/decisions/0015, 0021, 0024, 0031).
  *
  * The sends waiting when a turn of the object starts are taken as one group (up to MAX_GROUP), in
- * arrival order. For each send, in the order it happens:
+ * arrival order. For each send (SendPipeline.take), in the order it happens:
  *
  *   1. decide   The rules (services/chat-rules.ts) on the D1 facts at hand (MemberFacts: cached, or
  *               read fresh) and the conversation's own (free messages used here, whether the other
- *               member wrote), less what the group's earlier sends take. A refusal is only ever
- *               given on facts read fresh; one on older facts sends the rest of the group to a later
- *               turn, each send alone on fresh facts. A client id used before is answered with the
- *               stored message (storedBefore).
- *   2. store    Fast path: a paid send the member's credit hold here covers, with no send before it
- *               in the group waiting for D1, is written in one write of the object's storage as
+ *               member wrote), less what the group's earlier sends take: decideInGroup
+ *               (send-decision.ts) turns the facts into a decision value and writes nothing. A
+ *               refusal is only ever given on facts read fresh; one on older facts sends the rest of
+ *               the group to a later turn, each send alone on fresh facts. A client id used before is
+ *               answered with the stored message (storedBefore).
+ *   2. store    The accepted decision written (SendPipeline.store). Fast path: a paid send the
+ *               member's credit hold here covers, with no send before it in the group waiting for D1
+ *               (decided paid from the hold), is written in one write of the object's storage as
  *               recorded, counted unread and marked for the D1 journal; the hold it may spend goes
  *               down (CreditHolds). Slow path: every other send is written unrecorded (invisible,
  *               uncounted, unexported).
@@ -53,8 +55,8 @@ import type { Database } from "../db/database";
 import { ownChatPhoto } from "../db/photos";
 import { i18nFor } from "../translations";
 import { messageView } from "../services/chat-message-views";
-import { decideSend, insufficientCredits, type SendRequest } from "../services/chat-rules";
-import { conversationRooms, recallHeldCredits, sendFacts, type MemberFactsRow } from "../services/chats";
+import { insufficientCredits } from "../services/chat-rules";
+import { recallHeldCredits, type ConversationRooms } from "../services/chats";
 import { loadSite } from "../edge/site";
 import type { ConversationPair } from "./conversation-pair";
 import { HOLD_IDLE_MS, type CreditHolds } from "./credit-holds";
@@ -62,6 +64,7 @@ import { d1SideOf, type D1Journal } from "./d1-journal";
 import type { MemberFacts } from "./member-facts";
 import type { ConversationNotices } from "../notices/conversation-notices";
 import { refusalFrame, type RoomSockets, type SocketMember } from "./room-sockets";
+import { decideInGroup, requestOf, type Accepted, type SendAtHand, type SendDecision } from "./send-decision";
 import { closeEndedSockets, SESSION_ENDED, type SessionCheck } from "./session-check";
 import { type SendFrame } from "../../shared/chat-frames";
 
@@ -86,28 +89,62 @@ type Unrecorded = {
   unread: number;
   record: SendRecord;
 };
-/** What deciding a send came to: stored unrecorded, answered, put off to a later turn, or stored and acknowledged (the fast path). */
-type Decided = Unrecorded | { reply: ServerFrame } | { later: true } | { acknowledged: true } | { answered: true };
+/** A send paid from its sender's hold, written here recorded with its journal mark (the fast path): acknowledged now, recorded in D1 after the ack. */
+type Journaled = { message: StoredMessage; unread: number; credits: number };
+/** What storing an accepted send came to; `usedBefore`: the insert found the client id used before and wrote nothing. */
+type Stored = { journaled: Journaled } | { unrecorded: Unrecorded } | { usedBefore: true };
+/** What taking one send came to: stored unrecorded, answered, put off to a later turn, or stored and acknowledged (the fast path). */
+type Taken = Unrecorded | { reply: ServerFrame } | { later: true } | { acknowledged: true } | { answered: true };
+/** The sender's own chat photo, for an image message. */
+type ChatPhoto = NonNullable<Awaited<ReturnType<typeof ownChatPhoto>>>;
 
-export type PipelineParts = {
-  ctx: DurableObjectState;
-  env: Env;
+/** The conversation the sends are written to: its pair and D1 row, and its messages in the object's storage. */
+export type Conversation = { pair: ConversationPair; storage: DurableObjectStorage };
+
+/** What the pipeline reads of the members before deciding: their D1 facts, whether their logins are live, their sites' settings, their chat photos. */
+export type Members = {
+  facts: MemberFacts;
+  sessions: SessionCheck;
+  /** The sites' settings (loadSite): the site a socket was opened on prices its sends. */
+  sites: KVNamespace;
+  /** Where their chat photos are read (ownChatPhoto). */
+  db: Database;
+};
+
+/** The members' credits: what the object may spend of their holds here, their balance in D1, and their other conversations, asked to give back what they hold. */
+export type Credits = { holds: CreditHolds; elsewhere: ConversationRooms; db: Database };
+
+/** The chat ledger in D1, where sends are recorded: the group's batch, the journal of sends paid from a hold, and the bookmark acks carry. */
+export type Ledger = {
   db: Database;
   /** D1's primary, for what D1 has recorded after a start or a lost answer (docs/decisions/0033). */
   primary?: Database;
-  pair: ConversationPair;
-  sockets: RoomSockets;
-  holds: CreditHolds;
   journal: D1Journal;
-  known: MemberFacts;
-  notices: ConversationNotices;
-  sessions: SessionCheck;
-  alarmBy: (at: number) => void;
-  /** Run `takeWaiting` in a later turn of the object. */
-  takeLater: () => void;
   /** The newest D1 bookmark of the object's session, which acks carry (docs/decisions/0033). */
   bookmark?: () => string | null;
+};
+
+/** The Durable Object the pipeline runs in: its clock and alarm, its queue of turns, work kept going after a turn. */
+export type RoomObject = {
+  /** Run `takeWaiting` in a later turn of the object. */
+  takeLater: () => void;
+  /** An alarm of the object no later than `at`. */
+  alarmBy: (at: number) => void;
+  waitUntil: (work: Promise<unknown>) => void;
   now?: () => number;
+};
+
+/** The pipeline's collaborators, each named for its one job. */
+export type PipelineParts = {
+  conversation: Conversation;
+  members: Members;
+  credits: Credits;
+  ledger: Ledger;
+  /** The sockets it sends frames to. */
+  sockets: RoomSockets;
+  /** What it tells the members' channels of each message. */
+  notices: ConversationNotices;
+  object: RoomObject;
 };
 
 export class SendPipeline {
@@ -120,7 +157,7 @@ export class SendPipeline {
   private readonly now: () => number;
 
   constructor(private readonly parts: PipelineParts) {
-    this.now = parts.now ?? Date.now;
+    this.now = parts.object.now ?? Date.now;
   }
 
   enqueue(send: Send): void {
@@ -134,8 +171,8 @@ export class SendPipeline {
    */
   async finishEarlierSends(): Promise<void> {
     this.markAcknowledgedRecorded();
-    this.parts.journal.dropRecorded();
-    await this.parts.journal.catchUp();
+    this.parts.ledger.journal.dropRecorded();
+    await this.parts.ledger.journal.catchUp();
     await this.settleUnknown();
   }
 
@@ -154,52 +191,50 @@ export class SendPipeline {
     const unrecorded: Unrecorded[] = [];
     for (let i = 0; i < group.length; i++) {
       const send = group[i]!;
-      let decided: Decided;
+      let taken: Taken;
       try {
-        decided = await this.decideAndStore(send, unrecorded, alone);
+        taken = await this.take(send, unrecorded, alone);
       } catch (error) {
         send.reply(this.failure(send, error));
         continue;
       }
-      if ("reply" in decided) {
-        send.reply(decided.reply);
-      } else if ("later" in decided) {
+      if ("reply" in taken) {
+        send.reply(taken.reply);
+      } else if ("later" in taken) {
         this.putBack(group.slice(i).map((s) => ({ ...s, alone: true })));
         break;
-      } else if ("send" in decided) {
-        unrecorded.push(decided);
+      } else if ("send" in taken) {
+        unrecorded.push(taken);
       }
     }
     if (unrecorded.length) await this.recordGroup(unrecorded, alone);
   }
 
   /**
-   * Steps 1 and 2 for one send of a group (and 3 and 4 on the fast path): the rules on the facts at
-   * hand (`fresh`: read in D1 now) and, when they allow it, the message stored and acknowledged at
-   * once when the member's hold covers it (and no send before it in the group waits for D1), else
-   * written here unrecorded with the D1 side it needs.
+   * One send of a group (`before`: the group's sends before it that wait for D1), in the order it
+   * happens: the sender's login, 1. decide on the facts at hand (`fresh`: read in D1 now), 2. store
+   * what is accepted, and on the fast path 4. deliver and 3. record at once; the slow path's 3 and
+   * 4 are the group's (recordGroup).
    */
-  private async decideAndStore(send: Send, before: readonly Unrecorded[], fresh: boolean): Promise<Decided> {
+  private async take(send: Send, before: readonly Unrecorded[], fresh: boolean): Promise<Taken> {
     const { member, frame } = send;
-    const { db, pair, known, holds } = this.parts;
     // 0. the sender's login: a send from an ended session is refused and its socket closed, nothing stored (docs/decisions/0025).
-    if (!(await this.parts.sessions.live(member, this.now()))) {
+    if (!(await this.parts.members.sessions.live(member, this.now()))) {
       send.reply(refusalFrame(member, frame.client_id, SESSION_ENDED));
-      closeEndedSockets(this.parts.ctx.getWebSockets(), member.profileId, [member.session!]);
+      closeEndedSockets(this.parts.sockets.all(), member.profileId, [member.session!]);
       return { answered: true };
     }
-    const sql = this.parts.ctx.storage.sql;
-    const site = (await loadSite(this.parts.env.SETTINGS, member.siteDomain))?.settings ?? null;
+    const site = (await loadSite(this.parts.members.sites, member.siteDomain))?.settings ?? null;
     if (!site)
       return {
         reply: refusalFrame(member, frame.client_id, { status: 404, code: "unknown_site", key: "errors.unknown_site" }),
       };
-    const peer = pair.otherOf(member.profileId);
+    const peer = this.parts.conversation.pair.otherOf(member.profileId);
     // A client id used before is found by the insert, which then writes nothing (no read first on
     // the way of every send); a send that is not stored asks first (storedBefore).
-    let photo: Awaited<ReturnType<typeof ownChatPhoto>> | null = null;
+    let photo: ChatPhoto | null = null;
     if (frame.kind === "image") {
-      photo = (await ownChatPhoto(db, frame.photo_id, member.profileId)) ?? null;
+      photo = (await ownChatPhoto(this.parts.members.db, frame.photo_id, member.profileId)) ?? null;
       if (!photo)
         return (
           (await this.storedBefore(member, frame.client_id, site)) ?? {
@@ -211,59 +246,88 @@ export class SendPipeline {
           }
         );
     }
-    const request: SendRequest =
-      frame.kind === "text"
-        ? { kind: "text", body: frame.body }
-        : frame.kind === "gift"
-          ? { kind: "gift", gift: frame.gift }
-          : { kind: "image" };
 
-    // 1. decide: the member's facts and the conversation's, with what the group's earlier sends take.
-    let read = await known.read(member, peer, fresh);
-    // A member who has paid is not counted free messages: then whether the other member wrote here is all the rules need, and it is known.
-    const countFree = read.row?.paid !== true;
-    const recorded = countFree
-      ? conversationFacts(sql, member.profileId, peer, true)
-      : { freeUsedHere: 0, recipientHasWritten: known.hasWritten(peer) };
-    known.setWritten(peer, recorded.recipientHasWritten);
-    const mine = before.filter((u) => u.send.member.profileId === member.profileId);
-    const freeBefore = mine.filter((u) => u.record.free).length;
-    const here = {
-      freeUsedHere: recorded.freeUsedHere + freeBefore,
-      recipientHasWritten: recorded.recipientHasWritten || before.some((u) => u.send.member.profileId === peer),
-    };
-    const decide = (answer: { row: MemberFactsRow | undefined }) => {
-      const row = answer.row && {
-        ...answer.row,
-        // Credits other conversations hold are not this one's to spend; this one's own hold is.
-        credits: answer.row.credits - answer.row.heldElsewhere - mine.reduce((sum, u) => sum + u.record.credits, 0),
-        freeConversationsUsed:
-          answer.row.freeConversationsUsed + (recorded.freeUsedHere === 0 && freeBefore > 0 ? 1 : 0),
-      };
-      const facts = sendFacts(row, here);
-      return { facts, decision: decideSend(site, facts, request) };
-    };
-    let { facts, decision } = decide(read);
-    if (
-      "refusal" in decision &&
-      decision.refusal.code === "insufficient_credits" &&
-      read.fresh &&
-      (read.row?.heldElsewhere ?? 0) > 0
-    ) {
-      // The member's other conversations hold what this send needs: they give it back, then the send is decided again.
-      await recallHeldCredits(db, conversationRooms(this.parts.env.CONVERSATIONS), member, pair.knownId);
-      read = await known.read(member, peer, true);
-      ({ facts, decision } = decide(read));
-    }
-    if ("refusal" in decision) {
+    // 1. decide
+    const decision = await this.decide(member, peer, site, frame, before, fresh);
+    if (decision.outcome !== "accepted") {
       const stored = await this.storedBefore(member, frame.client_id, site);
       if (stored) return stored;
-      return read.fresh && before.length === 0
+      return decision.outcome === "refused"
         ? { reply: refusalFrame(member, frame.client_id, decision.refusal) }
         : { later: true };
     }
 
     // 2. store
+    const stored = await this.store(send, site, peer, photo, decision, before);
+    // The insert found the client id used before: answered as a retry.
+    if ("usedBefore" in stored) return (await this.storedBefore(member, frame.client_id, site)) ?? { later: true };
+    if ("unrecorded" in stored) return stored.unrecorded;
+    // 4. deliver, then 3. record (the journal goes to D1 after the ack).
+    const { message, unread, credits } = stored.journaled;
+    this.deliver(send, site, message, peer, unread, credits);
+    this.parts.ledger.journal.recordSoon();
+    return { acknowledged: true };
+  }
+
+  /**
+   * Step 1: the member's facts and the conversation's, with what the group's earlier sends take,
+   * decided by the rules (decideInGroup). Nothing is stored; a send refused for credits the member's
+   * other conversations hold has them given back (their write, in D1) and is decided again.
+   */
+  private async decide(
+    member: SocketMember,
+    peer: number,
+    site: SiteSettings,
+    frame: SendFrame,
+    before: readonly Unrecorded[],
+    fresh: boolean,
+  ): Promise<SendDecision> {
+    const { facts } = this.parts.members;
+    const { pair, storage } = this.parts.conversation;
+    let read = await facts.read(member, peer, fresh);
+    // A member who has paid is not counted free messages: then whether the other member wrote here is all the rules need, and it is known.
+    const countFree = read.row?.paid !== true;
+    const recorded = countFree
+      ? conversationFacts(storage.sql, member.profileId, peer, true)
+      : { freeUsedHere: 0, recipientHasWritten: facts.hasWritten(peer) };
+    facts.setWritten(peer, recorded.recipientHasWritten);
+    const at: Omit<SendAtHand, "read" | "recalled"> = {
+      site,
+      sender: member.profileId,
+      peer,
+      request: requestOf(frame),
+      recorded,
+      before: before.map((u) => ({ sender: u.send.member.profileId, free: u.record.free, credits: u.record.credits })),
+      // Asked before store makes sure of the D1 row: a hold is known only once the row is, and then
+      // making sure takes no call, so nothing can change the hold in between.
+      holdCovers: (credits) => this.parts.credits.holds.covers(member.profileId, credits),
+    };
+    const decision = decideInGroup({ ...at, read, recalled: false });
+    if (decision.outcome !== "recallHolds") return decision;
+    // The member's other conversations hold what this send needs: they give it back, then the send is decided again.
+    await recallHeldCredits(this.parts.credits.db, this.parts.credits.elsewhere, member, pair.knownId);
+    read = await facts.read(member, peer, true);
+    return decideInGroup({ ...at, read, recalled: true });
+  }
+
+  /**
+   * Step 2: an accepted send written to the object's storage. Paid from the hold (the fast path):
+   * written recorded with its journal mark, the hold and the known balance down by its price, to be
+   * acknowledged at once. Else (the slow path): written unrecorded, with the D1 side the group's
+   * batch records.
+   */
+  private async store(
+    send: Send,
+    site: SiteSettings,
+    peer: number,
+    photo: ChatPhoto | null,
+    decision: Accepted,
+    before: readonly Unrecorded[],
+  ): Promise<Stored> {
+    const { member, frame } = send;
+    const { pair, storage } = this.parts.conversation;
+    const { facts } = this.parts.members;
+    const sql = storage.sql;
     const conversationId = await pair.d1Id(member.profileId, peer);
     const fields: NewStoredMessage = {
       sender_id: member.profileId,
@@ -282,32 +346,28 @@ export class SendPipeline {
       created_at: Math.floor(this.now() / 1000),
     };
     const price = decision.price.credits;
-    if (before.length === 0 && holds.covers(member.profileId, price)) {
+    if (decision.paidFrom === "hold") {
       // The fast path: stored with its journal mark and acknowledged now, recorded in D1 next.
       const stored = insertAcknowledged(sql, fields, member.userId, peer);
-      // The insert found the client id used before: answered as a retry.
-      if (!stored) return (await this.storedBefore(member, frame.client_id, site)) ?? { later: true };
-      const { message, unread } = stored;
-      holds.spend(member.profileId, price, this.now());
-      known.setWritten(member.profileId, true);
-      const balance = known.balanceOf(member.profileId);
-      if (balance !== undefined) known.setBalance(member.profileId, balance - price);
-      // 4. deliver, then 3. record (the journal goes to D1 after the ack).
-      this.deliver(send, site, message, peer, unread, known.balanceOf(member.profileId) ?? facts.credits - price);
-      this.parts.journal.recordSoon();
-      return { acknowledged: true };
+      if (!stored) return { usedBefore: true };
+      this.parts.credits.holds.spend(member.profileId, price, this.now());
+      facts.setWritten(member.profileId, true);
+      const balance = facts.balanceOf(member.profileId);
+      if (balance !== undefined) facts.setBalance(member.profileId, balance - price);
+      const credits = facts.balanceOf(member.profileId) ?? decision.credits - price;
+      return { journaled: { message: stored.message, unread: stored.unread, credits } };
     }
     const message = insertUnrecorded(sql, fields);
-    if (!message) return (await this.storedBefore(member, frame.client_id, site)) ?? { later: true };
+    if (!message) return { usedBefore: true };
     const unread = unreadCountOf(sql, peer) + 1 + before.filter((u) => u.peer === peer).length;
     const record: SendRecord = {
       ...d1SideOf(message, conversationId, member.userId, peer, unread),
       free: decision.price.free,
-      recipientHasWritten: here.recipientHasWritten,
-      freeUsedHere: here.freeUsedHere,
+      recipientHasWritten: decision.here.recipientHasWritten,
+      freeUsedHere: decision.here.freeUsedHere,
       allowance: { freeMessages: site.free_messages, freeConversations: site.free_conversations },
     };
-    return { send, site, peer, message, recipientName: facts.recipient?.name ?? "", unread, record };
+    return { unrecorded: { send, site, peer, message, recipientName: decision.recipientName, unread, record } };
   }
 
   /**
@@ -315,8 +375,8 @@ export class SendPipeline {
    * for): the stored message's ack again, nothing charged twice; or, when that message waits for D1
    * (the same client id twice in one group), a wait until it is recorded. Null: the id is new.
    */
-  private async storedBefore(member: SocketMember, clientId: string, site: SiteSettings): Promise<Decided | null> {
-    const stored = messageByClientId(this.parts.ctx.storage.sql, member.profileId, clientId);
+  private async storedBefore(member: SocketMember, clientId: string, site: SiteSettings): Promise<Taken | null> {
+    const stored = messageByClientId(this.parts.conversation.storage.sql, member.profileId, clientId);
     if (!stored) return null;
     if (stored.recorded !== 1) return { later: true };
     return {
@@ -340,8 +400,10 @@ export class SendPipeline {
    * acknowledged) to be settled at the start of the next turn.
    */
   private async recordGroup(group: Unrecorded[], fresh: boolean): Promise<void> {
-    const { db, holds, journal, known } = this.parts;
-    const sql = this.parts.ctx.storage.sql;
+    const { db, journal } = this.parts.ledger;
+    const { holds } = this.parts.credits;
+    const { facts } = this.parts.members;
+    const sql = this.parts.conversation.storage.sql;
     const last = group.at(-1)!;
     const discard = () => {
       for (const u of group) discardUnrecorded(sql, u.message.id);
@@ -356,7 +418,7 @@ export class SendPipeline {
       now,
     );
     // Before D1 is asked: a hold never outlives the object's knowing of it.
-    if (holdRequests.length) this.parts.alarmBy(now + HOLD_IDLE_MS);
+    if (holdRequests.length) this.parts.object.alarmBy(now + HOLD_IDLE_MS);
     const version = holds.version;
     let result: SendRecordResult;
     try {
@@ -368,14 +430,15 @@ export class SendPipeline {
         // Learnt in D1's order, so a hold given back after this write is never believed again.
         if ("recorded" in recorded)
           for (const profileId of holds.learn(recorded.holds ?? [], records, version, (p) => journal.creditsWaiting(p)))
-            known.forget(profileId);
+            facts.forget(profileId);
         return recorded;
       });
     } catch (error) {
       this.outcomeUnknown = true;
       let recorded = false;
       try {
-        recorded = (await lastRecordedId(this.parts.primary ?? db, last.record.conversationId)) >= last.message.id;
+        recorded =
+          (await lastRecordedId(this.parts.ledger.primary ?? db, last.record.conversationId)) >= last.message.id;
         this.outcomeUnknown = false;
       } catch {
         // settled at the start of the next turn
@@ -390,7 +453,7 @@ export class SendPipeline {
     if ("insufficientCredits" in result || "standingChanged" in result) {
       discard();
       if (fresh && group.length === 1) {
-        known.forget(last.send.member.profileId);
+        facts.forget(last.send.member.profileId);
         last.send.reply(
           refusalFrame(last.send.member, last.send.frame.client_id, insufficientCredits(last.recipientName)),
         );
@@ -402,7 +465,7 @@ export class SendPipeline {
     const credits =
       "recorded" in result ? result.credits : await Promise.all(group.map((u) => this.balance(u.send.member.userId)));
     for (const [i, u] of group.entries()) {
-      known.recorded(u.send.member.profileId, u.record.free, credits[i]!);
+      facts.recorded(u.send.member.profileId, u.record.free, credits[i]!);
       this.deliver(u.send, u.site, u.message, u.peer, u.unread, credits[i]!);
     }
     this.acknowledgedUnmarked.push(...group.map((u) => ({ id: u.message.id, peer: u.peer })));
@@ -422,16 +485,17 @@ export class SendPipeline {
     unread: number,
     credits: number,
   ): void {
-    const { ctx, notices, sockets, sessions } = this.parts;
+    const { notices, sockets } = this.parts;
+    const { sessions } = this.parts.members;
     const record = {
-      conversationId: this.parts.pair.knownId!,
+      conversationId: this.parts.conversation.pair.knownId!,
       kind: message.kind,
       preview: message.kind === "text" ? (message.body ?? "").slice(0, 140) : null,
       credits: message.credits_charged,
       now: message.created_at,
     };
     const pagesOnly = notices.recentlyNoticed(peer);
-    ctx.waitUntil(
+    this.parts.object.waitUntil(
       notices.announce({
         sender: send.member,
         recipient: peer,
@@ -448,7 +512,7 @@ export class SendPipeline {
       const recheck = sessions.recheck(viewer, this.now(), () =>
         closeEndedSockets([other], viewer.profileId, [viewer.session!]),
       );
-      if (recheck) ctx.waitUntil(recheck);
+      if (recheck) this.parts.object.waitUntil(recheck);
       sockets.send(other, { type: "message", message: this.view(message, viewer, site) });
       if (viewer.profileId === peer) sockets.send(other, { type: "unread", count: unread });
     }
@@ -466,34 +530,35 @@ export class SendPipeline {
     if (!this.acknowledgedUnmarked.length) return;
     const marks = this.acknowledgedUnmarked;
     this.acknowledgedUnmarked = [];
-    const storage = this.parts.ctx.storage;
+    const { pair, storage } = this.parts.conversation;
     storage.transactionSync(() => {
       for (const mark of marks) markRecorded(storage, mark.id, mark.peer);
     });
-    for (const mark of marks) this.parts.known.setWritten(this.parts.pair.otherOf(mark.peer), true);
+    for (const mark of marks) this.parts.members.facts.setWritten(pair.otherOf(mark.peer), true);
   }
 
   /** Step 5c: messages written here whose D1 side is unknown: recorded when D1 has them, dropped when it has not. */
   private async settleUnknown(): Promise<void> {
     if (!this.outcomeUnknown) return;
-    const { ctx, pair, db, known } = this.parts;
-    const waiting = unrecordedMessages(ctx.storage.sql);
+    const { pair, storage } = this.parts.conversation;
+    const { db, primary } = this.parts.ledger;
+    const waiting = unrecordedMessages(storage.sql);
     const d1 = waiting.length ? await pair.d1Record() : null;
-    const recordedUpTo = d1 ? await lastRecordedId(this.parts.primary ?? db, d1.id) : 0;
+    const recordedUpTo = d1 ? await lastRecordedId(primary ?? db, d1.id) : 0;
     for (const message of waiting) {
       if (message.id <= recordedUpTo) {
-        markRecorded(ctx.storage, message.id, pair.otherOf(message.sender_id));
-        known.setWritten(message.sender_id, true);
-      } else discardUnrecorded(ctx.storage.sql, message.id);
+        markRecorded(storage, message.id, pair.otherOf(message.sender_id));
+        this.parts.members.facts.setWritten(message.sender_id, true);
+      } else discardUnrecorded(storage.sql, message.id);
     }
     this.outcomeUnknown = false;
   }
 
   /** Sends to take again in a later turn, before those that came after them. */
   private putBack(sends: Send[]): void {
-    for (const send of sends) this.parts.known.forget(send.member.profileId);
+    for (const send of sends) this.parts.members.facts.forget(send.member.profileId);
     this.waiting.unshift(...sends);
-    this.parts.takeLater();
+    this.parts.object.takeLater();
   }
 
   private failure(send: Send, error: unknown): ServerFrame {
@@ -510,18 +575,18 @@ export class SendPipeline {
 
   /** The ack's bookmark: the object's D1 state after its last write (a send paid from a hold is not in D1 yet). */
   private bookmark(): { bookmark?: string } {
-    const bookmark = this.parts.bookmark?.();
+    const bookmark = this.parts.ledger.bookmark?.();
     return bookmark ? { bookmark } : {};
   }
 
   private async balance(userId: number): Promise<number> {
-    return (await balanceOf(this.parts.db, userId))?.credits ?? 0;
+    return (await balanceOf(this.parts.credits.db, userId))?.credits ?? 0;
   }
 
   private view(row: StoredMessage, viewer: SocketMember, site: SiteSettings) {
     return messageView(
       row,
-      this.parts.pair.knownId!,
+      this.parts.conversation.pair.knownId!,
       { profileId: viewer.profileId, premium: viewer.premium },
       site.cdn_prefix,
       i18nFor(viewer.language, site.countries[0]).t,
