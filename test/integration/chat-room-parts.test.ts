@@ -173,7 +173,7 @@ describe("the page notices", () => {
       () => now,
     );
     // The first message goes to the recipient's channel (push and mail) and the balance to the sender's.
-    await notices.announce(sent(2, MESSAGE, false));
+    await notices.tell(sent(2, MESSAGE, false));
     expect(calls).toEqual([
       { kind: "message", to: 2, pagesOnly: false },
       { kind: "balance", to: 1, pagesOnly: false },
@@ -181,7 +181,7 @@ describe("the page notices", () => {
     // Both said no page is open: the next message, for pages only, costs no call.
     calls.length = 0;
     now += 100;
-    await notices.announce(sent(2, MESSAGE, true));
+    await notices.tell(sent(2, MESSAGE, true));
     expect(calls).toEqual([]);
     // A page of the recipient opens: the message kept back goes to it, as news for pages only.
     open = 1;

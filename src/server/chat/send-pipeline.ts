@@ -496,7 +496,7 @@ export class SendPipeline {
     };
     const pagesOnly = notices.recentlyNoticed(peer);
     this.parts.object.waitUntil(
-      notices.announce({
+      notices.tell({
         sender: send.member,
         recipient: peer,
         messageId: message.id,

@@ -76,7 +76,7 @@ function clientOf(binding: D1Database): D1Client {
 /**
  * One drizzle database per D1 binding, made at its first use: building one works out the relations
  * of every table of the schema, which is worth doing once per isolate, not on every request, send
- * or announcement (docs/decisions/0023). Sessions do not change that: the request's session is
+ * or notice (docs/decisions/0023). Sessions do not change that: the request's session is
  * found by the client at each query (clientOf), so no request builds a database of its own.
  */
 const databases = new WeakMap<D1Database, Database>();

@@ -6,7 +6,7 @@
  * once (NOTICE_QUIET_MS). Kept in memory: an eviction at worst notifies once more.
  */
 import type { Presence } from "../../shared/member-events";
-import type { SentMessage } from "../notices/tell";
+import type { SentMessage } from "./tell";
 import { PageHints } from "./page-hints";
 
 /** After a message's push and mail notice, how long further messages to that member reach only their pages. */
@@ -23,23 +23,23 @@ export class ConversationNotices {
   private readonly pages = new PageHints<NoticeKind, SentMessage>();
 
   constructor(
-    private readonly tell: TellChannel,
+    private readonly askChannel: TellChannel,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** A stored send, told to the recipient (the badge first) and, when it was paid, the sender's balance to the sender. */
-  async announce(sent: SentMessage): Promise<void> {
+  async tell(sent: SentMessage): Promise<void> {
     const now = this.now();
     const calls: Promise<void>[] = [];
-    const tell = (profileId: number, kind: NoticeKind, pagesOnly: boolean) => {
+    const tellOne = (profileId: number, kind: NoticeKind, pagesOnly: boolean) => {
       if (pagesOnly && this.pages.closed(profileId, now)) {
         this.pages.keep(profileId, kind, sent, now);
         return;
       }
       calls.push(this.call(profileId, kind, sent));
     };
-    tell(sent.recipient, "message", sent.pagesOnly === true);
-    if (sent.record.credits > 0) tell(sent.sender.profileId, "balance", true);
+    tellOne(sent.recipient, "message", sent.pagesOnly === true);
+    if (sent.record.credits > 0) tellOne(sent.sender.profileId, "balance", true);
     await Promise.all(calls);
   }
 
@@ -70,7 +70,7 @@ export class ConversationNotices {
   /** One call to a member's channel; what it says of their pages decides the next ones. */
   private async call(profileId: number, kind: NoticeKind, sent: SentMessage): Promise<void> {
     const asked = this.pages.ask(profileId, this.now());
-    const presence = await this.tell(kind, sent);
+    const presence = await this.askChannel(kind, sent);
     await this.sendKept(profileId, this.pages.learn(asked, presence.open, this.now()));
   }
 
