@@ -6,6 +6,7 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
 import { DEVELOPMENT_VAPID } from "./scripts/demo/vapid-keys";
 import { clientManifest } from "./scripts/vite/client-manifest";
+import LongestFirst from "./test/sequencer";
 
 /** Tests inside workerd: the Worker with real local D1, KV and R2; migrations applied in setup. */
 export default defineConfig(async () => {
@@ -33,7 +34,10 @@ export default defineConfig(async () => {
       include: ["test/integration/**/*.test.{ts,tsx}", "src/**/*.test.{ts,tsx}"],
       setupFiles: ["test/apply-migrations.ts"],
       globalSetup: ["test/global-setup.ts"],
-      maxWorkers: 2,
+      // Three workerd processes on two cores: each waits on its runtime and storage often enough that a
+      // third keeps both cores busy (about 4 min 10 s against 5 min for the suite, measured here).
+      maxWorkers: 3,
+      sequence: { sequencer: LongestFirst },
       reporters: ["default", "./test/summary-reporter.ts"],
     },
   };
