@@ -146,6 +146,9 @@ export function localeOffences(languages: Record<string, Tree>, variants: Record
       if (texts.has(base)) offences.push(`${language}: ${base} is both a plain text and a plural family`);
     }
     for (const [key, text] of texts) {
+      // The translator's placeholders take one brace ({site}); two would reach the member as they stand.
+      if (text.includes("{{"))
+        offences.push(`${language}: ${key} has a placeholder in double braces: write {name}, with one brace`);
       if (isForm(key, grouped) || Object.hasOwn(NOT_COUNTED_KEYS, key)) continue;
       const legal = key.startsWith("legal_text.");
       for (const name of placeholders(text)) {
@@ -170,6 +173,9 @@ export function localeOffences(languages: Record<string, Tree>, variants: Record
     }
     const baseFamilies = families(flatten(base).keys());
     const needed = pluralCategories(tag);
+    for (const [key, text] of flatten(tree))
+      if (text.includes("{{"))
+        offences.push(`${tag}: ${key} has a placeholder in double braces: write {name}, with one brace`);
     for (const [key, forms] of families(flatten(tree).keys())) {
       if (!baseFamilies.has(key)) offences.push(`${tag}: ${key} is not a text of ${language}`);
       else if (baseFamilies.get(key)!.size === 0 && forms.size > 0)

@@ -49,6 +49,22 @@ describe("the offline page", () => {
     expect(page).not.toMatch(/<script|<img|<link|src=/);
   });
 
+  it("names the site, in the text and under its logo, which stands in the page itself", async () => {
+    for (const [url, texts] of [
+      ["http://nl.test/offline.html", nl],
+      ["http://de.test/offline.html?lang=de", de],
+    ] as const) {
+      const page = await (await fetchWorker(url)).text();
+      const name = `Testwave ${new URL(url).hostname}`;
+      expect(page).toContain(`<p>${texts.app_install.offline.text.replace("{site}", name)}</p>`);
+      expect(page).toMatch(
+        new RegExp(`<div class="brand"><span aria-hidden="true"><svg [^]*</svg></span>${name}</div>`),
+      );
+      // No placeholder reaches the page as it stands, in either form.
+      expect(page.slice(page.indexOf("<body>"))).not.toMatch(/\{\{?\w+\}\}?/);
+    }
+  });
+
   it("without a language asked for, is in the site's language; an unknown one changes nothing", async () => {
     for (const url of ["http://nl.test/offline.html", "http://nl.test/offline.html?lang=xx"]) {
       const res = await fetchWorker(url);

@@ -111,6 +111,41 @@ describe("the structure check (npm run check:structure)", () => {
   });
 });
 
+describe("the plural check (npm run check:plurals), which reads every text of every locale", () => {
+  const pluralCheck = (dir: string) => {
+    const run = spawnSync(TSX, [join(ROOT, "scripts", "check-plurals.ts"), dir], { encoding: "utf8" });
+    return { status: run.status, output: run.stdout + run.stderr };
+  };
+  const copyOfTexts = () => {
+    const dir = mkdtempSync(join(tmpdir(), "plurals-"));
+    copies.push(dir);
+    for (const part of ["src", "locales"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    return dir;
+  };
+
+  it("passes on the texts as they are", () => {
+    expect(pluralCheck(copyOfTexts()).status).toBe(0);
+  });
+
+  it("fails on a placeholder in double braces, in a language or a regional variant", () => {
+    const dir = copyOfTexts();
+    for (const [file, key] of [
+      ["locales/sv.json", "Du är offline"],
+      ["locales/de-CH.json", null],
+    ] as const) {
+      const path = join(dir, file);
+      const texts = JSON.parse(readFileSync(path, "utf8")) as Record<string, Record<string, unknown>>;
+      if (key) (texts.app_install!.offline as Record<string, string>).title = `${key} ({{site}})`;
+      else texts.planted = { text: "Willkommen bei {{site}}" };
+      writeFileSync(path, JSON.stringify(texts));
+    }
+    const { status, output } = pluralCheck(dir);
+    expect(status).toBe(1);
+    expect(output).toContain("sv: app_install.offline.title has a placeholder in double braces");
+    expect(output).toContain("de-CH: planted.text has a placeholder in double braces");
+  });
+});
+
 describe("the format check (npm run format:check, part of npm run check, which CI runs before the tests)", () => {
   it("CI runs npm run check, whose first step is the format check, before the tests", () => {
     const ci = readFileSync(join(ROOT, ".ci/run"), "utf8");

@@ -1,11 +1,13 @@
 import type { Context } from "hono";
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
+import LOGO from "../../../public/icons/icon.svg?raw";
 import type { AppEnv } from "../request-context";
 
 /**
  * The page the service worker shows for a navigation when the network is gone (src/sw.ts stores it
- * at install and again when a page reports another language). Self-contained: inline style, no
- * script, no image, so nothing else needs to be cached; "Try again" reloads the address it stands in for.
+ * at install and again when a page reports another language). Self-contained: inline style, the
+ * site's logo inline, no script, no image file, so nothing else needs to be cached; it names the site
+ * (which may be one of several installed); "Try again" reloads the address it stands in for.
  */
 export async function offlinePage(c: Context<AppEnv>): Promise<Response> {
   const t = c.get("t");
@@ -38,12 +40,17 @@ export async function offlinePage(c: Context<AppEnv>): Promise<Response> {
             padding: 1.5rem;
             text-align: center;
           }
-          .mark {
+          .brand {
+            display: flex;
+            flex-direction: column;
+            align-items: center;
+            gap: 0.5rem;
+            margin: 0 0 1rem;
+            font-weight: 700;
+          }
+          .brand svg {
             width: 4rem;
             height: 4rem;
-            margin: 0 auto 1rem;
-            border-radius: 1rem;
-            background: linear-gradient(135deg, #ff8a00, #e8412c);
           }
           h1 {
             font-size: 1.4rem;
@@ -66,7 +73,7 @@ export async function offlinePage(c: Context<AppEnv>): Promise<Response> {
       </head>
       <body>
         <main>
-          <div class="mark" aria-hidden="true"></div>
+          <div class="brand"><span aria-hidden="true">${raw(LOGO.trim())}</span>${c.get("site").name}</div>
           <h1>${t("app_install.offline.title")}</h1>
           <p>${t("app_install.offline.text", { site: c.get("site").name })}</p>
           <a href="">${t("app_install.offline.retry")}</a>
