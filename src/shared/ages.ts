@@ -11,6 +11,14 @@ export const MIN_AGE = 18;
  */
 export const MAX_AGE = 99;
 
+/** The text (locales/) of an age range whose minimum is above its maximum: the search form and the API say the same. */
+export const AGE_RANGE_REVERSED = "validation.age_range_reversed";
+
+/** Whether an age range can hold anyone: a minimum above the maximum cannot (either end may be left open). */
+export function ageRangeHolds(range: { min_age?: number | undefined; max_age?: number | undefined }): boolean {
+  return range.min_age === undefined || range.max_age === undefined || range.min_age <= range.max_age;
+}
+
 /** Full years between a YYYY-MM-DD birth date and the UTC day of `today`. */
 export function ageOn(birthDate: string, today = new Date()): number {
   const [y, m, d] = birthDate.split("-").map(Number) as [number, number, number];

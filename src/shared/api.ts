@@ -1,6 +1,6 @@
 /** Shapes of the /api/*.php calls, shared by the Worker and the client. */
 import * as v from "valibot";
-import { MAX_AGE, MIN_AGE } from "./ages";
+import { AGE_RANGE_REVERSED, ageRangeHolds, MAX_AGE, MIN_AGE } from "./ages";
 
 const intString = (min: number, max: number) =>
   v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/), v.transform(Number), v.integer(), v.minValue(min), v.maxValue(max));
@@ -37,7 +37,7 @@ export const SearchQuery = v.pipe(
     verified: v.optional(v.literal("1")),
   }),
   v.forward(
-    v.check((q) => q.min_age === undefined || q.max_age === undefined || q.min_age <= q.max_age, "min_age > max_age"),
+    v.check((q) => ageRangeHolds(q), AGE_RANGE_REVERSED),
     ["max_age"],
   ),
 );

@@ -1,6 +1,7 @@
 /** Likes, matches, the swipe game and the match-finder: shapes of their calls, shared by the Worker and the client. */
 import * as v from "valibot";
 import type { MainImage, ProfileCard } from "./api";
+import { AGE_RANGE_REVERSED, ageRangeHolds } from "./ages";
 
 export const LIKE_TYPES = ["received", "sent", "matches"] as const;
 export type LikeType = (typeof LIKE_TYPES)[number];
@@ -95,7 +96,7 @@ export const MatchFinderQuery = v.pipe(
     ),
   }),
   v.forward(
-    v.check((q) => q.min_age === undefined || q.max_age === undefined || q.min_age <= q.max_age, "min_age > max_age"),
+    v.check((q) => ageRangeHolds(q), AGE_RANGE_REVERSED),
     ["max_age"],
   ),
 );

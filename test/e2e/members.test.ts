@@ -109,6 +109,37 @@ describe("member search on the Dutch site", () => {
     await context.close();
   });
 
+  it("refuses a minimum age above the maximum in the form, in Dutch, and the page asked for says the same", async () => {
+    const { context, page, errors } = await phone(browser(), { width: 390, height: 844 });
+    await page.goto(`${baseUrl}/members`);
+    await enterSite(page);
+    await page.getByRole("button", { name: nl.shell.filters }).click();
+    await page.getByLabel(nl.search.min_age).fill("60");
+    await page.getByLabel(nl.search.max_age).fill("30");
+    await page.getByRole("button", { name: nl.search.submit, exact: true }).click();
+    const alert = page.getByRole("alert").filter({ hasText: nl.validation.age_range_reversed });
+    await expect.poll(() => alert.count()).toBe(1);
+    expect(await page.getByLabel(nl.search.max_age).getAttribute("aria-invalid")).toBe("true");
+    // Nothing was searched: the address is the same, and no field's name is shown.
+    expect(new URL(page.url()).search).toBe("");
+    expect(await page.locator("body").innerText()).not.toContain("max_age");
+    await page.screenshot({ path: ".tmp/screenshots/members-age-range-390.png" });
+
+    // Corrected, the search goes, and the message is gone.
+    await page.getByLabel(nl.search.max_age).fill("70");
+    expect(await alert.count()).toBe(0);
+    await page.getByRole("button", { name: nl.search.submit, exact: true }).click();
+    await page.waitForURL(/\/members\?min_age=60&max_age=70$/);
+
+    // Typed into the address instead, the page answers 400 with the same text.
+    const response = await page.goto(`${baseUrl}/members?min_age=60&max_age=30`);
+    expect(response?.status()).toBe(400);
+    expect(await page.locator("body").innerText()).toContain(nl.validation.age_range_reversed);
+    expect(await page.locator("body").innerText()).not.toContain("max_age");
+    expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
+    await context.close();
+  });
+
   it("switches the language with the switcher and keeps it", async () => {
     const { context, page } = await visitor();
     await page.goto(`${baseUrl}/members`);

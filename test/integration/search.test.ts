@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import en from "../../locales/en.json";
+import nl from "../../locales/nl.json";
+import pl from "../../locales/pl.json";
 import type { SearchResponse } from "../../src/shared/api";
 import { type FixtureProfile, loadProfiles, putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
@@ -138,7 +141,6 @@ describe("bad search input", () => {
     ["?min_age=abc", "min_age"],
     ["?min_age=17", "min_age"],
     ["?max_age=100", "max_age"],
-    ["?min_age=40&max_age=30", "max_age"],
     ["?gender=other", "gender"],
     ["?country=DE", "country"],
     ["?country=nl", "country"],
@@ -157,6 +159,23 @@ describe("bad search input", () => {
       const body = await json(res);
       expect(body, query).toMatchObject({ error: "invalid_parameter", field, message: `Invalid value for ${field}` });
     }
+  });
+
+  it("answers a minimum age above the maximum with the form's own text, in the user's language, naming no field", async () => {
+    for (const [cookie, text] of [
+      ["locale=en", en.validation.age_range_reversed],
+      ["locale=nl", nl.validation.age_range_reversed],
+      ["locale=pl", pl.validation.age_range_reversed],
+    ] as const) {
+      const res = await search("?min_age=40&max_age=30", { headers: { cookie } });
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      expect(body).toMatchObject({ error: "age_range_reversed", field: "max_age", message: text });
+      expect(body.message).not.toMatch(/max_age|min_age/);
+    }
+    // The same age at both ends is a range, and an open end is too.
+    expect((await search("?min_age=40&max_age=40")).status).toBe(200);
+    expect((await search("?min_age=99")).status).toBe(200);
   });
 
   it("ignores parameters it does not know", async () => {

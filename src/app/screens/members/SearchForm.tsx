@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { GENDERS, type Region, type SearchResponse } from "../../../shared/api";
-import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
+import { AGE_RANGE_REVERSED, ageRangeHolds, MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { regionKind } from "../../../shared/regions";
 import { useRouter, useSettings, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
@@ -44,11 +44,21 @@ export function SearchForm({
   const { user } = useUser();
   const [filters, setFilters] = useState(() => filtersFrom(query, applied, settings.geoip_selected_country));
   const shown = new Set(settings.search_fields);
-  const set = (name: keyof Filters) => (event: { target: { value: string } }) =>
+  const set = (name: keyof Filters) => (event: { target: { value: string } }) => {
+    if (name === "min_age" || name === "max_age") setAgeProblem(false);
     setFilters((f) => ({ ...f, [name]: event.target.value, ...(name === "country" ? { country_region: "" } : {}) }));
+  };
 
+  // The server's rule, said before anything is sent (SPEC §5: the form refuses what the server refuses).
+  const [ageProblem, setAgeProblem] = useState(false);
+  const ageOf = (value: string) => (value === "" ? undefined : Number(value));
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!ageRangeHolds({ min_age: ageOf(filters.min_age), max_age: ageOf(filters.max_age) })) {
+      setAgeProblem(true);
+      return;
+    }
+    setAgeProblem(false);
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
     if (params.get("country") === settings.geoip_selected_country) params.delete("country");
@@ -67,6 +77,7 @@ export function SearchForm({
   const summary = filterSummary(active, settings.geoip_selected_country, regions, t);
   const [open, setOpen] = useState(false);
   const formId = useId();
+  const ageProblemId = `${formId}-age`;
   const opener = useRef<HTMLButtonElement>(null);
   const close = () => {
     setOpen(false);
@@ -167,6 +178,8 @@ export function SearchForm({
               placeholder={String(MIN_AGE)}
               value={filters.min_age}
               onChange={set("min_age")}
+              aria-invalid={ageProblem || undefined}
+              aria-describedby={ageProblem ? ageProblemId : undefined}
             />
           </label>
         )}
@@ -182,8 +195,15 @@ export function SearchForm({
               placeholder={String(MAX_AGE)}
               value={filters.max_age}
               onChange={set("max_age")}
+              aria-invalid={ageProblem || undefined}
+              aria-describedby={ageProblem ? ageProblemId : undefined}
             />
           </label>
+        )}
+        {ageProblem && (
+          <p id={ageProblemId} className="field__error" role="alert">
+            {t(AGE_RANGE_REVERSED)}
+          </p>
         )}
         <label className="search-form__check">
           <input
