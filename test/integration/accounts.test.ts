@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import nl from "../../locales/nl.json";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../src/shared/api";
 import { databaseOf } from "../../src/server/db/database";
@@ -6,6 +7,9 @@ import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn } from "../../src/server/services/chats";
 import { birthDateForAge, loadProfiles, putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
+import { LANGUAGES } from "../../src/shared/locales";
+import { composeMail } from "../../src/server/mail/templates";
+import { i18nFor } from "../../src/server/translations";
 
 const ORIGIN = "http://nl.test";
 const eraseChats = chatErasureIn(env);
@@ -565,6 +569,32 @@ describe("settings", () => {
 });
 
 describe("deletion", () => {
+  it("is mailed without 'ignore this e-mail': the mail says how to stop it, in every language", async () => {
+    const { browser, body } = await signUp();
+    expect((await browser.delete("/api/user.php", { password: body.password })).status).toBe(200);
+    const mail = await env.DB.prepare(
+      "SELECT text, html FROM outgoing_mail WHERE to_address = ? AND kind = 'deletion' ORDER BY id DESC LIMIT 1",
+    )
+      .bind(body.email)
+      .first<{ text: string; html: string }>();
+    expect(mail!.text).toContain(nl.mail.deletion.not_asked);
+    expect(mail!.text).not.toContain(nl.mail.ignore);
+    // The way it names is the mail's own link: the account is kept.
+    expect((await new Browser(ORIGIN).fetch(await mailedLink(body.email, "deletion"))).status).toBe(302);
+    expect((await userOf(body.email))!.status).not.toBe("pending_deletion");
+    for (const language of LANGUAGES) {
+      const { t } = i18nFor(language, "NL");
+      const to = { address: "a@example.com", name: "A" };
+      const deletion = composeMail(t, "deletion", to, "Site", "https://site.test/x", { count: 14 });
+      expect(deletion.text, language).toContain(t("mail.deletion.not_asked"));
+      expect(deletion.text, language).not.toContain(t("mail.ignore"));
+      // A mail whose silence changes nothing (a reset nobody asked for) may still say so.
+      expect(composeMail(t, "reset", to, "Site", "https://site.test/x", { count: 2 }).text, language).toContain(
+        t("mail.ignore"),
+      );
+    }
+  });
+
   it("is pending for 14 days: logged out, hidden, login refused with a fresh link, and the link brings it back", async () => {
     const { browser, body, user } = await signUp();
     const refused = await browser.delete("/api/user.php", { password: "wrong password" });

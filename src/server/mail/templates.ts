@@ -42,6 +42,11 @@ const TEXTS: Record<MailKind, string> = {
 
 /** Mails the member did not ask for but must read (moderation decisions): no "ignore this mail" line. */
 const TOLD_WITHOUT_ASKING = new Set<MailKind>(["statement", "report_outcome", "appeal_outcome"]);
+/**
+ * Mails whose silence changes the account (the deletion goes ahead unless the member acts): in place
+ * of "you can ignore this mail", what to do when the member did not ask for it.
+ */
+const NOT_TO_IGNORE: Partial<Record<MailKind, string>> = { deletion: "mail.deletion.not_asked" };
 
 /** The way out of a notification mail: the signed one-click unsubscribe link and the settings page. */
 export type MailFooter = { unsubscribe: string; settings: string };
@@ -63,10 +68,11 @@ export function composeMail(
   const greeting = t("mail.greeting", all);
   const body = t(`${TEXTS[kind]}.text`, all);
   const button = t(`${TEXTS[kind]}.button`, all);
-  const ignore = t("mail.ignore", all);
+  const ignore = t(NOT_TO_IGNORE[kind] ?? "mail.ignore", all);
   const signature = t("mail.signature", all);
   // A notification mail says why it came and how to stop it instead of "ignore this mail"; a
-  // moderation decision is not something to ignore, and says nothing there.
+  // moderation decision is not something to ignore, and says nothing there; the deletion mail says
+  // how to stop the deletion.
   const why = footer ? t("notification_mail.why", all) : TOLD_WITHOUT_ASKING.has(kind) ? "" : ignore;
   const out = footer
     ? { unsubscribe: t("notification_mail.unsubscribe", all), settings: t("notification_mail.settings", all) }
