@@ -151,7 +151,7 @@ describe("two members chatting on the Dutch site", () => {
   });
 
   it("removes a chat from the list at once; when the server refuses, says so and shows the list again", async () => {
-    const y = await phone(browser());
+    const y = await phone(browser(), { width: 390, height: 844 });
     const yara = await signUp(y.page, "yara", "female");
     const writers = [];
     for (const name of ["xander", "zeno"]) {
@@ -182,9 +182,27 @@ describe("two members chatting on the Dutch site", () => {
     const removed = y.page.waitForResponse(
       (r) => r.url().endsWith("/api/chat.php") && r.request().method() === "DELETE",
     );
-    await row(xander.member.profile.name)
-      .getByRole("button", { name: fill(nl.chat.remove_with, { name: xander.member.profile.name }) })
-      .click();
+    // The × asks first and says what goes; "cancel" keeps the chat and sends nothing.
+    const deletes: string[] = [];
+    y.page.on("request", (r) => {
+      if (r.url().endsWith("/api/chat.php") && r.method() === "DELETE") deletes.push(r.url());
+    });
+    const askRemove = async (name: string) => {
+      await row(name)
+        .getByRole("button", { name: fill(nl.chat.remove_with, { name }) })
+        .click();
+      const ask = row(name).getByRole("group", { name: fill(nl.chat.remove_with, { name }) });
+      await expect.poll(() => ask.textContent()).toContain(fill(nl.chat.remove_confirm, { name }));
+      return ask;
+    };
+    const xanderName = xander.member.profile.name;
+    const asked = await askRemove(xanderName);
+    await y.page.screenshot({ path: ".tmp/screenshots/chats-remove-asked-390.png" });
+    await asked.getByRole("button", { name: nl.chat.remove_cancel }).click();
+    expect(await row(xanderName).count()).toBe(1);
+    expect(await row(xanderName).getByRole("group").count()).toBe(0);
+    expect(deletes).toEqual([]);
+    await (await askRemove(xanderName)).getByRole("button", { name: nl.chat.remove, exact: true }).click();
     await expect.poll(() => row(xander.member.profile.name).count()).toBe(0);
     expect((await removed).status()).toBe(200);
     await y.page.reload();
@@ -206,11 +224,34 @@ describe("two members chatting on the Dutch site", () => {
       alerts.push(dialog.message());
       void dialog.accept();
     });
-    await row(zeno.member.profile.name)
-      .getByRole("button", { name: fill(nl.chat.remove_with, { name: zeno.member.profile.name }) })
+    await (
+      await askRemove(zeno.member.profile.name)
+    )
+      .getByRole("button", { name: nl.chat.remove, exact: true })
       .click();
     await expect.poll(() => alerts).toEqual([nl.errors.try_again_later]);
     await expect.poll(() => row(zeno.member.profile.name).count()).toBe(1);
+
+    // Blocking asks first too, says that the chat and the likes end for good, and "cancel" blocks nobody.
+    await y.page.goto(`${baseUrl}/members/${zeno.member.profile.id}`);
+    await hydrated(y.page);
+    await y.page.getByRole("button", { name: nl.profile.block, exact: true }).click();
+    const askBlock = y.page.getByRole("group", { name: nl.profile.block });
+    await expect
+      .poll(() => askBlock.textContent())
+      .toContain(fill(nl.profile.block_confirm, { name: zeno.member.profile.name }));
+    await askBlock.scrollIntoViewIfNeeded();
+    await y.page.screenshot({ path: ".tmp/screenshots/profile-block-asked-390.png" });
+    await askBlock.getByRole("button", { name: nl.profile.block_cancel }).click();
+    expect(await y.page.getByText(fill(nl.profile.blocked_notice, { name: zeno.member.profile.name })).count()).toBe(0);
+    await y.page.getByRole("button", { name: nl.profile.block, exact: true }).click();
+    await askBlock.getByRole("button", { name: nl.profile.block, exact: true }).click();
+    await expect
+      .poll(() => y.page.getByText(fill(nl.profile.blocked_notice, { name: zeno.member.profile.name })).count())
+      .toBe(1);
+    // Unblocking loses nothing and asks nothing.
+    await y.page.getByRole("button", { name: nl.profile.unblock }).click();
+    await expect.poll(() => y.page.getByRole("button", { name: nl.profile.block, exact: true }).count()).toBe(1);
 
     for (const c of [y, xander, zeno]) {
       expect(c.errors.filter((e) => !e.startsWith("500 "))).toEqual([]);

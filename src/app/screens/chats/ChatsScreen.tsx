@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { ChatItem } from "../../../shared/chat";
 import { Link } from "../../components/Link";
 import { NextStepNotice } from "../../components/NextStepNotice";
@@ -81,7 +82,10 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
         : (last.body ?? "");
   const text = last && user && last.sender_id === user.profile.id ? t("chat.you", { text: snippet }) : snippet;
 
+  // Removing takes the chat's messages from the member's list for good: the × asks first.
+  const [confirming, setConfirming] = useState(false);
   const remove = () => {
+    setConfirming(false);
     if (open) navigate("/chats", { replace: true });
     void removeChat({ conversation: { id: chat.conversation.id } });
   };
@@ -108,12 +112,30 @@ function ChatRow({ chat, open }: { chat: ChatItem; open: boolean }) {
       <button
         type="button"
         className="chat-item__remove"
-        onClick={remove}
+        onClick={() => setConfirming(true)}
         aria-label={t("chat.remove_with", { name: profile.name })}
+        aria-expanded={confirming}
         title={t("chat.remove")}
       >
         ×
       </button>
+      {confirming && (
+        <div
+          className="confirm-inline chat-item__confirm"
+          role="group"
+          aria-label={t("chat.remove_with", { name: profile.name })}
+        >
+          <p>{t("chat.remove_confirm", { name: profile.name })}</p>
+          <div className="confirm-inline__actions">
+            <button type="button" className="button button--danger" onClick={remove}>
+              {t("chat.remove")}
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
+              {t("chat.remove_cancel")}
+            </button>
+          </div>
+        </div>
+      )}
     </li>
   );
 }
