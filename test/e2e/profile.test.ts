@@ -127,6 +127,14 @@ describe("my profile on the Dutch site", () => {
     expect(await page.locator(".member__main-photo .lock-overlay").textContent()).toContain(nl.profile.locked_photo);
     expect(await page.locator(".member__main-photo img").getAttribute("src")).toMatch(/\/media\/b\//);
 
+    // The account button shows the member's own main photo, not an initial.
+    const me = (await page.evaluate(() =>
+      fetch("/api/user.php", { headers: { "X-Request-Type": "client" } }).then((r) => r.json()),
+    )) as { user: { profile: { main_image: { thumb_filename: string } | null } } };
+    const thumb = me.user.profile.main_image!.thumb_filename;
+    expect(await page.locator(".account-menu summary img.avatar").getAttribute("src")).toContain(thumb);
+    expect(await page.locator(".account-menu__initial").count()).toBe(0);
+
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,6 +4,7 @@ import { apiFetch } from "../page/api";
 import { usePage, useRouter, useT } from "../page/page-context";
 import { BackButton } from "./BackButton";
 import { LanguageSwitcher } from "./LanguageSwitcher";
+import { Avatar } from "./Avatar";
 import { Link } from "./Link";
 import { badgeText, TabBar } from "./TabBar";
 import { useUser } from "../hooks/useUser";
@@ -95,9 +96,13 @@ export function TopBar({ unreadMessages = 0, newLikes = 0 }: { unreadMessages?: 
           {user ? (
             <details className="account-menu">
               <summary>
-                <span className="account-menu__initial" aria-hidden="true">
-                  {initialOf(user.profile.name)}
-                </span>
+                {user.profile.main_image ? (
+                  <Avatar image={user.profile.main_image} name={user.profile.name} size={32} />
+                ) : (
+                  <span className="account-menu__initial" aria-hidden="true">
+                    {initialOf(user.profile.name)}
+                  </span>
+                )}
                 <span className="account-menu__name">{user.profile.name}</span>
                 {user.paid_user && <span className="badge badge--premium">{t("payments.premium_badge")}</span>}
               </summary>
@@ -133,9 +138,10 @@ function initialOf(name: string): string {
 }
 
 function CoinIcon() {
+  // Coins, not a currency sign: credits are bought in euros, kroner and złoty alike.
   return (
     <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true" className="top-bar__coin">
-      <path d="M12 2a10 10 0 1 1 0 20 10 10 0 0 1 0-20zm0 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16zm1 2v1.1c1.5.3 2.6 1.3 2.8 2.7h-2c-.2-.6-.8-1-1.8-1-1.1 0-1.7.5-1.7 1.1 0 .6.5.9 2 1.2 2.3.5 3.7 1.2 3.7 3.1 0 1.5-1.2 2.6-3 2.9V18h-2v-1c-1.7-.3-2.9-1.4-3-3h2c.1.8.9 1.3 2 1.3 1.2 0 1.9-.5 1.9-1.2s-.6-1-2.2-1.3c-2-.4-3.5-1.1-3.5-3 0-1.4 1.1-2.5 2.8-2.8V6h2z" />
+      <path d="M15 4c-4.42 0-8 3.58-8 8s3.58 8 8 8 8-3.58 8-8-3.58-8-8-8zm0 14c-3.31 0-6-2.69-6-6s2.69-6 6-6 6 2.69 6 6-2.69 6-6 6zM3 12c0-2.61 1.67-4.83 4-5.65V4.26C3.55 5.15 1 8.27 1 12s2.55 6.85 6 7.74v-2.09c-2.33-.82-4-3.04-4-5.65z" />
     </svg>
   );
 }

@@ -11,7 +11,7 @@ import { useChats, useRemoveChat } from "../../hooks/useChats";
 import { useMinute } from "../../hooks/useMinute";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page/page-state";
-import { Avatar } from "./Avatar";
+import { Avatar } from "../../components/Avatar";
 import { listTime } from "./chat-time";
 import { Conversation } from "./Conversation";
 

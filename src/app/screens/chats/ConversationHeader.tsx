@@ -4,7 +4,7 @@ import { FictionalMark } from "../../components/ProfileCard";
 import { ReportButton } from "../../components/ReportButton";
 import { useT } from "../../page/page-context";
 import type { ChatResponse } from "../../../shared/chat";
-import { Avatar } from "./Avatar";
+import { Avatar } from "../../components/Avatar";
 
 export function BackLink({ href }: { href: string }) {
   const t = useT();

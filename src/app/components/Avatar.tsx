@@ -1,5 +1,5 @@
-import type { MainImage } from "../../../shared/api";
-import { useSettings } from "../../page/page-context";
+import type { MainImage } from "../../shared/api";
+import { useSettings } from "../page/page-context";
 
 /** A member's main photo as a small round thumbnail, or their initial when they have none. */
 export function Avatar({
