@@ -239,6 +239,16 @@ async function directDebitOrder(m: Member, origin = ORIGIN) {
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("the Mollie adapter against a stand-in of its API", () => {
+  it("describes the payment on the checkout and the statement in the member's language", async () => {
+    const m = await member();
+    // The language the member reads the site in (here chosen with the language switcher's cookie).
+    m.browser.cookies.set("locale", "pl");
+    const { created } = await order(m);
+    const { body } = await lastCreate();
+    expect(body.description).toMatch(new RegExp(` 50 kredytów #${created.id}$`));
+    expect(body.description).not.toContain("credits");
+  });
+
   it("a plain order is a one-off payment: no customer, no sequenceType; URLs on the site's public address; a UUID v4 key per attempt", async () => {
     const m = await member();
     const first = await order(m);

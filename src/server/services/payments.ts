@@ -42,6 +42,8 @@ import {
 } from "../db/payments";
 import { directDebitStatusStatement, findDirectDebitAccount } from "../db/direct-debit";
 import { AppError } from "../errors";
+import { i18nFor } from "../translations";
+import { DEFAULT_LANGUAGE, isLanguage } from "../../shared/locales";
 import { checkDiscount, holdFor, holdRefusal, type AppliedDiscount } from "./discounts";
 import { checkExpectedAmount, priceOf } from "./order-price";
 import {
@@ -192,10 +194,13 @@ async function paymentRequest(
   mandate: Mandate | null,
   saveMethod: boolean,
 ): Promise<NewPayment> {
+  // What the checkout and the bank statement show, in the member's language.
+  const { t } = i18nFor(isLanguage(buyer.language) ? buyer.language : DEFAULT_LANGUAGE, chosen.country);
+  const credits = t("payments.credits_count", { count: order.credits });
   const base = {
     amount: order.amountCents,
     currency: order.currency,
-    description: `${ctx.site.name} ${order.credits} credits #${order.id}`,
+    description: `${ctx.site.name} ${credits} #${order.id}`,
     redirectUrl: ctx.origin + returnPath(order),
     webhookUrl: ctx.origin + WEBHOOK_PATH,
     locale: providerLocale(buyer.language, chosen.country),
@@ -216,7 +221,7 @@ async function paymentRequest(
       ? {
           lines: [
             {
-              description: `${order.credits} credits`,
+              description: credits,
               quantity: 1,
               unitPrice: order.amountCents,
               totalAmount: order.amountCents,
