@@ -207,14 +207,29 @@ describe("sign-up", () => {
 });
 
 describe("activation", () => {
-  it("activates once through the mailed link, then refuses the same link", async () => {
+  it("activates once through the mailed link; the same link again says it is done already, not that it failed", async () => {
     const { body } = await signUp();
     const link = await mailedLink(body.email, "activation");
     const first = await fetchWorker(ORIGIN + link, { redirect: "manual" });
     expect(first.headers.get("location")).toBe("/activate/done");
     expect((await userOf(body.email))!.status).toBe("active");
     const again = await fetchWorker(ORIGIN + link, { redirect: "manual" });
-    expect(again.headers.get("location")).toBe("/activate/error");
+    expect(again.headers.get("location")).toBe("/activate/done?already=1");
+    const page = await (await fetchWorker(ORIGIN + "/activate/done?already=1")).text();
+    expect(page).toContain(nl.activate.already_title);
+    expect(page).not.toContain(nl.errors.activation_failed);
+  });
+
+  it("activates once when the link is clicked many times at once", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { body } = await signUp();
+      const link = await mailedLink(body.email, "activation");
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => fetchWorker(ORIGIN + link, { redirect: "manual" })),
+      );
+      const places = answers.map((a) => a.headers.get("location")).toSorted();
+      expect(places).toEqual(["/activate/done", ...Array(7).fill("/activate/done?already=1")]);
+    }
   });
 
   it("refuses an expired or made-up link", async () => {

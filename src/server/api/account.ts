@@ -173,8 +173,9 @@ export const accountRoutes = new Hono<AppEnv>()
     return userAnswer(c, userId, 201);
   })
   .get("/api/activate.php", async (c) => {
-    const ok = await activate(accounts(c), c.req.query("token") ?? "");
-    return c.redirect(ok ? "/activate/done" : "/activate/error", 302);
+    const outcome = await activate(accounts(c), c.req.query("token") ?? "");
+    const to = { activated: "/activate/done", already: "/activate/done?already=1", failed: "/activate/error" };
+    return c.redirect(to[outcome], 302);
   })
   .post("/api/activation-mail.php", async (c) => {
     await resendActivation(accounts(c), requireMember(c).userId);

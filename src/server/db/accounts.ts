@@ -160,6 +160,17 @@ export async function liveToken(
 }
 
 /** The member of a token still unused and unexpired, as a subquery: an effect changes nothing once the token is spent. */
+/** The account status of the member a token was sent to, once the token is used (a link clicked twice). */
+export async function usedTokenAccountStatus(db: Database, tokenHash: string, kind: string): Promise<string | null> {
+  const row = await db
+    .select({ status: users.status })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.kind, kind), isNotNull(authTokens.usedAt)))
+    .get();
+  return row?.status ?? null;
+}
+
 export function liveTokenMember(db: Database, tokenHash: string, now: number) {
   return db
     .select({ userId: authTokens.userId })

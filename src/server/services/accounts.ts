@@ -37,6 +37,7 @@ import {
   spendToken as spendTokenRow,
   statusBeforeDeletion,
   tokensSentSince,
+  usedTokenAccountStatus,
   usernameTaken,
 } from "../db/accounts";
 import type { Database } from "../db/database";
@@ -213,9 +214,12 @@ export async function signUp(
 }
 
 /** Activation link: the account leaves not_confirmed. False when the link is unknown, used or expired. */
-export async function activate(ctx: AccountContext, token: string): Promise<boolean> {
+export async function activate(ctx: AccountContext, token: string): Promise<"activated" | "already" | "failed"> {
   const used = await spendToken(ctx, token, "activation", (hash, now) => [confirmAccountByToken(ctx.db, hash, now)]);
-  return used !== null;
+  if (used !== null) return "activated";
+  // A link clicked again once the address is confirmed is not a failure: the member is told it is done.
+  const status = await usedTokenAccountStatus(ctx.db, await tokenHash(token), "activation");
+  return status === "active" ? "already" : "failed";
 }
 
 export async function resendActivation(ctx: AccountContext, userId: number): Promise<void> {

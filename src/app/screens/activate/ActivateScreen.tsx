@@ -9,17 +9,19 @@ import type { ScreenProps } from "../../page/page-state";
  * Where the mailed activation link ends (/api/activate.php redirects here): /activate/done, or
  * /activate/error with "Link expired or invalid" and, for a logged-in member, a new e-mail.
  */
-export default function ActivateScreen({ routeName }: ScreenProps) {
+export default function ActivateScreen({ routeName, query }: ScreenProps) {
   const t = useT();
   const { user } = useUser();
 
   if (routeName === "activate-done") {
-    const title = t("activate.done_title");
+    // The link clicked again after it did its work (?already=1): done before, nothing failed.
+    const already = query.get("already") === "1";
+    const title = t(already ? "activate.already_title" : "activate.done_title");
     return (
       <section className="form-page result-page">
         <Title text={title} />
         <h1>{title}</h1>
-        <p>{t("activate.done_text")}</p>
+        <p>{t(already ? "activate.already_text" : "activate.done_text")}</p>
         <Link href="/members" className="button button--primary">
           {t("nav.search_members")}
         </Link>
