@@ -443,6 +443,30 @@ describe("password reset", () => {
     ).toBe(200);
   });
 
+  it("says on the link's own page, before anything is typed, that a used or expired link no longer works", async () => {
+    const { body } = await signUp();
+    await new Browser(ORIGIN).post("/api/password-reset.php", { email: body.email });
+    const link = await mailedLink(body.email, "reset");
+    const token = tokenOf(link);
+    const live = async () =>
+      (await json<{ live: boolean }>(await new Browser(ORIGIN).fetch(`/api/password-reset.php?token=${token}`))).live;
+    expect(await live()).toBe(true);
+    const fresh = await (await new Browser(ORIGIN).fetch(link)).text();
+    expect(fresh).toContain('type="password"');
+    expect(fresh).not.toContain(nl.errors.link_expired);
+
+    const reset = { token, password: "reset password", password_repeat: "reset password" };
+    expect((await new Browser(ORIGIN).put("/api/password-reset.php", reset)).status).toBe(200);
+    expect(await live()).toBe(false);
+    const used = await (await new Browser(ORIGIN).fetch(link)).text();
+    expect(used).toContain(nl.errors.link_expired);
+    expect(used).toContain(nl.reset.request_new);
+    expect(used).not.toContain('type="password"');
+    expect(
+      (await json<{ live: boolean }>(await new Browser(ORIGIN).fetch("/api/password-reset.php?token=made-up"))).live,
+    ).toBe(false);
+  });
+
   it("refuses an expired link and different repeats", async () => {
     const { body } = await signUp();
     await new Browser(ORIGIN).post("/api/password-reset.php", { email: body.email });

@@ -113,6 +113,9 @@ export const REPEAT_ORDER_KEY = "/api/repeat-order.php";
 export const decisionKey = (id: string | number, key: string | null) =>
   `/api/decision.php?id=${id}${key ? `&key=${encodeURIComponent(key)}` : ""}`;
 
+/** GET /api/password-reset.php?token=: whether a mailed reset link can still be used. */
+export const resetLinkKey = (token: string) => `/api/password-reset.php?token=${encodeURIComponent(token)}`;
+
 /** GET /api/sessions.php: the member's logged-in devices (settings screen). */
 export const SESSIONS_KEY = "/api/sessions.php";
 
@@ -196,6 +199,8 @@ export function pageDataKeys(
       return [plain(partnerKey(match.params.partner!))];
     case "decision":
       return [plain(decisionKey(match.params.id!, query.get("key")))];
+    case "reset-password-do":
+      return query.get("token") ? [plain(resetLinkKey(query.get("token")!))] : [];
     default:
       return [];
   }

@@ -17,6 +17,7 @@ import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
+import { resetLinkLive } from "../services/accounts";
 import { searchMembers } from "../services/search";
 import { loadSessions } from "./sessions";
 import { showcase } from "../services/showcase";
@@ -138,6 +139,10 @@ export const SOURCES: Record<string, Source> = {
   },
   "/api/order.php": loadOrder,
   "/api/decision.php": loadDecision,
+  /** Whether the mailed reset link in the page's address can still be used (the password form shows only then). */
+  "/api/password-reset.php": async (c, params) => ({
+    live: await resetLinkLive(c.get("db"), params.get("token") ?? "", Math.floor(Date.now() / 1000)),
+  }),
   "/api/payment-methods.php": async (c, params) => {
     const session = requireMember(c);
     const { bundle_id } = parseQuery(BundleQuery, params);

@@ -326,6 +326,11 @@ function newPasswordProblems(password: string, repeat: string): Record<string, P
   return problems;
 }
 
+/** Whether a mailed reset link can still be used, so its page says at once when it cannot (not after a new password is typed). */
+export async function resetLinkLive(db: Database, token: string, now: number): Promise<boolean> {
+  return token !== "" && (await liveToken(db, await tokenHash(token), "password_reset", now)) !== undefined;
+}
+
 /** New password through the mailed link; every session of the member ends. Answers whose password it was. */
 export async function resetPassword(
   ctx: AccountContext,

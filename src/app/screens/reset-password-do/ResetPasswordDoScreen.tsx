@@ -1,4 +1,5 @@
 import type { FormEvent } from "react";
+import useSWR from "swr";
 import { ResetBody } from "../../../shared/account";
 import { passwordProblem } from "../../../shared/account-fields";
 import { apiSend } from "../../page/api";
@@ -6,13 +7,16 @@ import { CredentialField, FormMessage, FormPage, useApiForm, useFormFields } fro
 import { Link } from "../../components/Link";
 import { useT } from "../../page/page-context";
 import type { ScreenProps } from "../../page/page-state";
+import { resetLinkKey } from "../../page/page-data";
 
 const FIELDS = Object.keys(ResetBody.entries).filter((f) => f !== "token");
 
-/** The mailed reset link (?token=): a new password twice; an expired link says so and offers a new one. */
+/** The mailed reset link (?token=): a new password twice; a used or expired link says so at once and offers a new one. */
 export default function ResetPasswordDoScreen({ query }: ScreenProps) {
   const t = useT();
   const token = query.get("token") ?? "";
+  // A link used or expired already says so at once, instead of after a new password is typed twice.
+  const { data: link } = useSWR<{ live: boolean }>(token ? resetLinkKey(token) : null);
   const form = useApiForm(FIELDS);
   const { values, bind } = useFormFields(form, { password: "", password_repeat: "" });
   const { password, password_repeat } = values;
@@ -31,7 +35,7 @@ export default function ResetPasswordDoScreen({ query }: ScreenProps) {
   };
 
   const title = t("reset.do_title");
-  if (!token) {
+  if (!token || (link && !link.live && !form.succeeded)) {
     return (
       <FormPage title={title}>
         <FormMessage text={t("errors.link_expired")} />
