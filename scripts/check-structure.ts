@@ -210,7 +210,7 @@ function nameOffences(files: string[]): string[] {
  * files at the root of src/server are what every layer shares (errors, texts, the request's
  * context); db/ holds every query. src/shared is beneath them all.
  */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ["src/worker.ts"],
   ["src/server/app.ts"],
   ["src/server/render", "src/server/console"],
@@ -226,15 +226,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/shared"],
 ];
 
-/** The layer's folder (or file) a path of src/ belongs to, and the layer's rank (0 = top). */
-export function layerOf(path: string): { unit: string; rank: number } | null {
+/** The layer's folder (or file) a path of src/ belongs to, and its rank (0 = top; the first match in LAYERS wins, so app.ts is not a root file). */
+function layerOf(path: string): { unit: string; rank: number } | null {
   for (const [rank, units] of LAYERS.entries()) {
     for (const unit of units) {
-      if (
-        unit.endsWith("/*.ts")
-          ? dirname(path) === unit.slice(0, -5) && path !== "src/server/app.ts"
-          : path === unit || path.startsWith(unit + "/")
-      )
+      if (unit.endsWith("/*.ts") ? dirname(path) === unit.slice(0, -5) : path === unit || path.startsWith(unit + "/"))
         return { unit, rank };
     }
   }
@@ -242,7 +238,7 @@ export function layerOf(path: string): { unit: string; rank: number } | null {
 }
 
 /** Why an import from one file of src/ to another runs against the layers, or null when it does not. */
-export function layerOffence(from: string, to: string): string | null {
+function layerOffence(from: string, to: string): string | null {
   const fromApp = from.startsWith("src/app/") || from.startsWith("src/client/") || from === "src/sw.ts";
   const toApp = to.startsWith("src/app/");
   if (to.startsWith("src/client/") || to === "src/sw.ts") return "nothing imports the browser's entries";
