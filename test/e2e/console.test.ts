@@ -100,7 +100,7 @@ describe("the operators' console, with the members' open pages", () => {
 
     await bram.page.goto(`${baseUrl}/members/${annaId}`);
     await hydrated(bram.page);
-    const annaPhoto = bram.page.locator(".member__main-photo img");
+    const annaPhoto = bram.page.locator(".member__main-photo > img");
     expect(await annaPhoto.count()).toBe(0);
     // No approved photo yet: her initials stand in its place.
     expect(await bram.page.locator(".member__main-photo .initials-portrait").count()).toBe(1);

@@ -69,7 +69,7 @@ describe("member search on the Dutch site", () => {
     await card.locator("a").click();
     await page.waitForURL(/\/members\/\d+$/);
     await expect.poll(() => page.locator("h1").textContent()).toContain(name);
-    expect(await page.locator(".member__main-photo img").getAttribute("src")).toMatch(
+    expect(await page.locator(".member__main-photo > img").getAttribute("src")).toMatch(
       /^\/media\/p\/[0-9a-f]{32}\.jpg$/,
     );
     expect(await page.evaluate(() => window.scrollY)).toBe(0);

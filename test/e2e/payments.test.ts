@@ -56,12 +56,12 @@ describe("buying credits on the Dutch site", () => {
     expect(await page.locator(".member__thumbs .thumb.is-locked").count()).toBe(0);
     const thumbs = page.locator(".member__thumbs .thumb");
     await thumbs.nth((await thumbs.count()) - 1).click();
-    const src = await page.locator(".member__main-photo img").getAttribute("src");
+    const src = await page.locator(".member__main-photo > img").getAttribute("src");
     expect(src).toMatch(/^\/media\/p\//);
     expect(await page.locator(".member__main-photo .lock-overlay").count()).toBe(0);
     expect(await page.evaluate(async (path) => (await fetch(path!)).status, src)).toBe(200);
     await expect
-      .poll(() => page.locator(".member__main-photo img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .poll(() => page.locator(".member__main-photo > img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
 
     // The receipt in /transactions.

@@ -150,6 +150,42 @@ describe("a member on a phone", () => {
     });
   }
 
+  for (const viewport of PHONES) {
+    it(`at ${viewport.width}x${viewport.height}: a profile puts the name on its photo and Message and Like above the tab bar`, async () => {
+      const { page, context, errors } = await phone(browser(), viewport);
+      await member(page, `profile${viewport.width}`, "Noor", "female");
+      const other = (await api<{ profiles: { id: number; name: string }[] }>(page, "GET", "/api/search.php")).body
+        .profiles[0]!;
+      await page.goto(`${baseUrl}/members/${other.id}`);
+      await hydrated(page);
+      await page.locator(".member__nameplate h1").waitFor();
+      expect(await page.locator(".member__nameplate h1").textContent()).toContain(other.name);
+      const photo = (await box(page, ".member__main-photo"))!;
+      const name = (await box(page, ".member__nameplate h1"))!;
+      expect(name.top).toBeGreaterThanOrEqual(photo.top);
+      expect(name.bottom).toBeLessThanOrEqual(photo.bottom);
+      // Both actions are whole on the first screen, between the photo and the tab bar.
+      const bar = (await box(page, ".tab-bar"))!;
+      const actions = (await box(page, ".member__actions"))!;
+      expect(actions.bottom).toBeLessThanOrEqual(bar.top + 1);
+      expect(actions.top).toBeGreaterThan(0);
+      for (const label of [nl.profile.message, nl.likes.like]) {
+        const button = page.locator(".member__actions").getByText(label, { exact: true });
+        const b = (await button.boundingBox())!;
+        expect(b.y + b.height).toBeLessThanOrEqual(bar.top + 1);
+        expect(await button.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+      }
+      // Scrolled down the profile, the actions stay above the tab bar, never under it.
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(200);
+      const held = (await box(page, ".member__actions"))!;
+      expect(held.bottom).toBeLessThanOrEqual(bar.top + 1);
+      await page.screenshot({ path: `.tmp/screenshots/profile-${viewport.width}.png` });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
   it("a chat opened from the Messages list takes the whole screen, the message list at least 60% of it, at 390x844 and 360x740", async () => {
     const a = await phone(browser(), PHONES[0]);
     const b = await phone(browser(), PHONES[0]);
@@ -203,6 +239,15 @@ describe("a member on a phone", () => {
       await a.page.locator(".chat-footer__input").fill("");
       // At most one compact notice above the composer.
       expect(await a.page.locator(".chat-alerts .alert").count()).toBeLessThanOrEqual(1);
+      // Anna is free: the premium notice shows, and its whole text stays inside its box.
+      const notice = a.page.locator(".chat-alerts .alert");
+      expect(await notice.textContent()).toContain(nl.chat.premium_alert);
+      const inside = await notice.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const text = el.querySelector("p")!.getBoundingClientRect();
+        return text.top >= box.top && text.bottom <= box.bottom && el.scrollHeight <= el.clientHeight + 1;
+      });
+      expect(inside).toBe(true);
       expect(await sidewaysScroll(a.page)).toBeLessThanOrEqual(0);
     }
 

@@ -125,7 +125,7 @@ describe("my profile on the Dutch site", () => {
     await lockedThumbs.first().click();
     await expect.poll(() => page.locator(".member__main-photo .lock-overlay").count()).toBe(1);
     expect(await page.locator(".member__main-photo .lock-overlay").textContent()).toContain(nl.profile.locked_photo);
-    expect(await page.locator(".member__main-photo img").getAttribute("src")).toMatch(/\/media\/b\//);
+    expect(await page.locator(".member__main-photo > img").getAttribute("src")).toMatch(/\/media\/b\//);
 
     // The account button shows the member's own main photo, not an initial.
     const me = (await page.evaluate(() =>

@@ -116,7 +116,7 @@ describe("verified people on the Dutch site", () => {
         await a.page.goto(`${baseUrl}/members/${anna.profile.id}`);
         await hydrated(a.page);
         await a.page
-          .locator(".member__info h1")
+          .locator(".member__nameplate h1")
           .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 140));
         await a.page.screenshot({ path: `${shots}/badge-profile.png` });
       }

@@ -104,6 +104,17 @@ export default function MemberScreen({ params }: ScreenProps) {
                 <LockIcon size={28} /> {t("login_needed.photos")}
               </button>
             ))}
+          {/* The name on the photo, as a dating profile shows it: the first thing read, never scrolled to. */}
+          <div className="member__nameplate">
+            <h1>
+              {profile.name}, {profile.age} {profile.fictional && <FictionalMark />}
+              {profile.premium && <PremiumBadge />}
+              {profile.verified && <VerifiedBadge />}
+            </h1>
+            <p className="member__place">
+              {[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}
+            </p>
+          </div>
         </div>
         {photos.length > 1 && (
           <ul className="member__thumbs" aria-label={t("profile.photos")}>
@@ -137,14 +148,6 @@ export default function MemberScreen({ params }: ScreenProps) {
         )}
       </div>
       <div className="member__info">
-        <h1>
-          {profile.name}, {profile.age} {profile.fictional && <FictionalMark />}
-          {profile.premium && <PremiumBadge />}
-          {profile.verified && <VerifiedBadge />}
-        </h1>
-        <p className="member__place">
-          {[profile.city, profile.region, t(`countries.${profile.country}`)].filter(Boolean).join(", ")}
-        </p>
         {profile.fictional && <p className="notice notice--fictional">{warning}</p>}
         {(matched || (data.viewer?.liked && likedMe)) && (
           <MatchNotice name={profile.name} verified={profile.verified} />
@@ -164,7 +167,6 @@ export default function MemberScreen({ params }: ScreenProps) {
                     likedMe={likedMe}
                     onDone={(result) => setMatched(result.match && result.liked)}
                   />
-                  <GiftButton profileId={profile.id} name={profile.name} />
                 </>
               )}
             </>
@@ -180,14 +182,21 @@ export default function MemberScreen({ params }: ScreenProps) {
               <button type="button" className="button button--ghost" onClick={() => openSignup(t("login_needed.like"))}>
                 {t("profile.like")}
               </button>
+            </>
+          )}
+        </div>
+        {!data.viewer?.own && (
+          <div className="member__more">
+            {!user && (
               <button type="button" className="button button--ghost" onClick={() => openSignup(t("login_needed.gift"))}>
                 {t("profile.gift")}
               </button>
-            </>
-          )}
-          {user && data.viewer && !data.viewer.own && <BlockButton data={data} mutate={mutate} />}
-          {!data.viewer?.own && <ReportButton profile={profile} />}
-        </div>
+            )}
+            {user && data.viewer && !data.viewer.blocked && <GiftButton profileId={profile.id} name={profile.name} />}
+            {user && data.viewer && <BlockButton data={data} mutate={mutate} />}
+            <ReportButton profile={profile} />
+          </div>
+        )}
         {visible.has("about_me") && profile.about_me && (
           <section>
             <h2>{t("profile.about_me")}</h2>
