@@ -14,7 +14,10 @@ import type { ConversationRoom } from "../../src/server/chat/conversation-room";
 import type { MemberChannel } from "../../src/server/notices/member-channel";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
-import { json } from "../http";
+import { fetchWorker, json } from "../http";
+import { PROVIDER_CALLBACKS } from "../../src/server/edge/d1-session";
+import { providerReportRoutes } from "../../src/server/api/provider-reports";
+import { mailLinkRoutes } from "../../src/server/api/notifications";
 import { memberChannelName, roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://d1-sessions.test";
@@ -118,5 +121,40 @@ describe("reads near the member", () => {
     );
     expect(read === page || isNewerBookmark(read, page)).toBe(true);
     socket.close();
+  });
+});
+
+describe("a provider's callback", () => {
+  it("reads and writes the primary, whatever bookmark it brings: a replica may not have seen its order or mail yet", async () => {
+    const anna = await chatMember(ORIGIN);
+    const cookie = `${BOOKMARK_COOKIE}=${bookmarkOf(anna)}`;
+    expect(PROVIDER_CALLBACKS.length).toBeGreaterThanOrEqual(4);
+    for (const path of PROVIDER_CALLBACKS) {
+      opened = [];
+      const res = await fetchWorker(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: "id=tr_unknown",
+      });
+      expect(res.status, path).toBeLessThan(500);
+      expect(opened[0], path).toBe("first-primary");
+    }
+    // A member's own request still starts from the bookmark it brought.
+    const brought = bookmarkOf(anna);
+    opened = [];
+    await anna.browser.fetch("/api/user.php");
+    expect(opened[0]).toBe(brought);
+  });
+
+  it("covers every route the providers call: a callback added later without the primary fails here", () => {
+    const posted = (routes: { method: string; path: string }[]) =>
+      routes.filter((r) => r.method === "POST").map((r) => r.path);
+    // The unsubscribe link is a member's click, not a provider's call.
+    const callbacks = [
+      ...posted(providerReportRoutes.routes),
+      ...posted(mailLinkRoutes.routes).filter((p) => p !== "/api/unsubscribe.php"),
+      "/api/payment-webhook.php",
+    ];
+    for (const path of callbacks) expect(PROVIDER_CALLBACKS, path).toContain(path);
   });
 });

@@ -20,7 +20,8 @@ export class D1Reads implements D1Client {
   constructor(
     readonly binding: D1Database,
     start: string | null,
-    constraint: D1SessionConstraint = "first-unconstrained",
+    /** Where the session's first query goes when no bookmark is given: any copy, or the primary. */
+    readonly constraint: D1SessionConstraint = "first-unconstrained",
   ) {
     this.session = binding.withSession(start ?? constraint);
   }
