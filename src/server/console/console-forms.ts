@@ -20,7 +20,14 @@ export async function readForm<S extends v.GenericSchema>(
   c: Context<ConsoleEnv>,
   schema: S,
 ): Promise<v.InferOutput<S>> {
-  const body = await c.req.parseBody({ all: true });
+  const body = await c.req.parseBody({ all: true }).catch(() => {
+    // A body cut short, a multipart boundary that never comes, bytes that are no form: nothing to act on.
+    throw new ConsoleRefusal(
+      400,
+      "invalid_body",
+      "The form could not be read (it may have been cut short). Send it again.",
+    );
+  });
   const result = v.safeParse(schema, body);
   if (!result.success) {
     const issue = result.issues[0]!;
