@@ -4,10 +4,14 @@
  * and a decision left holding the id of a later photo or report (before migration 0026) does not
  * block deciding it.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OwnPhoto, PhotoUploadResponse } from "../../src/shared/photos";
-import { chatMember, type Member } from "../chat";
+import type { ConversationRoom } from "../../src/server/chat/conversation-room";
+import { discardUnrecorded, insertUnrecorded, type NewStoredMessage } from "../../src/server/db/conversation-store";
+import { roomName } from "../../src/server/notices/object-names";
+import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { asOperator, operator } from "../console";
 import { putSites, site } from "../fixtures";
 import { json } from "../http";
@@ -188,6 +192,45 @@ describe("other tables", () => {
     const b = await chatMember(ORIGIN);
     expect(b.userId).toBeGreaterThan(a.userId);
     expect(b.id).toBeGreaterThan(a.id);
+  });
+});
+
+describe("message ids in a conversation's object", () => {
+  it("a message written after the newest one was given up gets a new id", async () => {
+    const anna = await chatMember(ORIGIN, { paid: true, credits: 100 });
+    const bram = await chatMember(ORIGIN, { paid: true, credits: 100 });
+    const socket = await ChatSocket.open(anna, bram.id);
+    const first = clientId();
+    socket.sendText(first, "hello");
+    await socket.ack(first);
+    socket.close();
+    const stub = env.CONVERSATIONS.getByName(roomName(anna.id, bram.id)) as DurableObjectStub<ConversationRoom>;
+    const message = (body: string): NewStoredMessage => ({
+      sender_id: anna.id,
+      client_id: clientId(),
+      kind: "text",
+      body,
+      gift: null,
+      photo_id: null,
+      photo_key: null,
+      photo_thumb_key: null,
+      photo_blur_key: null,
+      photo_width: null,
+      photo_height: null,
+      credits_charged: 0,
+      free: 0,
+      created_at: 1,
+    });
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      const schema = sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'messages'").one().sql;
+      expect(schema).toMatch(/id INTEGER PRIMARY KEY AUTOINCREMENT/);
+      const given = insertUnrecorded(sql, message("given up"))!;
+      discardUnrecorded(sql, given.id);
+      const next = insertUnrecorded(sql, message("next"))!;
+      expect(next.id).toBeGreaterThan(given.id);
+      discardUnrecorded(sql, next.id);
+    });
   });
 });
 
