@@ -169,7 +169,7 @@ describe("other tables", () => {
         .bind(...NEVER_REUSED)
         .all<{ name: string; sql: string }>()
     ).results;
-    expect(rows.map((r) => r.name).sort()).toEqual([...NEVER_REUSED].sort());
+    expect(rows.map((r) => r.name).toSorted()).toEqual(NEVER_REUSED.toSorted());
     for (const row of rows) expect(row.sql, row.name).toMatch(/`id` integer PRIMARY KEY AUTOINCREMENT/);
   });
 
