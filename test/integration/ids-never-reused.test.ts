@@ -145,6 +145,34 @@ describe("photo ids", () => {
   });
 });
 
+describe("report ids", () => {
+  it("a decision left holding the id of a later open report is detached, and the report can be decided", async () => {
+    const moderator = await operator("moderator");
+    const reporter = await chatMember(ORIGIN);
+    const reported = await chatMember(ORIGIN);
+    const report = (await env.DB.prepare(
+      "INSERT INTO reports (reporter_key, reporter_user_id, email, subject, description, target_key, profile_id, site_domain, language, client_address) VALUES (?, ?, 'r@example.com', 'harassment', 'Rude messages.', ?, ?, ?, 'en', '192.0.2.8') RETURNING id",
+    )
+      .bind(`user:${reporter.userId}`, reporter.userId, `profile:${reported.id}`, reported.id, DOMAIN)
+      .first<{ id: number }>())!.id;
+    const operatorId = (await env.DB.prepare("SELECT id FROM operators ORDER BY id LIMIT 1").first<{ id: number }>())!
+      .id;
+    await env.DB.prepare(
+      "INSERT INTO moderation_decisions (user_id, profile_id, source, report_id, outcome, language, operator_id, created_at) VALUES (?, ?, 'report', ?, 'dismiss', 'en', ?, 1)",
+    )
+      .bind(reported.userId, reported.id, report, operatorId)
+      .run();
+    const decided = await asOperator(moderator, `/reports/${report}/decide`, {
+      form: { outcome: "dismiss", facts: "" },
+    });
+    expect(decided.status).toBe(200);
+    expect(await decisionsOfUser(reported.userId)).toMatchObject([
+      { report_id: null, detached_report_id: report, outcome: "dismiss" },
+      { report_id: report, detached_report_id: null, outcome: "dismiss" },
+    ]);
+  });
+});
+
 describe("other tables", () => {
   const NEVER_REUSED = [
     "users",

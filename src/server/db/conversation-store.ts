@@ -164,9 +164,14 @@ function fieldValues(m: NewStoredMessage) {
  * A new message's row, its id given by SQLite in the same statement (AUTOINCREMENT left null): ids
  * count from 1, follow the order of the writes and are never reused after a delete. Null,
  * with nothing written, when the sender stored a message under the same client id before (a retry:
- * see messageByClientId).
+ * see messageByClientId). The retry is looked for first: an insert that meets the unique index still
+ * uses up an AUTOINCREMENT id, and a retry must not leave a gap before the next message.
  */
 function insertNew(sql: SqlStorage, m: NewStoredMessage, recorded: 0 | 1, senderUserId: number | null): number | null {
+  const retry = sql
+    .exec("SELECT 1 FROM messages WHERE sender_id = ? AND client_id = ?", m.sender_id, m.client_id)
+    .toArray();
+  if (retry.length > 0) return null;
   return (
     sql
       .exec<{ id: number }>(

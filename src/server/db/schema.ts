@@ -989,7 +989,9 @@ export const auditLog = sqliteTable(
 /**
  * Every moderation decision (docs/decisions/0035): about a photo, a report or an appeal. One that
  * restricts the member (`restricts`) is their statement of reasons (DSA Art. 17), appealable once
- * until `appeal_until`. A photo or a report is decided once (unique indexes).
+ * until `appeal_until`. A photo or a report is decided once (unique indexes); ids are never reused
+ * (docs/decisions/0048), and a decision left holding a waiting photo's or an open report's id is
+ * detached first (`detached_photo_id`, `detached_report_id`).
  */
 export const moderationDecisions = sqliteTable(
   "moderation_decisions",
