@@ -41,6 +41,9 @@ export const isRemoved = (m: Pick<StoredMessage, "removed_at">): boolean => (m.r
 
 export type NewStoredMessage = Omit<MessageRow, "id">;
 
+/** Every column of a message row, in the table's order (the AUTOINCREMENT rebuild copies them all). */
+const STORED_COLUMNS_ALL = `id, sender_id, client_id, kind, body, gift, photo_id, photo_key, photo_thumb_key, photo_blur_key, photo_width, photo_height, credits_charged, free, created_at, recorded, d1_sender_user, removed_at`;
+
 /** Each entry brings the storage from the version before it to its own; never change an entry, add one. */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE messages (
@@ -87,6 +90,39 @@ const MIGRATIONS: readonly string[] = [
   `CREATE INDEX messages_photo_idx ON messages (photo_id) WHERE photo_id IS NOT NULL;`,
   // A message a moderator removed keeps its row (its id, sender, kind, charge and time) with this mark (docs/decisions/0041).
   `ALTER TABLE messages ADD COLUMN removed_at INTEGER;`,
+  // Message ids are never reused (docs/decisions/0048): a report, a removal or a read mark that names
+  // a message deleted since (an unrecorded send given up, a deleted sender's messages) must not name
+  // the next one. AUTOINCREMENT, its sequence above every id this storage still names.
+  `CREATE TABLE messages_once (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     sender_id INTEGER NOT NULL,
+     client_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     body TEXT,
+     gift TEXT,
+     photo_id INTEGER,
+     photo_key TEXT,
+     photo_thumb_key TEXT,
+     photo_blur_key TEXT,
+     photo_width INTEGER,
+     photo_height INTEGER,
+     credits_charged INTEGER NOT NULL DEFAULT 0,
+     free INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL,
+     recorded INTEGER NOT NULL DEFAULT 1,
+     d1_sender_user INTEGER,
+     removed_at INTEGER
+   );
+   INSERT INTO messages_once (${STORED_COLUMNS_ALL}) SELECT ${STORED_COLUMNS_ALL} FROM messages ORDER BY id;
+   DROP TABLE messages;
+   ALTER TABLE messages_once RENAME TO messages;
+   CREATE UNIQUE INDEX messages_client_idx ON messages (sender_id, client_id);
+   CREATE INDEX messages_unrecorded_idx ON messages (id) WHERE recorded = 0;
+   CREATE INDEX messages_d1_pending_idx ON messages (id) WHERE d1_sender_user IS NOT NULL;
+   CREATE INDEX messages_photo_idx ON messages (photo_id) WHERE photo_id IS NOT NULL;
+   INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages');
+   UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT MAX(id) FROM messages), 0), COALESCE((SELECT MAX(last_read_message_id) FROM members), 0))
+     WHERE name = 'messages';`,
 ];
 
 const VERSION_KEY = "schema_version";
@@ -125,12 +161,17 @@ function fieldValues(m: NewStoredMessage) {
 }
 
 /**
- * A new message's row, its id given by SQLite in the same statement: one above the newest message
- * (an INTEGER PRIMARY KEY left null), so ids count from 1 and follow the order of the writes. Null,
+ * A new message's row, its id given by SQLite in the same statement (AUTOINCREMENT left null): ids
+ * count from 1, follow the order of the writes and are never reused after a delete. Null,
  * with nothing written, when the sender stored a message under the same client id before (a retry:
- * see messageByClientId).
+ * see messageByClientId). The retry is looked for first: an insert that meets the unique index still
+ * uses up an AUTOINCREMENT id, and a retry must not leave a gap before the next message.
  */
 function insertNew(sql: SqlStorage, m: NewStoredMessage, recorded: 0 | 1, senderUserId: number | null): number | null {
+  const retry = sql
+    .exec("SELECT 1 FROM messages WHERE sender_id = ? AND client_id = ?", m.sender_id, m.client_id)
+    .toArray();
+  if (retry.length > 0) return null;
   return (
     sql
       .exec<{ id: number }>(

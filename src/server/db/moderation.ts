@@ -156,6 +156,36 @@ export function insertDecisionQuery(db: Database, decision: NewDecision) {
   return db.insert(moderationDecisions).values(decision);
 }
 
+/**
+ * A decision that still holds the id of a waiting photo or an open report is about an earlier one
+ * that had the id (before ids were never reused, migration 0026): a waiting photo or an open report
+ * has no decision of its own, since deciding it settles it in the same batch. Run first in the
+ * deciding batch, this detaches such a decision (its id kept in `detached_*_id`) so it cannot block
+ * the new one; once the photo or report is decided it matches nothing, so two moderators deciding
+ * at once still decide once.
+ */
+export function detachStaleDecisionQuery(db: Database, by: { photoId: number } | { reportId: number }) {
+  return "photoId" in by
+    ? db
+        .update(moderationDecisions)
+        .set({ detachedPhotoId: sql`${moderationDecisions.photoId}`, photoId: null })
+        .where(
+          and(
+            eq(moderationDecisions.photoId, by.photoId),
+            sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${photos.id} = ${by.photoId} AND ${photos.status} = 'pending')`,
+          ),
+        )
+    : db
+        .update(moderationDecisions)
+        .set({ detachedReportId: sql`${moderationDecisions.reportId}`, reportId: null })
+        .where(
+          and(
+            eq(moderationDecisions.reportId, by.reportId),
+            sql`EXISTS (SELECT 1 FROM ${reports} WHERE ${reports.id} = ${by.reportId} AND ${reports.status} = 'open')`,
+          ),
+        );
+}
+
 /** The decision of a photo or report just decided (to find its id after the batch). */
 export function decisionFor(db: Database, by: { photoId: number } | { reportId: number } | { appealId: number }) {
   const where =

@@ -49,7 +49,7 @@ export const interests = sqliteTable("interests", {
 export const users = sqliteTable(
   "users",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     email: text("email").notNull(),
     username: text("username").notNull(),
     /** The username folded for comparison (NFKC, lower case): unique, so look-alike duplicates are refused. */
@@ -90,7 +90,7 @@ export const users = sqliteTable(
 export const profiles = sqliteTable(
   "profiles",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -156,7 +156,7 @@ export const profileInterests = sqliteTable(
 export const photos = sqliteTable(
   "photos",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     profileId: integer("profile_id")
       .notNull()
       .references(() => profiles.id, { onDelete: "cascade" }),
@@ -271,7 +271,7 @@ export const blocks = sqliteTable(
 export const conversations = sqliteTable(
   "conversations",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     profileA: integer("profile_a"),
     profileB: integer("profile_b"),
     /** The profile that sent the first message. */
@@ -323,7 +323,7 @@ export const conversationMembers = sqliteTable(
 export const chatPhotos = sqliteTable(
   "chat_photos",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     profileId: integer("profile_id")
       .notNull()
       .references(() => profiles.id, { onDelete: "cascade" }),
@@ -379,7 +379,7 @@ export const creditLedger = sqliteTable(
 export const orders = sqliteTable(
   "orders",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -586,7 +586,7 @@ export const outgoingSms = sqliteTable(
 export const discountCodes = sqliteTable(
   "discount_codes",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     code: text("code").notNull(),
     percentage: integer("percentage").notNull(),
     minimumCents: integer("minimum_cents").notNull().default(0),
@@ -725,7 +725,7 @@ export const outgoingMail = sqliteTable(
 export const reports = sqliteTable(
   "reports",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     reporterKey: text("reporter_key").notNull(),
     reporterUserId: integer("reporter_user_id").references(() => users.id, { onDelete: "set null" }),
     /** Where the confirmation goes: the member's account address or the address a visitor gave. */
@@ -900,7 +900,7 @@ export const outgoingPush = sqliteTable(
 export const verifications = sqliteTable(
   "verifications",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     profileId: integer("profile_id")
       .notNull()
       .references(() => profiles.id, { onDelete: "cascade" }),
@@ -939,7 +939,7 @@ export const verifications = sqliteTable(
 export const operators = sqliteTable(
   "operators",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     /** Lower case. */
     email: text("email").notNull(),
     /** active | disabled */
@@ -989,12 +989,14 @@ export const auditLog = sqliteTable(
 /**
  * Every moderation decision (docs/decisions/0035): about a photo, a report or an appeal. One that
  * restricts the member (`restricts`) is their statement of reasons (DSA Art. 17), appealable once
- * until `appeal_until`. A photo or a report is decided once (unique indexes).
+ * until `appeal_until`. A photo or a report is decided once (unique indexes); ids are never reused
+ * (docs/decisions/0048), and a decision left holding a waiting photo's or an open report's id is
+ * detached first (`detached_photo_id`, `detached_report_id`).
  */
 export const moderationDecisions = sqliteTable(
   "moderation_decisions",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     profileId: integer("profile_id"),
     /** photo | report | appeal */
@@ -1002,6 +1004,12 @@ export const moderationDecisions = sqliteTable(
     photoId: integer("photo_id"),
     reportId: integer("report_id"),
     appealId: integer("appeal_id"),
+    /**
+     * The photo or report a decision was about when a later one took its id (before ids were never
+     * reused, migration 0026): the decision no longer names it in `photo_id` / `report_id`.
+     */
+    detachedPhotoId: integer("detached_photo_id"),
+    detachedReportId: integer("detached_report_id"),
     /** One of DECISION_OUTCOMES (src/shared/moderation.ts). */
     outcome: text("outcome").notNull(),
     /** The rule of the terms it rests on, one of DECISION_GROUNDS. */
@@ -1036,7 +1044,7 @@ export const moderationDecisions = sqliteTable(
 export const appeals = sqliteTable(
   "appeals",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").primaryKey({ autoIncrement: true }),
     decisionId: integer("decision_id")
       .notNull()
       .references(() => moderationDecisions.id, { onDelete: "cascade" }),

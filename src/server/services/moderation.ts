@@ -15,6 +15,7 @@ import {
   decideAppealQuery,
   decisionById,
   decisionFor,
+  detachStaleDecisionQuery,
   enableAccountQueries,
   insertAppeal,
   insertDecisionQuery,
@@ -152,7 +153,8 @@ export async function decidePhoto(
     m.now,
     true,
   );
-  await runOnce(m.db, batch, "photo");
+  // First, before the guarded statement and its audit row: a decision an earlier photo with this id left.
+  await runOnce(m.db, [detachStaleDecisionQuery(m.db, { photoId: photo.id }), ...batch], "photo");
   const decision = (await decisionFor(m.db, { photoId: photo.id }))!;
   // The member's own pages and those of everyone they talk with show the photo (or stop showing it) at once.
   await tellProfileChanged(m.env, m.db, member.profileId);
@@ -240,7 +242,7 @@ export async function decideReport(
     m.now,
     true,
   );
-  await runOnce(m.db, batch, "report");
+  await runOnce(m.db, [detachStaleDecisionQuery(m.db, { reportId: report.id }), ...batch], "report");
   const decision = (await decisionFor(m.db, { reportId: report.id }))!;
 
   // After the batch, which lets one decision of the report through: the removal is idempotent, so a
