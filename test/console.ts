@@ -36,6 +36,8 @@ type ConsoleInit = {
   method?: string;
   token?: string | null;
   form?: Record<string, string | string[]>;
+  /** A raw body, sent as it is (with the content type given in `headers`). */
+  body?: string;
   headers?: Record<string, string>;
   workerEnv?: Env;
 };
@@ -53,7 +55,7 @@ export async function consoleFetch(path: string, init: ConsoleInit = {}): Promis
     if (!headers.has("origin")) headers.set("origin", CONSOLE_ORIGIN);
     if (!headers.has("accept")) headers.set("accept", "application/json");
   }
-  let body: string | null = null;
+  let body: string | null = init.body ?? null;
   if (init.form) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(init.form)) for (const one of [value].flat()) params.append(key, one);

@@ -348,3 +348,44 @@ describe("the operator command's statements", () => {
     expect((await asOperator("first.admin@flirtwave.test", "/operators")).status).toBe(200);
   });
 });
+
+describe("a form that cannot be read", () => {
+  it("is a 400 with a message on every console write, /login included, and changes nothing", async () => {
+    const admin = await operator("admin");
+    const token = await accessToken({ email: admin });
+    const { consoleApp } = await import("../../src/server/console/console-app");
+    // Every POST route the console defines, its parameters filled in.
+    const paths = [
+      ...new Set(consoleApp.routes.filter((r) => r.method === "POST").map((r) => r.path.replace(/\/\*$/, ""))),
+    ].map((path) => path.replace(/:(\w+)/g, (_, name: string) => (name === "domain" ? MEMBER_SITE : "1")));
+    expect(paths).toContain("/login");
+    expect(paths.length).toBeGreaterThanOrEqual(19);
+    const counts = () =>
+      env.DB.prepare(
+        "SELECT (SELECT count(*) FROM audit_log) AS audit, (SELECT count(*) FROM operators) AS operators, (SELECT count(*) FROM moderation_decisions) AS decisions, (SELECT total(credits) FROM users) AS credits",
+      ).first();
+    const before = await counts();
+    const truncated = '------b\r\nContent-Disposition: form-data; name="reason"\r\n\r\nplanted reason';
+    for (const path of paths) {
+      const login = path === "/login";
+      const response = await consoleFetch(path, {
+        method: "POST",
+        token: login ? null : token,
+        headers: { "content-type": "multipart/form-data; boundary=----b" },
+        body: truncated,
+        workerEnv: login ? developmentEnv : productionEnv,
+      });
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toMatchObject({ error: "invalid_body" });
+    }
+    // A wrong boundary is as unreadable.
+    const wrong = await consoleFetch("/operators", {
+      method: "POST",
+      token,
+      headers: { "content-type": "multipart/form-data; boundary=other" },
+      body: '--b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@flirtwave.test\r\n--b--\r\n',
+    });
+    expect(wrong.status).toBe(400);
+    expect(await counts()).toEqual(before);
+  });
+});
