@@ -33,9 +33,12 @@ export async function exportMemberData<M extends ExportedMessage>(
   // The messages live in each conversation's object.
   const all = profile ? await chatMessages(profile.id) : [];
   // What the other member paid for their messages is theirs: the chat never shows it, nor does this.
-  const messages = all.map((m) =>
-    m.sender_id === profile?.id ? m : (({ credits_charged: _, ...rest }) => rest)(m),
-  );
+  const messages = all.map((m) => {
+    if (m.sender_id === profile?.id) return m;
+    const { credits_charged, ...theirs } = m;
+    void credits_charged;
+    return theirs;
+  });
   // The ledger keeps one row per conversation and day of a member's chat charges (docs/decisions/0033);
   // each charge is listed here from the message it paid for.
   const chat_charges = all
