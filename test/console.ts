@@ -36,8 +36,8 @@ type ConsoleInit = {
   method?: string;
   token?: string | null;
   form?: Record<string, string | string[]>;
-  /** A body sent as it is, with its content type (a malformed form, say). */
-  raw?: { body: string; type: string };
+  /** A raw body, sent as it is (with the content type given in `headers`). */
+  body?: string;
   headers?: Record<string, string>;
   workerEnv?: Env;
 };
@@ -47,7 +47,7 @@ type ConsoleInit = {
  * script's X-Request-Type and the console's own Origin (each can be left out or changed).
  */
 export async function consoleFetch(path: string, init: ConsoleInit = {}): Promise<Response> {
-  const method = init.method ?? (init.form || init.raw ? "POST" : "GET");
+  const method = init.method ?? (init.form ? "POST" : "GET");
   const headers = new Headers(init.headers);
   if (init.token) headers.set("cf-access-jwt-assertion", init.token);
   if (method !== "GET") {
@@ -55,16 +55,12 @@ export async function consoleFetch(path: string, init: ConsoleInit = {}): Promis
     if (!headers.has("origin")) headers.set("origin", CONSOLE_ORIGIN);
     if (!headers.has("accept")) headers.set("accept", "application/json");
   }
-  let body: string | null = null;
+  let body: string | null = init.body ?? null;
   if (init.form) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(init.form)) for (const one of [value].flat()) params.append(key, one);
     body = params.toString();
     headers.set("content-type", "application/x-www-form-urlencoded");
-  }
-  if (init.raw) {
-    body = init.raw.body;
-    headers.set("content-type", init.raw.type);
   }
   const ctx = createExecutionContext();
   const response = await app.fetch(

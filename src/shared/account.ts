@@ -149,3 +149,11 @@ export function suggestEmail(email: string): string | null {
 export function isEmail(email: string): boolean {
   return email.length <= EMAIL_MAX && /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(email) && !/\.\./.test(email);
 }
+
+/**
+ * Set by the deletion (DELETE /api/user.php) for a few minutes, readable by the page: /account-deleted
+ * says "you have been logged out" only to the browser that just deleted its account, and to anyone else
+ * shows a neutral page.
+ */
+export const ACCOUNT_DELETED_COOKIE = "account_deleted";
+export const ACCOUNT_DELETED_COOKIE_SECONDS = 600;

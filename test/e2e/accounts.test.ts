@@ -81,6 +81,22 @@ describe("an account on the Dutch site", () => {
     await page.getByRole("button", { name: nl.settings.delete.submit }).last().click();
     await page.waitForURL(/\/account-deleted$/);
     expect((await context.cookies()).some((c) => c.name === "session")).toBe(false);
+    // This browser just deleted its account: the page says it was logged out.
+    await expect.poll(() => page.getByRole("heading", { name: nl.account_deleted.title }).count()).toBe(1);
+    expect(await page.getByText(nl.account_deleted.text_other.replace("{count}", "14")).count()).toBe(1);
+    await page.screenshot({ path: ".tmp/screenshots/account-deleted-390.png", fullPage: true });
+    // Any other visitor of the address gets a neutral page, without "you have been logged out".
+    {
+      const other = await phone(browser());
+      await other.page.goto(`${baseUrl}/account-deleted`);
+      await expect
+        .poll(() => other.page.getByRole("heading", { name: nl.account_deleted.neutral_title }).count())
+        .toBe(1);
+      expect(await other.page.getByText(nl.account_deleted.neutral_text).count()).toBe(1);
+      expect(await other.page.getByText(nl.account_deleted.title).count()).toBe(0);
+      await other.page.screenshot({ path: ".tmp/screenshots/account-deleted-visitor-390.png", fullPage: true });
+      await other.context.close();
+    }
 
     await followMailedLink(page, email, "deletion");
     await page.waitForURL(/\/members$/);

@@ -1,4 +1,5 @@
 /** The account calls: /api/user.php, /api/signup.php, /api/logout.php and the mailed-link calls. */
+import { ACCOUNT_DELETED_COOKIE, ACCOUNT_DELETED_COOKIE_SECONDS } from "../../shared/account";
 import { vValidator } from "@hono/valibot-validator";
 import { Hono, type Context } from "hono";
 import { setCookie } from "hono/cookie";
@@ -144,6 +145,12 @@ export const accountRoutes = new Hono<AppEnv>()
     await memberChangedInChats(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId);
     await closeSessionSockets(c.env.MEMBERS, profileId, await sessionsRevokedSince(c.get("db"), userId, since));
     clearSessionCookie(c);
+    setCookie(c, ACCOUNT_DELETED_COOKIE, "1", {
+      path: "/",
+      maxAge: ACCOUNT_DELETED_COOKIE_SECONDS,
+      sameSite: "Lax",
+      secure: new URL(c.req.url).protocol === "https:",
+    });
     return c.json({ ok: true });
   })
   .get("/api/logout.php", async (c) => {

@@ -17,6 +17,7 @@ import { ACCESS_HEADER, accessEmail } from "./access";
 import type { ConsoleEnv } from "./console-context";
 import { consoleHome, renderConsoleRefusal } from "./console-home";
 import { consoleLogin } from "./console-login";
+import { formReadable } from "./console-forms";
 import { ConsoleRefusal, hasRole, roleRequired } from "./console-refusal";
 import { CONSOLE_SCREENS } from "./console-screens";
 import { operatorIdFromCookie } from "./operator-cookie";
@@ -66,6 +67,7 @@ function createConsoleApp() {
     await next();
   });
   app.use(requireSameOrigin);
+  app.use(formReadable);
   // The development login stands where Access stands in production; it does not exist elsewhere.
   app.route("/login", consoleLogin);
   app.use(async (c, next) => {

@@ -252,6 +252,20 @@ export async function likeTabCounts(
   return { newLikes: row.new_likes, sent: row.sent, matches: row.matches };
 }
 
+/**
+ * The likes the member received, for their data export: only from profiles they may see now, by the
+ * rule the Received tab lists them by (a liker who went invisible or left is not named).
+ */
+export function likesReceivedForExport(db: Database, profileId: number | SQL) {
+  return db
+    .select({ profile_id: likes.likerId, created_at: likes.createdAt })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likerId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(likes.likedId, profileId), shownToOthers))
+    .orderBy(desc(likes.createdAt));
+}
+
 /** The member's unseen likes from profiles they may see, counted up to `cap`. */
 export async function countNewLikes(db: Database, profileId: number, cap: number): Promise<number> {
   const row = await db.get<{ n: number }>(sql`SELECT ${newLikesOf(db, profileId, cap)} AS n`);

@@ -29,25 +29,19 @@ export async function exportMemberData<M extends ExportedMessage>(
     reportsFiledBy(db, userId),
     notificationsAnswer(db, userId),
   ]);
-  const {
-    account,
-    profile,
-    interests,
-    photos,
-    likes,
-    blocks,
-    credits,
-    orders,
-    payments,
-    sessions,
-    mails,
-    push_subscriptions,
-  } = archive;
+  const { account, profile, ...held } = archive;
   // The messages live in each conversation's object.
-  const messages = profile ? await chatMessages(profile.id) : [];
+  const all = profile ? await chatMessages(profile.id) : [];
+  // What the other member paid for their messages is theirs: the chat never shows it, nor does this.
+  const messages = all.map((m) => {
+    if (m.sender_id === profile?.id) return m;
+    const { credits_charged, ...theirs } = m;
+    void credits_charged;
+    return theirs;
+  });
   // The ledger keeps one row per conversation and day of a member's chat charges (docs/decisions/0033);
   // each charge is listed here from the message it paid for.
-  const chat_charges = messages
+  const chat_charges = all
     .filter((m) => m.sender_id === profile?.id && m.credits_charged > 0)
     .map((m) => ({
       conversation_id: m.conversation_id,
@@ -56,6 +50,7 @@ export async function exportMemberData<M extends ExportedMessage>(
       credits: m.credits_charged,
       created_at: m.created_at,
     }));
+  const { interests, photos, likes, blocks, credits, ...rest } = held;
   return {
     exported_at: new Date().toISOString(),
     account,
@@ -67,11 +62,7 @@ export async function exportMemberData<M extends ExportedMessage>(
     messages,
     credits,
     chat_charges,
-    orders,
-    payments,
-    sessions,
-    mails,
-    push_subscriptions,
+    ...rest,
     reports,
     notifications,
   };

@@ -1,4 +1,5 @@
 import useSWR from "swr";
+import { memberDate } from "../../../shared/dates";
 import { TIME_BONUS_CODE, WELCOME_CODE, type DiscountView } from "../../../shared/discounts";
 import { formatMoney, pricingFor, type CountryPricing } from "../../../shared/payments";
 import type { PricesResponse } from "../../../shared/payments-api";
@@ -17,13 +18,10 @@ export function useOffer(): {
   return { country, pricing, money: (amount, currency = pricing.currency) => formatMoney(amount, currency, locale) };
 }
 
-/** A date of an order in the page's language. */
+/** A date of an order in the page's language and the site's time zone (shared/dates.ts). */
 export function useOrderDate(): (seconds: number) => string {
-  const { locale } = usePage();
-  return (seconds) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(
-      new Date(seconds * 1000),
-    );
+  const { locale, settings } = usePage();
+  return (seconds) => memberDate(seconds, locale, settings.time_zone, "dateTime");
 }
 
 /** The prices the server computed for the member (GET /api/prices.php): the ones their order will be created with. */

@@ -1,3 +1,4 @@
+import { memberDate } from "../../../shared/dates";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 import { APPEAL_TEXT, type Statement } from "../../../shared/moderation";
@@ -68,9 +69,10 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
   );
 }
 
+/** A date of the decision in the page's language and the site's time zone, as the receipts give theirs (shared/dates.ts). */
 function useDate(): (seconds: number) => string {
-  const { locale } = usePage();
-  return (seconds) => new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(new Date(seconds * 1000));
+  const { locale, settings } = usePage();
+  return (seconds) => memberDate(seconds, locale, settings.time_zone);
 }
 
 function Appeal({
