@@ -162,7 +162,7 @@ export default function MemberScreen({ params }: ScreenProps) {
                     profile={profile}
                     liked={data.viewer.liked ?? false}
                     likedMe={likedMe}
-                    onDone={(result) => setMatched(result.match && result.liked)}
+                    onDone={(result) => setMatched(result.matched && result.liked)}
                   />
                   <GiftButton profileId={profile.id} name={profile.name} />
                 </>
