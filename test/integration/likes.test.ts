@@ -4,7 +4,7 @@ import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn } from "../../src/server/services/chats";
 import { forgetPastSwipes, like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
-import type { ProfileResponse } from "../../src/shared/api";
+import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
 import {
   NEW_LIKES_CAP,
   type AutoLikeResponse,
@@ -14,7 +14,7 @@ import {
 } from "../../src/shared/likes";
 import { chatMember, creditsOf, type Member } from "../chat";
 import { site, putSites } from "../fixtures";
-import { Browser, json } from "../http";
+import { Browser, fetchWorker, json } from "../http";
 
 const ORIGIN = "http://likes.test";
 const SITE = site("likes.test", { gift_credits: 15, time_zone: "Europe/Amsterdam" });
@@ -243,6 +243,36 @@ describe("liking", () => {
       expect((await like(c, a.id, b.id)).match).toBe(false);
       expect(told.length).toBe(2);
     }
+  });
+
+  it("tells a member's search cards whom they like and match, and a visitor's cards nothing", async () => {
+    const a = await member();
+    const b = await member();
+    const c = await member();
+    const d = await member();
+    await likeOf(a, b);
+    await likeOf(c, a);
+    await likeOf(a, c);
+    // The three come first in A's search (most recently active, none has a photo).
+    const soon = Math.floor(Date.now() / 1000) + 1_000_000;
+    await env.DB.prepare("UPDATE profiles SET last_active_at = ?, country = 'BE' WHERE id IN (?, ?, ?)")
+      .bind(soon, b.id, c.id, d.id)
+      .run();
+    const res = await a.browser.fetch("/api/search.php?gender=any&country=BE");
+    expect(res.status).toBe(200);
+    const cards = (await json<SearchResponse>(res)).profiles;
+    const card = (id: number) => cards.find((p) => p.id === id);
+    expect(card(b.id)).toMatchObject({ liked: true, matched: false });
+    expect(card(c.id)).toMatchObject({ liked: true, matched: true });
+    expect(card(d.id)).toMatchObject({ liked: false, matched: false });
+    // The search page renders them: a mark for B and C, a like button for D.
+    const html = await (await a.browser.fetch("/members?gender=any&country=BE")).text();
+    expect(html).toMatch(new RegExp(`data-like-state="${b.id}"[^>]*>Liked<`));
+    expect(html).toMatch(new RegExp(`data-like-state="${c.id}"[^>]*>Matched<`));
+    expect(html).not.toContain(`data-like="${c.id}"`);
+    expect(html).toContain(`data-like="${d.id}"`);
+    const visitor = await fetchWorker(`${ORIGIN}/api/search.php?gender=any&country=BE`);
+    if (visitor.status === 200) expect((await json<SearchResponse>(visitor)).profiles[0]).not.toHaveProperty("liked");
   });
 
   it("gives every tab its count: new likes on Received, the members liked on Sent, the matches on Matches", async () => {

@@ -98,7 +98,11 @@ export async function searchMembers(
 
   // A member's cards say whom they like and match (one read of their likes), so no card offers a like again.
   const standings = searcher
-    ? await likeStandings(db, searcher.profileId, [...found, ...similar].map((p) => p.id))
+    ? await likeStandings(
+        db,
+        searcher.profileId,
+        [...found, ...similar].map((p) => p.id),
+      )
     : null;
   const withStanding = (card: SearchResponse["profiles"][number]) => {
     if (!standings) return card;
