@@ -94,13 +94,16 @@ export type ProfileCard = {
   verified: boolean;
 };
 
+/** A search card; for a signed-in member also how they stand: `liked` (they like it), `matched` (both like each other). */
+export type SearchCard = ProfileCard & { liked?: boolean; matched?: boolean };
+
 export type SearchResponse = {
-  profiles: ProfileCard[];
+  profiles: SearchCard[];
   page: number;
   per_page: number;
   has_more: boolean;
   /** Profiles close to the search when it finds few (first page only). */
-  similar: ProfileCard[];
+  similar: SearchCard[];
   query: {
     gender: string | null;
     country: string;
@@ -139,9 +142,20 @@ export type ProfileResponse = {
   photos: ProfilePhoto[];
   related: ProfileCard[];
   /** How the signed-in viewer stands to this profile (absent for visitors). */
-  viewer?: { own: boolean; blocked: boolean; liked?: boolean; liked_me?: boolean };
+  viewer?: {
+    own: boolean;
+    blocked: boolean;
+    liked?: boolean;
+    liked_me?: boolean;
+    /** The viewer may like this member (false for an invisible member; docs/decisions/0051). */
+    can_like?: boolean;
+    /** The viewer may write to this member (an invisible member only where they wrote to the viewer). */
+    can_message?: boolean;
+  };
   /** Present when the member chose to be invisible: the profile's pages ask search engines not to index them, and give link previews no photo. */
   noindex?: true;
+  /** Present when the member is invisible: nobody can like them or start a chat with them (docs/decisions/0051). */
+  invisible?: true;
 };
 
 export type Region = { code: string; name: string; country: string };

@@ -62,8 +62,13 @@ export type LikesResponse = {
 export type LikeResult = {
   profile: { id: number };
   liked: boolean;
-  /** The two members like each other: a match, offered as the start of their chat. */
+  /**
+   * This like made the match: the match moment plays. True once per match, for the member whose like
+   * completed it (the other hears of it on their member channel); liking again answers false.
+   */
   match: boolean;
+  /** The two members like each other now (a match, made by this like or before). */
+  matched: boolean;
   /** Swipe-game likes left today, when the like came from the swipe game. */
   swipe_left?: number;
 };

@@ -4,9 +4,10 @@
  * previews no photo, and no sitemap lists it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { chatMember, type Member } from "../chat";
+import type { ProfileResponse } from "../../src/shared/api";
+import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
-import { Browser, fetchWorker } from "../http";
+import { Browser, fetchWorker, json } from "../http";
 
 const ORIGIN = "http://invisible.test";
 const NOINDEX = '<meta name="robots" content="noindex"/>';
@@ -70,5 +71,59 @@ describe("an invisible member's public pages", () => {
     const body = await res.text();
     expect(body).toContain("<urlset");
     expect(body).not.toContain(`/members/${ines.id}`);
+  });
+});
+
+/** One text over the chat socket: its ack or its error. */
+async function sendOnce(from: Member, to: Member, body: string) {
+  const socket = await ChatSocket.open(from, to.id);
+  const id = clientId();
+  socket.sendText(id, body);
+  const reply = await socket.reply(id);
+  socket.close();
+  return reply;
+}
+
+describe("invisible mode (docs/decisions/0051)", () => {
+  it("refuses new likes and new chats without charging, lets a chat the invisible member wrote in go on, and the profile says so", async () => {
+    const ines = await chatMember(ORIGIN, { name: "Ines" });
+    const stranger = await chatMember(ORIGIN, { name: "Sam", credits: 100, paid: true });
+    const partner = await chatMember(ORIGIN, { name: "Pim", credits: 100, paid: true });
+    expect(await sendOnce(ines, partner, "hi Pim")).toMatchObject({ type: "ack" });
+    await setInvisible(ines, true);
+
+    const liked = await stranger.browser.post("/api/like.php", { profile: { id: ines.id } });
+    expect(liked.status).toBe(404);
+    expect((await json<{ message: string }>(liked)).message).toBe("This member cannot be liked.");
+    expect(await sendOnce(stranger, ines, "hello?")).toMatchObject({ type: "error", error: "not_found" });
+    expect(await creditsOf(stranger)).toBe(100);
+
+    // Ines wrote to Pim: Pim may answer (and pays as ever), but may not like her.
+    const reply = await sendOnce(partner, ines, "hi Ines");
+    expect(reply).toMatchObject({ type: "ack" });
+    expect(await creditsOf(partner)).toBeLessThan(100);
+    expect((await partner.browser.post("/api/like.php", { profile: { id: ines.id } })).status).toBe(404);
+
+    const asStranger = await json<ProfileResponse>(await stranger.browser.fetch(`/api/profile.php?id=${ines.id}`));
+    expect(asStranger.invisible).toBe(true);
+    expect(asStranger.viewer).toMatchObject({ can_like: false, can_message: false });
+    const asPartner = await json<ProfileResponse>(await partner.browser.fetch(`/api/profile.php?id=${ines.id}`));
+    expect(asPartner.viewer).toMatchObject({ can_like: false, can_message: true });
+
+    // The page shows no Message or Like to the stranger, and says why.
+    const html = await (await stranger.browser.fetch(`/members/${ines.id}`)).text();
+    expect(html).toContain("Ines is invisible right now: you cannot like them or start a chat with them.");
+    expect(html).not.toContain(`href="/members/${ines.id}/chat"`);
+    expect(html).not.toContain(`data-like="${ines.id}"`);
+    const partnerHtml = await (await partner.browser.fetch(`/members/${ines.id}`)).text();
+    expect(partnerHtml).toContain("you cannot like them, but you can keep chatting with them.");
+    expect(partnerHtml).toContain(`href="/members/${ines.id}/chat"`);
+    expect(partnerHtml).not.toContain(`data-like="${ines.id}"`);
+
+    // Visible again: likes and chats are open to everyone.
+    await setInvisible(ines, false);
+    const open = await json<ProfileResponse>(await stranger.browser.fetch(`/api/profile.php?id=${ines.id}`));
+    expect(open.viewer).toMatchObject({ can_like: true, can_message: true });
+    expect(open.invisible).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import { databaseOf } from "../../src/server/db/database";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import { chatErasureIn } from "../../src/server/services/chats";
 import { forgetPastSwipes, like, LIKE_BURST, nextSwipe, pass } from "../../src/server/services/likes";
-import type { ProfileResponse } from "../../src/shared/api";
+import type { ProfileResponse, SearchResponse } from "../../src/shared/api";
 import {
   NEW_LIKES_CAP,
   type AutoLikeResponse,
@@ -14,7 +14,7 @@ import {
 } from "../../src/shared/likes";
 import { chatMember, creditsOf, type Member } from "../chat";
 import { site, putSites } from "../fixtures";
-import { Browser, json } from "../http";
+import { Browser, fetchWorker, json } from "../http";
 
 const ORIGIN = "http://likes.test";
 const SITE = site("likes.test", { gift_credits: 15, time_zone: "Europe/Amsterdam" });
@@ -168,8 +168,9 @@ describe("liking", () => {
   it("counts liking twice as one like", async () => {
     const a = await member();
     const b = await member();
-    expect(await json<LikeResult>(await likeOf(a, b))).toEqual({ profile: { id: b.id }, liked: true, match: false });
-    expect(await json<LikeResult>(await likeOf(a, b))).toEqual({ profile: { id: b.id }, liked: true, match: false });
+    const once = { profile: { id: b.id }, liked: true, match: false, matched: false };
+    expect(await json<LikeResult>(await likeOf(a, b))).toEqual(once);
+    expect(await json<LikeResult>(await likeOf(a, b))).toEqual(once);
     const received = await likes(b);
     expect(ids(received)).toEqual([a.id]);
     expect(received.new_likes).toBe(1);
@@ -181,7 +182,15 @@ describe("liking", () => {
     const a = await member();
     const b = await member();
     await likeOf(a, b);
-    expect((await json<LikeResult>(await likeOf(b, a))).match).toBe(true);
+    expect(await json<LikeResult>(await likeOf(b, a))).toEqual({
+      profile: { id: a.id },
+      liked: true,
+      match: true,
+      matched: true,
+    });
+    // Liking again is still a match, but not a new one: no second match moment.
+    expect(await json<LikeResult>(await likeOf(b, a))).toMatchObject({ match: false, matched: true });
+    expect(await json<LikeResult>(await likeOf(a, b))).toMatchObject({ match: false, matched: true });
     expect(ids(await likes(a, "matches"))).toEqual([b.id]);
     expect(ids(await likes(b, "matches"))).toEqual([a.id]);
     const sent = await likes(a, "sent");
@@ -191,6 +200,7 @@ describe("liking", () => {
       profile: { id: b.id },
       liked: false,
       match: false,
+      matched: false,
     });
     expect(ids(await likes(a, "matches"))).toEqual([]);
     expect(ids(await likes(b, "matches"))).toEqual([]);
@@ -199,6 +209,70 @@ describe("liking", () => {
     // Liking again makes the match again.
     expect((await json<LikeResult>(await likeOf(a, b))).match).toBe(true);
     expect(ids(await likes(b, "matches"))).toEqual([a.id]);
+  });
+
+  it("makes exactly one match of many likes at once, both ways and repeated, and tells it once to each side", async () => {
+    const ctx = (told: { likerId: number; match: boolean }[]) => ({
+      db,
+      site: SITE,
+      now: new Date(),
+      liked: (news: { likerId: number; match: boolean }) => told.push(news),
+    });
+    for (let round = 0; round < 8; round++) {
+      const a = await likeable();
+      const b = await likeable();
+      const told: { likerId: number; match: boolean }[] = [];
+      const c = ctx(told);
+      const attempts = [a, b, a, b, a, b].map((from) => {
+        const to = from === a ? b : a;
+        return like(c, from.id, to.id);
+      });
+      const results = await Promise.all(attempts);
+      // Exactly one answer is the match moment.
+      expect(results.filter((r) => r.match).length, `round ${round}`).toBe(1);
+      // Each copy of a like after the first is no news: one like each way is told, one of them as the match.
+      expect(told.length, `round ${round}`).toBe(2);
+      expect(told.filter((t) => t.match).length, `round ${round}`).toBe(1);
+      const rows = await env.DB.prepare(
+        "SELECT liker_id, matched_at FROM likes WHERE (liker_id = ? AND liked_id = ?) OR (liker_id = ? AND liked_id = ?)",
+      )
+        .bind(a.id, b.id, b.id, a.id)
+        .all<{ liker_id: number; matched_at: number | null }>();
+      expect(rows.results.length).toBe(2);
+      expect(rows.results.every((r) => r.matched_at !== null)).toBe(true);
+      expect((await like(c, a.id, b.id)).match).toBe(false);
+      expect(told.length).toBe(2);
+    }
+  });
+
+  it("tells a member's search cards whom they like and match, and a visitor's cards nothing", async () => {
+    const a = await member();
+    const b = await member();
+    const c = await member();
+    const d = await member();
+    await likeOf(a, b);
+    await likeOf(c, a);
+    await likeOf(a, c);
+    // The three come first in A's search (most recently active, none has a photo).
+    const soon = Math.floor(Date.now() / 1000) + 1_000_000;
+    await env.DB.prepare("UPDATE profiles SET last_active_at = ?, country = 'BE' WHERE id IN (?, ?, ?)")
+      .bind(soon, b.id, c.id, d.id)
+      .run();
+    const res = await a.browser.fetch("/api/search.php?gender=any&country=BE");
+    expect(res.status).toBe(200);
+    const cards = (await json<SearchResponse>(res)).profiles;
+    const card = (id: number) => cards.find((p) => p.id === id);
+    expect(card(b.id)).toMatchObject({ liked: true, matched: false });
+    expect(card(c.id)).toMatchObject({ liked: true, matched: true });
+    expect(card(d.id)).toMatchObject({ liked: false, matched: false });
+    // The search page renders them: a mark for B and C, a like button for D.
+    const html = await (await a.browser.fetch("/members?gender=any&country=BE")).text();
+    expect(html).toMatch(new RegExp(`data-like-state="${b.id}"[^>]*>Liked<`));
+    expect(html).toMatch(new RegExp(`data-like-state="${c.id}"[^>]*>Matched<`));
+    expect(html).not.toContain(`data-like="${c.id}"`);
+    expect(html).toContain(`data-like="${d.id}"`);
+    const visitor = await fetchWorker(`${ORIGIN}/api/search.php?gender=any&country=BE`);
+    if (visitor.status === 200) expect((await json<SearchResponse>(visitor)).profiles[0]).not.toHaveProperty("liked");
   });
 
   it("gives every tab its count: new likes on Received, the members liked on Sent, the matches on Matches", async () => {

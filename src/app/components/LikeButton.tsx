@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { SearchCard } from "../../shared/api";
 import type { LikeResult } from "../../shared/likes";
 import { ApiRequestError } from "../page/api";
 import { useT } from "../page/page-context";
@@ -66,5 +67,27 @@ export function LikeButton({
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * A card's like action: "Matched" or "Liked" as a plain mark once the member likes the card (no
+ * button that would like again and replay the match moment), otherwise the like button.
+ */
+export function CardLike({ profile }: { profile: SearchCard }) {
+  const t = useT();
+  const [standing, setStanding] = useState({ liked: profile.liked ?? false, matched: profile.matched ?? false });
+  if (standing.liked)
+    return (
+      <span className={standing.matched ? "like-state like-state--matched" : "like-state"} data-like-state={profile.id}>
+        {standing.matched ? t("likes.matched") : t("likes.liked")}
+      </span>
+    );
+  return (
+    <LikeButton
+      profile={profile}
+      liked={false}
+      onDone={(result) => setStanding({ liked: result.liked, matched: result.matched })}
+    />
   );
 }

@@ -11,7 +11,7 @@ import type { GiftsResponse } from "../../shared/chat";
 import { giftImage, siteGifts } from "../../shared/gifts";
 import type { AppEnv } from "../request-context";
 import { peerIn } from "../db/conversations";
-import { conversationRooms, listChats, loadChat } from "../services/chats";
+import { conversationRooms, invisibleWroteTo, listChats, loadChat } from "../services/chats";
 import { requireChatMember } from "./chats";
 import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
@@ -72,7 +72,14 @@ export const SOURCES: Record<string, Source> = {
     if (viewerId === null || viewerId === id) return profile;
     // The like buttons show how the two stand; a new like of theirs is seen now (SPEC §4).
     const [answer, standing] = await Promise.all([profile, openProfile(c.get("db"), viewerId, id)]);
-    return { ...answer, viewer: { own: false, blocked: answer.viewer?.blocked ?? false, ...standing } };
+    // An invisible member cannot be liked, nor written to except where they wrote (docs/decisions/0051).
+    const may = answer.invisible
+      ? {
+          can_like: false,
+          can_message: await invisibleWroteTo(c.get("db"), conversationRooms(c.env.CONVERSATIONS), viewerId, id),
+        }
+      : { can_like: true, can_message: true };
+    return { ...answer, viewer: { own: false, blocked: answer.viewer?.blocked ?? false, ...standing, ...may } };
   },
   // Main photos are public (SPEC §6: visitors see them), so the landers show them whatever logged_out_search says.
   "/api/showcase.php": async (c, params) => {

@@ -105,13 +105,20 @@ export async function takeLikeRate(
 }
 
 /**
- * Store a like (again: nothing changes) and, when the other already likes the member, mark both
- * rows as a match. One batch, and D1 runs batches one at a time, so two members liking each other
- * at the same moment still make one match.
+ * Store a like and, when the other already likes the member, mark both rows as a match. One batch,
+ * and D1 runs batches one at a time, so the decision is made inside the write: of two members liking
+ * each other at the same moment exactly one like finds the other's and makes the match, and of two
+ * copies of the same like exactly one is stored. Answers what this call did: `stored` false when the
+ * like was there already (nothing changed), `matched` true when this like made the match.
  */
-export async function insertLike(db: Database, likerId: number, likedId: number, now: number): Promise<void> {
+export async function insertLike(
+  db: Database,
+  likerId: number,
+  likedId: number,
+  now: number,
+): Promise<{ stored: boolean; matched: boolean }> {
   const theyLikeMe = sql`EXISTS ${theirLike(likedId, likerId)}`;
-  await db.batch([
+  const [inserted] = await db.batch([
     db
       .insert(likes)
       .values({
@@ -121,7 +128,8 @@ export async function insertLike(db: Database, likerId: number, likedId: number,
         createdAt: now,
         matchedAt: sql`CASE WHEN ${theyLikeMe} THEN ${now} END`,
       })
-      .onConflictDoNothing(),
+      .onConflictDoNothing()
+      .returning({ matchedAt: likes.matchedAt }),
     db
       .update(likes)
       .set({ matchedAt: now })
@@ -134,6 +142,8 @@ export async function insertLike(db: Database, likerId: number, likedId: number,
         ),
       ),
   ]);
+  const row = inserted[0];
+  return { stored: row !== undefined, matched: row !== undefined && row.matchedAt !== null };
 }
 
 /** Take a like back: the match it made goes with it, the other's like stays. */
@@ -178,6 +188,23 @@ export async function likeStanding(
     likedMe: theirs !== undefined,
     likeNew: theirs?.isNew ?? false,
   };
+}
+
+/**
+ * How the viewer stands to each of these profiles (search cards): whom they like, and with whom that
+ * like is a match (their own row carries the mark). One primary-key range of the viewer's likes.
+ */
+export async function likeStandings(
+  db: Database,
+  viewerId: number,
+  ids: number[],
+): Promise<Map<number, { matched: boolean }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: likes.likedId, matchedAt: likes.matchedAt })
+    .from(likes)
+    .where(and(eq(likes.likerId, viewerId), inArray(likes.likedId, ids)));
+  return new Map(rows.map((r) => [r.id, { matched: r.matchedAt !== null }]));
 }
 
 const listColumns = { ...cardColumns, likedAt: likes.createdAt, matchedAt: likes.matchedAt };

@@ -121,6 +121,23 @@ export async function listChats(db: Database, profileId: number): Promise<ChatsR
   return { chats, total_unread: chats.reduce((sum, chat) => sum + chat.num_unread_messages, 0) };
 }
 
+/**
+ * Whether an invisible member has written to the viewer in their conversation: the one case in which
+ * the viewer may still write to them (docs/decisions/0051). Asks the conversation's object, which keeps
+ * the messages; without a conversation the answer is no at once.
+ */
+export async function invisibleWroteTo(
+  db: Database,
+  rooms: ConversationRooms,
+  viewerId: number,
+  invisibleId: number,
+): Promise<boolean> {
+  const conversation = await conversationOf(db, viewerId, invisibleId);
+  if (!conversation) return false;
+  const hidden = await hiddenBeforeOf(db, conversation.id, viewerId);
+  return (await rooms(viewerId, invisibleId).history(viewerId, invisibleId, null, hidden)).here.recipientHasWritten;
+}
+
 type ChatViewer = { userId: number; profileId: number; country: string | null };
 
 /**

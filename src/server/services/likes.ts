@@ -98,11 +98,13 @@ export async function like(
   const refusal = likeRefusal(viewerId, targetId, target);
   if (refusal) throw refusal;
   const day = dayIn(ctx.site.time_zone, ctx.now);
-  if (target!.liked) {
+  // Liking again changes nothing and plays no match moment: the match was told when it was made.
+  const again = async (): Promise<LikeResult> => {
     const left =
       source === "swipe" ? { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) } : {};
-    return { profile: { id: targetId }, liked: true, match: target!.likedMe, ...left };
-  }
+    return { profile: { id: targetId }, liked: true, match: false, matched: target!.likedMe, ...left };
+  };
+  if (target!.liked) return again();
   const now = seconds(ctx.now);
   if (!(await takeLikeRate(ctx.db, viewerId, now, LIKE_BURST.seconds, LIKE_BURST.likes))) {
     throw new AppError({
@@ -124,9 +126,16 @@ export async function like(
     }
     left = { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) };
   }
-  await insertLike(ctx.db, viewerId, targetId, now);
-  ctx.liked?.({ likerId: viewerId, likedId: targetId, likedName: target!.name, match: target!.likedMe }, now);
-  return { profile: { id: targetId }, liked: true, match: target!.likedMe, ...left };
+  // The match is decided by the write itself (not by the read above): a like back at the same
+  // moment, or a second copy of this like, cannot make a second match or tell one twice.
+  const { stored, matched } = await insertLike(ctx.db, viewerId, targetId, now);
+  if (!stored) {
+    // Another copy of this like was stored first and told what it made.
+    const standing = await likeStanding(ctx.db, viewerId, targetId);
+    return { profile: { id: targetId }, liked: true, match: false, matched: standing.likedMe, ...left };
+  }
+  ctx.liked?.({ likerId: viewerId, likedId: targetId, likedName: target!.name, match: matched }, now);
+  return { profile: { id: targetId }, liked: true, match: matched, matched, ...left };
 }
 
 /** Take a like back; its match goes too. Unliking what one never liked changes nothing. */
@@ -134,7 +143,7 @@ export async function unlike(db: Database, viewerId: number, targetId: number): 
   if (targetId === viewerId)
     throw new AppError({ status: 400, code: "own_profile", key: "likes.errors.own_profile", field: "profile" });
   await deleteLike(db, viewerId, targetId);
-  return { profile: { id: targetId }, liked: false, match: false };
+  return { profile: { id: targetId }, liked: false, match: false, matched: false };
 }
 
 /**

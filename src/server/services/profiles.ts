@@ -112,6 +112,6 @@ export async function getProfile(
     related: relatedRows.map((r) => toProfileCard(r, today)),
     ...(viewerId !== null ? { viewer: { own: viewerId === id, blocked: relation?.blockedByMe ?? false } } : {}),
     // Invisible (SPEC §4): not found in search, so not in search engines either, whoever asks.
-    ...(row.invisible ? { noindex: true as const } : {}),
+    ...(row.invisible ? { noindex: true as const, invisible: true as const } : {}),
   };
 }

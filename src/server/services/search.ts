@@ -4,6 +4,7 @@ import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
 import { regionIdOf } from "./catalogue";
 import { findProfiles, type ProfileFilter } from "../db/profiles";
+import { likeStandings } from "../db/likes";
 import { invalidParameter } from "../errors";
 import { toProfileCard } from "./profile-card";
 
@@ -95,12 +96,25 @@ export async function searchMembers(
     );
   }
 
+  // A member's cards say whom they like and match (one read of their likes), so no card offers a like again.
+  const standings = searcher
+    ? await likeStandings(
+        db,
+        searcher.profileId,
+        [...found, ...similar].map((p) => p.id),
+      )
+    : null;
+  const withStanding = (card: SearchResponse["profiles"][number]) => {
+    if (!standings) return card;
+    const standing = standings.get(card.id);
+    return { ...card, liked: standing !== undefined, matched: standing?.matched ?? false };
+  };
   return {
-    profiles: found,
+    profiles: found.map(withStanding),
     page,
     per_page: SEARCH_PAGE_SIZE,
     has_more: rows.length > SEARCH_PAGE_SIZE,
-    similar,
+    similar: similar.map(withStanding),
     query: {
       gender: criteria.gender ?? null,
       country,

@@ -56,6 +56,13 @@ export default function MemberScreen({ params }: ScreenProps) {
     );
 
   const { profile, photos, related } = data;
+  // An invisible member (docs/decisions/0051): no like, and a chat only where they wrote to the viewer.
+  const canLike = data.viewer?.can_like !== false;
+  const canMessage = data.viewer?.can_message !== false && !(data.invisible && !data.viewer);
+  const invisibleNote =
+    data.invisible && !data.viewer?.own
+      ? t(canMessage ? "profile.invisible_chat" : "profile.invisible_closed", { name: profile.name })
+      : null;
   const shown = photos.find((p) => p.id === selected) ?? photos.find((p) => p.main) ?? photos[0];
   const visible = new Set<Field>(settings.visible_profile_fields);
   const warning =
@@ -153,24 +160,39 @@ export default function MemberScreen({ params }: ScreenProps) {
           <MatchNotice name={profile.name} verified={profile.verified} />
         )}
         <div className="member__actions">
+          {invisibleNote && (
+            <p className="notice member__invisible" data-invisible-note>
+              {invisibleNote}
+            </p>
+          )}
           {user ? (
             <>
-              <Link href={`/members/${profile.id}/chat`} className="button button--primary">
-                {t("profile.message")}
-              </Link>
-              {data.viewer && !data.viewer.own && !data.viewer.blocked && (
+              {canMessage && (
+                <Link href={`/members/${profile.id}/chat`} className="button button--primary">
+                  {t("profile.message")}
+                </Link>
+              )}
+              {(data.viewer?.liked || matched) && (
+                <span className={likedMe || matched ? "like-state like-state--matched" : "like-state"}>
+                  {likedMe || matched ? t("likes.matched") : t("likes.liked")}
+                </span>
+              )}
+              {data.viewer && !data.viewer.own && !data.viewer.blocked && canLike && (
                 <>
                   <LikeButton
                     key={`${profile.id}-${data.viewer.liked ? 1 : 0}`}
                     profile={profile}
                     liked={data.viewer.liked ?? false}
                     likedMe={likedMe}
-                    onDone={(result) => setMatched(result.match && result.liked)}
+                    onDone={(result) => setMatched(result.matched && result.liked)}
                   />
                 </>
               )}
+              {data.viewer && !data.viewer.own && !data.viewer.blocked && canMessage && (
+                <GiftButton profileId={profile.id} name={profile.name} />
+              )}
             </>
-          ) : (
+          ) : data.invisible ? null : (
             <>
               <button
                 type="button"

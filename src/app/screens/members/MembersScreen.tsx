@@ -1,10 +1,10 @@
 import useSWR from "swr";
 import useSWRInfinite from "swr/infinite";
-import type { ProfileCard, RegionsResponse, SearchResponse } from "../../../shared/api";
+import type { RegionsResponse, SearchCard, SearchResponse } from "../../../shared/api";
 import { ApiRequestError } from "../../page/api";
 import { NextStepNotice } from "../../components/NextStepNotice";
 import { ProfileGrid } from "../../components/ProfileCard";
-import { LikeButton } from "../../components/LikeButton";
+import { CardLike } from "../../components/LikeButton";
 import { Title } from "../../components/Title";
 import { usePage, useT } from "../../page/page-context";
 import { REGIONS_KEY, searchFilters, searchPageKey } from "../../page/page-data";
@@ -14,8 +14,8 @@ import { SearchForm } from "./SearchForm";
 import { useUser } from "../../hooks/useUser";
 
 /** Member search (SPEC §2, §4): filters, results added page by page, similar results when few. */
-/** A member's like button under each result (whether they like it already shows after pressing). */
-const likeAction = (profile: ProfileCard) => <LikeButton profile={profile} liked={false} />;
+/** Under each result a member's like button, or "Liked" / "Matched" once they like it. */
+const likeAction = (profile: SearchCard) => <CardLike profile={profile} />;
 
 export default function MembersScreen({ query }: ScreenProps) {
   const { settings } = usePage();
