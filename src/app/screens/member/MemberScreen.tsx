@@ -188,9 +188,6 @@ export default function MemberScreen({ params }: ScreenProps) {
                   />
                 </>
               )}
-              {data.viewer && !data.viewer.own && !data.viewer.blocked && canMessage && (
-                <GiftButton profileId={profile.id} name={profile.name} />
-              )}
             </>
           ) : data.invisible ? null : (
             <>
@@ -209,12 +206,14 @@ export default function MemberScreen({ params }: ScreenProps) {
         </div>
         {!data.viewer?.own && (
           <div className="member__more">
-            {!user && (
+            {!user && !data.invisible && (
               <button type="button" className="button button--ghost" onClick={() => openSignup(t("login_needed.gift"))}>
                 {t("profile.gift")}
               </button>
             )}
-            {user && data.viewer && !data.viewer.blocked && <GiftButton profileId={profile.id} name={profile.name} />}
+            {user && data.viewer && !data.viewer.blocked && canMessage && (
+              <GiftButton profileId={profile.id} name={profile.name} />
+            )}
             {user && data.viewer && <BlockButton data={data} mutate={mutate} />}
             <ReportButton profile={profile} />
           </div>
