@@ -36,6 +36,7 @@ export type SignupBody = v.InferOutput<typeof SignupBody>;
 export const UserUpdateBody = v.object({
   language: v.optional(v.string()),
   invisible: v.optional(v.boolean()),
+  promotion_pages: v.optional(v.boolean()),
 });
 
 /** POST /api/password-reset.php: ask for a reset mail. */

@@ -49,7 +49,8 @@ export type SearchQuery = v.InferOutput<typeof SearchQuery>;
  */
 export const RecordId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,9}$/), v.transform(Number));
 
-export const ProfileQuery = v.object({ id: RecordId });
+/** GET /api/profile.php: `for=landing` asks for a member landing page, which only a promotable profile has. */
+export const ProfileQuery = v.object({ id: RecordId, for: v.optional(v.literal("landing")) });
 
 export const RegionsQuery = v.object({ country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))) });
 
@@ -175,6 +176,8 @@ export type User = {
   status: string;
   email: string;
   invisible: boolean;
+  /** The member chose to appear on the site's promotion pages (off unless chosen). */
+  promotion_pages: boolean;
   credits: number;
   paid_user: boolean;
   language: string;

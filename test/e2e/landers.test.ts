@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { enterSite, phone, sharedBrowser } from "./browser";
 import { localD1 } from "./server";
+import { signUpByApi } from "./dutch-site";
 
 const baseUrl = inject("baseUrl");
 const statePath = inject("statePath");
@@ -49,7 +50,7 @@ describe("a visitor from an ad", () => {
     const { context, page, errors } = await phone(browser());
     const [found] = localD1(
       statePath,
-      "SELECT id, name FROM profiles WHERE country = 'NL' AND searchable = 1 AND main_photo_id IS NOT NULL ORDER BY last_active_at DESC LIMIT 1",
+      "SELECT id, name FROM profiles WHERE country = 'NL' AND searchable = 1 AND fictional = 1 AND main_photo_id IS NOT NULL ORDER BY last_active_at DESC LIMIT 1",
     );
     const member = found![0] as { id: number; name: string };
 
@@ -60,6 +61,48 @@ describe("a visitor from an ad", () => {
     await page.waitForURL(new RegExp(`/members/${member.id}/signup\\?network=e2enet&ref=member$`));
     expect(await page.locator("h1").textContent()).toBe(nl.signup.title_member.replace("{name}", member.name));
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("never sees a real member who did not choose it on a landing page, nor in a lander's row of members", async () => {
+    const { context, page } = await phone(browser());
+    // A real member, signed up and active, who never chose the promotion pages.
+    const joined = await signUpByApi(page, baseUrl, "landing", "Lotte", "female");
+    localD1(
+      statePath,
+      `UPDATE users SET status = 'active' WHERE id = (SELECT user_id FROM profiles WHERE id = ${joined.profile.id}); UPDATE profiles SET searchable = 1 WHERE id = ${joined.profile.id}`,
+    );
+    const [found] = localD1(statePath, `SELECT id, name, user_id FROM profiles WHERE id = ${joined.profile.id}`);
+    const member = found![0] as { id: number; name: string; user_id: number };
+    await context.clearCookies();
+
+    const refused = await page.goto(`${baseUrl}/members/${member.id}/landing3`);
+    await enterSite(page, nl.entry_warning.enter);
+    expect(refused!.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).not.toContain(member.name);
+    // The landers' rows show fictional profiles and members who chose it, nobody else.
+    await page.goto(`${baseUrl}/landers/socialnetwork/nearby`);
+    const shown = await page.locator(".feed__post").allTextContents();
+    expect(shown.length).toBeGreaterThan(0);
+    const ids = (
+      await page.evaluate(
+        async () => (await (await fetch("/api/showcase.php")).json()) as { profiles: { id: number }[] },
+      )
+    ).profiles.map((p) => p.id);
+    if (ids.length) {
+      const [rows] = localD1(
+        statePath,
+        `SELECT count(*) AS n FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.id IN (${ids.join(",")}) AND p.fictional = 0 AND u.promotion_pages = 0`,
+      );
+      expect(rows).toEqual([{ n: 0 }]);
+    }
+
+    // Once the member chooses it, the page shows them, with nothing said for them.
+    localD1(statePath, `UPDATE users SET promotion_pages = 1 WHERE id = ${member.user_id}`);
+    const shownPage = await page.goto(`${baseUrl}/members/${member.id}/landing3`);
+    expect(shownPage!.status()).toBe(200);
+    expect(await page.locator("h1").textContent()).toBe(nl.landers.member.chat.replace("{name}", member.name));
+    await page.screenshot({ path: ".tmp/screenshots/member-landing-390.png" });
     await context.close();
   });
 });

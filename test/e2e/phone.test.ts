@@ -243,9 +243,9 @@ describe("a member on a phone", () => {
       const notice = a.page.locator(".chat-alerts .alert");
       expect(await notice.textContent()).toContain(nl.chat.premium_alert);
       const inside = await notice.evaluate((el) => {
-        const box = el.getBoundingClientRect();
+        const outer = el.getBoundingClientRect();
         const text = el.querySelector("p")!.getBoundingClientRect();
-        return text.top >= box.top && text.bottom <= box.bottom && el.scrollHeight <= el.clientHeight + 1;
+        return text.top >= outer.top && text.bottom <= outer.bottom && el.scrollHeight <= el.clientHeight + 1;
       });
       expect(inside).toBe(true);
       expect(await sidewaysScroll(a.page)).toBeLessThanOrEqual(0);

@@ -7,6 +7,7 @@ import { clearSiteCache } from "../../src/server/edge/site";
 import { companyKey, siteKey } from "../../src/shared/settings";
 import { birthDateForAge, COMPANY, loadProfiles, type FixtureProfile } from "../fixtures";
 import { Browser, fetchWorker } from "../http";
+import type { User } from "../../src/shared/api";
 
 /** Tests that render every page for every demo site take longer than one request. */
 const MANY_PAGES = { timeout: 30_000 };
@@ -207,6 +208,65 @@ describe("the member landing pages", () => {
         for (const coordinate of COORDINATES) expect(html, path).not.toContain(coordinate);
       }
     }
+  });
+
+  it("show only fictional profiles and members who chose it; the choice is off until made", async () => {
+    const member = PROFILES.find((p) => p.country === "NL")!;
+    const showcased = async () =>
+      (
+        (await (await fetchWorker(`${origin("nl.localhost")}/api/showcase.php`)).json()) as {
+          profiles: { id: number }[];
+        }
+      ).profiles.map((p) => p.id);
+    const landing = () => fetchWorker(`${origin("nl.localhost")}/members/${member.id}/landing3`);
+    try {
+      // A real member (not fictional) who never chose it: on no landing page and in no lander's row.
+      await env.DB.prepare("UPDATE profiles SET fictional = 0 WHERE id = ?").bind(member.id).run();
+      const refused = await landing();
+      expect(refused.status).toBe(404);
+      expect(await refused.text()).not.toContain(`${member.name}</h1>`);
+      expect(await showcased()).not.toContain(member.id);
+
+      // Having chosen it, they appear, under a headline that claims nothing for them.
+      await env.DB.prepare(
+        "UPDATE users SET promotion_pages = 1 WHERE id = (SELECT user_id FROM profiles WHERE id = ?)",
+      )
+        .bind(member.id)
+        .run();
+      const shown = await landing();
+      expect(shown.status).toBe(200);
+      const html = await shown.text();
+      expect(html).toContain(`Begin een chat met ${member.name}`);
+      expect(html).not.toMatch(/is nu online|wil graag met je chatten/);
+      expect(await showcased()).toContain(member.id);
+    } finally {
+      await env.DB.batch([
+        env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE id = ?").bind(member.id),
+        env.DB.prepare(
+          "UPDATE users SET promotion_pages = 0 WHERE id = (SELECT user_id FROM profiles WHERE id = ?)",
+        ).bind(member.id),
+      ]);
+    }
+
+    // A member's own setting: off at signup, switched on and off by PUT /api/user.php.
+    const browser = new Browser(origin("nl.localhost"));
+    const joined = await browser.post("/api/signup.php", {
+      email: `promo${Date.now()}@example.com`,
+      username: `promo${Date.now() % 100000}`,
+      password: "een goed wachtwoord",
+      date_of_birth: "1990-04-14",
+      gender: "female",
+      terms: true,
+    });
+    expect(joined.status).toBe(201);
+    const user = async () => ((await (await browser.fetch("/api/user.php")).json()) as { user: User }).user;
+    expect((await user()).promotion_pages).toBe(false);
+    expect((await browser.put("/api/user.php", { promotion_pages: true })).status).toBe(200);
+    expect((await user()).promotion_pages).toBe(true);
+    expect((await browser.put("/api/user.php", { promotion_pages: "yes" })).status).toBe(400);
+    expect((await user()).promotion_pages).toBe(true);
+    expect((await browser.put("/api/user.php", { promotion_pages: false })).status).toBe(200);
+    expect((await user()).promotion_pages).toBe(false);
   });
 
   it("are a 404 for a member who does not exist", async () => {

@@ -37,6 +37,8 @@ export function searchInfiniteKey(filters: URLSearchParams): string {
 }
 
 export const profileKey = (id: string | number) => `/api/profile.php?id=${id}`;
+/** The profile as a member landing page shows it: answered only for a profile that may be promoted. */
+export const landingProfileKey = (id: string | number) => `/api/profile.php?id=${id}&for=landing`;
 
 /** GET /api/likes.php: the received tab's first page, which also carries the new-likes count of the badge. */
 export const LIKES_KEY = "/api/likes.php";
@@ -185,7 +187,7 @@ export function pageDataKeys(
       // /members/{id}/signup names the member the visitor signs up for.
       return match.params.id ? [plain(profileKey(match.params.id))] : [];
     case "member-landing":
-      return [plain(profileKey(match.params.id!))];
+      return [plain(landingProfileKey(match.params.id!))];
     case "lander":
       return [plain(showcaseKey(match.params.lander === "maplanding"))];
     case "home":

@@ -41,6 +41,7 @@ import {
   resendActivation,
   resetPassword,
   setInvisible,
+  setPromotionPages,
   setLanguage,
   signUp,
 } from "../services/accounts";
@@ -113,7 +114,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
   .put("/api/user.php", vValidator("json", UserUpdateBody, invalidBody), async (c) => {
     const { userId } = requireMember(c);
-    const { language, invisible } = c.req.valid("json");
+    const { language, invisible, promotion_pages } = c.req.valid("json");
     if (language !== undefined) {
       if (!isLanguage(language))
         throw fieldError({
@@ -131,6 +132,7 @@ export const accountRoutes = new Hono<AppEnv>()
         secure: new URL(c.req.url).protocol === "https:",
       });
     }
+    if (promotion_pages !== undefined) await setPromotionPages(accounts(c), userId, promotion_pages);
     if (invisible !== undefined) {
       await setInvisible(accounts(c), userId, invisible);
       if (invisible)

@@ -17,6 +17,7 @@ import { AppError, invalidParameter } from "../errors";
 import { listInterests, listRegions } from "../services/catalogue";
 import { geocode } from "../services/geocode";
 import { getProfile } from "../services/profiles";
+import { isPromotable } from "../db/profiles";
 import { resetLinkLive } from "../services/accounts";
 import { searchMembers } from "../services/search";
 import { loadSessions } from "./sessions";
@@ -58,7 +59,10 @@ export const SOURCES: Record<string, Source> = {
     return searchMembers(c.get("db"), site, query, selectedCountry(c), c.get("session"));
   },
   "/api/profile.php": async (c, params) => {
-    const { id } = parseQuery(ProfileQuery, params);
+    const { id, for: purpose } = parseQuery(ProfileQuery, params);
+    // A landing page advertises the member: only a fictional profile or one whose member chose it.
+    if (purpose === "landing" && !(await isPromotable(c.get("db"), id)))
+      throw new AppError({ status: 404, code: "not_found", key: "errors.not_found" });
     const viewerId = c.get("session")?.profileId ?? null;
     const profile = getProfile(
       c.get("db"),

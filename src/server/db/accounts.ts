@@ -84,6 +84,11 @@ export async function setInvisible(db: Database, userId: number, invisible: bool
   await db.update(users).set({ invisible }).where(eq(users.id, userId));
 }
 
+/** The member's choice to appear on the site's promotion pages, or not. */
+export async function setPromotionPages(db: Database, userId: number, on: boolean): Promise<void> {
+  await db.update(users).set({ promotionPages: on }).where(eq(users.id, userId));
+}
+
 export async function setLanguage(db: Database, userId: number, language: string): Promise<void> {
   await db.update(users).set({ language }).where(eq(users.id, userId));
 }
@@ -291,6 +296,7 @@ export async function accountView(db: Database, userId: number) {
       status: users.status,
       email: users.email,
       invisible: users.invisible,
+      promotionPages: users.promotionPages,
       credits: users.credits,
       paidUser: users.paidUser,
       language: users.language,

@@ -2,7 +2,21 @@
  * Profiles: a member's own profile and its interests, and the searchable flag that follows from the
  * account (see the profiles table).
  */
-import { and, asc, desc, eq, fillPlaceholders, gte, inArray, lte, ne, notInArray, sql, type Column } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  fillPlaceholders,
+  gte,
+  inArray,
+  lte,
+  ne,
+  notInArray,
+  or,
+  sql,
+  type Column,
+} from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { notBlockedWith } from "./blocks";
@@ -152,6 +166,8 @@ export type ProfileFilter = {
   viewerId?: number;
   except?: number[];
   verified?: boolean;
+  /** Only profiles that may appear on the site's promotion pages: fictional ones, or members who chose it. */
+  promotable?: boolean;
 };
 
 /**
@@ -162,6 +178,28 @@ export type ProfileFilter = {
 export const photoFirst = [desc(profiles.hasPhoto), desc(profiles.lastActiveAt)] as const;
 
 const p = sql.placeholder;
+
+/**
+ * A profile the site may show on its promotion pages (issue 37, docs/decisions/0052): a fictional one,
+ * or a member who chose it in their settings. Only a profile that may be found at all (searchable).
+ */
+const promotable = and(
+  eq(profiles.searchable, 1),
+  or(
+    eq(profiles.fictional, true),
+    sql`(SELECT ${users.promotionPages} FROM ${users} WHERE ${users.id} = ${profiles.userId}) = 1`,
+  ),
+)!;
+
+/** Whether this profile may appear on a promotion page (a member landing page). */
+export async function isPromotable(db: Database, profileId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.id, profileId), promotable))
+    .get();
+  return row !== undefined;
+}
 
 /**
  * The query of profile cards matching a filter of this one's shape, with placeholders for its values:
@@ -185,6 +223,7 @@ export function profileListQuery(db: Database, f: ProfileFilter) {
       ),
     );
   if (f.verified) where.push(eq(profiles.verified, true));
+  if (f.promotable) where.push(promotable);
   return (
     db
       .select(cardColumns)
@@ -204,7 +243,7 @@ export type CardRow = Awaited<ReturnType<typeof profileListQuery>>[number];
 
 /** The shape of a filter: which conditions it has (and how many profiles it leaves out), not their values. */
 const shapeOf = (f: ProfileFilter) =>
-  `${f.gender ? "g" : ""}${f.regionId !== undefined ? "r" : ""}${f.viewerId !== undefined ? "v" : ""}${f.verified ? "V" : ""}:${f.except?.length ?? 0}`;
+  `${f.gender ? "g" : ""}${f.regionId !== undefined ? "r" : ""}${f.viewerId !== undefined ? "v" : ""}${f.verified ? "V" : ""}${f.promotable ? "P" : ""}:${f.except?.length ?? 0}`;
 
 /**
  * The SQL of each shape of filter, made by drizzle once per isolate. Building the query, turning it

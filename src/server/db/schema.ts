@@ -63,6 +63,8 @@ export const users = sqliteTable(
     /** The site (domain) the member signed up on. */
     siteDomain: text("site_domain").notNull(),
     invisible: integer("invisible", { mode: "boolean" }).notNull().default(false),
+    /** The member chose to appear on the site's promotion pages (migration 0028; off unless chosen). */
+    promotionPages: integer("promotion_pages", { mode: "boolean" }).notNull().default(false),
     /** Only verified members may start a conversation with this member (docs/decisions/0040). */
     verifiedOnly: integer("verified_only", { mode: "boolean" }).notNull().default(false),
     signupDate: integer("signup_date").notNull().default(now),

@@ -30,6 +30,7 @@ import {
   liveTokenMember,
   markPendingDeletion,
   setInvisible as storeInvisible,
+  setPromotionPages as storePromotionPages,
   setLanguage as storeLanguage,
   reactivateByToken,
   setPasswordByToken,
@@ -404,6 +405,11 @@ export async function confirmMailChange(ctx: AccountContext, token: string): Pro
 export async function setInvisible(ctx: AccountContext, userId: number, invisible: boolean): Promise<void> {
   await storeInvisible(ctx.db, userId, invisible);
   await refreshSearchable(ctx.db, userId);
+}
+
+/** Whether the member's profile may appear on the site's promotion pages (off unless they choose it). */
+export async function setPromotionPages(ctx: AccountContext, userId: number, on: boolean): Promise<void> {
+  await storePromotionPages(ctx.db, userId, on);
 }
 
 export async function setLanguage(ctx: AccountContext, userId: number, language: Language): Promise<void> {

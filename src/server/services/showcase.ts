@@ -23,7 +23,12 @@ export async function showcase(
   today = new Date(),
 ): Promise<ShowcaseResponse> {
   const shown = (
-    await findProfiles(db, filterOf({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today), SHOWCASE_SIZE, 0)
+    await findProfiles(
+      db,
+      { ...filterOf({ country, minAge: MIN_AGE, maxAge: MAX_AGE }, today), promotable: true },
+      SHOWCASE_SIZE,
+      0,
+    )
   ).map((row) => toProfileCard(row, today));
   return { profiles: shown, towns: withTowns ? await placeTowns(db, country, shown) : [] };
 }

@@ -21,6 +21,7 @@ export async function getUserView(db: Database, userId: number): Promise<User | 
     status: row.status,
     email: row.email,
     invisible: row.invisible,
+    promotion_pages: row.promotionPages,
     credits: row.credits,
     paid_user: row.paidUser,
     language: row.language,

@@ -9,7 +9,7 @@ import { Title } from "../../components/Title";
 import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { withTracking, type LanderVariant } from "../../../shared/landers";
-import { profileKey } from "../../page/page-data";
+import { landingProfileKey } from "../../page/page-data";
 import type { ScreenProps } from "../../page/page-state";
 import "../landers/landers.css";
 
@@ -24,12 +24,14 @@ function teaser(text: string | null): string | null {
 /**
  * Member landing pages (SPEC §2): one member presented three ways (a profile card, a photo hero, a
  * chat opening), each leading to the signup's message step for exactly this member
- * (/members/{id}/signup) with the traffic source kept. Photos as the visitor may see them.
+ * (/members/{id}/signup) with the traffic source kept. Photos as the visitor may see them. Only a
+ * fictional profile or a member who chose it has one (docs/decisions/0052); the headline claims
+ * nothing about the member, and the only words shown as theirs are their own profile text.
  */
 export default function MemberLandingScreen({ params, query, routeName }: ScreenProps) {
   const t = useT();
   const { user } = useUser();
-  const { data, error } = useSWR<ProfileResponse, ApiRequestError>(profileKey(params.id!));
+  const { data, error } = useSWR<ProfileResponse, ApiRequestError>(landingProfileKey(params.id!));
   if (error)
     return <ErrorPage error={{ status: error.status, message: error.status === 404 ? null : error.message }} />;
   if (!data) return <p aria-busy="true">{t("search.loading")}</p>;
@@ -66,7 +68,8 @@ export default function MemberLandingScreen({ params, query, routeName }: Screen
           {place && <p className="lander-town">{place}</p>}
           {style === "chat" ? (
             <div className="chat-teaser">
-              <p className="chat-teaser__bubble">{about ?? t("landers.member.say_hi", { name: profile.name })}</p>
+              {/* Only the member's own words: none are put in their mouth. */}
+              {about && <p className="chat-teaser__bubble">{about}</p>}
               <Link href={target} className="chat-teaser__input">
                 {t("landers.member.write", { name: profile.name })}
               </Link>

@@ -23,6 +23,25 @@ export function InvisibleSection({ invisible }: { invisible: boolean }) {
   );
 }
 
+/** The site's promotion pages (issue 37): the member's profile on them only when they choose it. */
+export function PromotionSection({ on }: { on: boolean }) {
+  const t = useT();
+  const { setUser } = useUser();
+  return (
+    <SwitchSection
+      id="settings-promotion"
+      title={t("settings.promotion.title")}
+      label={t("settings.promotion.label")}
+      hint={t("settings.promotion.text")}
+      value={on}
+      save={async (value) => {
+        const { user } = await apiSend<{ user: User }>("PUT", USER_KEY, { promotion_pages: value });
+        await setUser(user);
+      }}
+    />
+  );
+}
+
 /** Everything held about the member, as a JSON file. */
 export function MyDataSection() {
   const t = useT();

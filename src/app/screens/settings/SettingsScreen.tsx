@@ -4,7 +4,7 @@ import { Title } from "../../components/Title";
 import { useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { DeleteAccountSection } from "./DeleteAccountSection";
-import { InvisibleSection, MyDataSection } from "./PrivacySections";
+import { InvisibleSection, MyDataSection, PromotionSection } from "./PrivacySections";
 import { MailChangeSection, PasswordSection } from "./CredentialSections";
 import { NotificationSections } from "./NotificationSections";
 import { VerifiedOnlySection } from "./VerifiedOnlySection";
@@ -24,6 +24,7 @@ export default function SettingsScreen() {
       <PasswordSection />
       <SessionsSection />
       <InvisibleSection invisible={user.invisible} />
+      <PromotionSection on={user.promotion_pages} />
       <VerifiedOnlySection />
       <MyDataSection />
       <DeleteAccountSection />
