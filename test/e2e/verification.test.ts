@@ -43,7 +43,7 @@ describe("verified people on the Dutch site", () => {
         ctx.fillRect(0, 0, 240, 300);
         ctx.fillStyle = "#fff";
         ctx.fillRect(60, 80, 120, 140);
-        const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), "image/jpeg", 0.9));
+        const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), "image/jpeg", 0.9));
         const form = new FormData();
         form.append("photo", blob, "me.jpg");
         const res = await fetch("/api/photos.php", {
