@@ -2,9 +2,11 @@
  * Verified people (docs/decisions/0040): the poses a member is asked for, the reasons a moderator
  * may reject a selfie with, the limits, and the shapes of /api/verification.php.
  *
- * GET answers the member's VerificationState (with a pose chosen at random when they may take a
- * selfie); POST uploads the selfie as multipart/form-data (the file in the field `photo`, the pose
- * in the query: `?pose=left_ear`) and answers the new state with 201.
+ * GET answers the member's VerificationState, with the pose the server drew for them when they may
+ * take a selfie: kept with the member for VERIFICATION_POSE_SECONDS, the same on every GET meanwhile
+ * (docs/decisions/0049). POST `?action=new_pose` draws another (VERIFICATION_NEW_POSES_PER_DAY a
+ * day). POST uploads the selfie as multipart/form-data (the file in the field `photo`, the pose in the
+ * query: `?pose=left_ear`), accepted only for the live pose drawn, and answers the new state with 201.
  */
 import * as v from "valibot";
 
@@ -43,6 +45,10 @@ export type VerificationRejection = (typeof VERIFICATION_REJECTIONS)[number];
 
 /** Selfies a member may send in a day (rolling 24 hours). */
 export const VERIFICATION_ATTEMPTS_PER_DAY = 3;
+/** Seconds a drawn pose stays the one to take (docs/decisions/0049). */
+export const VERIFICATION_POSE_SECONDS = 15 * 60;
+/** Other poses a member may ask for in a day (rolling 24 hours). */
+export const VERIFICATION_NEW_POSES_PER_DAY = 3;
 /** Days a selfie is kept after its decision. */
 export const SELFIE_RETENTION_DAYS = 30;
 
@@ -53,21 +59,27 @@ export const VerificationQuery = v.object({ pose: v.picklist(POSE_NAMES) });
  * - none: never verified; `pose` to take.
  * - pending: a moderator has the selfie (or a new main photo beside it).
  * - verified: the badge shows.
+ * - paused: approved, but the member has no approved main photo now; the badge shows again once the
+ *   main photo a moderator saw is public again (or after a new check against another one).
  * - suspended: verified before, but the main photo now is one no moderator saw beside the selfie; a
  *   new selfie brings the badge back.
  * - rejected: the last selfie was rejected with `reason`; another may be taken (`pose`) while
  *   `attempts_left` > 0.
  * - fictional: a demo profile, never verified.
  */
-export type VerificationStatus = "none" | "pending" | "verified" | "suspended" | "rejected" | "fictional";
+export type VerificationStatus = "none" | "pending" | "verified" | "paused" | "suspended" | "rejected" | "fictional";
 
 export type VerificationState = {
   status: VerificationStatus;
   reason: VerificationRejection | null;
   decided_at: number | null;
   attempts_left: number;
-  /** The pose to take now; null when no selfie can be taken now. */
+  /** The pose the server drew to take now; null when no selfie can be taken now. */
   pose: VerificationPose | null;
+  /** When that pose stops being accepted (unix seconds); null without a pose. */
+  pose_expires_at: number | null;
+  /** Other poses the member may still ask for today. */
+  new_poses_left: number;
   /** Whether the member accepts first messages from verified members only. */
   verified_only: boolean;
 };

@@ -1,6 +1,6 @@
 /**
  * Issue 28 in Chromium with the browser's fake camera: a member takes the pose selfie on their
- * profile, a moderator approves it in the console, and the badge shows on the member's card on the
+ * profile in the pose the server drew (asking once for another, issue 37), a moderator approves it in the console, and the badge shows on the member's card on the
  * other member's search page, which stayed open (filtered on verified members, without a reload).
  * Screens at 390x844 go to SHOTS when it is set.
  */
@@ -33,6 +33,28 @@ describe("verified people on the Dutch site", () => {
         `UPDATE users SET status = 'active', credits = 100 WHERE id IN (SELECT user_id FROM profiles WHERE id IN (${anna.profile.id}, ${bram.profile.id}))`,
       );
 
+      // Anna's main photo, approved: what the moderator compares the selfie with (issue 37).
+      const photoId = await a.page.evaluate(async () => {
+        const canvas = document.createElement("canvas");
+        canvas.width = 240;
+        canvas.height = 300;
+        const ctx = canvas.getContext("2d")!;
+        ctx.fillStyle = "#c33";
+        ctx.fillRect(0, 0, 240, 300);
+        ctx.fillStyle = "#fff";
+        ctx.fillRect(60, 80, 120, 140);
+        const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), "image/jpeg", 0.9));
+        const form = new FormData();
+        form.append("photo", blob, "me.jpg");
+        const res = await fetch("/api/photos.php", {
+          method: "POST",
+          headers: { "X-Request-Type": "client" },
+          body: form,
+        });
+        return ((await res.json()) as { photo: { id: number } }).photo.id;
+      });
+      localD1(statePath, `UPDATE photos SET status = 'active' WHERE id = ${photoId}`);
+
       // Bram's search page is open, once loaded and never again.
       await b.page.goto(`${baseUrl}/members?gender=female`);
       await hydrated(b.page);
@@ -48,6 +70,22 @@ describe("verified people on the Dutch site", () => {
         .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 && v.videoWidth > 0), { timeout: 10_000 })
         .toBe(true);
       await expect.poll(() => section.getByRole("img", { name: nl.verification.pose_drawing }).count()).toBe(1);
+      // The server's pose, the same after a reload; "another pose" asks the server for a new one.
+      const poseText = () => section.locator(".verification__figure figcaption strong").textContent();
+      const given = await poseText();
+      const poseNames = Object.values(nl.verification.poses) as string[];
+      expect(poseNames).toContain(given);
+      await section.getByRole("button", { name: nl.verification.another_pose }).click();
+      await expect.poll(poseText).not.toBe(given);
+      const drawn = await poseText();
+      expect(poseNames).toContain(drawn);
+      await a.page.reload();
+      await hydrated(a.page);
+      expect(await poseText()).toBe(drawn);
+      await section.getByRole("button", { name: nl.verification.open_camera }).click();
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 && v.videoWidth > 0), { timeout: 10_000 })
+        .toBe(true);
       if (shots) {
         await section.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 130));
         await a.page.screenshot({ path: `${shots}/selfie-screen.png` });
@@ -81,6 +119,14 @@ describe("verified people on the Dutch site", () => {
           item.locator("img[alt^='Selfie']").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
         )
         .toBe(true);
+      await expect
+        .poll(() =>
+          item
+            .locator(`img[alt^='Photo ${photoId}']`)
+            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        )
+        .toBe(true);
+      if (shots) await item.screenshot({ path: `${shots}/console-queue-item.png` });
       await item.getByRole("button", { name: "Approve" }).click();
       await expect.poll(() => ops.page.locator(`[data-verification="${waiting.id}"]`).count()).toBe(0);
 

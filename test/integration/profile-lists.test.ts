@@ -26,7 +26,8 @@ beforeAll(async () => {
   await loadProfiles(profiles);
   await env.DB.batch([
     env.DB.prepare("UPDATE users SET paid_user = 1 WHERE id % 3 = 0"),
-    env.DB.prepare("UPDATE profiles SET verified = 1 WHERE id % 4 = 1"),
+    // Approved; the badge shows only with an approved main photo (docs/decisions/0049).
+    env.DB.prepare("UPDATE profiles SET verified = 1 WHERE id % 4 = 2"),
     env.DB.prepare("UPDATE profiles SET fictional = 0 WHERE id % 5 = 2"),
     env.DB.prepare("DELETE FROM blocks"),
     env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?, 102), (107, ?)").bind(VIEWER, VIEWER),
@@ -48,7 +49,7 @@ const filters: [string, ProfileFilter, number, number][] = [
   ["verified only", { ...all, verified: true }, 25, 0],
   [
     "everything at once",
-    { ...all, gender: "male", regionId: 1, viewerId: VIEWER, except: [101], verified: true },
+    { ...all, gender: "female", regionId: 1, viewerId: VIEWER, except: [101], verified: true },
     25,
     0,
   ],
@@ -78,7 +79,7 @@ describe("lists of profile cards", () => {
         name: `Member${i}`,
         birthDate: birthDateForAge(20 + i * 2),
         premium: row.id % 3 === 0,
-        verified: row.id % 4 === 1,
+        verified: row.id % 4 === 2 && i % 6 !== 0,
         fictional: row.id % 5 !== 2,
         region: i % 3 === 0 ? null : i % 3 === 1 ? "Noord-Holland" : "Zuid-Holland",
         city: i % 4 === 0 ? `Town${i}` : null,

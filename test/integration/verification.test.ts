@@ -8,15 +8,28 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../../src/shared/api";
 import type { ChatResponse } from "../../src/shared/chat";
-import type { VerificationState } from "../../src/shared/verification";
+import {
+  POSE_NAMES,
+  VERIFICATION_NEW_POSES_PER_DAY,
+  VERIFICATION_POSE_SECONDS,
+  type VerificationState,
+} from "../../src/shared/verification";
 import { databaseOf } from "../../src/server/db/database";
 import { runRetention } from "../../src/server/services/retention";
-import { decideOnVerification, verificationFigures } from "../../src/server/services/verification";
+import { removeProfileContentQueries } from "../../src/server/db/moderation";
+import {
+  askForAnotherPose,
+  decideOnVerification,
+  takeSelfie,
+  verificationFigures,
+  verificationState,
+} from "../../src/server/services/verification";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { asOperator, operator } from "../console";
 import { putSites, site } from "../fixtures";
 import { Browser, fetchWorker, json } from "../http";
 import { jpeg, picture } from "../images";
+import en from "../../locales/en.json" with { type: "json" };
 
 const ORIGIN = "http://verify.test";
 const db = databaseOf(env.DB);
@@ -34,10 +47,12 @@ beforeAll(async () => {
   selfie = await jpeg(picture(320, 400));
 });
 
-function sendSelfie(m: Member | Browser, pose = "left_ear") {
+/** The selfie, in the pose the server drew for the member unless the test names another. */
+async function sendSelfie(m: Member, pose?: string) {
   const form = new FormData();
   form.append("photo", new File([selfie], "selfie.jpg", { type: "image/jpeg" }));
-  return ("browser" in m ? m.browser : m).fetch(`/api/verification.php?pose=${pose}`, { method: "POST", body: form });
+  const taken = pose ?? (await stateOf(m)).pose ?? "left_ear";
+  return m.browser.fetch(`/api/verification.php?pose=${taken}`, { method: "POST", body: form });
 }
 
 async function stateOf(m: Member): Promise<VerificationState> {
@@ -46,10 +61,10 @@ async function stateOf(m: Member): Promise<VerificationState> {
 
 async function waiting(m: Member) {
   return env.DB.prepare(
-    "SELECT id, selfie_key, kind, photo_id FROM verifications WHERE profile_id = ? AND status = 'pending'",
+    "SELECT id, selfie_key, kind, photo_id, pose FROM verifications WHERE profile_id = ? AND status = 'pending'",
   )
     .bind(m.id)
-    .first<{ id: number; selfie_key: string; kind: string; photo_id: number | null }>();
+    .first<{ id: number; selfie_key: string; kind: string; photo_id: number | null; pose: string }>();
 }
 
 /** A member with an active main photo, as the moderator would compare the selfie with. */
@@ -105,7 +120,8 @@ describe("the verification selfie", () => {
 
   it("takes one waiting selfie however many are sent at once, and three a day at most", async () => {
     const m = await chatMember(ORIGIN);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => sendSelfie(m)));
+    const pose = (await stateOf(m)).pose!;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => sendSelfie(m, pose)));
     expect(answers.map((r) => r.status).toSorted()).toEqual([201, 409, 409, 409, 409, 409]);
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM verifications WHERE profile_id = ?")
       .bind(m.id)
@@ -163,6 +179,185 @@ describe("the verification selfie", () => {
       (await env.DB.prepare("SELECT verified FROM profiles WHERE id = ?").bind(later.id).first<{ verified: number }>())!
         .verified,
     ).toBe(0);
+  });
+});
+
+describe("the pose (issue 37)", () => {
+  const asMember = (m: Member) => ({ userId: m.userId, profileId: m.id });
+  const askAgain = (m: Member) => m.browser.fetch("/api/verification.php?action=new_pose", { method: "POST" });
+
+  it("is the server's: the same on every GET while it lives, and a selfie for another pose is refused", async () => {
+    const m = await chatMember(ORIGIN);
+    const first = await stateOf(m);
+    expect(first.pose).not.toBeNull();
+    expect(first.pose_expires_at).toBeGreaterThan(now());
+    const again = await Promise.all(Array.from({ length: 5 }, () => stateOf(m)));
+    expect(new Set(again.map((state) => state.pose))).toEqual(new Set([first.pose]));
+    const other = POSE_NAMES.find((pose) => pose !== first.pose)!;
+    const refused = await sendSelfie(m, other);
+    expect(refused.status).toBe(409);
+    expect((await json<{ message: string }>(refused)).message).toBe(
+      "That isn't the pose we asked you for. Take the pose shown on your profile.",
+    );
+    expect(await waiting(m)).toBeNull();
+    expect((await sendSelfie(m, first.pose!)).status).toBe(201);
+    expect((await waiting(m))!.pose).toBe(first.pose);
+  });
+
+  it("is refused once expired, and GET then draws the pose to take", async () => {
+    const m = await chatMember(ORIGIN);
+    const t0 = now();
+    const drawn = await verificationState(db, asMember(m), t0, 0);
+    expect(drawn.pose).toBe(POSE_NAMES[0]);
+    // The same pose for the whole time it lives, whatever the random draw.
+    expect((await verificationState(db, asMember(m), t0 + VERIFICATION_POSE_SECONDS - 1, 0.99)).pose).toBe(
+      POSE_NAMES[0],
+    );
+    const later = t0 + VERIFICATION_POSE_SECONDS;
+    await expect(
+      takeSelfie({ db, bucket: env.PHOTOS }, { ...asMember(m), siteDomain: "verify.test" }, drawn.pose!, selfie, later),
+    ).rejects.toThrow("pose_expired");
+    expect(await waiting(m)).toBeNull();
+    const next = await verificationState(db, asMember(m), later, 0.99);
+    expect(next.pose).toBe(POSE_NAMES.at(-1));
+    expect(next.pose_expires_at).toBe(later + VERIFICATION_POSE_SECONDS);
+  });
+
+  it("is drawn anew when the member asks again, never the same one, a few times a day however many ask at once", async () => {
+    const m = await chatMember(ORIGIN);
+    const before = await stateOf(m);
+    expect(before.new_poses_left).toBe(VERIFICATION_NEW_POSES_PER_DAY);
+    const asked = await askAgain(m);
+    expect(asked.status).toBe(200);
+    const after = (await json<{ verification: VerificationState }>(asked)).verification;
+    expect(after.pose).not.toBe(before.pose);
+    expect(after.new_poses_left).toBe(VERIFICATION_NEW_POSES_PER_DAY - 1);
+    // The old pose is no longer accepted, the new one is kept.
+    expect((await stateOf(m)).pose).toBe(after.pose);
+    expect((await sendSelfie(m, before.pose!)).status).toBe(409);
+
+    const answers = await Promise.all(Array.from({ length: 6 }, () => askAgain(m)));
+    expect(answers.map((r) => r.status).toSorted()).toEqual([200, 200, 429, 429, 429, 429]);
+    const refused = await askAgain(m);
+    expect(refused.status).toBe(429);
+    expect((await json<{ message: string }>(refused)).message).toBe(
+      "You can't ask for another pose today. Take the pose shown, or try again tomorrow.",
+    );
+    const asks = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_poses WHERE profile_id = ? AND asked = 1")
+      .bind(m.id)
+      .first<{ n: number }>();
+    expect(asks!.n).toBe(VERIFICATION_NEW_POSES_PER_DAY);
+    const last = await stateOf(m);
+    expect(last.new_poses_left).toBe(0);
+    expect((await sendSelfie(m, last.pose!)).status).toBe(201);
+    // A day later the member may ask again (the clock is a parameter).
+    const tomorrow = now() + DAY + 1;
+    await env.DB.prepare("UPDATE verifications SET status = 'rejected', decided_at = ? WHERE profile_id = ?")
+      .bind(now(), m.id)
+      .run();
+    expect((await askForAnotherPose(db, asMember(m), tomorrow)).new_poses_left).toBe(
+      VERIFICATION_NEW_POSES_PER_DAY - 1,
+    );
+  });
+
+  it("is drawn once however many first GETs race", async () => {
+    const m = await chatMember(ORIGIN);
+    const states = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => verificationState(db, asMember(m), now(), i / 6)),
+    );
+    expect(new Set(states.map((state) => state.pose)).size).toBe(1);
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM verification_poses WHERE profile_id = ?")
+      .bind(m.id)
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+  });
+});
+
+describe("approval (issue 37)", () => {
+  it("is impossible without an approved photo the moderator was shown: no photo, or an unapproved main photo", async () => {
+    const moderator = await operator("moderator");
+    const bare = await chatMember(ORIGIN, { name: "Bare" });
+    expect((await sendSelfie(bare)).status).toBe(201);
+    const bareRow = (await waiting(bare))!;
+    expect(bareRow.photo_id).toBeNull();
+    const page = (await (await asOperator(moderator, "/verifications")).text()).replaceAll("<!-- -->", "");
+    const section = page.slice(page.indexOf(`data-verification="${bareRow.id}"`));
+    const item = section.slice(0, section.indexOf("</section>"));
+    expect(item).toContain("No approved main photo: nothing to approve against.");
+    expect(item).not.toContain(`/verifications/${bareRow.id}/approve`);
+    const refused = await asOperator(moderator, `/verifications/${bareRow.id}/approve`, {
+      form: { seen_photo_id: "" },
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("nothing to approve");
+    await expect(
+      decideOnVerification(db, bareRow.id, { approve: true, seenPhotoId: null }, MOD, now()),
+    ).rejects.toThrow("no_approved_photo");
+
+    // A verified member's new main photo that no moderator approved yet: the check waits, Approve is refused.
+    const m = await chatMember(ORIGIN, { name: "Fresh" });
+    await verified(m);
+    const pending = await env.DB.prepare(
+      "INSERT INTO photos (profile_id, key, thumb_key, blur_key, status, width, height, position) VALUES (?, ?, ?, ?, 'pending', 10, 10, 1) RETURNING id",
+    )
+      .bind(m.id, `p/${crypto.randomUUID()}.jpg`, `t/${crypto.randomUUID()}.jpg`, `b/${crypto.randomUUID()}.jpg`)
+      .first<{ id: number }>();
+    expect((await m.browser.put("/api/photos.php", { photo_id: pending!.id, main: true })).status).toBe(200);
+    const check = (await waiting(m))!;
+    expect(check).toMatchObject({ kind: "photo_check", photo_id: null });
+    const checkPage = (await (await asOperator(moderator, "/verifications")).text()).replaceAll("<!-- -->", "");
+    const checkSection = checkPage.slice(checkPage.indexOf(`data-verification="${check.id}"`));
+    expect(checkSection.slice(0, checkSection.indexOf("</section>"))).not.toContain("/approve");
+    const forged = await asOperator(moderator, `/verifications/${check.id}/approve`, {
+      form: { seen_photo_id: String(pending!.id) },
+    });
+    expect(forged.status).toBe(409);
+    // Another member's approved photo is no seen photo either.
+    const stranger = await chatMember(ORIGIN);
+    const theirs = await withPhoto(stranger);
+    await expect(
+      decideOnVerification(db, check.id, { approve: true, seenPhotoId: theirs }, MOD, now()),
+    ).rejects.toThrow("no_approved_photo");
+    expect((await stateOf(m)).status).toBe("pending");
+    // Once the photo is approved, the moderator is shown it and may approve against it.
+    await env.DB.prepare("UPDATE photos SET status = 'active' WHERE id = ?").bind(pending!.id).run();
+    await decideOnVerification(db, check.id, { approve: true, seenPhotoId: pending!.id }, MOD, now());
+    expect((await stateOf(m)).status).toBe("verified");
+    const decided = await env.DB.prepare("SELECT photo_id FROM verifications WHERE id = ?")
+      .bind(check.id)
+      .first<{ photo_id: number }>();
+    expect(decided!.photo_id).toBe(pending!.id);
+  });
+
+  it("pauses the badge once every photo was removed: the profile says not verified and verified-only members are not written to", async () => {
+    const m = await chatMember(ORIGIN, { credits: 100 });
+    await verified(m);
+    const viewer = await chatMember(ORIGIN);
+    const profile = async () =>
+      (
+        await json<{ profile: { verified: boolean; main_image: unknown } }>(
+          await viewer.browser.fetch(`/api/profile.php?id=${m.id}`),
+        )
+      ).profile;
+    expect(await profile()).toMatchObject({ verified: true });
+    await db.batch(removeProfileContentQueries(db, m.id) as never);
+    expect(await profile()).toMatchObject({ verified: false, main_image: null });
+    const search = await json<SearchResponse>(
+      await viewer.browser.fetch(`/api/search.php?gender=any&min_age=18&max_age=99&verified=1`),
+    );
+    expect(search.profiles.some((p) => p.id === m.id)).toBe(false);
+    expect((await stateOf(m)).status).toBe("paused");
+
+    const choosy = await chatMember(ORIGIN, { name: "Choosy" });
+    await choosy.browser.put("/api/verification.php", { verified_only: true });
+    const chat = await json<ChatResponse>(await m.browser.fetch(`/api/chat.php?profile=${choosy.id}`));
+    expect(chat.blocked_reason).toBe("verified_only");
+    const socket = await ChatSocket.open(m, choosy.id);
+    const id = clientId();
+    socket.sendText(id, "hello");
+    expect(await socket.error(id)).toMatchObject({ error: "verified_only" });
+    expect(await creditsOf(m)).toBe(100);
+    socket.close();
   });
 });
 
@@ -358,8 +553,9 @@ describe("the console's verification queue", () => {
     const first = await chatMember(ORIGIN, { name: "Early" });
     const second = await chatMember(ORIGIN, { name: "Later" });
     await withPhoto(first);
-    expect((await sendSelfie(first, "thumb_up")).status).toBe(201);
-    expect((await sendSelfie(second, "chin")).status).toBe(201);
+    const pose = (await stateOf(first)).pose!;
+    expect((await sendSelfie(first)).status).toBe(201);
+    expect((await sendSelfie(second)).status).toBe(201);
     await env.DB.prepare("UPDATE verifications SET asked_at = asked_at - 100 WHERE profile_id = ?")
       .bind(first.id)
       .run();
@@ -368,7 +564,7 @@ describe("the console's verification queue", () => {
     const b = page.indexOf(`Later (profile ${second.id}`);
     expect(a).toBeGreaterThan(-1);
     expect(b).toBeGreaterThan(a);
-    expect(page).toContain("Pose: Thumb up beside your face");
+    expect(page).toContain(`Pose: ${en.verification.poses[pose]}`);
     expect(page).toContain("Main photo");
     const row = (await waiting(first))!;
     const selfieAnswer = await asOperator(moderator, `/verifications/${row.id}/selfie`);

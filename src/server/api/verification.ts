@@ -1,8 +1,11 @@
 /**
  * /api/verification.php: the signed-in member's verification (docs/decisions/0040).
  *
- * - GET: `{ verification }`, the member's VerificationState with a pose to take when they may.
- * - POST `?pose=<pose>`: the selfie as multipart/form-data, the file in the field `photo`; 201 `{ verification }`.
+ * - GET: `{ verification }`, the member's VerificationState with the pose the server drew when they
+ *   may take a selfie: the same pose on every GET while it lives (docs/decisions/0049).
+ * - POST `?action=new_pose`: another pose, a few a day; answers like GET.
+ * - POST `?pose=<pose>`: the selfie as multipart/form-data, the file in the field `photo`, only for the
+ *   live pose drawn; 201 `{ verification }`.
  * - PUT `{ verified_only }`: only verified members may start a conversation with the member; answers like GET.
  */
 import { vValidator } from "@hono/valibot-validator";
@@ -10,7 +13,8 @@ import { type Context, Hono } from "hono";
 import { VerificationSettingsBody } from "../../shared/verification";
 import type { AppEnv } from "../request-context";
 import { requireMember } from "../edge/signed-in-member";
-import { chooseVerifiedOnly, takeSelfie, verificationState } from "../services/verification";
+import { askForAnotherPose, chooseVerifiedOnly, takeSelfie, verificationState } from "../services/verification";
+import { AppError } from "../errors";
 import { invalidBody } from "./body";
 import { photoUpload } from "./photo-upload";
 
@@ -24,6 +28,18 @@ export const verificationRoutes = new Hono<AppEnv>()
   .get("/api/verification.php", state)
   .post(
     "/api/verification.php",
+    async (c, next) => {
+      if (c.req.query("action") === undefined) return next();
+      if (c.req.query("action") !== "new_pose")
+        throw new AppError({
+          status: 400,
+          code: "invalid_parameter",
+          key: "errors.invalid_parameter",
+          values: { field: "action" },
+          field: "action",
+        });
+      return c.json({ verification: await askForAnotherPose(c.get("db"), requireMember(c), unixNow()) });
+    },
     ...photoUpload(
       requireMember,
       async (c, bytes) => {

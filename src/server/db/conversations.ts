@@ -11,6 +11,7 @@ import { accountIsLive } from "./accounts";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
 import { blocks, conversationMembers, conversations, photos, profiles, users } from "./schema";
+import { badgeShows } from "./verification";
 
 /** The pair of a conversation: the lower profile id first. */
 export function pairOf(one: number, other: number): [number, number] {
@@ -62,7 +63,7 @@ const profileColumns = {
   photoThumbKey: photos.thumbKey,
   photoStatus: photos.status,
   paid: users.paidUser,
-  verified: profiles.verified,
+  verified: badgeShows(),
 };
 
 export type ChatProfileRow = NonNullable<Awaited<ReturnType<typeof chatProfileRow>>>;

@@ -5,22 +5,24 @@
 import {
   and,
   asc,
+  Column,
   desc,
   eq,
   fillPlaceholders,
   gte,
   inArray,
+  is,
   lte,
   ne,
   notInArray,
   or,
   sql,
-  type Column,
 } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
 import { notBlockedWith } from "./blocks";
 import { interests, photos, profileInterests, profiles, regions, users } from "./schema";
+import { badgeShows } from "./verification";
 
 export type Profile = typeof profiles.$inferSelect;
 
@@ -71,7 +73,7 @@ export async function profileFaces(db: Database, ids: number[]) {
     .select({
       id: profiles.id,
       name: profiles.name,
-      verified: profiles.verified,
+      verified: badgeShows(),
       photoKey: photos.key,
       photoThumbKey: photos.thumbKey,
       photoStatus: photos.status,
@@ -149,8 +151,8 @@ export const cardColumns = {
   photoStatus: photos.status,
   /** The owner's paid_user, for the premium badge (SPEC §6): the reads of cards join users. */
   premium: users.paidUser,
-  /** The verified badge (docs/decisions/0040). */
-  verified: profiles.verified,
+  /** The verified badge (docs/decisions/0040): only with an approved main photo (docs/decisions/0049). */
+  verified: badgeShows(),
 };
 
 export const regionJoin = eq(regions.id, profiles.regionId);
@@ -222,7 +224,7 @@ export function profileListQuery(db: Database, f: ProfileFilter) {
         f.except.map((_, i) => p(`except${i}`)),
       ),
     );
-  if (f.verified) where.push(eq(profiles.verified, true));
+  if (f.verified) where.push(badgeShows());
   if (f.promotable) where.push(promotable);
   return (
     db
@@ -272,8 +274,14 @@ export function profileListStatement(
   return { sql: statement.sql, params: fillPlaceholders(statement.params, values) };
 }
 
-/** The card's columns in the order the statement selects them, each with what reads its value from D1. */
-const cardFields = Object.entries(cardColumns) as [keyof CardRow, Column][];
+/**
+ * The card's columns in the order the statement selects them, each with what reads its value from
+ * D1 (the one computed field, the badge, is a flag).
+ */
+const cardFields = Object.entries(cardColumns).map(([key, field]): [keyof CardRow, (value: unknown) => unknown] => [
+  key as keyof CardRow,
+  is(field, Column) ? (value) => field.mapFromDriverValue(value) : (value) => Boolean(value),
+]);
 
 /** Profile cards matching a filter, photo first then most recently active. */
 export async function findProfiles(db: Database, f: ProfileFilter, limit: number, offset: number): Promise<CardRow[]> {
@@ -284,7 +292,7 @@ export async function findProfiles(db: Database, f: ProfileFilter, limit: number
     .raw();
   return rows.map((raw) => {
     const row: Record<string, unknown> = {};
-    cardFields.forEach(([key, column], i) => (row[key] = raw[i] === null ? null : column.mapFromDriverValue(raw[i])));
+    cardFields.forEach(([key, read], i) => (row[key] = raw[i] === null ? null : read(raw[i])));
     return row as CardRow;
   });
 }

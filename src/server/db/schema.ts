@@ -935,6 +935,26 @@ export const verifications = sqliteTable(
 );
 
 /**
+ * The pose the server drew for a member's verification selfie (docs/decisions/0049, migration 0027):
+ * the member's latest row, while unused and younger than VERIFICATION_POSE_SECONDS, is the only pose
+ * a selfie is accepted for. `asked` rows are other poses the member asked for (counted a day).
+ */
+export const verificationPoses = sqliteTable(
+  "verification_poses",
+  {
+    id: integer("id").primaryKey(),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    pose: text("pose").notNull(),
+    drawnAt: integer("drawn_at").notNull(),
+    asked: integer("asked", { mode: "boolean" }).notNull().default(false),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("verification_poses_profile_idx").on(t.profileId, t.drawnAt)],
+);
+
+/**
  * The operators of the console (docs/decisions/0034), known by the e-mail address Cloudflare Access
  * vouches for. Never deleted, only disabled, so the audit log keeps naming them.
  */

@@ -3,22 +3,61 @@
  * hold however many requests race (one waiting selfie per member, three a day, never a fictional
  * profile, the badge only with the main photo the moderator saw) are conditions of the writes.
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
-import { SELFIE_RETENTION_DAYS, VERIFICATION_ATTEMPTS_PER_DAY } from "../../shared/verification";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import {
+  SELFIE_RETENTION_DAYS,
+  VERIFICATION_ATTEMPTS_PER_DAY,
+  VERIFICATION_NEW_POSES_PER_DAY,
+  VERIFICATION_POSE_SECONDS,
+} from "../../shared/verification";
 import type { Statement } from "./audit-log";
 import type { Database } from "./database";
-import { conversations, moderationDecisions, photos, profiles, users, verifications } from "./schema";
+import {
+  conversations,
+  moderationDecisions,
+  photos,
+  profiles,
+  users,
+  verificationPoses,
+  verifications,
+} from "./schema";
 
 export type Verification = typeof verifications.$inferSelect;
 
 const DAY = 86_400;
 
+/**
+ * Whether a profile carries the verified badge now (docs/decisions/0049): approved by a moderator
+ * beside its main photo, and that main photo is public (approved) now. The one condition every read
+ * of the badge uses (profile, cards, chats, search's filter, the verified-only rule); without an
+ * approved main photo the badge pauses.
+ */
+export function badgeShows() {
+  return sql<number>`(${profiles.verified} = 1 AND ${profiles.hasPhoto} = 1)`.mapWith(Boolean);
+}
+
+/** The member's latest drawn pose: the one a selfie is accepted for while unused and live. */
+const latestPose = (profileId: number) =>
+  sql`(SELECT MAX(${verificationPoses.id}) FROM ${verificationPoses} WHERE ${verificationPoses.profileId} = ${profileId})`;
+
+/** Other poses the member asked for in the 24 hours before `now`. */
+const posesAsked = (db: Database, profileId: number, now: number) =>
+  db.$count(
+    verificationPoses,
+    and(
+      eq(verificationPoses.profileId, profileId),
+      eq(verificationPoses.asked, true),
+      gte(verificationPoses.drawnAt, now - DAY),
+    ),
+  );
+
 /** What a member's state needs: their profile's badge, their setting, their last verification and today's attempts. */
 export async function verificationStanding(db: Database, userId: number, profileId: number, now: number) {
-  const [standing, last] = await db.batch([
+  const [standing, last, pose] = await db.batch([
     db
       .select({
         verified: profiles.verified,
+        hasPhoto: sql<number>`${profiles.hasPhoto}`.mapWith(Boolean),
         verifiedPhotoId: profiles.verifiedPhotoId,
         mainPhotoId: profiles.mainPhotoId,
         fictional: profiles.fictional,
@@ -31,6 +70,7 @@ export async function verificationStanding(db: Database, userId: number, profile
             gte(verifications.askedAt, now - DAY),
           ),
         ),
+        posesAsked: posesAsked(db, profileId, now),
       })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
@@ -41,14 +81,51 @@ export async function verificationStanding(db: Database, userId: number, profile
       .where(eq(verifications.profileId, profileId))
       .orderBy(desc(verifications.id))
       .limit(1),
+    db
+      .select()
+      .from(verificationPoses)
+      .where(eq(verificationPoses.profileId, profileId))
+      .orderBy(desc(verificationPoses.id))
+      .limit(1),
   ]);
-  return standing[0] ? { ...standing[0], last: last[0] ?? null } : undefined;
+  return standing[0] ? { ...standing[0], last: last[0] ?? null, pose: pose[0] ?? null } : undefined;
+}
+
+export type DrawnPose = typeof verificationPoses.$inferSelect;
+
+/** Whether a drawn pose is still the one to take at `now`. */
+export const poseIsLive = (pose: DrawnPose | null, now: number): pose is DrawnPose =>
+  pose !== null && pose.usedAt === null && now < pose.drawnAt + VERIFICATION_POSE_SECONDS;
+
+/**
+ * Keep `pose` as the member's pose unless one is live already (however many requests race, one
+ * pose is drawn). Answers whether it was kept.
+ */
+export async function keepPose(db: Database, profileId: number, pose: string, now: number): Promise<boolean> {
+  const result = await db.run(sql`INSERT INTO ${verificationPoses} (profile_id, pose, drawn_at, asked)
+    SELECT ${profileId}, ${pose}, ${now}, 0
+    WHERE NOT EXISTS (SELECT 1 FROM ${verificationPoses} WHERE ${verificationPoses.id} = ${latestPose(profileId)}
+      AND ${verificationPoses.usedAt} IS NULL AND ${verificationPoses.drawnAt} > ${now - VERIFICATION_POSE_SECONDS})`);
+  return result.meta.changes > 0;
+}
+
+/**
+ * Another pose the member asked for, kept while they asked for fewer than
+ * VERIFICATION_NEW_POSES_PER_DAY in the last 24 hours (a condition of the insert, so racing requests
+ * keep no more). Answers whether it was kept.
+ */
+export async function keepAskedPose(db: Database, profileId: number, pose: string, now: number): Promise<boolean> {
+  const result = await db.run(sql`INSERT INTO ${verificationPoses} (profile_id, pose, drawn_at, asked)
+    SELECT ${profileId}, ${pose}, ${now}, 1
+    WHERE (${posesAsked(db, profileId, now)}) < ${VERIFICATION_NEW_POSES_PER_DAY}`);
+  return result.meta.changes > 0;
 }
 
 /**
  * A new selfie, waiting for a moderator: stored only while the profile is not fictional, not
- * verified, has no selfie waiting and sent fewer than VERIFICATION_ATTEMPTS_PER_DAY in the last
- * 24 hours. Answers whether it was stored.
+ * verified, has no selfie waiting, sent fewer than VERIFICATION_ATTEMPTS_PER_DAY in the last 24
+ * hours and `pose` is its live drawn pose, which the same batch marks used. The photo recorded is
+ * the main photo only while it is approved (what a moderator is shown). Answers whether it was stored.
  */
 export async function insertSelfie(
   db: Database,
@@ -62,12 +139,49 @@ export async function insertSelfie(
       gte(verifications.askedAt, s.now - DAY),
     ),
   );
-  const result =
-    await db.run(sql`INSERT OR IGNORE INTO ${verifications} (profile_id, site_domain, kind, pose, selfie_key, photo_id, status, asked_at)
-    SELECT ${profiles.id}, ${s.siteDomain}, 'selfie', ${s.pose}, ${s.selfieKey}, ${profiles.mainPhotoId}, 'pending', ${s.now}
-    FROM ${profiles}
-    WHERE ${profiles.id} = ${s.profileId} AND ${profiles.fictional} = 0 AND ${profiles.verified} = 0 AND ${profiles.status} = 'active'
-      AND (${attempts}) < ${VERIFICATION_ATTEMPTS_PER_DAY}`);
+  const [result] = await db.batch([
+    db
+      .insert(verifications)
+      .select(
+        // An insert's select names every column in the table's order.
+        db
+          .select({
+            id: sql<number>`NULL`.as("id"),
+            profileId: profiles.id,
+            siteDomain: sql<string>`${s.siteDomain}`.as("site_domain"),
+            kind: sql<string>`'selfie'`.as("kind"),
+            pose: sql<string>`${s.pose}`.as("pose"),
+            selfieKey: sql<string>`${s.selfieKey}`.as("selfie_key"),
+            photoId: sql<number | null>`CASE WHEN ${profiles.hasPhoto} = 1 THEN ${profiles.mainPhotoId} END`.as(
+              "photo_id",
+            ),
+            status: sql<string>`'pending'`.as("status"),
+            reason: sql<null>`NULL`.as("reason"),
+            askedAt: sql<number>`${s.now}`.as("asked_at"),
+            decidedAt: sql<null>`NULL`.as("decided_at"),
+            decidedBy: sql<null>`NULL`.as("decided_by"),
+          })
+          .from(profiles)
+          .where(
+            sql`${profiles.id} = ${s.profileId} AND ${profiles.fictional} = 0 AND ${profiles.verified} = 0 AND ${profiles.status} = 'active'
+      AND (${attempts}) < ${VERIFICATION_ATTEMPTS_PER_DAY}
+      AND EXISTS (SELECT 1 FROM ${verificationPoses} WHERE ${verificationPoses.id} = ${latestPose(s.profileId)}
+        AND ${verificationPoses.pose} = ${s.pose} AND ${verificationPoses.usedAt} IS NULL
+        AND ${verificationPoses.drawnAt} > ${s.now - VERIFICATION_POSE_SECONDS})`,
+          ),
+      )
+      .onConflictDoNothing(),
+    db
+      .update(verificationPoses)
+      .set({ usedAt: s.now })
+      .where(
+        and(
+          eq(verificationPoses.profileId, s.profileId),
+          isNull(verificationPoses.usedAt),
+          sql`EXISTS (SELECT 1 FROM ${verifications} WHERE ${verifications.selfieKey} = ${s.selfieKey})`,
+        ),
+      ),
+  ]);
   return result.meta.changes > 0;
 }
 
@@ -90,7 +204,9 @@ export async function suspendBadgeOnNewMainPhoto(db: Database, profileId: number
           kind: sql<string>`'photo_check'`.as("kind"),
           pose: verifications.pose,
           selfieKey: verifications.selfieKey,
-          photoId: profiles.mainPhotoId,
+          photoId: sql<number | null>`CASE WHEN ${profiles.hasPhoto} = 1 THEN ${profiles.mainPhotoId} END`.as(
+            "photo_id",
+          ),
           status: sql<string>`'pending'`.as("status"),
           reason: sql<null>`NULL`.as("reason"),
           askedAt: sql<number>`${now}`.as("asked_at"),
@@ -145,6 +261,7 @@ export async function verificationById(db: Database, id: number) {
     .select({
       verification: verifications,
       mainPhotoId: profiles.mainPhotoId,
+      hasPhoto: sql<number>`${profiles.hasPhoto}`.mapWith(Boolean),
       fictional: profiles.fictional,
       name: profiles.name,
       userId: profiles.userId,
@@ -166,9 +283,9 @@ export async function publicPhotosOf(db: Database, profileId: number) {
 
 /**
  * The statements of a moderator's decision on a waiting verification, the guarded one first (it
- * holds only while the verification waits: the first decision wins). An approval gives the badge for
- * the main photo the moderator saw (`seenPhotoId`), never to a fictional profile, and shows it only
- * while that photo is still the main one.
+ * holds only while the verification waits: the first decision wins). An approval holds only for the
+ * photo the moderator was shown (`seenPhotoId`) while it is still the member's approved main photo
+ * (docs/decisions/0049); it records that photo and gives the badge for it, never to a fictional profile.
  */
 export function verificationDecisionStatements(
   db: Database,
@@ -182,6 +299,12 @@ export function verificationDecisionStatements(
     now: number;
   },
 ): [Statement, ...Statement[]] {
+  const seenIsApprovedMain =
+    d.seenPhotoId === null
+      ? sql`0`
+      : sql`EXISTS (SELECT 1 FROM ${photos} INNER JOIN ${profiles} ON ${profiles.mainPhotoId} = ${photos.id}
+          WHERE ${photos.id} = ${d.seenPhotoId} AND ${photos.profileId} = ${d.profileId} AND ${photos.status} = 'active'
+            AND ${profiles.id} = ${d.profileId})`;
   const decide = db
     .update(verifications)
     .set({
@@ -189,6 +312,7 @@ export function verificationDecisionStatements(
       reason: d.approve ? null : d.reason,
       decidedAt: d.now,
       decidedBy: d.operator,
+      ...(d.approve ? { photoId: d.seenPhotoId } : {}),
     })
     .where(
       and(
@@ -196,6 +320,7 @@ export function verificationDecisionStatements(
         eq(verifications.profileId, d.profileId),
         eq(verifications.status, "pending"),
         sql`EXISTS (SELECT 1 FROM ${profiles} WHERE ${profiles.id} = ${d.profileId} AND ${profiles.fictional} = 0)`,
+        d.approve ? seenIsApprovedMain : undefined,
       ),
     );
   if (!d.approve) return [decide];
@@ -281,7 +406,7 @@ export async function verificationGate(
   const row = await db
     .select({
       senderVerified:
-        sql<number>`(SELECT ${profiles.verified} FROM ${profiles} WHERE ${profiles.id} = ${senderProfileId})`.mapWith(
+        sql<number>`(SELECT ${badgeShows()} FROM ${profiles} WHERE ${profiles.id} = ${senderProfileId})`.mapWith(
           Boolean,
         ),
       recipientVerifiedOnly: users.verifiedOnly,

@@ -1,7 +1,8 @@
 /**
- * Verified people (docs/decisions/0040): a member takes a selfie in a pose chosen at random, a
- * moderator sees it beside the pose's drawing and the member's public photos and decides; the badge
- * shows while the main photo is the one the moderator saw. The selfie lives in R2 under a `v/` key,
+ * Verified people (docs/decisions/0040): a member takes a selfie in the pose the server drew for
+ * them and keeps for a while (docs/decisions/0049), a moderator sees it beside the pose's drawing and
+ * the member's approved photos and decides against the approved main photo shown; the badge shows
+ * while the main photo is that one and approved. The selfie lives in R2 under a `v/` key,
  * which no member route serves (api/media.ts knows only photo and chat photo keys), and goes 30
  * days after the decision or with the account.
  */
@@ -9,6 +10,8 @@ import {
   isPose,
   POSE_NAMES,
   VERIFICATION_ATTEMPTS_PER_DAY,
+  VERIFICATION_NEW_POSES_PER_DAY,
+  VERIFICATION_POSE_SECONDS,
   VERIFICATION_REJECTIONS,
   type VerificationPose,
   type VerificationRejection,
@@ -20,6 +23,9 @@ import {
   verificationDecisionStatements,
   forgetSelfies,
   insertSelfie,
+  keepAskedPose,
+  keepPose,
+  poseIsLive,
   selfiesPastRetention,
   setVerifiedOnly,
   suspendBadgeOnNewMainPhoto,
@@ -33,24 +39,26 @@ import { verificationStatement } from "./moderation";
 
 type Member = { userId: number; profileId: number };
 
-const refusal = (status: 403 | 404 | 409 | 429, code: string) =>
+const refusal = (status: 400 | 403 | 404 | 409 | 429, code: string) =>
   new AppError({ status, code, key: `verification.errors.${code}` });
 
-/** A pose chosen at random (`random` in [0, 1), a parameter so tests can choose). */
-export function randomPose(random: number = Math.random()): VerificationPose {
-  return POSE_NAMES[Math.min(POSE_NAMES.length - 1, Math.floor(random * POSE_NAMES.length))]!;
+/** A pose chosen at random other than `not` (`random` in [0, 1), a parameter so tests can choose). */
+export function randomPose(random: number = Math.random(), not?: string | null): VerificationPose {
+  const names = POSE_NAMES.filter((name) => name !== not);
+  return names[Math.min(names.length - 1, Math.floor(random * names.length))]!;
 }
 
-/** Where the member stands, with a pose to take when they may send a selfie now. */
-export async function verificationState(
-  db: Database,
-  member: Member,
-  now: number,
-  random?: number,
-): Promise<VerificationState> {
+async function standingOf(db: Database, member: Member, now: number) {
   const standing = await verificationStanding(db, member.userId, member.profileId, now);
   if (!standing)
     throw new AppError({ status: 403, code: "authentication_required", key: "errors.authentication_required" });
+  return standing;
+}
+
+type Standing = Awaited<ReturnType<typeof standingOf>>;
+
+/** Where the member stands, with the live drawn pose (if any) when they may send a selfie now. */
+function stateOf(standing: Standing, now: number): VerificationState {
   const last = standing.last;
   const attemptsLeft = Math.max(0, VERIFICATION_ATTEMPTS_PER_DAY - standing.attempts);
   const base = {
@@ -58,17 +66,69 @@ export async function verificationState(
     decided_at: last?.decidedAt ?? null,
     attempts_left: attemptsLeft,
     pose: null,
+    pose_expires_at: null,
+    new_poses_left: 0,
     verified_only: standing.verifiedOnly,
   };
   if (standing.fictional) return { ...base, status: "fictional", attempts_left: 0 };
-  if (standing.verified) return { ...base, status: "verified" };
+  if (standing.verified) return { ...base, status: standing.hasPhoto ? "verified" : "paused" };
   if (last?.status === "pending") return { ...base, status: "pending" };
-  const pose = attemptsLeft > 0 ? randomPose(random) : null;
+  const live = attemptsLeft > 0 && poseIsLive(standing.pose, now) && isPose(standing.pose.pose) ? standing.pose : null;
+  const withPose = {
+    ...base,
+    pose: live ? (live.pose as VerificationPose) : null,
+    pose_expires_at: live ? live.drawnAt + VERIFICATION_POSE_SECONDS : null,
+    new_poses_left: attemptsLeft > 0 ? Math.max(0, VERIFICATION_NEW_POSES_PER_DAY - standing.posesAsked) : 0,
+  };
   // Approved once, and the main photo since is one no moderator saw beside the selfie.
-  if (standing.verifiedPhotoId !== null || last?.status === "approved") return { ...base, status: "suspended", pose };
+  if (standing.verifiedPhotoId !== null || last?.status === "approved") return { ...withPose, status: "suspended" };
   if (last?.status === "rejected")
-    return { ...base, status: "rejected", reason: (last.reason as VerificationRejection | null) ?? null, pose };
-  return { ...base, status: "none", pose };
+    return {
+      ...withPose,
+      status: "rejected",
+      reason: (last.reason as VerificationRejection | null) ?? null,
+    };
+  return { ...withPose, status: "none" };
+}
+
+const mayTakeSelfie = (state: VerificationState) =>
+  (state.status === "none" || state.status === "rejected" || state.status === "suspended") && state.attempts_left > 0;
+
+/**
+ * Where the member stands, with the pose to take when they may send a selfie now: the one the
+ * server drew and keeps for VERIFICATION_POSE_SECONDS, the same on every call meanwhile; a new one
+ * drawn only once none is live (docs/decisions/0049).
+ */
+export async function verificationState(
+  db: Database,
+  member: Member,
+  now: number,
+  random?: number,
+): Promise<VerificationState> {
+  const state = stateOf(await standingOf(db, member, now), now);
+  if (state.pose || !mayTakeSelfie(state)) return state;
+  // Racing calls keep one pose: the first insert wins, every call answers the kept one.
+  await keepPose(db, member.profileId, randomPose(random), now);
+  return stateOf(await standingOf(db, member, now), now);
+}
+
+/**
+ * The member asks for another pose than the one drawn: a new one (never the same), at most
+ * VERIFICATION_NEW_POSES_PER_DAY a day, however many requests race. Answers the new state.
+ */
+export async function askForAnotherPose(
+  db: Database,
+  member: Member,
+  now: number,
+  random?: number,
+): Promise<VerificationState> {
+  const standing = await standingOf(db, member, now);
+  const state = stateOf(standing, now);
+  await refuseSelfie(state);
+  if (state.new_poses_left === 0) throw refusal(429, "new_poses");
+  const current = poseIsLive(standing.pose, now) ? standing.pose.pose : null;
+  if (!(await keepAskedPose(db, member.profileId, randomPose(random, current), now))) throw refusal(429, "new_poses");
+  return verificationState(db, member, now, random);
 }
 
 /** A fresh selfie key: `v/` and 128 random bits (never a key /media/ answers). */
@@ -97,7 +157,9 @@ export async function takeSelfie(
       values: { field: "pose" },
       field: "pose",
     });
-  await refuseSelfie(await verificationState(store.db, member, now));
+  const standing = await standingOf(store.db, member, now);
+  await refuseSelfie(stateOf(standing, now));
+  refuseOtherPose(standing, pose, now);
   const processed = await processPhoto(bytes);
   const key = newSelfieKey();
   await store.bucket.put(key, processed.original, { httpMetadata: { contentType: "image/jpeg" } });
@@ -114,15 +176,24 @@ export async function takeSelfie(
   if (!stored) {
     await store.bucket.delete(key);
     // Another request got there first: its state says why.
-    await refuseSelfie(await verificationState(store.db, member, now));
+    const after = await standingOf(store.db, member, now);
+    await refuseSelfie(stateOf(after, now));
+    refuseOtherPose(after, pose, now);
     throw refusal(409, "pending");
   }
   return verificationState(store.db, member, now);
 }
 
+/** A selfie only for the pose the server drew and still keeps (docs/decisions/0049). */
+function refuseOtherPose(standing: Standing, pose: string, now: number): void {
+  const drawn = standing.pose;
+  if (!drawn || drawn.pose !== pose || drawn.usedAt !== null) throw refusal(409, "pose_not_given");
+  if (!poseIsLive(drawn, now)) throw refusal(409, "pose_expired");
+}
+
 async function refuseSelfie(state: VerificationState): Promise<void> {
   if (state.status === "fictional") throw refusal(403, "fictional");
-  if (state.status === "verified") throw refusal(409, "already_verified");
+  if (state.status === "verified" || state.status === "paused") throw refusal(409, "already_verified");
   if (state.status === "pending") throw refusal(409, "pending");
   if (state.attempts_left === 0) throw refusal(429, "attempts");
 }
@@ -135,6 +206,11 @@ export async function chooseVerifiedOnly(db: Database, userId: number, on: boole
 /** After the main photo changed: a verified member's badge waits for a moderator to see the new one beside the selfie. */
 export async function checkBadgeAfterMainPhoto(db: Database, profileId: number, now: number): Promise<void> {
   await suspendBadgeOnNewMainPhoto(db, profileId, now);
+}
+
+/** Whether the photo a moderator was shown is the member's approved main photo now. */
+function seenIsApprovedMain(found: { mainPhotoId: number | null; hasPhoto: boolean }, seenPhotoId: number | null) {
+  return seenPhotoId !== null && found.hasPhoto && found.mainPhotoId === seenPhotoId;
 }
 
 export type VerificationDecision =
@@ -160,6 +236,8 @@ export async function decideOnVerification(
   if (!found || found.verification.status !== "pending")
     throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
   if (found.fictional) throw refusal(403, "fictional");
+  // Only against the approved main photo the moderator was shown beside the selfie (docs/decisions/0049).
+  if (decision.approve && !seenIsApprovedMain(found, decision.seenPhotoId)) throw refusal(409, "no_approved_photo");
   if (!decision.approve && !VERIFICATION_REJECTIONS.includes(decision.reason))
     throw new AppError({
       status: 400,
@@ -202,7 +280,17 @@ export async function decideOnVerification(
       : null;
   const [first] = await db.batch(withAudit(db, actor, entry, statements, now, true));
   const done = ((first as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0;
-  if (!done) throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
+  if (!done) {
+    // The photo may have changed between the read and the batch: say which refusal it was.
+    const current = await verificationById(db, id);
+    if (
+      current?.verification.status === "pending" &&
+      decision.approve &&
+      !seenIsApprovedMain(current, decision.seenPhotoId)
+    )
+      throw refusal(409, "no_approved_photo");
+    throw new AppError({ status: 409, code: "already_decided", key: "verification.errors.already_decided" });
+  }
   if (statement) {
     // Only the moderator whose decision took effect writes the statement, so it follows the batch
     // (the decision's guard cannot reach an insert of values); the member's profile shows the

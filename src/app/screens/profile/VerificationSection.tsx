@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
-import { type ApiRequestError, apiSendForm } from "../../page/api";
+import { type ApiRequestError, apiSend, apiSendForm } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { VerifiedBadge } from "../../components/VerifiedBadge";
 import { useT } from "../../page/page-context";
@@ -33,8 +33,9 @@ type Camera =
 
 /**
  * Verify yourself (docs/decisions/0040), on the member's own profile: where they stand, and while
- * they may send a selfie, the pose chosen at random with its drawing beside the front camera's live
- * picture, the photo taken from it, checked and sent to a moderator. Without a camera, how to do it
+ * they may send a selfie, the pose the server drew (docs/decisions/0049) with its drawing beside the
+ * front camera's live picture, the photo taken from it, checked and sent to a moderator. The member
+ * never picks the pose: "another pose" asks the server for a new one, a few times a day. Without a camera, how to do it
  * from a phone. A rejection shows its statement: what was decided, why, how to try again.
  */
 export function VerificationSection() {
@@ -99,6 +100,23 @@ export function VerificationSection() {
       setCamera({ state: "off" });
     } catch (failure) {
       setError(errorText(failure));
+      // An expired pose: the server has the pose to take now.
+      void mutate();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const anotherPose = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await mutate(await apiSend<{ verification: VerificationState }>("POST", `${VERIFICATION_KEY}?action=new_pose`), {
+        revalidate: false,
+      });
+      if (camera.state === "taken") void open();
+    } catch (failure) {
+      setError(errorText(failure));
     } finally {
       setBusy(false);
     }
@@ -113,6 +131,7 @@ export function VerificationSection() {
         {t("verification.title")} {state.status === "verified" && <VerifiedBadge />}
       </h2>
       {state.status === "verified" && <p className="notice notice--success">{t("verification.verified")}</p>}
+      {state.status === "paused" && <p className="notice">{t("verification.paused")}</p>}
       {state.status === "pending" && <p className="notice">{t("verification.pending")}</p>}
       {state.status === "fictional" && <p className="notice">{t("verification.fictional")}</p>}
       {state.status === "suspended" && <p className="notice">{t("verification.suspended")}</p>}
@@ -141,6 +160,10 @@ export function VerificationSection() {
                   <PoseDrawing pose={pose} label={t("verification.pose_drawing")} />
                   <figcaption>
                     {t("verification.pose_label")} <strong>{poseText}</strong>
+                    <span className="verification__pose-hint">
+                      {/* The text says 15 minutes: VERIFICATION_POSE_SECONDS. */}
+                      {t("verification.pose_hint")}
+                    </span>
                   </figcaption>
                 </figure>
                 {camera.state === "live" && (
@@ -188,6 +211,16 @@ export function VerificationSection() {
                       {t("verification.retake")}
                     </button>
                   </>
+                )}
+                {state.new_poses_left > 0 && (
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={busy}
+                    onClick={() => void anotherPose()}
+                  >
+                    {t("verification.another_pose")}
+                  </button>
                 )}
               </div>
             </>

@@ -1,7 +1,9 @@
 /**
  * The verification queue (moderators; docs/decisions/0040): waiting selfies oldest first, each beside
- * the drawing of the pose the member was asked for and the member's public photos; approve, or reject
- * with a reason from the list. The selfie and the photos are served here, on the console's host, to
+ * the drawing of the pose the member was asked for and the member's public (approved) photos; approve
+ * against the approved main photo shown, or reject with a reason from the list. Without an approved
+ * main photo there is nothing to approve against: no Approve button, and the server refuses it too
+ * (docs/decisions/0049). The selfie and the photos are served here, on the console's host, to
  * moderators only; no member route serves a selfie.
  */
 import { Hono, type Context } from "hono";
@@ -68,72 +70,87 @@ const routes = new Hono<ConsoleEnv>()
       "Verifications",
       <>
         <p>
-          Oldest first. Compare the selfie with the drawing of the pose and with the member's public photos. Approving
-          gives the badge for the main photo shown here; another main photo later pauses it and brings the member back
-          to this queue.
+          Oldest first. Compare the selfie with the drawing of the pose and with the member's approved photos. Approving
+          gives the badge for the approved main photo shown here; another main photo later pauses it and brings the
+          member back to this queue. Without an approved main photo there is nothing to approve yet.
         </p>
         {queue.length === 0 && <p className="notice">No selfie is waiting.</p>}
-        {queue.map((item, i) => (
-          <section key={item.id} className="notice" aria-label={`Verification ${item.id}`} data-verification={item.id}>
-            <h2>
-              {item.name} (profile {item.profileId}, {item.siteDomain}) ·{" "}
-              {item.kind === "photo_check" ? "new main photo" : "selfie"} · asked {when(item.askedAt)}
-            </h2>
-            <div style={{ display: "flex", gap: "1rem", flexWrap: "wrap", alignItems: "flex-start" }}>
-              <figure>
-                <PoseDrawing pose={item.pose} label={t(`verification.poses.${item.pose}`)} />
-                <figcaption>Pose: {t(`verification.poses.${item.pose}`)}</figcaption>
-              </figure>
-              <figure>
-                {item.selfieKey ? (
-                  <img src={`/verifications/${item.id}/selfie`} alt={`Selfie of ${item.name}`} width={240} />
-                ) : (
-                  <p>The selfie is no longer kept.</p>
-                )}
-                <figcaption>Selfie</figcaption>
-              </figure>
-              {photos[i]!.map((photo) => (
-                <figure key={photo.id}>
-                  <img
-                    src={`/verifications/${item.id}/photos/${photo.id}`}
-                    alt={`Photo ${photo.id} of ${item.name}`}
-                    width={160}
-                  />
-                  <figcaption>{photo.id === item.mainPhotoId ? "Main photo" : `Photo ${photo.id}`}</figcaption>
+        {queue.map((item, i) => {
+          const seen = photos[i]!.find((photo) => photo.id === item.mainPhotoId) ?? null;
+          return (
+            <section
+              key={item.id}
+              className="notice"
+              aria-label={`Verification ${item.id}`}
+              data-verification={item.id}
+            >
+              <h2>
+                {item.name} (profile {item.profileId}, {item.siteDomain}) ·{" "}
+                {item.kind === "photo_check" ? "new main photo" : "selfie"} · asked {when(item.askedAt)}
+              </h2>
+              <div style={{ display: "flex", gap: "1rem", flexWrap: "wrap", alignItems: "flex-start" }}>
+                <figure>
+                  <PoseDrawing pose={item.pose} label={t(`verification.poses.${item.pose}`)} />
+                  <figcaption>Pose: {t(`verification.poses.${item.pose}`)}</figcaption>
                 </figure>
-              ))}
-              {photos[i]!.length === 0 && <p>No public photo.</p>}
-            </div>
-            {item.fictional ? (
-              <p className="error">A fictional profile is never verified.</p>
-            ) : (
-              <>
-                <form method="post" action={`/verifications/${item.id}/approve`} className="inline">
-                  <input type="hidden" name="seen_photo_id" value={item.mainPhotoId ?? ""} />
-                  <button type="submit">Approve</button>
-                  <FormError />
-                </form>
-                <form method="post" action={`/verifications/${item.id}/reject`}>
-                  <label>
-                    Reject because{" "}
-                    <select name="reason" required defaultValue="">
-                      <option value="" disabled>
-                        choose a reason
-                      </option>
-                      {VERIFICATION_REJECTIONS.map((reason) => (
-                        <option key={reason} value={reason}>
-                          {t(`verification.reasons.${reason}`)}
+                <figure>
+                  {item.selfieKey ? (
+                    <img src={`/verifications/${item.id}/selfie`} alt={`Selfie of ${item.name}`} width={240} />
+                  ) : (
+                    <p>The selfie is no longer kept.</p>
+                  )}
+                  <figcaption>Selfie</figcaption>
+                </figure>
+                {photos[i]!.map((photo) => (
+                  <figure key={photo.id}>
+                    <img
+                      src={`/verifications/${item.id}/photos/${photo.id}`}
+                      alt={`Photo ${photo.id} of ${item.name}`}
+                      width={160}
+                    />
+                    <figcaption>{photo.id === item.mainPhotoId ? "Main photo" : `Photo ${photo.id}`}</figcaption>
+                  </figure>
+                ))}
+                {photos[i]!.length === 0 && <p>No public photo.</p>}
+              </div>
+              {item.fictional ? (
+                <p className="error">A fictional profile is never verified.</p>
+              ) : (
+                <>
+                  {seen ? (
+                    <form method="post" action={`/verifications/${item.id}/approve`} className="inline">
+                      <input type="hidden" name="seen_photo_id" value={seen.id} />
+                      <button type="submit">Approve</button>
+                      <FormError />
+                    </form>
+                  ) : (
+                    <p className="error" data-no-approved-photo>
+                      No approved main photo: nothing to approve against. Approve appears once the member's main photo
+                      is approved; reject it or let it wait.
+                    </p>
+                  )}
+                  <form method="post" action={`/verifications/${item.id}/reject`}>
+                    <label>
+                      Reject because{" "}
+                      <select name="reason" required defaultValue="">
+                        <option value="" disabled>
+                          choose a reason
                         </option>
-                      ))}
-                    </select>
-                  </label>
-                  <button type="submit">Reject</button>
-                  <FormError />
-                </form>
-              </>
-            )}
-          </section>
-        ))}
+                        {VERIFICATION_REJECTIONS.map((reason) => (
+                          <option key={reason} value={reason}>
+                            {t(`verification.reasons.${reason}`)}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    <button type="submit">Reject</button>
+                    <FormError />
+                  </form>
+                </>
+              )}
+            </section>
+          );
+        })}
       </>,
     );
   })
