@@ -92,7 +92,11 @@ export type OrderView = {
 };
 
 /** GET /api/order.php?id= */
-export type OrderResponse = { order: OrderView };
+export type OrderResponse = {
+  order: OrderView;
+  /** This order is the member's first credited one: the purchase that made them premium. */
+  made_premium: boolean;
+};
 /** POST /api/order.php, POST /api/repeat-order.php */
 export type OrderCreated = { order: { id: number; status: OrderStatus; checkout_url: string | null } };
 /** GET /api/transactions.php */

@@ -113,6 +113,22 @@ describe("orders through the sandbox provider", () => {
     await expectLedgerMatches(buyer);
   });
 
+  it("tells 'premium from now on' only for the purchase that made the member premium, not a second one", async () => {
+    const buyer = await member();
+    const madePremium = async (id: number) =>
+      (await json<OrderResponse>(await buyer.browser.fetch(`/api/order.php?id=${id}`))).made_premium;
+    const first = await order(buyer);
+    // Not paid yet: nothing made the member premium.
+    expect(await madePremium(first.id)).toBe(false);
+    await press(buyer, first.checkout_url!, "paid");
+    expect(await madePremium(first.id)).toBe(true);
+    const second = await order(buyer);
+    await press(buyer, second.checkout_url!, "paid");
+    expect(await madePremium(second.id)).toBe(false);
+    // The first stays the one that did.
+    expect(await madePremium(first.id)).toBe(true);
+  });
+
   for (const status of ["failed", "canceled", "expired"]) {
     it(`${status}: recorded on the order, nothing credited, still free`, async () => {
       const buyer = await member();

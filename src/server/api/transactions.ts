@@ -8,7 +8,7 @@ import * as v from "valibot";
 import type { OrderResponse, TransactionResponse, TransactionsResponse } from "../../shared/payments-api";
 import type { AppEnv } from "../request-context";
 import { balanceOf } from "../db/ledger";
-import { findOwnOrder, latestPaidOrder, listOrders } from "../db/orders";
+import { findOwnOrder, latestPaidOrder, listOrders, madeMemberPremium } from "../db/orders";
 import { latestPaymentOf } from "../db/payments";
 import { requireMember } from "../edge/signed-in-member";
 import { AppError } from "../errors";
@@ -30,7 +30,8 @@ async function ownOrder(c: Context<AppEnv>, params: URLSearchParams) {
 }
 
 export async function loadOrder(c: Context<AppEnv>, params: URLSearchParams): Promise<OrderResponse> {
-  return { order: (await ownOrder(c, params)).view };
+  const { order, view } = await ownOrder(c, params);
+  return { order: view, made_premium: await madeMemberPremium(c.get("db"), order) };
 }
 
 export async function loadTransactions(c: Context<AppEnv>): Promise<TransactionsResponse> {

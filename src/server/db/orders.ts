@@ -94,6 +94,28 @@ export async function listOrders(db: Database, userId: number, limit = 100) {
 }
 
 /** The member's latest order that was paid for (what repeat order and refunds start from). */
+/**
+ * Whether this credited order is the member's first one to be credited: the purchase that made them
+ * premium (any purchase does, SPEC §3). Orders credited in the same second are told apart by id.
+ */
+export async function madeMemberPremium(db: Database, order: OrderRow): Promise<boolean> {
+  if (order.creditedAt === null) return false;
+  const earlier = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, order.userId),
+        ne(orders.id, order.id),
+        isNotNull(orders.creditedAt),
+        sql`(${orders.creditedAt} < ${order.creditedAt} OR (${orders.creditedAt} = ${order.creditedAt} AND ${orders.id} < ${order.id}))`,
+      ),
+    )
+    .limit(1)
+    .get();
+  return earlier === undefined;
+}
+
 export async function latestPaidOrder(db: Database, userId: number): Promise<OrderRow | null> {
   return (
     (await db

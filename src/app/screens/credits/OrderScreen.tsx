@@ -253,7 +253,8 @@ function OrderStatus({ id }: { id: string }) {
         <h1>{t("payments.completed_title")}</h1>
         <p>{t("payments.credits_added", { count: order.credits })}</p>
         {user && <p className="credits__balance">{t("payments.balance", { count: user.credits })}</p>}
-        <p>{t("payments.premium_from_now")}</p>
+        {/* "Premium from now on" only for the purchase that made the member premium; later ones add credits. */}
+        {data.made_premium && <p>{t("payments.premium_from_now")}</p>}
         <div className="form__actions">
           <Link href="/members" className="button button--primary">
             {t("payments.start_chatting")}
