@@ -3,7 +3,22 @@
  * (which builds them). Field names are what the forms send. Texts of the errors live in locales/.
  */
 import * as v from "valibot";
-import { GENDERS } from "./api";
+import { GENDERS, SEXUALITIES } from "./api";
+
+/** Whom a member is looking for, as sign-up asks it: men, women or both. */
+export const LOOKING_FOR = ["male", "female", "both"] as const;
+export type LookingFor = (typeof LOOKING_FOR)[number];
+
+/**
+ * The sexual preference (SPEC's profile field, which search, first matches and the swipe game follow)
+ * that a member's gender and whom they look for give: a man looking for women is hetero, for men gay;
+ * a woman looking for women lesbian; anyone looking for both bi.
+ */
+export function sexualityFor(gender: (typeof GENDERS)[number], lookingFor: LookingFor): (typeof SEXUALITIES)[number] {
+  if (lookingFor === "both") return "bi";
+  if (lookingFor === gender) return gender === "male" ? "gay" : "lesbian";
+  return "hetero";
+}
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -26,6 +41,8 @@ export const SignupBody = v.object({
   /** YYYY-MM-DD */
   date_of_birth: text(10),
   gender: v.picklist(GENDERS),
+  /** Whom the member looks for (the form always asks; without it, the other gender). */
+  looking_for: v.optional(v.picklist(LOOKING_FOR)),
   terms: v.literal(true),
   profile_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   signup_message: v.optional(text(2000)),

@@ -31,9 +31,25 @@ describe("an account on the Dutch site", () => {
     await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
     await page.getByLabel(nl.signup.year).selectOption("1990");
     await page.getByLabel(nl.signup.gender_female).check();
+    // Sign-up asks whom she looks for; without an answer it says so and sends nothing.
     await page.locator('input[name="terms"]').check();
     await page.getByRole("button", { name: nl.signup.submit }).click();
+    await expect.poll(() => page.getByText(nl.validation.looking_for_required).count()).toBe(1);
+    await page.screenshot({ path: ".tmp/screenshots/signup-looking-for-390.png", fullPage: true });
+    await page.getByLabel(nl.signup.looking_for_male, { exact: true }).check();
+    await page.getByRole("button", { name: nl.signup.submit }).click();
     await page.waitForURL(/\/complete-signup$/);
+    // A woman looking for men: her first matches and her search show men only.
+    const firstMatches = await page.evaluate(
+      async () =>
+        (
+          (await (await fetch("/api/search.php", { headers: { "X-Request-Type": "client" } })).json()) as {
+            profiles: { gender: string }[];
+          }
+        ).profiles,
+    );
+    expect(firstMatches.length).toBeGreaterThan(0);
+    expect(new Set(firstMatches.map((p) => p.gender))).toEqual(new Set(["male"]));
 
     // The signup steps: welcome, then the photo step offers the same upload as the profile screen.
     await page.getByRole("button", { name: nl.complete_signup.next }).click();

@@ -62,6 +62,10 @@ export async function signUpByForm(page: Page, baseUrl: string, tag: string, gen
   await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
   await page.getByLabel(nl.signup.year).selectOption("1990");
   await page.getByLabel(gender === "female" ? nl.signup.gender_female : nl.signup.gender_male).check();
+  // Looking for the other gender.
+  await page
+    .getByLabel(gender === "female" ? nl.signup.looking_for_male : nl.signup.looking_for_female, { exact: true })
+    .check();
   await page.locator('input[name="terms"]').check();
   await page.getByRole("button", { name: nl.signup.submit }).click();
   await page.waitForURL(/\/complete-signup$/);

@@ -18,6 +18,7 @@ async function signUp(page: Page, email: string, username: string) {
   await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
   await page.getByLabel(nl.signup.year).selectOption("1990");
   await page.getByLabel(nl.signup.gender_male).check();
+  await page.getByLabel(nl.signup.looking_for_female, { exact: true }).check();
   await page.locator('input[name="terms"]').check();
   await page.getByRole("button", { name: nl.signup.submit }).click();
 }

@@ -23,6 +23,7 @@ const draft: SignupDraft = {
   month: "2",
   year: "1990",
   gender: "female",
+  lookingFor: "male",
   terms: true,
 };
 

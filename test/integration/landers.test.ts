@@ -319,6 +319,64 @@ describe("the first matches", () => {
   });
 });
 
+describe("whom a new member looks for", () => {
+  const join = async (tag: string, gender: string, lookingFor?: unknown) => {
+    const browser = new Browser(origin("nl.localhost"));
+    const res = await browser.post("/api/signup.php", {
+      email: `looking-${tag}@example.com`,
+      username: `looking${tag}`,
+      password: "a good password",
+      date_of_birth: birthDateForAge(30),
+      gender,
+      ...(lookingFor === undefined ? {} : { looking_for: lookingFor }),
+      terms: true,
+    });
+    return { browser, res };
+  };
+
+  it("is asked at sign-up and followed by the first matches, the search's default and the swipe game", async () => {
+    const cases = [
+      ["fm", "female", "male", ["male"]],
+      ["ff", "female", "female", ["female"]],
+      ["mm", "male", "male", ["male"]],
+      ["mb", "male", "both", ["female", "male"]],
+    ] as const;
+    for (const [tag, gender, lookingFor, wanted] of cases) {
+      const shown: readonly string[] = wanted;
+      const { browser, res } = await join(tag, gender, lookingFor);
+      expect(res.status, tag).toBe(201);
+      const { user } = (await res.json()) as { user: User };
+      await env.DB.prepare("UPDATE users SET status = 'active' WHERE id = (SELECT user_id FROM profiles WHERE id = ?)")
+        .bind(user.profile.id)
+        .run();
+      const search = (await (await browser.fetch("/api/search.php")).json()) as {
+        profiles: { gender: string; country: string }[];
+      };
+      const genders = [...new Set(search.profiles.map((p) => p.gender))].toSorted();
+      expect(genders, tag).toEqual([...shown]);
+      // "Your first matches" show that same first page.
+      const html = await (await browser.fetch("/signup-matches", { headers: { cookie: "locale=en" } })).text();
+      expect(html.includes('alt="DemoNL0"'), tag).toBe(shown.includes("female"));
+      expect(html.includes('alt="DemoNL1"'), tag).toBe(shown.includes("male"));
+      const swipe = await browser.fetch("/api/swipe.php");
+      expect(swipe.status, tag).toBe(200);
+      const next = ((await swipe.json()) as { profile: { gender: string } | null }).profile;
+      if (next) expect(shown, tag).toContain(next.gender);
+    }
+  });
+
+  it("refuses a value that is none of men, women or both, and stores nobody", async () => {
+    const { res } = await join("bad", "female", "aliens");
+    expect(res.status).toBe(400);
+    const stored = await env.DB.prepare(
+      "SELECT count(*) AS n FROM users WHERE email = 'looking-bad@example.com'",
+    ).first<{
+      n: number;
+    }>();
+    expect(stored!.n).toBe(0);
+  });
+});
+
 describe("the traffic source", () => {
   it("survives from a lander through signup into the new member's row", async () => {
     const browser = new Browser(origin("nl.localhost"));

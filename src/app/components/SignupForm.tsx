@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { suggestEmail, USERNAME_MAX, type SignupBody } from "../../shared/account";
+import { LOOKING_FOR, suggestEmail, USERNAME_MAX, type LookingFor, type SignupBody } from "../../shared/account";
 import { MAX_AGE, MIN_AGE } from "../../shared/ages";
 import { apiSend } from "../page/api";
 import { usePage, useRouter, useT } from "../page/page-context";
@@ -8,7 +8,16 @@ import { dateOfBirth, signupProblems, type SignupDraft } from "./signup-checks";
 import { CredentialField, FieldError, FormMessage, TextField, useApiForm } from "./Form";
 import { Link } from "./Link";
 
-const SIGNUP_FIELDS = ["email", "username", "password", "date_of_birth", "gender", "terms", "signup_message"] as const;
+const SIGNUP_FIELDS = [
+  "email",
+  "username",
+  "password",
+  "date_of_birth",
+  "gender",
+  "looking_for",
+  "terms",
+  "signup_message",
+] as const;
 const MONTHS = [
   "january",
   "february",
@@ -35,6 +44,7 @@ const EMPTY: SignupDraft = {
   month: "",
   year: "",
   gender: "",
+  lookingFor: "",
   terms: false,
 };
 
@@ -99,6 +109,7 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
       password: draft.password,
       date_of_birth: dateOfBirth(draft.day, draft.month, draft.year)!,
       gender: draft.gender as SignupBody["gender"],
+      looking_for: draft.lookingFor as LookingFor,
       terms: true,
       ...(profile ? { profile_id: profile.id } : {}),
       ...(profile && message.trim() ? { signup_message: message.trim() } : {}),
@@ -213,6 +224,24 @@ export function SignupForm({ profile, onTouched, onLeave }: Props) {
           ))}
         </div>
         <FieldError text={errors.gender} />
+      </fieldset>
+      <fieldset className={errors.looking_for ? "field field--error" : "field"}>
+        <legend className="field__label">{t("signup.looking_for")}</legend>
+        <div className="choice-row">
+          {LOOKING_FOR.map((wanted) => (
+            <label key={wanted} className="choice">
+              <input
+                type="radio"
+                name="looking_for"
+                value={wanted}
+                checked={draft.lookingFor === wanted}
+                onChange={() => change("lookingFor", wanted, "looking_for")}
+              />
+              <span>{t(`signup.looking_for_${wanted}`)}</span>
+            </label>
+          ))}
+        </div>
+        <FieldError text={errors.looking_for} />
       </fieldset>
       {profile && (
         <div className={errors.signup_message ? "field field--error" : "field"}>

@@ -15,6 +15,7 @@ const good: SignupDraft = {
   month: "6",
   year: "2008",
   gender: "female",
+  lookingFor: "male",
   terms: true,
 };
 const keys = (draft: Partial<SignupDraft>) =>
@@ -23,6 +24,11 @@ const keys = (draft: Partial<SignupDraft>) =>
 describe("signup checks (SPEC §5)", () => {
   it("accepts a complete draft of someone turning 18 today", () => {
     expect(signupProblems(good, today)).toEqual({});
+  });
+
+  it("asks whom the member is looking for", () => {
+    expect(keys({ lookingFor: "" })).toEqual({ looking_for: "validation.looking_for_required" });
+    expect(keys({ lookingFor: "both" })).toEqual({});
   });
 
   it("refuses a username equal to the e-mail address or starting with @", () => {

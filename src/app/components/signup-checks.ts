@@ -12,6 +12,7 @@ import {
 } from "../../shared/account-fields";
 import { MIN_AGE } from "../../shared/ages";
 import type { GENDERS } from "../../shared/api";
+import type { LookingFor } from "../../shared/account";
 
 export type SignupDraft = {
   email: string;
@@ -21,10 +22,11 @@ export type SignupDraft = {
   month: string;
   year: string;
   gender: "" | (typeof GENDERS)[number];
+  lookingFor: "" | LookingFor;
   terms: boolean;
 };
 
-type SignupField = "email" | "username" | "password" | "date_of_birth" | "gender" | "terms";
+type SignupField = "email" | "username" | "password" | "date_of_birth" | "gender" | "looking_for" | "terms";
 
 const pad = (value: number, length: number) => String(value).padStart(length, "0");
 
@@ -54,6 +56,7 @@ export function signupProblems(draft: SignupDraft, today = new Date()): Partial<
     add("date_of_birth", birthDateProblem(dateOfBirth(draft.day, draft.month, draft.year) ?? "", today));
   }
   if (!draft.gender) add("gender", { key: "validation.gender_required" });
+  if (!draft.lookingFor) add("looking_for", { key: "validation.looking_for_required" });
   if (!draft.terms) add("terms", { key: "validation.terms_required" });
   return problems;
 }

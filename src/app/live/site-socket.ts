@@ -3,6 +3,9 @@ const RECONNECT_MAX_MS = 10_000;
 
 // Here rather than with the chat's view rules: every page opens a socket, so this is in the first download and
 // the chat's rules are not.
+/** The close code of a socket whose session the server ended (src/server/notices/member-channel.ts). */
+export const SESSION_ENDED_CODE = 1008;
+
 /** How long to wait before reconnect attempt `attempt` (0 first): 0.5 s, 1 s, 2 s … at most 10 s. */
 export function reconnectDelay(attempt: number): number {
   return Math.min(RECONNECT_FIRST_MS * 2 ** Math.max(0, attempt), RECONNECT_MAX_MS);
@@ -55,11 +58,14 @@ export function openSiteSocket(
     current.addEventListener("message", (event) => {
       if (typeof event.data === "string" && event.data !== PONG) on.frame(event.data);
     });
-    current.addEventListener("close", () => {
+    current.addEventListener("close", (event) => {
       clearInterval(pingTimer);
       if (stopped || socket !== current) return;
       socket = null;
       on.dropped?.();
+      // The server ended this page's session (1008 "session ended": logged out elsewhere, the account
+      // deleted): a new socket would be refused; the next login opens one of its own.
+      if (event.code === SESSION_ENDED_CODE) return;
       retryTimer = setTimeout(connect, reconnectDelay(attempt++));
     });
   };

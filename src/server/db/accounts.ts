@@ -54,7 +54,7 @@ export async function usernameTaken(db: Database, usernameKey: string): Promise<
 
 type NewAccount = {
   user: Omit<typeof users.$inferInsert, "status">;
-  profile: Omit<typeof profiles.$inferInsert, "userId" | "fictional" | "searchable" | "sexuality">;
+  profile: Omit<typeof profiles.$inferInsert, "userId" | "fictional" | "searchable">;
   signupCredits: number;
   activation: { tokenHash: string; createdAt: number; expiresAt: number };
 };
@@ -68,7 +68,7 @@ export async function createAccount(db: Database, account: NewAccount): Promise<
   const { createdAt } = account.activation;
   await db.batch([
     db.insert(users).values({ ...account.user, status: "not_confirmed" }),
-    db.insert(profiles).values({ ...account.profile, userId, sexuality: "hetero", fictional: false, searchable: 1 }),
+    db.insert(profiles).values({ ...account.profile, userId, fictional: false, searchable: 1 }),
     ...(account.signupCredits > 0
       ? [db.insert(creditLedger).values({ userId, delta: account.signupCredits, reason: "signup", createdAt })]
       : []),

@@ -3,7 +3,7 @@
  * e-mail change, invisible mode, deletion with a 14-day way back, and the erasure after it. Writes
  * that belong together go in one D1 batch, so a half-made account or a token used twice cannot exist.
  */
-import { REACTIVATION_DAYS, type SignupBody } from "../../shared/account";
+import { REACTIVATION_DAYS, sexualityFor, type SignupBody } from "../../shared/account";
 import { isLanguage, type Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -192,6 +192,7 @@ export async function signUp(
         name: username,
         country: options.country,
         gender: input.gender,
+        sexuality: sexualityFor(input.gender, input.looking_for ?? (input.gender === "male" ? "female" : "male")),
         birthDate: input.date_of_birth,
         lastActiveAt: now,
         createdAt: now,
