@@ -108,7 +108,7 @@ export const MatchFinderQuery = v.pipe(
 export type MatchFinderQuery = v.InferOutput<typeof MatchFinderQuery>;
 
 /** A match-finder result: the card, the interests it shares with the search and whether the member likes it. */
-type MatchFinderCard = ProfileCard & { shared_interests: number; liked: boolean };
+type MatchFinderCard = ProfileCard & { shared_interests: number; liked: boolean; matched: boolean };
 export type MatchFinderResponse = { profiles: MatchFinderCard[] };
 
 /** Body of POST /api/gift.php: a gift for a member from their profile, sent as a gift message in the pair's chat. */

@@ -629,15 +629,21 @@ describe("the match-finder", () => {
     ]);
     await blocked.browser.post("/api/block.php", { profile_id: seeker.id });
     await likeOf(seeker, both);
+    // A match: the card says so, and offers no like that would replay the match moment.
+    await likeOf(oneInRegion, seeker);
+    await likeOf(seeker, oneInRegion);
     const res = await seeker.browser.fetch(
       "/api/match-finder.php?gender=female&min_age=18&max_age=99&country_region=NL-NH&interests=travel,cooking",
     );
     expect(res.status).toBe(200);
-    const { profiles } = await json<{ profiles: { id: number; shared_interests: number; liked: boolean }[] }>(res);
+    const { profiles } = await json<{
+      profiles: { id: number; shared_interests: number; liked: boolean; matched: boolean }[];
+    }>(res);
     const mine = profiles.filter((p) => [both.id, oneInRegion.id, none.id, blocked.id].includes(p.id));
     expect(mine.map((p) => p.id)).toEqual([both.id, oneInRegion.id, none.id]);
     expect(mine.map((p) => p.shared_interests)).toEqual([2, 1, 0]);
-    expect(mine.map((p) => p.liked)).toEqual([true, false, false]);
+    expect(mine.map((p) => p.liked)).toEqual([true, true, false]);
+    expect(mine.map((p) => p.matched)).toEqual([false, true, false]);
     expect(profiles.map((p) => p.id)).not.toContain(seeker.id);
   });
 

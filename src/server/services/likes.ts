@@ -29,6 +29,7 @@ import {
   likesPage,
   likeTabCounts,
   likeStanding,
+  likeStandings,
   markLikeSeen,
   matchFinderQuery,
   newestUnseenLiker,
@@ -260,11 +261,18 @@ export async function findMatches(
     interestSlugs: query.interests ?? [],
     limit: MATCH_FINDER_RESULTS,
   });
+  // Like search's cards, these know whom the member matched: no card offers a like that replays the moment.
+  const standings = await likeStandings(
+    db,
+    searcher.profileId,
+    rows.map((row) => row.id),
+  );
   return {
     profiles: rows.map((row) => ({
       ...toProfileCard(row, today),
       shared_interests: row.shared,
       liked: row.liked === 1,
+      matched: standings.get(row.id)?.matched ?? false,
     })),
   };
 }

@@ -4,7 +4,7 @@ import type { InterestsResponse, RegionsResponse } from "../../../shared/api";
 import { MAX_AGE, MIN_AGE } from "../../../shared/ages";
 import { MATCH_FINDER_MAX_INTERESTS, type MatchFinderResponse } from "../../../shared/likes";
 import type { ApiRequestError } from "../../page/api";
-import { LikeButton } from "../../components/LikeButton";
+import { CardLike } from "../../components/LikeButton";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { ProfileCard } from "../../components/ProfileCard";
 import { Title } from "../../components/Title";
@@ -47,7 +47,7 @@ function Results({ answers, restart }: { answers: Answers; restart: () => void }
               {p.shared_interests > 0 && (
                 <span className="match-finder__shared">{t("match_finder.shared", { count: p.shared_interests })}</span>
               )}
-              <LikeButton profile={p} liked={p.liked} />
+              <CardLike profile={p} />
             </ProfileCard>
           ))}
         </ul>
