@@ -120,7 +120,7 @@ describe("blocking", () => {
 
     // The blocker still sees the profile, marked as blocked, to unblock it.
     const own = await json<ProfileResponse>(await a.browser.fetch(`/api/profile.php?id=${b.id}`));
-    expect(own.viewer).toEqual({ own: false, blocked: true, liked: false, liked_me: false });
+    expect(own.viewer).toMatchObject({ own: false, blocked: true, liked: false, liked_me: false });
 
     expect((await a.browser.delete("/api/block.php", { profile_id: b.id })).status).toBe(200);
     expect(await searchIds(a.browser, "?gender=male")).toContain(b.id);

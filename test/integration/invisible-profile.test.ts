@@ -36,8 +36,11 @@ describe("an invisible member's public pages", () => {
   it("ask search engines not to index them, in the head and the headers, for visitors and other members alike", async () => {
     const ines = await chatMember(ORIGIN, { name: "Ines" });
     const other = await chatMember(ORIGIN);
+    // Even having chosen the promotion pages, an invisible member is on none of them (docs/decisions/0052).
+    expect((await ines.browser.put("/api/user.php", { promotion_pages: true })).status).toBe(200);
     await setInvisible(ines, true);
-    for (const path of pagesOf(ines)) {
+    for (const path of pagesOf(ines).slice(1)) expect((await page(null, path)).status, path).toBe(404);
+    for (const path of pagesOf(ines).slice(0, 1)) {
       for (const viewer of [null, other.browser, ines.browser]) {
         const answer = await page(viewer, path);
         expect(answer.status, path).toBe(200);
@@ -52,6 +55,8 @@ describe("an invisible member's public pages", () => {
 
   it("are indexable again once the member is visible, and a visible member's pages never carry noindex", async () => {
     const vera = await chatMember(ORIGIN, { name: "Vera" });
+    // Her landing pages exist because she chose the promotion pages.
+    expect((await vera.browser.put("/api/user.php", { promotion_pages: true })).status).toBe(200);
     await setInvisible(vera, true);
     expect((await page(null, `/members/${vera.id}`)).html).toContain(NOINDEX);
     await setInvisible(vera, false);
