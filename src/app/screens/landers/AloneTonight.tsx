@@ -16,8 +16,8 @@ export function AloneTonight({ profiles, signup }: ConceptProps) {
             <MemberPhoto profile={profile} className="night__avatar" eager={i < 2} />
             <span className="night__text">
               <MemberName profile={profile} />
+              {/* No "online now": the lander knows nothing of who is online, and claims only what is true. */}
               <MemberTown profile={profile} />
-              <span className="night__online">{t("landers.online")}</span>
             </span>
             <Link
               href={signup}
