@@ -1,10 +1,12 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { phone, sharedBrowser } from "./browser";
+import { hydrated, phone, sharedBrowser } from "./browser";
+import { localD1 } from "./server";
 import nl from "../../locales/nl.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 
 const baseUrl = inject("baseUrl");
+const statePath = inject("statePath");
 const browser = sharedBrowser();
 
 const visitor = () => phone(browser());
@@ -163,6 +165,47 @@ describe("member search on the Dutch site", () => {
     await page.goto(`${baseUrl}/members`);
     await page.locator(".profile-card").first().waitFor();
     expect(await page.getByRole("dialog").count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe("a visitor who signs up", () => {
+  it("sees first matches of whom she looks for, not the list she browsed as a visitor", async () => {
+    const { context, page, errors } = await visitor();
+    // As a visitor: the home page shows recent members of every gender.
+    await page.goto(`${baseUrl}/`);
+    await enterSite(page);
+    await hydrated(page);
+    // Into the signup form without reloading the page (the app keeps what it fetched).
+    await page.locator('a[href="/signup"]').first().click();
+    await page.getByLabel(nl.signup.email).waitFor();
+    const stamp = `${Date.now() % 1_000_000}`;
+    await page.getByLabel(nl.signup.email).fill(`e2e-looking${stamp}@example.com`);
+    await page.getByLabel(nl.signup.username, { exact: true }).fill(`looking${stamp}`);
+    await page.getByLabel(nl.signup.password, { exact: true }).fill("een goed wachtwoord");
+    await page.getByLabel(nl.signup.day).selectOption("14");
+    await page.getByLabel(nl.signup.month).selectOption({ index: 3 });
+    await page.getByLabel(nl.signup.year).selectOption("1990");
+    await page.getByLabel(nl.signup.gender_female).check();
+    await page.getByLabel(nl.signup.looking_for_male, { exact: true }).check();
+    await page.locator('input[name="terms"]').check();
+    await page.getByRole("button", { name: nl.signup.submit }).click();
+    await page.waitForURL(/\/complete-signup$/);
+    // Her first matches, still without a reload.
+    await page.evaluate(() => {
+      history.pushState({}, "", "/signup-matches");
+      dispatchEvent(new PopStateEvent("popstate"));
+    });
+    const links = page.locator(".signup-matches .profile-card a[href^='/members/']");
+    await expect.poll(() => links.count()).toBeGreaterThan(0);
+    const ids = [
+      ...new Set(
+        (await links.evaluateAll((as) => as.map((a) => a.getAttribute("href")!))).map((h) => Number(h.split("/")[2])),
+      ),
+    ].filter((id) => id > 0);
+    const [rows] = localD1(statePath, `SELECT DISTINCT gender FROM profiles WHERE id IN (${ids.join(",")})`);
+    expect(rows).toEqual([{ gender: "male" }]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

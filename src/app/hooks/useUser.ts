@@ -1,4 +1,4 @@
-import useSWR from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import type { User } from "../../shared/api";
 import { ApiRequestError, apiFetch } from "../page/api";
 import { usePage } from "../page/page-context";
@@ -23,5 +23,16 @@ export function useUser(): { user: User | null; setUser: (user: User | null) => 
     fallbackData: { user: page.user },
     revalidateOnMount: false,
   });
-  return { user: data?.user ?? null, setUser: (user) => mutate({ user }, { revalidate: false }) };
+  const { mutate: mutateAny } = useSWRConfig();
+  const setUser = async (user: User | null) => {
+    const before = data?.user ?? null;
+    if (user !== null && before?.profile.id !== user.profile.id) {
+      // Someone else now (a visitor who signed up or logged in): what was cached or rendered for the
+      // visitor (search, first matches) is not theirs. Drop it, so each list is asked for again.
+      for (const key of Object.keys(page.fallback)) if (key !== USER_KEY) delete page.fallback[key];
+      await mutateAny((key) => key !== USER_KEY, undefined, { revalidate: false });
+    }
+    return mutate({ user }, { revalidate: false });
+  };
+  return { user: data?.user ?? null, setUser };
 }
