@@ -16,6 +16,11 @@ async function fetchUser(key: string): Promise<UserResponse> {
   }
 }
 
+/** Drop the data the page was rendered with (the swr fallback), but the user's: it was someone else's. */
+function forgetRendered(fallback: Record<string, unknown>) {
+  for (const key of Object.keys(fallback)) if (key !== USER_KEY) delete fallback[key];
+}
+
 /** The signed-in member (null for a visitor), starting from what the server rendered the page with. */
 export function useUser(): { user: User | null; setUser: (user: User | null) => Promise<unknown> } {
   const page = usePage();
@@ -29,7 +34,7 @@ export function useUser(): { user: User | null; setUser: (user: User | null) => 
     if (user !== null && before?.profile.id !== user.profile.id) {
       // Someone else now (a visitor who signed up or logged in): what was cached or rendered for the
       // visitor (search, first matches) is not theirs. Drop it, so each list is asked for again.
-      for (const key of Object.keys(page.fallback)) if (key !== USER_KEY) delete page.fallback[key];
+      forgetRendered(page.fallback);
       await mutateAny((key) => key !== USER_KEY, undefined, { revalidate: false });
     }
     return mutate({ user }, { revalidate: false });
