@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useSWRConfig } from "swr";
 import * as v from "valibot";
 import type { ChatsResponse } from "../../shared/chat";
@@ -34,6 +34,30 @@ function sendPageHidden() {
   }).catch(() => undefined);
 }
 
+/** Whether the channel is held closed (holdMemberChannel), as a store the hook subscribes to. */
+let held = false;
+const heldListeners = new Set<() => void>();
+const setHeld = (value: boolean) => {
+  if (held === value) return;
+  held = value;
+  for (const listener of heldListeners) listener();
+};
+const subscribeHeld = (listener: () => void) => {
+  heldListeners.add(listener);
+  return () => void heldListeners.delete(listener);
+};
+
+/**
+ * Close the channel and open none while the page is about to end its own session (deleting the
+ * account): the server closes the socket of an ended session and refuses a new one, and the page
+ * still shows the member for a moment after (the next screen loads before the visitor state). The
+ * hold ends when the page becomes a visitor's, or by the function returned (the deletion failed).
+ */
+export function holdMemberChannel(): () => void {
+  setHeld(true);
+  return () => setHeld(false);
+}
+
 /**
  * The page's one socket to the member's channel (issue 13): while `enabled` (a logged-in member),
  * every frame puts the badges, the balance, the chat list and the likes count in the caches the top
@@ -45,13 +69,19 @@ export function useMemberChannel(enabled: boolean) {
   const update = useUpdateCached();
   const reloadLikes = useReloadLikes();
   const { mutate } = useSWRConfig();
+  const isHeld = useSyncExternalStore(
+    subscribeHeld,
+    () => held,
+    () => false,
+  );
   const actions = useRef({ update, reloadLikes, mutate });
   useEffect(() => {
     actions.current = { update, reloadLikes, mutate };
   });
 
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled) setHeld(false);
+    if (!enabled || isHeld) return;
     const say = (frame: PageFrame) => socket.send(JSON.stringify(frame));
 
     const apply = (frame: MemberFrame) => {
@@ -100,5 +130,5 @@ export function useMemberChannel(enabled: boolean) {
       document.removeEventListener("visibilitychange", onVisibility);
       socket.stop();
     };
-  }, [enabled]);
+  }, [enabled, isHeld]);
 }

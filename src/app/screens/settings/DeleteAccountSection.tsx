@@ -5,6 +5,7 @@ import { FormMessage, TextField, formErrors, useApiForm, useFormFields } from ".
 import { Link } from "../../components/Link";
 import { usePage, useRouter, useT } from "../../page/page-context";
 import { useSignOut } from "../../hooks/useSignOut";
+import { holdMemberChannel } from "../../hooks/useMemberChannel";
 
 const FIELDS = Object.keys(DeleteBody.entries);
 const REASON_MAX = 500;
@@ -53,7 +54,13 @@ export function DeleteAccountSection() {
     const reason = values.reason.trim();
     if (!form.check(password ? {} : { password: t("validation.required") })) return;
     void form.run(async () => {
-      await apiSend("DELETE", "/api/user.php", { password, ...(reason ? { reason } : {}) });
+      const release = holdMemberChannel();
+      try {
+        await apiSend("DELETE", "/api/user.php", { password, ...(reason ? { reason } : {}) });
+      } catch (error) {
+        release();
+        throw error;
+      }
       // The next screen first, so this one never shows its visitor state in between.
       await navigate("/account-deleted");
       await signOut();
