@@ -416,20 +416,20 @@ describe("a member on a phone", () => {
       "/no-such-page",
     ];
     const wide: string[] = [];
-    const check = async (who: string) => {
+    const check = async (who: string, on: typeof page) => {
       for (const path of paths) {
-        await page.goto(`${baseUrl}${path}`);
-        await hydrated(page);
-        if ((await sidewaysScroll(page)) > 0) wide.push(`${who} ${path}`);
+        await on.goto(`${baseUrl}${path}`);
+        await hydrated(on);
+        if ((await sidewaysScroll(on)) > 0) wide.push(`${who} ${path}`);
       }
     };
-    await check("member");
-    await context.clearCookies();
-    await check("visitor");
+    // The member and a visitor (a context of its own, without cookies) side by side.
+    const visitor = await phone(browser(), PHONES[1]);
+    await Promise.all([check("member", page), check("visitor", visitor.page)]);
     expect(wide).toEqual([]);
     // Pages that answer 404 or send a visitor elsewhere say so in the network log, not as errors of the page.
-    expect(errors.filter((e) => !/^(401|403|404) /.test(e))).toEqual([]);
-    await context.close();
+    expect([...errors, ...visitor.errors].filter((e) => !/^(401|403|404) /.test(e))).toEqual([]);
+    await Promise.all([context.close(), visitor.context.close()]);
   }, 300_000);
 });
 
