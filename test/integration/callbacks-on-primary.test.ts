@@ -164,9 +164,7 @@ describe("a provider's callback on a replica that has not seen its row yet", () 
         { to: { e164: to as never, country: "FI" }, text: "Just sent", from: "Textwave" },
         Math.floor(Date.now() / 1000),
       );
-      const batch = (await (await fetch(`${smsUrl}/_stand-in/batches`)).json<{ id: string; to: string[] }[]>()).at(
-        -1,
-      )!;
+      const batch = (await (await fetch(`${smsUrl}/_stand-in/batches`)).json<{ id: string; to: string[] }[]>()).at(-1)!;
       expect(batch.to).toEqual([to]);
       const report = await post<{ body: string; headers: Record<string, string> }>(`${smsUrl}/_stand-in/reports`, {
         batch_id: batch.id,

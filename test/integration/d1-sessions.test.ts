@@ -149,7 +149,9 @@ describe("a provider's callback", () => {
   it("covers every route the providers call, as the app routes them: a callback added later without the primary fails here", () => {
     const safe = new Set(["GET", "HEAD", "OPTIONS"]);
     // Where the same-origin check stands in the app's middleware (app.use("/api/*", requireSameOrigin)).
-    const checks = app.routes.flatMap((route, at) => (route.handler === requireSameOrigin ? [{ at, path: route.path }] : []));
+    const checks = app.routes.flatMap((route, at) =>
+      route.handler === requireSameOrigin ? [{ at, path: route.path }] : [],
+    );
     expect(checks.length).toBeGreaterThan(0);
     const checked = (path: string, at: number) =>
       checks.some((check) => check.at < at && (check.path === "/*" || path.startsWith(check.path.replace(/\*$/, ""))));

@@ -18,7 +18,7 @@ import worker from "../../src/worker";
 import { chatMember } from "../chat";
 import { putSites, site } from "../fixtures";
 import { fetchWorker } from "../http";
-import { RESEND_DOMAIN, RESEND_KEY } from "../resend-stand-in";
+import { RESEND_DOMAIN, RESEND_KEY, RESEND_LIMITED_KEY } from "../resend-stand-in";
 import { SES_CONFIGURATION_SET, SES_IDENTITY, SES_KEY_ID, SES_REGION, SES_SECRET, SNS_TOPIC } from "../ses-stand-in";
 import { receiveMail } from "../../src/server/services/notification-choices";
 
@@ -99,6 +99,7 @@ describe("Resend, against a stand-in of its API", () => {
       html: string;
       text: string;
       headers: Record<string, string>;
+      idempotencyKey: string | null;
     }[];
 
   it("posts the documented request and keeps Resend's id", async () => {
@@ -113,6 +114,79 @@ describe("Resend, against a stand-in of its API", () => {
       headers: HEADERS,
     });
     expect(await outboxRow("resend@example.com")).toMatchObject({ provider_id: email.id });
+  });
+
+  const control = (path: string, body: unknown = {}) =>
+    fetch(`${resendUrl}/_stand-in/${path}`, { method: "POST", body: JSON.stringify(body) });
+
+  it("makes a try whose answer was lost again with the same Idempotency-Key: the mail is sent once", async () => {
+    const waits: number[] = [];
+    const mailer = new HttpMailer(
+      db,
+      `${resendUrl}/emails`,
+      RESEND_KEY,
+      `Flirtwave <no-reply@${RESEND_DOMAIN}>`,
+      undefined,
+      {
+        timeoutMs: 200,
+        // The first answer is still on its way at the second try (409 concurrent_idempotent_requests); it comes before the third.
+        wait: async (ms) => {
+          waits.push(ms);
+          if (waits.length === 2) await control("release");
+        },
+      },
+    );
+    await control("hold", { count: 1 });
+    await mailer.send(mail("lost-answer@example.com"));
+    const sent = (await received()).filter((e) => e.to.includes("lost-answer@example.com"));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.idempotencyKey).toMatch(/^like\/[0-9a-f-]{36}$/);
+    expect(waits).toEqual([500, 1000]);
+    expect(await outboxRow("lost-answer@example.com")).toMatchObject({ provider_id: sent[0]!.id });
+  });
+
+  it("waits out a 429 as Resend's retry-after says, then sends; past 2 requests a second", async () => {
+    // A second of the stand-in's clock of its own, and three mails in it.
+    await control("clock", { advance: 1000 });
+    const waits: number[] = [];
+    const mailer = new HttpMailer(
+      db,
+      `${resendUrl}/emails`,
+      RESEND_LIMITED_KEY,
+      `Flirtwave <no-reply@${RESEND_DOMAIN}>`,
+      undefined,
+      {
+        timeoutMs: 5000,
+        wait: async (ms) => {
+          waits.push(ms);
+          await control("clock", { advance: ms });
+        },
+      },
+    );
+    const to = ["limit1@example.com", "limit2@example.com", "limit3@example.com"];
+    await Promise.all(to.map((address) => mailer.send(mail(address))));
+    expect(waits).toEqual([1000]);
+    const sent = await received();
+    for (const address of to)
+      expect(
+        sent.filter((e) => e.to.includes(address)),
+        address,
+      ).toHaveLength(1);
+    for (const address of to) expect((await outboxRow(address))!.provider_id).toBeTruthy();
+  });
+
+  it("refuses to send another mail under a key already used, and keeps nothing as sent", async () => {
+    const mailer = resend();
+    const key = `like/${crypto.randomUUID()}`;
+    await mailer.send({ ...mail("key-once@example.com"), idempotencyKey: key });
+    await expect(mailer.send({ ...mail("key-twice@example.com"), idempotencyKey: key })).rejects.toMatchObject({
+      provider: "resend",
+      code: "invalid_idempotent_request",
+    });
+    expect(await outboxRow("key-twice@example.com")).toBeNull();
+    // The same mail again under its key is the first one: nothing more is sent.
+    await mailer.send({ ...mail("key-once@example.com"), idempotencyKey: key });
+    expect((await received()).filter((e) => e.to.includes("key-once@example.com"))).toHaveLength(1);
   });
 
   it("reads Resend's refusals and keeps nothing as sent", async () => {

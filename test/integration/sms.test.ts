@@ -314,7 +314,9 @@ describe("a code texted through Sinch from the direct-debit form", () => {
     expect((await requestCode(m, "06 3456 7891")).status).toBe(200);
     const texted = (await batches()).at(-1)!;
     const code = /^(\d{6}) is your Textwave code/.exec(texted.body)![1]!;
-    const kept = await env.DB.prepare("SELECT text, provider_id FROM outgoing_sms WHERE to_number = '+31634567891'").first<{
+    const kept = await env.DB.prepare(
+      "SELECT text, provider_id FROM outgoing_sms WHERE to_number = '+31634567891'",
+    ).first<{
       text: string;
       provider_id: string;
     }>();
