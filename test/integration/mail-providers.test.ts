@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { unsubscribeMailto } from "../../src/server/mail/inbound";
 import {
@@ -442,6 +442,23 @@ describe("SES bounces and complaints through SNS (POST /api/mail-sns.php)", () =
     expect(await stopsOf(bounced.userId)).toEqual(["bounce"]);
     expect(await stopsOf(complained.userId)).toEqual(["complaint"]);
     expect(await stopsOf(transient.userId)).toEqual([]);
+  });
+
+  it("refuses a message signed with a certificate from the right host that Amazon did not issue", async () => {
+    const victim = await member();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const foreign = await snsMessage({ kind: "Bounce", to: victim.email, certificate: "foreign" });
+    // Served by the same origin as the genuine certificate: only its issuer tells them apart.
+    expect(new URL(foreign.SigningCertURL!).origin).toBe(sesUrl);
+    expect(await deliver(foreign)).toBe(401);
+    expect(JSON.parse(String(warn.mock.calls.at(-1)![0]))).toMatchObject({
+      event: "mail_sns_refused",
+      reason: "certificate_issuer",
+    });
+    expect(await stopsOf(victim.userId)).toEqual([]);
+    expect(await deliver(await snsMessage({ kind: "Bounce", to: victim.email }))).toBe(200);
+    expect(await stopsOf(victim.userId)).toEqual(["bounce"]);
+    warn.mockRestore();
   });
 
   it("refuses a forged, a stale, another topic's or a foreign-certificate message, changing nothing", async () => {
