@@ -169,6 +169,6 @@ describe("a provider's callback", () => {
     ];
     expect(outside).toEqual(expect.arrayContaining(["/api/payment-webhook.php", "/api/mail-sns.php"]));
     const callbacks = outside.filter((path) => !members.includes(path));
-    expect([...callbacks].sort()).toEqual([...PROVIDER_CALLBACKS].sort());
+    expect(callbacks.toSorted()).toEqual(PROVIDER_CALLBACKS.toSorted());
   });
 });
