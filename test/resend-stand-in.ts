@@ -18,9 +18,9 @@
  *   is answered 429 rate_limit_exceeded with retry-after too. Only RESEND_LIMITED_KEY is held to it
  *   (the suite's files share the stand-in and send in bursts), on the stand-in's own clock, which
  *   moves only by POST /_stand-in/clock { advance } (milliseconds): a test decides when a second has passed.
- * - POST /_stand-in/hold { count } makes the next `count` sends slow as a lost answer is: the mail
- *   is taken and sent at once, but the answer waits until POST /_stand-in/release (or 3 s), and
- *   until then its key is being processed.
+ * - POST /_stand-in/hold { to } makes the next send to that address slow as a lost answer is: the
+ *   mail is taken and sent at once, but the answer waits until POST /_stand-in/release (or 3 s),
+ *   and until then its key is being processed.
  * - GET /_stand-in/emails lists what it took.
  */
 import { createHmac, randomBytes } from "node:crypto";
@@ -65,7 +65,8 @@ export function createResendStandIn() {
   let clock = Date.now();
   /** Requests of the limited key in the current second's window. */
   let window = { second: -1, count: 0 };
-  let holds = 0;
+  /** The addresses whose next send is answered slowly. */
+  const holds = new Set<string>();
   let released: Array<() => void> = [];
   const server = createServer(async (req, res) => {
     const raw = await bodyText(req);
@@ -76,7 +77,7 @@ export function createResendStandIn() {
       return answer(res, 200, { clock });
     }
     if (path === "/_stand-in/hold" && req.method === "POST") {
-      holds = (JSON.parse(raw) as { count: number }).count;
+      holds.add((JSON.parse(raw) as { to: string }).to);
       return answer(res, 200, {});
     }
     if (path === "/_stand-in/release" && req.method === "POST") {
@@ -197,9 +198,9 @@ export function createResendStandIn() {
       idempotencyKey: key ?? null,
     };
     emails.push(email);
-    if (holds > 0) {
+    if (email.to.some((address) => holds.has(address))) {
       // Sent, but the answer is slow: the caller may give up on it, and its key is still in progress meanwhile.
-      holds--;
+      for (const address of email.to) holds.delete(address);
       await new Promise<void>((resolve) => {
         released.push(resolve);
         setTimeout(resolve, HOLD_MS);

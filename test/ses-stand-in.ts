@@ -122,7 +122,8 @@ function signingPairs(): Record<"genuine" | "foreign", { key: string; certificat
   const dir = mkdtempSync(join(tmpdir(), "sns-stand-in-"));
   const at = (file: string) => join(dir, file);
   const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "ignore" });
-  try {
+  // A key and a certificate for `subject`, self-signed.
+  const selfSigned = (key: string, certificate: string, subject: string) =>
     openssl(
       "req",
       "-x509",
@@ -130,14 +131,16 @@ function signingPairs(): Record<"genuine" | "foreign", { key: string; certificat
       "rsa:2048",
       "-nodes",
       "-keyout",
-      at("ca.key"),
+      at(key),
       "-out",
-      at("ca.pem"),
+      at(certificate),
       "-subj",
-      "/C=US/O=Amazon/CN=Amazon RSA 2048 M02",
+      subject,
       "-days",
       "2",
     );
+  try {
+    selfSigned("ca.key", "ca.pem", "/C=US/O=Amazon/CN=Amazon RSA 2048 M02");
     openssl(
       "req",
       "-new",
@@ -166,21 +169,7 @@ function signingPairs(): Record<"genuine" | "foreign", { key: string; certificat
       "-days",
       "2",
     );
-    openssl(
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      at("foreign.key"),
-      "-out",
-      at("foreign.pem"),
-      "-subj",
-      "/CN=sns.amazonaws.com",
-      "-days",
-      "2",
-    );
+    selfSigned("foreign.key", "foreign.pem", "/CN=sns.amazonaws.com");
     return {
       genuine: { key: readFileSync(at("key.pem"), "utf8"), certificate: readFileSync(at("cert.pem"), "utf8") },
       foreign: { key: readFileSync(at("foreign.key"), "utf8"), certificate: readFileSync(at("foreign.pem"), "utf8") },

@@ -117,42 +117,37 @@ describe("a provider's callback on a replica that has not seen its row yet", () 
     expect(await credited(false)).toBe(false);
   });
 
+  /** Whether a bounce report (made by `report` for the address) stops the mail of a member who signed up after the copy. */
+  async function bounceStops(path: string, listed: boolean, report: (to: string) => Promise<RequestInit>) {
+    await snapshot();
+    const m = await chatMember(ORIGIN);
+    const init = await report(await emailOf(m));
+    await onLaggingReplica(path, listed, () => call(null, path, { method: "POST", ...init }));
+    return (await stopsOf(m)) > 0;
+  }
+
   it("Resend's bounce report stops the mail of a member who signed up after the replica's copy", async () => {
-    const stopped = async (listed: boolean) => {
-      await snapshot();
-      const m = await chatMember(ORIGIN);
+    const resendBounce = async (to: string) => {
       const event = await post<{ body: string; headers: Record<string, string> }>(`${resendUrl}/_stand-in/webhooks`, {
         type: "email.bounced",
-        to: await emailOf(m),
+        to,
       });
-      await onLaggingReplica("/api/mail-webhook.php", listed, () =>
-        call(null, "/api/mail-webhook.php", { method: "POST", headers: event.headers, body: event.body }),
-      );
-      return (await stopsOf(m)) > 0;
+      return { headers: event.headers, body: event.body };
     };
-    expect(await stopped(true)).toBe(true);
-    expect(await stopped(false)).toBe(false);
+    expect(await bounceStops("/api/mail-webhook.php", true, resendBounce)).toBe(true);
+    expect(await bounceStops("/api/mail-webhook.php", false, resendBounce)).toBe(false);
   });
 
   it("an SES bounce through SNS stops the mail of a member who signed up after the replica's copy", async () => {
-    const stopped = async (listed: boolean) => {
-      await snapshot();
-      const m = await chatMember(ORIGIN);
-      const message = await post<Record<string, string>>(`${sesUrl}/_stand-in/sns`, {
-        kind: "Bounce",
-        to: await emailOf(m),
-      });
-      await onLaggingReplica("/api/mail-sns.php", listed, () =>
-        call(null, "/api/mail-sns.php", {
-          method: "POST",
-          headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": message.Type! },
-          body: JSON.stringify(message),
-        }),
-      );
-      return (await stopsOf(m)) > 0;
+    const snsBounce = async (to: string) => {
+      const message = await post<Record<string, string>>(`${sesUrl}/_stand-in/sns`, { kind: "Bounce", to });
+      return {
+        headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": message.Type! },
+        body: JSON.stringify(message),
+      };
     };
-    expect(await stopped(true)).toBe(true);
-    expect(await stopped(false)).toBe(false);
+    expect(await bounceStops("/api/mail-sns.php", true, snsBounce)).toBe(true);
+    expect(await bounceStops("/api/mail-sns.php", false, snsBounce)).toBe(false);
   });
 
   it("Sinch's delivery report records the status of an SMS sent after the replica's copy", async () => {

@@ -10,6 +10,7 @@ import {
   mailerFor,
   OutboxMailer,
   SesMailer,
+  type ResendTiming,
   type Mail,
   type SesSettings,
 } from "../../src/server/mail/mailer";
@@ -88,8 +89,8 @@ describe("choosing the mail provider", () => {
 });
 
 describe("Resend, against a stand-in of its API", () => {
-  const resend = (key = RESEND_KEY, from = `Flirtwave <no-reply@${RESEND_DOMAIN}>`) =>
-    new HttpMailer(db, `${resendUrl}/emails`, key, from);
+  const resend = (key = RESEND_KEY, from = `Flirtwave <no-reply@${RESEND_DOMAIN}>`, timing?: ResendTiming) =>
+    new HttpMailer(db, `${resendUrl}/emails`, key, from, undefined, timing);
   const received = async () =>
     (await (await fetch(`${resendUrl}/_stand-in/emails`)).json()) as {
       id: string;
@@ -121,22 +122,15 @@ describe("Resend, against a stand-in of its API", () => {
 
   it("makes a try whose answer was lost again with the same Idempotency-Key: the mail is sent once", async () => {
     const waits: number[] = [];
-    const mailer = new HttpMailer(
-      db,
-      `${resendUrl}/emails`,
-      RESEND_KEY,
-      `Flirtwave <no-reply@${RESEND_DOMAIN}>`,
-      undefined,
-      {
-        timeoutMs: 200,
-        // The first answer is still on its way at the second try (409 concurrent_idempotent_requests); it comes before the third.
-        wait: async (ms) => {
-          waits.push(ms);
-          if (waits.length === 2) await control("release");
-        },
+    const mailer = resend(RESEND_KEY, undefined, {
+      timeoutMs: 200,
+      // The first answer is still on its way at the second try (409 concurrent_idempotent_requests); it comes before the third.
+      wait: async (ms) => {
+        waits.push(ms);
+        if (waits.length === 2) await control("release");
       },
-    );
-    await control("hold", { count: 1 });
+    });
+    await control("hold", { to: "lost-answer@example.com" });
     await mailer.send(mail("lost-answer@example.com"));
     const sent = (await received()).filter((e) => e.to.includes("lost-answer@example.com"));
     expect(sent).toHaveLength(1);
@@ -149,20 +143,13 @@ describe("Resend, against a stand-in of its API", () => {
     // A second of the stand-in's clock of its own, and three mails in it.
     await control("clock", { advance: 1000 });
     const waits: number[] = [];
-    const mailer = new HttpMailer(
-      db,
-      `${resendUrl}/emails`,
-      RESEND_LIMITED_KEY,
-      `Flirtwave <no-reply@${RESEND_DOMAIN}>`,
-      undefined,
-      {
-        timeoutMs: 5000,
-        wait: async (ms) => {
-          waits.push(ms);
-          await control("clock", { advance: ms });
-        },
+    const mailer = resend(RESEND_LIMITED_KEY, undefined, {
+      timeoutMs: 5000,
+      wait: async (ms) => {
+        waits.push(ms);
+        await control("clock", { advance: ms });
       },
-    );
+    });
     const to = ["limit1@example.com", "limit2@example.com", "limit3@example.com"];
     await Promise.all(to.map((address) => mailer.send(mail(address))));
     expect(waits).toEqual([1000]);

@@ -26,6 +26,16 @@ export type Mail = {
   idempotencyKey?: string;
 };
 
+/** The message as the providers that take JSON fields (Resend, Cloudflare's binding) want it. */
+const messageOf = (from: string, mail: Mail) => ({
+  from,
+  to: mail.to,
+  subject: mail.subject,
+  text: mail.text,
+  html: mail.html,
+  ...(mail.headers ? { headers: mail.headers } : {}),
+});
+
 const headersOf = (mail: Mail) =>
   mail.headers && Object.keys(mail.headers).length ? JSON.stringify(mail.headers) : null;
 
@@ -141,14 +151,7 @@ export class HttpMailer implements Mailer {
 
   async send(mail: Mail): Promise<void> {
     const key = mail.idempotencyKey ?? `${mail.kind}/${crypto.randomUUID()}`;
-    const body = JSON.stringify({
-      from: this.from,
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      ...(mail.headers ? { headers: mail.headers } : {}),
-    });
+    const body = JSON.stringify(messageOf(this.from, mail));
     let failure: Error = new Error("no try made");
     // What the last 429 asked to wait, if it said.
     let asked: number | null = null;
@@ -213,14 +216,7 @@ export class CloudflareMailer implements Mailer {
   async send(mail: Mail): Promise<void> {
     let messageId: string;
     try {
-      ({ messageId } = await this.binding.send({
-        from: this.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        ...(mail.headers ? { headers: mail.headers } : {}),
-      }));
+      ({ messageId } = await this.binding.send(messageOf(this.from, mail)));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const text = typeof code === "string" ? code : "E_UNKNOWN";
