@@ -27,6 +27,8 @@ export default defineConfig(async () => {
             // The console's host (test/integration/console.test.ts); Access itself is a loopback stand-in.
             OPERATOR_HOST: "ops.flirtwave.test",
           },
+          // A second database that plays a read replica lagging behind DB (test/lagging-replica.ts).
+          d1Databases: { REPLICA: "00000000-0000-4000-8000-0000000000a1" },
         },
       }),
     ],

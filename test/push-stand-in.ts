@@ -17,6 +17,11 @@
  *   answered (201, 404, 410, 429 with `Retry-After: <retryAfter>`, 500 ...); with `maxBytes` a body
  *   larger than that is answered 413, as Mozilla's push service does for a Firefox on Android (its
  *   relay takes about 3 kB), whatever the status set.
+ * - A push without a TTL header of delta-seconds is answered 400, as RFC 8030 §5.2 requires of the
+ *   sender ("An application server MUST include the TTL (Time-To-Live) header field",
+ *   https://www.rfc-editor.org/rfc/rfc8030#section-5.2) and push services enforce (Mozilla's
+ *   autopush: https://blog.mozilla.org/services/2016/02/20/webpushs-new-requirement-ttl-header/,
+ *   https://mozilla-services.github.io/autopush-rs/errors.html), whatever the status set.
  * - GET /_stand-in/received/<id> lists what reached it: headers, the token's claims, the decrypted JSON
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -187,13 +192,17 @@ export function createPushStandIn() {
       reason: error.message,
     }));
     const tooLarge = subscription.maxBytes !== null && body.length > subscription.maxBytes;
-    const answered = !vapid.ok
-      ? 401
-      : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey
-        ? 403
-        : tooLarge
-          ? 413
-          : subscription.answer;
+    const ttl = req.headers["ttl"];
+    const answered =
+      typeof ttl !== "string" || !/^[0-9]+$/.test(ttl)
+        ? 400
+        : !vapid.ok
+          ? 401
+          : subscription.applicationServerKey && vapid.k !== subscription.applicationServerKey
+            ? 403
+            : tooLarge
+              ? 413
+              : subscription.answer;
     const entry: ReceivedPush = {
       answered,
       bytes: body.length,

@@ -9,9 +9,11 @@
  *   error's name in `x-amzn-ErrorType`, `{ message }` in the body). A sender outside the verified
  *   identity answers 400 MessageRejected, an unknown configuration set 404 NotFoundException, a
  *   message without subject or body 400 BadRequestException; a good one 200 `{ MessageId }`.
- * - SNS: the stand-in holds an RSA key and its certificate (made with openssl), served at
- *   /SimpleNotificationService-standin.pem. POST /_stand-in/sns { kind: "Bounce" | "Complaint" |
- *   "Transient" | "SubscriptionConfirmation", to?, signatureVersion?, timestamp? } answers the JSON
+ * - SNS: the stand-in holds an RSA key and its certificate for sns.amazonaws.com issued by an
+ *   authority named as Amazon's (made with openssl), served at /SimpleNotificationService-standin.pem,
+ *   and a self-signed one of the same name at /SimpleNotificationService-foreign.pem. POST
+ *   /_stand-in/sns { kind: "Bounce" | "Complaint" | "Transient" | "SubscriptionConfirmation", to?,
+ *   signatureVersion?, timestamp?, certificate?: "genuine" | "foreign" } answers the JSON
  *   SNS would post to the subscribed endpoint, signed as
  *   https://docs.aws.amazon.com/sns/latest/dg/sns-verify-signature-of-message.html describes.
  *   GET /?Action=ConfirmSubscription&Token=... confirms a subscription (listed at /_stand-in/confirmed).
@@ -111,32 +113,66 @@ function sigV4Problem(req: IncomingMessage, body: string): { type: string; messa
   return null;
 }
 
-/** An RSA key and a self-signed certificate for it, as SNS signs with. */
-function signingPair(): { key: string; certificate: string } {
+/**
+ * The stand-in's signing keys and their certificates (openssl): `genuine` for sns.amazonaws.com
+ * issued by an authority named as Amazon's are (C=US, O=Amazon, CN=Amazon RSA 2048 M02), as SNS's
+ * own certificates are; `foreign` for the same name but self-signed, as anyone can make one.
+ */
+function signingPairs(): Record<"genuine" | "foreign", { key: string; certificate: string }> {
   const dir = mkdtempSync(join(tmpdir(), "sns-stand-in-"));
-  try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-        "-subj",
-        "/CN=sns.amazonaws.com",
-        "-days",
-        "2",
-      ],
-      { stdio: "ignore" },
+  const at = (file: string) => join(dir, file);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "ignore" });
+  // A key and a certificate for `subject`, self-signed.
+  const selfSigned = (key: string, certificate: string, subject: string) =>
+    openssl(
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      at(key),
+      "-out",
+      at(certificate),
+      "-subj",
+      subject,
+      "-days",
+      "2",
     );
+  try {
+    selfSigned("ca.key", "ca.pem", "/C=US/O=Amazon/CN=Amazon RSA 2048 M02");
+    openssl(
+      "req",
+      "-new",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      at("key.pem"),
+      "-out",
+      at("req.csr"),
+      "-subj",
+      "/CN=sns.amazonaws.com",
+    );
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      at("req.csr"),
+      "-CA",
+      at("ca.pem"),
+      "-CAkey",
+      at("ca.key"),
+      "-CAcreateserial",
+      "-out",
+      at("cert.pem"),
+      "-days",
+      "2",
+    );
+    selfSigned("foreign.key", "foreign.pem", "/CN=sns.amazonaws.com");
     return {
-      key: readFileSync(join(dir, "key.pem"), "utf8"),
-      certificate: readFileSync(join(dir, "cert.pem"), "utf8"),
+      genuine: { key: readFileSync(at("key.pem"), "utf8"), certificate: readFileSync(at("cert.pem"), "utf8") },
+      foreign: { key: readFileSync(at("foreign.key"), "utf8"), certificate: readFileSync(at("foreign.pem"), "utf8") },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -151,7 +187,7 @@ const SIGNED: Record<string, string[]> = {
 export function createSesStandIn() {
   const sent: Sent[] = [];
   const confirmed: string[] = [];
-  const { key, certificate } = signingPair();
+  const pairs = signingPairs();
   let origin = "";
 
   function snsMessage(request: {
@@ -160,14 +196,16 @@ export function createSesStandIn() {
     signatureVersion?: "1" | "2";
     timestamp?: number;
     topic?: string;
+    certificate?: "genuine" | "foreign";
   }): Record<string, string> {
+    const signer = request.certificate ?? "genuine";
     const timestamp = new Date((request.timestamp ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
     const base = {
       MessageId: crypto.randomUUID(),
       TopicArn: request.topic ?? SNS_TOPIC,
       Timestamp: timestamp,
       SignatureVersion: request.signatureVersion ?? "2",
-      SigningCertURL: `${origin}/SimpleNotificationService-standin.pem`,
+      SigningCertURL: `${origin}/SimpleNotificationService-${signer === "genuine" ? "standin" : "foreign"}.pem`,
     };
     let message: Record<string, string>;
     if (request.kind === "SubscriptionConfirmation") {
@@ -221,7 +259,7 @@ export function createSesStandIn() {
       .join("");
     message.Signature = createSign(message.SignatureVersion === "1" ? "RSA-SHA1" : "RSA-SHA256")
       .update(toSign)
-      .sign(key, "base64");
+      .sign(pairs[signer].key, "base64");
     return message;
   }
 
@@ -229,7 +267,9 @@ export function createSesStandIn() {
     const raw = await bodyText(req);
     const url = new URL(req.url ?? "/", "http://stand-in");
     if (url.pathname === "/SimpleNotificationService-standin.pem")
-      return res.writeHead(200, { "content-type": "application/x-pem-file" }).end(certificate);
+      return res.writeHead(200, { "content-type": "application/x-pem-file" }).end(pairs.genuine.certificate);
+    if (url.pathname === "/SimpleNotificationService-foreign.pem")
+      return res.writeHead(200, { "content-type": "application/x-pem-file" }).end(pairs.foreign.certificate);
     if (url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
       confirmed.push(url.searchParams.get("Token") ?? "");
       return res

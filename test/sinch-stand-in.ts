@@ -8,7 +8,13 @@
  * - GET /_stand-in/batches lists the batches it took.
  * - POST /_stand-in/reports { batch_id, status, code?, timestamp?, secret? } answers the recipient
  *   delivery report Sinch would post to the batch's callback_url: its raw body and headers, signed
- *   with the plan's HMAC secret (x-sinch-webhook-signature over `<body>.<nonce>.<timestamp>`).
+ *   with the plan's HMAC secret (x-sinch-webhook-signature over `<body>.<nonce>.<timestamp>`), and
+ *   its number `report` among those the stand-in made.
+ * - POST /_stand-in/reports/<report>/retry { attempt } answers Sinch's retry of that report when it
+ *   was not answered 2xx (https://developers.sinch.com/docs/sms/api-reference/sms/tag/Webhooks/):
+ *   the same request again, body, nonce and signature with the first try's timestamp, and `at`, when
+ *   Sinch sends it: 5 s after the first try, then 10, 20, 40 s ..., doubling, the last (attempt 15)
+ *   81,920 s after it. There is no retry after that.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
@@ -62,8 +68,18 @@ export function signedReport(batch: Batch, status: string, code: number, timesta
   };
 }
 
+/**
+ * When Sinch sends its retry number `attempt` of a callback, in seconds after the first try: 5 s,
+ * then 10, 20, 40, 80 s ..., doubling, the last (the 15th) at 81,920 s.
+ */
+export function retryDelay(attempt: number): number | null {
+  if (!Number.isInteger(attempt) || attempt < 1 || attempt > 15) return null;
+  return 5 * 2 ** (attempt - 1);
+}
+
 export function createSinchStandIn() {
   const batches: Batch[] = [];
+  const reports: { signed: ReturnType<typeof signedReport>; timestamp: number }[] = [];
   const server = createServer(async (req, res) => {
     const raw = await bodyText(req);
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
@@ -78,7 +94,17 @@ export function createSinchStandIn() {
       } = JSON.parse(raw) as { batch_id: string; status: string; code?: number; timestamp?: number; secret?: string };
       const batch = batches.find((b) => b.id === batch_id);
       if (!batch) return answer(res, 404, { code: "not_found", text: "no such batch" });
-      return answer(res, 200, signedReport(batch, status, code, timestamp, secret));
+      const signed = signedReport(batch, status, code, timestamp, secret);
+      reports.push({ signed, timestamp });
+      return answer(res, 200, { ...signed, report: reports.length });
+    }
+    const retry = /^\/_stand-in\/reports\/([0-9]+)\/retry$/.exec(path);
+    if (retry && req.method === "POST") {
+      const first = reports[Number(retry[1]) - 1];
+      const { attempt } = JSON.parse(raw) as { attempt: number };
+      const delay = retryDelay(attempt);
+      if (!first || delay === null) return answer(res, 404, { code: "not_found", text: "no such retry" });
+      return answer(res, 200, { ...first.signed, at: first.timestamp + delay });
     }
     const send = /^\/xms\/v1\/([^/]+)\/batches$/.exec(path);
     if (!send || req.method !== "POST") return answer(res, 404, { code: "not_found", text: "Not found" });

@@ -16,8 +16,8 @@ import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { fetchWorker, json } from "../http";
 import { PROVIDER_CALLBACKS } from "../../src/server/edge/d1-session";
-import { providerReportRoutes } from "../../src/server/api/provider-reports";
-import { mailLinkRoutes } from "../../src/server/api/notifications";
+import { app } from "../../src/server/app";
+import { requireSameOrigin } from "../../src/server/auth/csrf";
 import { memberChannelName, roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://d1-sessions.test";
@@ -146,15 +146,29 @@ describe("a provider's callback", () => {
     expect(opened[0]).toBe(brought);
   });
 
-  it("covers every route the providers call: a callback added later without the primary fails here", () => {
-    const posted = (routes: { method: string; path: string }[]) =>
-      routes.filter((r) => r.method === "POST").map((r) => r.path);
-    // The unsubscribe link is a member's click, not a provider's call.
-    const callbacks = [
-      ...posted(providerReportRoutes.routes),
-      ...posted(mailLinkRoutes.routes).filter((p) => p !== "/api/unsubscribe.php"),
-      "/api/payment-webhook.php",
+  it("covers every route the providers call, as the app routes them: a callback added later without the primary fails here", () => {
+    const safe = new Set(["GET", "HEAD", "OPTIONS"]);
+    // Where the same-origin check stands in the app's middleware (app.use("/api/*", requireSameOrigin)).
+    const checks = app.routes.flatMap((route, at) =>
+      route.handler === requireSameOrigin ? [{ at, path: route.path }] : [],
+    );
+    expect(checks.length).toBeGreaterThan(0);
+    const checked = (path: string, at: number) =>
+      checks.some((check) => check.at < at && (check.path === "/*" || path.startsWith(check.path.replace(/\*$/, ""))));
+    // A route that changes something and that no page of the site needs to call: only an outside caller
+    // can, as no same-origin check stands before it. Those are the providers' callbacks, less these
+    // two clicks of a member: the one-click unsubscribe of a mail (its signed link is the authority) and
+    // the sandbox's checkout page (development only, standing in for the provider's own page).
+    const members = ["/api/unsubscribe.php", "/sandbox/checkout/:id"];
+    const outside = [
+      ...new Set(
+        app.routes.flatMap((route, at) =>
+          route.method === "ALL" || safe.has(route.method) || checked(route.path, at) ? [] : [route.path],
+        ),
+      ),
     ];
-    for (const path of callbacks) expect(PROVIDER_CALLBACKS, path).toContain(path);
+    expect(outside).toEqual(expect.arrayContaining(["/api/payment-webhook.php", "/api/mail-sns.php"]));
+    const callbacks = outside.filter((path) => !members.includes(path));
+    expect(callbacks.toSorted()).toEqual(PROVIDER_CALLBACKS.toSorted());
   });
 });

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { suggestEmail } from "../../src/shared/account";
 import { databaseOf } from "../../src/server/db/database";
-import { HttpMailer, mailerFor, OutboxMailer } from "../../src/server/mail/mailer";
+import { HttpMailer, mailerFor, OutboxMailer, RESEND_TRIES } from "../../src/server/mail/mailer";
 import worker from "../../src/worker";
 
 const mail = { to: "anna@example.com", kind: "activation", subject: "Welcome", text: "Hi", html: "<p>Hi</p>" };
@@ -59,13 +59,19 @@ describe("mail", () => {
   });
 
   it("does not record a mail the provider refused", async () => {
-    const refusing = (async () => new Response("no", { status: 500 })) as typeof fetch;
+    let tries = 0;
+    const refusing = (async () => (tries++, new Response("no", { status: 500 }))) as typeof fetch;
+    const waits: number[] = [];
+    const timing = { timeoutMs: 1000, wait: async (ms: number) => void waits.push(ms) };
     await expect(
-      new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "k", "f@example.com", refusing).send({
+      new HttpMailer(databaseOf(env.DB), "https://mail.example/send", "k", "f@example.com", refusing, timing).send({
         ...mail,
         to: "refused@example.com",
       }),
     ).rejects.toThrow();
+    // A 5xx may have sent it: tried again with the same key, then given up.
+    expect(tries).toBe(RESEND_TRIES);
+    expect(waits).toEqual([500, 1000, 2000]);
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM outgoing_mail WHERE to_address = 'refused@example.com'").first(),
     ).toEqual({ n: 0 });

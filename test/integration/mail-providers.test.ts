@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { unsubscribeMailto } from "../../src/server/mail/inbound";
 import {
@@ -10,6 +10,7 @@ import {
   mailerFor,
   OutboxMailer,
   SesMailer,
+  type ResendTiming,
   type Mail,
   type SesSettings,
 } from "../../src/server/mail/mailer";
@@ -18,7 +19,7 @@ import worker from "../../src/worker";
 import { chatMember } from "../chat";
 import { putSites, site } from "../fixtures";
 import { fetchWorker } from "../http";
-import { RESEND_DOMAIN, RESEND_KEY } from "../resend-stand-in";
+import { RESEND_DOMAIN, RESEND_KEY, RESEND_LIMITED_KEY } from "../resend-stand-in";
 import { SES_CONFIGURATION_SET, SES_IDENTITY, SES_KEY_ID, SES_REGION, SES_SECRET, SNS_TOPIC } from "../ses-stand-in";
 import { receiveMail } from "../../src/server/services/notification-choices";
 
@@ -88,8 +89,8 @@ describe("choosing the mail provider", () => {
 });
 
 describe("Resend, against a stand-in of its API", () => {
-  const resend = (key = RESEND_KEY, from = `Flirtwave <no-reply@${RESEND_DOMAIN}>`) =>
-    new HttpMailer(db, `${resendUrl}/emails`, key, from);
+  const resend = (key = RESEND_KEY, from = `Flirtwave <no-reply@${RESEND_DOMAIN}>`, timing?: ResendTiming) =>
+    new HttpMailer(db, `${resendUrl}/emails`, key, from, undefined, timing);
   const received = async () =>
     (await (await fetch(`${resendUrl}/_stand-in/emails`)).json()) as {
       id: string;
@@ -99,6 +100,7 @@ describe("Resend, against a stand-in of its API", () => {
       html: string;
       text: string;
       headers: Record<string, string>;
+      idempotencyKey: string | null;
     }[];
 
   it("posts the documented request and keeps Resend's id", async () => {
@@ -113,6 +115,65 @@ describe("Resend, against a stand-in of its API", () => {
       headers: HEADERS,
     });
     expect(await outboxRow("resend@example.com")).toMatchObject({ provider_id: email.id });
+  });
+
+  const control = (path: string, body: unknown = {}) =>
+    fetch(`${resendUrl}/_stand-in/${path}`, { method: "POST", body: JSON.stringify(body) });
+
+  it("makes a try whose answer was lost again with the same Idempotency-Key: the mail is sent once", async () => {
+    const waits: number[] = [];
+    const mailer = resend(RESEND_KEY, undefined, {
+      timeoutMs: 200,
+      // The first answer is still on its way at the second try (409 concurrent_idempotent_requests); it comes before the third.
+      wait: async (ms) => {
+        waits.push(ms);
+        if (waits.length === 2) await control("release");
+      },
+    });
+    await control("hold", { to: "lost-answer@example.com" });
+    await mailer.send(mail("lost-answer@example.com"));
+    const sent = (await received()).filter((e) => e.to.includes("lost-answer@example.com"));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.idempotencyKey).toMatch(/^like\/[0-9a-f-]{36}$/);
+    expect(waits).toEqual([500, 1000]);
+    expect(await outboxRow("lost-answer@example.com")).toMatchObject({ provider_id: sent[0]!.id });
+  });
+
+  it("waits out a 429 as Resend's retry-after says, then sends; past 2 requests a second", async () => {
+    // A second of the stand-in's clock of its own, and three mails in it.
+    await control("clock", { advance: 1000 });
+    const waits: number[] = [];
+    const mailer = resend(RESEND_LIMITED_KEY, undefined, {
+      timeoutMs: 5000,
+      wait: async (ms) => {
+        waits.push(ms);
+        await control("clock", { advance: ms });
+      },
+    });
+    const to = ["limit1@example.com", "limit2@example.com", "limit3@example.com"];
+    await Promise.all(to.map((address) => mailer.send(mail(address))));
+    expect(waits).toEqual([1000]);
+    const sent = await received();
+    for (const address of to)
+      expect(
+        sent.filter((e) => e.to.includes(address)),
+        address,
+      ).toHaveLength(1);
+    for (const address of to) expect((await outboxRow(address))!.provider_id).toBeTruthy();
+  });
+
+  it("refuses to send another mail under a key already used, and keeps nothing as sent", async () => {
+    const mailer = resend();
+    const key = `like/${crypto.randomUUID()}`;
+    await mailer.send({ ...mail("key-once@example.com"), idempotencyKey: key });
+    await expect(mailer.send({ ...mail("key-twice@example.com"), idempotencyKey: key })).rejects.toMatchObject({
+      provider: "resend",
+      code: "invalid_idempotent_request",
+    });
+    expect(await outboxRow("key-twice@example.com")).toBeNull();
+    // The same mail again under its key is the first one: nothing more is sent.
+    await mailer.send({ ...mail("key-once@example.com"), idempotencyKey: key });
+    expect((await received()).filter((e) => e.to.includes("key-once@example.com"))).toHaveLength(1);
   });
 
   it("reads Resend's refusals and keeps nothing as sent", async () => {
@@ -368,6 +429,23 @@ describe("SES bounces and complaints through SNS (POST /api/mail-sns.php)", () =
     expect(await stopsOf(bounced.userId)).toEqual(["bounce"]);
     expect(await stopsOf(complained.userId)).toEqual(["complaint"]);
     expect(await stopsOf(transient.userId)).toEqual([]);
+  });
+
+  it("refuses a message signed with a certificate from the right host that Amazon did not issue", async () => {
+    const victim = await member();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const foreign = await snsMessage({ kind: "Bounce", to: victim.email, certificate: "foreign" });
+    // Served by the same origin as the genuine certificate: only its issuer tells them apart.
+    expect(new URL(foreign.SigningCertURL!).origin).toBe(sesUrl);
+    expect(await deliver(foreign)).toBe(401);
+    expect(JSON.parse(String(warn.mock.calls.at(-1)![0]))).toMatchObject({
+      event: "mail_sns_refused",
+      reason: "certificate_issuer",
+    });
+    expect(await stopsOf(victim.userId)).toEqual([]);
+    expect(await deliver(await snsMessage({ kind: "Bounce", to: victim.email }))).toBe(200);
+    expect(await stopsOf(victim.userId)).toEqual(["bounce"]);
+    warn.mockRestore();
   });
 
   it("refuses a forged, a stale, another topic's or a foreign-certificate message, changing nothing", async () => {

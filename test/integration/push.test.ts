@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { DEVELOPMENT_VAPID } from "../../scripts/demo/vapid-keys";
 import { databaseOf } from "../../src/server/db/database";
 import { isAllowedPushEndpoint } from "../../src/server/push/endpoints";
+import { WebPush } from "../../src/server/push/sender";
 import { tellByPush } from "../../src/server/notices/push-notices";
 import { purgeDeletedAccounts } from "../../src/server/services/accounts";
 import type { MemberEvent, PushPayload } from "../../src/shared/member-events";
@@ -339,6 +340,46 @@ describe("which endpoints the Worker posts to", () => {
     expect(isAllowedPushEndpoint(`${pushUrl}/push/x`, true)).toBe(false);
     expect(isAllowedPushEndpoint("https://10.0.0.1/push", true)).toBe(false);
     expect(isAllowedPushEndpoint("http://127.evil.example/push", true)).toBe(false);
+  });
+});
+
+describe("the TTL of a push", () => {
+  const vapid = { ...DEVELOPMENT_VAPID, subject: "mailto:support@example.com" };
+  const message = (ttl: number) => ({
+    payload: { kind: "message", title: "t", body: "b", tag: "x", url: "/", badge: 0 } as PushPayload,
+    topic: null,
+    urgency: "normal" as const,
+    ttl,
+  });
+  const stored = (subscription: Awaited<ReturnType<typeof browserSubscription>>) => ({
+    id: 1,
+    endpoint: subscription.endpoint,
+    p256dh: subscription.keys.p256dh,
+    auth: subscription.keys.auth,
+  });
+
+  it("a push without one is refused by the push service (400); the app sends one on every push, in whole seconds", async () => {
+    const { id, subscription } = await standInSubscription();
+    // The same push with the TTL header taken out on its way.
+    const withoutTtl = new WebPush(vapid, true, (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.delete("ttl");
+      return fetch(input, { ...init, headers });
+    });
+    expect(await withoutTtl.send(1, stored(subscription), message(60), now())).toEqual({
+      kind: "failed",
+      reason: "push service answered 400",
+    });
+    const app = new WebPush(vapid, true);
+    for (const ttl of [60, 90.7, 0, Number.NaN])
+      expect(await app.send(1, stored(subscription), message(ttl), now())).toEqual({ kind: "sent" });
+    expect((await received(id)).map((push) => [push.answered, push.headers.ttl])).toEqual([
+      [400, null],
+      [201, "60"],
+      [201, "90"],
+      [201, "0"],
+      [201, "0"],
+    ]);
   });
 });
 

@@ -212,12 +212,52 @@ describe("Sinch's SMS API, against a stand-in of it", () => {
     const forged = await report({ status: "Failed" });
     expect((await deliver({ ...forged, body: forged.body.replace("Failed", "Delivered") })).status).toBe(401);
     expect((await deliver(await report({ secret: "not-the-plan-secret" }))).status).toBe(401);
-    expect((await deliver(await report({ timestamp: Math.floor(Date.now() / 1000) - 3600 }))).status).toBe(401);
+    // Older than Sinch's last retry (81,920 s after the first try): nobody sends that but a replayer.
+    expect((await deliver(await report({ timestamp: Math.floor(Date.now() / 1000) - 25 * 3600 }))).status).toBe(401);
+    expect((await deliver(await report({ timestamp: Math.floor(Date.now() / 1000) + 3600 }))).status).toBe(401);
     expect((await smsRow(batch.client_reference!))!.delivery_status).toBeNull();
 
     expect((await deliver(await report())).status).toBe(200);
     expect((await smsRow(batch.client_reference!))!.delivery_status).toBe("Delivered");
     expect(SINCH_CALLBACK_SECRET).toBe(env.SMS_WEBHOOK_SECRET);
+  });
+
+  it("takes a report Sinch retries hours later with its first timestamp, once; an exact replay changes nothing", async () => {
+    await smsSenderFor(sinchEnv(), db, null).send(
+      { to: { e164: "+358401234568", country: "FI" }, text: "Sent a while ago", from: "Textwave" },
+      nextHour(),
+    );
+    const batch = (await batches()).at(-1)!;
+    // The first try was made almost six hours ago and not answered; Sinch's 13th retry (20,480 s later) comes now.
+    const firstTry = Math.floor(Date.now() / 1000) - 20_480 - 5;
+    const first = (await (
+      await fetch(`${smsUrl}/_stand-in/reports`, {
+        method: "POST",
+        body: JSON.stringify({ batch_id: batch.id, status: "Delivered", timestamp: firstTry }),
+      })
+    ).json()) as { body: string; headers: Record<string, string>; report: number };
+    const retry = (await (
+      await fetch(`${smsUrl}/_stand-in/reports/${first.report}/retry`, {
+        method: "POST",
+        body: JSON.stringify({ attempt: 13 }),
+      })
+    ).json()) as { body: string; headers: Record<string, string>; at: number };
+    expect(retry.at).toBe(firstTry + 20_480);
+    expect(retry.headers).toEqual(first.headers);
+    const deliver = (signed: { body: string; headers: Record<string, string> }) =>
+      fetchWorker(`${ORIGIN}/api/sms-report.php`, { method: "POST", headers: signed.headers, body: signed.body });
+
+    expect((await deliver(retry)).status).toBe(200);
+    expect((await smsRow(batch.client_reference!))!.delivery_status).toBe("Delivered");
+    // Mark when it was recorded: the same report again, however often and at once, leaves that as it is.
+    await env.DB.prepare("UPDATE outgoing_sms SET status_at = 1 WHERE id = ?").bind(batch.client_reference).run();
+    const again = await Promise.all(Array.from({ length: 5 }, () => deliver(retry)));
+    expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(
+      await env.DB.prepare("SELECT delivery_status, status_at FROM outgoing_sms WHERE id = ?")
+        .bind(batch.client_reference)
+        .first(),
+    ).toEqual({ delivery_status: "Delivered", status_at: 1 });
   });
 });
 
@@ -267,6 +307,25 @@ describe("a code texted through Sinch from the direct-debit form", () => {
       callback_url: `${ORIGIN}/api/sms-report.php`,
     });
     expect((await batches()).at(-1)!.body).toMatch(/^\d{6} is your Textwave code/);
+  });
+
+  it("leaves no plain code in D1: sms_codes keeps its hash, outgoing_sms the text with the code masked", async () => {
+    const m = await chatMember(ORIGIN);
+    expect((await requestCode(m, "06 3456 7891")).status).toBe(200);
+    const texted = (await batches()).at(-1)!;
+    const code = /^(\d{6}) is your Textwave code/.exec(texted.body)![1]!;
+    const kept = await env.DB.prepare(
+      "SELECT text, provider_id FROM outgoing_sms WHERE to_number = '+31634567891'",
+    ).first<{
+      text: string;
+      provider_id: string;
+    }>();
+    expect(kept!.provider_id).toBe(texted.id);
+    expect(kept!.text).not.toContain(code);
+    expect(kept!.text).toBe(texted.body.replace(/[0-9]/g, "•"));
+    const stored = await env.DB.prepare("SELECT * FROM sms_codes WHERE user_id = ?").bind(m.userId).all();
+    expect(stored.results).toHaveLength(1);
+    expect(JSON.stringify(stored.results)).not.toContain(code);
   });
 
   it("a provider that refuses is a 502 in the member's language, and the attempt still counts", async () => {

@@ -47,24 +47,31 @@ export async function markSmsSent(db: Database, id: number, providerId: string, 
   await db.update(outgoingSms).set({ sentAt: now, providerId }).where(eq(outgoingSms.id, id));
 }
 
-/** A delivery report for an SMS we sent (our row id and the provider's id must both match); answers whether one was found. */
+/**
+ * A delivery report for an SMS we sent (our row id, the provider's id and the recipient must all
+ * match); answers whether that SMS is known. The same report again, a retry of Sinch's or a replay,
+ * changes nothing: the status is written only when it is not the one already recorded. The SMS is
+ * looked up first, so the caller must read the primary (PROVIDER_CALLBACKS): a replica that has not
+ * seen the row yet would call a report on a just-sent SMS unknown.
+ */
 export async function recordSmsStatus(
   db: Database,
   report: { id: number; providerId: string; to: string; status: string },
   now: number,
 ): Promise<boolean> {
-  const result = await db
+  const sms = and(
+    eq(outgoingSms.id, report.id),
+    eq(outgoingSms.providerId, report.providerId),
+    eq(outgoingSms.toNumber, report.to),
+  );
+  const known = await db.select({ id: outgoingSms.id }).from(outgoingSms).where(sms).get();
+  if (!known) return false;
+  await db
     .update(outgoingSms)
     .set({ deliveryStatus: report.status, statusAt: now })
-    .where(
-      and(
-        eq(outgoingSms.id, report.id),
-        eq(outgoingSms.providerId, report.providerId),
-        eq(outgoingSms.toNumber, report.to),
-      ),
-    )
+    .where(and(sms, sql`${outgoingSms.deliveryStatus} IS NOT ${report.status}`))
     .run();
-  return result.meta.changes > 0;
+  return true;
 }
 
 /** The SMS outbox, newest first (development page, tests). */

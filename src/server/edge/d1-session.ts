@@ -10,6 +10,9 @@ import { SMS_REPORT_PATH } from "../sms/sms";
  * delivery reports. Each is told about a row the site wrote a moment ago (an order, a sent mail or
  * SMS) and brings no bookmark; a replica that has not seen that row yet would make it answer 200 for
  * an unknown id, and the provider would not call again. So they read and write the primary.
+ * Every route the app serves without a same-origin check must be here (test/integration/d1-sessions.test.ts
+ * derives them from the app's routes), and each is tested on a lagging replica
+ * (test/integration/callbacks-on-primary.test.ts, docs/decisions/0055).
  */
 export const PROVIDER_CALLBACKS: readonly string[] = [
   "/api/payment-webhook.php",

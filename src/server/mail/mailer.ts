@@ -11,7 +11,11 @@ import { normaliseEmail } from "../../shared/account-fields";
 import { stopMailTo } from "../db/notification-choices";
 import { recordMail } from "../db/outbox";
 
-/** `headers`: extra mail headers, such as List-Unsubscribe on notification mail (RFC 2369, RFC 8058). */
+/**
+ * `headers`: extra mail headers, such as List-Unsubscribe on notification mail (RFC 2369, RFC 8058).
+ * `idempotencyKey`: what makes this mail one mail at a provider that takes such keys (Resend); each
+ * send makes its own when none is given.
+ */
 export type Mail = {
   to: string;
   kind: string;
@@ -19,7 +23,18 @@ export type Mail = {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  idempotencyKey?: string;
 };
+
+/** The message as the providers that take JSON fields (Resend, Cloudflare's binding) want it. */
+const messageOf = (from: string, mail: Mail) => ({
+  from,
+  to: mail.to,
+  subject: mail.subject,
+  text: mail.text,
+  html: mail.html,
+  ...(mail.headers ? { headers: mail.headers } : {}),
+});
 
 const headersOf = (mail: Mail) =>
   mail.headers && Object.keys(mail.headers).length ? JSON.stringify(mail.headers) : null;
@@ -77,10 +92,52 @@ async function recordSent(db: Database, mail: Mail, providerId: string | null): 
   });
 }
 
+/** How the Resend mailer waits and how long it gives each try (tests make both their own: no sleeping). */
+export type ResendTiming = {
+  /** Waits `ms` milliseconds before the next try. */
+  wait: (ms: number) => Promise<void>;
+  /** How long one try may take before its answer counts as lost. */
+  timeoutMs: number;
+};
+
+const defaultTiming: ResendTiming = {
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  timeoutMs: 10_000,
+};
+
+/** Tries of one mail at most (the first and three more). */
+export const RESEND_TRIES = 4;
+/** The longest wait between two tries, and the first wait after a failure that asks none. */
+const RESEND_MAX_WAIT_MS = 5_000;
+const RESEND_FIRST_BACKOFF_MS = 500;
+
+/** How long (ms) a 429 asks us to wait: `retry-after`, else `ratelimit-reset`, both seconds (https://resend.com/docs/api-reference/rate-limit). */
+function rateLimitWait(headers: Headers): number | null {
+  for (const name of ["retry-after", "ratelimit-reset"]) {
+    const value = headers.get(name);
+    if (value && /^[0-9]{1,6}(\.[0-9]+)?$/.test(value.trim())) return Number(value) * 1000;
+  }
+  return null;
+}
+
 /**
  * Resend's `POST /emails` (https://resend.com/docs/api-reference/emails/send-email): JSON `{ from,
  * to, subject, text, html, headers }` with a bearer API key, answering `{ id }`; a refusal answers
- * `{ statusCode, name, message }`. MAIL_API_URL is `https://api.resend.com/emails`.
+ * `{ statusCode, name, message }` (https://resend.com/docs/api-reference/errors). MAIL_API_URL is
+ * `https://api.resend.com/emails`.
+ *
+ * A mail is sent once however its tries go. Each carries the same `Idempotency-Key`
+ * (https://resend.com/docs/dashboard/emails/idempotency-keys: at most 256 characters, kept by
+ * Resend for 24 hours, `<event-type>/<entity-id>` suggested; a key already used answers the first
+ * request's answer without sending again), so a try whose answer was lost (a timeout, a dropped
+ * connection, a 5xx) is made again with it: Resend either sent the mail and answers its id, or
+ * sends it now. Resend answers 409 `concurrent_idempotent_requests` while the first try with the key
+ * is still being processed ("safe to retry later"), so that is tried again too; 409
+ * `invalid_idempotent_request` (the key was used with another body) is a refusal. The rate limit
+ * is 2 requests a second (https://resend.com/docs/api-reference/rate-limit): a 429
+ * `rate_limit_exceeded` waits what `retry-after` (or `ratelimit-reset`) says, at most 5 s, then
+ * tries again; the daily and monthly quotas (429 `daily_quota_exceeded`, `monthly_quota_exceeded`)
+ * do not pass by waiting and are refusals. At most RESEND_TRIES tries, then the last failure.
  */
 export class HttpMailer implements Mailer {
   constructor(
@@ -89,32 +146,54 @@ export class HttpMailer implements Mailer {
     private readonly apiKey: string,
     private readonly from: string,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
+    private readonly timing: ResendTiming = defaultTiming,
   ) {}
 
   async send(mail: Mail): Promise<void> {
-    const response = await this.fetcher(this.url, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${this.apiKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        from: this.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        ...(mail.headers ? { headers: mail.headers } : {}),
-      }),
-    });
-    if (!response.ok) {
+    const key = mail.idempotencyKey ?? `${mail.kind}/${crypto.randomUUID()}`;
+    const body = JSON.stringify(messageOf(this.from, mail));
+    let failure: Error = new Error("no try made");
+    // What the last 429 asked to wait, if it said.
+    let asked: number | null = null;
+    for (let attempt = 1; attempt <= RESEND_TRIES; attempt++) {
+      // Before a try again: what a 429 asked, else 0.5 s, 1 s, 2 s.
+      if (attempt > 1)
+        await this.timing.wait(Math.min(RESEND_MAX_WAIT_MS, asked ?? RESEND_FIRST_BACKOFF_MS * 2 ** (attempt - 2)));
+      asked = null;
+      let response: Response;
+      try {
+        response = await this.fetcher(this.url, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${this.apiKey}`,
+            "Content-Type": "application/json",
+            "Idempotency-Key": key,
+          },
+          body,
+          signal: AbortSignal.timeout(this.timing.timeoutMs),
+        });
+      } catch (error) {
+        // A timeout or a lost connection: Resend may have sent it; the same key tells on the next try.
+        failure = error instanceof Error ? error : new Error(String(error));
+        continue;
+      }
+      if (response.ok) {
+        const { id } = (await response.json().catch(() => ({}))) as { id?: string };
+        await recordSent(this.db, mail, id ?? null);
+        return;
+      }
       const refusal = (await response.json().catch(() => ({}))) as { name?: string; message?: string };
-      throw new MailRefused(
-        "resend",
-        refusal.name ?? String(response.status),
-        false,
-        refusal.message ?? `answered ${response.status}`,
-      );
+      const name = refusal.name ?? String(response.status);
+      const refused = new MailRefused("resend", name, false, refusal.message ?? `answered ${response.status}`);
+      const again =
+        response.status >= 500 ||
+        (response.status === 429 && name !== "daily_quota_exceeded" && name !== "monthly_quota_exceeded") ||
+        (response.status === 409 && name === "concurrent_idempotent_requests");
+      if (!again) throw refused;
+      failure = refused;
+      if (response.status === 429) asked = rateLimitWait(response.headers);
     }
-    const { id } = (await response.json().catch(() => ({}))) as { id?: string };
-    await recordSent(this.db, mail, id ?? null);
+    throw failure;
   }
 }
 
@@ -137,14 +216,7 @@ export class CloudflareMailer implements Mailer {
   async send(mail: Mail): Promise<void> {
     let messageId: string;
     try {
-      ({ messageId } = await this.binding.send({
-        from: this.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        ...(mail.headers ? { headers: mail.headers } : {}),
-      }));
+      ({ messageId } = await this.binding.send(messageOf(this.from, mail)));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const text = typeof code === "string" ? code : "E_UNKNOWN";

@@ -136,6 +136,15 @@ function waitOf(retryAfter: string | null, now: number): number {
 }
 
 /** Production: the push service of the subscription's browser. */
+/**
+ * The TTL header every push carries: RFC 8030 §5.2 (https://www.rfc-editor.org/rfc/rfc8030#section-5.2)
+ * says an application server MUST send it, as delta-seconds (whole seconds, 0 or more), and push
+ * services answer 400 without it; a ttl that is no such number is sent as 0 (deliver now or not at all).
+ */
+export function ttlHeader(ttl: number): string {
+  return Number.isFinite(ttl) && ttl > 0 ? String(Math.min(Math.floor(ttl), 2 ** 31 - 1)) : "0";
+}
+
 export class WebPush implements PushSender {
   constructor(
     private readonly vapid: VapidKeys,
@@ -156,7 +165,7 @@ export class WebPush implements PushSender {
       method: "POST",
       headers: {
         ...headers,
-        ttl: String(message.ttl),
+        ttl: ttlHeader(message.ttl),
         urgency: message.urgency,
         ...(message.topic ? { topic: message.topic } : {}),
         "content-encoding": "aes128gcm",

@@ -9,8 +9,18 @@
 import * as v from "valibot";
 import { sameBytes } from "../auth/tokens";
 
-/** Sinch retries a callback for almost a day, but each try is signed anew: an old timestamp is a replay. */
-export const SMS_REPORT_TOLERANCE_SECONDS = 5 * 60;
+/**
+ * How old a report's signature may be. Sinch retries a callback that was not answered 2xx (or was
+ * answered 5xx or 429) 5 s after the first try, then after 10, 20, 40, 80 s ..., doubling, the last
+ * at 81,920 s (22 h 45 min) after the first failed attempt
+ * (https://developers.sinch.com/docs/sms/api-reference/sms/tag/Webhooks/), and a retry is the same
+ * request again, signed with the first try's timestamp. So a report is taken for a day after it was
+ * signed, as Sinch sends it; a replay of a captured one changes nothing because a report is recorded
+ * once per batch, recipient and status (recordSmsStatus), not because of its age.
+ */
+export const SMS_REPORT_MAX_AGE_SECONDS = 24 * 60 * 60;
+/** A timestamp ahead of our clock by more than this is not Sinch's. */
+export const SMS_REPORT_CLOCK_SKEW_SECONDS = 5 * 60;
 
 const HASHES: Record<string, "SHA-256" | "SHA-384" | "SHA-512"> = {
   HmacSHA256: "SHA-256",
@@ -27,7 +37,8 @@ export async function verifySmsReport(secret: string, headers: Headers, body: st
   const timestamp = headers.get("x-sinch-webhook-signature-timestamp");
   const hash = HASHES[headers.get("x-sinch-webhook-signature-algorithm") ?? ""];
   if (!secret || !signature || !nonce || !timestamp || !hash || !/^[0-9]{1,12}$/.test(timestamp)) return false;
-  if (Math.abs(now - Number(timestamp)) > SMS_REPORT_TOLERANCE_SECONDS) return false;
+  const age = now - Number(timestamp);
+  if (age > SMS_REPORT_MAX_AGE_SECONDS || age < -SMS_REPORT_CLOCK_SKEW_SECONDS) return false;
   let given: Uint8Array;
   try {
     given = Uint8Array.from(atob(signature), (ch) => ch.charCodeAt(0));

@@ -14,10 +14,22 @@ import type { MobileNumber } from "./phone-numbers";
 /** An SMS to a number already normalised to E.164 (phone-numbers.ts), from the site's sender name. */
 export type Sms = { to: MobileNumber; text: string; from: string };
 
-/** How the text leaves the machine: answers the provider's id, or null when it stays in the outbox. */
+/**
+ * How the text leaves the machine: answers the provider's id, or null when it stays in the outbox.
+ * `keepsText`: the outbox row keeps the whole text, which only the offline outbox does (nothing
+ * leaves the machine, so the row is the only way a developer or a test reads the code).
+ */
 interface SmsTransport {
+  readonly keepsText: boolean;
   deliver(sms: Sms, reference: number): Promise<string | null>;
 }
+
+/**
+ * The text as D1 keeps it once a provider delivers it: every digit masked. The SMS we send carry a
+ * one-time code (direct debit), which sms_codes keeps only as a hash; a plain copy in outgoing_sms
+ * would be readable there for OUTBOX_RETENTION_DAYS by anyone who can read the table.
+ */
+export const withoutCode = (text: string) => text.replace(/[0-9]/g, "•");
 
 export interface SmsSender {
   send(sms: Sms, now: number): Promise<void>;
@@ -34,8 +46,15 @@ export class SmsRefused extends Error {
   }
 }
 
-/** Development and tests: the SMS stays in the outbox table. */
-const outbox: SmsTransport = { deliver: () => Promise.resolve(null) };
+/**
+ * Development and tests: the SMS stays in the outbox table, whole, for /dev/outbox and the tests to
+ * read the code. Outside development nothing would read it there (the member never gets it), so
+ * the code is masked as after a provider.
+ */
+const outboxFor = (env: Env): SmsTransport => ({
+  keepsText: env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test",
+  deliver: () => Promise.resolve(null),
+});
 
 export type SinchSettings = { url: string; servicePlanId: string; apiToken: string; callbackUrl: string | null };
 
@@ -46,6 +65,8 @@ export type SinchSettings = { url: string; servicePlanId: string; apiToken: stri
  * the batch (`{ id, ... }`); a refusal answers `{ code, text }` (400 syntax_*, 403 forbidden ...).
  */
 export class SinchTransport implements SmsTransport {
+  readonly keepsText = false;
+
   constructor(
     private readonly settings: SinchSettings,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
@@ -92,7 +113,7 @@ class LimitedSms implements SmsSender {
   async send(sms: Sms, now: number): Promise<void> {
     const id = await reserveSms(
       this.db,
-      { to: sms.to.e164, text: sms.text, country: sms.to.country },
+      { to: sms.to.e164, text: this.transport.keepsText ? sms.text : withoutCode(sms.text), country: sms.to.country },
       this.limitPerCountryHour,
       now,
     );
@@ -131,7 +152,7 @@ export function smsSenderFor(
           apiToken: env.SMS_API_KEY,
           callbackUrl: origin ? `${origin}${SMS_REPORT_PATH}` : null,
         })
-      : outbox);
+      : outboxFor(env));
   return new LimitedSms(db, chosen, limitOf(env));
 }
 
