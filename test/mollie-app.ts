@@ -20,7 +20,12 @@ export const ORIGIN = "http://mollie.test";
 export const PUBLIC_URL = "https://pay.flirtwave.example";
 export const mollieUrl = inject("mollieUrl");
 export const standIn = mollieUrl.replace(/\/v2$/, "");
-export const mollieEnv = { ...env, PAYMENT_PROVIDER: "mollie", MOLLIE_API_URL: mollieUrl, MOLLIE_API_KEY: STAND_IN_KEY };
+export const mollieEnv = {
+  ...env,
+  PAYMENT_PROVIDER: "mollie",
+  MOLLIE_API_URL: mollieUrl,
+  MOLLIE_API_KEY: STAND_IN_KEY,
+};
 export const liveEnv = { ...mollieEnv, MOLLIE_API_KEY: STAND_IN_LIVE_KEY };
 export const db = drizzle(env.DB, { schema });
 
@@ -79,7 +84,6 @@ export const SITES: SiteSettings[] = [
     },
   }),
 ];
-
 
 type Init = {
   method?: string;
