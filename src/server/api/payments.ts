@@ -47,7 +47,7 @@ import { smsSenderFor } from "../sms/sms";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 import { refundOrder } from "../services/refunds";
-import { handleMollieEvent } from "../services/mollie-events";
+import { handleMollieEvent } from "../services/payment-events";
 import { MOLLIE_SIGNATURE_HEADER, MollieEvent, verifyMollieSignature } from "../payments/mollie-events";
 import * as v from "valibot";
 

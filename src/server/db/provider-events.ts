@@ -28,7 +28,7 @@ export async function recordProviderEvent(
       .from(providerEvents)
       .where(and(eq(providerEvents.provider, event.provider), eq(providerEvents.eventId, event.eventId))),
   ]);
-  return known[0]?.handledAt != null;
+  return known[0]?.handledAt !== undefined && known[0]?.handledAt !== null;
 }
 
 export async function markProviderEventHandled(

@@ -77,7 +77,9 @@ export function eventSubject(
   if (resource !== "refund" && resource !== "chargeback") return null;
   const entity = v.safeParse(Entity, event._embedded?.entity);
   const paymentId =
-    entity.success && entity.output.id === event.entityId && /^tr_[A-Za-z0-9]{1,64}$/.test(entity.output.paymentId ?? "")
+    entity.success &&
+    entity.output.id === event.entityId &&
+    /^tr_[A-Za-z0-9]{1,64}$/.test(entity.output.paymentId ?? "")
       ? entity.output.paymentId!
       : null;
   return { kind: resource, entityId: event.entityId, paymentId };

@@ -124,7 +124,9 @@ export class PaymentProviderError extends Error {
    * (https://docs.mollie.com/overview/handling-errors): both are no answer yet, like a timeout.
    */
   get refused(): boolean {
-    return this.status !== null && this.status >= 400 && this.status < 500 && this.status !== 409 && this.status !== 429;
+    return (
+      this.status !== null && this.status >= 400 && this.status < 500 && this.status !== 409 && this.status !== 429
+    );
   }
 }
 

@@ -181,13 +181,18 @@ export async function settleUnansweredRefunds(
     const order = await findOrder(ctx.db, request.orderId);
     const payment = order ? await latestPaymentOf(ctx.db, order.id) : null;
     if (!order || !payment || !request.idempotencyKey) continue;
-    const outcome = await askForRefund(ctx, payment.providerPaymentId, {
-      amount: request.amountCents,
-      currency: order.currency,
-      description: request.description ?? `refund #${order.id}`,
-      idempotencyKey: request.idempotencyKey,
-      refundKey: request.idempotencyKey,
-    }, true);
+    const outcome = await askForRefund(
+      ctx,
+      payment.providerPaymentId,
+      {
+        amount: request.amountCents,
+        currency: order.currency,
+        description: request.description ?? `refund #${order.id}`,
+        idempotencyKey: request.idempotencyKey,
+        refundKey: request.idempotencyKey,
+      },
+      true,
+    );
     const back = await settleRefundRequest(
       ctx,
       order,
