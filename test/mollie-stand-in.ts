@@ -437,6 +437,8 @@ export function createMollieStandIn() {
           "The Idempotency-Key was already used for a request with other parameters",
           "Idempotency-Key",
         );
+      // "the API will respond to the second request with a 409 Conflict" (https://docs.mollie.com/reference/api-idempotency),
+      // in Mollie's error format (https://docs.mollie.com/overview/handling-errors).
       if (!known.answer)
         return problem(409, "Conflict", "A request with this Idempotency-Key is still being processed");
       return known.answer;

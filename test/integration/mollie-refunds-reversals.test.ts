@@ -5,6 +5,7 @@
  * payment's webhook where Mollie calls it, the signed next-gen webhook events otherwise), with the
  * member's balance equal to their ledger after each.
  */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import { PaymentProviderError } from "../../src/server/payments/provider";
 import { REFUND_SETTLE_AFTER_SECONDS, settleUnansweredRefunds } from "../../src/server/services/refunds";
 import { creditsOf, type Member } from "../chat";
 import { putSites } from "../fixtures";
+import worker from "../../src/worker";
 import { STAND_IN_KEY, STAND_IN_WEBHOOK_SECRET, type NextGenEvent } from "../mollie-stand-in";
 import {
   call,
@@ -95,6 +97,9 @@ const clock = (now: number) => ({
 });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+// The loops below run many deliveries and refunds through workerd and the stand-in one after another:
+// more than vitest's 5 s on a busy machine.
+
 /** Every undelivered next-gen event of a payment, each delivered `times` times at once. */
 async function deliverEventsConcurrently(paymentId: string, times: number): Promise<NextGenEvent[]> {
   const all = await control<NextGenEvent[]>(`/payments/${paymentId}/events`);
@@ -157,7 +162,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     expect(await ledgerRows(m, "refund")).toEqual([-50]);
     expect(await ledgerRows(m, "refund_undone")).toEqual([]);
     await expectBooksBalanced(m);
-  });
+  }, 30_000);
 
   it("concurrent refund requests, the first cut off in flight: one refund at Mollie, the credits taken once and never returned", async () => {
     for (let round = 0; round < 3; round++) {
@@ -177,7 +182,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
       expect(await ledgerRows(m, "refund_undone")).toEqual([]);
       await expectBooksBalanced(m);
     }
-  });
+  }, 30_000);
 
   it("a refund whose answer never comes (Mollie down) stays pending; the clock work asks again with the same key and the webhook settles it", async () => {
     const m = await member();
@@ -209,6 +214,24 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     await control(`/payments/${paid.paymentId}/refunds/${made!.id}/status`, { status: "refunded" });
     await deliverWebhooks(paid.paymentId);
     expect(await adjustmentsOf(paid.id)).toMatchObject([{ status: "refunded", given_back_at: null }]);
+    expect(await creditsOf(m)).toBe(0);
+    await expectBooksBalanced(m);
+  });
+
+  it("the hourly cron runs that clock work", async () => {
+    const m = await member();
+    const paid = await paidOrder(m);
+    await control("/refund-outage", { calls: 5 });
+    expect((await refund(m, paid.id)).status).toBe(200);
+    expect(await refundsAt(paid.paymentId)).toHaveLength(0);
+    await env.DB.prepare("UPDATE payment_adjustments SET created_at = created_at - ? WHERE order_id = ?")
+      .bind(REFUND_SETTLE_AFTER_SECONDS + 1, paid.id)
+      .run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "41 * * * *" }), mollieEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await refundsAt(paid.paymentId)).toHaveLength(1);
+    expect(await adjustmentsOf(paid.id)).toMatchObject([{ status: "pending", given_back_at: null }]);
     expect(await creditsOf(m)).toBe(0);
     await expectBooksBalanced(m);
   });
@@ -253,6 +276,21 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     expect(await ledgerRows(m, "refund_undone")).toEqual([50]);
     await expectBooksBalanced(m);
   });
+
+  it("a refund made and then canceled in Mollie's dashboard gives back what it took, once", async () => {
+    const m = await member();
+    const paid = await paidOrder(m, { bundle_id: 2, method: "creditcard" });
+    const made = await control<{ id: string }>(`/payments/${paid.paymentId}/dashboard-refund`, { amount: 798 });
+    await deliverWebhooks(paid.paymentId);
+    // 7.98 of 19.95 is 40 % of the 125 credits.
+    expect(await creditsOf(m)).toBe(75);
+    await control(`/payments/${paid.paymentId}/refunds/${made.id}/status`, { status: "canceled" });
+    expect(await deliverWebhooks(paid.paymentId)).toBe(0);
+    await deliverEventsConcurrently(paid.paymentId, 6);
+    expect(await creditsOf(m)).toBe(125);
+    expect(await ledgerRows(m, "refund_undone")).toEqual([50]);
+    await expectBooksBalanced(m);
+  });
 });
 
 describe("Mollie's next-gen webhook", () => {
@@ -291,7 +329,7 @@ describe("Mollie's next-gen webhook", () => {
       expect(await creditsOf(m)).toBe(50);
       expect((await call(m, "/api/directdebit.php", { method: "POST", json: directDebitForm(m) })).status).toBe(200);
     }
-  });
+  }, 30_000);
 
   it("a simple payload (only the entity's id) is matched by the chargeback the app knows", async () => {
     const m = await member();
