@@ -18,6 +18,7 @@ import { fetchWorker, json } from "../http";
 import { PROVIDER_CALLBACKS } from "../../src/server/edge/d1-session";
 import { providerReportRoutes } from "../../src/server/api/provider-reports";
 import { mailLinkRoutes } from "../../src/server/api/notifications";
+import { MOLLIE_EVENTS_PATH } from "../../src/server/api/payments";
 import { memberChannelName, roomName } from "../../src/server/notices/object-names";
 
 const ORIGIN = "http://d1-sessions.test";
@@ -154,6 +155,7 @@ describe("a provider's callback", () => {
       ...posted(providerReportRoutes.routes),
       ...posted(mailLinkRoutes.routes).filter((p) => p !== "/api/unsubscribe.php"),
       "/api/payment-webhook.php",
+      MOLLIE_EVENTS_PATH,
     ];
     for (const path of callbacks) expect(PROVIDER_CALLBACKS, path).toContain(path);
   });
