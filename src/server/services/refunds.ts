@@ -264,7 +264,9 @@ async function askForRefund(
         const found = (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
         if (found) return { refund: found };
       } catch {
-        // The list is out of reach too: the request is asked again, with its key.
+        // The list is out of reach too. Within the request the key is fresh, so it is asked again with
+        // it; the clock work's keys may be past Mollie's hour, so it waits for a list it can read.
+        if (lookFirst) return {};
       }
     }
     try {
