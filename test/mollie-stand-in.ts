@@ -168,7 +168,6 @@ export type NextGenEvent = { type: string; paymentId: string; contentType: strin
 function nextGenEvents(origin: () => string) {
   const list: NextGenEvent[] = [];
   return {
-    list,
     emit(type: string, entity: { id: string; paymentId: string }) {
       const id = newId("event");
       const body = JSON.stringify({
@@ -191,50 +190,51 @@ function nextGenEvents(origin: () => string) {
 }
 
 /**
- * Faults of the Refunds API a test turns on: an outage (503 to the next refund calls, nothing done:
+ * Faults of the Refunds API a test turns on for one payment (so that tests running at the same time
+ * do not meet them): an outage (503 to the next refund calls, nothing done:
  * https://docs.mollie.com/overview/handling-errors), and a refund request cut off in flight: its
  * connection closes while Mollie is still making it, so a repeat with the same key meanwhile is
  * answered 409 (https://docs.mollie.com/reference/api-idempotency) until the test releases it.
  */
 function refundFaults() {
-  let outageCalls = 0;
-  let cutNext = false;
-  let cutKey: string | null = null;
   type Hold = { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> };
-  let holdsOf: Map<string, Hold> | null = null;
+  const outages = new Map<string, number>();
+  const cutNext = new Set<string>();
+  const cut = new Map<string, { key: string; holds: Map<string, Hold> }>();
   return {
-    outage(): Answer | null {
-      if (outageCalls === 0) return null;
-      outageCalls--;
+    outage(paymentId: string): Answer | null {
+      const calls = outages.get(paymentId) ?? 0;
+      if (calls === 0) return null;
+      outages.set(paymentId, calls - 1);
       return problem(503, "Service Unavailable", "The service is temporarily unavailable");
     },
     /** Whether this refund request is the one to cut off: held in flight under its key. */
-    cutAndHold(key: string, holds: Map<string, Hold>): boolean {
-      if (!cutNext) return false;
-      cutNext = false;
-      cutKey = key;
-      holdsOf = holds;
+    cutAndHold(paymentId: string, key: string, holds: Map<string, Hold>): boolean {
+      if (!cutNext.delete(paymentId)) return false;
       let markHeld = () => {};
       let release = () => {};
       const held = new Promise<void>((resolve) => (markHeld = resolve));
       const released = new Promise<void>((resolve) => (release = resolve));
       holds.set(key, { held, markHeld, release, released });
+      cut.set(paymentId, { key, holds });
       return true;
     },
-    control(path: string, body: Record<string, unknown>): Answer | null {
-      if (path === "/_stand-in/refund-outage") {
-        outageCalls = Number(body["calls"] ?? 1);
+    /** The control routes under /_stand-in/payments/<id>: refund-outage, cut-next-refund, cut-refund/release. */
+    control(paymentId: string, rest: string, body: Record<string, unknown>): Answer | null {
+      if (rest === "/refund-outage") {
+        outages.set(paymentId, Number(body["calls"] ?? 1));
         return { status: 200, body: {} };
       }
-      if (path === "/_stand-in/cut-next-refund") {
-        cutNext = true;
+      if (rest === "/cut-next-refund") {
+        cutNext.add(paymentId);
         return { status: 200, body: {} };
       }
-      if (path === "/_stand-in/cut-refund/release") {
-        if (!cutKey || !holdsOf?.has(cutKey)) return problem(404, "Not Found", "no refund cut off");
-        holdsOf.get(cutKey)!.release();
-        holdsOf.delete(cutKey);
-        cutKey = null;
+      if (rest === "/cut-refund/release") {
+        const held = cut.get(paymentId);
+        if (!held?.holds.has(held.key)) return problem(404, "Not Found", "no refund cut off");
+        held.holds.get(held.key)!.release();
+        held.holds.delete(held.key);
+        cut.delete(paymentId);
         return { status: 200, body: {} };
       }
       return null;
@@ -552,6 +552,8 @@ export function createMollieStandIn() {
         return { status: 200, body: chargeback };
       }
       if (rest === "/events" && req.method === "GET") return { status: 200, body: events.of(payment.id) };
+      const fault = faults.control(payment.id, rest, body);
+      if (fault) return fault;
       if (rest === "/webhooks" && req.method === "GET")
         return { status: 200, body: webhooks.filter((w) => w.paymentId === payment.id) };
       if (rest === "/refunds" && req.method === "GET") return { status: 200, body: refunds.get(payment.id) ?? [] };
@@ -561,9 +563,6 @@ export function createMollieStandIn() {
       clockOffsetMs += Number(body["advance_ms"] ?? 0);
       return { status: 200, body: { offset_ms: clockOffsetMs } };
     }
-    if (path === "/_stand-in/events") return { status: 200, body: events.list };
-    const fault = faults.control(path, body);
-    if (fault) return fault;
     if (path === "/_stand-in/lose-next-refund-answer") {
       loseNextRefundAnswer = true;
       return { status: 200, body: {} };
@@ -630,13 +629,13 @@ export function createMollieStandIn() {
     if (paymentRefunds) {
       const payment = own(paymentRefunds[1]!);
       if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentRefunds[1]}.`));
-      const outage = faults.outage();
+      const outage = faults.outage(payment.id);
       if (outage) return send(res, outage);
       if (req.method === "GET") {
         const list = refunds.get(payment.id) ?? [];
         return send(res, { status: 200, body: { count: list.length, _embedded: { refunds: list }, _links: {} } });
       }
-      if (req.method === "POST" && idempotencyKey && faults.cutAndHold(idempotencyKey, holds)) {
+      if (req.method === "POST" && idempotencyKey && faults.cutAndHold(payment.id, idempotencyKey, holds)) {
         // In flight at Mollie, its answer lost: the caller sees no answer while the refund is still being made.
         void holds.get(idempotencyKey)!.held.then(() => req.socket.destroy());
       }

@@ -115,7 +115,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     const m = await member();
     const paid = await paidOrder(m);
     expect(await creditsOf(m)).toBe(50);
-    await control("/cut-next-refund", {});
+    await control(`/payments/${paid.paymentId}/cut-next-refund`, {});
     const res = await refund(m, paid.id);
     // The request is pending, not refused: the member sees the refund under way.
     expect(res.status, await res.clone().text()).toBe(200);
@@ -145,7 +145,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     await expectBooksBalanced(m);
 
     // The first request is made after all, once; then it completes.
-    await control("/cut-refund/release", {});
+    await control(`/payments/${paid.paymentId}/cut-refund/release`, {});
     const made = await refundMade(paid.paymentId);
     expect(await refundsAt(paid.paymentId)).toHaveLength(1);
     await control(`/payments/${paid.paymentId}/refunds/${made.id}/status`, { status: "refunded" });
@@ -168,12 +168,12 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     for (let round = 0; round < 3; round++) {
       const m = await member();
       const paid = await paidOrder(m);
-      await control("/cut-next-refund", {});
+      await control(`/payments/${paid.paymentId}/cut-next-refund`, {});
       const statuses = await Promise.all(Array.from({ length: 6 }, async () => (await refund(m, paid.id)).status));
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
       expect(statuses.filter((s) => s !== 200).every((s) => s === 409)).toBe(true);
       expect(await creditsOf(m)).toBe(0);
-      await control("/cut-refund/release", {});
+      await control(`/payments/${paid.paymentId}/cut-refund/release`, {});
       const made = await refundMade(paid.paymentId);
       await control(`/payments/${paid.paymentId}/refunds/${made.id}/status`, { status: "refunded" });
       await Promise.all([deliverWebhooks(paid.paymentId), deliverEvents(paid.paymentId)]);
@@ -188,7 +188,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     const m = await member();
     const paid = await paidOrder(m);
     // Every call of the request's attempts is answered 503, nothing made.
-    await control("/refund-outage", { calls: 5 });
+    await control(`/payments/${paid.paymentId}/refund-outage`, { calls: 5 });
     const res = await refund(m, paid.id);
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await creditsOf(m)).toBe(0);
@@ -221,7 +221,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
   it("the hourly cron runs that clock work", async () => {
     const m = await member();
     const paid = await paidOrder(m);
-    await control("/refund-outage", { calls: 5 });
+    await control(`/payments/${paid.paymentId}/refund-outage`, { calls: 5 });
     expect((await refund(m, paid.id)).status).toBe(200);
     expect(await refundsAt(paid.paymentId)).toHaveLength(0);
     await env.DB.prepare("UPDATE payment_adjustments SET created_at = created_at - ? WHERE order_id = ?")
@@ -240,10 +240,10 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     const m = await member();
     const paid = await paidOrder(m);
     // Cut off in flight and repeated into 409s: pending, though Mollie makes it.
-    await control("/cut-next-refund", {});
+    await control(`/payments/${paid.paymentId}/cut-next-refund`, {});
     const res = await refund(m, paid.id);
     expect(res.status).toBe(200);
-    await control("/cut-refund/release", {});
+    await control(`/payments/${paid.paymentId}/cut-refund/release`, {});
     const made = await refundMade(paid.paymentId);
     await control(`/payments/${paid.paymentId}/refunds/${made.id}/status`, { status: "failed" });
     const later = nowSeconds() + REFUND_SETTLE_AFTER_SECONDS + 1;
