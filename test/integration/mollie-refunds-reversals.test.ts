@@ -110,17 +110,27 @@ async function deliverEventsConcurrently(paymentId: string, times: number): Prom
   return all;
 }
 
+/**
+ * A member's paid order and their refund of it, asked while Mollie's Refunds API has a fault (a
+ * stand-in control route of the payment): pending, the credits taken.
+ */
+async function refundDuring(fault: "refund-outage" | "cut-next-refund") {
+  const m = await member();
+  const paid = await paidOrder(m);
+  expect(await creditsOf(m)).toBe(50);
+  // An outage answers every call of the request's attempts 503.
+  await control(`/payments/${paid.paymentId}/${fault}`, fault === "refund-outage" ? { calls: 5 } : {});
+  const res = await refund(m, paid.id);
+  // The request is pending, not refused: the member sees the refund under way.
+  expect(res.status, await res.clone().text()).toBe(200);
+  expect((await orderView(m, paid.id)).status).toBe("refunded");
+  expect(await creditsOf(m)).toBe(0);
+  return { m, paid };
+}
+
 describe("refunds: given back only when Mollie says failed or canceled", () => {
   it("a refund repeated into a 409 does not return the credits; when the first completes the member has none back and no double", async () => {
-    const m = await member();
-    const paid = await paidOrder(m);
-    expect(await creditsOf(m)).toBe(50);
-    await control(`/payments/${paid.paymentId}/cut-next-refund`, {});
-    const res = await refund(m, paid.id);
-    // The request is pending, not refused: the member sees the refund under way.
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect((await orderView(m, paid.id)).status).toBe("refunded");
-    expect(await creditsOf(m)).toBe(0);
+    const { m, paid } = await refundDuring("cut-next-refund");
     const posts = await refundPosts(paid.paymentId);
     expect(posts.length).toBeGreaterThanOrEqual(2);
     expect(new Set(posts.map((p) => p.idempotencyKey)).size).toBe(1);
@@ -185,13 +195,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
   }, 30_000);
 
   it("a refund whose answer never comes (Mollie down) stays pending; the clock work asks again with the same key and the webhook settles it", async () => {
-    const m = await member();
-    const paid = await paidOrder(m);
-    // Every call of the request's attempts is answered 503, nothing made.
-    await control(`/payments/${paid.paymentId}/refund-outage`, { calls: 5 });
-    const res = await refund(m, paid.id);
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(await creditsOf(m)).toBe(0);
+    const { m, paid } = await refundDuring("refund-outage");
     expect(await refundsAt(paid.paymentId)).toHaveLength(0);
     const [pending] = await adjustmentsOf(paid.id);
     expect(pending).toMatchObject({ provider_id: null, status: "requested", given_back_at: null });
@@ -219,10 +223,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
   });
 
   it("the hourly cron runs that clock work", async () => {
-    const m = await member();
-    const paid = await paidOrder(m);
-    await control(`/payments/${paid.paymentId}/refund-outage`, { calls: 5 });
-    expect((await refund(m, paid.id)).status).toBe(200);
+    const { m, paid } = await refundDuring("refund-outage");
     expect(await refundsAt(paid.paymentId)).toHaveLength(0);
     await env.DB.prepare("UPDATE payment_adjustments SET created_at = created_at - ? WHERE order_id = ?")
       .bind(REFUND_SETTLE_AFTER_SECONDS + 1, paid.id)
@@ -237,12 +238,8 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
   });
 
   it("a pending refund the clock finds failed at Mollie gives its credits back, once", async () => {
-    const m = await member();
-    const paid = await paidOrder(m);
     // Cut off in flight and repeated into 409s: pending, though Mollie makes it.
-    await control(`/payments/${paid.paymentId}/cut-next-refund`, {});
-    const res = await refund(m, paid.id);
-    expect(res.status).toBe(200);
+    const { m, paid } = await refundDuring("cut-next-refund");
     await control(`/payments/${paid.paymentId}/cut-refund/release`, {});
     const made = await refundMade(paid.paymentId);
     await control(`/payments/${paid.paymentId}/refunds/${made.id}/status`, { status: "failed" });
