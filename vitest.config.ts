@@ -23,6 +23,8 @@ export default defineConfig(async () => {
             MAIL_WEBHOOK_SECRET: "whsec_dGVzdCB3ZWJob29rIHNlY3JldCBvZiB0aGUgbWFpbCBwcm92aWRlcg==",
             // The Sinch stand-in's callback secret (test/sinch-stand-in.ts).
             SMS_WEBHOOK_SECRET: "sinch-stand-in-callback-secret",
+            // The Mollie stand-in's next-gen webhook secret (test/mollie-stand-in.ts).
+            MOLLIE_WEBHOOK_SECRET: "mollie-stand-in-next-gen-webhook-secret",
             VAPID_PRIVATE_KEY: DEVELOPMENT_VAPID.privateKey,
             // The console's host (test/integration/console.test.ts); Access itself is a loopback stand-in.
             OPERATOR_HOST: "ops.flirtwave.test",

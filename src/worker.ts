@@ -7,6 +7,7 @@ import { runMailClock } from "./server/notices/mail-notices";
 import { outboxRetentionDays, runRetention } from "./server/services/retention";
 import { chatErasureIn } from "./server/services/chats";
 import { receiveMail } from "./server/services/notification-choices";
+import { runRefundClock } from "./server/services/refunds";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";
@@ -27,13 +28,19 @@ export default {
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
    * past swipe-game days, and what is past its retention (copies of sent mail, SMS and pushes,
    * ended sessions, used links, reports handled two years ago: services/retention.ts).
-   * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts).
+   * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts), and refund requests
+   * the provider has not answered settled with it (src/server/services/refunds.ts).
    */
   async scheduled(controller, env, ctx) {
     if (controller.cron === HOURLY) {
       ctx.waitUntil(
         runMailClock(env, Math.floor(Date.now() / 1000)).then((sent) =>
           console.info(JSON.stringify({ event: "mail_clock", ...sent })),
+        ),
+      );
+      ctx.waitUntil(
+        runRefundClock(env, Math.floor(Date.now() / 1000)).then((settled) =>
+          console.info(JSON.stringify({ event: "refund_clock", ...settled })),
         ),
       );
       return;

@@ -12,12 +12,18 @@
  *   (bank buttons a directdebit one); recurring needs a valid mandate and refuses a method other than
  *   the mandate's (docs.mollie.com/docs/recurring-payments);
  * - customers, payments and mandates of test_ and live_ keys kept apart;
- * - refunds with their statuses, refunds made in the dashboard, chargebacks and their reversal, each
- *   told to the app through the payment's webhook: a form-encoded POST of `id=tr_…` (recorded here for
- *   the test to deliver, since the app under test is not on the network) (docs.mollie.com/reference/webhooks).
+ * - refunds with their statuses, refunds made in the dashboard, chargebacks, told to the app through
+ *   the payment's webhook: a form-encoded POST of `id=tr_…` (recorded here for the test to deliver,
+ *   since the app under test is not on the network) for a refund that reaches processing, refunded or
+ *   failed and a chargeback received, never for a refund canceled or a chargeback reversed
+ *   (https://docs.mollie.com/overview/webhooks);
+ * - next-gen webhook events (nextGenEvents below) for every refund and chargeback change, the
+ *   reversal and the cancellation included, signed with the subscription's secret;
+ * - refund requests whose answer is lost while they are still made, whose repeat with the same key
+ *   meanwhile is a 409, and outages that answer 503 without doing anything.
  * Routes under /_stand-in let a test play the customer, the dashboard and the bank.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { bodyText, onLoopback } from "./stand-in-server";
 
@@ -144,6 +150,98 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
 }
 
+/** The next-gen webhooks' shared secret of the stand-in's subscription: the tests' MOLLIE_WEBHOOK_SECRET (vitest.config.ts). */
+export const STAND_IN_WEBHOOK_SECRET = "mollie-stand-in-next-gen-webhook-secret";
+
+/** A next-gen webhook delivery as Mollie makes it: a JSON event object, signed in X-Mollie-Signature. */
+export type NextGenEvent = { type: string; paymentId: string; contentType: string; signature: string; body: string };
+
+/**
+ * Mollie's next-gen webhooks (https://docs.mollie.com/reference/webhooks-new) for a subscription to
+ * the refund and chargeback events with full payloads: each change is an event object
+ * `{ resource: "event", id, type, entityId, createdAt, _embedded: { entity }, _links }`, the entity a
+ * snapshot as its GET endpoint returns it (https://docs.mollie.com/reference/refunds-api-webhooks,
+ * https://docs.mollie.com/reference/chargebacks-api-webhooks), POSTed as JSON with
+ * `X-Mollie-Signature`: the hex HMAC-SHA256 of the raw body with the subscription's secret
+ * (https://docs.mollie.com/reference/webhooks-best-practices). Recorded for the test to deliver.
+ */
+function nextGenEvents(origin: () => string) {
+  const list: NextGenEvent[] = [];
+  return {
+    emit(type: string, entity: { id: string; paymentId: string }) {
+      const id = newId("event");
+      const body = JSON.stringify({
+        resource: "event",
+        id,
+        type,
+        entityId: entity.id,
+        createdAt: new Date().toISOString(),
+        _embedded: { entity: structuredClone(entity) },
+        _links: {
+          self: { href: `${origin()}/v2/events/${id}`, type: "application/hal+json" },
+          documentation: { href: "https://docs.mollie.com/reference/webhooks-new", type: "text/html" },
+        },
+      });
+      const signature = createHmac("sha256", STAND_IN_WEBHOOK_SECRET).update(body).digest("hex");
+      list.push({ type, paymentId: entity.paymentId, contentType: "application/json", signature, body });
+    },
+    of: (paymentId: string) => list.filter((e) => e.paymentId === paymentId),
+  };
+}
+
+/**
+ * Faults of the Refunds API a test turns on for one payment (so that tests running at the same time
+ * do not meet them): an outage (503 to the next refund calls, nothing done:
+ * https://docs.mollie.com/overview/handling-errors), and a refund request cut off in flight: its
+ * connection closes while Mollie is still making it, so a repeat with the same key meanwhile is
+ * answered 409 (https://docs.mollie.com/reference/api-idempotency) until the test releases it.
+ */
+function refundFaults() {
+  type Hold = { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> };
+  const outages = new Map<string, number>();
+  const cutNext = new Set<string>();
+  const cut = new Map<string, { key: string; holds: Map<string, Hold> }>();
+  return {
+    outage(paymentId: string): Answer | null {
+      const calls = outages.get(paymentId) ?? 0;
+      if (calls === 0) return null;
+      outages.set(paymentId, calls - 1);
+      return problem(503, "Service Unavailable", "The service is temporarily unavailable");
+    },
+    /** Whether this refund request is the one to cut off: held in flight under its key. */
+    cutAndHold(paymentId: string, key: string, holds: Map<string, Hold>): boolean {
+      if (!cutNext.delete(paymentId)) return false;
+      let markHeld = () => {};
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (markHeld = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.set(key, { held, markHeld, release, released });
+      cut.set(paymentId, { key, holds });
+      return true;
+    },
+    /** The control routes under /_stand-in/payments/<id>: refund-outage, cut-next-refund, cut-refund/release. */
+    control(paymentId: string, rest: string, body: Record<string, unknown>): Answer | null {
+      if (rest === "/refund-outage") {
+        outages.set(paymentId, Number(body["calls"] ?? 1));
+        return { status: 200, body: {} };
+      }
+      if (rest === "/cut-next-refund") {
+        cutNext.add(paymentId);
+        return { status: 200, body: {} };
+      }
+      if (rest === "/cut-refund/release") {
+        const held = cut.get(paymentId);
+        if (!held?.holds.has(held.key)) return problem(404, "Not Found", "no refund cut off");
+        held.holds.get(held.key)!.release();
+        held.holds.delete(held.key);
+        cut.delete(paymentId);
+        return { status: 200, body: {} };
+      }
+      return null;
+    },
+  };
+}
+
 export function createMollieStandIn() {
   const payments = new Map<string, Payment>();
   const refunds = new Map<string, Refund[]>();
@@ -158,6 +256,8 @@ export function createMollieStandIn() {
     string,
     { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> }
   >();
+  const events = nextGenEvents(() => origin);
+  const faults = refundFaults();
   let loseNextRefundAnswer = false;
   let origin = "";
   /** The stand-in's clock: a test moves it forward to see a key's hour run out. */
@@ -203,6 +303,7 @@ export function createMollieStandIn() {
     };
     refunds.set(p.id, [...(refunds.get(p.id) ?? []), refund]);
     recount(p);
+    events.emit("refund.pending", refund);
     return refund;
   };
 
@@ -336,6 +437,8 @@ export function createMollieStandIn() {
           "The Idempotency-Key was already used for a request with other parameters",
           "Idempotency-Key",
         );
+      // "the API will respond to the second request with a 409 Conflict" (https://docs.mollie.com/reference/api-idempotency),
+      // in Mollie's error format (https://docs.mollie.com/overview/handling-errors).
       if (!known.answer)
         return problem(409, "Conflict", "A request with this Idempotency-Key is still being processed");
       return known.answer;
@@ -412,10 +515,15 @@ export function createMollieStandIn() {
       if (refundStatus) {
         const refund = (refunds.get(payment.id) ?? []).find((r) => r.id === refundStatus[1]);
         if (!refund) return problem(404, "Not Found", "no such refund");
-        refund.status = String(body["status"]);
+        const next = String(body["status"]);
+        // A refund can be canceled only while queued or pending (https://docs.mollie.com/reference/cancel-refund).
+        if (next === "canceled" && !["queued", "pending"].includes(refund.status))
+          return problem(422, "Unprocessable Entity", "The refund cannot be canceled");
+        refund.status = next;
         recount(payment);
         // Mollie calls the payment's webhook for a refund that is processing, refunded or failed.
         if (["processing", "refunded", "failed"].includes(refund.status)) notify(payment);
+        events.emit(`refund.${refund.status}`, refund);
         return { status: 200, body: refund };
       }
       if (rest === "/chargebacks") {
@@ -430,6 +538,7 @@ export function createMollieStandIn() {
         chargebacks.set(payment.id, [...(chargebacks.get(payment.id) ?? []), chargeback]);
         recount(payment);
         notify(payment);
+        events.emit("chargeback.received", chargeback);
         return { status: 201, body: chargeback };
       }
       const reverse = /^\/chargebacks\/([^/]+)\/reverse$/.exec(rest);
@@ -438,9 +547,13 @@ export function createMollieStandIn() {
         if (!chargeback) return problem(404, "Not Found", "no such chargeback");
         chargeback.reversedAt = new Date().toISOString();
         recount(payment);
-        notify(payment);
+        // Mollie does not call the payment's webhook for a reversal; only a next-gen event tells it.
+        events.emit("chargeback.reversed", chargeback);
         return { status: 200, body: chargeback };
       }
+      if (rest === "/events" && req.method === "GET") return { status: 200, body: events.of(payment.id) };
+      const fault = faults.control(payment.id, rest, body);
+      if (fault) return fault;
       if (rest === "/webhooks" && req.method === "GET")
         return { status: 200, body: webhooks.filter((w) => w.paymentId === payment.id) };
       if (rest === "/refunds" && req.method === "GET") return { status: 200, body: refunds.get(payment.id) ?? [] };
@@ -516,9 +629,15 @@ export function createMollieStandIn() {
     if (paymentRefunds) {
       const payment = own(paymentRefunds[1]!);
       if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentRefunds[1]}.`));
+      const outage = faults.outage(payment.id);
+      if (outage) return send(res, outage);
       if (req.method === "GET") {
         const list = refunds.get(payment.id) ?? [];
         return send(res, { status: 200, body: { count: list.length, _embedded: { refunds: list }, _links: {} } });
+      }
+      if (req.method === "POST" && idempotencyKey && faults.cutAndHold(payment.id, idempotencyKey, holds)) {
+        // In flight at Mollie, its answer lost: the caller sees no answer while the refund is still being made.
+        void holds.get(idempotencyKey)!.held.then(() => req.socket.destroy());
       }
       const answer = await idempotent(apiKey, idempotencyKey, body, () => {
         const amount = body!["amount"] as Amount | undefined;
@@ -531,6 +650,7 @@ export function createMollieStandIn() {
           body: addRefund(payment, amount, String(body!["description"] ?? ""), body!["metadata"] ?? null),
         };
       });
+      if (req.socket.destroyed) return;
       if (loseNextRefundAnswer && answer.status === 201) {
         // The refund is made, but its answer never arrives (a timeout on the caller's side).
         loseNextRefundAnswer = false;

@@ -15,7 +15,7 @@ import { webManifest } from "./api/manifest";
 import { offlinePage } from "./render/offline-page";
 import { serveTexts } from "./render/texts";
 import { serveMedia } from "./api/media";
-import { paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
+import { MOLLIE_EVENTS_PATH, mollieEventsWebhook, paymentRoutes, paymentWebhook, sandboxRoutes } from "./api/payments";
 import { sessionRoutes } from "./api/sessions";
 import { photoRoutes } from "./api/photos";
 import { verificationRoutes } from "./api/verification";
@@ -109,6 +109,8 @@ function createApp() {
   app.use(session);
   // The payment provider calls the webhook; it is not one of the site's pages.
   app.post("/api/payment-webhook.php", paymentWebhook);
+  // Mollie's signed next-gen webhook: refunds and chargebacks, their cancellation and reversal.
+  app.post(MOLLIE_EVENTS_PATH, mollieEventsWebhook);
   // A notification mail's unsubscribe link (no login, one-click POST) and the mail provider's webhook.
   app.route("/", mailLinkRoutes);
   // SES's bounces and complaints through SNS, Sinch's SMS delivery reports.

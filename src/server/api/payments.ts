@@ -9,6 +9,8 @@
  *   POST /api/directdebit-confirm.php `{ bundle_id, code }`: the order, credited at once.
  * - POST /api/payment-webhook.php (form field `id`): the provider says a payment changed; the payment
  *   is read back from the provider. Called by the provider, so it is outside the same-origin check.
+ * - POST /api/mollie-events.php: Mollie's signed next-gen webhook events (refunds and chargebacks,
+ *   a chargeback's reversal and a refund's cancellation among them), outside that check too.
  * - /sandbox/checkout/<payment>: the offline provider's checkout page (development only).
  */
 import { vValidator } from "@hono/valibot-validator";
@@ -45,6 +47,9 @@ import { smsSenderFor } from "../sms/sms";
 import { invalidBody } from "./body";
 import { selectedCountry } from "./settings";
 import { refundOrder } from "../services/refunds";
+import { handleMollieEvent } from "../services/payment-events";
+import { MOLLIE_SIGNATURE_HEADER, MollieEvent, verifyMollieSignature } from "../payments/mollie-events";
+import * as v from "valibot";
 
 /** Orders a member may start per 15 minutes, and an address (several members behind one address). */
 export const ORDERS_PER_MEMBER = 10;
@@ -134,6 +139,46 @@ export async function paymentWebhook(c: Context<AppEnv>): Promise<Response> {
   const result = await settlePayment(paymentContext(c), id);
   console.info(JSON.stringify({ event: "payment_webhook", requestId: c.get("requestId"), payment: id, result }));
   // Answered alike for ids the app does not know: the answer tells a caller nothing.
+  return c.json({ ok: true });
+}
+
+/** The address of Mollie's next-gen webhook, subscribed to in Mollie's dashboard (docs/configuration.md). */
+export const MOLLIE_EVENTS_PATH = "/api/mollie-events.php";
+
+/** An event is a few kilobytes (an event object with its entity); anything far larger is not one. */
+const MAX_EVENT_BYTES = 100_000;
+
+/**
+ * Mollie's next-gen webhook (payments/mollie-events.ts): believed only with a valid signature, then
+ * acted on once per event id. Registered before the same-origin check, like the payment's webhook.
+ */
+export async function mollieEventsWebhook(c: Context<AppEnv>): Promise<Response> {
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  const invalid = () => new AppError({ status: 400, code: "invalid_body", key: "errors.invalid_body" });
+  if (raw.length > MAX_EVENT_BYTES) throw invalid();
+  if (!(await verifyMollieSignature(c.env.MOLLIE_WEBHOOK_SECRET, c.req.header(MOLLIE_SIGNATURE_HEADER) ?? null, raw))) {
+    console.warn(JSON.stringify({ event: "mollie_event_refused", requestId: c.get("requestId") }));
+    throw new AppError({ status: 401, code: "invalid_signature", key: "errors.invalid_body" });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
+  } catch {
+    throw invalid();
+  }
+  const event = v.safeParse(MollieEvent, json);
+  if (!event.success) throw invalid();
+  const result = await handleMollieEvent(paymentContext(c), event.output);
+  console.info(
+    JSON.stringify({
+      event: "mollie_event",
+      requestId: c.get("requestId"),
+      id: event.output.id,
+      type: event.output.type,
+      entity: event.output.entityId,
+      result,
+    }),
+  );
   return c.json({ ok: true });
 }
 

@@ -30,20 +30,61 @@ export async function adjustmentsOf(db: Database, orderId: number): Promise<Adju
  */
 export function memberRefundStatement(
   db: Database,
-  row: { orderId: number; userId: number; idempotencyKey: string; amountCents: number; credits: number; now: number },
+  row: {
+    orderId: number;
+    userId: number;
+    idempotencyKey: string;
+    amountCents: number;
+    credits: number;
+    description: string;
+    now: number;
+  },
 ) {
-  // Columns in table order: id, order_id, user_id, kind, origin, provider_id, idempotency_key, status, amount_cents, credits, taken_at, given_back_at, created_at, updated_at.
+  // Columns in table order: id, order_id, user_id, kind, origin, provider_id, idempotency_key, status, amount_cents, credits, taken_at, given_back_at, created_at, updated_at, description.
   return db.insert(paymentAdjustments)
-    .select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', 'member', NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}
+    .select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', 'member', NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}, ${row.description}
     WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${row.orderId} AND status = 'refunded' AND refunded_at = ${row.now})
       AND NOT EXISTS (SELECT 1 FROM payment_adjustments WHERE order_id = ${row.orderId} AND origin = 'member' AND given_back_at IS NULL)`);
 }
 
-/** A member's refund the provider refused or failed: marked, so its credits are given back once (with undoRefundStatements). */
-export function memberRefundFailedStatement(db: Database, idempotencyKey: string, now: number) {
+/**
+ * A member's refund requests that have had no answer since `before` (a lost answer, a 409 for a key
+ * still being processed): the clock work settles them with the provider (services/refunds.ts).
+ */
+export async function unansweredMemberRefunds(db: Database, before: number, limit = 50): Promise<AdjustmentRow[]> {
+  return db
+    .select()
+    .from(paymentAdjustments)
+    .where(
+      and(
+        eq(paymentAdjustments.origin, "member"),
+        isNull(paymentAdjustments.providerId),
+        isNull(paymentAdjustments.givenBackAt),
+        sql`${paymentAdjustments.createdAt} <= ${before}`,
+      ),
+    )
+    .orderBy(paymentAdjustments.createdAt)
+    .limit(limit)
+    .all();
+}
+
+/** The adjustment the provider knows by this id (re_…, chb_…), or null. */
+export async function adjustmentByProviderId(db: Database, providerId: string): Promise<AdjustmentRow | null> {
+  return (
+    (await db.select().from(paymentAdjustments).where(eq(paymentAdjustments.providerId, providerId)).get()) ?? null
+  );
+}
+
+/** A member's refund the provider refused, or that failed or was canceled: marked, so its credits are given back once (with undoRefundStatements). */
+export function memberRefundFailedStatement(
+  db: Database,
+  idempotencyKey: string,
+  status: "failed" | "canceled" | (string & {}),
+  now: number,
+) {
   return db
     .update(paymentAdjustments)
-    .set({ status: "failed", givenBackAt: now, updatedAt: now })
+    .set({ status, givenBackAt: now, updatedAt: now })
     .where(and(eq(paymentAdjustments.idempotencyKey, idempotencyKey), isNull(paymentAdjustments.givenBackAt)));
 }
 

@@ -499,6 +499,8 @@ export const paymentAdjustments = sqliteTable(
     givenBackAt: integer("given_back_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /** A member's refund request: the description it was sent with, sent again with its key (migration 0030). */
+    description: text("description"),
   },
   (t) => [
     uniqueIndex("payment_adjustments_provider_idx")
@@ -508,7 +510,27 @@ export const paymentAdjustments = sqliteTable(
       .on(t.idempotencyKey)
       .where(sql`idempotency_key IS NOT NULL`),
     index("payment_adjustments_order_idx").on(t.orderId),
+    index("payment_adjustments_unanswered_idx")
+      .on(t.createdAt)
+      .where(sql`provider_id IS NULL AND given_back_at IS NULL`),
   ],
+);
+
+/**
+ * The events a provider's signed webhook delivered (Mollie's next-gen webhooks, docs/decisions/0054),
+ * kept by the provider's event id: a repeated delivery is known, handled_at set once it took effect.
+ */
+export const providerEvents = sqliteTable(
+  "provider_events",
+  {
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    entityId: text("entity_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+    handledAt: integer("handled_at"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index("provider_events_received_idx").on(t.receivedAt)],
 );
 
 /** The offline provider's own record of its payments (development and tests only). */

@@ -6,7 +6,7 @@ import type { AppEnv } from "../request-context";
 import { SMS_REPORT_PATH } from "../sms/sms";
 
 /**
- * The providers' callbacks: the payment webhook, the mail provider's webhook and SNS reports, the SMS
+ * The providers' callbacks: the payment webhook, Mollie's next-gen webhook, the mail provider's webhook and SNS reports, the SMS
  * delivery reports. Each is told about a row the site wrote a moment ago (an order, a sent mail or
  * SMS) and brings no bookmark; a replica that has not seen that row yet would make it answer 200 for
  * an unknown id, and the provider would not call again. So they read and write the primary.
@@ -16,6 +16,7 @@ import { SMS_REPORT_PATH } from "../sms/sms";
  */
 export const PROVIDER_CALLBACKS: readonly string[] = [
   "/api/payment-webhook.php",
+  "/api/mollie-events.php",
   "/api/mail-webhook.php",
   "/api/mail-sns.php",
   SMS_REPORT_PATH,

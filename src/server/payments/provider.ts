@@ -117,9 +117,16 @@ export class PaymentProviderError extends Error {
     super(message);
   }
 
-  /** The provider answered that it will not do this (4xx): nothing happened there. */
+  /**
+   * The provider answered that it will not do this (4xx): nothing happened there. Not so a 409, which
+   * Mollie answers while a request with the same Idempotency-Key is still being processed (it may
+   * still be made: https://docs.mollie.com/reference/api-idempotency), nor a 429, too many requests
+   * (https://docs.mollie.com/overview/handling-errors): both are no answer yet, like a timeout.
+   */
   get refused(): boolean {
-    return this.status !== null && this.status >= 400 && this.status < 500;
+    return (
+      this.status !== null && this.status >= 400 && this.status < 500 && this.status !== 409 && this.status !== 429
+    );
   }
 }
 

@@ -1,6 +1,8 @@
 /**
- * Refunds and chargebacks as the payment's webhook learns of them (docs.mollie.com/reference/webhooks:
- * Mollie calls a payment's webhook when a refund or chargeback on it changes). The provider's lists
+ * Refunds and chargebacks as the payment's webhook learns of them (https://docs.mollie.com/overview/webhooks:
+ * Mollie calls a payment's webhook when a refund reaches processing, refunded or failed and when a
+ * chargeback is received) and as Mollie's next-gen webhook events tell the rest, a refund canceled
+ * and a chargeback reversed (services/payment-events.ts, docs/decisions/0054). The provider's lists
  * are read back and compared with ours: a refund or chargeback made outside the app takes its share
  * of the order's credits, a refund that failed gives its credits back, a reversed chargeback gives
  * back and lifts the direct-debit block. Each change is once (db/payment-adjustments.ts).
@@ -91,15 +93,19 @@ async function giveBack(
   const orderBack =
     adjustment.origin === "member" ? undoRefundStatements(ctx.db, order, adjustment.credits, ctx.now) : [];
   const results = await ctx.db.batch([...giveBackStatements(ctx.db, adjustment, status, ctx.now), ...orderBack]);
-  console.info(
-    JSON.stringify({
-      event: "refund_failed",
-      order: order.id,
-      refund: adjustment.providerId,
-      credits: adjustment.credits,
-    }),
-  );
-  return results.some((r) => r.meta.changes > 0);
+  const changed = results.some((r) => r.meta.changes > 0);
+  // Logged by the one delivery that gave the credits back, not by its repeats.
+  if (changed)
+    console.info(
+      JSON.stringify({
+        event: "refund_failed",
+        order: order.id,
+        refund: adjustment.providerId,
+        status,
+        credits: adjustment.credits,
+      }),
+    );
+  return changed;
 }
 
 /** Bring the order's chargebacks in line with the provider's; true when anything changed. */

@@ -15,7 +15,15 @@ import {
   type OrderRow,
 } from "../db/orders";
 import { latestPaymentOf } from "../db/payments";
-import { memberRefundFailedStatement, memberRefundStatement, recordRefundAnswer } from "../db/payment-adjustments";
+import {
+  memberRefundFailedStatement,
+  memberRefundStatement,
+  recordRefundAnswer,
+  unansweredMemberRefunds,
+} from "../db/payment-adjustments";
+import { databaseOf, type Database } from "../db/database";
+import { forgetProviderEvents } from "../db/provider-events";
+import { paymentProviderFor } from "../payments";
 import { AppError } from "../errors";
 import { PaymentProviderError, type PaymentProvider, type Refund } from "../payments/provider";
 import { providerUnavailable, type PaymentContext } from "./payments";
@@ -64,8 +72,11 @@ export type BatchRecord = (statements: [Statement, ...Statement[]]) => [Statemen
 /**
  * Return the unused credits of the member's latest purchase (SPEC §1: within refund_days): the
  * credits and the ledger row in one step, then the refund at the provider of the matching part of
- * the price. If the provider refuses, the credits are given back. An operator's refund (the console)
- * is this same call, its audit row added to the batch by `record`.
+ * the price. The credits come back only when the provider refused the request or says the refund
+ * failed or was canceled; with no answer (a timeout, a 5xx, a 409 for the key still being worked on)
+ * the request stays pending, credits taken, until the provider's webhooks or the clock work settle
+ * it (docs/decisions/0054). An operator's refund (the console) is this same call, its audit row added
+ * to the batch by `record`.
  */
 export async function refundOrder(
   ctx: PaymentContext,
@@ -90,6 +101,7 @@ export async function refundOrder(
   const payment = await latestPaymentOf(ctx.db, order.id);
   if (!payment) throw new AppError({ status: 409, code: "not_refundable", key: "payments.errors.not_refundable" });
   const key = crypto.randomUUID();
+  const description = `${ctx.site.name} refund #${order.id}`;
   // The credits are taken when the refund is asked for (with the request's own row, the attempt's key in it).
   const [taken] = await ctx.db.batch(
     record([
@@ -100,6 +112,7 @@ export async function refundOrder(
         idempotencyKey: key,
         amountCents: cents,
         credits: unused,
+        description,
         now: ctx.now,
       }),
     ]),
@@ -107,27 +120,90 @@ export async function refundOrder(
   // Refused (the credits were spent meanwhile, or another take-back came first): the batch changed nothing.
   if (taken.meta.changes === 0) throw await refundRefusedWhy(ctx, order, unused);
   ctx.balanceChanged?.(userId);
-  const request = {
-    amount: cents,
-    currency: order.currency,
-    description: `${ctx.site.name} refund #${order.id}`,
-    idempotencyKey: key,
-    refundKey: key,
-  };
+  const request = { amount: cents, currency: order.currency, description, idempotencyKey: key, refundKey: key };
   const outcome = await askForRefund(ctx, payment.providerPaymentId, request);
-  if (outcome.refund) {
-    await recordRefundAnswer(ctx.db, key, outcome.refund, ctx.now);
-  } else if (outcome.refused) {
-    // Nothing happened at the provider: the credits come back at once.
-    await ctx.db.batch([
-      memberRefundFailedStatement(ctx.db, key, ctx.now),
-      ...undoRefundStatements(ctx.db, order, unused, ctx.now),
-    ]);
-    ctx.balanceChanged?.(userId);
-    throw providerUnavailable(outcome.refused);
-  }
-  // With no answer at all the request stays open, credits taken: the payment's webhook tells how it ended.
+  if (await settleRefundRequest(ctx, order, { key, credits: unused }, outcome)) ctx.balanceChanged?.(userId);
+  if (outcome.refused) throw providerUnavailable(outcome.refused);
   return (await findOwnOrder(ctx.db, userId, order.id))!;
+}
+
+/** What settling a member's refund request needs: the database, the provider, the clock. */
+type RefundContext = { db: Database; provider: PaymentProvider; now: number };
+
+/** A refund's statuses that mean the money did not go back (https://docs.mollie.com/reference/get-refund). */
+const NOT_REFUNDED = new Set(["failed", "canceled"]);
+
+/**
+ * Record what became of a member's refund request; true when its credits came back. Refused by the
+ * provider (nothing happened there), or made and already failed or canceled: the credits come back,
+ * once (the request's mark and the order's status guard the batch). Made: its id and status are kept.
+ * No answer: nothing changes, the request stays pending.
+ */
+async function settleRefundRequest(
+  ctx: RefundContext,
+  order: Pick<OrderRow, "id" | "userId">,
+  request: { key: string; credits: number },
+  outcome: RefundOutcome,
+): Promise<boolean> {
+  if (outcome.refund) await recordRefundAnswer(ctx.db, request.key, outcome.refund, ctx.now);
+  const endedAs = outcome.refused
+    ? "failed"
+    : outcome.refund && NOT_REFUNDED.has(outcome.refund.status)
+      ? outcome.refund.status
+      : null;
+  if (endedAs === null) {
+    if (!outcome.refund)
+      console.warn(JSON.stringify({ event: "refund_pending", order: order.id, credits: request.credits }));
+    return false;
+  }
+  const results = await ctx.db.batch([
+    memberRefundFailedStatement(ctx.db, request.key, endedAs, ctx.now),
+    ...undoRefundStatements(ctx.db, order, request.credits, ctx.now),
+  ]);
+  return results[0].meta.changes > 0;
+}
+
+/** How long a member's refund request may go unanswered before the clock work asks the provider about it. */
+export const REFUND_SETTLE_AFTER_SECONDS = 10 * 60;
+
+/**
+ * The clock work's part of refunds: each member's refund request still without an answer a while
+ * after it was made is looked up in the payment's refunds by its key and, when the provider has no
+ * such refund, asked again with the same Idempotency-Key and parameters (Mollie makes it once:
+ * https://docs.mollie.com/reference/api-idempotency, "inspect the API (using its 'list' endpoints)").
+ * What the provider answers settles it as in refundOrder; no answer leaves it for the next round.
+ */
+export async function settleUnansweredRefunds(
+  ctx: RefundContext,
+): Promise<{ answered: number; givenBack: number; pending: number }> {
+  const counts = { answered: 0, givenBack: 0, pending: 0 };
+  for (const request of await unansweredMemberRefunds(ctx.db, ctx.now - REFUND_SETTLE_AFTER_SECONDS)) {
+    const order = await findOrder(ctx.db, request.orderId);
+    const payment = order ? await latestPaymentOf(ctx.db, order.id) : null;
+    if (!order || !payment || !request.idempotencyKey) continue;
+    const outcome = await askForRefund(
+      ctx,
+      payment.providerPaymentId,
+      {
+        amount: request.amountCents,
+        currency: order.currency,
+        description: request.description ?? `refund #${order.id}`,
+        idempotencyKey: request.idempotencyKey,
+        refundKey: request.idempotencyKey,
+      },
+      true,
+    );
+    const back = await settleRefundRequest(
+      ctx,
+      order,
+      { key: request.idempotencyKey, credits: request.credits },
+      outcome,
+    );
+    if (back) counts.givenBack++;
+    else if (outcome.refund) counts.answered++;
+    else counts.pending++;
+  }
+  return counts;
 }
 
 /**
@@ -144,30 +220,68 @@ async function refundRefusedWhy(ctx: PaymentContext, order: OrderRow, credits: n
   return new AppError({ status: 409, code: "credits_spent", key: "payments.errors.credits_spent" });
 }
 
+/** Handled provider events are kept this long, well past Mollie's day of retries (docs.mollie.com/reference/webhooks-new). */
+const PROVIDER_EVENT_DAYS = 30;
+
 /**
- * Ask the provider for a refund and find out what happened when no answer came: a request that
- * timed out may have been made, so the payment's refunds are looked up for this request's key, and
- * asked again with the same Idempotency-Key (the provider makes it once) before anything is assumed.
+ * The hourly clock work of payments: unanswered refund requests settled with the provider, and
+ * handled provider events past their days forgotten.
+ */
+export async function runRefundClock(
+  env: Env,
+  now: number,
+): Promise<{ answered: number; givenBack: number; pending: number; eventsForgotten: number }> {
+  const db = databaseOf(env.DB);
+  const eventsForgotten = await forgetProviderEvents(db, now - PROVIDER_EVENT_DAYS * DAY);
+  // The offline sandbox keeps no refunds of its own to ask about.
+  if (env.PAYMENT_PROVIDER !== "mollie") return { answered: 0, givenBack: 0, pending: 0, eventsForgotten };
+  const settled = await settleUnansweredRefunds({ db, provider: paymentProviderFor(env, db, ""), now });
+  return { ...settled, eventsForgotten };
+}
+
+type RefundOutcome = { refund?: Refund; refused?: PaymentProviderError };
+
+/** Calls of a refund within one request or round of the clock work: the first and two repeats. */
+const REFUND_ATTEMPTS = 3;
+
+/**
+ * Ask the provider for a refund and find out what happened when no answer came. A request that timed
+ * out may still be made (https://docs.mollie.com/reference/api-idempotency), and a 409 says one with
+ * this key is still being processed: the payment's refunds are looked up for this request's key, and
+ * it is asked again with the same Idempotency-Key (the provider makes it once) before anything is
+ * assumed. Only a refusal (a 4xx other than 409 and 429) means nothing happened. `lookFirst` looks
+ * before the first call too (the clock work: a key older than Mollie's hour would make a new refund).
  */
 async function askForRefund(
-  ctx: PaymentContext,
+  ctx: { provider: PaymentProvider },
   paymentId: string,
   request: Parameters<PaymentProvider["refund"]>[1],
-): Promise<{ refund?: Refund; refused?: unknown }> {
-  for (let attempt = 0; attempt < 2; attempt++) {
+  lookFirst = false,
+): Promise<RefundOutcome> {
+  for (let attempt = 0; attempt < REFUND_ATTEMPTS; attempt++) {
+    if (attempt > 0 || lookFirst) {
+      try {
+        const found = (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
+        if (found) return { refund: found };
+      } catch {
+        // The list is out of reach too. Within the request the key is fresh, so it is asked again with
+        // it; the clock work's keys may be past Mollie's hour, so it waits for a list it can read.
+        if (lookFirst) return {};
+      }
+    }
     try {
       return { refund: await ctx.provider.refund(paymentId, request) };
     } catch (error) {
-      if (!(error instanceof PaymentProviderError) || error.refused) return { refused: error };
+      if (error instanceof PaymentProviderError && error.refused) return { refused: error };
       console.error(
-        JSON.stringify({ event: "refund_unanswered", payment: paymentId, attempt, message: error.message }),
+        JSON.stringify({
+          event: "refund_unanswered",
+          payment: paymentId,
+          attempt,
+          status: error instanceof PaymentProviderError ? error.status : null,
+          message: error instanceof Error ? error.message : String(error),
+        }),
       );
-    }
-    try {
-      const found = (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
-      if (found) return { refund: found };
-    } catch {
-      return {};
     }
   }
   return {};
