@@ -168,6 +168,39 @@ export const methodCurrencies = (method: string): readonly string[] => METHOD_CU
 export const methodPaysIn = (method: string, currency: string): boolean =>
   (METHOD_CURRENCIES[method as PaymentMethod] ?? []).includes(currency as Currency);
 
+/** Whether a method can pay this currency for payers of this country (the table above). */
+function methodPaysThere(method: string, currency: string, country: string): boolean {
+  return (
+    methodPaysIn(method, currency) &&
+    methodServesCountry(method, country) &&
+    (methodCurrencyIn(method, country) ?? currency) === currency
+  );
+}
+
+/**
+ * The ways to pay /pricing names for a country: the price list's methods that can pay its currency
+ * there, direct debit only where the site has its settings, and Klarna apart: its billing address is
+ * the one a member gave with their direct-debit account (services/payments.ts billingAddressOf), so
+ * only a member who has set up direct debit can use it, and it is named with that condition.
+ */
+export function listedMethods(
+  pricing: CountryPricing,
+  country: string,
+  directDebitSettings: boolean,
+): { methods: PaymentMethod[]; klarnaAfterDirectDebit: boolean } {
+  const directDebit =
+    directDebitSettings &&
+    pricing.methods.includes("directdebit") &&
+    methodPaysThere("directdebit", pricing.currency, country);
+  return {
+    methods: pricing.methods.filter(
+      (m) => m !== "klarna" && (m !== "directdebit" || directDebit) && methodPaysThere(m, pricing.currency, country),
+    ),
+    klarnaAfterDirectDebit:
+      directDebit && pricing.methods.includes("klarna") && methodPaysThere("klarna", pricing.currency, country),
+  };
+}
+
 /**
  * Methods whose first payment leaves a mandate for one-tap repeats, and the kind of mandate: a card
  * or PayPal mandate, or (bank buttons) a SEPA direct-debit mandate, which only charges euros
