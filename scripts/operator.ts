@@ -60,15 +60,17 @@ export function inlineSql({ sql, params }: { sql: string; params: unknown[] }): 
  * The project's own wrangler (node_modules/wrangler), run by the Node that runs this script: it needs
  * no `wrangler` on PATH, and it is the version package-lock.json pins.
  */
-export const WRANGLER = [
-  process.execPath,
-  join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", "wrangler", "bin", "wrangler.js"),
-] as const;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const WRANGLER = [process.execPath, join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js")] as const;
 
-/** Run wrangler without it reaching for request.cf data or metrics; returns what it printed. */
+/**
+ * Run wrangler without it reaching for request.cf data or metrics; returns what it printed. It reads
+ * wrangler.toml itself (not the built config a vite build points wrangler at), so `--env production`
+ * names the same bindings whatever was built last.
+ */
 export function wrangler(args: string[], options: { inherit?: boolean } = {}): string {
   return (
-    execFileSync(WRANGLER[0], [WRANGLER[1], ...args], {
+    execFileSync(WRANGLER[0], [WRANGLER[1], ...args, "--config", join(ROOT, "wrangler.toml")], {
       encoding: "utf8",
       ...(options.inherit ? { stdio: "inherit" } : {}),
       env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
