@@ -67,4 +67,6 @@ try {
     `note: the settings are put, but the audit row could not be written: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
   );
 }
-console.info(`${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then deploy`);
+console.info(
+  `${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then npm run deploy -- production`,
+);
