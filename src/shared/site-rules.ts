@@ -135,6 +135,10 @@ function languageProblems(site: SiteSettings): string[] {
 /** What a production file must not carry over from development or from the example file. */
 function productionProblems(site: SiteSettings): string[] {
   const problems: string[] = [];
+  if (isReservedHost(site.domain))
+    problems.push(
+      `site.domain: ${site.domain} is a local or example name no visitor can reach: put the domain the site is bound to in wrangler.toml's routes`,
+    );
   if (site.push_public_key === DEVELOPMENT_PUSH_PUBLIC_KEY)
     problems.push(
       `site.push_public_key: this is the development key, whose private half is in the repository: make the deployment's pair with npm run vapid and put its public key here (or "" for no web push)`,

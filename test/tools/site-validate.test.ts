@@ -211,6 +211,17 @@ describe("npm run site -- validate", () => {
     expect(output).toContain("not valid for production (4 problems)");
   });
 
+  it("refuses a local stack's domain in a production file", () => {
+    const file = productionReady();
+    file.site.domain = "fr.localhost";
+    delete file.site.public_url;
+    const { status, output } = validate(file, "--env", "production");
+    expect(status).toBe(1);
+    expect(output).toContain(
+      "site.domain: fr.localhost is a local or example name no visitor can reach: put the domain the site is bound to in wrangler.toml's routes",
+    );
+  });
+
   it("applies production's rules to every put --remote, with or without --env", () => {
     const path = join(dir, "remote.json");
     writeFileSync(path, JSON.stringify(example()));
