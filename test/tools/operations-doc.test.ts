@@ -1,13 +1,15 @@
 /**
- * The operators' table of payment methods (docs/operations.md, "The payment methods each country and
- * currency can use") says what the code enforces (src/shared/payments.ts): the same currencies and,
- * for the countries the product speaks to, the same countries per method.
+ * docs/operations.md's launch checklist explains what the code reads: every field of a site's
+ * settings and of its company has a row in the tables, and the table of payment methods says what
+ * src/shared/payments.ts enforces (the same currencies and, for the countries the product speaks to,
+ * the same countries per method).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COUNTRY_LANGUAGES } from "../../src/shared/locales";
 import { CURRENCIES, PAYMENT_METHODS, methodCurrencies, methodServesCountry } from "../../src/shared/payments";
+import { CompanyInfo, SiteSettings } from "../../src/shared/settings";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const doc = readFileSync(join(ROOT, "docs", "operations.md"), "utf8");
@@ -19,6 +21,28 @@ const rows = new Map(
   ]),
 );
 const PRODUCT_COUNTRIES = Object.keys(COUNTRY_LANGUAGES).filter((c) => c !== "US");
+
+/** The fields a table of the doc's section explains: every `name` in its rows' first cell. */
+function explained(heading: string): Set<string> {
+  const start = doc.indexOf(heading);
+  const text = doc.slice(start, doc.indexOf("\n### ", start + heading.length));
+  return new Set(
+    [...text.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([a-z_]+)`/g)].map((f) => f[1]!)),
+  );
+}
+
+describe("docs/operations.md's tables of settings", () => {
+  it("explain every field of a site's settings", () => {
+    const fields = Object.keys(SiteSettings.pipe[0].entries);
+    const rows = explained("### The site's settings (`site`)");
+    expect(fields.filter((field) => !rows.has(field))).toEqual([]);
+  });
+
+  it("explain every field of the company", () => {
+    const rows = explained("### The company (`company`)");
+    expect(Object.keys(CompanyInfo.entries).filter((field) => !rows.has(field))).toEqual([]);
+  });
+});
 
 describe("docs/operations.md's table of payment methods", () => {
   it("has a row for every method", () => {
