@@ -77,33 +77,17 @@ describe("npm run deploy -- production --dry-run", () => {
   );
 
   it("refuses a build without a stamp, one stamped for another environment, and one of an older wrangler.toml", () => {
-    const unstamped = deploy(
-      "production",
-      "--no-build",
-      "--dry-run",
-      "--dist",
-      plantedBuild(() => null),
-    );
+    /** The dry run of a deploy to production of the build in `dist`, as it is. */
+    const deployBuilt = (dist: string) => deploy("production", "--no-build", "--dry-run", "--dist", dist);
+    const unstamped = deployBuilt(plantedBuild(() => null));
     expect(unstamped.status).toBe(1);
     expect(unstamped.output).toContain("has no build stamp");
 
-    const staging = deploy(
-      "production",
-      "--no-build",
-      "--dry-run",
-      "--dist",
-      plantedBuild((stamp) => ({ ...stamp, environment: "staging" })),
-    );
+    const staging = deployBuilt(plantedBuild((stamp) => ({ ...stamp, environment: "staging" })));
     expect(staging.status).toBe(1);
     expect(staging.output).toContain("was made for staging");
 
-    const older = deploy(
-      "production",
-      "--no-build",
-      "--dry-run",
-      "--dist",
-      plantedBuild((stamp) => ({ ...stamp, config_sha256: "0".repeat(64) })),
-    );
+    const older = deployBuilt(plantedBuild((stamp) => ({ ...stamp, config_sha256: "0".repeat(64) })));
     expect(older.status).toBe(1);
     expect(older.output).toContain("refused: wrangler.toml changed since the build");
     expect(older.output).not.toContain("--dry-run: exiting now");
