@@ -84,5 +84,5 @@ execFileSync(WRANGLER[0], [WRANGLER[1], ...args], { cwd: ROOT, stdio: "inherit",
 console.info(
   values["dry-run"]
     ? `dry run: ${environment} was built and checked; nothing was uploaded`
-    : `${environment}: deployed. Roll back with npx wrangler rollback --config ${join(dist, WORKER_OUT, "wrangler.json")} (docs/operations.md)`,
+    : `${environment}: deployed. To go back: npx wrangler deployments list --name edge-dating, then npx wrangler rollback <version-id> --name edge-dating (docs/operations.md, "Roll back")`,
 );
