@@ -96,49 +96,23 @@ const EU = [
 /** Mollie's SEPA countries for bank transfer and direct debit: the EU, the EEA and four with agreements. */
 const SEPA = [...EU, "IS", "LI", "NO", "AD", "SM", "MC", "VA"];
 
-/** The countries whose payers each method serves; absent: any country. */
-const METHOD_COUNTRIES: Readonly<Partial<Record<PaymentMethod, readonly string[]>>> = {
-  ideal: ["NL"],
-  bancontact: ["BE"],
-  kbc: ["BE"],
-  belfius: ["BE"],
-  eps: ["AT"],
-  banktransfer: SEPA,
-  directdebit: SEPA,
-  klarna: [
-    "AT",
-    "BE",
-    "CH",
-    "CZ",
-    "DE",
-    "DK",
-    "ES",
-    "FI",
-    "FR",
-    "GB",
-    "GR",
-    "HU",
-    "IE",
-    "IT",
-    "NL",
-    "NO",
-    "PL",
-    "PT",
-    "RO",
-    "SE",
-    "SK",
-  ],
-  trustly: ["AT", "DE", "DK", "EE", "FI", "GB", "LT", "LV", "NL", "NO", "SE"],
-  twint: ["CH"],
-  blik: ["PL"],
-  przelewy24: ["PL"],
-  mobilepay: ["DK", "FI"],
-  vipps: ["NO"],
-  swish: ["SE"],
-};
-
-/** Klarna pays only in the payer's own country's currency ("We only support the local currency of each country"). */
+/**
+ * Klarna's countries, each paying only in its own currency (docs.mollie.com/docs/klarna, "Supported
+ * currencies"; Klarna: "We only support the local currency of each country").
+ */
 const KLARNA_CURRENCY: Readonly<Record<string, string>> = {
+  AT: "EUR",
+  BE: "EUR",
+  DE: "EUR",
+  ES: "EUR",
+  FI: "EUR",
+  FR: "EUR",
+  GR: "EUR",
+  IE: "EUR",
+  IT: "EUR",
+  NL: "EUR",
+  PT: "EUR",
+  SK: "EUR",
   CH: "CHF",
   CZ: "CZK",
   DK: "DKK",
@@ -150,6 +124,25 @@ const KLARNA_CURRENCY: Readonly<Record<string, string>> = {
   SE: "SEK",
 };
 
+/** The countries whose payers each method serves; absent: any country. */
+const METHOD_COUNTRIES: Readonly<Partial<Record<PaymentMethod, readonly string[]>>> = {
+  ideal: ["NL"],
+  bancontact: ["BE"],
+  kbc: ["BE"],
+  belfius: ["BE"],
+  eps: ["AT"],
+  banktransfer: SEPA,
+  directdebit: SEPA,
+  klarna: Object.keys(KLARNA_CURRENCY),
+  trustly: ["AT", "DE", "DK", "EE", "FI", "GB", "LT", "LV", "NL", "NO", "SE"],
+  twint: ["CH"],
+  blik: ["PL"],
+  przelewy24: ["PL"],
+  mobilepay: ["DK", "FI"],
+  vipps: ["NO"],
+  swish: ["SE"],
+};
+
 /** Whether Mollie lets payers of this country pay with this method (docs.mollie.com/docs/<method>). */
 export function methodServesCountry(method: string, country: string): boolean {
   const countries = METHOD_COUNTRIES[method as PaymentMethod];
@@ -158,8 +151,7 @@ export function methodServesCountry(method: string, country: string): boolean {
 
 /** The one currency a method pays in for this country when it has one (Klarna), else null. */
 export function methodCurrencyIn(method: string, country: string): string | null {
-  if (method !== "klarna" || !methodServesCountry(method, country)) return null;
-  return KLARNA_CURRENCY[country] ?? (EU.includes(country) ? "EUR" : null);
+  return method === "klarna" ? (KLARNA_CURRENCY[country] ?? null) : null;
 }
 
 /** The currencies a method can pay in at Mollie. */

@@ -34,13 +34,13 @@ function explained(heading: string): Set<string> {
 describe("docs/operations.md's tables of settings", () => {
   it("explain every field of a site's settings", () => {
     const fields = Object.keys(SiteSettings.pipe[0].entries);
-    const rows = explained("### The site's settings (`site`)");
-    expect(fields.filter((field) => !rows.has(field))).toEqual([]);
+    const site = explained("### The site's settings (`site`)");
+    expect(fields.filter((field) => !site.has(field))).toEqual([]);
   });
 
   it("explain every field of the company", () => {
-    const rows = explained("### The company (`company`)");
-    expect(Object.keys(CompanyInfo.entries).filter((field) => !rows.has(field))).toEqual([]);
+    const company = explained("### The company (`company`)");
+    expect(Object.keys(CompanyInfo.entries).filter((field) => !company.has(field))).toEqual([]);
   });
 });
 
