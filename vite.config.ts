@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { writeBuildStamp } from "./scripts/vite/build-stamp.ts";
 import { CLIENT_OUT_DIR, clientManifest } from "./scripts/vite/client-manifest.ts";
 import { reactChunkEncoding } from "./scripts/vite/react-chunks.ts";
 import { buildServiceWorker } from "./scripts/vite/service-worker.ts";
@@ -21,6 +22,8 @@ export default defineConfig({
       await builder.build(builder.environments.client!);
       await buildServiceWorker();
       await builder.build(builder.environments.edge_dating!);
+      // What this build is for (CLOUDFLARE_ENV), which npm run deploy checks before it uploads.
+      writeBuildStamp();
     },
   },
 });

@@ -4,6 +4,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { userInfo } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 export function fail(message: string): never {
@@ -35,7 +37,7 @@ export function operatorArgs<K extends string = never>(own: readonly K[] = []) {
     const value = (values as Record<string, unknown>)[name];
     return typeof value === "string" ? value : undefined;
   };
-  return { positionals, target, option };
+  return { positionals, target, option, env: values.env, remote: values.remote };
 }
 
 /**
@@ -54,10 +56,21 @@ export function inlineSql({ sql, params }: { sql: string; params: unknown[] }): 
   });
 }
 
-/** Run wrangler without it reaching for request.cf data or metrics; returns what it printed. */
+/**
+ * The project's own wrangler (node_modules/wrangler), run by the Node that runs this script: it needs
+ * no `wrangler` on PATH, and it is the version package-lock.json pins.
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const WRANGLER = [process.execPath, join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js")] as const;
+
+/**
+ * Run wrangler without it reaching for request.cf data or metrics; returns what it printed. It reads
+ * wrangler.toml itself (not the built config a vite build points wrangler at), so `--env production`
+ * names the same bindings whatever was built last.
+ */
 export function wrangler(args: string[], options: { inherit?: boolean } = {}): string {
   return (
-    execFileSync("wrangler", args, {
+    execFileSync(WRANGLER[0], [WRANGLER[1], ...args, "--config", join(ROOT, "wrangler.toml")], {
       encoding: "utf8",
       ...(options.inherit ? { stdio: "inherit" } : {}),
       env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },

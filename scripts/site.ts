@@ -3,7 +3,8 @@
  * the schemas the Worker reads them with (edge/site.ts checkSiteFile, which the console's
  * Sites screen uses too), then puts them into the SETTINGS KV namespace.
  *
- *   npm run site -- validate scripts/sites/example.nl.json
+ *   npm run site -- validate scripts/sites/example.nl.json                (the local stack's rules)
+ *   npm run site -- validate my-site.json --env production                 (also production's rules)
  *   npm run site -- put scripts/sites/example.nl.json --local            (the local stack, .wrangler/state)
  *   npm run site -- put scripts/sites/example.nl.json --remote --env production [--reason TEXT]
  *
@@ -18,19 +19,30 @@ import { auditEntryQuery } from "../src/server/db/audit-log";
 import { databaseOf } from "../src/server/db/database";
 import { commandActor, fail, operatorArgs, runStatements, wrangler } from "./operator";
 
-const { positionals, target, option } = operatorArgs(["reason"]);
+const { positionals, target, option, env, remote } = operatorArgs(["reason"]);
 const [command, file] = positionals;
 if (!file || (command !== "validate" && command !== "put"))
   fail("usage: site validate|put <file.json> [--reason TEXT] [--local|--remote] [--env NAME]");
 
-const checked = checkSiteFile(JSON.parse(readFileSync(file, "utf8")));
+// Production's rules (no development keys, no example partners) for a file meant for production:
+// --env production, or anything put --remote.
+const environment = env === "production" || remote ? "production" : "development";
+let raw: unknown;
+try {
+  raw = JSON.parse(readFileSync(file, "utf8"));
+} catch (error) {
+  fail(`${file}: not readable as JSON: ${error instanceof Error ? error.message : String(error)}`);
+}
+const checked = checkSiteFile(raw, environment);
 if ("problems" in checked) {
   for (const problem of checked.problems) console.error(problem);
-  fail(`${file}: not valid`);
+  fail(
+    `${file}: not valid for ${environment} (${checked.problems.length} ${checked.problems.length === 1 ? "problem" : "problems"})`,
+  );
 }
 const { site, company } = checked.file;
 if (company === undefined) console.info(`note: no company in ${file}; "${site.company_id}" must already be in KV`);
-console.info(`${file}: valid settings for ${site.domain}`);
+console.info(`${file}: valid settings for ${site.domain} in ${environment}`);
 if (command === "validate") process.exit(0);
 
 const where = target();
@@ -55,4 +67,6 @@ try {
     `note: the settings are put, but the audit row could not be written: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
   );
 }
-console.info(`${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then deploy`);
+console.info(
+  `${site.domain}: settings put; add the domain to wrangler.toml (routes) if it is new, then npm run deploy -- production`,
+);

@@ -77,7 +77,12 @@ export type WebhookCall = { paymentId: string; url: string; contentType: string;
 
 const IDEMPOTENCY_WINDOW_MS = 3_600_000;
 
-/** Mollie's rules per method: currencies, billing countries (null: any), and whether a first payment may use it. */
+/**
+ * Mollie's rules per method: currencies, billing countries (null: any), and whether a first payment
+ * may use it; each method's "Key information" at docs.mollie.com/docs/<method> (trustly: AT, DE, DK,
+ * EE, FI, LT, LV, NL, NO, SE, UK; klarna: the countries listed there, each in its own currency) and
+ * docs.mollie.com/docs/multicurrency.
+ */
 const METHODS: Record<string, { currencies: string[]; countries: string[] | null; first: boolean; mandate?: string }> =
   {
     creditcard: {
@@ -99,15 +104,37 @@ const METHODS: Record<string, { currencies: string[]; countries: string[] | null
     eps: { currencies: ["EUR"], countries: ["AT"], first: true, mandate: "directdebit" },
     trustly: {
       currencies: ["EUR", "GBP", "DKK", "NOK", "SEK"],
-      countries: ["AT", "BE", "DE", "DK", "EE", "ES", "FI", "GB", "LT", "LV", "NL", "NO", "SE"],
+      countries: ["AT", "DE", "DK", "EE", "FI", "GB", "LT", "LV", "NL", "NO", "SE"],
       first: true,
       mandate: "directdebit",
     },
     banktransfer: { currencies: ["EUR"], countries: null, first: false },
     directdebit: { currencies: ["EUR"], countries: null, first: false },
     klarna: {
-      currencies: ["EUR", "CHF", "DKK", "NOK", "SEK", "PLN"],
-      countries: ["AT", "BE", "CH", "DE", "DK", "FI", "NL", "NO", "PL", "SE"],
+      currencies: ["EUR", "CHF", "DKK", "GBP", "NOK", "SEK", "PLN"],
+      countries: [
+        "AT",
+        "BE",
+        "CH",
+        "CZ",
+        "DE",
+        "DK",
+        "ES",
+        "FI",
+        "FR",
+        "GB",
+        "GR",
+        "HU",
+        "IE",
+        "IT",
+        "NL",
+        "NO",
+        "PL",
+        "PT",
+        "RO",
+        "SE",
+        "SK",
+      ],
       first: false,
     },
     twint: { currencies: ["CHF"], countries: ["CH"], first: false },

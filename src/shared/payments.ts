@@ -13,10 +13,36 @@ export const CURRENCIES = ["EUR", "CHF", "GBP", "DKK", "NOK", "SEK", "PLN"] as c
 type Currency = (typeof CURRENCIES)[number];
 
 /**
- * The currencies each method can pay in at Mollie (docs.mollie.com/docs/multicurrency and the
- * methods' own pages): iDEAL, Bancontact and the other bank buttons only in euros, TWINT in francs,
- * BLIK in zloty, Vipps in Norwegian and Swish in Swedish kronor. An order in another currency is
- * refused before the provider is asked, and a country's list never shows a method that cannot pay.
+ * Where each method can pay at Mollie: the currencies and the payers' countries of each method's
+ * "Key information" (docs.mollie.com/docs/<method>) and of docs.mollie.com/docs/multicurrency. An
+ * order in another currency is refused before the provider is asked, a country's list never shows a
+ * method that cannot pay, and `npm run site -- validate` refuses a price list that names one
+ * (src/shared/site-rules.ts). docs/operations.md has the same table for operators.
+ *
+ * | method       | currencies                   | payers' countries                          | page                       |
+ * | ------------ | ---------------------------- | ------------------------------------------ | -------------------------- |
+ * | creditcard   | all of ours                  | any                                        | docs/multicurrency         |
+ * | paypal       | all of ours                  | any                                        | docs/multicurrency         |
+ * | ideal        | EUR                          | NL                                         | docs/ideal                 |
+ * | bancontact   | EUR                          | BE                                         | docs/bancontact            |
+ * | kbc          | EUR                          | BE                                         | docs/kbc                   |
+ * | belfius      | EUR                          | BE                                         | docs/belfius               |
+ * | eps          | EUR                          | AT                                         | docs/eps                   |
+ * | banktransfer | EUR                          | SEPA: EU, IS, LI, NO, AD, SM, MC, VA        | docs/bank-transfer         |
+ * | directdebit  | EUR                          | SEPA: EU, IS, LI, NO, AD, SM, MC, VA        | docs/sepa-direct-debit     |
+ * | klarna       | the payer's country's own    | AT BE CH CZ DE DK ES FI FR GB GR HU IE IT  | docs/klarna                |
+ * |              | (EUR, CHF, DKK, GBP, NOK,    | NL NO PL PT RO SE SK                       |                            |
+ * |              | PLN, SEK)                    |                                            |                            |
+ * | trustly      | DKK, EUR, GBP, NOK, SEK      | AT DE DK EE FI GB LT LV NL NO SE           | docs/trustly               |
+ * | twint        | CHF                          | CH                                         | docs/multicurrency         |
+ * | blik         | PLN                          | PL                                         | docs/blik                  |
+ * | przelewy24   | PLN, EUR                     | PL                                         | docs/przelewy24            |
+ * | mobilepay    | DKK, EUR                     | DK, FI                                     | docs/mobilepay             |
+ * | vipps        | NOK                          | NO                                         | Vipps MobilePay's docs     |
+ * | swish        | SEK                          | SE                                         | docs/multicurrency         |
+ *
+ * (Vipps is not on Mollie's pages in our copy: NOK in Norway as Vipps MobilePay documents it,
+ * developer.vippsmobilepay.com/docs/knowledge-base/across-borders.)
  */
 const METHOD_CURRENCIES: Readonly<Record<PaymentMethod, readonly Currency[]>> = {
   creditcard: CURRENCIES,
@@ -28,7 +54,7 @@ const METHOD_CURRENCIES: Readonly<Record<PaymentMethod, readonly Currency[]>> = 
   eps: ["EUR"],
   kbc: ["EUR"],
   belfius: ["EUR"],
-  klarna: ["EUR", "CHF", "DKK", "NOK", "SEK", "PLN"],
+  klarna: ["EUR", "CHF", "DKK", "GBP", "NOK", "SEK", "PLN"],
   trustly: ["EUR", "GBP", "DKK", "NOK", "SEK"],
   twint: ["CHF"],
   blik: ["PLN"],
@@ -38,8 +64,134 @@ const METHOD_CURRENCIES: Readonly<Record<PaymentMethod, readonly Currency[]>> = 
   swish: ["SEK"],
 };
 
+const EU = [
+  "AT",
+  "BE",
+  "BG",
+  "HR",
+  "CY",
+  "CZ",
+  "DK",
+  "EE",
+  "FI",
+  "FR",
+  "DE",
+  "GR",
+  "HU",
+  "IE",
+  "IT",
+  "LV",
+  "LT",
+  "LU",
+  "MT",
+  "NL",
+  "PL",
+  "PT",
+  "RO",
+  "SK",
+  "SI",
+  "ES",
+  "SE",
+];
+/** Mollie's SEPA countries for bank transfer and direct debit: the EU, the EEA and four with agreements. */
+const SEPA = [...EU, "IS", "LI", "NO", "AD", "SM", "MC", "VA"];
+
+/**
+ * Klarna's countries, each paying only in its own currency (docs.mollie.com/docs/klarna, "Supported
+ * currencies"; Klarna: "We only support the local currency of each country").
+ */
+const KLARNA_CURRENCY: Readonly<Record<string, string>> = {
+  AT: "EUR",
+  BE: "EUR",
+  DE: "EUR",
+  ES: "EUR",
+  FI: "EUR",
+  FR: "EUR",
+  GR: "EUR",
+  IE: "EUR",
+  IT: "EUR",
+  NL: "EUR",
+  PT: "EUR",
+  SK: "EUR",
+  CH: "CHF",
+  CZ: "CZK",
+  DK: "DKK",
+  GB: "GBP",
+  HU: "HUF",
+  NO: "NOK",
+  PL: "PLN",
+  RO: "RON",
+  SE: "SEK",
+};
+
+/** The countries whose payers each method serves; absent: any country. */
+const METHOD_COUNTRIES: Readonly<Partial<Record<PaymentMethod, readonly string[]>>> = {
+  ideal: ["NL"],
+  bancontact: ["BE"],
+  kbc: ["BE"],
+  belfius: ["BE"],
+  eps: ["AT"],
+  banktransfer: SEPA,
+  directdebit: SEPA,
+  klarna: Object.keys(KLARNA_CURRENCY),
+  trustly: ["AT", "DE", "DK", "EE", "FI", "GB", "LT", "LV", "NL", "NO", "SE"],
+  twint: ["CH"],
+  blik: ["PL"],
+  przelewy24: ["PL"],
+  mobilepay: ["DK", "FI"],
+  vipps: ["NO"],
+  swish: ["SE"],
+};
+
+/** Whether Mollie lets payers of this country pay with this method (docs.mollie.com/docs/<method>). */
+export function methodServesCountry(method: string, country: string): boolean {
+  const countries = METHOD_COUNTRIES[method as PaymentMethod];
+  return countries === undefined || countries.includes(country);
+}
+
+/** The one currency a method pays in for this country when it has one (Klarna), else null. */
+export function methodCurrencyIn(method: string, country: string): string | null {
+  return method === "klarna" ? (KLARNA_CURRENCY[country] ?? null) : null;
+}
+
+/** The currencies a method can pay in at Mollie. */
+export const methodCurrencies = (method: string): readonly string[] => METHOD_CURRENCIES[method as PaymentMethod] ?? [];
+
 export const methodPaysIn = (method: string, currency: string): boolean =>
   (METHOD_CURRENCIES[method as PaymentMethod] ?? []).includes(currency as Currency);
+
+/** Whether a method can pay this currency for payers of this country (the table above). */
+function methodPaysThere(method: string, currency: string, country: string): boolean {
+  return (
+    methodPaysIn(method, currency) &&
+    methodServesCountry(method, country) &&
+    (methodCurrencyIn(method, country) ?? currency) === currency
+  );
+}
+
+/**
+ * The ways to pay /pricing names for a country: the price list's methods that can pay its currency
+ * there, direct debit only where the site has its settings, and Klarna apart: its billing address is
+ * the one a member gave with their direct-debit account (services/payments.ts billingAddressOf), so
+ * only a member who has set up direct debit can use it, and it is named with that condition.
+ */
+export function listedMethods(
+  pricing: CountryPricing,
+  country: string,
+  directDebitSettings: boolean,
+): { methods: PaymentMethod[]; klarnaAfterDirectDebit: boolean } {
+  const directDebit =
+    directDebitSettings &&
+    pricing.methods.includes("directdebit") &&
+    methodPaysThere("directdebit", pricing.currency, country);
+  return {
+    methods: pricing.methods.filter(
+      (m) => m !== "klarna" && (m !== "directdebit" || directDebit) && methodPaysThere(m, pricing.currency, country),
+    ),
+    klarnaAfterDirectDebit:
+      directDebit && pricing.methods.includes("klarna") && methodPaysThere("klarna", pricing.currency, country),
+  };
+}
 
 /**
  * Methods whose first payment leaves a mandate for one-tap repeats, and the kind of mandate: a card

@@ -79,7 +79,8 @@ async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000
 }
 
 export async function serve(persistTo: string, port: number): Promise<Server> {
-  // The console's host follows the port, as wrangler.toml's ops.localhost:8787 does for npm start.
+  // wrangler.toml's OPERATOR_HOST (ops.localhost:8787) as it is: in development the console answers
+  // on whatever port the stack is served on (test/e2e/console-port.test.ts).
   const args = [
     "dev",
     "--persist-to",
@@ -93,8 +94,6 @@ export async function serve(persistTo: string, port: number): Promise<Server> {
     "--log-level",
     "warn",
     "--show-interactive-dev-session=false",
-    "--var",
-    `OPERATOR_HOST:ops.localhost:${port}`,
   ];
   const child = spawn("wrangler", args, {
     stdio: ["ignore", "inherit", "inherit"],

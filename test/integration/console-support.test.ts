@@ -14,6 +14,7 @@ import { clearSiteCache } from "../../src/server/edge/site";
 import { siteKey } from "../../src/shared/settings";
 import { chatMember, creditsOf } from "../chat";
 import { asOperator, operator, productionEnv } from "../console";
+import { DEVELOPMENT_VAPID } from "../../scripts/demo/vapid-keys";
 import { putSites, site } from "../fixtures";
 import { fetchWorker } from "../http";
 import { STAND_IN_KEY } from "../mollie-stand-in";
@@ -247,19 +248,74 @@ describe("discount codes", () => {
   });
 });
 
+/** A web push public key of a deployment's own: the base64url of an uncompressed P-256 point. */
+async function ownPushKey(): Promise<string> {
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign"]);
+  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  return btoa(String.fromCharCode(...raw))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/** The fixture site as production's launch rules take it: its own push key, a real address, texts in nl and en. */
+async function launchable(domain: string) {
+  const both = (en: string, nl: string) => ({ en, nl });
+  return site(domain, {
+    push_public_key: await ownPushKey(),
+    support_email: "support@testwave.nl",
+    fictional_warning: both("Fictional", "Fictief"),
+    fictional_singular: both("fictional profile", "fictief profiel"),
+    fictional_plural: both("fictional profiles", "fictieve profielen"),
+    description: both("A test site", "Een testsite"),
+    index_title: both("Test site", "Testsite"),
+  });
+}
+
 describe("site settings", () => {
   const domain = "console-settings.test";
+  let launched: Awaited<ReturnType<typeof launchable>>;
   beforeAll(async () => {
-    await putSites(site(domain));
+    launched = await launchable(domain);
+    await putSites(launched);
     clearSiteCache();
+  });
+
+  it("settings that break a launch rule are refused with the field and the fix, and nothing is saved", async () => {
+    const before = await stored(domain);
+    const swish = structuredClone(launched);
+    swish.pricing["NL"]!.methods = ["ideal", "swish", "directdebit"];
+    const refused = await asOperator(admin, `/sites/${domain}/draft`, {
+      form: { settings: JSON.stringify({ site: swish }) },
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(
+      "site.pricing.NL.methods: swish cannot pay in EUR (it pays in SEK): remove swish, or price NL in a currency it pays in",
+    );
+    expect((await asOperator(admin, `/sites/${domain}/review`)).status).toBe(404);
+    expect(await stored(domain)).toBe(before);
+  });
+
+  it("production's console refuses the development push key, which the local stack's takes", async () => {
+    const development = { ...launched, push_public_key: DEVELOPMENT_VAPID.publicKey };
+    const settings = JSON.stringify({ site: development });
+    const refused = await asOperator(admin, `/sites/${domain}/draft`, { form: { settings } });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("site.push_public_key: this is the development key");
+    // Another admin's draft: drafts are each operator's own, and the tests below expect none of admin's.
+    const local = await asOperator(await operator("admin"), `/sites/${domain}/draft`, {
+      form: { settings },
+      workerEnv: { ...productionEnv, ENVIRONMENT: "development" },
+    });
+    expect(local.status, await local.clone().text()).toBe(200);
   });
 
   it("settings that fail validation are refused and nothing is saved, not even a draft", async () => {
     const before = await stored(domain);
     for (const settings of [
       "{ not json",
-      JSON.stringify({ site: { ...site(domain), refund_days: "fourteen" } }),
-      JSON.stringify({ site: { ...site(domain), domain: "elsewhere.test" } }),
+      JSON.stringify({ site: { ...launched, refund_days: "fourteen" } }),
+      JSON.stringify({ site: { ...launched, domain: "elsewhere.test" } }),
     ]) {
       const response = await asOperator(admin, `/sites/${domain}/draft`, { form: { settings } });
       expect(response.status).toBe(400);
@@ -271,10 +327,10 @@ describe("site settings", () => {
 
   it("a valid change shows its difference first, and only saving puts it into KV, with its audit row", async () => {
     const draft = await asOperator(admin, `/sites/${domain}/draft`, {
-      form: { settings: JSON.stringify({ site: { ...site(domain), name: "Renamed", refund_days: 10 } }) },
+      form: { settings: JSON.stringify({ site: { ...launched, name: "Renamed", refund_days: 10 } }) },
     });
     expect(draft.status, await draft.clone().text()).toBe(200);
-    expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: site(domain).name, refund_days: 14 });
+    expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: launched.name, refund_days: 14 });
     const review = await (await asOperator(admin, `/sites/${domain}/review`)).text();
     expect(review).toContain("site.name");
     expect(review).toContain("site.refund_days");
@@ -290,11 +346,11 @@ describe("site settings", () => {
 
   it("a save after someone else changed the settings is refused", async () => {
     await asOperator(admin, `/sites/${domain}/draft`, {
-      form: { settings: JSON.stringify({ site: { ...site(domain), name: "Mine" } }) },
+      form: { settings: JSON.stringify({ site: { ...launched, name: "Mine" } }) },
     });
     const review = await (await asOperator(admin, `/sites/${domain}/review`)).text();
     const base = /name="base" value="([0-9a-f]+)"/.exec(review)![1]!;
-    await env.SETTINGS.put(siteKey(domain), JSON.stringify({ ...site(domain), name: "Theirs" }));
+    await env.SETTINGS.put(siteKey(domain), JSON.stringify({ ...launched, name: "Theirs" }));
     expect((await asOperator(admin, `/sites/${domain}/save`, { form: { base, reason: "mine" } })).status).toBe(409);
     expect(JSON.parse((await stored(domain))!)).toMatchObject({ name: "Theirs" });
   });

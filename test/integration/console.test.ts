@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEntryQuery } from "../../src/server/db/audit-log";
@@ -5,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { databaseOf } from "../../src/server/db/database";
 import { auditLog, operators } from "../../src/server/db/schema";
 import { putOperatorStatements } from "../../src/server/services/operators";
+import { app } from "../../src/server/app";
 import { chatMember } from "../chat";
 import { accessToken, asOperator, consoleFetch, operator, productionEnv } from "../console";
 import { putSites, site } from "../fixtures";
@@ -162,6 +164,36 @@ describe("writes need the member side's CSRF proof", () => {
     }
     expect(await operatorRow(email)).toBeNull();
     expect(await auditOf("operator", email)).toEqual([]);
+  });
+});
+
+describe("the console's host and port", () => {
+  /** A request to the Worker at this address, with OPERATOR_HOST naming port 8787 as wrangler.toml does. */
+  async function at(url: string, environment: string) {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(
+      new Request(url),
+      { ...productionEnv, ENVIRONMENT: environment, OPERATOR_HOST: "ops.flirtwave.test:8787" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it("answers in development on whatever port the stack is served on", async () => {
+    for (const port of [8787, 8790, 8804]) {
+      const login = await at(`http://ops.flirtwave.test:${port}/login`, "development");
+      expect(login.status, `port ${port}`).toBe(200);
+      expect(await login.text()).toContain('name="email"');
+    }
+  });
+
+  it("in production only on the port OPERATOR_HOST names", async () => {
+    // The console's own refusal (no Access token) on its port; on another port it is no host of the Worker.
+    expect((await at("https://ops.flirtwave.test:8787/", "production")).status).toBe(403);
+    const other = await at("https://ops.flirtwave.test:8790/", "production");
+    expect(other.status).toBe(404);
+    expect(await other.text()).not.toContain("Flirtwave console");
   });
 });
 

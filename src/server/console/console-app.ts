@@ -22,11 +22,17 @@ import { ConsoleRefusal, hasRole, roleRequired } from "./console-refusal";
 import { CONSOLE_SCREENS } from "./console-screens";
 import { operatorIdFromCookie } from "./operator-cookie";
 
-/** Whether a request is for the console: its host is OPERATOR_HOST (with its port when it names one). */
-export function isOperatorHost(env: Pick<Env, "OPERATOR_HOST">, url: string): boolean {
+/**
+ * Whether a request is for the console: its host is OPERATOR_HOST (with its port when it names one).
+ * In development the port is not compared: the local stack is served on whatever port wrangler dev or
+ * vite was given (8787 for npm start, E2E_PORT for the browser tests), and ops.localhost:8787 in
+ * wrangler.toml names the console's host on all of them.
+ */
+export function isOperatorHost(env: Pick<Env, "OPERATOR_HOST" | "ENVIRONMENT">, url: string): boolean {
   const configured = (env.OPERATOR_HOST ?? "").trim().toLowerCase();
   if (!configured) return false;
   const { host, hostname } = new URL(url);
+  if (env.ENVIRONMENT === "development") return hostname === configured.replace(/:[0-9]+$/, "");
   return configured.includes(":") ? host === configured : hostname === configured;
 }
 

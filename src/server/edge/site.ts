@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../../shared/settings";
+import { siteRuleProblems, type SiteEnvironment } from "../../shared/site-rules";
 
 type Site = { settings: SiteSettings; company: CompanyInfo | null };
 
@@ -62,12 +63,26 @@ export function clearSiteCache(): void {
 export const SiteFile = v.strictObject({ site: SiteSettings, company: v.optional(CompanyInfo) });
 export type SiteFile = v.InferOutput<typeof SiteFile>;
 
-/** Settings checked against the schemas the Worker reads them with: the file, or each problem as "path: message". */
-export function checkSiteFile(raw: unknown): { file: SiteFile } | { problems: string[] } {
+/**
+ * Settings checked against the schemas the Worker reads them with, then against the launch rules
+ * (shared/site-rules.ts: methods against currency and country, direct debit and Klarna against their
+ * prerequisites, the address, the languages and, in production, development leftovers): the file,
+ * or each problem as "path: message".
+ */
+export function checkSiteFile(
+  raw: unknown,
+  environment: SiteEnvironment = "development",
+): { file: SiteFile } | { problems: string[] } {
   const result = v.safeParse(SiteFile, raw);
-  if (result.success) return { file: result.output };
-  return { problems: result.issues.map((issue) => `${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`) };
+  if (!result.success)
+    return { problems: result.issues.map((issue) => `${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`) };
+  const problems = siteRuleProblems(result.output, environment);
+  return problems.length > 0 ? { problems } : { file: result.output };
 }
+
+/** The launch rules' environment of a Worker: production everywhere but the local stack. */
+export const siteEnvironmentOf = (env: Pick<Env, "ENVIRONMENT">): SiteEnvironment =>
+  env.ENVIRONMENT === "development" ? "development" : "production";
 
 /** A site's settings and its company as KV holds them now (unparsed, so a bad stored value still shows). */
 export async function storedSiteFile(

@@ -1,15 +1,19 @@
-import { pricePerCredit } from "../../../shared/payments";
+import { listedMethods, pricePerCredit } from "../../../shared/payments";
 import { Title } from "../../components/Title";
 import { usePage, useSettings, useT } from "../../page/page-context";
 import { useOffer } from "./offer";
 
-/** /pricing: the public price list of the visitor's country (bundles, costs in credits, minimum message costs). */
+/**
+ * /pricing: the public price list of the visitor's country (bundles, costs in credits, minimum
+ * message costs) and the ways to pay that can pay there, Klarna with its condition.
+ */
 export default function PricingScreen() {
   const t = useT();
   const settings = useSettings();
   const { locale } = usePage();
   const { country, pricing, money } = useOffer();
   const minimum = settings.minimum_message_costs[country];
+  const listed = listedMethods(pricing, country, settings.direct_debit !== undefined);
   return (
     <section className="credits pricing">
       <Title text={t("routes.pricing")} />
@@ -52,8 +56,9 @@ export default function PricingScreen() {
         )}
       </ul>
       <p>
-        {t("payments.methods_offered", { methods: pricing.methods.map((m) => t(`payments.methods.${m}`)).join(", ") })}
+        {t("payments.methods_offered", { methods: listed.methods.map((m) => t(`payments.methods.${m}`)).join(", ") })}
       </p>
+      {listed.klarnaAfterDirectDebit && <p>{t("payments.klarna_after_direct_debit")}</p>}
       <p>{t("payments.refund_policy", { count: settings.refund_days })}</p>
     </section>
   );

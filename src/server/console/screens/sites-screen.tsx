@@ -8,7 +8,14 @@ import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import { auditEntryQuery } from "../../db/audit-log";
 import { clearSiteCache, listSites } from "../../edge/site";
-import { checkSiteFile, putSiteFile, settingsChanges, storedSiteFile, type SiteFile } from "../../edge/site";
+import {
+  checkSiteFile,
+  putSiteFile,
+  siteEnvironmentOf,
+  settingsChanges,
+  storedSiteFile,
+  type SiteFile,
+} from "../../edge/site";
 import { companyKey, siteKey } from "../../../shared/settings";
 import { actorOf } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
@@ -105,7 +112,7 @@ const routes = new Hono<ConsoleEnv>()
     } catch {
       throw new ConsoleRefusal(400, "invalid_json", "The settings are not valid JSON; nothing was saved.");
     }
-    const checked = checkSiteFile(raw);
+    const checked = checkSiteFile(raw, siteEnvironmentOf(c.env));
     if ("problems" in checked)
       throw new ConsoleRefusal(400, "invalid_settings", `Not valid, nothing was saved: ${checked.problems.join("; ")}`);
     if (checked.file.site.domain !== domain)
@@ -183,7 +190,7 @@ const routes = new Hono<ConsoleEnv>()
         "The settings changed since you reviewed them; nothing was saved. Review them again.",
       );
     // Checked again: the draft is only ever what passed, but what is saved must pass now.
-    const checked = checkSiteFile(draft);
+    const checked = checkSiteFile(draft, siteEnvironmentOf(c.env));
     if ("problems" in checked)
       throw new ConsoleRefusal(400, "invalid_settings", `Not valid, nothing was saved: ${checked.problems.join("; ")}`);
     const changes = settingsChanges(stored, afterSaving(stored, checked.file));
