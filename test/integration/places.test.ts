@@ -76,6 +76,13 @@ describe("regions as reference data (migration 0034)", () => {
     expect(body.regions).toHaveLength(REGION_COUNTS[c]);
     for (const r of body.regions) expect(r.code).toMatch(new RegExp(`^${c}-[A-Z0-9]{1,3}$`));
   });
+
+  it("lists a country's regions as its language sorts them, not byte by byte", async () => {
+    const body = await json<RegionsResponse>(await fetchWorker(`${SITE}/api/regions.php?country=FR`));
+    const names = body.regions.map((r) => r.name);
+    expect(names.indexOf("Île-de-France")).toBe(names.indexOf("Hauts-de-France") + 1);
+    expect(names.at(-1)).toBe("Provence-Alpes-Côte d'Azur");
+  });
 });
 
 describe("towns by the places command", () => {

@@ -96,6 +96,21 @@ describe("npm run seed", () => {
     expect(() => seed("--country", "FI", "--site", "fi.example")).toThrow(/no settings for fi\.example/);
   }, 180_000);
 
+  it("npm run places -- load --country LU gives the local stack the towns of Luxembourg again", () => {
+    const towns = () =>
+      query<{ n: number; placed: number }>(
+        "SELECT count(*) AS n, count(region_id) AS placed FROM places WHERE country = 'LU'",
+      )[0]!;
+    const loaded = towns();
+    query("DELETE FROM places WHERE country = 'LU'");
+    expect(towns().n).toBe(0);
+    // The command as docs/operations.md writes it; without --remote it loads the local stack.
+    run(TSX, [join(ROOT, "scripts", "places.ts"), "load", "--country", "LU", "--persist-to", STATE]);
+    expect(towns()).toEqual(loaded);
+    expect(loaded.n).toBeGreaterThan(50);
+    expect(loaded.placed).toBe(loaded.n);
+  }, 120_000);
+
   it("--reset loads the demo again and puts back the site the operator put", () => {
     const operatorSite = kvGet("site:example.nl");
     seed("--reset", "--profiles", "20");
