@@ -122,3 +122,10 @@ describe("npm run seed", () => {
     expect(towns).toBeGreaterThan(300);
   }, 180_000);
 });
+
+describe("the launched demo sites", () => {
+  it.each(["fi", "fr", "es", "it"])("scripts/sites/%s.localhost.json passes npm run site -- validate", (site) => {
+    const out = run(TSX, [join(ROOT, "scripts", "site.ts"), "validate", `scripts/sites/${site}.localhost.json`]);
+    expect(out).toContain(`valid settings for ${site}.localhost`);
+  });
+});
