@@ -8,7 +8,6 @@ import { rmSync } from "node:fs";
 import * as v from "valibot";
 import { startLoader, type Loader } from "../scripts/demo/loader";
 import type { DemoProfiles } from "../scripts/demo/profiles";
-import { REGIONS } from "../scripts/demo/regions";
 import { COMPANIES, SITES } from "../scripts/demo/sites";
 import { batches, insertStatements, type Statement } from "../scripts/demo/sql";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../src/shared/settings";
@@ -109,8 +108,7 @@ export async function loadSearchState(persistTo: string, data: DemoProfiles): Pr
   applyMigrations(persistTo);
   const loader = await startLoader(persistTo);
   try {
-    // The interests come with the migrations (0020).
-    await runBatches(loader, insertStatements("regions", ["id", "country", "code", "name"], REGIONS));
+    // The interests (0020) and the regions (0034) come with the migrations.
     // Parents before children: the foreign keys are checked at the end of each batch.
     await runBatches(loader, insertStatements("users", USER_COLUMNS, data.users));
     await runBatches(loader, insertStatements("profiles", PROFILE_COLUMNS, withPhotoFlag(data.profiles)));

@@ -3,9 +3,15 @@
  * (and the Vite plugin's persistState) serve.
  *
  *   tsx scripts/seed.ts [--reset] [--persist-to <dir>] [--profiles N] [--seed N]
+ *   tsx scripts/seed.ts --country FI [--profiles N] [--site DOMAIN] [--persist-to <dir>] [--seed N]
  *
- * Without --reset an already seeded database is left alone. Everything except the random R2
- * keys is the same on every run with the same --seed (relative to today's date).
+ * Without --reset an already seeded database is left alone. --reset empties it and loads it again,
+ * but keeps the regions and towns (reference data) and puts back every site and company an
+ * operator put (`npm run site -- put`, the console) that is not one of the demo's own.
+ * --country adds N (default 60) demo members of one country to a database, after its last ids,
+ * signed up on the country's demo site (or --site), and touches no other member or site.
+ * Everything except the random R2 keys is the same on every run with the same --seed (relative to
+ * today's date).
  */
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -19,9 +25,9 @@ import { INTERESTS } from "./demo/interests";
 import { startLoader, type Loader, type StoredObject } from "./demo/loader";
 import { planPhotos, type PlannedPhoto } from "./demo/photos";
 import { placeRows, placeStatements, readGeoNames } from "./demo/places";
-import { generateProfiles, type DemoProfiles } from "./demo/profiles";
-import { REGIONS } from "./demo/regions";
-import { COMPANIES, SITES } from "./demo/sites";
+import { generateCountryProfiles, generateProfiles, type DemoProfiles } from "./demo/profiles";
+import { DEMO_COUNTRIES, PLACE_COUNTRIES, REGIONS, type DemoCountry } from "./demo/regions";
+import { COMPANIES, SITE_FOR_COUNTRY, SITES } from "./demo/sites";
 import { batches, insertStatements, type Statement } from "./demo/sql";
 
 const STATEMENTS_PER_BATCH = 50;
@@ -72,12 +78,25 @@ async function seedState(loader: Loader): Promise<{ profiles: number; places: nu
   };
 }
 
-/** Empties every table (children before parents; not d1_migrations; the audit log too, locally), every R2 object and KV key, every Durable Object's storage. */
+/** Tables of reference data that every database has (migrations 0020 and 0034, `npm run places`): a reset keeps them. */
+const REFERENCE_TABLES = ["d1_migrations", "interests", "regions", "places"];
+
+/** The site and company settings in KV that are not the demo's own: what an operator put. */
+async function operatorSettings(loader: Loader): Promise<{ key: string; value: string }[]> {
+  const demo = new Set([...SITES.map((s) => siteKey(s.domain)), ...Object.keys(COMPANIES).map(companyKey)]);
+  const keys = (await loader.kvKeys()).filter(
+    (k) => (k.startsWith(siteKey("")) || k.startsWith(companyKey(""))) && !demo.has(k),
+  );
+  const entries = keys.length > 0 ? await loader.kvGet(keys) : [];
+  return entries.flatMap(({ key, value }) => (value === null ? [] : [{ key, value }]));
+}
+
+/** Empties every table but the reference data (children before parents; the audit log too, locally), every R2 object and KV key, every Durable Object's storage. */
 async function resetAll(loader: Loader, persistTo: string): Promise<void> {
   const [tableRows = [], fkRows = [], triggerRows = []] = await loader.d1([
     {
-      sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'interests')",
-      params: [],
+      sql: `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN (${REFERENCE_TABLES.map(() => "?").join(", ")})`,
+      params: REFERENCE_TABLES,
     },
     {
       // D1's own tables (_cf_METADATA, made once sessions keep bookmarks) may not be read, not even their keys.
@@ -123,17 +142,22 @@ async function loadSettings(loader: Loader): Promise<void> {
   await loader.kvPut(entries);
 }
 
-/** Real towns for the geocoder (GeoNames, CC BY 4.0); needs the regions in place. Returns how many. */
-async function loadPlaces(loader: Loader): Promise<number> {
-  const rows = placeRows(readGeoNames());
-  await runBatches(loader, placeStatements(rows));
-  return rows.length;
+/**
+ * Real towns for the geocoder (GeoNames, CC BY 4.0) of the countries that have none yet, as
+ * `npm run places -- load` loads them; the regions come with migration 0034. Returns how many.
+ */
+async function loadPlaces(loader: Loader, countries: readonly string[] = PLACE_COUNTRIES): Promise<number> {
+  const [rows = []] = await loader.d1([{ sql: "SELECT DISTINCT country FROM places", params: [] }]);
+  const loaded = new Set(rows.map((r) => String(r.country)));
+  const missing = countries.filter((c) => !loaded.has(c));
+  if (missing.length === 0) return 0;
+  const places = placeRows(readGeoNames(missing));
+  await runBatches(loader, placeStatements(places));
+  return places.length;
 }
 
-async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<number> {
-  // The interests are there already: migration 0020 writes them into every database.
-  await runBatches(loader, insertStatements("regions", ["id", "country", "code", "name"], REGIONS));
-  const places = await loadPlaces(loader);
+/** The members' rows; the interests (0020) and regions (0034) are there already. */
+async function loadMembers(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<void> {
   await runBatches(loader, [
     ...insertStatements(
       "users",
@@ -186,6 +210,12 @@ async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly Pla
       photos.map((p) => p.row),
     ),
   ]);
+}
+
+/** The towns the database lacks, then the members. Returns how many towns were added. */
+async function loadRows(loader: Loader, data: DemoProfiles, photos: readonly PlannedPhoto[]): Promise<number> {
+  const places = await loadPlaces(loader);
+  await loadMembers(loader, data, photos);
   return places;
 }
 
@@ -227,29 +257,100 @@ async function uploadImages(loader: Loader, photos: readonly PlannedPhoto[], see
   return stored;
 }
 
+/** The next ids of members (users and profiles share them) and photos no row has ever had (decision 0048), and the usernames in use. */
+async function nextIds(loader: Loader): Promise<{ member: number; photo: number; taken: Set<string> }> {
+  const highest = (tables: string[]) => ({
+    sql: `SELECT max(n) AS n FROM (${tables.map((t) => `SELECT max(id) AS n FROM ${t}`).join(" UNION ALL ")} UNION ALL SELECT max(seq) FROM sqlite_sequence WHERE name IN (${tables.map(() => "?").join(", ")}))`,
+    params: tables,
+  });
+  const [members = [], photos = [], names = []] = await loader.d1([
+    highest(["users", "profiles"]),
+    highest(["photos"]),
+    { sql: "SELECT lower(username) AS k FROM users", params: [] },
+  ]);
+  return {
+    member: Number(members[0]?.n ?? 0) + 1,
+    photo: Number(photos[0]?.n ?? 0) + 1,
+    taken: new Set(names.map((r) => String(r.k))),
+  };
+}
+
+/** `--country XX`: demo members of one country added to whatever the database holds; no other member or site is touched. */
+async function addCountry(
+  loader: Loader,
+  country: DemoCountry,
+  options: { count: number; seed: number; site: string },
+): Promise<string> {
+  const keys = new Set(await loader.kvKeys());
+  const demoSite = SITES.find((s) => s.domain === options.site);
+  if (!keys.has(siteKey(options.site))) {
+    if (!demoSite)
+      throw new Error(`no settings for ${options.site}: put them first (npm run site -- put FILE --local)`);
+    // The country's demo site (and its company) go in only when the database has none of them yet.
+    const company = COMPANIES[demoSite.company_id];
+    await loader.kvPut([
+      { key: siteKey(demoSite.domain), value: JSON.stringify(v.parse(SiteSettings, demoSite)) },
+      ...(company && !keys.has(companyKey(demoSite.company_id))
+        ? [{ key: companyKey(demoSite.company_id), value: JSON.stringify(v.parse(CompanyInfo, company)) }]
+        : []),
+    ]);
+  }
+  const places = await loadPlaces(loader, [country]);
+  const next = await nextIds(loader);
+  const data = generateCountryProfiles(country, options.count, {
+    firstId: next.member,
+    seed: options.seed,
+    site: options.site,
+    taken: next.taken,
+  });
+  const photos = planPhotos(data.profiles, options.seed, next.photo);
+  const [, objects] = await Promise.all([
+    loadMembers(loader, data, photos),
+    uploadImages(loader, photos, options.seed),
+  ]);
+  return (
+    `Added ${data.profiles.length} ${country} members (ids ${next.member}-${next.member + data.profiles.length - 1}) ` +
+    `on ${options.site}: ${photos.length} photos (${objects} R2 objects)${places ? `, ${places} places` : ""}.`
+  );
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       reset: { type: "boolean", default: false },
       "persist-to": { type: "string", default: ".wrangler/state" },
-      profiles: { type: "string", default: "2400" },
+      profiles: { type: "string" },
       seed: { type: "string", default: "1" },
+      country: { type: "string" },
+      site: { type: "string" },
     },
   });
   const persistTo = values["persist-to"];
-  const count = Number(values.profiles);
+  const country = values.country?.toUpperCase();
+  const count = Number(values.profiles ?? (country ? "60" : "2400"));
   const seed = Number(values.seed);
   if (!Number.isInteger(count) || count < 0)
     throw new Error(`--profiles must be a whole number, got ${values.profiles}`);
+  if (country !== undefined && !(DEMO_COUNTRIES as readonly string[]).includes(country))
+    throw new Error(
+      `--country must be one of ${DEMO_COUNTRIES.join(", ")} (the countries with demo names), got ${values.country}`,
+    );
+  if (country !== undefined && values.reset) throw new Error("--country adds members; it cannot be used with --reset");
+  if (values.site !== undefined && country === undefined) throw new Error("--site goes with --country");
   const started = performance.now();
 
   applyMigrations(persistTo);
   const loader = await startLoader(persistTo);
   try {
+    if (country !== undefined) {
+      const site = values.site ?? SITE_FOR_COUNTRY[country as DemoCountry];
+      console.info(await addCountry(loader, country as DemoCountry, { count, seed, site }));
+      return;
+    }
     const state = await seedState(loader);
     if (state.profiles > 0 && state.complete && !values.reset) {
-      // A database seeded before the places table came gets its towns without a reset.
-      const added = state.places === 0 ? await loadPlaces(loader) : 0;
+      // A database seeded before some countries' towns came gets them without a reset.
+      const added = await loadPlaces(loader);
       // The demo sites' settings follow the code (new fields such as pricing), whatever was seeded before.
       await loadSettings(loader);
       console.info(
@@ -257,8 +358,10 @@ async function main(): Promise<void> {
       );
       return;
     }
+    let kept: { key: string; value: string }[] = [];
     if (values.reset || state.profiles > 0) {
       if (!values.reset) console.info("Found an incomplete seed; loading it again.");
+      kept = await operatorSettings(loader);
       await resetAll(loader, persistTo);
     }
 
@@ -266,10 +369,12 @@ async function main(): Promise<void> {
     const photos = planPhotos(data.profiles, seed);
     const [places, objects] = await Promise.all([loadRows(loader, data, photos), uploadImages(loader, photos, seed)]);
     await loadSettings(loader);
+    if (kept.length > 0) await loader.kvPut(kept);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.info(
       `Seeded ${persistTo}: ${data.profiles.length} profiles, ${photos.length} photos (${objects} R2 objects), ` +
-        `${REGIONS.length} regions, ${places} places, ${INTERESTS.length} interests, ${SITES.length} sites in ${seconds} s.`,
+        `${REGIONS.length} regions, ${places} places, ${INTERESTS.length} interests, ${SITES.length} sites in ${seconds} s` +
+        `${kept.length > 0 ? `; kept ${kept.map((e) => e.key).join(", ")}` : ""}.`,
     );
   } finally {
     await loader.stop();

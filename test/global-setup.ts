@@ -1,12 +1,13 @@
 import type { TestProject } from "vitest/node";
 import { createAccessStandIn } from "./access-stand-in";
 import { createMollieStandIn } from "./mollie-stand-in";
+import { createPlacesServer } from "./places-server";
 import { createPushStandIn } from "./push-stand-in";
 import { createResendStandIn } from "./resend-stand-in";
 import { createSesStandIn } from "./ses-stand-in";
 import { createSinchStandIn } from "./sinch-stand-in";
 
-/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, a push service and Cloudflare Access. */
+/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, a push service and Cloudflare Access; and the places command's statements per country. */
 export default async function setup(project: TestProject) {
   const mollie = createMollieStandIn();
   const sinch = createSinchStandIn();
@@ -14,12 +15,14 @@ export default async function setup(project: TestProject) {
   const resend = createResendStandIn();
   const ses = createSesStandIn();
   const access = createAccessStandIn();
+  const places = createPlacesServer();
   project.provide("mollieUrl", `${await mollie.start()}/v2`);
   project.provide("smsUrl", await sinch.start());
   project.provide("pushUrl", await push.start());
   project.provide("resendUrl", await resend.start());
   project.provide("sesUrl", await ses.start());
   project.provide("accessUrl", await access.start());
+  project.provide("placesUrl", await places.start());
   return async () => {
     await mollie.stop();
     await sinch.stop();
@@ -27,6 +30,7 @@ export default async function setup(project: TestProject) {
     await resend.stop();
     await ses.stop();
     await access.stop();
+    await places.stop();
   };
 }
 
@@ -38,5 +42,6 @@ declare module "vitest" {
     resendUrl: string;
     sesUrl: string;
     accessUrl: string;
+    placesUrl: string;
   }
 }

@@ -77,6 +77,11 @@ export default {
           await Promise.all(entries.map((e) => env.SETTINGS.put(e.key, e.value)));
           return Response.json(entries.length);
         }
+        case "/kv/get": {
+          const keys: string[] = await request.json();
+          const values = await Promise.all(keys.map((key) => env.SETTINGS.get(key)));
+          return Response.json(keys.map((key, i) => ({ key, value: values[i] })));
+        }
         case "/kv/keys":
           return Response.json((await env.SETTINGS.list()).keys.map((k) => k.name));
         case "/kv/clear":

@@ -18,6 +18,8 @@ export interface StoredObject {
 export interface Loader {
   d1(statements: readonly Statement[]): Promise<Record<string, unknown>[][]>;
   kvPut(entries: readonly { key: string; value: string }[]): Promise<number>;
+  /** The values of KV keys (null where a key has none). */
+  kvGet(keys: readonly string[]): Promise<{ key: string; value: string | null }[]>;
   /** The first page (up to 1000) of KV key names. */
   kvKeys(): Promise<string[]>;
   kvClear(): Promise<number>;
@@ -83,6 +85,7 @@ export async function startLoader(persistTo: string, configPath = "wrangler.toml
   return {
     d1: (statements) => call("/d1/batch", json(statements)),
     kvPut: (entries) => call("/kv/put", json(entries)),
+    kvGet: (keys) => call("/kv/get", json(keys)),
     kvKeys: () => call("/kv/keys", ""),
     kvClear: () => call("/kv/clear", ""),
     r2Put: (objects) => call("/r2/put", packObjects(objects)),

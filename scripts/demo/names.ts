@@ -108,4 +108,36 @@ export const FIRST_NAMES: Readonly<Record<DemoCountry, Readonly<Record<Gender, r
       Piotr Krzysztof Andrzej Tomasz Paweł Michał Marcin Jakub Adam Łukasz Mateusz Marek Grzegorz Dariusz Kamil Rafał
       Wojciech Maciej Bartosz Szymon Kacper Filip Dawid Sebastian Damian Robert Jacek Przemysław Artur Hubert`),
   },
+  FI: {
+    female: words(`
+      Anna Maria Laura Emma Sara Aino Helmi Venla Ella Sofia Aada Emilia Iida Johanna Katja Minna Sanna Satu Tiina
+      Hanna Jenni Riikka Päivi Pirjo Sari Anu Heidi Elina Noora Milla Pauliina Outi Kaisa Marjut Tuuli`),
+    male: words(`
+      Juha Mikko Timo Matti Jari Antti Kari Pekka Jukka Mika Janne Sami Ville Tuomas Lauri Eino Onni Väinö Leevi Aleksi
+      Joonas Niko Petri Markku Heikki Ilkka Olli Jussi Teemu Topi Arttu Eetu Valtteri`),
+  },
+  FR: {
+    female: words(`
+      Marie Camille Léa Chloé Manon Emma Inès Jade Louise Alice Sarah Julie Laura Pauline Claire Sophie Céline Aurélie
+      Émilie Nathalie Isabelle Sandrine Valérie Stéphanie Caroline Amandine Élodie Mathilde Charlotte Margaux Océane Anaïs`),
+    male: words(`
+      Nicolas Julien Thomas Pierre Alexandre Maxime Antoine Romain Sébastien Guillaume Mathieu Hugo Lucas Louis Gabriel
+      Arthur Jules Paul Théo Baptiste Olivier Laurent Christophe Philippe Éric Frédéric Vincent Jérôme Benoît Clément`),
+  },
+  ES: {
+    female: words(`
+      María Lucía Carmen Laura Marta Ana Paula Sara Elena Cristina Isabel Raquel Alba Andrea Irene Nuria Silvia Beatriz
+      Patricia Rocío Pilar Teresa Sofía Claudia Marina Noelia Lorena Natalia Julia Inés Carla Miriam`),
+    male: words(`
+      Javier David Daniel Alejandro Pablo Carlos Sergio Jorge Manuel Antonio José Juan Francisco Miguel Álvaro Adrián
+      Diego Rubén Iván Raúl Óscar Alberto Fernando Luis Hugo Mario Marcos Víctor Gonzalo Ignacio Jaime Rafael`),
+  },
+  IT: {
+    female: words(`
+      Giulia Francesca Chiara Sara Martina Valentina Alessandra Federica Elena Silvia Laura Paola Roberta Simona Giorgia
+      Elisa Serena Ilaria Alice Sofia Aurora Beatrice Camilla Veronica Arianna Anna Maria Claudia Monica Daniela Marta`),
+    male: words(`
+      Marco Alessandro Andrea Luca Matteo Francesco Lorenzo Davide Simone Federico Stefano Giuseppe Antonio Giovanni
+      Paolo Roberto Riccardo Gabriele Leonardo Tommaso Fabio Massimo Emanuele Nicola Daniele Pietro Filippo Enrico Mattia`),
+  },
 };

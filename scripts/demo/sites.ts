@@ -1,15 +1,20 @@
 /** Demo country sites and the companies behind them, as stored in the SETTINGS KV namespace. */
 import type { Language } from "../../src/shared/locales";
+import * as v from "valibot";
 import {
   PROFILE_FIELDS,
   SEARCH_FIELDS,
+  SiteSettings,
   type CompanyInfo,
   type LoggedOutSearchMode,
-  type SiteSettings,
 } from "../../src/shared/settings";
 import type { CountryPricing, PaymentMethod } from "../../src/shared/payments";
 import type { DemoCountry } from "./regions";
 import { DEVELOPMENT_VAPID } from "./vapid-keys";
+import esFile from "../sites/es.localhost.json";
+import fiFile from "../sites/fi.localhost.json";
+import frFile from "../sites/fr.localhost.json";
+import itFile from "../sites/it.localhost.json";
 
 export const BRAND = "Flirtwave";
 
@@ -103,6 +108,10 @@ const MESSAGE_COSTS: Readonly<Record<DemoCountry, { costs: number; currency: str
   NO: { costs: 5.5, currency: "NOK" },
   SE: { costs: 5.5, currency: "SEK" },
   PL: { costs: 2.2, currency: "PLN" },
+  FI: { costs: 0.49, currency: "EUR" },
+  FR: { costs: 0.49, currency: "EUR" },
+  ES: { costs: 0.49, currency: "EUR" },
+  IT: { costs: 0.49, currency: "EUR" },
 };
 
 type DemoCurrency = "EUR" | "CHF" | "GBP" | "DKK" | "NOK" | "SEK" | "PLN";
@@ -136,6 +145,11 @@ const COUNTRY_PAYMENTS: Readonly<
   NO: { currency: "NOK", vat: 25, methods: ["vipps", "creditcard", "paypal", "trustly", "klarna"] },
   SE: { currency: "SEK", vat: 25, methods: ["swish", "creditcard", "paypal", "trustly", "klarna"] },
   PL: { currency: "PLN", vat: 23, methods: ["blik", "przelewy24", "creditcard", "paypal"] },
+  // Trustly pays in Finland, not in France, Spain or Italy (docs.mollie.com/docs/trustly).
+  FI: { currency: "EUR", vat: 25.5, methods: ["creditcard", "paypal", "trustly", "banktransfer"] },
+  FR: { currency: "EUR", vat: 20, methods: ["creditcard", "paypal", "banktransfer"] },
+  ES: { currency: "EUR", vat: 21, methods: ["creditcard", "paypal", "banktransfer"] },
+  IT: { currency: "EUR", vat: 22, methods: ["creditcard", "paypal", "banktransfer"] },
 };
 
 function countryPricing(country: DemoCountry, directDebit: boolean): CountryPricing {
@@ -170,6 +184,10 @@ export const COMPANIES: Readonly<Record<string, CompanyInfo>> = {
       `${BRAND} Norge`,
       `${BRAND} Sverige`,
       `${BRAND} Polska`,
+      `${BRAND} Suomi`,
+      `${BRAND} France`,
+      `${BRAND} España`,
+      `${BRAND} Italia`,
     ],
     vat_numbers: ["NL864213579B01"],
     support_phone: "+31 20 808 4210",
@@ -346,7 +364,21 @@ function site(spec: SiteSpec): SiteSettings {
   };
 }
 
-export const SITES: readonly SiteSettings[] = SITE_SPECS.map(site);
+/**
+ * The sites launched as an operator launches one (docs/operations.md): a file that
+ * `npm run site -- validate` accepts and `put` stores. The seed puts them like the others.
+ */
+const LAUNCHED_FILES = [fiFile, frFile, esFile, itFile];
+
+export const SITES: readonly SiteSettings[] = [
+  ...SITE_SPECS.map(site),
+  ...LAUNCHED_FILES.map((file) => v.parse(SiteSettings, file.site)),
+];
+
+/** Where each launched site's file is, by its domain (the seed names them, the screenshots follow them). */
+export const LAUNCHED_SITE_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  LAUNCHED_FILES.map((file) => [file.site.domain, `scripts/sites/${file.site.domain}.json`]),
+);
 
 /** The site a demo member of each country signed up on: the one whose own country it is, else the first listing it. */
 export const SITE_FOR_COUNTRY: Readonly<Record<DemoCountry, string>> = {
@@ -361,4 +393,8 @@ export const SITE_FOR_COUNTRY: Readonly<Record<DemoCountry, string>> = {
   NO: "no.localhost",
   SE: "se.localhost",
   PL: "pl.localhost",
+  FI: "fi.localhost",
+  FR: "fr.localhost",
+  ES: "es.localhost",
+  IT: "it.localhost",
 };

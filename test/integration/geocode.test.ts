@@ -223,7 +223,15 @@ describe("the places loader", () => {
       ["GB", "NIR", "R3", "GB-NIR"],
       ["GB", "ENG", "ZZ", null],
       ["NL", "99", "", null],
-      ["FR", "11", "75", null],
+      ["FR", "11", "75", "FR-IDF"],
+      ["FR", "94", "2A", "FR-20R"],
+      ["FI", "01", "011", "FI-18"],
+      ["ES", "56", "B", "ES-CT"],
+      ["IT", "07", "RM", "IT-62"],
+      ["PT", "10", "31", "PT-30"],
+      ["LU", "ES", "", "LU-ES"],
+      ["IT", "99", "", null],
+      ["US", "NY", "061", null],
     ];
     for (const [country, admin1, admin2, code] of cases) {
       expect(regionCodeOf({ country, admin1, admin2 }), `${country}.${admin1}.${admin2}`).toBe(code);

@@ -65,6 +65,22 @@ const TOWNS: Record<string, [string, number, number][]> = {
     ["Warszawa", 52.22977, 21.01178],
     ["Kraków", 50.06143, 19.93658],
   ],
+  FI: [
+    ["Helsinki", 60.16952, 24.93545],
+    ["Tampere", 61.49911, 23.78712],
+  ],
+  FR: [
+    ["Paris", 48.85341, 2.3488],
+    ["Lyon", 45.74846, 4.84671],
+  ],
+  ES: [
+    ["Madrid", 40.4165, -3.70256],
+    ["Sevilla", 37.38283, -5.97317],
+  ],
+  IT: [
+    ["Roma", 41.89193, 12.51133],
+    ["Milano", 45.46427, 9.18951],
+  ],
 };
 const PROFILES: FixtureProfile[] = Object.entries(TOWNS).flatMap(([country, towns], c) =>
   towns.map(([city], i) => ({

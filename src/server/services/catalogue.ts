@@ -1,5 +1,5 @@
 import type { InterestsResponse, RegionsResponse } from "../../shared/api";
-import type { Language } from "../../shared/locales";
+import { languagesForCountry, type Language } from "../../shared/locales";
 import type { Database } from "../db/database";
 import { interestSlugs, regionIdsOf, regionsOf } from "../db/places";
 import { i18nFor } from "../translations";
@@ -23,8 +23,22 @@ export function listRegions(db: Database, countries: readonly string[]): Promise
   return cached(`regions:${countries.join(",")}`, () => loadRegions(db, countries));
 }
 
+/**
+ * By country, then by name as the country's main language sorts it: SQLite compares bytes, which put
+ * "Île-de-France" after "Provence" and "Åland" after "Österbotten".
+ */
 async function loadRegions(db: Database, countries: readonly string[]): Promise<RegionsResponse> {
-  return { regions: await regionsOf(db, countries) };
+  const rows = await regionsOf(db, countries);
+  const collators = new Map<string, Intl.Collator>();
+  const collator = (country: string) => {
+    let c = collators.get(country);
+    if (!c) collators.set(country, (c = new Intl.Collator(languagesForCountry(country)[0])));
+    return c;
+  };
+  const regions = rows.toSorted((a, b) =>
+    a.country === b.country ? collator(a.country).compare(a.name, b.name) : a.country < b.country ? -1 : 1,
+  );
+  return { regions };
 }
 
 /**
