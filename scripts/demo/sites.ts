@@ -158,7 +158,8 @@ function countryPricing(country: DemoCountry, directDebit: boolean): CountryPric
   return {
     currency,
     vat_rate: vat,
-    methods: directDebit ? [...methods, "directdebit"] : [...methods],
+    // Klarna's billing address comes from the member's direct-debit account, so Klarna only with it.
+    methods: directDebit ? [...methods, "directdebit"] : methods.filter((method) => method !== "klarna"),
     bundles: [50, 125, 300, 750].map((credits, i) => ({
       id: i + 1,
       credits,
