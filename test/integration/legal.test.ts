@@ -79,7 +79,7 @@ describe("the static pages", () => {
     for (const part of [
       COMPANY.name,
       COMPANY.address,
-      COMPANY.kvk,
+      COMPANY.registration_number,
       COMPANY.vat_numbers[0]!,
       "Testwave legal.test",
       "5 credits",

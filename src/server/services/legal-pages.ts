@@ -22,7 +22,8 @@ import {
   type LegalSection,
   type StoredItem,
 } from "../../shared/legal";
-import type { Language } from "../../shared/locales";
+import { companyLines, companyValues } from "../../shared/company";
+import { textsLocale, type Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session-cookie";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
@@ -80,17 +81,17 @@ export function legalPage(
   company: CompanyInfo | null,
   outboxDays: number,
 ): LegalPage {
-  const companyName = company?.name ?? site.mail_name;
-  const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
   const values: Record<string, string | number> = {
+    company: site.mail_name,
+    address: "",
+    city: "",
+    full_address: "",
+    registration: "",
+    vat: "",
+    country: t(`countries.${site.countries[0]}`),
+    ...(company ? companyValues(company, t) : {}),
     site: site.name,
     domain: site.domain,
-    company: companyName,
-    address: company?.address ?? "",
-    city: company?.city ?? "",
-    country,
-    kvk: company?.kvk ?? "",
-    vat: company?.vat_numbers.join(", ") ?? "",
     tradenames: company && company.tradenames.length > 0 ? company.tradenames.join(", ") : site.name,
     email: site.support_email,
     phone: site.support_phone,
@@ -117,13 +118,8 @@ export function legalPage(
     });
   const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> })
     .legal_text[page];
-  const companyLines = company
-    ? [
-        [company.address, company.city, country].join(", "),
-        t("legal.company_number", values),
-        ...(company.vat_numbers.length > 0 ? [t("legal.company_vat", values)] : []),
-        t("legal.company_tradenames", values),
-      ]
+  const lines = company
+    ? [...companyLines(company, t, textsLocale(language, site.countries[0]!)), t("legal.company_tradenames", values)]
     : [];
   return {
     page,
@@ -145,7 +141,7 @@ export function legalPage(
           }))
         : null,
     us: page === "privacy" && language === "en" ? sections(usPrivacy as SectionTexts, fill) : null,
-    company: { name: t("legal.company_name", values), lines: companyLines },
+    company: { name: t("legal.company_name", values), lines },
     contact: { email: site.support_email, phone: site.support_phone },
   };
 }
