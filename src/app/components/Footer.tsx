@@ -1,4 +1,5 @@
 import { usePage, useT } from "../page/page-context";
+import { postalTown } from "../../shared/company";
 import { Link } from "./Link";
 
 const FOOTER_LINKS = [
@@ -32,7 +33,7 @@ export function Footer({ links = true }: { links?: boolean }) {
       {locale === "en" && <p className="footer__us">{t("footer.us_statement")}</p>}
       {company && (
         <p className="footer__company">
-          © {company.name} · {company.address}, {company.city}
+          © {company.name} · {company.address}, {postalTown(company)}
         </p>
       )}
     </footer>
