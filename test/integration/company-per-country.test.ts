@@ -237,7 +237,7 @@ describe("times in the site's own zone", () => {
     expect(v.parse(SiteSettings, { ...american, time_zone: "America/Chicago" }).time_zone).toBe("America/Chicago");
   });
 
-  for (const c of CASES.filter((c) => c.country !== "NL")) {
+  for (const c of CASES.filter((one) => one.country !== "NL")) {
     it(`${c.country}: a receipt shows its order's time in ${c.country}'s zone`, async () => {
       const member = await signup(c);
       const id = await paidOrder(c, member.browser, member.userId);
