@@ -10,6 +10,7 @@ import { companyLines, companyValues } from "../../src/shared/company";
 import { memberDate } from "../../src/shared/dates";
 import type { LegalPage } from "../../src/shared/legal";
 import { languagesForCountry, type Language } from "../../src/shared/locales";
+import { formatMoney } from "../../src/shared/payments";
 import type { OrderCreated } from "../../src/shared/payments-api";
 import { CompanyInfo, SiteSettings, companyKey } from "../../src/shared/settings";
 import type { PublicSettings } from "../../src/shared/settings";
@@ -295,5 +296,9 @@ describe("Austria's German (de-AT)", () => {
     expect(terms.company.lines).toContain("Geschäftsführung: Lena Huber");
     expect(terms.sections[0]!.paragraphs[0]).toContain("(UID-Nr. ATU76543210)");
     expect(memberDate(Date.UTC(2027, 0, 15) / 1000, "de-AT", "Europe/Vienna")).toBe("15. Jänner 2027");
+    // Prices as Austria writes them ("€ 9,95"), where Germany writes "9,95 €".
+    const pricing = await textOf(await visitor("http://co-at.test", "de").fetch("/pricing"));
+    expect(formatMoney(995, "EUR", "de-AT")).not.toBe(formatMoney(995, "EUR", "de"));
+    expect(pricing).toContain(formatMoney(995, "EUR", "de-AT"));
   });
 });

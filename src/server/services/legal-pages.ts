@@ -56,8 +56,8 @@ const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: 
 ];
 
 /** A date and time in the visitor's language, in UTC (the terms version is a UTC moment). */
-function utcDateTime(iso: string, language: Language): string {
-  return `${new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
+function utcDateTime(iso: string, locale: string): string {
+  return `${new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
 }
 
 function sections(texts: SectionTexts, translate: (text: string) => string): LegalSection[] {
@@ -81,6 +81,8 @@ export function legalPage(
   company: CompanyInfo | null,
   outboxDays: number,
 ): LegalPage {
+  // Dates and money as the site's country writes the language (de-AT: "1. Jänner").
+  const locale = textsLocale(language, site.countries[0]!);
   const values: Record<string, string | number> = {
     company: site.mail_name,
     address: "",
@@ -118,15 +120,12 @@ export function legalPage(
     });
   const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> })
     .legal_text[page];
-  const lines = company
-    ? [...companyLines(company, t, textsLocale(language, site.countries[0]!)), t("legal.company_tradenames", values)]
-    : [];
+  const lines = company ? [...companyLines(company, t, locale), t("legal.company_tradenames", values)] : [];
   return {
     page,
     title: t(`pages.${page}.title`),
     intro: t(`pages.${page}.intro`, page === "return-policy" ? { ...values, count: site.refund_days } : values),
-    version:
-      page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), language) }) : null,
+    version: page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), locale) }) : null,
     sections: sections(texts, fill),
     storage:
       page === "cookies"

@@ -1,13 +1,13 @@
 import { pricePerCredit } from "../../../shared/payments";
 import { Title } from "../../components/Title";
-import { usePage, useSettings, useT } from "../../page/page-context";
+import { useSettings, useT, useWritingLocale } from "../../page/page-context";
 import { useOffer } from "./offer";
 
 /** /pricing: the public price list of the visitor's country (bundles, costs in credits, minimum message costs). */
 export default function PricingScreen() {
   const t = useT();
   const settings = useSettings();
-  const { locale } = usePage();
+  const locale = useWritingLocale();
   const { country, pricing, money } = useOffer();
   const minimum = settings.minimum_message_costs[country];
   return (
