@@ -189,8 +189,25 @@ describe("the company on each site's legal pages", () => {
     expect(registration(CASES[3]!, "de")).toBe("Registernummer (UID / Firmenbuch): FN 512345 x");
   });
 
+  it("each site has its legal notice page, linked from every page's footer, in its language's name", async () => {
+    for (const [c, title] of [
+      [CASES[0]!, "Colofon"],
+      [CASES[1]!, "Mentions légales"],
+      [CASES[2]!, "Palveluntarjoaja"],
+      [CASES[3]!, "Impressum"],
+    ] as const) {
+      const browser = visitor(c.origin, c.language);
+      const notice = await json<LegalPage>(await browser.fetch("/api/legal.php?page=imprint"));
+      expect(notice.title).toBe(title);
+      expect(notice.sections[0]!.paragraphs[0]).toContain(companyValues(c.company, i18nFor(c.language).t).registration);
+      expect(notice.company.lines.slice(0, -1)).toEqual(linesOf(c).lines);
+      const home = await textOf(await browser.fetch("/"));
+      expect(home).toContain(`<a href="/pages/imprint">${title}</a>`);
+    }
+  });
+
   it("a French legal notice names the share capital, the publication director and the host", async () => {
-    const html = await textOf(await visitor("http://co-fr.test", "fr").fetch("/pages/terms"));
+    const html = await textOf(await visitor("http://co-fr.test", "fr").fetch("/pages/imprint"));
     expect(html).toContain("Capital social\u00a0: 10\u202f000,00\u00a0€");
     expect(html).toContain("Directeur de la publication\u00a0: Camille Martin");
     expect(html).toContain(

@@ -12,6 +12,7 @@ const FOOTER_LINKS = [
   ["/pages/return-policy", "footer.return_policy"],
   ["/pages/faq", "footer.faq"],
   ["/pages/service", "footer.customer_service"],
+  ["/pages/imprint", "footer.imprint"],
 ] as const;
 
 /** Footer links (SPEC §2), the company line and the per-locale disclaimer; the US statement for English. */
