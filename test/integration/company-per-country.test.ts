@@ -314,8 +314,8 @@ describe("Austria's German (de-AT)", () => {
     expect(terms.sections[0]!.paragraphs[0]).toContain("(UID-Nr. ATU76543210)");
     expect(memberDate(Date.UTC(2027, 0, 15) / 1000, "de-AT", "Europe/Vienna")).toBe("15. Jänner 2027");
     // Prices as Austria writes them ("€ 9,95"), where Germany writes "9,95 €".
-    const pricing = await textOf(await visitor("http://co-at.test", "de").fetch("/pricing"));
+    const prices = await textOf(await visitor("http://co-at.test", "de").fetch("/pricing"));
     expect(formatMoney(995, "EUR", "de-AT")).not.toBe(formatMoney(995, "EUR", "de"));
-    expect(pricing).toContain(formatMoney(995, "EUR", "de-AT"));
+    expect(prices).toContain(formatMoney(995, "EUR", "de-AT"));
   });
 });
