@@ -216,47 +216,46 @@ function legacyRegistration(input: unknown): unknown {
   return "registration_number" in rest ? input : { ...rest, registration_number: kvk };
 }
 
+/** The company's fields one by one (what a site file's `company` holds), for tools that list them. */
+export const CompanyInfoFields = v.strictObject({
+  name: v.string(),
+  /** Street and number. */
+  address: v.string(),
+  /** The postal code, written as the country writes it ("1016 BR", "00100", "EC1A 1BB"). */
+  postal_code: v.optional(v.string(), ""),
+  city: v.string(),
+  /** The country of registration (ISO 3166-1 alpha-2). */
+  country: Country,
+  /** The number in its country's register, as the register writes it ("87654321", "HRB 245871 B", "2345678-9", "912 345 678 R.C.S. Paris"). */
+  registration_number: v.string(),
+  tradenames: v.array(v.string()),
+  vat_numbers: v.array(v.string()),
+  support_phone: v.string(),
+  /** Share capital in minor units of its currency (France's legal notice names it: "capital social"). */
+  share_capital: v.optional(
+    v.strictObject({
+      amount: v.pipe(v.number(), v.integer(), v.minValue(0)),
+      currency: v.picklist(CURRENCIES),
+    }),
+  ),
+  /** Who answers for what the site publishes (France: "directeur de la publication"). */
+  publication_director: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Who may represent the company (Germany and Austria: "Geschäftsführer" in the Impressum). */
+  managing_directors: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** Who hosts the site (France: "hébergeur", with name, address and phone). */
+  host: v.optional(Host),
+  /** Percentage offered to keep a member who is about to delete the account. */
+  delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  /** ISO date the company was added; the terms version is this or 2023-12-01 12:00 UTC, whichever is later. */
+  added: v.pipe(v.string(), v.isoTimestamp()),
+});
+
 /**
  * The company behind one or more sites (SPEC §9), named on the legal pages, the receipts and the
  * mails (src/shared/company.ts writes its lines). Its `country` is where it is registered: that
  * country's register names the number (KvK, Handelsregister, Y-tunnus, SIREN/RCS ...).
  */
-export const CompanyInfo = v.pipe(
-  v.unknown(),
-  v.transform(legacyRegistration),
-  v.strictObject({
-    name: v.string(),
-    /** Street and number. */
-    address: v.string(),
-    /** The postal code, written as the country writes it ("1016 BR", "00100", "EC1A 1BB"). */
-    postal_code: v.optional(v.string(), ""),
-    city: v.string(),
-    /** The country of registration (ISO 3166-1 alpha-2). */
-    country: Country,
-    /** The number in its country's register, as the register writes it ("87654321", "HRB 245871 B", "2345678-9", "912 345 678 R.C.S. Paris"). */
-    registration_number: v.string(),
-    tradenames: v.array(v.string()),
-    vat_numbers: v.array(v.string()),
-    support_phone: v.string(),
-    /** Share capital in minor units of its currency (France's legal notice names it: "capital social"). */
-    share_capital: v.optional(
-      v.strictObject({
-        amount: v.pipe(v.number(), v.integer(), v.minValue(0)),
-        currency: v.picklist(CURRENCIES),
-      }),
-    ),
-    /** Who answers for what the site publishes (France: "directeur de la publication"). */
-    publication_director: v.optional(v.pipe(v.string(), v.minLength(1))),
-    /** Who may represent the company (Germany and Austria: "Geschäftsführer" in the Impressum). */
-    managing_directors: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-    /** Who hosts the site (France: "hébergeur", with name, address and phone). */
-    host: v.optional(Host),
-    /** Percentage offered to keep a member who is about to delete the account. */
-    delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
-    /** ISO date the company was added; the terms version is this or 2023-12-01 12:00 UTC, whichever is later. */
-    added: v.pipe(v.string(), v.isoTimestamp()),
-  }),
-);
+export const CompanyInfo = v.pipe(v.unknown(), v.transform(legacyRegistration), CompanyInfoFields);
 export type CompanyInfo = v.InferOutput<typeof CompanyInfo>;
 
 export const siteKey = (domain: string) => `site:${domain}`;
