@@ -8,7 +8,8 @@ const texts = (en: string) => ({ en });
 export const COMPANY: CompanyInfo = {
   name: "Testing Company B.V.",
   address: "Keizersgracht 1",
-  kvk: "12345678",
+  registration_number: "12345678",
+  postal_code: "1015 CJ",
   city: "Amsterdam",
   country: "NL",
   tradenames: ["Testwave"],

@@ -173,7 +173,8 @@ export const COMPANIES: Readonly<Record<string, CompanyInfo>> = {
   "wavelength-nl": {
     name: "Wavelength Media B.V.",
     address: "Herengracht 420",
-    kvk: "87654321",
+    registration_number: "87654321",
+    postal_code: "1016 BR",
     city: "Amsterdam",
     country: "NL",
     tradenames: [
@@ -198,7 +199,9 @@ export const COMPANIES: Readonly<Record<string, CompanyInfo>> = {
   "wavelength-de": {
     name: "Wavelength Media GmbH",
     address: "Torstraße 140",
-    kvk: "HRB 245871 B",
+    registration_number: "HRB 245871 B, Amtsgericht Charlottenburg",
+    postal_code: "10119",
+    managing_directors: ["Jana Weber"],
     city: "Berlin",
     country: "DE",
     tradenames: [`${BRAND} Deutschland`, `${BRAND} Schweiz`],

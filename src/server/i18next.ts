@@ -1,6 +1,13 @@
 import { createInstance } from "i18next";
 import type { Language } from "../shared/locales";
-import type { I18n, Messages, Translate, TranslateOptions, VariantMessages } from "../shared/translator";
+import {
+  placeholderValue,
+  type I18n,
+  type Messages,
+  type Translate,
+  type TranslateOptions,
+  type VariantMessages,
+} from "../shared/translator";
 
 /** Texts kept per instance at most: keys can come from a request (a filter's value), so the memo stays bounded. */
 const MEMO_LIMIT = 10_000;
@@ -18,12 +25,27 @@ function memoKey(key: string, options: TranslateOptions | undefined): string | n
 }
 
 /**
+ * The options with every number as the locale writes it, as `replace`, the values i18next fills the
+ * placeholders from when given (`count` stays a number and still picks the plural form), so the
+ * server writes "25,5" and "1 000" as the browser's translator does.
+ */
+function withNumbersWritten(options: TranslateOptions, locale: string): Record<string, unknown> {
+  const replace: Record<string, unknown> = {};
+  for (const name in options) {
+    const value = options[name];
+    replace[name] = typeof value === "number" ? placeholderValue(name, value, locale) : value;
+  }
+  return { ...options, replace };
+}
+
+/**
  * The server's texts (pages, mails, pushes, errors) through i18next: one instance per language, or per
  * regional variant with its language as the fallback. The browser reads the same files with the small
  * translator of src/shared/translator.ts (decision 0037), which test/integration/translators.test.ts
  * holds to i18next's output on every key of every language and variant, so pages hydrate as drawn.
  */
 export function serverI18n(language: Language, messages: Messages, variant: VariantMessages | null = null): I18n {
+  const locale = variant?.tag ?? language;
   const instance = createInstance();
   void instance.init({
     lng: variant?.tag ?? language,
@@ -41,7 +63,7 @@ export function serverI18n(language: Language, messages: Messages, variant: Vari
     const memo = memoKey(key, options);
     let text = memo === null ? undefined : resolved.get(memo);
     if (text === undefined) {
-      text = String(instance.t(key, options as Record<string, unknown>));
+      text = String(instance.t(key, options && withNumbersWritten(options, locale)));
       if (memo !== null && resolved.size < MEMO_LIMIT) resolved.set(memo, text);
     }
     return text;

@@ -31,7 +31,16 @@ export function isSupportPhone(typed: string, supportPhone: string): boolean {
 }
 
 /** The static pages with a legal text (SPEC §2), by their short name as /pages/{name} and /{token} use it. */
-export const LEGAL_PAGES = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"] as const;
+export const LEGAL_PAGES = [
+  "ban",
+  "cookies",
+  "faq",
+  "imprint",
+  "privacy",
+  "return-policy",
+  "service",
+  "terms",
+] as const;
 export type LegalPageName = (typeof LEGAL_PAGES)[number];
 
 /**

@@ -55,10 +55,15 @@ export function languagesForCountry(country: string): readonly Language[] {
  * locales/<tag>.json with only those keys (decision 0039). A site uses the variant of its own
  * country (its first) for each language it has one of; everything else falls back to the language.
  */
-export const VARIANTS = ["de-CH", "fr-BE", "fr-CH", "nl-BE"] as const;
+export const VARIANTS = ["de-AT", "de-CH", "fr-BE", "fr-CH", "nl-BE"] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 export function variantFor(language: Language, country: string): Variant | null {
   const tag = `${language}-${country}`;
   return (VARIANTS as readonly string[]).includes(tag) ? (tag as Variant) : null;
+}
+
+/** The locale a site of `country` writes `language` in (its variant's tag, else the language): its dates and numbers. */
+export function textsLocale(language: Language, country: string): string {
+  return variantFor(language, country) ?? language;
 }

@@ -132,6 +132,7 @@ export const ROUTES: readonly RouteDef[] = [
   route("pages-ban", "/pages/ban", "static-page"),
   route("pages-cookies", "/pages/cookies", "static-page"),
   route("pages-faq", "/pages/faq", "static-page"),
+  route("pages-imprint", "/pages/imprint", "static-page"),
   route("pages-privacy", "/pages/privacy", "static-page"),
   route("pages-return-policy", "/pages/return-policy", "static-page"),
   route("pages-service", "/pages/service", "static-page"),

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { GIFT_SLUGS } from "./gifts";
 import { LANGUAGES } from "./locales";
-import { CountryPricing, DirectDebitSettings } from "./payments";
+import { CURRENCIES, CountryPricing, DirectDebitSettings } from "./payments";
 import { isUncompressedP256Point } from "./web-push";
 
 const Language = v.picklist(LANGUAGES);
@@ -61,6 +61,27 @@ export function dayIn(timeZone: string, now: Date): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
+/** Each country's time zone (IANA), a site's `time_zone` when its settings leave it out. */
+export const COUNTRY_TIME_ZONES: Readonly<Record<string, string>> = {
+  AT: "Europe/Vienna",
+  BE: "Europe/Brussels",
+  CH: "Europe/Zurich",
+  DE: "Europe/Berlin",
+  DK: "Europe/Copenhagen",
+  ES: "Europe/Madrid",
+  FI: "Europe/Helsinki",
+  FR: "Europe/Paris",
+  GB: "Europe/London",
+  IE: "Europe/Dublin",
+  IT: "Europe/Rome",
+  LU: "Europe/Luxembourg",
+  NL: "Europe/Amsterdam",
+  NO: "Europe/Oslo",
+  PL: "Europe/Warsaw",
+  PT: "Europe/Lisbon",
+  SE: "Europe/Stockholm",
+};
+
 export const SiteSettings = v.pipe(
   v.strictObject({
     name: v.pipe(v.string(), v.minLength(1)),
@@ -74,8 +95,11 @@ export const SiteSettings = v.pipe(
     ),
     /** e.g. "nl" or "nl-BE"; its first two letters pick the default locale when supported. */
     domain_language: v.pipe(v.string(), v.regex(/^[a-z]{2}([-_][A-Za-z]{2})?$/, "a language code")),
-    /** IANA time zone of the site's country: its days are the swipe game's days (e.g. "Europe/Amsterdam"). */
-    time_zone: v.pipe(v.string(), v.check(isTimeZone, "an IANA time zone such as Europe/Amsterdam")),
+    /**
+     * IANA time zone the site writes its times in (receipts, orders, decisions, mails) and whose days
+     * are the swipe game's days (e.g. "Europe/Helsinki"). Left out: its country's (COUNTRY_TIME_ZONES).
+     */
+    time_zone: v.optional(v.pipe(v.string(), v.check(isTimeZone, "an IANA time zone such as Europe/Amsterdam"))),
     /** Prefix of media URLs; a photo's match path is appended to it. */
     cdn_prefix: v.string(),
     niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),
@@ -148,6 +172,11 @@ export const SiteSettings = v.pipe(
     (s) => s.pricing[s.countries[0]!] !== undefined,
     "pricing must include the site's own country (the first of countries)",
   ),
+  v.check(
+    (s) => s.time_zone !== undefined || COUNTRY_TIME_ZONES[s.countries[0]!] !== undefined,
+    "time_zone is needed: the site's country has no default time zone (give an IANA name such as America/New_York)",
+  ),
+  v.transform((s) => ({ ...s, time_zone: s.time_zone ?? COUNTRY_TIME_ZONES[s.countries[0]!]! })),
 );
 export type SiteSettings = v.InferOutput<typeof SiteSettings>;
 
@@ -170,20 +199,63 @@ export type PublicSettings = Omit<SiteSettings, never> & {
   logged_out_search_mode: LoggedOutSearchMode;
 };
 
-export const CompanyInfo = v.strictObject({
+/** Whoever hosts the site, as a French legal notice names it (LCEN art. 6 III: name, address, phone). */
+const Host = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  address: v.pipe(v.string(), v.minLength(1)),
+  phone: v.pipe(v.string(), v.minLength(1)),
+});
+
+/**
+ * Files and stores written before the registration number had its own name held it as `kvk`: such
+ * a company reads as if it said `registration_number`, so no stored company stops its site.
+ */
+function legacyRegistration(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input) || !("kvk" in input)) return input;
+  const { kvk, ...rest } = input as Record<string, unknown>;
+  return "registration_number" in rest ? input : { ...rest, registration_number: kvk };
+}
+
+/** The company's fields one by one (what a site file's `company` holds), for tools that list them. */
+export const CompanyInfoFields = v.strictObject({
   name: v.string(),
+  /** Street and number. */
   address: v.string(),
-  kvk: v.string(),
+  /** The postal code, written as the country writes it ("1016 BR", "00100", "EC1A 1BB"). */
+  postal_code: v.optional(v.string(), ""),
   city: v.string(),
+  /** The country of registration (ISO 3166-1 alpha-2). */
   country: Country,
+  /** The number in its country's register, as the register writes it ("87654321", "HRB 245871 B", "2345678-9", "912 345 678 R.C.S. Paris"). */
+  registration_number: v.string(),
   tradenames: v.array(v.string()),
   vat_numbers: v.array(v.string()),
   support_phone: v.string(),
+  /** Share capital in minor units of its currency (France's legal notice names it: "capital social"). */
+  share_capital: v.optional(
+    v.strictObject({
+      amount: v.pipe(v.number(), v.integer(), v.minValue(0)),
+      currency: v.picklist(CURRENCIES),
+    }),
+  ),
+  /** Who answers for what the site publishes (France: "directeur de la publication"). */
+  publication_director: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Who may represent the company (Germany and Austria: "Geschäftsführer" in the Impressum). */
+  managing_directors: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** Who hosts the site (France: "hébergeur", with name, address and phone). */
+  host: v.optional(Host),
   /** Percentage offered to keep a member who is about to delete the account. */
   delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
   /** ISO date the company was added; the terms version is this or 2023-12-01 12:00 UTC, whichever is later. */
   added: v.pipe(v.string(), v.isoTimestamp()),
 });
+
+/**
+ * The company behind one or more sites (SPEC §9), named on the legal pages, the receipts and the
+ * mails (src/shared/company.ts writes its lines). Its `country` is where it is registered: that
+ * country's register names the number (KvK, Handelsregister, Y-tunnus, SIREN/RCS ...).
+ */
+export const CompanyInfo = v.pipe(v.unknown(), v.transform(legacyRegistration), CompanyInfoFields);
 export type CompanyInfo = v.InferOutput<typeof CompanyInfo>;
 
 export const siteKey = (domain: string) => `site:${domain}`;

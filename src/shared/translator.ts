@@ -11,6 +11,24 @@ export type VariantMessages = { tag: string; messages: Messages };
 /** What a page's translator is made of in the browser: its language's texts and its regional variant's own (GET /texts/…, decision 0042). */
 export type PageTexts = { messages: Messages; variant: VariantMessages | null };
 
+/** Placeholders whose number names a thing (report 1234, receipt 5678), written as it is, never grouped. */
+const IDENTIFIERS = new Set(["id"]);
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A placeholder's value as the text shows it: a number in the locale's own Intl format ("25,5" in
+ * Finnish, "1 000" in French), so no number is written by hand; an identifier as it is.
+ */
+export function placeholderValue(name: string, value: unknown, locale: string): string {
+  if (typeof value !== "number" || IDENTIFIERS.has(name)) return String(value);
+  let format = numberFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+    numberFormats.set(locale, format);
+  }
+  return format.format(value);
+}
+
 /** A placeholder: single braces, so the texts of SPEC.md ("Enter your date of birth ({min_age}+)") stand in locales/ verbatim. */
 const PLACEHOLDER = /\{(.+?)\}/g;
 
@@ -23,7 +41,8 @@ const PLACEHOLDER = /\{(.+?)\}/g;
  * test/integration/translators.test.ts holds the two to the same text, so pages hydrate as drawn.
  */
 export function createI18n(language: Language, messages: Messages, variant: VariantMessages | null = null): I18n {
-  const plurals = new Intl.PluralRules(variant?.tag ?? language);
+  const locale = variant?.tag ?? language;
+  const plurals = new Intl.PluralRules(locale);
   // A regional variant's own texts first, its language's for everything else (i18next's fallbackLng).
   const lookup = (key: string): string | undefined =>
     (variant ? lookupIn(variant.messages, key) : undefined) ?? lookupIn(messages, key);
@@ -41,7 +60,7 @@ export function createI18n(language: Language, messages: Messages, variant: Vari
     if (!options) return text;
     return text.replace(PLACEHOLDER, (placeholder, name: string) => {
       const value = options[name.trim()];
-      return value === undefined || value === null ? placeholder : String(value);
+      return value === undefined || value === null ? placeholder : placeholderValue(name.trim(), value, locale);
     });
   };
   return { language, t };

@@ -624,13 +624,16 @@ describe("deletion", () => {
     for (const language of LANGUAGES) {
       const { t } = i18nFor(language, "NL");
       const to = { address: "a@example.com", name: "A" };
-      const deletion = composeMail(t, "deletion", to, "Site", "https://site.test/x", { count: 14 });
+      const deletion = composeMail(t, "deletion", to, { name: "Site", company: null }, "https://site.test/x", {
+        count: 14,
+      });
       expect(deletion.text, language).toContain(t("mail.deletion.not_asked"));
       expect(deletion.text, language).not.toContain(t("mail.ignore"));
       // A mail whose silence changes nothing (a reset nobody asked for) may still say so.
-      expect(composeMail(t, "reset", to, "Site", "https://site.test/x", { count: 2 }).text, language).toContain(
-        t("mail.ignore"),
-      );
+      expect(
+        composeMail(t, "reset", to, { name: "Site", company: null }, "https://site.test/x", { count: 2 }).text,
+        language,
+      ).toContain(t("mail.ignore"));
     }
   });
 

@@ -186,7 +186,7 @@ describe("GET /api/settings.php", () => {
 describe("company info, interests, regions", () => {
   it("GET /api/companyinfo.php answers the site's company", async () => {
     const body = await json(await fetchWorker("http://nl.test/api/companyinfo.php"));
-    expect(body).toMatchObject({ name: "Testing Company B.V.", kvk: "12345678", delete_discount: 50 });
+    expect(body).toMatchObject({ name: "Testing Company B.V.", registration_number: "12345678", delete_discount: 50 });
   });
 
   it("GET /api/interests.php answers the list the migrations wrote, named in the request's language", async () => {

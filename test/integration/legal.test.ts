@@ -79,7 +79,7 @@ describe("the static pages", () => {
     for (const part of [
       COMPANY.name,
       COMPANY.address,
-      COMPANY.kvk,
+      COMPANY.registration_number,
       COMPANY.vat_numbers[0]!,
       "Testwave legal.test",
       "5 credits",
@@ -116,8 +116,8 @@ describe("the static pages", () => {
   });
 
   it("an unknown page is a 404, in the API and as a page", async () => {
-    expect((await page("/api/legal.php?page=imprint")).status).toBe(400);
-    expect((await page("/pages/imprint")).status).toBe(404);
+    expect((await page("/api/legal.php?page=impressum")).status).toBe(400);
+    expect((await page("/pages/impressum")).status).toBe(404);
   });
 
   it("customer service shows the support phone and e-mail of the site", async () => {

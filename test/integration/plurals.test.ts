@@ -86,7 +86,7 @@ describe("plural forms", () => {
           t,
           "unread_reminder",
           { address: "anna@example.com", name: "Anna" },
-          "Flirtwave",
+          { name: "Flirtwave", company: COMPANY },
           "https://example.com/chats",
           { count: n },
           { unsubscribe: "https://example.com/u", settings: "https://example.com/s" },

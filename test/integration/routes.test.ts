@@ -109,7 +109,7 @@ describe("the route table", () => {
     expect(paths).toContain("/landers/tinderswipe");
     expect(paths).toContain("/landers/{lander}/{slug?}");
     expect(paths).toContain("/{token}");
-    for (const page of ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms"])
+    for (const page of ["ban", "cookies", "faq", "imprint", "privacy", "return-policy", "service", "terms"])
       expect(paths).toContain(`/pages/${page}`);
   });
 

@@ -1,4 +1,5 @@
 import { usePage, useT } from "../page/page-context";
+import { postalTown } from "../../shared/company";
 import { Link } from "./Link";
 
 const FOOTER_LINKS = [
@@ -11,6 +12,7 @@ const FOOTER_LINKS = [
   ["/pages/return-policy", "footer.return_policy"],
   ["/pages/faq", "footer.faq"],
   ["/pages/service", "footer.customer_service"],
+  ["/pages/imprint", "footer.imprint"],
 ] as const;
 
 /** Footer links (SPEC §2), the company line and the per-locale disclaimer; the US statement for English. */
@@ -32,7 +34,7 @@ export function Footer({ links = true }: { links?: boolean }) {
       {locale === "en" && <p className="footer__us">{t("footer.us_statement")}</p>}
       {company && (
         <p className="footer__company">
-          © {company.name} · {company.address}, {company.city}
+          © {company.name} · {company.address}, {postalTown(company)}
         </p>
       )}
     </footer>

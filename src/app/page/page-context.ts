@@ -2,6 +2,7 @@ import { createContext, useContext } from "react";
 import type { PageState } from "./page-state";
 import type { RouteMatch } from "../../shared/routes";
 import { type I18n } from "../../shared/translator";
+import { textsLocale } from "../../shared/locales";
 
 export const PageContext = createContext<PageState | null>(null);
 export const I18nContext = createContext<I18n | null>(null);
@@ -29,4 +30,10 @@ export const useRouter = () => required(useContext(RouterContext), "RouterContex
 /** The translate function of the page's language. */
 export function useT() {
   return required(useContext(I18nContext), "I18nContext").t;
+}
+
+/** The locale the page writes its dates and numbers in: the language, or its regional variant on a site of that country (de-AT: "Jänner"). */
+export function useWritingLocale(): string {
+  const { locale, settings } = usePage();
+  return textsLocale(locale, settings.countries[0]!);
 }

@@ -22,6 +22,7 @@ export const reportRoutes = new Hono<AppEnv>().post(
         t: c.get("t"),
         language: c.get("locale"),
         site: c.get("site"),
+        company: c.get("company"),
         origin: new URL(c.req.url).origin,
         clientAddress: clientAddress(c),
         now: Math.floor(Date.now() / 1000),

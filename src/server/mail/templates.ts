@@ -1,5 +1,7 @@
 import type { Translate } from "../../shared/translator";
 import type { Mail } from "./mailer";
+import { companyAddressLines } from "../../shared/company";
+import type { CompanyInfo } from "../../shared/settings";
 
 /** The notification mails (notification_mail.* in locales/), each sent under one e-mail kind the member can turn off. */
 export const NOTIFICATION_MAILS = [
@@ -53,17 +55,25 @@ export type MailFooter = { unsubscribe: string; settings: string };
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** A mail in the member's language: greeting, what it is about, the link as a button, and the signature. */
+/** Who a mail is from: the site's name, and the company behind it, named under the signature as on the legal pages. */
+export type MailSender = { name: string; company: CompanyInfo | null };
+
+/**
+ * A mail in the member's language: greeting, what it is about, the link as a button, the signature
+ * and the company's name, address and registration (shared/company.ts, as the legal pages write them).
+ */
 export function composeMail(
   t: Translate,
   kind: MailKind,
   to: { address: string; name: string },
-  site: string,
+  sender: MailSender,
   link: string,
   values: Record<string, string | number> = {},
   footer?: MailFooter,
 ): Mail {
+  const site = sender.name;
   const all = { site, name: to.name, ...values };
+  const company = sender.company ? [sender.company.name, ...companyAddressLines(sender.company, t)] : [];
   const subject = t(`${TEXTS[kind]}.subject`, all);
   const greeting = t("mail.greeting", all);
   const body = t(`${TEXTS[kind]}.text`, all);
@@ -79,7 +89,12 @@ export function composeMail(
     : null;
   const outText =
     footer && out ? `\n\n${out.unsubscribe}: ${footer.unsubscribe}\n${out.settings}: ${footer.settings}` : "";
-  const text = `${greeting}\n\n${body}\n${link}\n\n${why}${outText}\n\n${signature}\n`;
+  const companyText = company.length > 0 ? `\n--\n${company.join("\n")}\n` : "";
+  const text = `${greeting}\n\n${body}\n${link}\n\n${why}${outText}\n\n${signature}\n${companyText}`;
+  const companyHtml =
+    company.length > 0
+      ? `<p style="color:#6d5d60;font-size:12px">${company.map((line) => escapeHtml(line)).join("<br>")}</p>`
+      : "";
   const outHtml =
     footer && out
       ? `<p style="color:#6d5d60;font-size:13px"><a href="${escapeHtml(footer.unsubscribe)}" style="color:#6d5d60">${escapeHtml(out.unsubscribe)}</a> · <a href="${escapeHtml(footer.settings)}" style="color:#6d5d60">${escapeHtml(out.settings)}</a></p>`
@@ -88,6 +103,6 @@ export function composeMail(
 <p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
 <p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;border-radius:999px;background:#e8412c;color:#fff;text-decoration:none;font-weight:600">${escapeHtml(button)}</a></p>
 <p style="color:#6d5d60;font-size:13px">${escapeHtml(link)}</p><p style="color:#6d5d60">${escapeHtml(why)}</p>
-<p>${escapeHtml(signature).replace(/\n/g, "<br>")}</p>${outHtml}</body></html>`;
+<p>${escapeHtml(signature).replace(/\n/g, "<br>")}</p>${outHtml}${companyHtml}</body></html>`;
   return { to: to.address, kind, subject, text, html };
 }

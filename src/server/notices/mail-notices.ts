@@ -113,7 +113,7 @@ async function sendNotificationMail(
     t,
     mail,
     { address: to.email, name: to.name },
-    site.settings.name,
+    { name: site.settings.name, company: site.company },
     href,
     typeof values === "function" ? values(t) : values,
     { unsubscribe, settings: `${origin}/notifications` },

@@ -27,6 +27,7 @@ const PUBLIC_ROUTES = new Set([
   "pages-ban",
   "pages-cookies",
   "pages-faq",
+  "pages-imprint",
   "pages-privacy",
   "pages-return-policy",
   "pages-service",

@@ -105,7 +105,7 @@ async function mailLink(
     i18nFor(language, ctx.site.countries[0]).t,
     MAIL_OF[kind],
     { address: to, name: account.username },
-    ctx.site.name,
+    { name: ctx.site.name, company: ctx.company },
     ctx.origin + TOKEN_LINKS[kind](token),
     values,
   );

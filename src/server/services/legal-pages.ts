@@ -22,7 +22,8 @@ import {
   type LegalSection,
   type StoredItem,
 } from "../../shared/legal";
-import type { Language } from "../../shared/locales";
+import { companyLines, companyValues } from "../../shared/company";
+import { textsLocale, type Language } from "../../shared/locales";
 import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { SESSION_COOKIE, SESSION_DAYS } from "../auth/session-cookie";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from "../edge/locale";
@@ -55,8 +56,8 @@ const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: 
 ];
 
 /** A date and time in the visitor's language, in UTC (the terms version is a UTC moment). */
-function utcDateTime(iso: string, language: Language): string {
-  return `${new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
+function utcDateTime(iso: string, locale: string): string {
+  return `${new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
 }
 
 function sections(texts: SectionTexts, translate: (text: string) => string): LegalSection[] {
@@ -80,17 +81,19 @@ export function legalPage(
   company: CompanyInfo | null,
   outboxDays: number,
 ): LegalPage {
-  const companyName = company?.name ?? site.mail_name;
-  const country = company ? t(`countries.${company.country}`) : t(`countries.${site.countries[0]}`);
+  // Dates and money as the site's country writes the language (de-AT: "1. Jänner").
+  const locale = textsLocale(language, site.countries[0]!);
   const values: Record<string, string | number> = {
+    company: site.mail_name,
+    address: "",
+    city: "",
+    full_address: "",
+    registration: "",
+    vat: "",
+    country: t(`countries.${site.countries[0]}`),
+    ...(company ? companyValues(company, t) : {}),
     site: site.name,
     domain: site.domain,
-    company: companyName,
-    address: company?.address ?? "",
-    city: company?.city ?? "",
-    country,
-    kvk: company?.kvk ?? "",
-    vat: company?.vat_numbers.join(", ") ?? "",
     tradenames: company && company.tradenames.length > 0 ? company.tradenames.join(", ") : site.name,
     email: site.support_email,
     phone: site.support_phone,
@@ -117,20 +120,12 @@ export function legalPage(
     });
   const texts = (textsFor(language, site.countries[0]) as { legal_text: Record<LegalPageName, SectionTexts> })
     .legal_text[page];
-  const companyLines = company
-    ? [
-        [company.address, company.city, country].join(", "),
-        t("legal.company_number", values),
-        ...(company.vat_numbers.length > 0 ? [t("legal.company_vat", values)] : []),
-        t("legal.company_tradenames", values),
-      ]
-    : [];
+  const lines = company ? [...companyLines(company, t, locale), t("legal.company_tradenames", values)] : [];
   return {
     page,
     title: t(`pages.${page}.title`),
     intro: t(`pages.${page}.intro`, page === "return-policy" ? { ...values, count: site.refund_days } : values),
-    version:
-      page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), language) }) : null,
+    version: page === "terms" ? t("legal.version", { date: utcDateTime(termsVersion(company?.added), locale) }) : null,
     sections: sections(texts, fill),
     storage:
       page === "cookies"
@@ -145,7 +140,7 @@ export function legalPage(
           }))
         : null,
     us: page === "privacy" && language === "en" ? sections(usPrivacy as SectionTexts, fill) : null,
-    company: { name: t("legal.company_name", values), lines: companyLines },
+    company: { name: t("legal.company_name", values), lines },
     contact: { email: site.support_email, phone: site.support_phone },
   };
 }

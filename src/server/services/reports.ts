@@ -1,4 +1,5 @@
 import type { Translate } from "../../shared/translator";
+import type { CompanyInfo } from "../../shared/settings";
 import { REPORTS_PER_ADDRESS_HOUR, REPORTS_PER_HOUR, type ReportBody } from "../../shared/reports";
 import type { Database } from "../db/database";
 import { accountById } from "../db/accounts";
@@ -17,6 +18,8 @@ type ReportContext = {
   t: Translate;
   language: string;
   site: { name: string; domain: string };
+  /** The company behind the site, named at the foot of the confirmation. */
+  company: CompanyInfo | null;
   origin: string;
   clientAddress: string;
   now: number;
@@ -122,10 +125,14 @@ export async function fileReport(ctx: ReportContext, reporter: Reporter, body: R
 
   const name = account?.username ?? email.split("@")[0]!;
   const subject = ctx.t(`reports.subjects.${body.subject}`);
-  const mail = composeMail(ctx.t, "report", { address: email, name }, ctx.site.name, `${ctx.origin}/pages/service`, {
-    id,
-    subject,
-  });
+  const mail = composeMail(
+    ctx.t,
+    "report",
+    { address: email, name },
+    { name: ctx.site.name, company: ctx.company },
+    `${ctx.origin}/pages/service`,
+    { id, subject },
+  );
   try {
     await ctx.mailer.send(mail);
   } catch (error) {

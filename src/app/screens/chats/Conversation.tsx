@@ -6,7 +6,7 @@ import type { ApiRequestError } from "../../page/api";
 import { nextMessageCost } from "../../chat/chat-view-rules";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { usePage, useRouter, useT } from "../../page/page-context";
+import { useRouter, useT, useWritingLocale } from "../../page/page-context";
 import { useConversation } from "../../hooks/useConversation";
 import { useRemoveChat } from "../../hooks/useChats";
 import { useHydrated } from "../../hooks/useHydrated";
@@ -99,7 +99,7 @@ type ViewProps = {
 
 function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) {
   const t = useT();
-  const { locale } = usePage();
+  const locale = useWritingLocale();
   const { navigate } = useRouter();
   const removeChat = useRemoveChat();
   const { profile, costs } = data;

@@ -1,6 +1,6 @@
 import { listedMethods, pricePerCredit } from "../../../shared/payments";
 import { Title } from "../../components/Title";
-import { usePage, useSettings, useT } from "../../page/page-context";
+import { useSettings, useT, useWritingLocale } from "../../page/page-context";
 import { useOffer } from "./offer";
 
 /**
@@ -10,7 +10,7 @@ import { useOffer } from "./offer";
 export default function PricingScreen() {
   const t = useT();
   const settings = useSettings();
-  const { locale } = usePage();
+  const locale = useWritingLocale();
   const { country, pricing, money } = useOffer();
   const minimum = settings.minimum_message_costs[country];
   const listed = listedMethods(pricing, country, settings.direct_debit !== undefined);

@@ -12,7 +12,8 @@ import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page/page-context";
+import { usePage, useT, useWritingLocale } from "../../page/page-context";
+import { companyLines } from "../../../shared/company";
 import { USER_KEY, useUser } from "../../hooks/useUser";
 import { TRANSACTIONS_KEY, transactionKey } from "../../page/page-data";
 import type { ScreenProps } from "../../page/page-state";
@@ -69,6 +70,7 @@ function Transactions() {
 function Receipt({ id }: { id: string }) {
   const t = useT();
   const { company } = usePage();
+  const locale = useWritingLocale();
   const { money } = useOffer();
   const date = useOrderDate();
   const { mutate: mutateGlobal } = useSWRConfig();
@@ -109,12 +111,12 @@ function Receipt({ id }: { id: string }) {
       {company && (
         <address className="receipt__company">
           <strong>{company.name}</strong>
-          <br />
-          {company.address}, {company.city}, {t(`countries.${company.country}`, { defaultValue: company.country })}
-          <br />
-          {t("payments.kvk", { number: company.kvk })}
-          <br />
-          {t("payments.vat_number", { numbers: company.vat_numbers.join(", ") })}
+          {companyLines(company, t, locale).map((line) => (
+            <span key={line}>
+              <br />
+              {line}
+            </span>
+          ))}
         </address>
       )}
       <dl className="receipt__lines">

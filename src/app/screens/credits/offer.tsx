@@ -4,7 +4,7 @@ import { TIME_BONUS_CODE, WELCOME_CODE, type DiscountView } from "../../../share
 import { formatMoney, pricingFor, type CountryPricing } from "../../../shared/payments";
 import type { PricesResponse } from "../../../shared/payments-api";
 import type { ApiRequestError } from "../../page/api";
-import { usePage, useT } from "../../page/page-context";
+import { usePage, useT, useWritingLocale } from "../../page/page-context";
 import { pricesKey } from "../../page/page-data";
 
 /** The price list of the visitor's country (SPEC §1) and a formatter for its money in the page's language. */
@@ -13,14 +13,16 @@ export function useOffer(): {
   pricing: CountryPricing;
   money: (amount: number, currency?: string) => string;
 } {
-  const { settings, locale } = usePage();
+  const { settings } = usePage();
+  const locale = useWritingLocale();
   const { country, pricing } = pricingFor(settings.pricing, settings.countries, settings.geoip_selected_country);
   return { country, pricing, money: (amount, currency = pricing.currency) => formatMoney(amount, currency, locale) };
 }
 
 /** A date of an order in the page's language and the site's time zone (shared/dates.ts). */
 export function useOrderDate(): (seconds: number) => string {
-  const { locale, settings } = usePage();
+  const { settings } = usePage();
+  const locale = useWritingLocale();
   return (seconds) => memberDate(seconds, locale, settings.time_zone, "dateTime");
 }
 

@@ -7,7 +7,7 @@ import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { Pending } from "../../components/Pending";
 import { Title } from "../../components/Title";
-import { usePage, useT } from "../../page/page-context";
+import { usePage, useT, useWritingLocale } from "../../page/page-context";
 import { decisionKey } from "../../page/page-data";
 import type { ScreenProps } from "../../page/page-state";
 
@@ -71,7 +71,8 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
 
 /** A date of the decision in the page's language and the site's time zone, as the receipts give theirs (shared/dates.ts). */
 function useDate(): (seconds: number) => string {
-  const { locale, settings } = usePage();
+  const { settings } = usePage();
+  const locale = useWritingLocale();
   return (seconds) => memberDate(seconds, locale, settings.time_zone);
 }
 
