@@ -6,6 +6,7 @@
  * Each problem names the field and the fix, in English like the rest of the operators' tools
  * (decision 0034).
  */
+import { LEGAL_NOTICE_FIELDS } from "./company";
 import { LANGUAGE_NAMES, LANGUAGES, isLanguage, languagesForCountry } from "./locales";
 import { methodCurrencies, methodCurrencyIn, methodServesCountry, type CountryPricing } from "./payments";
 import { LOCALISED_SETTINGS, type CompanyInfo, type SiteSettings } from "./settings";
@@ -159,12 +160,28 @@ function productionProblems(site: SiteSettings): string[] {
 }
 
 /**
- * The company's rules per country: the place for what a country's legal notice requires of the
- * company (its registration number's name, postal code, share capital, publication director, host),
- * checked against the country of the site that names it.
+ * The company's rules per country, for a production file: what the legal notice of each country the
+ * site sells in requires of the company that runs it (LEGAL_NOTICE_FIELDS: France the share capital,
+ * publication director and host; Germany and Austria the managing directors), and a postal code.
  */
-function companyProblems(_company: CompanyInfo, _site: SiteSettings): string[] {
-  return [];
+function companyProblems(company: CompanyInfo, site: SiteSettings): string[] {
+  const problems: string[] = [];
+  if (company.postal_code.trim() === "")
+    problems.push(
+      "company.postal_code: the legal pages and receipts need the postal code: set it as the country writes it",
+    );
+  const missing = new Map<string, string[]>();
+  for (const country of Object.keys(site.pricing))
+    for (const field of LEGAL_NOTICE_FIELDS[country] ?? []) {
+      const value = company[field];
+      if (value === undefined || (Array.isArray(value) && value.length === 0))
+        missing.set(field, [...(missing.get(field) ?? []), country]);
+    }
+  for (const [field, countries] of missing)
+    problems.push(
+      `company.${field}: a site selling in ${countries.join(", ")} must name it in its legal notice: add it (docs/operations.md, "The company")`,
+    );
+  return problems;
 }
 
 /** Every problem of checked settings for an environment, each as "field: what is wrong: the fix". */
@@ -178,6 +195,6 @@ export function siteRuleProblems(
     ...addressProblems(site, environment),
     ...languageProblems(site),
     ...(environment === "production" ? productionProblems(site) : []),
-    ...(company ? companyProblems(company, site) : []),
+    ...(company && environment === "production" ? companyProblems(company, site) : []),
   ];
 }

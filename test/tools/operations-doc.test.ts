@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COUNTRY_LANGUAGES } from "../../src/shared/locales";
 import { CURRENCIES, PAYMENT_METHODS, methodCurrencies, methodServesCountry } from "../../src/shared/payments";
-import { CompanyInfo, SiteSettings } from "../../src/shared/settings";
+import { CompanyInfoFields, SiteSettings } from "../../src/shared/settings";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const doc = readFileSync(join(ROOT, "docs", "operations.md"), "utf8");
@@ -40,7 +40,7 @@ describe("docs/operations.md's tables of settings", () => {
 
   it("explain every field of the company", () => {
     const company = explained("### The company (`company`)");
-    expect(Object.keys(CompanyInfo.entries).filter((field) => !company.has(field))).toEqual([]);
+    expect(Object.keys(CompanyInfoFields.entries).filter((field) => !company.has(field))).toEqual([]);
   });
 });
 

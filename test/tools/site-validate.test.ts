@@ -233,4 +233,28 @@ describe("npm run site -- validate", () => {
     expect(run.stderr).toContain("site.push_public_key: this is the development key");
     expect(run.stderr).toContain("not valid for production");
   });
+
+  it("refuses in production a company whose legal notice lacks what the site's countries require", () => {
+    const file = productionReady() as SiteFile & { company: Record<string, unknown> };
+    const nl = file.site.pricing["NL"]!;
+    file.site.pricing = { ...file.site.pricing, FR: { ...nl, vat_rate: 20, methods: ["creditcard"] } };
+    file.company.postal_code = "";
+    const refused = validate(file, "--env", "production");
+    expect(refused.status).toBe(1);
+    expect(refused.output).toContain("company.postal_code");
+    for (const field of ["share_capital", "publication_director", "host"])
+      expect(refused.output).toContain(`company.${field}: a site selling in FR must name it`);
+    Object.assign(file.company, {
+      postal_code: "1016 BR",
+      share_capital: { amount: 1_000_000, currency: "EUR" },
+      publication_director: "Camille Martin",
+      host: {
+        name: "Cloudflare, Inc.",
+        address: "101 Townsend St, San Francisco, CA 94107, USA",
+        phone: "+1 650 319 8930",
+      },
+    });
+    const fixed = validate(file, "--env", "production");
+    expect(fixed.output).not.toContain("company.");
+  });
 });
