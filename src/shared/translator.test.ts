@@ -31,7 +31,7 @@ describe("the translator of pages, mails and pushes", () => {
       "3 karty",
       "5 kart",
       "22 karty",
-      "1.5 kart.",
+      "1,5 kart.",
     ]);
     expect(inEnglish("cards.left", { count: 1 })).toBe("1 card");
     expect(inPolish("plain", { count: 2 })).toBe("2 credits");
