@@ -7,6 +7,7 @@ import { runMailClock } from "./server/notices/mail-notices";
 import { outboxRetentionDays, runRetention } from "./server/services/retention";
 import { chatErasureIn } from "./server/services/chats";
 import { receiveMail } from "./server/services/notification-choices";
+import { settleUnanswered } from "./server/services/payments";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";
@@ -15,6 +16,8 @@ export { MemberChannel } from "./server/notices/member-channel";
 const DAILY = "17 3 * * *";
 /** The hourly cron of the clock's mails (unread-message reminders, weekly updates, activation reminders). */
 const HOURLY = "41 * * * *";
+/** Every five minutes: orders whose payment the provider made but never answered for (services/payments.ts). */
+const PAYMENTS = "*/5 * * * *";
 
 export default {
   fetch: app.fetch,
@@ -30,6 +33,10 @@ export default {
    * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts).
    */
   async scheduled(controller, env, ctx) {
+    if (controller.cron === PAYMENTS) {
+      ctx.waitUntil(settleUnanswered(env, Math.floor(Date.now() / 1000)));
+      return;
+    }
     if (controller.cron === HOURLY) {
       ctx.waitUntil(
         runMailClock(env, Math.floor(Date.now() / 1000)).then((sent) =>
@@ -60,3 +67,4 @@ export default {
     );
   },
 } satisfies ExportedHandler<Env>;
+
