@@ -67,4 +67,3 @@ export default {
     );
   },
 } satisfies ExportedHandler<Env>;
-

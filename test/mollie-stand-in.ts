@@ -92,9 +92,16 @@ type Mandate = {
   customerId: string;
   mandateReference?: string | null;
 };
-type Capture = { resource: "capture"; id: string; amount: Amount; paymentId: string; status: string; createdAt: string };
+type Capture = {
+  resource: "capture";
+  id: string;
+  amount: Amount;
+  paymentId: string;
+  status: string;
+  createdAt: string;
+};
 /**
- * A fault the next matching API calls meet (`match` is a regular expression on "METHOD /v2/path"):
+ * A fault the next matching API calls meet (`match` is a regular expression on "METHOD /v2/path {json body}"):
  * `lose` executes the call and drops its answer (the caller sees the connection end); `status`
  * answers that status instead, after executing the call when `execute` is set (a 500 whose work was
  * done), never for 429 (a rate-limited request is not processed).
@@ -577,7 +584,9 @@ export function createMollieStandIn() {
       const payment = payments.get(id);
       return payment && payment.mode === mode ? payment : undefined;
     };
-    const fault = faults.find((f) => f.left > 0 && new RegExp(f.match).test(`${req.method} ${path}`));
+    // Matched on the method, the path and the body, so a test's fault meets only its own calls.
+    const seen = `${req.method} ${path} ${body ? JSON.stringify(body) : ""}`;
+    const fault = faults.find((f) => f.left > 0 && new RegExp(f.match).test(seen));
     if (fault) {
       fault.left--;
       if (fault.kind === "status" && (fault.status === 429 || !fault.execute)) {
@@ -586,7 +595,14 @@ export function createMollieStandIn() {
           res,
           status === 429
             ? problem(429, "Too Many Requests", "You have exceeded the rate limit, please try again later")
-            : problem(status, "Internal Server Error", "Something went wrong on our side"),
+            : status === 422
+              ? problem(
+                  422,
+                  "Unprocessable Entity",
+                  "The payment method is not enabled in your website profile",
+                  "method",
+                )
+              : problem(status, "Internal Server Error", "Something went wrong on our side"),
           fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) },
         );
       }
@@ -610,7 +626,12 @@ export function createMollieStandIn() {
       const limit = Math.min(250, Math.max(1, Number(url.searchParams.get("limit") ?? 50) || 50));
       const mine = [...payments.values()].filter((p) => p.mode === mode).reverse();
       const from = url.searchParams.get("from");
-      const start = from ? Math.max(0, mine.findIndex((p) => p.id === from)) : 0;
+      const start = from
+        ? Math.max(
+            0,
+            mine.findIndex((p) => p.id === from),
+          )
+        : 0;
       const page = mine.slice(start, start + limit);
       const next = mine[start + limit];
       return send(res, {
@@ -619,7 +640,9 @@ export function createMollieStandIn() {
           count: page.length,
           _embedded: { payments: page },
           _links: {
-            next: next ? { href: `${origin}/v2/payments?from=${next.id}&limit=${limit}`, type: "application/hal+json" } : null,
+            next: next
+              ? { href: `${origin}/v2/payments?from=${next.id}&limit=${limit}`, type: "application/hal+json" }
+              : null,
           },
         },
       });

@@ -157,7 +157,8 @@ export class MollieProvider implements PaymentProvider {
       if (response.ok) return (await response.json()) as T;
       const problem = (await response.json().catch(() => ({}))) as { title?: string; detail?: string };
       const wait = retryAfterMs(response) ?? BACKOFF_MS * 2 ** (attempt - 1);
-      if (!last && repeatable(response.status) && wait <= MAX_WAIT_MS) {
+      // A 409 after an attempt that went unanswered is that attempt still being worked on: asked again, it replays.
+      if (!last && (repeatable(response.status) || (response.status === 409 && lost)) && wait <= MAX_WAIT_MS) {
         if (response.status !== 429) lost = true;
         await this.sleep(wait);
         continue;
@@ -250,7 +251,12 @@ export class MollieProvider implements PaymentProvider {
    */
   async capturePayment(paymentId: string, capture: { idempotencyKey: string; description: string }): Promise<void> {
     if (!PAYMENT_ID.test(paymentId)) return;
-    await this.call("POST", `/payments/${paymentId}/captures`, { description: capture.description }, capture.idempotencyKey);
+    await this.call(
+      "POST",
+      `/payments/${paymentId}/captures`,
+      { description: capture.description },
+      capture.idempotencyKey,
+    );
   }
 
   /**

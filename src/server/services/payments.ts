@@ -354,7 +354,12 @@ export async function createUnanswered(ctx: PaymentContext, order: OrderRow, err
   }
   await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "pending", ctx.now)]);
   console.warn(
-    JSON.stringify({ event: "payment_create_unanswered", order: order.id, status: error.status, message: error.message }),
+    JSON.stringify({
+      event: "payment_create_unanswered",
+      order: order.id,
+      status: error.status,
+      message: error.message,
+    }),
   );
 }
 
@@ -685,7 +690,8 @@ export function orderView(
     payment_id: payment?.providerPaymentId ?? null,
     recurring: payment?.sequenceType === "recurring",
     credited: order.creditedAt !== null,
-    confirming: payment === null && order.creditedAt === null && (order.status === "pending" || order.status === "open"),
+    confirming:
+      payment === null && order.creditedAt === null && (order.status === "pending" || order.status === "open"),
     created_at: order.createdAt,
     refunded_credits: order.refundedCredits,
     refunded_amount: order.refundedCents,
