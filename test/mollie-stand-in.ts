@@ -556,11 +556,11 @@ export function createMollieStandIn() {
 
   const server = createServer(async (req, res) => {
     let executedFault: Fault | undefined;
-    const send = (res: ServerResponse, answer: Answer, headers: Record<string, string> = {}) => {
-      if (!executedFault) return writeAnswer(res, answer, headers);
+    const send = (out: ServerResponse, answer: Answer, headers: Record<string, string> = {}) => {
+      if (!executedFault) return writeAnswer(out, answer, headers);
       if (executedFault.kind === "lose") return void req.socket.destroy();
       const status = executedFault.status ?? 500;
-      return writeAnswer(res, problem(status, "Internal Server Error", "Something went wrong on our side"));
+      return writeAnswer(out, problem(status, "Internal Server Error", "Something went wrong on our side"));
     };
     const url = new URL(req.url ?? "/", "http://stand-in");
     const path = url.pathname;
@@ -624,7 +624,7 @@ export function createMollieStandIn() {
     if (path === "/v2/payments" && req.method === "GET") {
       // Newest first, `limit` at most 250, `from` the id to start at (docs.mollie.com/reference/list-payments).
       const limit = Math.min(250, Math.max(1, Number(url.searchParams.get("limit") ?? 50) || 50));
-      const mine = [...payments.values()].filter((p) => p.mode === mode).reverse();
+      const mine = [...payments.values()].filter((p) => p.mode === mode).toReversed();
       const from = url.searchParams.get("from");
       const start = from
         ? Math.max(

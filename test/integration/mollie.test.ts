@@ -141,7 +141,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       webhookUrl: "https://x.example/",
       method: "ideal",
       locale: "nl_NL",
-      metadata: { order_id: 1 },
+      metadata: { order_id: 1, order_key: "k" },
       idempotencyKey: crypto.randomUUID(),
     };
     const customerId = await provider.createCustomer({ name: "A", email: "a@example.com", locale: "nl_NL" });
@@ -188,7 +188,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       webhookUrl: "https://x.example/",
       method: "ideal",
       locale: "nl_NL",
-      metadata: { order_id: 1 },
+      metadata: { order_id: 1, order_key: "k" },
       idempotencyKey: key,
     };
     const made = await provider.createPayment(payment);

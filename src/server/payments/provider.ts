@@ -58,7 +58,11 @@ export type NewPayment = {
   method: string | null;
   /** The provider's locale, e.g. nl_NL. */
   locale: string;
-  metadata: { order_id: number };
+  /**
+   * The order and its attempt's key, so a payment whose answer was lost is found for its order, and
+   * only for it (another deployment with the same ids never has the same key).
+   */
+  metadata: { order_id: number; order_key: string };
   /** A UUID v4 per attempt, stored with it: the provider makes the payment once however often it is sent. */
   idempotencyKey: string;
   customerId?: string;

@@ -24,7 +24,7 @@ import {
   smsCodesSince,
   spendSmsCodeStatement,
 } from "../db/direct-debit";
-import { insertPayment, paymentStatusStatement } from "../db/payments";
+import { paymentStatusStatement } from "../db/payments";
 import { showPremiumInChats } from "./premium";
 import { AppError } from "../errors";
 import { mobileNumberOf } from "../sms/phone-numbers";
@@ -34,6 +34,7 @@ import { priceOf } from "./order-price";
 import {
   createUnanswered,
   customerOf,
+  recordPayment,
   providerUnavailable,
   returnPath,
   WEBHOOK_PATH,
@@ -216,7 +217,7 @@ export async function confirmDirectDebit(
       webhookUrl: ctx.origin + WEBHOOK_PATH,
       method: "directdebit",
       locale: providerLocale(buyer.language, country),
-      metadata: { order_id: order.id },
+      metadata: { order_id: order.id, order_key: order.idempotencyKey! },
       idempotencyKey: order.idempotencyKey!,
       customerId,
       sequenceType: "recurring",
@@ -229,21 +230,7 @@ export async function confirmDirectDebit(
     await createUnanswered(ctx, order, error);
     return (await findOrder(ctx.db, order.id))!;
   }
-  const row = await insertPayment(
-    ctx.db,
-    {
-      orderId: order.id,
-      provider: ctx.provider.name,
-      providerPaymentId: payment.id,
-      status: "open",
-      amountCents: payment.amount,
-      currency: payment.currency,
-      method: "directdebit",
-      sequenceType: "recurring",
-      checkoutUrl: null,
-    },
-    ctx.now,
-  );
+  const row = await recordPayment(ctx, order.id, { ...payment, checkoutUrl: null }, "directdebit");
   // Granted at once: the debit is collected later, and a reversal takes the credits back.
   const [, ledger] = await ctx.db.batch([
     paymentStatusStatement(ctx.db, row.id, payment.status, ctx.now),

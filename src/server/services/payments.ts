@@ -223,7 +223,7 @@ async function paymentRequest(
     redirectUrl: ctx.origin + returnPath(order),
     webhookUrl: ctx.origin + WEBHOOK_PATH,
     locale: providerLocale(buyer.language, chosen.country),
-    metadata: { order_id: order.id },
+    metadata: { order_id: order.id, order_key: order.idempotencyKey! },
     idempotencyKey: order.idempotencyKey!,
   };
   if (mandate)
@@ -321,21 +321,7 @@ async function placeOrder(
     // A checkout nobody was sent to charges nothing; the order is settled when its payment is found.
     throw new AppError({ status: 502, code: "payment_unanswered", key: "payments.errors.provider_unanswered" });
   }
-  await insertPayment(
-    ctx.db,
-    {
-      orderId: order.id,
-      provider: ctx.provider.name,
-      providerPaymentId: payment.id,
-      status: "open",
-      amountCents: payment.amount,
-      currency: payment.currency,
-      method: payment.method ?? (mandate ? null : method),
-      sequenceType: payment.sequenceType,
-      checkoutUrl: payment.checkoutUrl,
-    },
-    ctx.now,
-  );
+  await recordPayment(ctx, order.id, payment, payment.method ?? (mandate ? null : method));
   // A charge on a mandate has no checkout; its status may be known already.
   if (mandate) await settlePayment(ctx, payment.id);
   return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: payment.checkoutUrl };
@@ -360,6 +346,25 @@ export async function createUnanswered(ctx: PaymentContext, order: OrderRow, err
       status: error.status,
       message: error.message,
     }),
+  );
+}
+
+/** The payment the provider answered (or was found), recorded for its order at once; a repeat finds the same row. */
+export function recordPayment(ctx: PaymentContext, orderId: number, payment: ProviderPayment, method: string | null) {
+  return insertPayment(
+    ctx.db,
+    {
+      orderId,
+      provider: ctx.provider.name,
+      providerPaymentId: payment.id,
+      status: "open",
+      amountCents: payment.amount,
+      currency: payment.currency,
+      method,
+      sequenceType: payment.sequenceType,
+      checkoutUrl: payment.checkoutUrl,
+    },
+    ctx.now,
   );
 }
 
@@ -519,31 +524,28 @@ async function readPayment(ctx: PaymentContext, providerPaymentId: string): Prom
 
 /**
  * The record of a payment the app made but never heard back about: its metadata names the order
- * (`order_id`, sent with every create), whose amount and currency it must match, and the order must
- * have no other payment. Only the provider, read back with our key, says this; the webhook's body
+ * and its attempt's key (`order_id`, `order_key`, sent with every create); the amount and currency
+ * must match, and the order must have no other payment. Only the provider, read back with our key, says this; the webhook's body
  * says nothing but the id. Concurrent calls record it once (the payment's provider id is unique).
  */
 async function adoptPayment(ctx: PaymentContext, actual: ProviderPayment) {
   const orderId = Number(actual.metadata?.["order_id"]);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return null;
   const order = await findOrder(ctx.db, orderId);
-  if (!order || order.amountCents !== actual.amount || order.currency !== actual.currency) return null;
+  if (
+    !order?.idempotencyKey ||
+    actual.metadata?.["order_key"] !== order.idempotencyKey ||
+    order.amountCents !== actual.amount ||
+    order.currency !== actual.currency
+  )
+    return null;
   const known = await latestPaymentOf(ctx.db, order.id);
   if (known) return known.providerPaymentId === actual.id ? known : null;
-  const row = await insertPayment(
-    ctx.db,
-    {
-      orderId: order.id,
-      provider: ctx.provider.name,
-      providerPaymentId: actual.id,
-      status: "open",
-      amountCents: actual.amount,
-      currency: actual.currency,
-      method: actual.method ?? (actual.sequenceType === "recurring" ? null : order.paymentMethod),
-      sequenceType: actual.sequenceType,
-      checkoutUrl: actual.checkoutUrl,
-    },
-    ctx.now,
+  const row = await recordPayment(
+    ctx,
+    order.id,
+    actual,
+    actual.method ?? (actual.sequenceType === "recurring" ? null : order.paymentMethod),
   );
   console.info(JSON.stringify({ event: "payment_found", order: order.id, payment: actual.id }));
   return row.orderId === order.id ? row : null;
@@ -574,10 +576,10 @@ export async function settleUnansweredOrders(
   const done = { found: 0, expired: 0, waiting: 0 };
   if (waiting.length === 0) return done;
   const listed = await ctx.provider.listPayments(LIST_PAGES);
-  const byOrder = new Map(listed.map((p) => [Number(p.metadata?.["order_id"]), p] as const));
+  const byKey = new Map(listed.map((p) => [String(p.metadata?.["order_key"]), p] as const));
   for (const order of waiting) {
     const site = await siteOf(order.siteDomain);
-    const payment = byOrder.get(order.id);
+    const payment = order.idempotencyKey ? byKey.get(order.idempotencyKey) : undefined;
     if (payment && site) {
       await settlePayment({ ...ctx, site }, payment.id);
       done.found++;
