@@ -78,7 +78,8 @@ async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000
   throw new Error(`the server on port ${port} did not come up`);
 }
 
-export async function serve(persistTo: string, port: number): Promise<Server> {
+/** `vars` override wrangler.toml's (the fault drill points the Mollie provider at its stand-in). */
+export async function serve(persistTo: string, port: number, vars: Record<string, string> = {}): Promise<Server> {
   // The console's host follows the port, as wrangler.toml's ops.localhost:8787 does for npm start.
   const args = [
     "dev",
@@ -95,6 +96,7 @@ export async function serve(persistTo: string, port: number): Promise<Server> {
     "--show-interactive-dev-session=false",
     "--var",
     `OPERATOR_HOST:ops.localhost:${port}`,
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
   ];
   const child = spawn("wrangler", args, {
     stdio: ["ignore", "inherit", "inherit"],
