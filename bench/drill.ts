@@ -68,8 +68,13 @@ const FAULTS: [Fault | null, number][] = [
 
 const standIn = createMollieStandIn();
 const standInOrigin = await standIn.start();
+/**
+ * The stand-in runs in this process, whose event loop stops while `wrangler d1 execute` runs; a kept-alive
+ * connection it closed meanwhile is reset on its next use, before the request is read: asked once more.
+ */
+const send = (url: string, init: RequestInit = {}) => fetch(url, init).catch(() => fetch(url, init));
 const control = async <T>(path: string, body?: unknown): Promise<T> => {
-  const res = await fetch(
+  const res = await send(
     `${standInOrigin}/_stand-in${path}`,
     body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
   );
@@ -82,7 +87,7 @@ async function allPayments(): Promise<Listed[]> {
   const found: Listed[] = [];
   let next: string | null = `${standInOrigin}/v2/payments?limit=250`;
   while (next) {
-    const res = await fetch(next, { headers: { authorization: `Bearer ${STAND_IN_KEY}` } });
+    const res = await send(next, { headers: { authorization: `Bearer ${STAND_IN_KEY}` } });
     const page = (await res.json()) as { _embedded: { payments: Listed[] }; _links: { next: { href: string } | null } };
     found.push(...page._embedded.payments);
     next = page._links.next?.href ?? null;

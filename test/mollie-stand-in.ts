@@ -602,7 +602,9 @@ export function createMollieStandIn() {
                   "The payment method is not enabled in your website profile",
                   "method",
                 )
-              : problem(status, "Internal Server Error", "Something went wrong on our side"),
+              : status === 409
+                ? problem(409, "Conflict", "A request with this Idempotency-Key is still being processed")
+                : problem(status, "Internal Server Error", "Something went wrong on our side"),
           fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) },
         );
       }
