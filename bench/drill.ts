@@ -176,7 +176,7 @@ try {
   // What came of it, from the app's database and the provider's side.
   const [statuses] = localD1(
     STATE,
-    `SELECT CASE WHEN credited_at IS NOT NULL AND status IN ('paid', 'pending') THEN 'credited' ELSE status END AS outcome, COUNT(*) AS n
+    `SELECT CASE WHEN credited_at IS NOT NULL AND status IN ('paid', 'pending') THEN 'credited' WHEN status IN ('open', 'pending', 'authorized') THEN 'pending' ELSE status END AS outcome, COUNT(*) AS n
        FROM orders WHERE user_id IN (SELECT user_id FROM profiles WHERE id IN (${members.map((m) => m.profileId).join(", ")}))
        GROUP BY outcome ORDER BY outcome`,
   );
