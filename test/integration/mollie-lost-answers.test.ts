@@ -5,11 +5,13 @@
  * back about, Klarna's names and its authorise-then-capture flow, and mandate references. Each ends
  * with balance = sum of the ledger.
  */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MollieProvider } from "../../src/server/payments/mollie";
 import { PaymentProviderError, type NewPayment } from "../../src/server/payments/provider";
 import { settleUnanswered } from "../../src/server/services/payments";
+import worker from "../../src/worker";
 import type { OrderCreated, PaymentMethodsResponse } from "../../src/shared/payments-api";
 import { creditsOf, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
@@ -140,6 +142,19 @@ describe("money calls whose answer is lost, refused or late", { timeout: 30_000 
     expect(await settleUnanswered(mollieEnv, now() + 120)).toMatchObject({ found: 0 });
     expect(await creditsOf(m)).toBe(100);
     expect(await recordedPayments(lost.id)).toBe(1);
+    await expectBooksBalanced(m);
+  });
+
+  it("the five-minute cron of the Worker runs that clock", async () => {
+    const m = await memberWithMandate();
+    const lost = await lostRepeatOrder(m);
+    await setStatus(lost.paymentId, "paid");
+    // The cron reads the real clock: the order is made two minutes old instead of waiting.
+    await env.DB.prepare("UPDATE orders SET created_at = created_at - 120 WHERE id = ?").bind(lost.id).run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), mollieEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await creditsOf(m)).toBe(100);
     await expectBooksBalanced(m);
   });
 
