@@ -8,6 +8,7 @@ import { outboxRetentionDays, runRetention } from "./server/services/retention";
 import { chatErasureIn } from "./server/services/chats";
 import { receiveMail } from "./server/services/notification-choices";
 import { runRefundClock } from "./server/services/refunds";
+import { settleUnanswered } from "./server/services/payments";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";
@@ -16,6 +17,8 @@ export { MemberChannel } from "./server/notices/member-channel";
 const DAILY = "17 3 * * *";
 /** The hourly cron of the clock's mails (unread-message reminders, weekly updates, activation reminders). */
 const HOURLY = "41 * * * *";
+/** Every five minutes: orders whose payment the provider made but never answered for (services/payments.ts). */
+const PAYMENTS = "*/5 * * * *";
 
 export default {
   fetch: app.fetch,
@@ -32,6 +35,10 @@ export default {
    * the provider has not answered settled with it (src/server/services/refunds.ts).
    */
   async scheduled(controller, env, ctx) {
+    if (controller.cron === PAYMENTS) {
+      ctx.waitUntil(settleUnanswered(env, Math.floor(Date.now() / 1000)));
+      return;
+    }
     if (controller.cron === HOURLY) {
       ctx.waitUntil(
         runMailClock(env, Math.floor(Date.now() / 1000)).then((sent) =>

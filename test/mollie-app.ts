@@ -85,7 +85,7 @@ export const SITES: SiteSettings[] = [
   }),
 ];
 
-type Init = {
+export type Init = {
   method?: string;
   json?: unknown;
   form?: Record<string, string>;

@@ -20,7 +20,26 @@
  * - next-gen webhook events (nextGenEvents below) for every refund and chargeback change, the
  *   reversal and the cancellation included, signed with the subscription's secret;
  * - refund requests whose answer is lost while they are still made, whose repeat with the same key
- *   meanwhile is a 409, and outages that answer 503 without doing anything.
+ *   meanwhile is a 409, and outages that answer 503 without doing anything;
+ * - answers that go wrong the way the documents say they can: a create that is executed although its
+ *   answer never arrives ("your request may still arrive at the API eventually and get executed,
+ *   despite your server considering it a timeout", docs.mollie.com/reference/api-idempotency), 5xx
+ *   answers, and 429 Too Many Requests for a request that was not executed, with a Retry-After in
+ *   seconds (docs.mollie.com/reference/rate-limiting; Mollie's own client waits for it:
+ *   mollie-api-node src/communication/makeRetrying.ts), each injected by a test through
+ *   /_stand-in/faults;
+ * - Klarna's billing names: a given or family name of fewer than two characters, or of digits only,
+ *   is refused (422) as Klarna refuses it (docs.klarna.com/klarna-payments/in-depth-knowledge/customer-data-requirements,
+ *   the billingAddress of docs.mollie.com/reference/create-payment);
+ * - Klarna is authorised, not paid, when the customer completes it: "placing a hold and collecting
+ *   the funds manually is the only available flow" (docs.mollie.com/docs/place-a-hold-for-a-payment),
+ *   so the payment stays `authorized` until the app creates a capture
+ *   (docs.mollie.com/reference/create-capture), which makes it paid and calls the webhook;
+ * - mandates keep their `mandateReference` ("use an unique mandateReference as some banks decline a
+ *   Direct Debit payment if the mandateReference is not unique", docs.mollie.com/reference/create-mandate),
+ *   refused (422) when it is not a SEPA mandate reference (at most 35 characters of the SEPA set);
+ * - the payments list, newest first, which Mollie's idempotency page names as the way to learn
+ *   whether a request whose answer was lost was executed (docs.mollie.com/reference/list-payments).
  * Routes under /_stand-in let a test play the customer, the dashboard and the bank.
  */
 import { createHash, createHmac } from "node:crypto";
@@ -70,12 +89,46 @@ type Chargeback = {
   createdAt: string;
   reversedAt: string | null;
 };
-type Mandate = { resource: "mandate"; id: string; mode: Mode; status: string; method: string; customerId: string };
+type Mandate = {
+  resource: "mandate";
+  id: string;
+  mode: Mode;
+  status: string;
+  method: string;
+  customerId: string;
+  mandateReference?: string | null;
+};
+type Capture = {
+  resource: "capture";
+  id: string;
+  amount: Amount;
+  paymentId: string;
+  status: string;
+  createdAt: string;
+};
+/**
+ * A fault the next matching API calls meet (`match` is a regular expression on "METHOD /v2/path {json body}"):
+ * `lose` executes the call and drops its answer (the caller sees the connection end); `status`
+ * answers that status instead, after executing the call when `execute` is set (a 500 whose work was
+ * done), never for 429 (a rate-limited request is not processed).
+ */
+export type Fault = {
+  match: string;
+  kind: "lose" | "status";
+  status?: number;
+  execute?: boolean;
+  retryAfter?: number;
+  times?: number;
+};
 type Logged = { method: string; path: string; idempotencyKey: string | null; body: unknown };
 /** A call of a payment's webhook as Mollie makes it. */
 export type WebhookCall = { paymentId: string; url: string; contentType: string; body: string };
 
 const IDEMPOTENCY_WINDOW_MS = 3_600_000;
+/** A SEPA mandate reference: at most 35 characters of the SEPA Latin set (the EPC's rulebook; Mollie passes it to the bank). */
+const MANDATE_REFERENCE = /^[A-Za-z0-9/?:().,'+ -]{1,35}$/;
+/** Klarna's names: more than one character, not only digits (docs.klarna.com customer-data-requirements). */
+const klarnaName = (name: unknown) => typeof name === "string" && name.trim().length >= 2 && !/^\d+$/.test(name.trim());
 
 /**
  * Mollie's rules per method: currencies, billing countries (null: any), and whether a first payment
@@ -167,8 +220,8 @@ function problem(status: number, title: string, detail: string, field?: string):
   };
 }
 
-function send(res: ServerResponse, answer: Answer) {
-  res.writeHead(answer.status, { "content-type": "application/hal+json" });
+function writeAnswer(res: ServerResponse, answer: Answer, headers: Record<string, string> = {}) {
+  res.writeHead(answer.status, { "content-type": "application/hal+json", ...headers });
   res.end(JSON.stringify(answer.body));
 }
 
@@ -275,6 +328,8 @@ export function createMollieStandIn() {
   const chargebacks = new Map<string, Chargeback[]>();
   const customers = new Map<string, { id: string; mode: Mode; name: string; email: string }>();
   const mandates = new Map<string, Mandate[]>();
+  const captures = new Map<string, Capture[]>();
+  const faults: (Fault & { left: number })[] = [];
   const idempotency = new Map<string, { hash: string; at: number; answer: Answer | null }>();
   const webhooks: WebhookCall[] = [];
   const log: Logged[] = [];
@@ -284,7 +339,7 @@ export function createMollieStandIn() {
     { held: Promise<void>; markHeld: () => void; release: () => void; released: Promise<void> }
   >();
   const events = nextGenEvents(() => origin);
-  const faults = refundFaults();
+  const refundFaultsOf = refundFaults();
   let loseNextRefundAnswer = false;
   let origin = "";
   /** The stand-in's clock: a test moves it forward to see a key's hour run out. */
@@ -415,6 +470,14 @@ export function createMollieStandIn() {
       ) {
         return problem(422, "Unprocessable Entity", "Klarna requires a billing address", "billingAddress");
       }
+      for (const field of ["givenName", "familyName"])
+        if (!klarnaName(address[field]))
+          return problem(
+            422,
+            "Unprocessable Entity",
+            `The billing address ${field === "givenName" ? "given" : "family"} name must be at least 2 characters and not only digits`,
+            `billingAddress.${field}`,
+          );
     }
     const id = newId("tr");
     const payment: Payment = {
@@ -512,6 +575,9 @@ export function createMollieStandIn() {
       const rest = paymentRoute[2] ?? "";
       if (rest === "/status") {
         payment.status = String(body["status"]);
+        // The customer completing Klarna authorises it; only the merchant's capture collects (see the header).
+        if (payment.status === "paid" && payment.method === "klarna" && !captures.has(payment.id))
+          payment.status = "authorized";
         if (payment.status !== "open") delete payment._links["checkout"];
         if (typeof body["method"] === "string") payment.method = body["method"];
         const rules = payment.method ? METHODS[payment.method] : undefined;
@@ -579,13 +645,24 @@ export function createMollieStandIn() {
         return { status: 200, body: chargeback };
       }
       if (rest === "/events" && req.method === "GET") return { status: 200, body: events.of(payment.id) };
-      const fault = faults.control(payment.id, rest, body);
+      const fault = refundFaultsOf.control(payment.id, rest, body);
       if (fault) return fault;
       if (rest === "/webhooks" && req.method === "GET")
         return { status: 200, body: webhooks.filter((w) => w.paymentId === payment.id) };
       if (rest === "/refunds" && req.method === "GET") return { status: 200, body: refunds.get(payment.id) ?? [] };
     }
     if (path === "/_stand-in/requests") return { status: 200, body: log };
+    if (path === "/_stand-in/faults") {
+      if (req.method === "POST") {
+        const list = (Array.isArray(body["faults"]) ? body["faults"] : [body]) as Fault[];
+        for (const fault of list) faults.push({ ...fault, left: fault.times ?? 1 });
+      }
+      return { status: 200, body: faults.filter((f) => f.left > 0) };
+    }
+    if (path === "/_stand-in/faults/clear") {
+      faults.length = 0;
+      return { status: 200, body: {} };
+    }
     if (path === "/_stand-in/clock") {
       clockOffsetMs += Number(body["advance_ms"] ?? 0);
       return { status: 200, body: { offset_ms: clockOffsetMs } };
@@ -618,6 +695,13 @@ export function createMollieStandIn() {
   };
 
   const server = createServer(async (req, res) => {
+    let executedFault: Fault | undefined;
+    const send = (out: ServerResponse, answer: Answer, headers: Record<string, string> = {}) => {
+      if (!executedFault) return writeAnswer(out, answer, headers);
+      if (executedFault.kind === "lose") return void req.socket.destroy();
+      const status = executedFault.status ?? 500;
+      return writeAnswer(out, problem(status, "Internal Server Error", "Something went wrong on our side"));
+    };
     const url = new URL(req.url ?? "/", "http://stand-in");
     const path = url.pathname;
     const body = req.method === "POST" ? await readJson(req).catch(() => null) : null;
@@ -640,6 +724,33 @@ export function createMollieStandIn() {
       const payment = payments.get(id);
       return payment && payment.mode === mode ? payment : undefined;
     };
+    // Matched on the method, the path and the body, so a test's fault meets only its own calls.
+    const seen = `${req.method} ${path} ${body ? JSON.stringify(body) : ""}`;
+    const fault = faults.find((f) => f.left > 0 && new RegExp(f.match).test(seen));
+    if (fault) {
+      fault.left--;
+      if (fault.kind === "status" && (fault.status === 429 || !fault.execute)) {
+        const status = fault.status ?? 500;
+        return send(
+          res,
+          status === 429
+            ? problem(429, "Too Many Requests", "You have exceeded the rate limit, please try again later")
+            : status === 422
+              ? problem(
+                  422,
+                  "Unprocessable Entity",
+                  "The payment method is not enabled in your website profile",
+                  "method",
+                )
+              : status === 409
+                ? problem(409, "Conflict", "A request with this Idempotency-Key is still being processed")
+                : problem(status, "Internal Server Error", "Something went wrong on our side"),
+          fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) },
+        );
+      }
+      // Executed below; `send` then drops the answer or replaces it.
+      executedFault = fault;
+    }
 
     if (path === "/v2/payments" && req.method === "POST")
       return send(res, await idempotent(apiKey, idempotencyKey, body, () => createPayment(mode, body!)));
@@ -652,17 +763,65 @@ export function createMollieStandIn() {
         payment ? { status: 200, body: payment } : problem(404, "Not Found", `No payment exists with token ${one[1]}.`),
       );
     }
+    if (path === "/v2/payments" && req.method === "GET") {
+      // Newest first, `limit` at most 250, `from` the id to start at (docs.mollie.com/reference/list-payments).
+      const limit = Math.min(250, Math.max(1, Number(url.searchParams.get("limit") ?? 50) || 50));
+      const mine = [...payments.values()].filter((p) => p.mode === mode).toReversed();
+      const from = url.searchParams.get("from");
+      const start = from
+        ? Math.max(
+            0,
+            mine.findIndex((p) => p.id === from),
+          )
+        : 0;
+      const page = mine.slice(start, start + limit);
+      const next = mine[start + limit];
+      return send(res, {
+        status: 200,
+        body: {
+          count: page.length,
+          _embedded: { payments: page },
+          _links: {
+            next: next
+              ? { href: `${origin}/v2/payments?from=${next.id}&limit=${limit}`, type: "application/hal+json" }
+              : null,
+          },
+        },
+      });
+    }
+    const paymentCaptures = /^\/v2\/payments\/([^/]+)\/captures$/.exec(path);
+    if (paymentCaptures && req.method === "POST") {
+      const payment = own(paymentCaptures[1]!);
+      if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentCaptures[1]}.`));
+      const answer = await idempotent(apiKey, idempotencyKey, { capture: payment.id, ...body }, () => {
+        if (payment.status !== "authorized")
+          return problem(422, "Unprocessable Entity", "The payment cannot be captured", "paymentId");
+        const capture: Capture = {
+          resource: "capture",
+          id: newId("cpt"),
+          amount: (body!["amount"] as Amount | undefined) ?? payment.amount,
+          paymentId: payment.id,
+          status: "succeeded",
+          createdAt: new Date().toISOString(),
+        };
+        captures.set(payment.id, [...(captures.get(payment.id) ?? []), capture]);
+        payment.status = "paid";
+        notify(payment);
+        return { status: 201, body: capture };
+      });
+      return send(res, answer);
+    }
     const paymentRefunds = /^\/v2\/payments\/([^/]+)\/refunds$/.exec(path);
     if (paymentRefunds) {
       const payment = own(paymentRefunds[1]!);
       if (!payment) return send(res, problem(404, "Not Found", `No payment exists with token ${paymentRefunds[1]}.`));
-      const outage = faults.outage(payment.id);
+      const outage = refundFaultsOf.outage(payment.id);
       if (outage) return send(res, outage);
       if (req.method === "GET") {
         const list = refunds.get(payment.id) ?? [];
         return send(res, { status: 200, body: { count: list.length, _embedded: { refunds: list }, _links: {} } });
       }
-      if (req.method === "POST" && idempotencyKey && faults.cutAndHold(payment.id, idempotencyKey, holds)) {
+      if (req.method === "POST" && idempotencyKey && refundFaultsOf.cutAndHold(payment.id, idempotencyKey, holds)) {
         // In flight at Mollie, its answer lost: the caller sees no answer while the refund is still being made.
         void holds.get(idempotencyKey)!.held.then(() => req.socket.destroy());
       }
@@ -695,16 +854,19 @@ export function createMollieStandIn() {
       return send(res, { status: 200, body: { count: list.length, _embedded: { chargebacks: list }, _links: {} } });
     }
     if (path === "/v2/customers" && req.method === "POST") {
-      const customer = {
-        resource: "customer",
-        id: newId("cst"),
-        mode,
-        name: String(body!["name"] ?? ""),
-        email: String(body!["email"] ?? ""),
-        locale: body!["locale"] ?? null,
-      };
-      customers.set(customer.id, customer);
-      return send(res, { status: 201, body: customer });
+      const answer = await idempotent(apiKey, idempotencyKey, { customers: true, ...body }, () => {
+        const customer = {
+          resource: "customer",
+          id: newId("cst"),
+          mode,
+          name: String(body!["name"] ?? ""),
+          email: String(body!["email"] ?? ""),
+          locale: body!["locale"] ?? null,
+        };
+        customers.set(customer.id, customer);
+        return { status: 201, body: customer };
+      });
+      return send(res, answer);
     }
     const customerMandates = /^\/v2\/customers\/([^/]+)\/mandates$/.exec(path);
     if (customerMandates) {
@@ -722,16 +884,23 @@ export function createMollieStandIn() {
       ) {
         return send(res, problem(422, "Unprocessable Entity", "The mandate details are invalid", "consumerAccount"));
       }
-      const mandate: Mandate = {
-        resource: "mandate",
-        id: newId("mdt"),
-        mode,
-        status: "valid",
-        method: "directdebit",
-        customerId,
-      };
-      mandates.set(customerId, [...(mandates.get(customerId) ?? []), mandate]);
-      return send(res, { status: 201, body: mandate });
+      const reference = body!["mandateReference"];
+      if (reference !== undefined && (typeof reference !== "string" || !MANDATE_REFERENCE.test(reference)))
+        return send(res, problem(422, "Unprocessable Entity", "The mandate reference is invalid", "mandateReference"));
+      const answer = await idempotent(apiKey, idempotencyKey, { customerId, ...body }, () => {
+        const mandate: Mandate = {
+          resource: "mandate",
+          id: newId("mdt"),
+          mode,
+          status: "valid",
+          method: "directdebit",
+          customerId,
+          mandateReference: (reference as string | undefined) ?? null,
+        };
+        mandates.set(customerId, [...(mandates.get(customerId) ?? []), mandate]);
+        return { status: 201, body: mandate };
+      });
+      return send(res, answer);
     }
     return send(res, problem(404, "Not Found", "unknown route"));
   });

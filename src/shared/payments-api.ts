@@ -85,6 +85,11 @@ export type OrderView = {
   refunded_amount: number;
   /** The credits were added (paid, or granted at once by direct debit). */
   credited: boolean;
+  /**
+   * The provider did not answer when the payment was made, so whether it was made is being confirmed
+   * (the webhook or the clock settles it): the member is told so, never that it failed.
+   */
+  confirming: boolean;
   /** Charged on a stored mandate (repeat order) rather than through a checkout. */
   recurring: boolean;
   /** The site the order was placed on. */

@@ -78,7 +78,8 @@ async function waitUntilUp(port: number, child: ChildProcess, timeoutMs = 60_000
   throw new Error(`the server on port ${port} did not come up`);
 }
 
-export async function serve(persistTo: string, port: number): Promise<Server> {
+/** `vars` override wrangler.toml's (the fault drill points the Mollie provider at its stand-in). */
+export async function serve(persistTo: string, port: number, vars: Record<string, string> = {}): Promise<Server> {
   // wrangler.toml's OPERATOR_HOST (ops.localhost:8787) as it is: in development the console answers
   // on whatever port the stack is served on (test/e2e/console-port.test.ts).
   const args = [
@@ -94,6 +95,7 @@ export async function serve(persistTo: string, port: number): Promise<Server> {
     "--log-level",
     "warn",
     "--show-interactive-dev-session=false",
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
   ];
   const child = spawn("wrangler", args, {
     stdio: ["ignore", "inherit", "inherit"],

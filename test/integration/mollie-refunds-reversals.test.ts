@@ -114,12 +114,15 @@ async function deliverEventsConcurrently(paymentId: string, times: number): Prom
  * A member's paid order and their refund of it, asked while Mollie's Refunds API has a fault (a
  * stand-in control route of the payment): pending, the credits taken.
  */
+/** Mollie is up again for this payment's refunds. */
+const endOutage = (paymentId: string) => control(`/payments/${paymentId}/refund-outage`, { calls: 0 });
+
 async function refundDuring(fault: "refund-outage" | "cut-next-refund") {
   const m = await member();
   const paid = await paidOrder(m);
   expect(await creditsOf(m)).toBe(50);
-  // An outage answers every call of the request's attempts 503.
-  await control(`/payments/${paid.paymentId}/${fault}`, fault === "refund-outage" ? { calls: 5 } : {});
+  // An outage answers every call 503, however often the request and the adapter try, until it ends (endOutage).
+  await control(`/payments/${paid.paymentId}/${fault}`, fault === "refund-outage" ? { calls: 1000 } : {});
   const res = await refund(m, paid.id);
   // The request is pending, not refused: the member sees the refund under way.
   expect(res.status, await res.clone().text()).toBe(200);
@@ -201,6 +204,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
     expect(pending).toMatchObject({ provider_id: null, status: "requested", given_back_at: null });
     await expectBooksBalanced(m);
 
+    await endOutage(paid.paymentId);
     // Too soon for the clock work: the request may still be on its way.
     expect(await settleUnansweredRefunds(clock(nowSeconds()))).toMatchObject({ answered: 0, pending: 0 });
     const later = nowSeconds() + REFUND_SETTLE_AFTER_SECONDS + 1;
@@ -225,6 +229,7 @@ describe("refunds: given back only when Mollie says failed or canceled", () => {
   it("the hourly cron runs that clock work", async () => {
     const { m, paid } = await refundDuring("refund-outage");
     expect(await refundsAt(paid.paymentId)).toHaveLength(0);
+    await endOutage(paid.paymentId);
     await env.DB.prepare("UPDATE payment_adjustments SET created_at = created_at - ? WHERE order_id = ?")
       .bind(REFUND_SETTLE_AFTER_SECONDS + 1, paid.id)
       .run();

@@ -9,29 +9,29 @@ import { creditsOf } from "../chat";
 import { putSites } from "../fixtures";
 import { STAND_IN_KEY } from "../mollie-stand-in";
 import {
-  ORIGIN,
-  PUBLIC_URL,
-  mollieUrl,
-  mollieEnv,
-  liveEnv,
-  db,
-  SITES,
   call,
   control,
-  setStatus,
-  requests,
-  lastCreate,
+  db,
   deliverEvents,
   deliverWebhooks,
-  webhook,
-  member,
-  expectBooksBalanced,
-  order,
-  orderView,
-  paidOrder,
   directDebitForm,
   directDebitOrder,
+  expectBooksBalanced,
+  lastCreate,
+  liveEnv,
+  member,
+  mollieEnv,
+  mollieUrl,
+  order,
+  orderView,
+  ORIGIN,
+  paidOrder,
+  PUBLIC_URL,
+  requests,
+  setStatus,
+  SITES,
   UUID_V4,
+  webhook,
 } from "../mollie-app";
 
 beforeAll(async () => {
@@ -142,7 +142,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       webhookUrl: "https://x.example/",
       method: "ideal",
       locale: "nl_NL",
-      metadata: { order_id: 1 },
+      metadata: { order_id: 1, order_key: "k" },
       idempotencyKey: crypto.randomUUID(),
     };
     const customerId = await provider.createCustomer({ name: "A", email: "a@example.com", locale: "nl_NL" });
@@ -189,7 +189,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       webhookUrl: "https://x.example/",
       method: "ideal",
       locale: "nl_NL",
-      metadata: { order_id: 1 },
+      metadata: { order_id: 1, order_key: "k" },
       idempotencyKey: key,
     };
     const made = await provider.createPayment(payment);
@@ -220,14 +220,15 @@ describe("the Mollie adapter against a stand-in of its API", () => {
       () => null,
       (e: PaymentProviderError) => e,
     );
+    // Asked three times (a timeout, then 409 twice while the first is still being worked on): unanswered, never refused.
     expect(timedOut).toBeInstanceOf(PaymentProviderError);
-    expect(timedOut!.status).toBeNull();
+    expect(timedOut!.unanswered).toBe(true);
     expect(timedOut!.refused).toBe(false);
     await control(`/holds/${slow}/release`, {});
     const creates = async () => (await requests()).filter((r) => r.idempotencyKey === slow).length;
     const retried = await provider.createPayment({ ...payment, idempotencyKey: slow });
     expect((await provider.createPayment({ ...payment, idempotencyKey: slow })).id).toBe(retried.id);
-    expect(await creates()).toBe(3);
+    expect(await creates()).toBe(5);
     // Mollie keeps a key for an hour: after that the same key makes a new payment.
     await control("/clock", { advance_ms: 3_600_001 });
     expect((await provider.createPayment(payment)).id).not.toBe(made.id);
@@ -536,18 +537,33 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     await expectBooksBalanced(m);
   });
 
-  it("an unreachable provider refuses the order with a clear text and credits nothing", async () => {
+  it("an unreachable provider: the checkout is not started, nothing is charged, the order waits to be settled; a refusal fails it", async () => {
     const m = await member();
     const down = { ...mollieEnv, MOLLIE_API_URL: "http://127.0.0.1:9/v2" };
     const res = await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, down);
     expect(res.status).toBe(502);
     expect((await res.json<{ message: string }>()).message).toBe(
-      "The payment could not be started, please try again later",
+      "The payment could not be started. Nothing has been charged; please try again in a moment.",
     );
     expect(await creditsOf(m)).toBe(0);
+    const statuses = async () =>
+      (
+        await env.DB.prepare("SELECT status FROM orders WHERE user_id = ? ORDER BY id")
+          .bind(m.userId)
+          .all<{ status: string }>()
+      ).results.map((r) => r.status);
+    expect(await statuses()).toEqual(["pending"]);
     const wrongKey = { ...mollieEnv, MOLLIE_API_KEY: "test_wrong" };
-    expect(
-      (await call(m, "/api/order.php", { method: "POST", json: { bundle_id: 1, method: "ideal" } }, wrongKey)).status,
-    ).toBe(502);
+    const refused = await call(
+      m,
+      "/api/order.php",
+      { method: "POST", json: { bundle_id: 1, method: "ideal" } },
+      wrongKey,
+    );
+    expect(refused.status).toBe(502);
+    expect((await refused.json<{ message: string }>()).message).toBe(
+      "The payment could not be started, please try again later",
+    );
+    expect(await statuses()).toEqual(["pending", "failed"]);
   });
 });

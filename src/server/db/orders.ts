@@ -271,3 +271,25 @@ export async function outstandingDirectDebitCredits(db: Database, userId: number
     .get();
   return row?.total ?? 0;
 }
+
+/**
+ * Orders whose create went unanswered: still open or pending, not credited, with no payment recorded,
+ * made between `from` and `to` (unix seconds). Oldest first; the partial index of migration 0029
+ * keeps this to the few orders that are not settled.
+ */
+export async function unansweredOrders(db: Database, from: number, to: number, limit = 200): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.status, ["open", "pending"]),
+        isNull(orders.creditedAt),
+        sql`${orders.createdAt} BETWEEN ${from} AND ${to}`,
+        sql`NOT EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.orderId} = ${orders.id})`,
+      ),
+    )
+    .orderBy(orders.createdAt)
+    .limit(limit)
+    .all();
+}

@@ -420,7 +420,13 @@ export const orders = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [index("orders_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("orders_user_idx").on(t.userId, t.createdAt),
+    // Migration 0029: the orders the clock looks at for an unanswered create.
+    index("orders_unsettled_idx")
+      .on(t.createdAt)
+      .where(sql`status IN ('open', 'pending') AND credited_at IS NULL`),
+  ],
 );
 
 export const payments = sqliteTable(

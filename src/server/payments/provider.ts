@@ -58,7 +58,11 @@ export type NewPayment = {
   method: string | null;
   /** The provider's locale, e.g. nl_NL. */
   locale: string;
-  metadata: { order_id: number };
+  /**
+   * The order and its attempt's key, so a payment whose answer was lost is found for its order, and
+   * only for it (another deployment with the same ids never has the same key).
+   */
+  metadata: { order_id: number; order_key: string };
   /** A UUID v4 per attempt, stored with it: the provider makes the payment once however often it is sent. */
   idempotencyKey: string;
   customerId?: string;
@@ -91,8 +95,15 @@ export interface PaymentProvider {
   createCustomer(customer: { name: string; email: string; locale: string }): Promise<string>;
   /** A valid mandate of the customer (left by a paid first payment), or null. */
   validMandate(customerId: string): Promise<{ id: string; method: string } | null>;
-  /** A direct-debit mandate for the customer's bank account, authorised by the member on our site. */
-  createDirectDebitMandate(customerId: string, account: { consumerName: string; iban: string }): Promise<string>;
+  /** A direct-debit mandate for the customer's bank account, authorised by the member on our site, with our unique reference. */
+  createDirectDebitMandate(
+    customerId: string,
+    account: { consumerName: string; iban: string; mandateReference: string },
+  ): Promise<string>;
+  /** Collect an authorised payment (Klarna); the key makes a repeat safe. */
+  capturePayment(paymentId: string, capture: { idempotencyKey: string; description: string }): Promise<void>;
+  /** The latest payments, newest first, up to `pages` pages: where a payment whose create went unanswered is looked for. */
+  listPayments(pages: number): Promise<ProviderPayment[]>;
   /** `refundKey` is stored with the refund (its metadata), so a request whose answer was lost can be found again. */
   refund(
     paymentId: string,
@@ -107,26 +118,22 @@ export interface PaymentProvider {
 
 /**
  * The provider could not be reached or refused a call. `status` is the provider's answer; null means
- * no answer came (unreachable, timed out), so whether it acted is unknown until it is asked.
+ * no answer came (unreachable, timed out). `unanswered`: whether it acted cannot be told from what
+ * came back (no answer, a 5xx, a 409 for a request still being worked on, a 429 after an attempt
+ * that got no answer), so it is asked again later, never assumed.
  */
 export class PaymentProviderError extends Error {
   constructor(
     message: string,
     readonly status: number | null = null,
+    readonly unanswered: boolean = status === null || status >= 500 || status === 409,
   ) {
     super(message);
   }
 
-  /**
-   * The provider answered that it will not do this (4xx): nothing happened there. Not so a 409, which
-   * Mollie answers while a request with the same Idempotency-Key is still being processed (it may
-   * still be made: https://docs.mollie.com/reference/api-idempotency), nor a 429, too many requests
-   * (https://docs.mollie.com/overview/handling-errors): both are no answer yet, like a timeout.
-   */
+  /** The provider answered that it will not do this (a 4xx that means "not done"): nothing happened there. */
   get refused(): boolean {
-    return (
-      this.status !== null && this.status >= 400 && this.status < 500 && this.status !== 409 && this.status !== 429
-    );
+    return this.status !== null && this.status >= 400 && this.status < 500 && !this.unanswered;
   }
 }
 

@@ -107,6 +107,14 @@ export class SandboxProvider implements PaymentProvider {
     return randomId(DIRECT_DEBIT_MANDATE);
   }
 
+  /** A sandbox payment is paid by the tester's button, never only authorised: nothing to collect. */
+  async capturePayment(): Promise<void> {}
+
+  /** The sandbox answers every call in the same request: no create goes unanswered, none is looked for. */
+  async listPayments(): Promise<ProviderPayment[]> {
+    return [];
+  }
+
   async refund(paymentId: string, refund: { amount: number; refundKey: string }): Promise<Refund> {
     if (!(await addSandboxRefund(this.db, paymentId, refund.amount)))
       throw new PaymentProviderError("refund refused", 422);

@@ -8,6 +8,7 @@ import { pricingFor } from "../../shared/payments";
 import { SMS_CODE_TRIES, SMS_CODE_TTL_SECONDS, SMS_CODES_PER_HOUR } from "../../shared/direct-debit";
 import {
   creditStatements,
+  findOrder,
   insertOrder,
   orderStatusStatements,
   outstandingDirectDebitCredits,
@@ -23,14 +24,23 @@ import {
   smsCodesSince,
   spendSmsCodeStatement,
 } from "../db/direct-debit";
-import { insertPayment, paymentStatusStatement } from "../db/payments";
+import { paymentStatusStatement } from "../db/payments";
 import { showPremiumInChats } from "./premium";
 import { AppError } from "../errors";
 import { mobileNumberOf } from "../sms/phone-numbers";
 import { SmsRefused, smsSenderName, type SmsSender } from "../sms/sms";
-import { providerLocale } from "../payments/provider";
+import { providerLocale, type ProviderPayment } from "../payments/provider";
 import { priceOf } from "./order-price";
-import { customerOf, providerUnavailable, returnPath, WEBHOOK_PATH, type Buyer, type PaymentContext } from "./payments";
+import {
+  createUnanswered,
+  customerOf,
+  recordPayment,
+  providerUnavailable,
+  returnPath,
+  WEBHOOK_PATH,
+  type Buyer,
+  type PaymentContext,
+} from "./payments";
 
 const PURPOSE = "directdebit";
 
@@ -74,6 +84,17 @@ async function directDebitOffer(ctx: PaymentContext, buyer: Buyer, bundleId: num
 async function hashCode(userId: number, code: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${userId}:${code}`));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The order's SEPA mandate reference: unique (the order id is never reused, decision 0048, and eight
+ * random characters keep deployments apart), at most 35 characters of the SEPA set, as banks need
+ * it ("some banks decline a Direct Debit payment if the mandateReference is not unique":
+ * https://docs.mollie.com/reference/create-mandate).
+ */
+export function mandateReferenceOf(order: Pick<OrderRow, "id">): string {
+  const random = [...crypto.getRandomValues(new Uint8Array(4))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `FW-${order.id.toString(36).toUpperCase()}-${random.toUpperCase()}`;
 }
 
 function newCode(): string {
@@ -172,13 +193,23 @@ export async function confirmDirectDebit(
     },
     ctx.now,
   );
+  let customerId: string;
+  let mandateId: string;
   try {
-    const customerId = await customerOf(ctx, buyer);
-    const mandateId = await ctx.provider.createDirectDebitMandate(customerId, {
+    customerId = await customerOf(ctx, buyer);
+    mandateId = await ctx.provider.createDirectDebitMandate(customerId, {
       consumerName: account.accountHolder,
       iban: account.iban,
+      mandateReference: mandateReferenceOf(order),
     });
-    const payment = await ctx.provider.createPayment({
+  } catch (error) {
+    // No debit was asked for: nothing can have been charged.
+    await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
+    throw providerUnavailable(error);
+  }
+  let payment: ProviderPayment;
+  try {
+    payment = await ctx.provider.createPayment({
       amount: order.amountCents,
       currency: order.currency,
       description: `${ctx.site.name} ${order.credits} credits #${order.id}`,
@@ -186,37 +217,28 @@ export async function confirmDirectDebit(
       webhookUrl: ctx.origin + WEBHOOK_PATH,
       method: "directdebit",
       locale: providerLocale(buyer.language, country),
-      metadata: { order_id: order.id },
+      metadata: { order_id: order.id, order_key: order.idempotencyKey! },
       idempotencyKey: order.idempotencyKey!,
       customerId,
       sequenceType: "recurring",
       mandateId,
     });
-    const row = await insertPayment(
-      ctx.db,
-      {
-        orderId: order.id,
-        provider: ctx.provider.name,
-        providerPaymentId: payment.id,
-        status: "open",
-        amountCents: payment.amount,
-        currency: payment.currency,
-        method: "directdebit",
-        sequenceType: "recurring",
-        checkoutUrl: null,
-      },
-      ctx.now,
-    );
-    // Granted at once: the debit is collected later, and a reversal takes the credits back.
-    await ctx.db.batch([
-      paymentStatusStatement(ctx.db, row.id, payment.status, ctx.now),
-      ...creditStatements(ctx.db, order.id, ctx.now),
-      ...orderStatusStatements(ctx.db, order.id, payment.status, ctx.now),
-    ]);
   } catch (error) {
-    await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
-    throw providerUnavailable(error);
+    // A recurring charge "gets executed immediately" (docs.mollie.com/reference/api-idempotency): one
+    // whose answer was lost may have been made. The order waits, being confirmed, until the webhook or
+    // the clock finds it (and credits it then); only a refusal fails it.
+    await createUnanswered(ctx, order, error);
+    return (await findOrder(ctx.db, order.id))!;
   }
+  const row = await recordPayment(ctx, order.id, { ...payment, checkoutUrl: null }, "directdebit");
+  // Granted at once: the debit is collected later, and a reversal takes the credits back.
+  const [, ledger] = await ctx.db.batch([
+    paymentStatusStatement(ctx.db, row.id, payment.status, ctx.now),
+    ...creditStatements(ctx.db, order.id, ctx.now),
+    ...orderStatusStatements(ctx.db, order.id, payment.status, ctx.now),
+  ]);
+  // A webhook may have credited it first (settlePayment); then it told the member already.
+  if (ledger.meta.changes === 0) return order;
   if (!buyer.paid) await showPremiumInChats(ctx.env, buyer.userId);
   ctx.balanceChanged?.(buyer.userId);
   return order;

@@ -17,9 +17,12 @@ import {
 import type { OrderPrice, OrderView } from "../../shared/payments-api";
 import type { SiteSettings } from "../../shared/settings";
 import { showPremiumInChats, recallChatHolds } from "./premium";
-import type { Database } from "../db/database";
+import { databaseOf, type Database } from "../db/database";
+import { loadSite } from "../edge/site";
+import { paymentProviderFor } from "../payments";
 import { balanceOf } from "../db/ledger";
 import {
+  creditStatements,
   findOrder,
   findOwnOrder,
   insertOrder,
@@ -28,12 +31,14 @@ import {
   latestPaidOrder,
   orderStatusStatements,
   takeBackStatements,
+  unansweredOrders,
   type OrderRow,
 } from "../db/orders";
 import {
   findCustomer,
   findPayment,
   insertPayment,
+  latestPaymentOf,
   paidMethodStatements,
   paymentStatusStatement,
   providerStatusStatement,
@@ -156,8 +161,23 @@ export async function createOrder(
 }
 
 /**
+ * Klarna's names: more than one character and not only digits; Mollie answers 422 to anything else
+ * (https://docs.mollie.com/reference/create-payment `billingAddress`, and Klarna's own rule:
+ * https://docs.klarna.com/klarna-payments/in-depth-knowledge/customer-data-requirements).
+ */
+const klarnaName = (name: string) => name.length >= 2 && !/^\d+$/.test(name);
+
+/** The account holder's name as Klarna's given and family name, or null when Klarna would refuse it. */
+export function klarnaNamesOf(holder: string): { givenName: string; familyName: string } | null {
+  const [givenName = "", ...rest] = holder.trim().split(/\s+/);
+  const familyName = rest.join(" ") || givenName;
+  return klarnaName(givenName) && klarnaName(familyName) ? { givenName, familyName } : null;
+}
+
+/**
  * Klarna needs the payer's billing address (docs.mollie.com/reference/create-payment); the only one
- * the app knows is the one a member gave for direct debit. Without it Klarna is not offered.
+ * the app knows is the one a member gave for direct debit. Without it, or with a name Klarna would
+ * refuse, Klarna is not offered.
  */
 export async function billingAddressOf(
   ctx: PaymentContext,
@@ -165,11 +185,10 @@ export async function billingAddressOf(
   country: string,
 ): Promise<BillingAddress | null> {
   const account = await findDirectDebitAccount(ctx.db, buyer.userId);
-  if (!account) return null;
-  const [givenName, ...rest] = account.accountHolder.trim().split(/\s+/);
+  const names = account ? klarnaNamesOf(account.accountHolder) : null;
+  if (!account || !names) return null;
   return {
-    givenName: givenName ?? account.accountHolder,
-    familyName: rest.join(" ") || (givenName ?? account.accountHolder),
+    ...names,
     email: buyer.email,
     streetAndNumber: `${account.street} ${account.houseNumber}`,
     postalCode: account.postalCode,
@@ -204,7 +223,7 @@ async function paymentRequest(
     redirectUrl: ctx.origin + returnPath(order),
     webhookUrl: ctx.origin + WEBHOOK_PATH,
     locale: providerLocale(buyer.language, chosen.country),
-    metadata: { order_id: order.id },
+    metadata: { order_id: order.id, order_key: order.idempotencyKey! },
     idempotencyKey: order.idempotencyKey!,
   };
   if (mandate)
@@ -248,6 +267,14 @@ async function placeOrder(
 ): Promise<{ order: OrderRow; checkoutUrl: string | null }> {
   const { bundle, method } = chosen;
   if (method === "klarna" && !mandate && !(await billingAddressOf(ctx, buyer, chosen.country))) {
+    // A name Klarna refuses is told as such: the member can correct it, or choose another method.
+    if (await findDirectDebitAccount(ctx.db, buyer.userId))
+      throw new AppError({
+        status: 400,
+        code: "billing_name_too_short",
+        key: "payments.errors.billing_name_too_short",
+        field: "method",
+      });
     throw new AppError({
       status: 400,
       code: "method_not_offered",
@@ -276,31 +303,69 @@ async function placeOrder(
   const order = hold ? await insertOrderHolding(ctx.db, row, ctx.now, hold) : await insertOrder(ctx.db, row, ctx.now);
   // Another order took the code between the check and this one's batch: nothing was made.
   if (!order) throw await holdRefusal(ctx, buyer.userId, discount!);
-  let payment: ProviderPayment;
+  let request: NewPayment;
   try {
-    payment = await ctx.provider.createPayment(await paymentRequest(ctx, buyer, order, chosen, mandate, saveMethod));
+    request = await paymentRequest(ctx, buyer, order, chosen, mandate, saveMethod);
   } catch (error) {
+    // No payment was asked for (the customer could not be made): nothing can have been charged.
     await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
     throw providerUnavailable(error);
   }
-  await insertPayment(
+  let payment: ProviderPayment;
+  try {
+    payment = await ctx.provider.createPayment(request);
+  } catch (error) {
+    await createUnanswered(ctx, order, error);
+    // A charge on a mandate may have been made: the member follows the order, being confirmed.
+    if (mandate) return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: null };
+    // A checkout nobody was sent to charges nothing; the order is settled when its payment is found.
+    throw new AppError({ status: 502, code: "payment_unanswered", key: "payments.errors.provider_unanswered" });
+  }
+  await recordPayment(ctx, order.id, payment, payment.method ?? (mandate ? null : method));
+  // A charge on a mandate has no checkout; its status may be known already.
+  if (mandate) await settlePayment(ctx, payment.id);
+  return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: payment.checkoutUrl };
+}
+
+/**
+ * A create that failed: refused by the provider (a 4xx that means "not done"), the order failed;
+ * otherwise (no answer after the adapter's repeats, a 5xx, a 409) it may have been made, so the order
+ * waits as pending without a payment until the webhook or the clock finds the payment by the order id
+ * in its metadata (settlePayment, settleUnansweredOrders). Throws the refusal; returns otherwise.
+ */
+export async function createUnanswered(ctx: PaymentContext, order: OrderRow, error: unknown): Promise<void> {
+  if (!(error instanceof PaymentProviderError) || error.refused) {
+    await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "failed", ctx.now)]);
+    throw providerUnavailable(error);
+  }
+  await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "pending", ctx.now)]);
+  console.warn(
+    JSON.stringify({
+      event: "payment_create_unanswered",
+      order: order.id,
+      status: error.status,
+      message: error.message,
+    }),
+  );
+}
+
+/** The payment the provider answered (or was found), recorded for its order at once; a repeat finds the same row. */
+export function recordPayment(ctx: PaymentContext, orderId: number, payment: ProviderPayment, method: string | null) {
+  return insertPayment(
     ctx.db,
     {
-      orderId: order.id,
+      orderId,
       provider: ctx.provider.name,
       providerPaymentId: payment.id,
       status: "open",
       amountCents: payment.amount,
       currency: payment.currency,
-      method: payment.method ?? (mandate ? null : method),
+      method,
       sequenceType: payment.sequenceType,
       checkoutUrl: payment.checkoutUrl,
     },
     ctx.now,
   );
-  // A charge on a mandate has no checkout; its status may be known already.
-  if (mandate) await settlePayment(ctx, payment.id);
-  return { order: (await findOwnOrder(ctx.db, buyer.userId, order.id))!, checkoutUrl: payment.checkoutUrl };
 }
 
 /** The member's customer at the provider, in the provider's mode (a test key's customers are not a live key's). */
@@ -328,15 +393,12 @@ type Settlement = "unknown" | "unchanged" | "updated" | "credited";
  * An id the app did not create, or an answer that does not match the order, changes nothing.
  */
 export async function settlePayment(ctx: PaymentContext, providerPaymentId: string): Promise<Settlement> {
-  const payment = await findPayment(ctx.db, ctx.provider.name, providerPaymentId);
-  if (!payment) return "unknown";
-  let actual: ProviderPayment | null;
-  try {
-    actual = await ctx.provider.getPayment(providerPaymentId);
-  } catch (error) {
-    throw providerUnavailable(error);
-  }
-  if (!actual || actual.id !== payment.providerPaymentId) return "unknown";
+  let payment = await findPayment(ctx.db, ctx.provider.name, providerPaymentId);
+  let actual = await readPayment(ctx, providerPaymentId);
+  if (!actual) return "unknown";
+  // A payment the app has no record of may be one whose create got no answer: found by its order.
+  payment ??= await adoptPayment(ctx, actual);
+  if (!payment || actual.id !== payment.providerPaymentId) return "unknown";
   if (actual.amount !== payment.amountCents || actual.currency !== payment.currency) {
     console.error(
       JSON.stringify({
@@ -349,6 +411,40 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     return "unchanged";
   }
   const order = (await findOrder(ctx.db, payment.orderId))!;
+  // Klarna is authorised, then collected by the merchant (the only flow Mollie has for it:
+  // https://docs.mollie.com/docs/place-a-hold-for-a-payment); the credits are digital and given at
+  // once, so an authorised Klarna payment is captured here and read again.
+  if (actual.status === "authorized" && (actual.method ?? order.paymentMethod) === "klarna" && !order.creditedAt) {
+    try {
+      await ctx.provider.capturePayment(actual.id, {
+        idempotencyKey: `${order.idempotencyKey ?? `order-${order.id}`}-capture`,
+        description: `${ctx.site.name} #${order.id}`,
+      });
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError) || !error.refused) throw providerUnavailable(error);
+      console.error(JSON.stringify({ event: "payment_capture_refused", order: order.id, message: error.message }));
+    }
+    actual = (await readPayment(ctx, providerPaymentId)) ?? actual;
+  }
+  // A direct debit found after its create went unanswered is credited as confirmDirectDebit credits:
+  // at once, while the bank collects.
+  if (
+    order.paymentMethod === "directdebit" &&
+    order.creditedAt === null &&
+    ["open", "pending", "authorized", "paid"].includes(actual.status)
+  ) {
+    const before = await balanceOf(ctx.db, order.userId);
+    const results = await ctx.db.batch([
+      paymentStatusStatement(ctx.db, payment.id, actual.status, ctx.now),
+      ...creditStatements(ctx.db, order.id, ctx.now),
+      ...orderStatusStatements(ctx.db, order.id, actual.status, ctx.now),
+    ]);
+    if (results[1].meta.changes === 0) return "unchanged";
+    console.info(JSON.stringify({ event: "order_credited", order: order.id, credits: order.credits }));
+    if (before && !before.paid) await showPremiumInChats(ctx.env, order.userId);
+    ctx.balanceChanged?.(order.userId);
+    return "credited";
+  }
   if (!isKnownStatus(actual.status)) {
     // Recorded and answered 200: an error here would make the provider retry for a day for nothing.
     await ctx.db.batch([providerStatusStatement(ctx.db, payment.id, actual.status, ctx.now)]);
@@ -415,6 +511,98 @@ export async function settlePayment(ctx: PaymentContext, providerPaymentId: stri
     }
   }
   return settlement;
+}
+
+async function readPayment(ctx: PaymentContext, providerPaymentId: string): Promise<ProviderPayment | null> {
+  try {
+    return await ctx.provider.getPayment(providerPaymentId);
+  } catch (error) {
+    // Answered 502: the provider calls the webhook again.
+    throw providerUnavailable(error);
+  }
+}
+
+/**
+ * The record of a payment the app made but never heard back about: its metadata names the order
+ * and its attempt's key (`order_id`, `order_key`, sent with every create); the amount and currency
+ * must match, and the order must have no other payment. Only the provider, read back with our key, says this; the webhook's body
+ * says nothing but the id. Concurrent calls record it once (the payment's provider id is unique).
+ */
+async function adoptPayment(ctx: PaymentContext, actual: ProviderPayment) {
+  const orderId = Number(actual.metadata?.["order_id"]);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) return null;
+  const order = await findOrder(ctx.db, orderId);
+  if (
+    !order?.idempotencyKey ||
+    actual.metadata?.["order_key"] !== order.idempotencyKey ||
+    order.amountCents !== actual.amount ||
+    order.currency !== actual.currency
+  )
+    return null;
+  const known = await latestPaymentOf(ctx.db, order.id);
+  if (known) return known.providerPaymentId === actual.id ? known : null;
+  const row = await recordPayment(
+    ctx,
+    order.id,
+    actual,
+    actual.method ?? (actual.sequenceType === "recurring" ? null : order.paymentMethod),
+  );
+  console.info(JSON.stringify({ event: "payment_found", order: order.id, payment: actual.id }));
+  return row.orderId === order.id ? row : null;
+}
+
+/** How long a create stays unanswered before the list is read: the webhook usually comes first. */
+const UNANSWERED_AFTER_SECONDS = 60;
+/**
+ * After this a create that is not in the list was never made: Mollie keeps an Idempotency-Key an hour
+ * (https://docs.mollie.com/reference/api-idempotency), and a request that "may still arrive at the
+ * API eventually" has long arrived. The order is then expired: nothing was charged.
+ */
+const NEVER_MADE_AFTER_SECONDS = 2 * 3600;
+/** Pages of 250 payments read per run, newest first. */
+const LIST_PAGES = 4;
+
+/**
+ * The clock's part (worker.ts, every five minutes): orders whose create went unanswered (pending or
+ * open, no payment, older than a minute, at most a day old) are looked for in the provider's latest
+ * payments by the order id in their metadata, and settled as the webhook settles them; one not found
+ * after two hours is expired. Returns what it did.
+ */
+export async function settleUnansweredOrders(
+  ctx: Omit<PaymentContext, "site">,
+  siteOf: (domain: string) => Promise<SiteSettings | null>,
+): Promise<{ found: number; expired: number; waiting: number }> {
+  const waiting = await unansweredOrders(ctx.db, ctx.now - 24 * 3600, ctx.now - UNANSWERED_AFTER_SECONDS);
+  const done = { found: 0, expired: 0, waiting: 0 };
+  if (waiting.length === 0) return done;
+  const listed = await ctx.provider.listPayments(LIST_PAGES);
+  const byKey = new Map(listed.map((p) => [String(p.metadata?.["order_key"]), p] as const));
+  for (const order of waiting) {
+    const site = await siteOf(order.siteDomain);
+    const payment = order.idempotencyKey ? byKey.get(order.idempotencyKey) : undefined;
+    if (payment && site) {
+      await settlePayment({ ...ctx, site }, payment.id);
+      done.found++;
+    } else if (order.createdAt < ctx.now - NEVER_MADE_AFTER_SECONDS) {
+      await ctx.db.batch([...orderStatusStatements(ctx.db, order.id, "expired", ctx.now)]);
+      console.warn(JSON.stringify({ event: "payment_never_made", order: order.id }));
+      done.expired++;
+    } else done.waiting++;
+  }
+  return done;
+}
+
+/** The clock's run (worker.ts) with the provider the Worker is configured with; the sandbox answers every call, so it has nothing to settle. */
+export async function settleUnanswered(env: Env, now: number) {
+  if (env.PAYMENT_PROVIDER !== "mollie") return null;
+  const db = databaseOf(env.DB);
+  // Redirect and webhook addresses are not needed to read payments back.
+  const result = await settleUnansweredOrders(
+    { db, env, provider: paymentProviderFor(env, db, ""), origin: "", now },
+    async (domain) => (await loadSite(env.SETTINGS, domain))?.settings ?? null,
+  );
+  console.info(JSON.stringify({ event: "payments_clock", ...result }));
+  return result;
 }
 
 /**
@@ -504,6 +692,8 @@ export function orderView(
     payment_id: payment?.providerPaymentId ?? null,
     recurring: payment?.sequenceType === "recurring",
     credited: order.creditedAt !== null,
+    confirming:
+      payment === null && order.creditedAt === null && (order.status === "pending" || order.status === "open"),
     created_at: order.createdAt,
     refunded_credits: order.refundedCredits,
     refunded_amount: order.refundedCents,

@@ -293,7 +293,11 @@ function OrderStatus({ id }: { id: string }) {
     <section className="credits payment-result payment-result--pending" aria-busy="true">
       <Title text={t("payments.pending_title")} />
       <h1>{t("payments.pending_title")}</h1>
-      <p>{t("payments.pending_text", { count: order.credits, price: money(order.amount, order.currency) })}</p>
+      <p>
+        {order.confirming
+          ? t("payments.confirming_text", { count: order.credits, price: money(order.amount, order.currency) })
+          : t("payments.pending_text", { count: order.credits, price: money(order.amount, order.currency) })}
+      </p>
     </section>
   );
 }
