@@ -92,11 +92,23 @@ export const stats = (values: number[]): Stats => {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 };
 
-/** An HTTP call to the served app as one of its pages makes it (same origin, X-Request-Type); a URLSearchParams body goes as a form. */
-export function call(port: number, host: string, method: string, path: string, cookie: string, body?: unknown) {
+/**
+ * An HTTP call to the served app as one of its pages makes it (same origin, X-Request-Type); a
+ * URLSearchParams body goes as a form, a string as it is (with its content type in `headers`).
+ */
+export function call(
+  port: number,
+  host: string,
+  method: string,
+  path: string,
+  cookie: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   return new Promise<{ status: number; body: string; cookies: string[] }>((resolve, reject) => {
     const form = body instanceof URLSearchParams;
-    const payload = body === undefined ? undefined : form ? body.toString() : JSON.stringify(body);
+    const payload =
+      body === undefined ? undefined : form ? body.toString() : typeof body === "string" ? body : JSON.stringify(body);
     const req = request(
       {
         host: "127.0.0.1",
@@ -114,6 +126,7 @@ export function call(port: number, host: string, method: string, path: string, c
                 "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
                 "content-length": Buffer.byteLength(payload),
               }),
+          ...headers,
         },
       },
       (res) => {

@@ -95,6 +95,8 @@ export async function serve(persistTo: string, port: number, vars: Record<string
     "--log-level",
     "warn",
     "--show-interactive-dev-session=false",
+    // /cdn-cgi/handler/scheduled runs the clock work on demand (the fault drill settles refunds with it).
+    "--test-scheduled",
     ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
   ];
   const child = spawn("wrangler", args, {
