@@ -122,16 +122,32 @@ describe("member support through the console", () => {
     expect(await auditRows("member", m.userId)).toHaveLength(1);
   });
 
-  it("disable from the console: the member's pages are logged out, the audit row names the operator", async () => {
+  it("disable from the console, once a second operator confirms: the member's pages are logged out, the audit rows name both", async () => {
     const m = await chatMember(ORIGIN);
-    const response = await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "scam reports" } });
+    const asked = await asOperator(support, `/members/${m.userId}/disable`, {
+      form: { reason: "scam reports", confirmed: "yes" },
+    });
+    expect(asked.status).toBe(200);
+    const request = await env.DB.prepare(
+      "SELECT id FROM operator_requests WHERE target_kind = 'member' AND target_id = ? AND status = 'waiting'",
+    )
+      .bind(String(m.userId))
+      .first<{ id: number }>();
+    const response = await asOperator(admin, `/requests/${request!.id}/confirm`, {
+      form: { reason: "seen the reports", confirmed: "yes" },
+    });
     expect(response.status).toBe(200);
     expect((await m.browser.fetch("/api/user.php")).status).toBe(403);
     expect(await auditRows("member", m.userId)).toEqual([
-      expect.objectContaining({ action: "member.disable", actor: support }),
+      expect.objectContaining({ action: "member.disable", actor: admin }),
+      expect.objectContaining({ action: "member.disable.confirmed", actor: admin }),
+      expect.objectContaining({ action: "member.disable.asked", actor: support }),
     ]);
-    expect((await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again" } })).status).toBe(409);
-    expect(await auditRows("member", m.userId)).toHaveLength(1);
+    expect(
+      (await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again", confirmed: "yes" } }))
+        .status,
+    ).toBe(409);
+    expect(await auditRows("member", m.userId)).toHaveLength(3);
   });
 });
 
@@ -172,17 +188,16 @@ describe("a refund pressed by several operators at once", () => {
         ).bind(m.userId),
       ]);
       const presses = await Promise.all(
-        // Finance from the Orders screen, support from the member's page: the same refund either way.
+        // Finance from the Orders screen, an admin from the member's page: the same refund either way.
         Array.from({ length: 6 }, (_, i) =>
-          i % 2
-            ? asOperator(finance, `/orders/${order!.id}/refund`, {
-                form: { reason: "member asked" },
-                workerEnv: mollieConsole,
-              })
-            : asOperator(support, `/members/${m.userId}/orders/${order!.id}/refund`, {
-                form: { reason: "member asked" },
-                workerEnv: mollieConsole,
-              }),
+          asOperator(
+            i % 2 ? finance : admin,
+            i % 2 ? `/orders/${order!.id}/refund` : `/members/${m.userId}/orders/${order!.id}/refund`,
+            {
+              form: { reason: "member asked", confirmed: "yes" },
+              workerEnv: mollieConsole,
+            },
+          ),
         ),
       );
       expect(presses.map((p) => p.status).toSorted()).toEqual([200, 409, 409, 409, 409, 409]);
@@ -204,7 +219,7 @@ describe("a refund pressed by several operators at once", () => {
     expect(
       (
         await asOperator(support, `/members/${other.userId}/orders/${order!.id}/refund`, {
-          form: { reason: "wrong page" },
+          form: { reason: "wrong page", confirmed: "yes" },
           workerEnv: mollieConsole,
         })
       ).status,
@@ -227,6 +242,7 @@ describe("discount codes", () => {
         percentage: "20",
         currency: "EUR",
         paymentMethods: ["ideal", "creditcard"],
+        expiresAt: "2099-12-31",
         reason: "spring",
       },
     });
@@ -242,8 +258,10 @@ describe("discount codes", () => {
       status: "active",
       payment_methods: '["ideal","creditcard"]',
     });
-    expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over" } })).status).toBe(200);
-    expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over again" } })).status).toBe(409);
+    const end = (reason: string) =>
+      asOperator(finance, `/discounts/${code}/end`, { form: { reason, confirmed: "yes" } });
+    expect((await end("over")).status).toBe(200);
+    expect((await end("over again")).status).toBe(409);
     expect((await auditRows("discount", code)).map((r) => r.action)).toEqual(["discount.end", "discount.add"]);
   });
 });
