@@ -60,7 +60,7 @@ describe("a second operator in the console", () => {
     const second = await supportPage(browser(), "second");
     await second.goto(`${consoleOrigin}/requests`);
     await second.screenshot({ path: `${SHOTS}/console-waiting-requests.png`, fullPage: true });
-    const confirm = second.locator("form[action$=/confirm]").first();
+    const confirm = second.locator('form[action$="/confirm"]').first();
     await confirm.locator("input[name=reason]").fill("checked the photos");
     await confirm.locator("input[name=confirmed]").check();
     await Promise.all([second.waitForLoadState("load"), confirm.locator("button").click()]);
