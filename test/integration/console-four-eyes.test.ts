@@ -6,29 +6,20 @@
  * forms need their ticked sentence; a re-enabled account keeps its e-mail confirmation as it was.
  */
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { ledgerSum } from "../../src/server/db/ledger";
 import { expireRequestsStatements } from "../../src/server/db/operator-requests";
 import { clearSiteCache } from "../../src/server/edge/site";
 import { REQUEST_LIFETIME_SECONDS } from "../../src/server/console/second-operator";
 import { chatMember, creditsOf, type Member } from "../chat";
-import { asOperator, operator, productionEnv } from "../console";
+import { asOperator, mollieConsole, operator, paidOrder, refundsAtStandIn } from "../console";
 import { putSites, site } from "../fixtures";
-import { STAND_IN_KEY } from "../mollie-stand-in";
 import { auditRows } from "../support";
 
 const SITE = "four-eyes.test";
 const ORIGIN = `http://${SITE}`;
 const db = databaseOf(env.DB);
-const mollieUrl = inject("mollieUrl");
-const standIn = mollieUrl.replace(/\/v2$/, "");
-const mollieConsole = {
-  ...productionEnv,
-  PAYMENT_PROVIDER: "mollie",
-  MOLLIE_API_URL: mollieUrl,
-  MOLLIE_API_KEY: STAND_IN_KEY,
-};
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -164,52 +155,10 @@ async function requestedAt(id: number): Promise<number> {
     .first<{ requested_at: number }>())!.requested_at;
 }
 
-/** An order of `m` paid at the Mollie stand-in and credited, as the webhook would leave it. */
-async function paidOrder(m: Member, cents: number): Promise<{ orderId: number; paymentId: string }> {
-  const value = (cents / 100).toFixed(2);
-  const payment = await (
-    await fetch(`${mollieUrl}/payments`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${STAND_IN_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        amount: { currency: "EUR", value },
-        description: "test",
-        redirectUrl: `${ORIGIN}/credits`,
-        method: "ideal",
-      }),
-    })
-  ).json<{ id: string }>();
-  await fetch(`${standIn}/_stand-in/payments/${payment.id}/status`, {
-    method: "POST",
-    body: JSON.stringify({ status: "paid" }),
-  });
-  const now = Math.floor(Date.now() / 1000);
-  const order = await env.DB.prepare(
-    "INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at) VALUES (?, ?, 1, 50, ?, 'EUR', 'ideal', 'NL', 'paid', ?) RETURNING id",
-  )
-    .bind(m.userId, SITE, cents, now)
-    .first<{ id: number }>();
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT INTO payments (order_id, provider, provider_payment_id, status, amount_cents, currency) VALUES (?, 'mollie:test', ?, 'paid', ?, 'EUR')",
-    ).bind(order!.id, payment.id, cents),
-    env.DB.prepare("UPDATE users SET credits = 50 WHERE id = ?").bind(m.userId),
-    env.DB.prepare(
-      "INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 50 - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')",
-    ).bind(m.userId),
-  ]);
-  return { orderId: order!.id, paymentId: payment.id };
-}
-
-const refundsAtStandIn = async (paymentId: string) =>
-  (await (await fetch(`${standIn}/_stand-in/requests`)).json<{ method: string; path: string }[]>()).filter(
-    (r) => r.method === "POST" && r.path === `/v2/payments/${paymentId}/refunds`,
-  ).length;
-
 describe("refunds need finance", () => {
   it("support cannot refund alone: its refund is a request finance confirms, support cannot confirm it", async () => {
     const m = await chatMember(ORIGIN);
-    const { orderId, paymentId } = await paidOrder(m, 995);
+    const { orderId, paymentId } = await paidOrder(m, SITE, 995);
     const asked = await asOperator(supports[0]!, `/members/${m.userId}/orders/${orderId}/refund`, {
       form: ticked("member asked"),
       workerEnv: mollieConsole,
@@ -243,7 +192,7 @@ describe("refunds need finance", () => {
 
   it("finance refunds at once up to the site's limit; above it a second finance operator confirms", async () => {
     const small = await chatMember(ORIGIN);
-    const below = await paidOrder(small, 1995);
+    const below = await paidOrder(small, SITE, 1995);
     const direct = await asOperator(finances[0]!, `/orders/${below.orderId}/refund`, {
       form: ticked("member asked"),
       workerEnv: mollieConsole,
@@ -253,7 +202,7 @@ describe("refunds need finance", () => {
     expect(await requestsAbout("order", below.orderId)).toEqual([]);
 
     const large = await chatMember(ORIGIN);
-    const above = await paidOrder(large, 4995);
+    const above = await paidOrder(large, SITE, 4995);
     await asOperator(finances[0]!, `/orders/${above.orderId}/refund`, {
       form: ticked("member asked"),
       workerEnv: mollieConsole,

@@ -138,6 +138,7 @@ function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: num
   const { account } = file;
   const base = `/members/${account.userId}`;
   const locked = (file.loginLock?.blockedUntil ?? 0) > now;
+  const asked = (action: string) => waiting.some(({ request }) => request.action === action);
   return (
     <>
       <table>
@@ -194,7 +195,7 @@ function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: num
         {account.status === "not_confirmed" && (
           <ActionForm action={`${base}/resend-activation`} label="Resend activation" />
         )}
-        {account.status !== "disabled" && account.profileId !== null && (
+        {account.status !== "disabled" && account.profileId !== null && !asked("member.disable") && (
           <ActionForm
             action={`${base}/disable`}
             label="Ask to disable"
@@ -213,7 +214,7 @@ function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: num
             aria-label="Credits to add or take"
           />{" "}
         </ActionForm>
-        {account.status !== "pending_deletion" && (
+        {account.status !== "pending_deletion" && !asked("member.delete") && (
           <ActionForm
             action={`${base}/delete`}
             label="Ask to delete"
