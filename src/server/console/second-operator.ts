@@ -8,7 +8,7 @@
  */
 import type { Context } from "hono";
 import type * as v from "valibot";
-import { withAudit } from "../db/audit-log";
+import { withAudit, type Statement } from "../db/audit-log";
 import {
   confirmRequestStatement,
   declineRequestStatement,
@@ -159,24 +159,7 @@ export async function confirmRequest(
       "second_operator_required",
       "You asked for this yourself: another operator must confirm it.",
     );
-  const claimed = await runAudited(
-    c,
-    {
-      action: `${request.action}.confirmed`,
-      target: targetOf(request),
-      before: { status: "waiting", request: request.id },
-      after: { status: "confirmed", request: request.id },
-      reason,
-    },
-    [confirmRequestStatement(db, request.id, c.var.operator.id, now)],
-    { onlyIfChanged: true, now },
-  );
-  if (!claimed)
-    throw new ConsoleRefusal(
-      409,
-      "request_decided",
-      "Another operator decided this request first; nothing more was done.",
-    );
+  await decide(c, request, "confirmed", confirmRequestStatement(db, request.id, c.var.operator.id, now), reason, now);
   const failure = await runAction(c, request, now).catch((error: unknown) => {
     if (error instanceof ConsoleRefusal) return error.message;
     if (error instanceof AppError) return c.var.t(error.key, error.values);
@@ -202,19 +185,41 @@ export async function confirmRequest(
 /** Decline a waiting request (the one who asked may decline it too: it is withdrawn), with a reason. */
 export async function declineRequest(c: Context<ConsoleEnv>, id: number, reason: string, now = nowOf()): Promise<void> {
   const request = await waitingRequest(c, id, now);
-  const declined = await runAudited(
+  await decide(
+    c,
+    request,
+    "declined",
+    declineRequestStatement(c.var.db, request.id, c.var.operator.id, reason, now),
+    reason,
+    now,
+  );
+}
+
+/**
+ * A waiting request decided by this operator: the guarded statement and its audit row in one batch;
+ * an operator who lost the race to another is told, and leaves no row.
+ */
+async function decide(
+  c: Context<ConsoleEnv>,
+  request: OperatorRequest,
+  status: "confirmed" | "declined",
+  statement: Statement,
+  reason: string,
+  now: number,
+): Promise<void> {
+  const decided = await runAudited(
     c,
     {
-      action: `${request.action}.declined`,
+      action: `${request.action}.${status}`,
       target: targetOf(request),
       before: { status: "waiting", request: request.id },
-      after: { status: "declined", request: request.id },
+      after: { status, request: request.id },
       reason,
     },
-    [declineRequestStatement(c.var.db, request.id, c.var.operator.id, reason, now)],
+    [statement],
     { onlyIfChanged: true, now },
   );
-  if (!declined)
+  if (!decided)
     throw new ConsoleRefusal(409, "request_decided", "Another operator decided this request first; nothing was done.");
 }
 
