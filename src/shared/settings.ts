@@ -141,6 +141,13 @@ export const SiteSettings = v.pipe(
     message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
     search_fields: v.array(v.picklist(SEARCH_FIELDS)),
     refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    /**
+     * Per currency, the refund (in minor units) above which a second operator must confirm it
+     * (docs/decisions/0060); left out, or a currency it does not name: DEFAULT_SECOND_OPERATOR_REFUND_ABOVE.
+     */
+    second_operator_refund_above: v.optional(
+      v.record(v.picklist(CURRENCIES), v.pipe(v.number(), v.integer(), v.minValue(0))),
+    ),
     /** Which partner the cam-profile promotion block shows (SPEC §2): false `cam`, true `resell`. */
     member_resell: v.boolean(),
     /**
@@ -260,3 +267,25 @@ export type CompanyInfo = v.InferOutput<typeof CompanyInfo>;
 
 export const siteKey = (domain: string) => `site:${domain}`;
 export const companyKey = (id: string) => `company:${id}`;
+
+/** The refund, per currency in minor units, above which a second operator confirms it, unless a site says otherwise (about 50 EUR). */
+export const DEFAULT_SECOND_OPERATOR_REFUND_ABOVE: Readonly<Record<(typeof CURRENCIES)[number], number>> = {
+  EUR: 5000,
+  CHF: 5000,
+  GBP: 4500,
+  DKK: 37500,
+  NOK: 60000,
+  SEK: 57500,
+  PLN: 21500,
+};
+
+/** Whether refunding `amountCents` in `currency` on a site with these settings needs a second operator. */
+export function refundNeedsSecondOperator(
+  settings: Pick<SiteSettings, "second_operator_refund_above">,
+  amountCents: number,
+  currency: string,
+): boolean {
+  const own = settings.second_operator_refund_above as Record<string, number> | undefined;
+  const limit = own?.[currency] ?? (DEFAULT_SECOND_OPERATOR_REFUND_ABOVE as Record<string, number>)[currency] ?? 0;
+  return amountCents > limit;
+}

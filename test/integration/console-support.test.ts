@@ -6,31 +6,22 @@
  * download as CSV with their columns.
  */
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { ledgerSum } from "../../src/server/db/ledger";
 import { DSA_CSV_COLUMNS } from "../../src/server/services/dashboard";
 import { clearSiteCache } from "../../src/server/edge/site";
 import { siteKey } from "../../src/shared/settings";
 import { chatMember, creditsOf } from "../chat";
-import { asOperator, operator, productionEnv } from "../console";
+import { asOperator, mollieConsole, operator, paidOrder, productionEnv, refundsAtStandIn } from "../console";
 import { DEVELOPMENT_VAPID } from "../../scripts/demo/vapid-keys";
 import { putSites, site } from "../fixtures";
 import { fetchWorker } from "../http";
-import { STAND_IN_KEY } from "../mollie-stand-in";
 import { auditRows } from "../support";
 
 const SITE = "console-support.test";
 const ORIGIN = `http://${SITE}`;
 const db = databaseOf(env.DB);
-const mollieUrl = inject("mollieUrl");
-const standIn = mollieUrl.replace(/\/v2$/, "");
-const mollieConsole = {
-  ...productionEnv,
-  PAYMENT_PROVIDER: "mollie",
-  MOLLIE_API_URL: mollieUrl,
-  MOLLIE_API_KEY: STAND_IN_KEY,
-};
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -122,16 +113,32 @@ describe("member support through the console", () => {
     expect(await auditRows("member", m.userId)).toHaveLength(1);
   });
 
-  it("disable from the console: the member's pages are logged out, the audit row names the operator", async () => {
+  it("disable from the console, once a second operator confirms: the member's pages are logged out, the audit rows name both", async () => {
     const m = await chatMember(ORIGIN);
-    const response = await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "scam reports" } });
+    const asked = await asOperator(support, `/members/${m.userId}/disable`, {
+      form: { reason: "scam reports", confirmed: "yes" },
+    });
+    expect(asked.status).toBe(200);
+    const request = await env.DB.prepare(
+      "SELECT id FROM operator_requests WHERE target_kind = 'member' AND target_id = ? AND status = 'waiting'",
+    )
+      .bind(String(m.userId))
+      .first<{ id: number }>();
+    const response = await asOperator(admin, `/requests/${request!.id}/confirm`, {
+      form: { reason: "seen the reports", confirmed: "yes" },
+    });
     expect(response.status).toBe(200);
     expect((await m.browser.fetch("/api/user.php")).status).toBe(403);
     expect(await auditRows("member", m.userId)).toEqual([
-      expect.objectContaining({ action: "member.disable", actor: support }),
+      expect.objectContaining({ action: "member.disable", actor: admin }),
+      expect.objectContaining({ action: "member.disable.confirmed", actor: admin }),
+      expect.objectContaining({ action: "member.disable.asked", actor: support }),
     ]);
-    expect((await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again" } })).status).toBe(409);
-    expect(await auditRows("member", m.userId)).toHaveLength(1);
+    expect(
+      (await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again", confirmed: "yes" } }))
+        .status,
+    ).toBe(409);
+    expect(await auditRows("member", m.userId)).toHaveLength(3);
   });
 });
 
@@ -139,57 +146,23 @@ describe("a refund pressed by several operators at once", () => {
   it("reaches the Mollie stand-in once; the others are told it is refunded already", async () => {
     for (let round = 0; round < 3; round++) {
       const m = await chatMember(ORIGIN);
-      // An order paid at the stand-in and credited, made as the webhook would leave it.
-      const paymentId = await (
-        await fetch(`${mollieUrl}/payments`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${STAND_IN_KEY}`, "content-type": "application/json" },
-          body: JSON.stringify({
-            amount: { currency: "EUR", value: "9.95" },
-            description: "test",
-            redirectUrl: `${ORIGIN}/credits`,
-            method: "ideal",
-          }),
-        })
-      ).json<{ id: string }>();
-      await fetch(`${standIn}/_stand-in/payments/${paymentId.id}/status`, {
-        method: "POST",
-        body: JSON.stringify({ status: "paid" }),
-      });
-      const now = Math.floor(Date.now() / 1000);
-      const order = await env.DB.prepare(
-        "INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at) VALUES (?, ?, 1, 50, 995, 'EUR', 'ideal', 'NL', 'paid', ?) RETURNING id",
-      )
-        .bind(m.userId, SITE, now)
-        .first<{ id: number }>();
-      await env.DB.batch([
-        env.DB.prepare(
-          "INSERT INTO payments (order_id, provider, provider_payment_id, status, amount_cents, currency) VALUES (?, 'mollie:test', ?, 'paid', 995, 'EUR')",
-        ).bind(order!.id, paymentId.id),
-        env.DB.prepare("UPDATE users SET credits = 50 WHERE id = ?").bind(m.userId),
-        env.DB.prepare(
-          "INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 50 - (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = ?1), 'bonus')",
-        ).bind(m.userId),
-      ]);
+      const { orderId, paymentId } = await paidOrder(m, SITE, 995);
+      const order = { id: orderId };
       const presses = await Promise.all(
-        // Finance from the Orders screen, support from the member's page: the same refund either way.
+        // Finance from the Orders screen, an admin from the member's page: the same refund either way.
         Array.from({ length: 6 }, (_, i) =>
-          i % 2
-            ? asOperator(finance, `/orders/${order!.id}/refund`, {
-                form: { reason: "member asked" },
-                workerEnv: mollieConsole,
-              })
-            : asOperator(support, `/members/${m.userId}/orders/${order!.id}/refund`, {
-                form: { reason: "member asked" },
-                workerEnv: mollieConsole,
-              }),
+          asOperator(
+            i % 2 ? finance : admin,
+            i % 2 ? `/orders/${order!.id}/refund` : `/members/${m.userId}/orders/${order!.id}/refund`,
+            {
+              form: { reason: "member asked", confirmed: "yes" },
+              workerEnv: mollieConsole,
+            },
+          ),
         ),
       );
       expect(presses.map((p) => p.status).toSorted()).toEqual([200, 409, 409, 409, 409, 409]);
-      const requests = await (await fetch(`${standIn}/_stand-in/requests`)).json<{ method: string; path: string }[]>();
-      expect(
-        requests.filter((r) => r.method === "POST" && r.path === `/v2/payments/${paymentId.id}/refunds`),
-      ).toHaveLength(1);
+      expect(await refundsAtStandIn(paymentId)).toBe(1);
       expect(await creditsOf(m)).toBe(0);
       expect(await ledgerSum(db, m.userId)).toBe(0);
       expect(await auditRows("order", order!.id)).toEqual([
@@ -204,7 +177,7 @@ describe("a refund pressed by several operators at once", () => {
     expect(
       (
         await asOperator(support, `/members/${other.userId}/orders/${order!.id}/refund`, {
-          form: { reason: "wrong page" },
+          form: { reason: "wrong page", confirmed: "yes" },
           workerEnv: mollieConsole,
         })
       ).status,
@@ -227,6 +200,7 @@ describe("discount codes", () => {
         percentage: "20",
         currency: "EUR",
         paymentMethods: ["ideal", "creditcard"],
+        expiresAt: "2099-12-31",
         reason: "spring",
       },
     });
@@ -242,8 +216,10 @@ describe("discount codes", () => {
       status: "active",
       payment_methods: '["ideal","creditcard"]',
     });
-    expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over" } })).status).toBe(200);
-    expect((await asOperator(finance, `/discounts/${code}/end`, { form: { reason: "over again" } })).status).toBe(409);
+    const end = (reason: string) =>
+      asOperator(finance, `/discounts/${code}/end`, { form: { reason, confirmed: "yes" } });
+    expect((await end("over")).status).toBe(200);
+    expect((await end("over again")).status).toBe(409);
     expect((await auditRows("discount", code)).map((r) => r.action)).toEqual(["discount.end", "discount.add"]);
   });
 });

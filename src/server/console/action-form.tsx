@@ -1,6 +1,9 @@
 /**
  * One operator action as a form: its own fields, the reason every action needs (kept in the audit
  * log), the button and the place for a refusal. The support and money screens are made of these.
+ * A destructive action names what will happen in `confirm`: the operator ticks that sentence before
+ * the button does anything, and the server refuses the action without the tick (requireConfirmation),
+ * so it never fires on one click.
  */
 import type { ReactNode } from "react";
 import { FormError } from "./console-page";
@@ -20,8 +23,8 @@ export function ActionForm({
     <form method="post" action={action} className="action">
       {children}
       <input name="reason" placeholder="Reason" required minLength={3} size={36} aria-label={`Reason: ${label}`} />{" "}
+      {confirm && <ConfirmStep what={confirm} />}
       <button type="submit">{label}</button>
-      {confirm && <small> {confirm}</small>}
       <FormError />
     </form>
   );
@@ -30,4 +33,13 @@ export function ActionForm({
 /** An amount in minor units as operators read it: "9.95 EUR". */
 export function money(cents: number, currency: string): string {
   return `${(cents / 100).toFixed(2)} ${currency}`;
+}
+
+/** The step before a destructive action: what will happen, in words, ticked by the operator (sent as confirmed=yes). */
+export function ConfirmStep({ what }: { what: string }) {
+  return (
+    <label className="confirm">
+      <input type="checkbox" name="confirmed" value="yes" required /> {what}
+    </label>
+  );
 }

@@ -67,3 +67,17 @@ export function idParam(value: string | undefined): number {
 export function wantsJson(c: Context<ConsoleEnv>): boolean {
   return (c.req.header("accept") ?? "").includes("application/json");
 }
+
+/**
+ * A destructive action's confirmation step (action-form.tsx ConfirmStep): without the ticked
+ * sentence saying what will happen, the action is refused with nothing done.
+ */
+export async function requireConfirmation(c: Context<ConsoleEnv>): Promise<void> {
+  const body = await c.req.parseBody({ all: true });
+  if (body.confirmed !== "yes")
+    throw new ConsoleRefusal(
+      400,
+      "confirmation_needed",
+      "Tick the sentence saying what will happen, then press the button again; nothing was done.",
+    );
+}

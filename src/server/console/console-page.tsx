@@ -19,6 +19,7 @@ th{background:#ececf2}td pre{margin:0;white-space:pre-wrap;word-break:break-word
 form.inline{display:inline}label{display:block;margin:.4rem 0}label.inline{display:inline;margin-right:1rem}input,select,textarea,button{font:inherit}
 button{padding:.3rem .8rem;cursor:pointer}.error{color:#b00020}.notice{background:#fff;border:1px solid #ddd;padding:.6rem}
 fieldset{border:1px solid #ccc;background:#fff;margin:.8rem 0}
+label.confirm{display:inline;margin:0 .6rem 0 0;font-size:.9rem}.waiting{background:#fff8e1;border:1px solid #e0b84c;padding:.6rem;margin:.6rem 0}
 `;
 
 /**

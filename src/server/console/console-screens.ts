@@ -13,10 +13,12 @@ import { sitesScreen } from "./screens/sites-screen";
 import { operatorsScreen } from "./screens/operators-screen";
 import { photoQueueScreen } from "./screens/photo-queue-screen";
 import { reportQueueScreen } from "./screens/report-queue-screen";
+import { requestsScreen } from "./screens/requests-screen";
 import { verificationsScreen } from "./screens/verifications-screen";
 
 export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [
   dashboardScreen,
+  requestsScreen,
   photoQueueScreen,
   reportQueueScreen,
   verificationsScreen,

@@ -27,7 +27,7 @@ export function supportContext(c: Context<ConsoleEnv>, now = nowOf()): SupportCo
 }
 
 /** A member site's settings and company; a site that is gone is a refusal, not a guess. */
-async function memberSite(c: Context<ConsoleEnv>, domain: string) {
+export async function memberSite(c: Context<ConsoleEnv>, domain: string) {
   const site = await loadSite(c.env.SETTINGS, domain);
   if (!site) throw new ConsoleRefusal(409, "site_unknown", `The site ${domain} has no settings in KV.`);
   return site;

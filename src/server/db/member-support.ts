@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { latestPaymentIdOfOrder } from "./order-search";
+import { statusBeforeDisabling } from "./reports";
 import {
   creditLedger,
   loginAttempts,
@@ -245,7 +246,7 @@ export function enableAccountStatements(db: Database, userId: number) {
   return [
     db
       .update(users)
-      .set({ status: "active" })
+      .set(statusBeforeDisabling)
       .where(and(eq(users.id, userId), eq(users.status, "disabled"))),
     db
       .update(profiles)
@@ -257,7 +258,7 @@ export function enableAccountStatements(db: Database, userId: number) {
         and(
           eq(profiles.userId, userId),
           eq(profiles.status, "disabled"),
-          sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND status = 'active')`,
+          sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND status IN ('active', 'not_confirmed'))`,
         ),
       ),
   ] as const;

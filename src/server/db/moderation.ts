@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { refreshSearchableQuery } from "./profiles";
+import { statusBeforeDisabling } from "./reports";
 import { appeals, moderationDecisions, operators, photos, profiles, reports, users } from "./schema";
 
 type NewDecision = Omit<typeof moderationDecisions.$inferInsert, "id">;
@@ -231,14 +232,22 @@ export function removeProfileContentQueries(db: Database, profileId: number) {
   ] as const;
 }
 
-/** Give back a disabled account (an appeal reversed the disabling): active again, and in search as its other states allow. */
+/** Give back a disabled account (an appeal reversed the disabling): its status before the disabling again (statusBeforeDisabling), and in search as its other states allow. */
 export function enableAccountQueries(db: Database, userId: number) {
   return [
     db
       .update(users)
-      .set({ status: "active" })
+      .set(statusBeforeDisabling)
       .where(and(eq(users.id, userId), eq(users.status, "disabled"))),
-    db.update(profiles).set({ status: "active" }).where(eq(profiles.userId, userId)),
+    db
+      .update(profiles)
+      .set({ status: "active" })
+      .where(
+        and(
+          eq(profiles.userId, userId),
+          sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND status IN ('active', 'not_confirmed'))`,
+        ),
+      ),
     refreshSearchableQuery(db, userId),
   ] as const;
 }

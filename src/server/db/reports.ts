@@ -113,12 +113,23 @@ export function disableAccountQueries(db: Database, profileId: number, now: numb
     // First and guarded: it changes a row only for an account not disabled yet (the console's audit row follows it).
     db
       .update(users)
-      .set({ status: "disabled" })
+      // The status it had is kept (SQLite reads the row as it was), so enabling gives it back.
+      .set({ status: "disabled", statusBeforeDisabled: sql`${users.status}` })
       .where(and(inArray(users.id, owner), ne(users.status, "disabled"))),
     db.update(profiles).set({ status: "disabled", searchable: 0 }).where(eq(profiles.id, profileId)),
     revokeMemberSessions(db, owner, now),
   ] as const;
 }
+
+/**
+ * An account enabled again gets the status it had when it was disabled (migration 0036): one that
+ * never confirmed its e-mail address is not_confirmed again, not active. An account disabled before
+ * the status was kept is active, as enabling made it before.
+ */
+export const statusBeforeDisabling = {
+  status: sql<string>`COALESCE(${users.statusBeforeDisabled}, 'active')`,
+  statusBeforeDisabled: null,
+};
 
 /** Disable the account of a profile now (see disableAccountQueries). */
 export async function disableAccount(db: Database, profileId: number, now: number): Promise<void> {

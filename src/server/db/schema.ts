@@ -81,6 +81,8 @@ export const users = sqliteTable(
     lastActiveAt: integer("last_active_at").notNull().default(now),
     /** Set while a moderation decision restricts the member (hidden from search and lists, migration 0022). */
     restrictedAt: integer("restricted_at"),
+    /** The status the account had when it was disabled (migration 0036): enabling it gives that back. */
+    statusBeforeDisabled: text("status_before_disabled"),
   },
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),
@@ -1108,4 +1110,41 @@ export const appeals = sqliteTable(
     note: text("note"),
   },
   (t) => [uniqueIndex("appeals_decision_idx").on(t.decisionId), index("appeals_status_idx").on(t.status, t.createdAt)],
+);
+
+/**
+ * An operator's request that a second operator must confirm (migration 0036, docs/decisions/0060):
+ * what (action, target, a summary in words and the details the action runs with as JSON), who asked,
+ * why and when, until when it may be confirmed, and what became of it.
+ */
+export const operatorRequests = sqliteTable(
+  "operator_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    action: text("action").notNull(),
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id").notNull(),
+    /** The role the confirming operator needs. */
+    role: text("role").notNull(),
+    summary: text("summary").notNull(),
+    details: text("details").notNull(),
+    reason: text("reason").notNull(),
+    requestedBy: integer("requested_by")
+      .notNull()
+      .references(() => operators.id),
+    requestedAt: integer("requested_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    /** waiting | confirmed | declined | expired | failed */
+    status: text("status").notNull().default("waiting"),
+    decidedBy: integer("decided_by").references(() => operators.id),
+    decidedAt: integer("decided_at"),
+    /** What happened on confirmation when it failed, or the reason of a decline. */
+    outcome: text("outcome"),
+  },
+  (t) => [
+    uniqueIndex("operator_requests_waiting_idx")
+      .on(t.action, t.targetKind, t.targetId)
+      .where(sql`status = 'waiting'`),
+    index("operator_requests_status_idx").on(t.status, t.requestedAt),
+  ],
 );

@@ -1,7 +1,8 @@
 /**
  * Discount codes (finance or admin; issue 24 point 5): the codes for everyone, adding one by the
  * rules `npm run discounts -- add` uses (services/discounts.ts checkNewDiscountCode), and ending one,
- * each with its reason in the audit log.
+ * each with its reason in the audit log. A generous code (over SECOND_OPERATOR_DISCOUNT_ABOVE percent,
+ * no last day, unlimited uses) is a request a second finance operator confirms (second-operator.ts).
  */
 import { Hono } from "hono";
 import * as v from "valibot";
@@ -12,9 +13,10 @@ import { CURRENCIES, PAYMENT_METHODS } from "../../../shared/payments";
 import { ActionForm } from "../action-form";
 import { runAudited } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { actionDone, readForm, Reason } from "../console-forms";
+import { actionDone, readForm, Reason, requireConfirmation } from "../console-forms";
 import { Checks, FormError, ReasonField, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
+import { askSecondOperator, codeNeedsSecondOperator, discountLimit } from "../second-operator";
 
 const text = v.optional(v.string());
 const NewCode = v.object({
@@ -71,7 +73,11 @@ const routes = new Hono<ConsoleEnv>()
                 </td>
                 <td>
                   {code.status === "active" && (
-                    <ActionForm action={`/discounts/${encodeURIComponent(code.code)}/end`} label="End" />
+                    <ActionForm
+                      action={`/discounts/${encodeURIComponent(code.code)}/end`}
+                      label="End"
+                      confirm="End this code for everyone: no order can use it from now on."
+                    />
                   )}
                 </td>
               </tr>
@@ -114,6 +120,10 @@ const routes = new Hono<ConsoleEnv>()
               </select>
             </label>
             <Checks label="Methods (none ticked: all)" name="paymentMethods" values={PAYMENT_METHODS} />
+            <p>
+              A code of more than {discountLimit(c.env)}% off, without a last day or with unlimited uses waits for a
+              second finance operator to confirm it (Waiting requests).
+            </p>
             <ReasonField />
             <button type="submit">Add</button>
             <FormError />
@@ -128,6 +138,18 @@ const routes = new Hono<ConsoleEnv>()
     const checked = checkNewDiscountCode({ ...typed, paymentMethods: methods });
     if ("problems" in checked) throw new ConsoleRefusal(400, "invalid_parameter", checked.problems.join("; "));
     const db = c.var.db;
+    const why = codeNeedsSecondOperator(checked.code, discountLimit(c.env));
+    if (why) {
+      // A generous code waits for a second finance operator (docs/decisions/0060).
+      await askSecondOperator(c, {
+        action: "discount.add",
+        target: { kind: "discount", id: checked.code.code },
+        summary: `Add the code ${checked.code.code}: ${checked.code.percentage}% off (${why})`,
+        details: { code: checked.code },
+        reason,
+      });
+      return actionDone(c, "/discounts");
+    }
     await runAudited(
       c,
       { action: "discount.add", target: { kind: "discount", id: checked.code.code }, after: checked.code, reason },
@@ -136,6 +158,7 @@ const routes = new Hono<ConsoleEnv>()
     return actionDone(c, "/discounts");
   })
   .post("/:code/end", async (c) => {
+    await requireConfirmation(c);
     const { reason } = await readForm(c, EndCode);
     const parsed = v.safeParse(DiscountCodeText, c.req.param("code"));
     if (!parsed.success) throw new ConsoleRefusal(404, "not_found", "There is no such code.");

@@ -10,11 +10,14 @@ import { tellBalance } from "../../notices/tell";
 import * as support from "../../services/member-support";
 import { ActionForm, money } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { actionDone, idParam, readForm, Reason } from "../console-forms";
+import { actionDone, idParam, readForm, Reason, requireConfirmation } from "../console-forms";
 import { renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
+import { askSecondOperator } from "../second-operator";
+import { WaitingFor } from "./requests-screen";
 import { memberAccounts, supportContext } from "../support-context";
-import { refundFromConsole } from "./orders-screen";
+import { REFUND_CONFIRM, refundFromConsole } from "./orders-screen";
+import { waitingAbout, type WaitingRequest } from "../../db/operator-requests";
 
 const WithReason = v.object({ reason: Reason });
 const Correction = v.object({
@@ -131,10 +134,11 @@ function Rows({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
   );
 }
 
-function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
+function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: number; waiting: WaitingRequest[] }) {
   const { account } = file;
   const base = `/members/${account.userId}`;
   const locked = (file.loginLock?.blockedUntil ?? 0) > now;
+  const asked = (action: string) => waiting.some(({ request }) => request.action === action);
   return (
     <>
       <table>
@@ -184,14 +188,19 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
       </table>
       {account.aboutMe && <p className="notice">{account.aboutMe}</p>}
 
+      <WaitingFor requests={waiting} />
       <h2>Act</h2>
       <div className="actions">
         {file.loginLock && <ActionForm action={`${base}/unlock`} label="Unlock login" />}
         {account.status === "not_confirmed" && (
           <ActionForm action={`${base}/resend-activation`} label="Resend activation" />
         )}
-        {account.status !== "disabled" && account.profileId !== null && (
-          <ActionForm action={`${base}/disable`} label="Disable" confirm="ends every session at once" />
+        {account.status !== "disabled" && account.profileId !== null && !asked("member.disable") && (
+          <ActionForm
+            action={`${base}/disable`}
+            label="Ask to disable"
+            confirm="Disable this account once a second operator confirms: hidden everywhere, every session ended at once."
+          />
         )}
         {account.status === "disabled" && <ActionForm action={`${base}/enable`} label="Enable" />}
         <ActionForm action={`${base}/log-out`} label="Log out everywhere" />
@@ -205,11 +214,11 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
             aria-label="Credits to add or take"
           />{" "}
         </ActionForm>
-        {account.status !== "pending_deletion" && (
+        {account.status !== "pending_deletion" && !asked("member.delete") && (
           <ActionForm
             action={`${base}/delete`}
-            label="Delete account"
-            confirm="pending for 14 days, the way back is mailed"
+            label="Ask to delete"
+            confirm="Delete this account once a second operator confirms: pending deletion for 14 days, hidden, the way back mailed."
           />
         )}
       </div>
@@ -234,7 +243,7 @@ function MemberPage({ file, now }: { file: support.MemberFile; now: number }) {
           when(order.createdAt),
           order.refundedAt ? `${order.refundedCredits} credits, ${money(order.refundedCents, order.currency)}` : "",
           order.creditedAt !== null && order.refundedAt === null ? (
-            <ActionForm action={`${base}/orders/${order.id}/refund`} label="Refund" />
+            <ActionForm action={`${base}/orders/${order.id}/refund`} label="Refund" confirm={REFUND_CONFIRM} />
           ) : null,
         ])}
       />
@@ -320,7 +329,15 @@ const routes = new Hono<ConsoleEnv>()
     return renderConsole(
       c,
       `Member #${file.account.userId}: ${file.account.username}`,
-      <MemberPage file={file} now={Math.floor(Date.now() / 1000)} />,
+      <MemberPage
+        file={file}
+        now={Math.floor(Date.now() / 1000)}
+        waiting={await waitingAbout(
+          c.var.db,
+          file.account.userId,
+          file.orders.map(({ order }) => order.id),
+        )}
+      />,
     );
   })
   .post(
@@ -340,15 +357,22 @@ const routes = new Hono<ConsoleEnv>()
       ),
     ),
   )
-  .post(
-    "/:id/disable",
-    memberAction("This account is disabled already.", (c, file, reason) => {
-      const profileId = file.account.profileId;
-      return profileId === null
-        ? Promise.resolve(false)
-        : support.disableMember(supportContext(c), { ...asMember(file), profileId }, reason);
-    }),
-  )
+  .post("/:id/disable", async (c) => {
+    await requireConfirmation(c);
+    const { reason } = await readForm(c, WithReason);
+    const file = await memberOf(c);
+    const { userId, profileId, username } = file.account;
+    if (file.account.status === "disabled" || profileId === null) throw unchanged("This account is disabled already.");
+    // Disabling from here has no report behind it: a second operator confirms it (docs/decisions/0060).
+    await askSecondOperator(c, {
+      action: "member.disable",
+      target: { kind: "member", id: userId },
+      summary: `Disable member #${userId} (${username}): hidden everywhere, every session ended at once`,
+      details: { userId, profileId },
+      reason,
+    });
+    return actionDone(c, `/members/${userId}`);
+  })
   .post(
     "/:id/enable",
     memberAction("Only a disabled account can be enabled.", (c, file, reason) =>
@@ -370,14 +394,24 @@ const routes = new Hono<ConsoleEnv>()
     c.executionCtx.waitUntil(tellBalance(c.env, file.account.userId, ctx.now));
     return actionDone(c, `/members/${file.account.userId}`);
   })
-  .post(
-    "/:id/delete",
-    memberAction("This account is pending deletion already.", async (c, file, reason) =>
-      support.deleteMember(supportContext(c), await memberAccounts(c, file.account.siteDomain), asMember(file), reason),
-    ),
-  )
+  .post("/:id/delete", async (c) => {
+    await requireConfirmation(c);
+    const { reason } = await readForm(c, WithReason);
+    const file = await memberOf(c);
+    const { userId, username } = file.account;
+    if (file.account.status === "pending_deletion") throw unchanged("This account is pending deletion already.");
+    await askSecondOperator(c, {
+      action: "member.delete",
+      target: { kind: "member", id: userId },
+      summary: `Delete member #${userId} (${username}): pending deletion for 14 days, hidden, the way back mailed`,
+      details: { userId, profileId: file.account.profileId },
+      reason,
+    });
+    return actionDone(c, `/members/${userId}`);
+  })
   .post("/:id/orders/:order/refund", async (c) => {
     const file = await memberOf(c);
+    await requireConfirmation(c);
     await refundFromConsole(c, idParam(c.req.param("order")), file.account.userId);
     return actionDone(c, `/members/${file.account.userId}`);
   });

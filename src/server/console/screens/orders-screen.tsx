@@ -13,23 +13,49 @@ import { refundForMember } from "../../services/member-support";
 import { PAYMENT_METHODS, PAYMENT_STATUSES } from "../../../shared/payments";
 import { ActionForm, money } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { actionDone, idParam, readForm, Reason } from "../console-forms";
+import { actionDone, idParam, readForm, Reason, requireConfirmation } from "../console-forms";
 import { renderConsole, when } from "../console-page";
-import { ConsoleRefusal } from "../console-refusal";
-import { orderPayments, supportContext } from "../support-context";
+import { ConsoleRefusal, hasRole } from "../console-refusal";
+import { askSecondOperator } from "../second-operator";
+import { memberSite, orderPayments, supportContext } from "../support-context";
+import { refundNeedsSecondOperator } from "../../../shared/settings";
 
 const ORDER_STATUSES = [...PAYMENT_STATUSES, "refunded", "reversed"] as const;
 const WithReason = v.object({ reason: Reason });
 
+/** What pressing Refund does, in the words the operator ticks before it does anything. */
+export const REFUND_CONFIRM =
+  "Refund this order through the payment provider and take its credits back (a second operator confirms it when it needs one).";
+
 /**
  * Refund an order from the console, with the operator's reason; `ofMember`, when given, is the
  * member whose page the operator pressed it on (an order of someone else is not found there).
+ * Refunds are finance's: an operator without the finance role (support) asks finance for it, and a
+ * refund above the site's `second_operator_refund_above` waits for a second finance operator
+ * (docs/decisions/0060); below it, finance refunds at once.
  */
 export async function refundFromConsole(c: Context<ConsoleEnv>, orderId: number, ofMember?: number): Promise<void> {
   const { reason } = await readForm(c, WithReason);
   const order = await findOrder(c.var.db, orderId);
   if (!order || (ofMember !== undefined && order.userId !== ofMember))
     throw new ConsoleRefusal(404, "order_not_found", "There is no such order.");
+  const site = await memberSite(c, order.siteDomain);
+  const amount = money(order.amountCents, order.currency);
+  const why = !hasRole(c.var.operator, "finance")
+    ? "refunds are finance's"
+    : refundNeedsSecondOperator(site.settings, order.amountCents, order.currency)
+      ? `above the site's limit for a refund by one operator`
+      : null;
+  if (why) {
+    await askSecondOperator(c, {
+      action: "order.refund",
+      target: { kind: "order", id: order.id },
+      summary: `Refund order #${order.id} of member #${order.userId} (${amount}, ${order.credits} credits; ${why})`,
+      details: { orderId: order.id, userId: order.userId },
+      reason,
+    });
+    return;
+  }
   const ctx = supportContext(c);
   await refundForMember(ctx, await orderPayments(c, order.siteDomain, ctx.now), orderId, reason);
 }
@@ -152,7 +178,7 @@ const routes = new Hono<ConsoleEnv>()
                 </td>
                 <td>
                   {order.creditedAt !== null && order.refundedAt === null && (
-                    <ActionForm action={`/orders/${order.id}/refund`} label="Refund" />
+                    <ActionForm action={`/orders/${order.id}/refund`} label="Refund" confirm={REFUND_CONFIRM} />
                   )}
                 </td>
               </tr>
@@ -163,6 +189,7 @@ const routes = new Hono<ConsoleEnv>()
     );
   })
   .post("/:id/refund", async (c) => {
+    await requireConfirmation(c);
     await refundFromConsole(c, idParam(c.req.param("id")));
     return actionDone(c, "/orders");
   });
