@@ -19,6 +19,8 @@ import {
   enableAccountQueries,
   insertAppeal,
   insertDecisionQuery,
+  keptAccountStatusSql,
+  keptProfileContentSql,
   liftRestrictionQueries,
   memberForModeration,
   photoById,
@@ -26,6 +28,7 @@ import {
   reportById,
   reporterProfile,
   restorePhotoQuery,
+  restoreProfileContentQueries,
   restrictQueries,
   settlePhotoQuery,
   type Decision,
@@ -89,6 +92,29 @@ async function runOnce(db: Database, batch: BatchStatement[], what: string): Pro
 }
 
 type NewDecision = Parameters<typeof insertDecisionQuery>[1];
+
+/**
+ * What a decision removed or changed (moderation_decisions.kept_content, migration 0035): the
+ * profile's text, main photo and photos with their status before "remove the content", the account's
+ * and profile's status before "disable", a removed chat message. A reversed appeal gives it back; the
+ * appeal's reviewer sees it.
+ */
+export type KeptContent = {
+  aboutMe?: string | null;
+  mainPhotoId?: number | null;
+  photos?: { id: number; status: "active" | "pending" }[];
+  account?: { status: string; profileStatus: string };
+  message?: { id: number; kind: string; body: string | null };
+};
+
+export function keptContentOf(decision: Decision): KeptContent | null {
+  if (!decision.keptContent) return null;
+  try {
+    return JSON.parse(decision.keptContent) as KeptContent;
+  } catch {
+    return null;
+  }
+}
 
 function decisionRow(
   m: Moderator,
@@ -236,6 +262,14 @@ export async function decideReport(
           ground: isGround(input.ground) ? input.ground : null,
           facts,
         }),
+        // Read before the effects below in the same batch: what a reversal gives back.
+        member === undefined
+          ? undefined
+          : input.outcome === "remove_content" && !removesMessage
+            ? keptProfileContentSql(member.profileId)
+            : input.outcome === "disable"
+              ? keptAccountStatusSql(member.profileId)
+              : undefined,
       ),
       ...effects,
     ],
@@ -310,6 +344,7 @@ export async function decideAppeal(
   const member = first.profileId === null ? undefined : await memberForModeration(m.db, first.profileId);
   if (!member) throw new ModerationRefusal(404, "not_found", "The member is gone.");
 
+  const kept = keptContentOf(first);
   const undo: BatchStatement[] = !input.reverse
     ? []
     : first.outcome === "reject_photo" && first.photoId !== null
@@ -317,8 +352,16 @@ export async function decideAppeal(
       : first.outcome === "restrict"
         ? [...liftRestrictionQueries(m.db, member.userId)]
         : first.outcome === "disable"
-          ? [...enableAccountQueries(m.db, member.userId)]
-          : [];
+          ? [...enableAccountQueries(m.db, member.userId, kept?.account)]
+          : first.outcome === "remove_content" && kept?.photos
+            ? [
+                ...restoreProfileContentQueries(m.db, member, {
+                  aboutMe: kept.aboutMe ?? null,
+                  mainPhotoId: kept.mainPhotoId ?? null,
+                  photos: kept.photos,
+                }),
+              ]
+            : [];
   const status = input.reverse ? "reversed" : "upheld";
   const batch = withAudit(
     m.db,

@@ -9,11 +9,10 @@ import { decidePhoto } from "../../services/moderation";
 import { PHOTO_GROUNDS } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
-import { FormError, renderConsole, waited, when } from "../console-page";
+import { FormError, QueuePager, queuePage, renderConsole, waited, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import { GroundPicker, MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
 
-const PAGE = 50;
 const Reject = v.object({
   ground: v.picklist(PHOTO_GROUNDS, "Choose the rule the photo breaks."),
   facts: v.pipe(v.string(), v.trim(), v.maxLength(1000)),
@@ -21,22 +20,18 @@ const Reject = v.object({
 
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
-    const page = Math.max(1, Math.min(1000, Number(c.req.query("page")) || 1));
-    const [photos, waiting] = await Promise.all([
-      waitingPhotos(c.var.db, PAGE, (page - 1) * PAGE),
-      countWaitingPhotos(c.var.db),
-    ]);
-    if (wantsJson(c)) return c.json({ photos, waiting: waiting?.count ?? 0 });
+    const { page, size, offset } = queuePage(c);
+    const [photos, total] = await Promise.all([waitingPhotos(c.var.db, size, offset), countWaitingPhotos(c.var.db)]);
+    if (wantsJson(c)) return c.json({ photos, waiting: total, page });
     const now = Math.floor(Date.now() / 1000);
-    const total = waiting?.count ?? 0;
     return renderConsole(
       c,
       "Photos waiting",
-      photos.length === 0 ? (
+      total === 0 ? (
         <p className="notice">No photo is waiting.</p>
       ) : (
         <>
-          <p>{`${total} waiting, oldest first; ${(page - 1) * PAGE + 1} to ${(page - 1) * PAGE + photos.length} shown.`}</p>
+          <QueuePager path="/photos" page={page} size={size} total={total} shown={photos.length} />
           <table>
             <thead>
               <tr>
@@ -61,11 +56,6 @@ const routes = new Hono<ConsoleEnv>()
               ))}
             </tbody>
           </table>
-          {total > page * PAGE && (
-            <p>
-              <a href={`/photos?page=${page + 1}`}>Next photos</a>
-            </p>
-          )}
         </>
       ),
     );
