@@ -39,6 +39,7 @@ import { AppError } from "../errors";
 import { mailerFor } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
 import { isLanguage, type Language } from "../../shared/locales";
+import type { CompanyInfo } from "../../shared/settings";
 import {
   appealDeadline,
   DECISION_GROUNDS,
@@ -393,7 +394,8 @@ export async function decideAppeal(
   await runOnce(m.db, batch, "appeal");
   const decision = (await decisionFor(m.db, { appealId: appeal.id }))!;
   if (input.reverse) await tellProfileChanged(m.env, m.db, member.profileId);
-  await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}` });
+  // The reasoned answer (DSA Art. 20(5)): the outcome, the reviewer's note, and the out-of-court body.
+  await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}`, note: input.note });
   return decision;
 }
 
@@ -434,8 +436,13 @@ export async function readableDecision(
   throw new AppError({ status: 404, code: "not_found", key: "moderation.errors.not_found" });
 }
 
-/** A statement as the member's page shows it. */
-export async function statementOf(db: Database, decision: Decision, now: number): Promise<Statement> {
+/** A statement as the member's page shows it; `company`: the site's, which names the out-of-court body. */
+export async function statementOf(
+  db: Database,
+  decision: Decision,
+  now: number,
+  company: CompanyInfo | null = null,
+): Promise<Statement> {
   const appeal = await appealOf(db, decision.id);
   return {
     id: decision.id,
@@ -452,31 +459,51 @@ export async function statementOf(db: Database, decision: Decision, now: number)
           status: appeal.status as "open" | "upheld" | "reversed",
           created_at: appeal.createdAt,
           decided_at: appeal.decidedAt,
+          note: appeal.status === "open" ? null : appeal.note,
         }
       : null,
+    out_of_court: company?.dispute_body ?? null,
   };
 }
 
 type Member = NonNullable<Awaited<ReturnType<typeof memberForModeration>>>;
 
-/** The statement of reasons by mail, in the member's language, with the link to their decision page. */
+/**
+ * The statement of reasons by mail, in the member's language, with the link to their decision page;
+ * a decision that restricts nothing (a warning) is told without a word on appealing it.
+ */
 function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
-  return mailMember(env, member, "statement", decision.id, { outcome: decision.outcome });
+  return mailMember(env, member, decision.restricts ? "statement" : "notice", decision.id, {
+    outcome: decision.outcome,
+  });
+}
+
+/** The receipt of an appeal (DSA Art. 20), mailed once it is filed, with the link to the decision page. */
+export async function tellAppealReceived(env: Env, db: Database, decision: Decision): Promise<void> {
+  const member = decision.profileId === null ? undefined : await memberForModeration(db, decision.profileId);
+  if (member) await mailMember(env, member, "appeal_receipt", decision.id, { outcome: decision.outcome });
 }
 
 async function mailMember(
   env: Env,
   member: Member,
-  kind: "statement" | "appeal_outcome",
+  kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt",
   decisionId: number,
-  values: { outcome: string },
+  values: { outcome: string; note?: string },
 ): Promise<void> {
   try {
     const site = await loadSite(env.SETTINGS, member.siteDomain);
     const origin = `https://${site?.settings.domain ?? member.siteDomain}`;
     const t = i18nFor(languageOf(member.language)).t;
     const link = `${origin}/decisions/${decisionId}?key=${await decisionKey(env.SESSION_SECRET, decisionId, member.userId)}`;
-    const text = { outcome: outcomeText(t, values.outcome) };
+    const body = site?.company?.dispute_body;
+    const text = {
+      outcome: outcomeText(t, values.outcome),
+      note: values.note ?? "",
+      redress: body
+        ? t("moderation.page.other_remedies_body", { body: body.name, url: body.url })
+        : t("moderation.page.other_remedies"),
+    };
     await mailerFor(env).send(
       composeMail(
         t,
