@@ -7,6 +7,7 @@ import { runRetention } from "../../src/server/services/retention";
 import { i18nFor } from "../../src/server/translations";
 import { LANGUAGES } from "../../src/shared/locales";
 import { companyKey } from "../../src/shared/settings";
+import type { ChatResponse } from "../../src/shared/chat";
 import type { Statement } from "../../src/shared/moderation";
 import { ChatSocket, chatMember, clientId, type Member } from "../chat";
 import { asOperator, operator } from "../console";
@@ -172,6 +173,44 @@ describe("reversing an appeal undoes the measure exactly, in the same request", 
     expect(own.photos.map((p) => [p.id, p.status])).toEqual(
       before.photos.map((p) => [p.id, p.status]).sort((a, b) => Number(a[0]) - Number(b[0])),
     );
+  });
+
+  it("a removed chat message: back for both members with its text, and shown to the reviewer as it was", async () => {
+    const [reporter, sender] = [
+      await chatMember(ORIGIN, { paid: true, credits: 200 }),
+      await chatMember(ORIGIN, { paid: true, credits: 200 }),
+    ];
+    const page = await ChatSocket.open(sender, reporter.id);
+    const sent = clientId();
+    const text = "Meet me at the station at 8, the café with the red door ☕";
+    page.sendText(sent, text);
+    const messageId = (await page.ack(sent)).message.id;
+    page.close();
+    const report = await reportAbout(reporter, sender, messageId);
+    const [first, second] = [await operator("moderator"), await operator("moderator")];
+    await asOperator(first, `/reports/${report}/decide`, {
+      form: { outcome: "remove_content", ground: "contact_details", facts: "A meeting place in a message." },
+    });
+    const history = async (member: Member, peer: Member) =>
+      (await json<ChatResponse>(await member.browser.fetch(`/api/chat.php?profile=${peer.id}`))).messages.find(
+        (m) => m.id === messageId,
+      );
+    expect(await history(reporter, sender)).toMatchObject({ removed: true, body: null });
+    const decision = await decisionOf(report);
+    expect(JSON.parse(decision.kept_content!).message).toMatchObject({ id: messageId, kind: "text", body: text });
+    await sender.browser.post("/api/appeal.php", { decision_id: decision.id, text: "A station is no contact detail." });
+    const appeal = await appealIdOf(decision.id);
+    const evidence = await (await asOperator(second, `/appeals/${appeal}`)).text();
+    expect(evidence).toContain('data-evidence="removed-message"');
+    expect(evidence).toContain("the café with the red door");
+    await asOperator(second, `/appeals/${appeal}/decide`, {
+      form: { decision: "reverse", note: "A public place is not a contact detail." },
+    });
+    for (const [member, peer] of [
+      [reporter, sender],
+      [sender, reporter],
+    ] as const)
+      expect(await history(member, peer)).toMatchObject({ removed: false, body: text });
   });
 
   it("remove the content, upheld: nothing comes back", async () => {

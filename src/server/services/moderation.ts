@@ -19,6 +19,7 @@ import {
   enableAccountQueries,
   insertAppeal,
   insertDecisionQuery,
+  keepRemovedMessageQuery,
   keptAccountStatusSql,
   keptProfileContentSql,
   liftRestrictionQueries,
@@ -33,6 +34,7 @@ import {
   settlePhotoQuery,
   type Decision,
 } from "../db/moderation";
+import type { RemovedContent } from "../db/conversation-store";
 import { closeReportQuery, disableAccountQueries } from "../db/reports";
 import { sessionsRevokedSince } from "../db/sessions";
 import { AppError } from "../errors";
@@ -105,7 +107,7 @@ export type KeptContent = {
   mainPhotoId?: number | null;
   photos?: { id: number; status: "active" | "pending" }[];
   account?: { status: string; profileStatus: string };
-  message?: { id: number; kind: string; body: string | null };
+  message?: RemovedContent;
 };
 
 export function keptContentOf(decision: Decision): KeptContent | null {
@@ -282,13 +284,16 @@ export async function decideReport(
 
   // After the batch, which lets one decision of the report through: the removal is idempotent, so a
   // moderator who sees it fail here (the object unreachable) is not left with a half-made decision twice.
-  if (removesMessage && member && reporter)
-    await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(
+  if (removesMessage && member && reporter) {
+    const removed = await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(
       member.profileId,
       reporter.id,
       report.messageId!,
       m.now,
     );
+    // Kept with the decision: a reversed appeal puts it back, the appeal's reviewer reads it.
+    if (removed) await keepRemovedMessageQuery(m.db, decision.id, removed);
+  }
   if (member && input.outcome === "disable") {
     // At once, as a password change does: every session's sockets close, and the chats stop taking sends.
     await closeSessionSockets(m.env.MEMBERS, member.profileId, await sessionsRevokedSince(m.db, member.userId, m.now));
@@ -393,10 +398,24 @@ export async function decideAppeal(
   );
   await runOnce(m.db, batch, "appeal");
   const decision = (await decisionFor(m.db, { appealId: appeal.id }))!;
+  // A removed chat message lives in its conversation's object: put back once the appeal is decided.
+  if (input.reverse && first.outcome === "remove_message" && kept?.message) await restoreRemovedMessage(m, first, kept);
   if (input.reverse) await tellProfileChanged(m.env, m.db, member.profileId);
   // The reasoned answer (DSA Art. 20(5)): the outcome, the reviewer's note, and the out-of-court body.
   await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}`, note: input.note });
   return decision;
+}
+
+/** Put a removed chat message back in the conversation of its sender and the reporter. */
+async function restoreRemovedMessage(m: Moderator, first: Decision, kept: KeptContent): Promise<void> {
+  const report = first.reportId === null ? undefined : await reportById(m.db, first.reportId);
+  const reporter = report?.reporterUserId == null ? undefined : await reporterProfile(m.db, report.reporterUserId);
+  if (!reporter || first.profileId === null || !kept.message) return;
+  await conversationRooms(m.env.CONVERSATIONS)(first.profileId, reporter.id).restoreMessage(
+    first.profileId,
+    reporter.id,
+    kept.message,
+  );
 }
 
 /** The key of a decision's mailed link: the page opens with it without a login (a disabled member cannot log in). */
