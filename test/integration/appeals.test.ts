@@ -509,3 +509,22 @@ describe("the appeal's reviewer sees the evidence", { timeout: 60_000 }, () => {
     expect((await asOperator(await operator("moderator"), "/appeals/999999")).status).toBe(404);
   });
 });
+
+describe("the member's file in the console", { timeout: 30_000 }, () => {
+  it("shows support the moderation decisions, and points only admins to the audit log they alone open", async () => {
+    const member = await chatMember(ORIGIN);
+    const report = await reportAbout(await chatMember(ORIGIN), member);
+    await asOperator(await operator("moderator"), `/reports/${report}/decide`, {
+      form: { outcome: "restrict", ground: "scam", facts: "Asked three members for money." },
+    });
+    const support = await operator("support");
+    const file = await (await asOperator(support, `/members/${member.userId}`)).text();
+    expect(file).toContain("Moderation decisions");
+    expect(file).toContain("Asked three members for money.");
+    expect(file).not.toContain('href="/audit?');
+    expect(file).not.toContain("in the audit log");
+    expect((await asOperator(support, `/audit?kind=member&target=${member.userId}`)).status).toBe(403);
+    const admin = await (await asOperator(await operator("admin"), `/members/${member.userId}`)).text();
+    expect(admin).toContain('href="/audit?');
+  });
+});
