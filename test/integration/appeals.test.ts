@@ -171,7 +171,8 @@ describe("reversing an appeal undoes the measure exactly, in the same request", 
     expect(await profileState(member)).toEqual(before);
     const own = await json<{ photos: { id: number; status: string }[] }>(await member.browser.fetch("/api/photos.php"));
     expect(own.photos.map((p) => [p.id, p.status])).toEqual(
-      before.photos.map((p) => [p.id, p.status]).sort((a, b) => Number(a[0]) - Number(b[0])),
+      // In the member's order, which is the order they were added here.
+      before.photos.map((p) => [p.id, p.status]),
     );
   });
 
@@ -345,7 +346,7 @@ describe("the member gets a reasoned answer", { timeout: 60_000 }, () => {
       expect(mail!.text).toContain(de(`moderation.outcomes.appeal_${reverse ? "reversed" : "upheld"}`));
       expect(mail!.text).toContain(note);
       expect(mail!.text).toContain(
-        de("moderation.page.other_remedies_body", { body: DISPUTE_BODY.name, url: DISPUTE_BODY.url }),
+        de("moderation.page.other_remedies_body", { name: DISPUTE_BODY.name, url: DISPUTE_BODY.url }),
       );
       expect(mail!.html).toContain(DISPUTE_BODY.url);
       expect(mail!.text).toContain(`/decisions/${decision.id}?key=${key}`);
@@ -410,7 +411,7 @@ describe("the member gets a reasoned answer", { timeout: 60_000 }, () => {
 
   it("every new text exists in all 11 languages, none left in English", () => {
     const en = i18nFor("en").t;
-    const values = { site: "S", outcome: "O", note: "N", redress: "R", body: "B", url: "U" };
+    const values = { site: "S", outcome: "O", reason: "N", redress_part: "R", name: "B", url: "U" };
     const keys = [
       "moderation.page.appeal_reasons",
       "moderation.page.other_remedies_body",

@@ -409,7 +409,10 @@ export async function decideAppeal(
 /** Put a removed chat message back in the conversation of its sender and the reporter. */
 async function restoreRemovedMessage(m: Moderator, first: Decision, kept: KeptContent): Promise<void> {
   const report = first.reportId === null ? undefined : await reportById(m.db, first.reportId);
-  const reporter = report?.reporterUserId == null ? undefined : await reporterProfile(m.db, report.reporterUserId);
+  const reporter =
+    report?.reporterUserId === null || report?.reporterUserId === undefined
+      ? undefined
+      : await reporterProfile(m.db, report.reporterUserId);
   if (!reporter || first.profileId === null || !kept.message) return;
   await conversationRooms(m.env.CONVERSATIONS)(first.profileId, reporter.id).restoreMessage(
     first.profileId,
@@ -518,9 +521,9 @@ async function mailMember(
     const body = site?.company?.dispute_body;
     const text = {
       outcome: outcomeText(t, values.outcome),
-      note: values.note ?? "",
-      redress: body
-        ? t("moderation.page.other_remedies_body", { body: body.name, url: body.url })
+      reason: values.note ?? "",
+      redress_part: body
+        ? t("moderation.page.other_remedies_body", { name: body.name, url: body.url })
         : t("moderation.page.other_remedies"),
     };
     await mailerFor(env).send(

@@ -169,7 +169,7 @@ function Appeal({
 /** The out-of-court body the company names (DSA Art. 21), its name linking to its site. */
 function OutOfCourt({ body }: { body: { name: string; url: string } }) {
   const t = useT();
-  const [before, after] = t("moderation.page.other_remedies_body", { body: "\u0000", url: body.url }).split("\u0000");
+  const [before, after] = t("moderation.page.other_remedies_body", { name: "\u0000", url: body.url }).split("\u0000");
   return (
     <>
       {before}
