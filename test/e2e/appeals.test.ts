@@ -1,7 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { hydrated, phone, sharedBrowser } from "./browser";
+import { operatorPage } from "./console-login";
 import { api, signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
@@ -13,19 +14,7 @@ const SHOTS = ".tmp";
 
 const one = <T>(sql: string) => localD1(statePath, sql)[0]![0] as T;
 
-/** The console in a desktop browser, signed in through the development login as a new moderator. */
-async function moderatorPage(context: BrowserContext): Promise<Page> {
-  const email = `appeal-e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@flirtwave.test`;
-  localD1(
-    statePath,
-    `INSERT INTO operators (email, status, created_at) VALUES ('${email}', 'active', unixepoch()); INSERT INTO operator_roles (operator_id, role) SELECT id, 'moderator' FROM operators WHERE email = '${email}'`,
-  );
-  const page = await context.newPage();
-  await page.goto(`${consoleOrigin}/login`);
-  await page.fill("input[name=email]", email);
-  await Promise.all([page.waitForURL(`${consoleOrigin}/`), page.click("button[type=submit]")]);
-  return page;
-}
+const moderatorPage = (context: BrowserContext) => operatorPage(context, consoleOrigin, statePath);
 
 describe("an appeal from the member's phone to the reviewer's console and back", () => {
   it("the content removed comes back, and the member reads the reviewer's reasons", async () => {
