@@ -528,4 +528,26 @@ describe("the member's file in the console", { timeout: 30_000 }, () => {
     const admin = await (await asOperator(await operator("admin"), `/members/${member.userId}`)).text();
     expect(admin).toContain('href="/audit?');
   });
+
+  it("an order refunded in part says so, with the amount, to support and finance", async () => {
+    const member = await chatMember(ORIGIN);
+    const order = (await env.DB.prepare(
+      "INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at, refunded_at, refunded_credits, refunded_cents) VALUES (?, ?, 1, 50, 995, 'EUR', 'ideal', 'NL', 'refunded', unixepoch(), unixepoch(), 15, 298) RETURNING id",
+    )
+      .bind(member.userId, DOMAIN)
+      .first<{ id: number }>())!.id;
+    const whole = (await env.DB.prepare(
+      "INSERT INTO orders (user_id, site_domain, bundle_id, credits, amount_cents, currency, payment_method, country, status, credited_at, refunded_at, refunded_credits, refunded_cents) VALUES (?, ?, 1, 50, 995, 'EUR', 'ideal', 'NL', 'refunded', unixepoch(), unixepoch(), 50, 995) RETURNING id",
+    )
+      .bind(member.userId, DOMAIN)
+      .first<{ id: number }>())!.id;
+    const file = await (await asOperator(await operator("support"), `/members/${member.userId}`)).text();
+    expect(file).toContain("partly refunded: 2.98 EUR of 9.95 EUR");
+    expect(file.match(/partly refunded/g)).toHaveLength(1);
+    const orders = await (await asOperator(await operator("finance"), `/orders?site=${DOMAIN}`)).text();
+    const row = (id: number) =>
+      orders.slice(orders.indexOf(`<td>${id}</td>`), orders.indexOf("</tr>", orders.indexOf(`<td>${id}</td>`)));
+    expect(row(order)).toContain("partly refunded: 2.98 EUR of 9.95 EUR");
+    expect(row(whole)).toContain("<td>refunded</td>");
+  });
 });

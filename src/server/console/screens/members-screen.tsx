@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { decisionsAbout } from "../../db/moderation";
 import { tellBalance } from "../../notices/tell";
 import * as support from "../../services/member-support";
-import { ActionForm, money } from "../action-form";
+import { ActionForm, money, orderStatusText } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, Reason } from "../console-forms";
 import { renderConsole, when } from "../console-page";
@@ -238,7 +238,7 @@ function MemberPage({
         rows={file.orders.map(({ order, paymentId }) => [
           order.id,
           order.siteDomain,
-          order.status,
+          orderStatusText(order),
           order.credits,
           money(order.amountCents, order.currency),
           order.paidMethod ?? order.paymentMethod,
