@@ -38,36 +38,27 @@ const premium = async (userId: number) =>
     .paid_user;
 const run = (statements: readonly Statement[]) => db.batch(statements as unknown as [Statement, ...Statement[]]);
 const now = () => Math.floor(Date.now() / 1000);
+/** Take back `credits` of the member's order `id` for a refund of `cents`, in one batch. */
+const refund = (userId: number, id: number, credits: number, cents: number) =>
+  run(takeBackStatements(db, { id, userId }, { credits, cents, reason: "refund", now: now() }));
 
 describe("premium and refunds", { timeout: 30_000 }, () => {
   it("premium ends with the full refund of the last order that gave it, and comes back when the refund is refused", async () => {
     const full = await premiumMember(1);
     const order = { id: full.ids[0]!, userId: full.member.userId };
-    await run(takeBackStatements(db, order, { credits: 50, cents: 995, reason: "refund", now: now() }));
+    await refund(order.userId, order.id, 50, 995);
     expect(await premium(full.member.userId)).toBe(0);
     await run(undoRefundStatements(db, order, 50, now()));
     expect(await premium(full.member.userId)).toBe(1);
 
     // A part refund leaves it.
     const part = await premiumMember(1);
-    await run(
-      takeBackStatements(
-        db,
-        { id: part.ids[0]!, userId: part.member.userId },
-        { credits: 15, cents: 298, reason: "refund", now: now() },
-      ),
-    );
+    await refund(part.member.userId, part.ids[0]!, 15, 298);
     expect(await premium(part.member.userId)).toBe(1);
 
     // Another order still paid keeps it.
     const two = await premiumMember(2);
-    await run(
-      takeBackStatements(
-        db,
-        { id: two.ids[0]!, userId: two.member.userId },
-        { credits: 50, cents: 995, reason: "refund", now: now() },
-      ),
-    );
+    await refund(two.member.userId, two.ids[0]!, 50, 995);
     expect(await premium(two.member.userId)).toBe(1);
 
     // A take-back refused in its batch (the credits were spent) changes nothing, premium included.
@@ -78,13 +69,7 @@ describe("premium and refunds", { timeout: 30_000 }, () => {
         spent.member.userId,
       ),
     ]);
-    await run(
-      takeBackStatements(
-        db,
-        { id: spent.ids[0]!, userId: spent.member.userId },
-        { credits: 50, cents: 995, reason: "refund", now: now() },
-      ),
-    );
+    await refund(spent.member.userId, spent.ids[0]!, 50, 995);
     expect(await premium(spent.member.userId)).toBe(1);
   });
 });

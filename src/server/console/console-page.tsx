@@ -220,3 +220,33 @@ export function QueuePager({
     </nav>
   );
 }
+
+/** One item of a queue's page: its link, when it came, and the columns of its own. */
+export type QueueItem = { id: number; link: ReactNode; since: number; cells: ReactNode[] };
+
+/** A queue's page as a table: each item with when it came and how long it has waited, then its own columns. */
+export function QueueTable({ head, items, now }: { head: string[]; items: QueueItem[]; now: number }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {["#", "Filed", "Waiting", ...head].map((h) => (
+            <th key={h}>{h}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.id}>
+            <td>{item.link}</td>
+            <td>{when(item.since)}</td>
+            <td>{waited(now - item.since)}</td>
+            {item.cells.map((cell, i) => (
+              <td key={i}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

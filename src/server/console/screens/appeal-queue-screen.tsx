@@ -18,7 +18,7 @@ import {
 import { decideAppeal, keptContentOf } from "../../services/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, Reason, wantsJson } from "../console-forms";
-import { FormError, QueuePager, queuePage, renderConsole, waited, when } from "../console-page";
+import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import { MemberPanel, memberPanelData, messagesSeen, moderatorOf, PhotoImage, SeenMessages } from "../moderation-parts";
 
@@ -39,33 +39,19 @@ const routes = new Hono<ConsoleEnv>()
       ) : (
         <>
           <QueuePager path="/appeals" page={page} size={size} total={total} shown={rows.length} />
-          <table>
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Filed</th>
-                <th>Waiting</th>
-                <th>Decision appealed</th>
-                <th>Decided by</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((appeal) => (
-                <tr key={appeal.id}>
-                  <td>
-                    <a href={`/appeals/${appeal.id}`}>{`Appeal ${appeal.id}`}</a>
-                  </td>
-                  <td>{when(appeal.createdAt)}</td>
-                  <td>{waited(now - appeal.createdAt)}</td>
-                  <td>{`Decision ${appeal.decisionId}: ${appeal.outcome}${appeal.ground ? ` (${t(`moderation.grounds.${appeal.ground}.name`)})` : ""}${appeal.profileId ? `, profile ${appeal.profileId}` : ""}`}</td>
-                  <td>
-                    {appeal.decidedBy ?? "?"}
-                    {appeal.operatorId === c.var.operator.id ? " (you: another operator decides)" : ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <QueueTable
+            head={["Decision appealed", "Decided by"]}
+            now={now}
+            items={rows.map((appeal) => ({
+              id: appeal.id,
+              link: <a href={`/appeals/${appeal.id}`}>{`Appeal ${appeal.id}`}</a>,
+              since: appeal.createdAt,
+              cells: [
+                `Decision ${appeal.decisionId}: ${appeal.outcome}${appeal.ground ? ` (${t(`moderation.grounds.${appeal.ground}.name`)})` : ""}${appeal.profileId ? `, profile ${appeal.profileId}` : ""}`,
+                `${appeal.decidedBy ?? "?"}${appeal.operatorId === c.var.operator.id ? " (you: another operator decides)" : ""}`,
+              ],
+            }))}
+          />
         </>
       ),
     );

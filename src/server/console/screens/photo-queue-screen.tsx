@@ -9,7 +9,7 @@ import { decidePhoto } from "../../services/moderation";
 import { PHOTO_GROUNDS } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
-import { FormError, QueuePager, queuePage, renderConsole, waited, when } from "../console-page";
+import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import { GroundPicker, MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
 
@@ -32,30 +32,20 @@ const routes = new Hono<ConsoleEnv>()
       ) : (
         <>
           <QueuePager path="/photos" page={page} size={size} total={total} shown={photos.length} />
-          <table>
-            <thead>
-              <tr>
-                <th>Photo</th>
-                <th>Member</th>
-                <th>Uploaded</th>
-                <th>Waiting</th>
-              </tr>
-            </thead>
-            <tbody>
-              {photos.map((photo) => (
-                <tr key={photo.id}>
-                  <td>
-                    <a href={`/photos/${photo.id}`}>
-                      <PhotoImage id={photo.id} size="thumb" label={`Photo ${photo.id}, open to decide`} />
-                    </a>
-                  </td>
-                  <td>{`${photo.name} (profile ${photo.profileId})`}</td>
-                  <td>{when(photo.createdAt)}</td>
-                  <td>{waited(now - photo.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <QueueTable
+            head={["Member"]}
+            now={now}
+            items={photos.map((photo) => ({
+              id: photo.id,
+              link: (
+                <a href={`/photos/${photo.id}`}>
+                  <PhotoImage id={photo.id} size="thumb" label={`Photo ${photo.id}, open to decide`} />
+                </a>
+              ),
+              since: photo.createdAt,
+              cells: [`${photo.name} (profile ${photo.profileId})`],
+            }))}
+          />
         </>
       ),
     );

@@ -10,7 +10,7 @@ import { decideReport } from "../../services/moderation";
 import { DECISION_GROUNDS, REPORT_OUTCOMES } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
-import { FormError, QueuePager, queuePage, renderConsole, waited, when } from "../console-page";
+import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import {
   GroundPicker,
@@ -50,36 +50,22 @@ const routes = new Hono<ConsoleEnv>()
       ) : (
         <>
           <QueuePager path="/reports" page={page} size={size} total={total} shown={rows.length} />
-          <table>
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Filed</th>
-                <th>Waiting</th>
-                <th>Subject</th>
-                <th>About</th>
-                <th>Site</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <td>
-                    <a href={`/reports/${row.id}`}>{`Report ${row.id}`}</a>
-                  </td>
-                  <td>{when(row.createdAt)}</td>
-                  <td>{waited(now - row.createdAt)}</td>
-                  <td>{t(`reports.subjects.${row.subject}`)}</td>
-                  <td>
-                    {row.profileId === null
-                      ? "(a complaint)"
-                      : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`}
-                  </td>
-                  <td>{row.siteDomain}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <QueueTable
+            head={["Subject", "About", "Site"]}
+            now={now}
+            items={rows.map((row) => ({
+              id: row.id,
+              link: <a href={`/reports/${row.id}`}>{`Report ${row.id}`}</a>,
+              since: row.createdAt,
+              cells: [
+                t(`reports.subjects.${row.subject}`),
+                row.profileId === null
+                  ? "(a complaint)"
+                  : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`,
+                row.siteDomain,
+              ],
+            }))}
+          />
         </>
       ),
     );
