@@ -94,8 +94,15 @@ export type Statement = {
   appeal_until: number | null;
   /** Whether the member can appeal now (restricting, within the time, not appealed yet). */
   can_appeal: boolean;
-  /** The member's appeal, once filed. */
-  appeal: { status: "open" | "upheld" | "reversed"; created_at: number; decided_at: number | null } | null;
+  /** The member's appeal, once filed; `note`: the reviewer's reasons, once decided (DSA Art. 20(5)). */
+  appeal: {
+    status: "open" | "upheld" | "reversed";
+    created_at: number;
+    decided_at: number | null;
+    note: string | null;
+  } | null;
+  /** The out-of-court dispute settlement body the company names (DSA Art. 21), when it names one. */
+  out_of_court: { name: string; url: string } | null;
 };
 
 export const AppealBody = v.object({

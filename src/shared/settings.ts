@@ -255,6 +255,17 @@ export const CompanyInfoFields = v.strictObject({
   delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
   /** ISO date the company was added; the terms version is this or 2023-12-01 12:00 UTC, whichever is later. */
   added: v.pipe(v.string(), v.isoTimestamp()),
+  /**
+   * The out-of-court dispute settlement body (DSA Art. 21) the company names to members after an
+   * appeal, on the decision page and in the appeal's outcome mail (docs/configuration.md). Without it
+   * members are told of certified bodies in general.
+   */
+  dispute_body: v.optional(
+    v.strictObject({
+      name: v.pipe(v.string(), v.trim(), v.minLength(1, "dispute_body.name is the body's name")),
+      url: v.pipe(v.string(), v.url("dispute_body.url is the body's web address"), v.startsWith("https://")),
+    }),
+  ),
 });
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { hydrated, phone, sharedBrowser } from "./browser";
+import { operatorPage } from "./console-login";
 import { api, signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
@@ -66,18 +67,7 @@ function uploadPhoto(page: Page): Promise<number> {
 }
 
 /** The console in a desktop browser, signed in through the development login as a moderator. */
-async function consolePage(context: BrowserContext): Promise<Page> {
-  const email = `mod-e2e-${Date.now()}@flirtwave.test`;
-  localD1(
-    statePath,
-    `INSERT INTO operators (email, status, created_at) VALUES ('${email}', 'active', unixepoch()); INSERT INTO operator_roles (operator_id, role) SELECT id, 'moderator' FROM operators WHERE email = '${email}'`,
-  );
-  const page = await context.newPage();
-  await page.goto(`${consoleOrigin}/login`);
-  await page.fill("input[name=email]", email);
-  await Promise.all([page.waitForURL(`${consoleOrigin}/`), page.click("button[type=submit]")]);
-  return page;
-}
+const consolePage = (context: BrowserContext): Promise<Page> => operatorPage(context, consoleOrigin, statePath);
 
 describe("the operators' console, with the members' open pages", () => {
   let anna: { page: Page; context: BrowserContext; errors: string[] };

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { RecordId } from "../../shared/api";
 import { AppealBody, type Statement } from "../../shared/moderation";
 import type { AppEnv } from "../request-context";
-import { fileAppeal, readableDecision, statementOf } from "../services/moderation";
+import { fileAppeal, readableDecision, statementOf, tellAppealReceived } from "../services/moderation";
 import { invalidBody } from "./body";
 import { parseQuery } from "./query";
 
@@ -22,7 +22,7 @@ export async function loadDecision(c: Context<AppEnv>, params: URLSearchParams):
     userId: c.get("session")?.userId ?? null,
     key: key ?? null,
   });
-  return { decision: await statementOf(c.get("db"), decision, Math.floor(Date.now() / 1000)) };
+  return { decision: await statementOf(c.get("db"), decision, Math.floor(Date.now() / 1000), c.get("company")) };
 }
 
 export const decisionRoutes = new Hono<AppEnv>().post(
@@ -37,6 +37,8 @@ export const decisionRoutes = new Hono<AppEnv>().post(
     });
     const now = Math.floor(Date.now() / 1000);
     await fileAppeal(db, decision.userId!, body, now);
-    return c.json({ decision: await statementOf(db, decision, now) }, 201);
+    // The receipt goes out before the answer: the member has it in writing that the appeal was taken.
+    await tellAppealReceived(c.env, db, decision);
+    return c.json({ decision: await statementOf(db, decision, now, c.get("company")) }, 201);
   },
 );

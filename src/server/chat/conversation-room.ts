@@ -13,7 +13,9 @@ import {
   migrateConversationStore,
   readMarkOf,
   removeMessage,
+  restoreMessage,
   unreadCountOf,
+  type RemovedContent,
   type StoredMessage,
 } from "../db/conversation-store";
 import { D1Reads, databaseOf, databaseOver, type Database } from "../db/database";
@@ -262,15 +264,15 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
   /**
    * A moderator removed a message (docs/decisions/0041): its text, gift and photo are replaced by the
    * removed mark, its charge stays, both members' open pages are told at once, and the chat list's
-   * preview forgets its text. Once: true when this call removed it, false when it was removed before
-   * or never stored (nothing changes).
+   * preview forgets its text. Once: what this call removed (the decision keeps it, so a reversed
+   * appeal can put it back), null when it was removed before or never stored (nothing changes).
    */
-  async removeMessage(one: number, other: number, messageId: number, now: number): Promise<boolean> {
+  async removeMessage(one: number, other: number, messageId: number, now: number): Promise<RemovedContent | null> {
     this.pair.mustBe(one, other);
-    let removed = false;
+    let removed: RemovedContent | null = null;
     await this.turn(async () => {
-      if (removeMessage(this.ctx.storage.sql, messageId, now) === null) return;
-      removed = true;
+      removed = removeMessage(this.ctx.storage.sql, messageId, now);
+      if (removed === null) return;
       this.sockets.broadcast(
         () => true,
         () => ({ type: "removed", message_id: messageId }),
@@ -280,6 +282,19 @@ export class ConversationRoom extends DurableObject<Env> implements Conversation
       if (record) await this.journal.inOrder(() => forgetRemovedPreview(this.db, record.id, messageId));
     });
     return removed;
+  }
+
+  /**
+   * An appeal reversed a removal: the message's text, gift and photo are back as they were kept
+   * (docs/decisions/0059). The pages open now show it on their next load. False when it is not removed.
+   */
+  async restoreMessage(one: number, other: number, kept: RemovedContent): Promise<boolean> {
+    this.pair.mustBe(one, other);
+    let restored = false;
+    await this.turn(async () => {
+      restored = restoreMessage(this.ctx.storage.sql, kept);
+    });
+    return restored;
   }
 
   /**

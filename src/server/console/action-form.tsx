@@ -43,3 +43,18 @@ export function ConfirmStep({ what }: { what: string }) {
     </label>
   );
 }
+
+/**
+ * An order's status as operators read it: a refund of part of the amount is "partly refunded" with
+ * the amount of the whole ("partly refunded: 2.98 EUR of 9.95 EUR"), not "refunded".
+ */
+export function orderStatusText(order: {
+  status: string;
+  amountCents: number;
+  refundedCents: number;
+  currency: string;
+}): string {
+  if (order.status !== "refunded" || order.refundedCents <= 0 || order.refundedCents >= order.amountCents)
+    return order.status;
+  return `partly refunded: ${money(order.refundedCents, order.currency)} of ${money(order.amountCents, order.currency)}`;
+}

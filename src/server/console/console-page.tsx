@@ -178,3 +178,76 @@ export function waited(seconds: number): string {
   const hours = Math.round(minutes / 60);
   return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} d`;
 }
+
+/** Items per page of a queue (photos, reports, appeals, verifications). */
+export const QUEUE_PAGE = 50;
+
+/** The page of a queue the query asks for (`?page=`, from 1): what to skip and take. */
+export function queuePage(c: Context<ConsoleEnv>, size = QUEUE_PAGE) {
+  const asked = Number(c.req.query("page"));
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 1_000_000) : 1;
+  return { page, size, offset: (page - 1) * size };
+}
+
+/**
+ * A queue's true count and its pages: "120 waiting, oldest first; 51 to 100 shown, page 2 of 3",
+ * with the links to the pages before and after. Every item of the queue is reached through them.
+ */
+export function QueuePager({
+  path,
+  page,
+  size,
+  total,
+  shown,
+}: {
+  path: string;
+  page: number;
+  size: number;
+  total: number;
+  shown: number;
+}) {
+  const pages = Math.max(1, Math.ceil(total / size));
+  const first = (page - 1) * size + 1;
+  const link = (to: number) => `${path}?page=${to}`;
+  return (
+    <nav aria-label="Queue pages" className="pager" data-queue-total={total}>
+      <p>
+        <strong>{`${total} waiting`}</strong>
+        {`, oldest first${shown > 0 ? `; ${first} to ${first + shown - 1} shown` : ""}, page ${page} of ${pages}.`}{" "}
+        {page > 1 && <a href={link(Math.min(page - 1, pages))}>Previous page</a>}
+        {page > 1 && page < pages && " · "}
+        {page < pages && <a href={link(page + 1)}>Next page</a>}
+      </p>
+    </nav>
+  );
+}
+
+/** One item of a queue's page: its link, when it came, and the columns of its own. */
+export type QueueItem = { id: number; link: ReactNode; since: number; cells: ReactNode[] };
+
+/** A queue's page as a table: each item with when it came and how long it has waited, then its own columns. */
+export function QueueTable({ head, items, now }: { head: string[]; items: QueueItem[]; now: number }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {["#", "Filed", "Waiting", ...head].map((h) => (
+            <th key={h}>{h}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.id}>
+            <td>{item.link}</td>
+            <td>{when(item.since)}</td>
+            <td>{waited(now - item.since)}</td>
+            {item.cells.map((cell, i) => (
+              <td key={i}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

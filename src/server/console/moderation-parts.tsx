@@ -7,6 +7,7 @@ import type { Database } from "../db/database";
 import { decisionsAbout, memberForModeration, photosOfProfile } from "../db/moderation";
 import type { Moderator } from "../services/moderation";
 import { DECISION_GROUNDS, type DecisionGround } from "../../shared/moderation";
+import { conversationRooms } from "../services/chats";
 import { actorOf } from "./audited-action";
 import type { ConsoleEnv } from "./console-context";
 import { when } from "./console-page";
@@ -108,5 +109,53 @@ export function GroundPicker({
         ))}
       </select>
     </label>
+  );
+}
+
+/** The messages of the conversation the reporter could see, around the message reported (or the latest). */
+export async function messagesSeen(env: Env, reporter: number, peer: number, messageId: number | null) {
+  try {
+    const page = await conversationRooms(env.CONVERSATIONS)(reporter, peer).history(
+      reporter,
+      peer,
+      messageId === null ? null : messageId + 6,
+      0,
+    );
+    return page.rows;
+  } catch {
+    return [];
+  }
+}
+
+type SeenMessage = Awaited<ReturnType<typeof messagesSeen>>[number];
+
+/** The messages the reporter could see, the one reported marked. */
+export function SeenMessages({
+  messages,
+  reporterId,
+  markedId,
+  legend = "Messages the reporter could see",
+}: {
+  messages: SeenMessage[];
+  reporterId: number | null;
+  markedId: number | null;
+  legend?: string;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      <table>
+        <tbody>
+          {messages.map((message) => (
+            <tr key={message.id} style={message.id === markedId ? { background: "#fff3c4" } : undefined}>
+              <td>{`#${message.id}`}</td>
+              <td>{when(message.created_at)}</td>
+              <td>{message.sender_id === reporterId ? "reporter" : "reported member"}</td>
+              <td>{message.kind === "text" ? (message.body ?? "(removed)") : `(${message.kind})`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </fieldset>
   );
 }

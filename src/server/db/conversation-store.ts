@@ -323,19 +323,63 @@ export function hasImageOf(sql: SqlStorage, photoId: number): boolean {
 /**
  * A moderator removed a recorded message (docs/decisions/0041): its text, gift and photo go, a mark
  * says when; its sender, kind, charge and time stay, so money and counts are as they were. Once:
- * the removed message, or null when there is no such message or it was removed before (nothing changed).
+ * what was removed (for the decision to keep, docs/decisions/0059), or null when there is no such
+ * message or it was removed before (nothing changed).
  */
-export function removeMessage(sql: SqlStorage, id: number, now: number): StoredMessage | null {
+export function removeMessage(sql: SqlStorage, id: number, now: number): RemovedContent | null {
+  const before = sql
+    .exec<RemovedContent>(
+      `SELECT ${REMOVED_COLUMNS} FROM messages WHERE id = ? AND recorded = 1 AND removed_at IS NULL`,
+      id,
+    )
+    .toArray()[0];
+  if (!before) return null;
+  sql.exec(
+    `UPDATE messages SET body = NULL, gift = NULL, photo_id = NULL, photo_key = NULL, photo_thumb_key = NULL, photo_blur_key = NULL,
+            photo_width = NULL, photo_height = NULL, removed_at = ?
+     WHERE id = ? AND removed_at IS NULL`,
+    now,
+    id,
+  );
+  return before;
+}
+
+/** What a removal takes from a message: kept with the decision, so a reversed appeal puts it back. */
+export type RemovedContent = Pick<
+  MessageRow,
+  | "id"
+  | "kind"
+  | "body"
+  | "gift"
+  | "photo_id"
+  | "photo_key"
+  | "photo_thumb_key"
+  | "photo_blur_key"
+  | "photo_width"
+  | "photo_height"
+>;
+const REMOVED_COLUMNS =
+  "id, kind, body, gift, photo_id, photo_key, photo_thumb_key, photo_blur_key, photo_width, photo_height";
+
+/** Put a removed message's content back (an appeal reversed the removal); false when it is not removed. */
+export function restoreMessage(sql: SqlStorage, kept: RemovedContent): boolean {
   return (
     sql
-      .exec<StoredMessage>(
-        `UPDATE messages SET body = NULL, gift = NULL, photo_id = NULL, photo_key = NULL, photo_thumb_key = NULL, photo_blur_key = NULL,
-                photo_width = NULL, photo_height = NULL, removed_at = ?
-         WHERE id = ? AND recorded = 1 AND removed_at IS NULL RETURNING ${STORED_COLUMNS}`,
-        now,
-        id,
+      .exec(
+        `UPDATE messages SET body = ?, gift = ?, photo_id = ?, photo_key = ?, photo_thumb_key = ?, photo_blur_key = ?,
+                photo_width = ?, photo_height = ?, removed_at = NULL
+         WHERE id = ? AND removed_at IS NOT NULL RETURNING id`,
+        kept.body,
+        kept.gift,
+        kept.photo_id,
+        kept.photo_key,
+        kept.photo_thumb_key,
+        kept.photo_blur_key,
+        kept.photo_width,
+        kept.photo_height,
+        kept.id,
       )
-      .toArray()[0] ?? null
+      .toArray().length > 0
   );
 }
 

@@ -3,10 +3,9 @@
  * the decisions themselves and what they change on an account. Each change is guarded by the state
  * the operator saw, so two operators deciding the same thing at once decide it once.
  */
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Database } from "./database";
 import { refreshSearchableQuery } from "./profiles";
-import { statusBeforeDisabling } from "./reports";
 import { appeals, moderationDecisions, operators, photos, profiles, reports, users } from "./schema";
 
 type NewDecision = Omit<typeof moderationDecisions.$inferInsert, "id">;
@@ -32,12 +31,15 @@ export function waitingPhotos(db: Database, limit = 50, offset = 0) {
     .offset(offset);
 }
 
-export function countWaitingPhotos(db: Database) {
-  return db
+/** How many photos wait, counted as waitingPhotos lists them. */
+export async function countWaitingPhotos(db: Database): Promise<number> {
+  const row = await db
     .select({ count: sql<number>`count(*)` })
     .from(photos)
+    .innerJoin(profiles, eq(profiles.id, photos.profileId))
     .where(eq(photos.status, "pending"))
     .get();
+  return row?.count ?? 0;
 }
 
 /** A photo with its R2 keys (the console shows any photo to its operators). */
@@ -89,8 +91,8 @@ export function settlePhotoQuery(db: Database, photoId: number, status: "active"
     .where(and(eq(photos.id, photoId), eq(photos.status, "pending")));
 }
 
-/** Open reports, oldest first. */
-export function openReports(db: Database, limit = 50) {
+/** Open reports, oldest first, a page at a time (countOpenReports says how many there are). */
+export function openReports(db: Database, limit: number, offset = 0) {
   return db
     .select({
       id: reports.id,
@@ -105,7 +107,17 @@ export function openReports(db: Database, limit = 50) {
     .leftJoin(profiles, eq(profiles.id, reports.profileId))
     .where(eq(reports.status, "open"))
     .orderBy(asc(reports.createdAt), asc(reports.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countOpenReports(db: Database): Promise<number> {
+  const row = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(reports)
+    .where(eq(reports.status, "open"))
+    .get();
+  return row?.count ?? 0;
 }
 
 export function reportById(db: Database, id: number) {
@@ -153,8 +165,85 @@ export function decisionsAbout(db: Database, userId: number) {
     .limit(50);
 }
 
-export function insertDecisionQuery(db: Database, decision: NewDecision) {
-  return db.insert(moderationDecisions).values(decision);
+/** Insert a decision; `kept` (SQL reading the rows before the batch's effects) fills its kept_content. */
+export function insertDecisionQuery(db: Database, decision: NewDecision, kept?: SQL) {
+  return db.insert(moderationDecisions).values(kept ? { ...decision, keptContent: kept } : decision);
+}
+
+/**
+ * What "remove the content" takes away, read in the decision's own insert (before the removal in the
+ * same batch): the profile's text, its main photo and each shown or waiting photo with its status.
+ * JSON of KeptContent (services/moderation.ts).
+ */
+export function keptProfileContentSql(profileId: number): SQL {
+  return sql`(SELECT json_object('aboutMe', ${profiles.aboutMe}, 'mainPhotoId', ${profiles.mainPhotoId}, 'photos',
+    json((SELECT json_group_array(json_object('id', ${photos.id}, 'status', ${photos.status})) FROM ${photos}
+          WHERE ${photos.profileId} = ${profileId} AND ${photos.status} IN ('active', 'pending'))))
+    FROM ${profiles} WHERE ${profiles.id} = ${profileId})`;
+}
+
+/** What "disable" changes: the account's and the profile's status before it, as KeptContent JSON. */
+export function keptAccountStatusSql(profileId: number): SQL {
+  return sql`(SELECT json_object('account', json_object('status', ${users.status}, 'profileStatus', ${profiles.status}))
+    FROM ${profiles} INNER JOIN ${users} ON ${users.id} = ${profiles.userId} WHERE ${profiles.id} = ${profileId})`;
+}
+
+/** Keep a removed chat message with its decision (it is gone from the conversation), for a reversal and the reviewer. */
+export function keepRemovedMessageQuery(db: Database, decisionId: number, message: unknown) {
+  return db
+    .update(moderationDecisions)
+    .set({ keptContent: JSON.stringify({ message }) })
+    .where(eq(moderationDecisions.id, decisionId));
+}
+
+/**
+ * Give a profile back what "remove the content" took (an appeal reversed it): each photo its status
+ * before (a photo the member deleted since stays deleted), the main photo, and the text unless the
+ * member wrote a new one since.
+ */
+export function restoreProfileContentQueries(
+  db: Database,
+  profile: { profileId: number; userId: number },
+  kept: { aboutMe: string | null; mainPhotoId: number | null; photos: { id: number; status: string }[] },
+) {
+  const ids = (status: string) => kept.photos.filter((p) => p.status === status).map((p) => p.id);
+  const back = (status: "active" | "pending", list: number[]) =>
+    db
+      .update(photos)
+      .set({ status })
+      .where(
+        and(
+          inArray(photos.id, list.length ? list : [-1]),
+          eq(photos.profileId, profile.profileId),
+          eq(photos.status, "rejected"),
+        ),
+      );
+  return [
+    back("active", ids("active")),
+    back("pending", ids("pending")),
+    db
+      .update(profiles)
+      .set({
+        aboutMe: sql`CASE WHEN ${profiles.aboutMe} IS NULL OR ${profiles.aboutMe} = '' THEN ${kept.aboutMe} ELSE ${profiles.aboutMe} END`,
+        mainPhotoId: sql`CASE WHEN EXISTS (SELECT 1 FROM ${photos} WHERE ${photos.id} = ${kept.mainPhotoId ?? -1} AND ${photos.profileId} = ${profile.profileId} AND ${photos.status} != 'rejected') THEN ${kept.mainPhotoId} ELSE ${profiles.mainPhotoId} END`,
+      })
+      .where(eq(profiles.id, profile.profileId)),
+    refreshSearchableQuery(db, profile.userId),
+  ] as const;
+}
+
+/** Forget what decisions kept to undo them once no appeal can come and none is open (retention). */
+export function forgetKeptContentQuery(db: Database, now: number) {
+  return db
+    .update(moderationDecisions)
+    .set({ keptContent: null })
+    .where(
+      and(
+        sql`${moderationDecisions.keptContent} IS NOT NULL`,
+        sql`(${moderationDecisions.appealUntil} IS NULL OR ${moderationDecisions.appealUntil} < ${now})`,
+        sql`NOT EXISTS (SELECT 1 FROM ${appeals} WHERE ${appeals.decisionId} = ${moderationDecisions.id} AND ${appeals.status} = 'open')`,
+      ),
+    );
 }
 
 /**
@@ -232,16 +321,23 @@ export function removeProfileContentQueries(db: Database, profileId: number) {
   ] as const;
 }
 
-/** Give back a disabled account (an appeal reversed the disabling): its status before the disabling again (statusBeforeDisabling), and in search as its other states allow. */
-export function enableAccountQueries(db: Database, userId: number) {
+/**
+ * Give back a disabled account (an appeal reversed the disabling, an operator enabled it): the account
+ * status it had before (users.status_before_disabled, written by every disabling; else what the
+ * decision kept, `before`; else active), so an account still to be confirmed stays so; the profile's
+ * status as the decision kept it, or active once the account is; and in search as its other states allow.
+ */
+export function enableAccountQueries(db: Database, userId: number, before?: { status: string; profileStatus: string }) {
+  const kept = before && before.status !== "disabled" ? before.status : "active";
+  const profileStatus = before && before.profileStatus !== "disabled" ? before.profileStatus : "active";
   return [
     db
       .update(users)
-      .set(statusBeforeDisabling)
+      .set({ status: sql<string>`COALESCE(${users.statusBeforeDisabled}, ${kept})`, statusBeforeDisabled: null })
       .where(and(eq(users.id, userId), eq(users.status, "disabled"))),
     db
       .update(profiles)
-      .set({ status: "active" })
+      .set({ status: profileStatus })
       .where(
         and(
           eq(profiles.userId, userId),
@@ -286,8 +382,8 @@ export function appealById(db: Database, id: number) {
   return db.select().from(appeals).where(eq(appeals.id, id)).get();
 }
 
-/** Open appeals, oldest first, with the decision they contest. */
-export function openAppeals(db: Database, limit = 50) {
+/** Open appeals, oldest first, with the decision they contest, a page at a time. */
+export function openAppeals(db: Database, limit: number, offset = 0) {
   return db
     .select({
       id: appeals.id,
@@ -306,7 +402,19 @@ export function openAppeals(db: Database, limit = 50) {
     .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
     .where(eq(appeals.status, "open"))
     .orderBy(asc(appeals.createdAt), asc(appeals.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
+}
+
+/** How many appeals are open, counted as openAppeals lists them. */
+export async function countOpenAppeals(db: Database): Promise<number> {
+  const row = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(appeals)
+    .innerJoin(moderationDecisions, eq(moderationDecisions.id, appeals.decisionId))
+    .where(eq(appeals.status, "open"))
+    .get();
+  return row?.count ?? 0;
 }
 
 /**

@@ -222,8 +222,19 @@ export function takeBackStatements(
           isNull(orders.refundedAt),
         ),
       ),
+    // Premium is what buying credits gives (SPEC §1): once every order that gave it is refunded in
+    // full, the member is premium no more. A part refund or a bank's reversal leaves it as it was.
+    db
+      .update(users)
+      .set({ paidUser: false })
+      .where(and(eq(users.id, order.userId), written, sql`NOT ${stillPremiumOrder(order.userId)}`)),
   ] as const;
 }
+
+/** Whether a member has an order that still makes them premium: credited, and not refunded in full. */
+const stillPremiumOrder = (userId: number) =>
+  sql`EXISTS (SELECT 1 FROM orders WHERE user_id = ${userId} AND credited_at IS NOT NULL
+      AND (status != 'refunded' OR refunded_cents < amount_cents))`;
 
 /** Give back credits taken for a refund the provider then refused: the reverse rows, once. */
 export function undoRefundStatements(
@@ -250,6 +261,11 @@ export function undoRefundStatements(
       .update(orders)
       .set({ status: "paid", refundedAt: null, refundedCredits: 0, refundedCents: 0, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "refunded"))),
+    // The order paid again: premium as it gives.
+    db
+      .update(users)
+      .set({ paidUser: true })
+      .where(and(eq(users.id, order.userId), stillPremiumOrder(order.userId))),
   ] as const;
 }
 

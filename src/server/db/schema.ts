@@ -1076,6 +1076,12 @@ export const moderationDecisions = sqliteTable(
       .references(() => operators.id),
     createdAt: integer("created_at").notNull(),
     appealUntil: integer("appeal_until"),
+    /**
+     * What the decision removed or changed, as JSON (KeptContent, services/moderation.ts), so a
+     * reversed appeal restores it exactly and the appeal's reviewer sees it (migration 0035). Cleared
+     * once no appeal can come or is open (services/retention.ts).
+     */
+    keptContent: text("kept_content"),
   },
   (t) => [
     index("moderation_decisions_user_idx").on(t.userId, t.id),

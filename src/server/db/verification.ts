@@ -234,7 +234,7 @@ export async function suspendBadgeOnNewMainPhoto(db: Database, profileId: number
 }
 
 /** The waiting verifications, oldest first, with what a moderator needs beside each. */
-export async function verificationQueue(db: Database, limit: number) {
+export async function verificationQueue(db: Database, limit: number, offset = 0) {
   return db
     .select({
       id: verifications.id,
@@ -252,7 +252,19 @@ export async function verificationQueue(db: Database, limit: number) {
     .innerJoin(profiles, eq(profiles.id, verifications.profileId))
     .where(eq(verifications.status, "pending"))
     .orderBy(asc(verifications.askedAt), asc(verifications.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
+}
+
+/** How many verifications wait, counted as verificationQueue lists them. */
+export async function countVerificationQueue(db: Database): Promise<number> {
+  const row = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(verifications)
+    .innerJoin(profiles, eq(profiles.id, verifications.profileId))
+    .where(eq(verifications.status, "pending"))
+    .get();
+  return row?.count ?? 0;
 }
 
 /** A verification with its profile's main photo now. */

@@ -24,6 +24,8 @@ export type MailKind =
   | "statement"
   | "report_outcome"
   | "appeal_outcome"
+  | "appeal_receipt"
+  | "notice"
   | NotificationMail;
 
 /** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
@@ -36,14 +38,26 @@ const TEXTS: Record<MailKind, string> = {
   statement: "moderation.mail.statement",
   report_outcome: "moderation.mail.report_outcome",
   appeal_outcome: "moderation.mail.appeal_outcome",
+  appeal_receipt: "moderation.mail.appeal_receipt",
+  notice: "moderation.mail.notice",
   ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<
     NotificationMail,
     string
   >),
 };
 
-/** Mails the member did not ask for but must read (moderation decisions): no "ignore this mail" line. */
-const TOLD_WITHOUT_ASKING = new Set<MailKind>(["statement", "report_outcome", "appeal_outcome"]);
+/**
+ * Mails about moderation decisions (the member must read them, or filed the appeal themselves): no
+ * "ignore this mail" line. `notice`: the statement of a decision that restricts nothing and so has
+ * no appeal (a warning, a refused verification selfie).
+ */
+const TOLD_WITHOUT_ASKING = new Set<MailKind>([
+  "statement",
+  "notice",
+  "report_outcome",
+  "appeal_outcome",
+  "appeal_receipt",
+]);
 /**
  * Mails whose silence changes the account (the deletion goes ahead unless the member acts): in place
  * of "you can ignore this mail", what to do when the member did not ask for it.

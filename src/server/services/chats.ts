@@ -6,7 +6,7 @@ import type { Translate } from "../../shared/translator";
 import type { ChatItem, ChatProfile, ChatResponse, ChatsResponse } from "../../shared/chat";
 import type { SiteSettings } from "../../shared/settings";
 import { databaseOf, requestBookmark, type Database } from "../db/database";
-import { isRemoved, type StoredMessage } from "../db/conversation-store";
+import { isRemoved, type RemovedContent, type StoredMessage } from "../db/conversation-store";
 import {
   chatListRows,
   chatProfileRow,
@@ -47,7 +47,8 @@ export interface ConversationRoomCalls {
   memberChanged(profileId: number, bookmark?: string | null): Promise<void>;
   sessionsEnded(profileId: number, peer: number, sessions: string[]): Promise<void>;
   returnHold(profileId: number, userId: number): Promise<void>;
-  removeMessage(one: number, other: number, messageId: number, now: number): Promise<boolean>;
+  removeMessage(one: number, other: number, messageId: number, now: number): Promise<RemovedContent | null>;
+  restoreMessage(one: number, other: number, kept: RemovedContent): Promise<boolean>;
 }
 
 /** The object of the conversation between two profiles. */

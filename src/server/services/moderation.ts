@@ -19,6 +19,9 @@ import {
   enableAccountQueries,
   insertAppeal,
   insertDecisionQuery,
+  keepRemovedMessageQuery,
+  keptAccountStatusSql,
+  keptProfileContentSql,
   liftRestrictionQueries,
   memberForModeration,
   photoById,
@@ -26,16 +29,19 @@ import {
   reportById,
   reporterProfile,
   restorePhotoQuery,
+  restoreProfileContentQueries,
   restrictQueries,
   settlePhotoQuery,
   type Decision,
 } from "../db/moderation";
+import type { RemovedContent } from "../db/conversation-store";
 import { closeReportQuery, disableAccountQueries } from "../db/reports";
 import { sessionsRevokedSince } from "../db/sessions";
 import { AppError } from "../errors";
 import { mailerFor } from "../mail/mailer";
 import { composeMail } from "../mail/templates";
 import { isLanguage, type Language } from "../../shared/locales";
+import type { CompanyInfo } from "../../shared/settings";
 import {
   appealDeadline,
   DECISION_GROUNDS,
@@ -89,6 +95,29 @@ async function runOnce(db: Database, batch: BatchStatement[], what: string): Pro
 }
 
 type NewDecision = Parameters<typeof insertDecisionQuery>[1];
+
+/**
+ * What a decision removed or changed (moderation_decisions.kept_content, migration 0035): the
+ * profile's text, main photo and photos with their status before "remove the content", the account's
+ * and profile's status before "disable", a removed chat message. A reversed appeal gives it back; the
+ * appeal's reviewer sees it.
+ */
+export type KeptContent = {
+  aboutMe?: string | null;
+  mainPhotoId?: number | null;
+  photos?: { id: number; status: "active" | "pending" }[];
+  account?: { status: string; profileStatus: string };
+  message?: RemovedContent;
+};
+
+export function keptContentOf(decision: Decision): KeptContent | null {
+  if (!decision.keptContent) return null;
+  try {
+    return JSON.parse(decision.keptContent) as KeptContent;
+  } catch {
+    return null;
+  }
+}
 
 function decisionRow(
   m: Moderator,
@@ -236,6 +265,14 @@ export async function decideReport(
           ground: isGround(input.ground) ? input.ground : null,
           facts,
         }),
+        // Read before the effects below in the same batch: what a reversal gives back.
+        member === undefined
+          ? undefined
+          : input.outcome === "remove_content" && !removesMessage
+            ? keptProfileContentSql(member.profileId)
+            : input.outcome === "disable"
+              ? keptAccountStatusSql(member.profileId)
+              : undefined,
       ),
       ...effects,
     ],
@@ -247,13 +284,16 @@ export async function decideReport(
 
   // After the batch, which lets one decision of the report through: the removal is idempotent, so a
   // moderator who sees it fail here (the object unreachable) is not left with a half-made decision twice.
-  if (removesMessage && member && reporter)
-    await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(
+  if (removesMessage && member && reporter) {
+    const removed = await conversationRooms(m.env.CONVERSATIONS)(member.profileId, reporter.id).removeMessage(
       member.profileId,
       reporter.id,
       report.messageId!,
       m.now,
     );
+    // Kept with the decision: a reversed appeal puts it back, the appeal's reviewer reads it.
+    if (removed) await keepRemovedMessageQuery(m.db, decision.id, removed);
+  }
   if (member && input.outcome === "disable") {
     // At once, as a password change does: every session's sockets close, and the chats stop taking sends.
     await closeSessionSockets(m.env.MEMBERS, member.profileId, await sessionsRevokedSince(m.db, member.userId, m.now));
@@ -310,6 +350,7 @@ export async function decideAppeal(
   const member = first.profileId === null ? undefined : await memberForModeration(m.db, first.profileId);
   if (!member) throw new ModerationRefusal(404, "not_found", "The member is gone.");
 
+  const kept = keptContentOf(first);
   const undo: BatchStatement[] = !input.reverse
     ? []
     : first.outcome === "reject_photo" && first.photoId !== null
@@ -317,8 +358,16 @@ export async function decideAppeal(
       : first.outcome === "restrict"
         ? [...liftRestrictionQueries(m.db, member.userId)]
         : first.outcome === "disable"
-          ? [...enableAccountQueries(m.db, member.userId)]
-          : [];
+          ? [...enableAccountQueries(m.db, member.userId, kept?.account)]
+          : first.outcome === "remove_content" && kept?.photos
+            ? [
+                ...restoreProfileContentQueries(m.db, member, {
+                  aboutMe: kept.aboutMe ?? null,
+                  mainPhotoId: kept.mainPhotoId ?? null,
+                  photos: kept.photos,
+                }),
+              ]
+            : [];
   const status = input.reverse ? "reversed" : "upheld";
   const batch = withAudit(
     m.db,
@@ -349,9 +398,27 @@ export async function decideAppeal(
   );
   await runOnce(m.db, batch, "appeal");
   const decision = (await decisionFor(m.db, { appealId: appeal.id }))!;
+  // A removed chat message lives in its conversation's object: put back once the appeal is decided.
+  if (input.reverse && first.outcome === "remove_message" && kept?.message) await restoreRemovedMessage(m, first, kept);
   if (input.reverse) await tellProfileChanged(m.env, m.db, member.profileId);
-  await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}` });
+  // The reasoned answer (DSA Art. 20(5)): the outcome, the reviewer's note, and the out-of-court body.
+  await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}`, note: input.note });
   return decision;
+}
+
+/** Put a removed chat message back in the conversation of its sender and the reporter. */
+async function restoreRemovedMessage(m: Moderator, first: Decision, kept: KeptContent): Promise<void> {
+  const report = first.reportId === null ? undefined : await reportById(m.db, first.reportId);
+  const reporter =
+    report?.reporterUserId === null || report?.reporterUserId === undefined
+      ? undefined
+      : await reporterProfile(m.db, report.reporterUserId);
+  if (!reporter || first.profileId === null || !kept.message) return;
+  await conversationRooms(m.env.CONVERSATIONS)(first.profileId, reporter.id).restoreMessage(
+    first.profileId,
+    reporter.id,
+    kept.message,
+  );
 }
 
 /** The key of a decision's mailed link: the page opens with it without a login (a disabled member cannot log in). */
@@ -391,8 +458,13 @@ export async function readableDecision(
   throw new AppError({ status: 404, code: "not_found", key: "moderation.errors.not_found" });
 }
 
-/** A statement as the member's page shows it. */
-export async function statementOf(db: Database, decision: Decision, now: number): Promise<Statement> {
+/** A statement as the member's page shows it; `company`: the site's, which names the out-of-court body. */
+export async function statementOf(
+  db: Database,
+  decision: Decision,
+  now: number,
+  company: CompanyInfo | null = null,
+): Promise<Statement> {
   const appeal = await appealOf(db, decision.id);
   return {
     id: decision.id,
@@ -409,31 +481,51 @@ export async function statementOf(db: Database, decision: Decision, now: number)
           status: appeal.status as "open" | "upheld" | "reversed",
           created_at: appeal.createdAt,
           decided_at: appeal.decidedAt,
+          note: appeal.status === "open" ? null : appeal.note,
         }
       : null,
+    out_of_court: company?.dispute_body ?? null,
   };
 }
 
 type Member = NonNullable<Awaited<ReturnType<typeof memberForModeration>>>;
 
-/** The statement of reasons by mail, in the member's language, with the link to their decision page. */
+/**
+ * The statement of reasons by mail, in the member's language, with the link to their decision page;
+ * a decision that restricts nothing (a warning) is told without a word on appealing it.
+ */
 function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
-  return mailMember(env, member, "statement", decision.id, { outcome: decision.outcome });
+  return mailMember(env, member, decision.restricts ? "statement" : "notice", decision.id, {
+    outcome: decision.outcome,
+  });
+}
+
+/** The receipt of an appeal (DSA Art. 20), mailed once it is filed, with the link to the decision page. */
+export async function tellAppealReceived(env: Env, db: Database, decision: Decision): Promise<void> {
+  const member = decision.profileId === null ? undefined : await memberForModeration(db, decision.profileId);
+  if (member) await mailMember(env, member, "appeal_receipt", decision.id, { outcome: decision.outcome });
 }
 
 async function mailMember(
   env: Env,
   member: Member,
-  kind: "statement" | "appeal_outcome",
+  kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt",
   decisionId: number,
-  values: { outcome: string },
+  values: { outcome: string; note?: string },
 ): Promise<void> {
   try {
     const site = await loadSite(env.SETTINGS, member.siteDomain);
     const origin = `https://${site?.settings.domain ?? member.siteDomain}`;
     const t = i18nFor(languageOf(member.language)).t;
     const link = `${origin}/decisions/${decisionId}?key=${await decisionKey(env.SESSION_SECRET, decisionId, member.userId)}`;
-    const text = { outcome: outcomeText(t, values.outcome) };
+    const body = site?.company?.dispute_body;
+    const text = {
+      outcome: outcomeText(t, values.outcome),
+      reason: values.note ?? "",
+      redress_part: body
+        ? t("moderation.page.other_remedies_body", { name: body.name, url: body.url })
+        : t("moderation.page.other_remedies"),
+    };
     await mailerFor(env).send(
       composeMail(
         t,

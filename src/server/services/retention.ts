@@ -3,10 +3,13 @@
  * was sent and with ended logins. The daily clock work deletes them in bounded batches: sent mail,
  * SMS and push copies after OUTBOX_RETENTION_DAYS (30 by default), ended sessions, used or expired
  * links and SMS codes a day after they ended, handled reports after REPORT_RETENTION_DAYS,
- * verification selfies (their R2 objects) SELFIE_RETENTION_DAYS after their decision (docs/decisions/0040).
+ * verification selfies (their R2 objects) SELFIE_RETENTION_DAYS after their decision (docs/decisions/0040),
+ * and what a moderation decision kept to undo it (the removed text, the photos' statuses) once no
+ * appeal can come and none is open (docs/decisions/0059).
  */
 import { REPORT_RETENTION_DAYS } from "../../shared/reports";
 import type { Database } from "../db/database";
+import { forgetKeptContentQuery } from "../db/moderation";
 import { deleteExpiredBatch, type RetainedKind } from "../db/retention";
 import { deleteOldSelfies } from "./verification";
 
@@ -27,7 +30,7 @@ const KINDS: readonly RetainedKind[] = [
   "reports",
 ];
 /** Kinds with objects in R2 as well as rows. */
-type StoredKind = "selfies";
+type StoredKind = "selfies" | "kept_content";
 
 /** The configured days sent mail, SMS and pushes are kept (the var OUTBOX_RETENTION_DAYS; 30 when unset or not a whole number of at least 1). */
 export function outboxRetentionDays(env: { OUTBOX_RETENTION_DAYS?: string }): number {
@@ -56,7 +59,7 @@ export async function runRetention(
     reports: now - REPORT_RETENTION_DAYS * DAY,
     now,
   };
-  const deleted = Object.fromEntries([...KINDS, "selfies"].map((k) => [k, 0])) as Record<
+  const deleted = Object.fromEntries([...KINDS, "selfies", "kept_content"].map((k) => [k, 0])) as Record<
     RetainedKind | StoredKind,
     number
   >;
@@ -76,5 +79,7 @@ export async function runRetention(
   for (const kind of KINDS) await run(kind, () => deleteExpiredBatch(db, kind, cutoffs, batch));
   const photos = limits.photos;
   if (photos) await run("selfies", () => deleteOldSelfies(db, photos, now, batch));
+  // Few rows (one per removing decision past its appeal time): one statement clears them all.
+  deleted.kept_content = (await forgetKeptContentQuery(db, now)).meta.changes;
   return { deleted, more };
 }

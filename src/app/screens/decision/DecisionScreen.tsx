@@ -112,9 +112,19 @@ function Appeal({
   let body;
   if (appeal)
     body = (
-      <p data-testid="appeal-status">
-        {t(`moderation.page.appeal_${appeal.status}`, { date: date(appeal.decided_at ?? appeal.created_at) })}
-      </p>
+      <>
+        <p data-testid="appeal-status">
+          {t(`moderation.page.appeal_${appeal.status}`, { date: date(appeal.decided_at ?? appeal.created_at) })}
+        </p>
+        {appeal.note && (
+          <>
+            <h3>{t("moderation.page.appeal_reasons")}</h3>
+            <p className="decision__facts" data-testid="appeal-note">
+              {appeal.note}
+            </p>
+          </>
+        )}
+      </>
     );
   else if (!decision.restricts || decision.appeal_until === null) body = <p>{t("moderation.page.no_appeal")}</p>;
   else if (!decision.can_appeal) body = <p>{t("moderation.page.appeal_closed")}</p>;
@@ -148,7 +158,26 @@ function Appeal({
     <>
       <h2>{t("moderation.page.appeal_title")}</h2>
       {body}
-      {decision.restricts && <p className="hint">{t("moderation.page.other_remedies")}</p>}
+      {decision.restricts && (
+        <p className="hint" data-testid="other-remedies">
+          {decision.out_of_court ? <OutOfCourt body={decision.out_of_court} /> : t("moderation.page.other_remedies")}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The out-of-court body the company names (DSA Art. 21), its name linking to its site. */
+function OutOfCourt({ body }: { body: { name: string; url: string } }) {
+  const t = useT();
+  const [before, after] = t("moderation.page.other_remedies_body", { name: "\u0000", url: body.url }).split("\u0000");
+  return (
+    <>
+      {before}
+      <a href={body.url} rel="noopener noreferrer" target="_blank">
+        {body.name}
+      </a>
+      {after}
     </>
   );
 }

@@ -6,13 +6,14 @@
 import { Hono, type Context } from "hono";
 import type { ReactNode } from "react";
 import * as v from "valibot";
+import { decisionsAbout } from "../../db/moderation";
 import { tellBalance } from "../../notices/tell";
 import * as support from "../../services/member-support";
-import { ActionForm, money } from "../action-form";
+import { ActionForm, money, orderStatusText } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, Reason, requireConfirmation } from "../console-forms";
 import { renderConsole, when } from "../console-page";
-import { ConsoleRefusal } from "../console-refusal";
+import { ConsoleRefusal, hasRole } from "../console-refusal";
 import { askSecondOperator } from "../second-operator";
 import { WaitingFor } from "./requests-screen";
 import { memberAccounts, supportContext } from "../support-context";
@@ -134,7 +135,20 @@ function Rows({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
   );
 }
 
-function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: number; waiting: WaitingRequest[] }) {
+function MemberPage({
+  file,
+  now,
+  waiting,
+  decisions,
+  seesAudit,
+}: {
+  file: support.MemberFile;
+  now: number;
+  waiting: WaitingRequest[];
+  decisions: Awaited<ReturnType<typeof decisionsAbout>>;
+  /** The audit log is the admins' (decision 0034): only they are pointed to it. */
+  seesAudit: boolean;
+}) {
   const { account } = file;
   const base = `/members/${account.userId}`;
   const locked = (file.loginLock?.blockedUntil ?? 0) > now;
@@ -174,7 +188,7 @@ function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: num
               ],
               [
                 "Restricted by moderation since",
-                account.restrictedAt ? `${when(account.restrictedAt)} (see the decisions in the audit log)` : "",
+                account.restrictedAt ? `${when(account.restrictedAt)} (see the moderation decisions below)` : "",
               ],
               ["Deletion requested", when(account.deletionRequestedAt)],
             ] as const
@@ -235,7 +249,7 @@ function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: num
         rows={file.orders.map(({ order, paymentId }) => [
           order.id,
           order.siteDomain,
-          order.status,
+          orderStatusText(order),
           order.credits,
           money(order.amountCents, order.currency),
           order.paidMethod ?? order.paymentMethod,
@@ -309,11 +323,19 @@ function MemberPage({ file, now, waiting }: { file: support.MemberFile; now: num
         rows={file.mails.map((m) => [m.id, m.kind, m.subject, when(m.createdAt), when(m.sentAt), m.providerId])}
       />
 
-      <p>
-        <a href={`/audit?${new URLSearchParams({ kind: "member", target: String(account.userId) }).toString()}`}>
-          This member in the audit log
-        </a>
-      </p>
+      <h2>Moderation decisions</h2>
+      <Rows
+        head={["#", "Decided", "Outcome", "Ground", "Facts", "By"]}
+        rows={decisions.map((d) => [d.id, when(d.createdAt), d.outcome, d.ground, d.facts, d.operator])}
+      />
+
+      {seesAudit && (
+        <p>
+          <a href={`/audit?${new URLSearchParams({ kind: "member", target: String(account.userId) }).toString()}`}>
+            This member in the audit log
+          </a>
+        </p>
+      )}
     </>
   );
 }
@@ -326,6 +348,7 @@ const routes = new Hono<ConsoleEnv>()
   })
   .get("/:id", async (c) => {
     const file = await memberOf(c);
+    const decisions = await decisionsAbout(c.var.db, file.account.userId);
     return renderConsole(
       c,
       `Member #${file.account.userId}: ${file.account.username}`,
@@ -337,6 +360,8 @@ const routes = new Hono<ConsoleEnv>()
           file.account.userId,
           file.orders.map(({ order }) => order.id),
         )}
+        decisions={decisions}
+        seesAudit={hasRole(c.var.operator, "admin")}
       />,
     );
   })

@@ -11,7 +11,7 @@ import { adjustmentsOfOrders, findOrders, type OrderFilter } from "../../db/orde
 import { periodOf } from "../../services/dashboard";
 import { refundForMember } from "../../services/member-support";
 import { PAYMENT_METHODS, PAYMENT_STATUSES } from "../../../shared/payments";
-import { ActionForm, money } from "../action-form";
+import { ActionForm, money, orderStatusText } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, Reason, requireConfirmation } from "../console-forms";
 import { renderConsole, when } from "../console-page";
@@ -158,7 +158,7 @@ const routes = new Hono<ConsoleEnv>()
                   <a href={`/members/${order.userId}`}>#{order.userId}</a>
                 </td>
                 <td>{order.siteDomain}</td>
-                <td>{order.status}</td>
+                <td>{orderStatusText(order)}</td>
                 <td>{order.credits}</td>
                 <td>
                   {money(order.amountCents, order.currency)}

@@ -9,11 +9,10 @@ import { decidePhoto } from "../../services/moderation";
 import { PHOTO_GROUNDS } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
-import { FormError, renderConsole, waited, when } from "../console-page";
+import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 import { GroundPicker, MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
 
-const PAGE = 50;
 const Reject = v.object({
   ground: v.picklist(PHOTO_GROUNDS, "Choose the rule the photo breaks."),
   facts: v.pipe(v.string(), v.trim(), v.maxLength(1000)),
@@ -21,51 +20,32 @@ const Reject = v.object({
 
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
-    const page = Math.max(1, Math.min(1000, Number(c.req.query("page")) || 1));
-    const [photos, waiting] = await Promise.all([
-      waitingPhotos(c.var.db, PAGE, (page - 1) * PAGE),
-      countWaitingPhotos(c.var.db),
-    ]);
-    if (wantsJson(c)) return c.json({ photos, waiting: waiting?.count ?? 0 });
+    const { page, size, offset } = queuePage(c);
+    const [photos, total] = await Promise.all([waitingPhotos(c.var.db, size, offset), countWaitingPhotos(c.var.db)]);
+    if (wantsJson(c)) return c.json({ photos, waiting: total, page });
     const now = Math.floor(Date.now() / 1000);
-    const total = waiting?.count ?? 0;
     return renderConsole(
       c,
       "Photos waiting",
-      photos.length === 0 ? (
+      total === 0 ? (
         <p className="notice">No photo is waiting.</p>
       ) : (
         <>
-          <p>{`${total} waiting, oldest first; ${(page - 1) * PAGE + 1} to ${(page - 1) * PAGE + photos.length} shown.`}</p>
-          <table>
-            <thead>
-              <tr>
-                <th>Photo</th>
-                <th>Member</th>
-                <th>Uploaded</th>
-                <th>Waiting</th>
-              </tr>
-            </thead>
-            <tbody>
-              {photos.map((photo) => (
-                <tr key={photo.id}>
-                  <td>
-                    <a href={`/photos/${photo.id}`}>
-                      <PhotoImage id={photo.id} size="thumb" label={`Photo ${photo.id}, open to decide`} />
-                    </a>
-                  </td>
-                  <td>{`${photo.name} (profile ${photo.profileId})`}</td>
-                  <td>{when(photo.createdAt)}</td>
-                  <td>{waited(now - photo.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {total > page * PAGE && (
-            <p>
-              <a href={`/photos?page=${page + 1}`}>Next photos</a>
-            </p>
-          )}
+          <QueuePager path="/photos" page={page} size={size} total={total} shown={photos.length} />
+          <QueueTable
+            head={["Member"]}
+            now={now}
+            items={photos.map((photo) => ({
+              id: photo.id,
+              link: (
+                <a href={`/photos/${photo.id}`}>
+                  <PhotoImage id={photo.id} size="thumb" label={`Photo ${photo.id}, open to decide`} />
+                </a>
+              ),
+              since: photo.createdAt,
+              cells: [`${photo.name} (profile ${photo.profileId})`],
+            }))}
+          />
         </>
       ),
     );

@@ -5,15 +5,21 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { openReports, otherReportsAbout, reportById, reporterProfile } from "../../db/moderation";
-import { conversationRooms } from "../../services/chats";
+import { countOpenReports, openReports, otherReportsAbout, reportById, reporterProfile } from "../../db/moderation";
 import { decideReport } from "../../services/moderation";
 import { DECISION_GROUNDS, REPORT_OUTCOMES } from "../../../shared/moderation";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
-import { FormError, renderConsole, when } from "../console-page";
+import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
-import { GroundPicker, MemberPanel, memberPanelData, moderatorOf } from "../moderation-parts";
+import {
+  GroundPicker,
+  MemberPanel,
+  memberPanelData,
+  messagesSeen,
+  moderatorOf,
+  SeenMessages,
+} from "../moderation-parts";
 
 const Decide = v.object({
   outcome: v.picklist(REPORT_OUTCOMES, "Choose a decision."),
@@ -29,60 +35,38 @@ const OUTCOME_LABELS: Record<(typeof REPORT_OUTCOMES)[number], string> = {
   disable: "Disable the account (ends every session at once)",
 };
 
-/** The messages of the conversation the reporter could see, around the message reported (or the latest). */
-async function messagesSeen(env: Env, reporter: number, peer: number, messageId: number | null) {
-  try {
-    const page = await conversationRooms(env.CONVERSATIONS)(reporter, peer).history(
-      reporter,
-      peer,
-      messageId === null ? null : messageId + 6,
-      0,
-    );
-    return page.rows;
-  } catch {
-    return [];
-  }
-}
-
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
-    const rows = await openReports(c.var.db);
-    if (wantsJson(c)) return c.json({ reports: rows });
+    const { page, size, offset } = queuePage(c);
+    const [rows, total] = await Promise.all([openReports(c.var.db, size, offset), countOpenReports(c.var.db)]);
+    if (wantsJson(c)) return c.json({ reports: rows, total, page });
     const t = c.var.t;
+    const now = Math.floor(Date.now() / 1000);
     return renderConsole(
       c,
       "Open reports",
-      rows.length === 0 ? (
+      total === 0 ? (
         <p className="notice">No report is open.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Filed</th>
-              <th>Subject</th>
-              <th>About</th>
-              <th>Site</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td>
-                  <a href={`/reports/${row.id}`}>{`Report ${row.id}`}</a>
-                </td>
-                <td>{when(row.createdAt)}</td>
-                <td>{t(`reports.subjects.${row.subject}`)}</td>
-                <td>
-                  {row.profileId === null
-                    ? "(a complaint)"
-                    : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`}
-                </td>
-                <td>{row.siteDomain}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <QueuePager path="/reports" page={page} size={size} total={total} shown={rows.length} />
+          <QueueTable
+            head={["Subject", "About", "Site"]}
+            now={now}
+            items={rows.map((row) => ({
+              id: row.id,
+              link: <a href={`/reports/${row.id}`}>{`Report ${row.id}`}</a>,
+              since: row.createdAt,
+              cells: [
+                t(`reports.subjects.${row.subject}`),
+                row.profileId === null
+                  ? "(a complaint)"
+                  : `${row.profileName ?? "?"} (profile ${row.profileId})${row.messageId === null ? "" : `, message ${row.messageId}`}`,
+                row.siteDomain,
+              ],
+            }))}
+          />
+        </>
       ),
     );
   })
@@ -115,21 +99,7 @@ const routes = new Hono<ConsoleEnv>()
           {report.messageId !== null && <p>{`It names message ${report.messageId} of their conversation.`}</p>}
         </fieldset>
         {messages.length > 0 && (
-          <fieldset>
-            <legend>Messages the reporter could see</legend>
-            <table>
-              <tbody>
-                {messages.map((message) => (
-                  <tr key={message.id} style={message.id === report.messageId ? { background: "#fff3c4" } : undefined}>
-                    <td>{`#${message.id}`}</td>
-                    <td>{when(message.created_at)}</td>
-                    <td>{message.sender_id === reporter?.id ? "reporter" : "reported member"}</td>
-                    <td>{message.kind === "text" ? message.body : `(${message.kind})`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </fieldset>
+          <SeenMessages messages={messages} reporterId={reporter?.id ?? null} markedId={report.messageId} />
         )}
         {report.status === "open" ? (
           <form method="post" action={`/reports/${report.id}/decide`}>

@@ -9,14 +9,15 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import { isPose, VERIFICATION_POSES, VERIFICATION_REJECTIONS } from "../../../shared/verification";
-import { publicPhotosOf, verificationById, verificationQueue } from "../../db/verification";
+import { countVerificationQueue, publicPhotosOf, verificationById, verificationQueue } from "../../db/verification";
 import { decideOnVerification } from "../../services/verification";
 import { actorOf } from "../audited-action";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm } from "../console-forms";
-import { FormError, renderConsole, when } from "../console-page";
+import { FormError, QueuePager, queuePage, renderConsole, waited, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 
+/** Each item shows the selfie and the member's photos, so a page holds fewer than the other queues. */
 const QUEUE_PAGE = 20;
 
 const Approve = v.object({
@@ -63,7 +64,9 @@ const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
     const db = c.var.db;
     const t = c.var.t;
-    const queue = await verificationQueue(db, QUEUE_PAGE);
+    const { page, size, offset } = queuePage(c, QUEUE_PAGE);
+    const [queue, total] = await Promise.all([verificationQueue(db, size, offset), countVerificationQueue(db)]);
+    const now = Math.floor(Date.now() / 1000);
     const photos = await Promise.all(queue.map((item) => publicPhotosOf(db, item.profileId)));
     return renderConsole(
       c,
@@ -74,7 +77,11 @@ const routes = new Hono<ConsoleEnv>()
           gives the badge for the approved main photo shown here; another main photo later pauses it and brings the
           member back to this queue. Without an approved main photo there is nothing to approve yet.
         </p>
-        {queue.length === 0 && <p className="notice">No selfie is waiting.</p>}
+        {total === 0 ? (
+          <p className="notice">No selfie is waiting.</p>
+        ) : (
+          <QueuePager path="/verifications" page={page} size={size} total={total} shown={queue.length} />
+        )}
         {queue.map((item, i) => {
           const seen = photos[i]!.find((photo) => photo.id === item.mainPhotoId) ?? null;
           return (
@@ -86,7 +93,7 @@ const routes = new Hono<ConsoleEnv>()
             >
               <h2>
                 {item.name} (profile {item.profileId}, {item.siteDomain}) ·{" "}
-                {item.kind === "photo_check" ? "new main photo" : "selfie"} · asked {when(item.askedAt)}
+                {`${item.kind === "photo_check" ? "new main photo" : "selfie"} · asked ${when(item.askedAt)} · waiting ${waited(now - item.askedAt)}`}
               </h2>
               <div style={{ display: "flex", gap: "1rem", flexWrap: "wrap", alignItems: "flex-start" }}>
                 <figure>
