@@ -135,6 +135,28 @@ describe("direct debit", () => {
     expect(await ledgerSum(db, m.userId)).toBe(await creditsOf(m));
   });
 
+  it("keeps a code only as a hash keyed with the Worker's secret: a copy of the database does not tell it", async () => {
+    const m = await member();
+    const code = await requestCode(m);
+    const row = await env.DB.prepare("SELECT code_hash FROM sms_codes WHERE user_id = ? ORDER BY id DESC")
+      .bind(m.userId)
+      .first<{ code_hash: string }>();
+    const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const text = new TextEncoder().encode(`${m.userId}:${code}`);
+    expect(row!.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.code_hash).not.toContain(code);
+    // Not the plain hash anyone could compute for each of the million codes.
+    expect(row!.code_hash).not.toBe(hex(await crypto.subtle.digest("SHA-256", text)));
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(`sms-code:${env.SESSION_SECRET}`),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    expect(row!.code_hash).toBe(hex(await crypto.subtle.sign("HMAC", key, text)));
+  });
+
   it("a code is dead after five wrong tries, and codes are limited per hour", async () => {
     const m = await member();
     const code = await requestCode(m);

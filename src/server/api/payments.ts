@@ -69,7 +69,7 @@ function publicOrigin(c: Context<AppEnv>): string {
   return c.env.ENVIRONMENT === "development" ? new URL(c.req.url).origin : `https://${site.domain}`;
 }
 
-export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext {
+export function paymentContext(c: Context<AppEnv>, now = Math.floor(Date.now() / 1000)): PaymentContext & { env: Env } {
   const origin = publicOrigin(c);
   const balanceChanged = (userId: number) => c.executionCtx.waitUntil(tellBalance(c.env, userId, now));
   return {

@@ -81,9 +81,24 @@ async function directDebitOffer(ctx: PaymentContext, buyer: Buyer, bundleId: num
   return { pricing, country, bundle };
 }
 
-async function hashCode(userId: number, code: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${userId}:${code}`));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/** What the SMS code step needs beyond a payment: the Worker's secret the codes' hashes are keyed with. */
+type CodeContext = PaymentContext & { env: PaymentContext["env"] & Pick<Env, "SESSION_SECRET"> };
+
+/**
+ * The stored form of a code: an HMAC-SHA256 keyed with the Worker's secret, of the member and the
+ * code. A plain hash of six digits is undone by trying the million codes; without the secret, a copy
+ * of the database does not tell the codes.
+ */
+async function hashCode(secret: string, userId: number, code: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(`sms-code:${secret}`),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${userId}:${code}`));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -104,7 +119,7 @@ function newCode(): string {
 
 /** Save the account the member authorises and text them a code (at most SMS_CODES_PER_HOUR an hour). */
 export async function requestDirectDebit(
-  ctx: PaymentContext,
+  ctx: CodeContext,
   sms: SmsSender,
   t: Translate,
   buyer: Buyer,
@@ -129,7 +144,7 @@ export async function requestDirectDebit(
   await insertSmsCode(ctx.db, {
     userId: buyer.userId,
     purpose: PURPOSE,
-    codeHash: await hashCode(buyer.userId, code),
+    codeHash: await hashCode(ctx.env.SESSION_SECRET, buyer.userId, code),
     expiresAt,
     now: ctx.now,
   });
@@ -152,7 +167,7 @@ export async function requestDirectDebit(
  * the account, creates the order and its debit at the provider, and credits it at once.
  */
 export async function confirmDirectDebit(
-  ctx: PaymentContext,
+  ctx: CodeContext,
   buyer: Buyer,
   input: { bundleId: number; code: string },
 ): Promise<OrderRow> {
@@ -162,7 +177,7 @@ export async function confirmDirectDebit(
     throw new AppError({ status: 404, code: "code_not_found", key: "payments.dd.code_not_found", field: "code" });
   if (code.usedAt !== null)
     throw new AppError({ status: 409, code: "code_used", key: "payments.dd.code_used", field: "code" });
-  const hash = await hashCode(buyer.userId, input.code);
+  const hash = await hashCode(ctx.env.SESSION_SECRET, buyer.userId, input.code);
   if (code.attempts >= SMS_CODE_TRIES || hash !== code.codeHash) {
     await countWrongTry(ctx.db, code.id, SMS_CODE_TRIES);
     throw new AppError({ status: 400, code: "code_invalid", key: "payments.dd.code_invalid", field: "code" });
