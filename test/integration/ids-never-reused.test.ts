@@ -295,8 +295,8 @@ describe("migration 0026 on a database that holds rows", () => {
     await env.DB.batch(rebuild().map((q) => env.DB.prepare(q)));
     // The migrations after it again, as a database that got 0026 in its turn gets them next: what they
     // add to the tables 0026 rebuilds (columns, indexes) comes back; what exists already stays.
-    const additions = env.TEST_MIGRATIONS.filter((m) => m.name > "0026_")
-      .flatMap((m) => m.queries)
+    const additions = env.TEST_MIGRATIONS.filter((migration) => migration.name > "0026_")
+      .flatMap((migration) => migration.queries)
       .filter((query) => /^(\s*--[^\n]*\n)*\s*(ALTER TABLE \S+ ADD COLUMN|CREATE (UNIQUE )?INDEX)/i.test(query));
     for (const query of additions)
       await env.DB.prepare(query)
