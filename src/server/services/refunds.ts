@@ -241,16 +241,15 @@ export async function runRefundClock(
 
 type RefundOutcome = { refund?: Refund; refused?: PaymentProviderError };
 
-/** Calls of a refund within one request or round of the clock work: the first and two repeats. */
-const REFUND_ATTEMPTS = 3;
-
 /**
- * Ask the provider for a refund and find out what happened when no answer came. A request that timed
- * out may still be made (https://docs.mollie.com/reference/api-idempotency), and a 409 says one with
- * this key is still being processed: the payment's refunds are looked up for this request's key, and
- * it is asked again with the same Idempotency-Key (the provider makes it once) before anything is
- * assumed. Only a refusal (a 4xx other than 409 and 429) means nothing happened. `lookFirst` looks
- * before the first call too (the clock work: a key older than Mollie's hour would make a new refund).
+ * Ask the provider for a refund and find out what happened when no answer came. The adapter already
+ * repeats the call with the same Idempotency-Key (payments/mollie.ts), so Mollie makes it at most
+ * once; a call that still got no answer (a timeout, a 5xx, a 409 for the key still being processed)
+ * may yet be made (https://docs.mollie.com/reference/api-idempotency), so the payment's refunds are
+ * looked up for this request's key before anything is assumed. Only a refusal (a 4xx other than 409
+ * and 429) means nothing happened; otherwise the refund stays pending for the clock work and the
+ * webhooks. `lookFirst` looks before the call too (the clock work: a key older than Mollie's hour
+ * would make a new refund), and waits while the list is out of reach.
  */
 async function askForRefund(
   ctx: { provider: PaymentProvider },
@@ -258,31 +257,34 @@ async function askForRefund(
   request: Parameters<PaymentProvider["refund"]>[1],
   lookFirst = false,
 ): Promise<RefundOutcome> {
-  for (let attempt = 0; attempt < REFUND_ATTEMPTS; attempt++) {
-    if (attempt > 0 || lookFirst) {
-      try {
-        const found = (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
-        if (found) return { refund: found };
-      } catch {
-        // The list is out of reach too. Within the request the key is fresh, so it is asked again with
-        // it; the clock work's keys may be past Mollie's hour, so it waits for a list it can read.
-        if (lookFirst) return {};
-      }
-    }
+  const madeAlready = async () =>
+    (await ctx.provider.listRefunds(paymentId)).find((r) => r.refundKey === request.refundKey);
+  if (lookFirst) {
     try {
-      return { refund: await ctx.provider.refund(paymentId, request) };
-    } catch (error) {
-      if (error instanceof PaymentProviderError && error.refused) return { refused: error };
-      console.error(
-        JSON.stringify({
-          event: "refund_unanswered",
-          payment: paymentId,
-          attempt,
-          status: error instanceof PaymentProviderError ? error.status : null,
-          message: error instanceof Error ? error.message : String(error),
-        }),
-      );
+      const found = await madeAlready();
+      if (found) return { refund: found };
+    } catch {
+      return {};
     }
+  }
+  try {
+    return { refund: await ctx.provider.refund(paymentId, request) };
+  } catch (error) {
+    if (error instanceof PaymentProviderError && error.refused) return { refused: error };
+    console.error(
+      JSON.stringify({
+        event: "refund_unanswered",
+        payment: paymentId,
+        status: error instanceof PaymentProviderError ? error.status : null,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+  try {
+    const found = await madeAlready();
+    if (found) return { refund: found };
+  } catch {
+    // The list is out of reach too: the refund stays pending.
   }
   return {};
 }
