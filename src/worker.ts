@@ -8,7 +8,7 @@ import { outboxRetentionDays, runRetention } from "./server/services/retention";
 import { chatErasureIn } from "./server/services/chats";
 import { receiveMail } from "./server/services/notification-choices";
 import { runRefundClock } from "./server/services/refunds";
-import { settleUnanswered } from "./server/services/payments";
+import { settleUnanswered } from "./server/services/unanswered-orders";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";

@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MollieProvider } from "../../src/server/payments/mollie";
 import { PaymentProviderError, type NewPayment } from "../../src/server/payments/provider";
-import { settleUnanswered } from "../../src/server/services/payments";
+import { settleUnanswered } from "../../src/server/services/unanswered-orders";
 import worker from "../../src/worker";
 import type { OrderCreated, PaymentMethodsResponse } from "../../src/shared/payments-api";
 import { creditsOf, type Member } from "../chat";
