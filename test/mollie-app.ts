@@ -142,8 +142,17 @@ export const requests = async () =>
   control<{ method: string; path: string; idempotencyKey: string | null; body: Record<string, unknown> }[]>(
     "/requests",
   );
-export const lastCreate = async () =>
-  (await requests()).filter((r) => r.path === "/v2/payments" && r.method === "POST").at(-1)!;
+/** The last payment create of this test file's orders (other files' tests use the same stand-in at the same time). */
+export async function lastCreate() {
+  const own = new Set(
+    (await env.DB.prepare("SELECT idempotency_key AS k FROM orders").all<{ k: string | null }>()).results.map(
+      (r) => r.k,
+    ),
+  );
+  return (await requests())
+    .filter((r) => r.path === "/v2/payments" && r.method === "POST" && own.has(r.idempotencyKey))
+    .at(-1)!;
+}
 
 /** Mollie's calls of the payment's webhook (form-encoded `id=tr_…`) not yet delivered, delivered to the app as Mollie makes them. */
 const delivered = new Map<string, number>();

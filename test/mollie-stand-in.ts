@@ -342,9 +342,7 @@ export function createMollieStandIn() {
   const refundFaultsOf = refundFaults();
   let loseNextRefundAnswer = false;
   let origin = "";
-  /** The stand-in's clock: a test moves it forward to see a key's hour run out. */
-  let clockOffsetMs = 0;
-  const now = () => Date.now() + clockOffsetMs;
+  const now = () => Date.now();
 
   const notify = (payment: Payment) => {
     if (payment.webhookUrl)
@@ -663,9 +661,11 @@ export function createMollieStandIn() {
       faults.length = 0;
       return { status: 200, body: {} };
     }
-    if (path === "/_stand-in/clock") {
-      clockOffsetMs += Number(body["advance_ms"] ?? 0);
-      return { status: 200, body: { offset_ms: clockOffsetMs } };
+    // A test ages one key to see its hour run out; the stand-in's other keys (other files' tests) keep theirs.
+    if (path === "/_stand-in/idempotency/age") {
+      for (const [id, entry] of idempotency)
+        if (id.endsWith(`:${String(body["key"])}`)) entry.at -= Number(body["advance_ms"] ?? 0);
+      return { status: 200, body: {} };
     }
     if (path === "/_stand-in/lose-next-refund-answer") {
       loseNextRefundAnswer = true;

@@ -230,7 +230,7 @@ describe("the Mollie adapter against a stand-in of its API", () => {
     expect((await provider.createPayment({ ...payment, idempotencyKey: slow })).id).toBe(retried.id);
     expect(await creates()).toBe(5);
     // Mollie keeps a key for an hour: after that the same key makes a new payment.
-    await control("/clock", { advance_ms: 3_600_001 });
+    await control("/idempotency/age", { key: payment.idempotencyKey, advance_ms: 3_600_001 });
     expect((await provider.createPayment(payment)).id).not.toBe(made.id);
   });
 
