@@ -60,7 +60,10 @@ describe("a visitor from an ad", () => {
     expect(await page.locator("h1").textContent()).toBe(nl.landers.member.chat.replace("{name}", member.name));
     await page.getByRole("link", { name: nl.landers.member.cta.replace("{name}", member.name) }).click();
     await page.waitForURL(new RegExp(`/members/${member.id}/signup\\?network=e2enet&ref=member$`));
-    expect(await page.locator("h1").textContent()).toBe(nl.signup.title_member.replace("{name}", member.name));
+    // The named heading comes once the member's profile has loaded.
+    await expect
+      .poll(() => page.locator("h1").textContent())
+      .toBe(nl.signup.title_member.replace("{name}", member.name));
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -777,6 +777,18 @@ export const reports = sqliteTable(
     operatorNote: text("operator_note"),
     createdAt: integer("created_at").notNull().default(now),
     handledAt: integer("handled_at"),
+    /** Art. 16(2) elements (migration 0037): NULL name = anonymous. */
+    reporterName: text("reporter_name"),
+    goodFaith: integer("good_faith", { mode: "boolean" }).notNull().default(false),
+    /** One of the DSA Transparency Database's categories. */
+    category: text("category"),
+    /** illegal | terms */
+    basis: text("basis"),
+    /** The law concerned, for illegal content. */
+    law: text("law"),
+    /** The exact location (URL) of what is reported. */
+    location: text("location"),
+    photoId: integer("photo_id"),
   },
   (t) => [
     uniqueIndex("reports_once_idx").on(t.reporterKey, t.targetKey),
@@ -1082,10 +1094,33 @@ export const moderationDecisions = sqliteTable(
      * once no appeal can come or is open (services/retention.ts).
      */
     keptContent: text("kept_content"),
+    /** What was done (migration 0037): remove_item, remove_all, warn, restrict_chat, restrict_search, suspend, disable, delete, refuse_photo, refuse_verification, none. */
+    measure: text("measure"),
+    /** notice | own_initiative | authority_order (Art. 17(3)(b)). */
+    initiative: text("initiative").notNull().default("notice"),
+    /** Whether automated means detected what was decided (Art. 17(3)(c)). */
+    detectionAutomated: integer("detection_automated", { mode: "boolean" }).notNull().default(false),
+    /** Which content, as JSON {"photo_ids":[..],"message_ids":[..],"text":true}. */
+    contentScope: text("content_scope"),
+    /** Which sites, as a JSON array of domains (empty: every site of the brand). */
+    territorialScope: text("territorial_scope"),
+    startsAt: integer("starts_at"),
+    /** NULL: until lifted. */
+    endsAt: integer("ends_at"),
+    liftedAt: integer("lifted_at"),
+    /** illegal | terms */
+    basis: text("basis"),
+    /** The law concerned, for illegal content. */
+    legalGround: text("legal_ground"),
+    /** The section of the site's terms and conditions. */
+    termsClause: text("terms_clause"),
+    /** The per-ground facts template chosen; `facts` are the moderator's own optional words. */
+    factTemplate: text("fact_template"),
   },
   (t) => [
     index("moderation_decisions_user_idx").on(t.userId, t.id),
     index("moderation_decisions_profile_idx").on(t.profileId, t.id),
+    index("moderation_decisions_created_idx").on(t.createdAt),
     uniqueIndex("moderation_decisions_photo_idx")
       .on(t.photoId)
       .where(sql`photo_id IS NOT NULL`),
