@@ -40,7 +40,8 @@ export default defineConfig(async () => {
       globalSetup: ["test/global-setup.ts"],
       // Three workerd processes on two cores: each waits on its runtime and storage often enough that a
       // third keeps both cores busy (about 4 min 10 s against 5 min for the suite, measured here).
-      maxWorkers: 3,
+      // `npm test` runs the browser tests beside this suite and asks for two (scripts/test-all.ts).
+      maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
       sequence: { sequencer: LongestFirst },
       reporters: ["default", "./test/summary-reporter.ts"],
     },
