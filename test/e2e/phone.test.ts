@@ -85,13 +85,15 @@ describe("a member on a phone", () => {
       await hydrated(page);
       await page.locator(".tab-bar").getByRole("link", { name: nl.nav.messages }).click();
       await page.waitForURL(/\/chats$/);
-      expect(await page.locator('.tab-bar [aria-current="page"]').textContent()).toContain(nl.nav.messages);
+      // The address changes before the new screen is drawn: wait for the mark to follow.
+      await expect.poll(() => page.locator('.tab-bar [aria-current="page"]').textContent()).toContain(nl.nav.messages);
       await page.locator(".tab-bar").getByRole("link", { name: nl.nav.likes }).click();
       await page.waitForURL(/\/likes$/);
       // The swipe game and the match-finder from the likes area.
       await page.getByRole("link", { name: nl.routes["swipe-game"] }).click();
       await page.waitForURL(/\/swipe-game$/);
-      expect(await page.locator('.tab-bar [aria-current="page"]').textContent()).toContain(nl.nav.likes);
+      // The address changes before the new screen is drawn: wait for the mark to follow.
+      await expect.poll(() => page.locator('.tab-bar [aria-current="page"]').textContent()).toContain(nl.nav.likes);
       await page.goBack();
       await page.getByRole("link", { name: nl.routes["match-finder"] }).click();
       await page.waitForURL(/\/match-finder$/);
