@@ -332,6 +332,11 @@ describe("a refund from the console", () => {
       expect(await auditRows("order", paid.id)).toEqual([
         expect.objectContaining({ action: "order.refund", reason: "member asked by phone" }),
       ]);
+      // The refund is recorded as support's, not as the member's own request.
+      const asked = await env.DB.prepare("SELECT origin FROM payment_adjustments WHERE order_id = ?1")
+        .bind(paid.id)
+        .all<{ origin: string }>();
+      expect(asked.results).toEqual([{ origin: "support" }]);
     }
   });
 

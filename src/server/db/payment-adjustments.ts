@@ -4,7 +4,7 @@
  * and the mark (`taken_at`, `given_back_at`) are one batch, each statement conditional on the mark,
  * so any number of repeated or concurrent webhooks changes the balance once.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { ledgerEntryWhere, unheldCredits } from "./ledger";
 import { orders, paymentAdjustments, users } from "./schema";
@@ -25,12 +25,28 @@ export async function adjustmentsOf(db: Database, orderId: number): Promise<Adju
 }
 
 /**
+ * Who asked for a refund made through the app: the member (member), or an operator for them from the
+ * console (support). Both take the credits through the order and are settled the same way; refunds
+ * and chargebacks made at the provider's dashboard or by the bank are `provider`.
+ */
+export const ASKED_IN_APP = ["member", "support"] as const;
+export type RefundOrigin = (typeof ASKED_IN_APP)[number];
+const ASKED_IN_APP_SQL = sql.raw(`(${ASKED_IN_APP.map((origin) => `'${origin}'`).join(", ")})`);
+
+/** Whether an adjustment is a refund asked through the app (by the member or by support). */
+export function askedInApp(origin: string): boolean {
+  return (ASKED_IN_APP as readonly string[]).includes(origin);
+}
+
+/**
  * The row of a member's refund request, in the batch that takes its credits (takeBackStatements):
  * written only when that batch took them, and only one open request per order.
  */
 export function memberRefundStatement(
   db: Database,
   row: {
+    /** member: asked by the member in the app; support: asked for them by an operator in the console. */
+    origin: RefundOrigin;
     orderId: number;
     userId: number;
     idempotencyKey: string;
@@ -42,9 +58,9 @@ export function memberRefundStatement(
 ) {
   // Columns in table order: id, order_id, user_id, kind, origin, provider_id, idempotency_key, status, amount_cents, credits, taken_at, given_back_at, created_at, updated_at, description.
   return db.insert(paymentAdjustments)
-    .select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', 'member', NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}, ${row.description}
+    .select(sql`SELECT NULL, ${row.orderId}, ${row.userId}, 'refund', ${row.origin}, NULL, ${row.idempotencyKey}, 'requested', ${row.amountCents}, ${row.credits}, ${row.now}, NULL, ${row.now}, ${row.now}, ${row.description}
     WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${row.orderId} AND status = 'refunded' AND refunded_at = ${row.now})
-      AND NOT EXISTS (SELECT 1 FROM payment_adjustments WHERE order_id = ${row.orderId} AND origin = 'member' AND given_back_at IS NULL)`);
+      AND NOT EXISTS (SELECT 1 FROM payment_adjustments WHERE order_id = ${row.orderId} AND origin IN ${ASKED_IN_APP_SQL} AND given_back_at IS NULL)`);
 }
 
 /**
@@ -57,7 +73,7 @@ export async function unansweredMemberRefunds(db: Database, before: number, limi
     .from(paymentAdjustments)
     .where(
       and(
-        eq(paymentAdjustments.origin, "member"),
+        inArray(paymentAdjustments.origin, [...ASKED_IN_APP]),
         isNull(paymentAdjustments.providerId),
         isNull(paymentAdjustments.givenBackAt),
         sql`${paymentAdjustments.createdAt} <= ${before}`,
@@ -179,7 +195,7 @@ export function giveBackStatements(
     .update(paymentAdjustments)
     .set({ status, givenBackAt: now, updatedAt: now })
     .where(and(eq(paymentAdjustments.id, adjustment.id), isNull(paymentAdjustments.givenBackAt)));
-  if (adjustment.origin === "member" || adjustment.providerId === null) return [mark] as const;
+  if (askedInApp(adjustment.origin) || adjustment.providerId === null) return [mark] as const;
   const credits = sql`(SELECT credits FROM payment_adjustments WHERE id = ${adjustment.id})`;
   return [
     ledgerEntryWhere(

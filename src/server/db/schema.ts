@@ -493,7 +493,7 @@ export const paymentAdjustments = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** refund | chargeback */
     kind: text("kind").notNull(),
-    /** member (through the app) | provider (dashboard, bank) */
+    /** member (asked in the app) | support (asked for the member by an operator) | provider (dashboard, bank) */
     origin: text("origin").notNull(),
     /** The provider's id (re_…, chb_…); null while a member's refund request has no answer yet. */
     providerId: text("provider_id"),

@@ -235,7 +235,7 @@ export async function refundForMember(ctx: SupportContext, payments: PaymentCont
     after: { status: "refunded" },
     reason,
   };
-  return refundOrder(payments, order.userId, orderId, (statements) => ctx.record(entry, statements));
+  return refundOrder(payments, order.userId, orderId, (statements) => ctx.record(entry, statements), "support");
 }
 
 /**

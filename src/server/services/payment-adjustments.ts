@@ -13,6 +13,7 @@ import { directDebitStatusStatement, liftDirectDebitBlockStatement } from "../db
 import { undoRefundStatements, type OrderRow } from "../db/orders";
 import {
   adjustmentsOf,
+  askedInApp,
   adjustmentStatusStatement,
   giveBackStatements,
   orderChargebacksReversedStatement,
@@ -91,7 +92,7 @@ async function giveBack(
 ): Promise<boolean> {
   // A member's refund took its credits through the order; they come back the same way.
   const orderBack =
-    adjustment.origin === "member" ? undoRefundStatements(ctx.db, order, adjustment.credits, ctx.now) : [];
+    askedInApp(adjustment.origin) ? undoRefundStatements(ctx.db, order, adjustment.credits, ctx.now) : [];
   const results = await ctx.db.batch([...giveBackStatements(ctx.db, adjustment, status, ctx.now), ...orderBack]);
   const changed = results.some((r) => r.meta.changes > 0);
   // Logged by the one delivery that gave the credits back, not by its repeats.

@@ -18,6 +18,7 @@ import { latestPaymentOf } from "../db/payments";
 import {
   memberRefundFailedStatement,
   memberRefundStatement,
+  type RefundOrigin,
   recordRefundAnswer,
   unansweredMemberRefunds,
 } from "../db/payment-adjustments";
@@ -83,6 +84,7 @@ export async function refundOrder(
   userId: number,
   orderId: number,
   record: BatchRecord = (statements) => statements,
+  origin: RefundOrigin = "member",
 ): Promise<OrderRow> {
   const order = await findOwnOrder(ctx.db, userId, orderId);
   if (!order) throw new AppError({ status: 404, code: "order_not_found", key: "payments.errors.order_not_found" });
@@ -107,6 +109,7 @@ export async function refundOrder(
     record([
       ...takeBackStatements(ctx.db, order, { credits: unused, cents, reason: "refund", now: ctx.now }),
       memberRefundStatement(ctx.db, {
+        origin,
         orderId: order.id,
         userId,
         idempotencyKey: key,
