@@ -91,8 +91,9 @@ async function giveBack(
   status: string,
 ): Promise<boolean> {
   // A member's refund took its credits through the order; they come back the same way.
-  const orderBack =
-    askedInApp(adjustment.origin) ? undoRefundStatements(ctx.db, order, adjustment.credits, ctx.now) : [];
+  const orderBack = askedInApp(adjustment.origin)
+    ? undoRefundStatements(ctx.db, order, adjustment.credits, ctx.now)
+    : [];
   const results = await ctx.db.batch([...giveBackStatements(ctx.db, adjustment, status, ctx.now), ...orderBack]);
   const changed = results.some((r) => r.meta.changes > 0);
   // Logged by the one delivery that gave the credits back, not by its repeats.
