@@ -25,9 +25,18 @@ export function operatorArgs<K extends string = never>(own: readonly K[] = []) {
       "persist-to": { type: "string", default: ".wrangler/state" },
     },
   });
-  /** wrangler's arguments for where to act; refuses when neither or both of --local and --remote are given. */
+  /**
+   * wrangler's arguments for where to act; refuses when neither or both of --local and --remote are
+   * given. The local stack's tables are made first (as `npm start` makes them), so a country can be
+   * launched locally before the stack was ever started.
+   */
+  let made = false;
   const target = (): string[] => {
     if (values.local === values.remote) fail("say where: --local or --remote");
+    if (values.local && !made) {
+      applyLocalMigrations(values["persist-to"]);
+      made = true;
+    }
     return [
       ...(values.local ? ["--local", "--persist-to", values["persist-to"]] : ["--remote"]),
       ...(values.env ? ["--env", values.env] : []),
@@ -76,6 +85,18 @@ export function wrangler(args: string[], options: { inherit?: boolean } = {}): s
       env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
     }) ?? ""
   );
+}
+
+/** Apply every D1 migration not yet applied to the local stack's database in `persistTo` (idempotent). */
+export function applyLocalMigrations(persistTo: string): void {
+  try {
+    wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    process.stderr.write(err.stdout ?? "");
+    process.stderr.write(err.stderr ?? "");
+    throw new Error("applying the D1 migrations failed", { cause: e });
+  }
 }
 
 /** A drizzle statement says its SQL and parameters (the batch item type drizzle exports does not show it). */

@@ -13,14 +13,13 @@
  * Everything except the random R2 keys is the same on every run with the same --seed (relative to
  * today's date).
  */
-import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import * as v from "valibot";
 import { CompanyInfo, SiteSettings, companyKey, siteKey } from "../src/shared/settings";
 import { renderPool } from "./demo/images";
+import { applyLocalMigrations } from "./operator";
 import { INTERESTS } from "./demo/interests";
 import { startLoader, type Loader, type StoredObject } from "./demo/loader";
 import { planPhotos, type PlannedPhoto } from "./demo/photos";
@@ -37,25 +36,6 @@ const REQUESTS_IN_FLIGHT = 4;
 // No network: no Request.cf download and no telemetry from wrangler.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
-
-function applyMigrations(persistTo: string): void {
-  const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
-  try {
-    execFileSync(
-      process.execPath,
-      [wrangler, "d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.toml", "--persist-to", persistTo],
-      {
-        env: { ...process.env, CI: "true" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-  } catch (e) {
-    const err = e as { stdout?: Buffer; stderr?: Buffer };
-    process.stderr.write(err.stdout ?? "");
-    process.stderr.write(err.stderr ?? "");
-    throw new Error("applying the D1 migrations failed", { cause: e });
-  }
-}
 
 async function runBatches(loader: Loader, statements: readonly Statement[]): Promise<void> {
   for (const batch of batches(statements, STATEMENTS_PER_BATCH)) await loader.d1(batch);
@@ -339,7 +319,7 @@ async function main(): Promise<void> {
   if (values.site !== undefined && country === undefined) throw new Error("--site goes with --country");
   const started = performance.now();
 
-  applyMigrations(persistTo);
+  applyLocalMigrations(persistTo);
   const loader = await startLoader(persistTo);
   try {
     if (country !== undefined) {

@@ -62,7 +62,7 @@ try {
     auditEntryQuery(databaseOf({} as D1Database), commandActor(), entry, Math.floor(Date.now() / 1000)),
   ]);
 } catch (error) {
-  // A local stack whose database is not made yet (before the first npm start) has no audit log to write to.
+  // KV was written already; say plainly that the record is missing rather than fail after the put.
   console.warn(
     `note: the settings are put, but the audit row could not be written: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
   );

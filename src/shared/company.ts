@@ -12,7 +12,7 @@ import { formatMoney } from "./payments";
  * it: a proper name, the same in every language (a French reader of a Dutch company reads "KvK").
  */
 export const REGISTER_NAMES: Readonly<Record<string, string>> = {
-  AT: "UID / Firmenbuch",
+  AT: "Firmenbuch",
   BE: "KBO/BCE",
   CH: "UID/IDE",
   DE: "Handelsregister HRB",

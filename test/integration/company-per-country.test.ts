@@ -186,7 +186,7 @@ describe("the company on each site's legal pages", () => {
     expect(registration(CASES[1]!, "fr")).toBe("Immatriculation (SIREN/RCS)\u00a0: 912 345 678 R.C.S. Paris");
     expect(registration(CASES[2]!, "fi")).toBe("Rekisteröinti (Y-tunnus): 3123456-7");
     expect(registration(CASES[2]!, "en")).toBe("Registration (Y-tunnus): 3123456-7");
-    expect(registration(CASES[3]!, "de")).toBe("Registernummer (UID / Firmenbuch): FN 512345 x");
+    expect(registration(CASES[3]!, "de")).toBe("Registernummer (Firmenbuch): FN 512345 x");
   });
 
   it("each site has its legal notice page, linked from every page's footer, in its language's name", async () => {

@@ -11,6 +11,7 @@ const now = Math.floor(Date.now() / 1000);
 const filedAt = (i: number) => now - 10 * DAY - (ITEMS - i) * 60;
 const ids = { photos: [] as number[], reports: [] as number[], appeals: [] as number[], verifications: [] as number[] };
 
+// Loading a few hundred waiting items takes seconds on a busy machine: more than the default ten.
 beforeAll(async () => {
   await loadProfiles(
     Array.from({ length: ITEMS }, (_, i) => ({
@@ -60,7 +61,7 @@ beforeAll(async () => {
   ids.reports = await all("SELECT id FROM reports WHERE status = 'open' ORDER BY created_at, id");
   ids.appeals = await all("SELECT id FROM appeals WHERE status = 'open' ORDER BY created_at, id");
   ids.verifications = await all("SELECT id FROM verifications WHERE status = 'pending' ORDER BY asked_at, id");
-});
+}, 60_000);
 
 /** The ids a queue's page links to, in the page's order. */
 function linked(html: string, pattern: RegExp): number[] {
