@@ -42,12 +42,17 @@ describe("content security policy in Chromium", () => {
       expect(await violations(), path).toEqual([]);
     }
 
-    const socket = a.page.waitForEvent("websocket", (ws) => ws.url().includes("/api/chat-socket.php"));
+    // Listen for the "ready" frame as soon as the socket opens: it may come before the page is hydrated.
+    const socket = a.page
+      .waitForEvent("websocket", (ws) => ws.url().includes("/api/chat-socket.php"))
+      .then(async (ws) => {
+        await ws.waitForEvent("framereceived", (frame) => String(frame.payload).includes('"ready"'));
+        return ws;
+      });
     await a.page.goto(`${baseUrl}/members/${bram.profile.id}/chat`);
     await hydrated(a.page);
     const ws = await socket;
     expect(new URL(ws.url()).host).toBe(new URL(baseUrl).host);
-    await ws.waitForEvent("framereceived", (frame) => String(frame.payload).includes('"ready"'));
     expect(ws.isClosed()).toBe(false);
     expect(await violations()).toEqual([]);
     expect(a.errors).toEqual([]);
