@@ -492,6 +492,28 @@ describe("the swipe game", () => {
     ).toBe(3);
   });
 
+  it("takes one of the day's likes for a like sent many times at once, and stores it once", async () => {
+    const now = "2026-03-02T10:00:00Z";
+    for (let round = 0; round < 5; round++) {
+      const a = await member();
+      const t = await likeable();
+      // More copies than the day has likes: a copy may find them all taken for a moment and be refused.
+      const answers = await Promise.allSettled(Array.from({ length: 6 }, () => like(ctx(now), a.id, t.id, "swipe")));
+      for (const answer of answers)
+        if (answer.status === "rejected") expect(answer.reason).toMatchObject({ code: "swipe_limit" });
+        else expect(answer.value.liked).toBe(true);
+      expect(answers.some((answer) => answer.status === "fulfilled")).toBe(true);
+      const stored = await env.DB.prepare("SELECT count(*) AS n FROM likes WHERE liker_id = ? AND liked_id = ?")
+        .bind(a.id, t.id)
+        .first<{ n: number }>();
+      expect(stored!.n).toBe(1);
+      // Whatever copy answered last, the game now has 3 of its 4 likes left.
+      expect(
+        (await nextSwipe(ctx(now), { profileId: a.id, gender: "male", sexuality: "hetero", country: "NL" })).likes_left,
+      ).toBe(3);
+    }
+  });
+
   it("says so over HTTP when no likes are left today", async () => {
     const a = await member();
     const targets: { id: number }[] = [];

@@ -3,7 +3,23 @@
  * result order (likes_liked_idx, likes_liker_idx, likes_matches_idx, likes_new_idx) and stop after a
  * page; each profile they show is checked with `shownToOthers`.
  */
-import { and, desc, eq, exists, gte, inArray, isNotNull, lt, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  exists,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  ne,
+  notExists,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import { notBlockedWith } from "./blocks";
 import type { Database } from "./database";
@@ -341,6 +357,14 @@ export async function takeSwipeLike(db: Database, profileId: number, day: string
     })
     .run();
   return result.meta.changes > 0;
+}
+
+/** Give back a swipe-game like taken on `day` for a like that was not stored (another copy of it was). */
+export async function returnSwipeLike(db: Database, profileId: number, day: string): Promise<void> {
+  await db
+    .update(swipeDays)
+    .set({ likes: sql`${swipeDays.likes} - 1` })
+    .where(and(eq(swipeDays.profileId, profileId), eq(swipeDays.day, day), gt(swipeDays.likes, 0)));
 }
 
 /** Forget the swipe game's counts and passes of days before `day` (YYYY-MM-DD); one batch. */

@@ -36,6 +36,7 @@ import {
   nextSwipeProfile,
   swipeLikesOn,
   takeLikeRate,
+  returnSwipeLike,
   takeSwipeLike,
   type LikeTarget,
 } from "../db/likes";
@@ -131,7 +132,12 @@ export async function like(
   // moment, or a second copy of this like, cannot make a second match or tell one twice.
   const { stored, matched } = await insertLike(ctx.db, viewerId, targetId, now);
   if (!stored) {
-    // Another copy of this like was stored first and told what it made.
+    // Another copy of this like was stored first and told what it made; it took the day's like, so
+    // this copy gives back the one it took.
+    if (source === "swipe") {
+      await returnSwipeLike(ctx.db, viewerId, day);
+      left = { swipe_left: SWIPE_LIKES_PER_DAY - (await swipeLikesOn(ctx.db, viewerId, day)) };
+    }
     const standing = await likeStanding(ctx.db, viewerId, targetId);
     return { profile: { id: targetId }, liked: true, match: false, matched: standing.likedMe, ...left };
   }
