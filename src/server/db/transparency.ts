@@ -1,0 +1,181 @@
+/**
+ * The rows the DSA transparency report is made of (docs/decisions/0063): restricting decisions,
+ * notices, complaints, out-of-court disputes and monthly active recipients of a period [from, to)
+ * in unix seconds and a site (null: every site). A decision's site is its notice's, else its member's.
+ */
+import { and, count, eq, gte, inArray, isNotNull, lt, notInArray, or, sql, type Column, type SQL } from "drizzle-orm";
+import type { Database } from "./database";
+import type { Period } from "./dashboard";
+import { activeMonths, appeals, moderationDecisions, outOfCourtDisputes, photos, reports, users } from "./schema";
+
+const within = (column: Column, period: Period) => and(gte(column, period.from), lt(column, period.to));
+
+/** Outcomes that never restrict: approving a photo, dismissing a notice, a warning, deciding an appeal. */
+const NOT_RESTRICTING = ["approve", "dismiss", "warn", "appeal_upheld", "appeal_reversed"];
+
+const decisionSite = sql<string | null>`COALESCE(${reports.siteDomain}, ${users.siteDomain})`;
+const onDecisionSite = (site: string | null): SQL | undefined =>
+  site === null ? undefined : sql`COALESCE(${reports.siteDomain}, ${users.siteDomain}) = ${site}`;
+
+/** A restricting decision of the site's (not a photo approved, not an appeal's decision), with its notice. */
+export function restrictingDecisions() {
+  const d = moderationDecisions;
+  return and(
+    eq(d.restricts, true),
+    sql`${d.source} <> 'appeal'`,
+    notInArray(d.outcome, NOT_RESTRICTING),
+    or(sql`${d.measure} IS NULL`, notInArray(d.measure, ["warn", "none"])),
+  );
+}
+
+/** The restricting decisions taken in the period, with what the report counts them by. */
+export function restrictionsIn(db: Database, site: string | null, period: Period) {
+  const d = moderationDecisions;
+  return db
+    .select({
+      id: d.id,
+      createdAt: d.createdAt,
+      outcome: d.outcome,
+      ground: d.ground,
+      measure: d.measure,
+      initiative: d.initiative,
+      automated: d.automated,
+      detectionAutomated: d.detectionAutomated,
+      basis: d.basis,
+      reportId: sql<number | null>`COALESCE(${d.reportId}, ${d.detachedReportId})`,
+      noticeAt: reports.createdAt,
+      noticeCategory: reports.category,
+      noticeSubject: reports.subject,
+    })
+    .from(d)
+    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(users, eq(users.id, d.userId))
+    .where(and(restrictingDecisions(), onDecisionSite(site), within(d.createdAt, period)))
+    .all();
+}
+
+/** Notices (reports) filed in the period, and those decided in it. */
+export function noticesIn(db: Database, site: string | null, period: Period) {
+  return db
+    .select({
+      id: reports.id,
+      subject: reports.subject,
+      category: reports.category,
+      basis: reports.basis,
+      status: reports.status,
+      createdAt: reports.createdAt,
+      handledAt: reports.handledAt,
+    })
+    .from(reports)
+    .where(
+      and(
+        site === null ? undefined : eq(reports.siteDomain, site),
+        or(within(reports.createdAt, period), and(isNotNull(reports.handledAt), within(reports.handledAt, period))),
+      ),
+    )
+    .all();
+}
+
+/** Complaints (appeals, Art. 20) made or decided in the period, with the basis of the decision they contest. */
+export function complaintsIn(db: Database, site: string | null, period: Period) {
+  const d = moderationDecisions;
+  return db
+    .select({
+      status: appeals.status,
+      createdAt: appeals.createdAt,
+      decidedAt: appeals.decidedAt,
+      basis: d.basis,
+      ground: d.ground,
+      automated: d.automated,
+    })
+    .from(appeals)
+    .innerJoin(d, eq(d.id, appeals.decisionId))
+    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(users, eq(users.id, d.userId))
+    .where(
+      and(
+        onDecisionSite(site),
+        or(within(appeals.createdAt, period), and(isNotNull(appeals.decidedAt), within(appeals.decidedAt, period))),
+      ),
+    )
+    .all();
+}
+
+/** Out-of-court disputes received or closed in the period. */
+export function disputesIn(db: Database, site: string | null, period: Period) {
+  const t = outOfCourtDisputes;
+  return db
+    .select({ receivedAt: t.receivedAt, closedAt: t.closedAt, outcome: t.outcome, implemented: t.implemented })
+    .from(t)
+    .where(
+      and(
+        site === null ? undefined : eq(t.siteDomain, site),
+        or(within(t.receivedAt, period), and(isNotNull(t.closedAt), within(t.closedAt, period))),
+      ),
+    )
+    .all();
+}
+
+/** Record an out-of-court dispute the company was told of. */
+export async function addDispute(db: Database, dispute: typeof outOfCourtDisputes.$inferInsert): Promise<number> {
+  const row = await db.insert(outOfCourtDisputes).values(dispute).returning({ id: outOfCourtDisputes.id }).get();
+  return row.id;
+}
+
+/** Members of the site active in each month (YYYY-MM) whose profile is in one of `countries`. */
+export function activeByMonth(db: Database, site: string | null, months: string[], countries: readonly string[]) {
+  return db
+    .select({ month: activeMonths.month, n: count() })
+    .from(activeMonths)
+    .where(
+      and(
+        inArray(activeMonths.month, months),
+        inArray(activeMonths.country, [...countries]),
+        site === null ? undefined : eq(activeMonths.siteDomain, site),
+      ),
+    )
+    .groupBy(activeMonths.month)
+    .all();
+}
+
+/** Count the member as active in the month (once: a second use of the month changes nothing). */
+export async function recordActiveMonth(db: Database, row: typeof activeMonths.$inferInsert): Promise<void> {
+  await db.insert(activeMonths).values(row).onConflictDoNothing();
+}
+
+/** A decision's facts the Transparency Database asks for: what, why, on which content, where and when. */
+export function decisionForStatement(db: Database, decisionId: number) {
+  const d = moderationDecisions;
+  return db
+    .select({
+      id: d.id,
+      createdAt: d.createdAt,
+      outcome: d.outcome,
+      ground: d.ground,
+      measure: d.measure,
+      initiative: d.initiative,
+      automated: d.automated,
+      detectionAutomated: d.detectionAutomated,
+      contentScope: d.contentScope,
+      territorialScope: d.territorialScope,
+      startsAt: d.startsAt,
+      endsAt: d.endsAt,
+      basis: d.basis,
+      legalGround: d.legalGround,
+      termsClause: d.termsClause,
+      factTemplate: d.factTemplate,
+      language: d.language,
+      reportId: sql<number | null>`COALESCE(${d.reportId}, ${d.detachedReportId})`,
+      noticeCategory: reports.category,
+      noticeSubject: reports.subject,
+      photoAt: photos.createdAt,
+      memberSince: users.signupDate,
+      site: decisionSite,
+    })
+    .from(d)
+    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(photos, eq(photos.id, d.photoId))
+    .leftJoin(users, eq(users.id, d.userId))
+    .where(eq(d.id, decisionId))
+    .get();
+}
