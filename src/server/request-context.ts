@@ -8,8 +8,6 @@ export type Session = {
   id: string;
   userId: number;
   status: string;
-  /** The account's site (the member's active months are counted per site). */
-  siteDomain: string;
   profileId: number;
   gender: string;
   sexuality: string;

@@ -158,7 +158,6 @@ export async function liveSessionMember(db: Database, sessionId: string, userId:
   return db
     .select({
       status: users.status,
-      siteDomain: users.siteDomain,
       profileId: profiles.id,
       gender: profiles.gender,
       sexuality: profiles.sexuality,

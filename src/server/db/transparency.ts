@@ -6,7 +6,16 @@
 import { and, count, eq, gte, inArray, isNotNull, lt, notInArray, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Database } from "./database";
 import type { Period } from "./dashboard";
-import { activeMonths, appeals, moderationDecisions, outOfCourtDisputes, photos, reports, users } from "./schema";
+import {
+  activeMonths,
+  appeals,
+  moderationDecisions,
+  outOfCourtDisputes,
+  photos,
+  profiles,
+  reports,
+  users,
+} from "./schema";
 
 const within = (column: Column, period: Period) => and(gte(column, period.from), lt(column, period.to));
 
@@ -138,9 +147,15 @@ export function activeByMonth(db: Database, site: string | null, months: string[
     .all();
 }
 
-/** Count the member as active in the month (once: a second use of the month changes nothing). */
-export async function recordActiveMonth(db: Database, row: typeof activeMonths.$inferInsert): Promise<void> {
-  await db.insert(activeMonths).values(row).onConflictDoNothing();
+/**
+ * Count the member as active in the month (YYYY-MM) with their site and profile's country, once: a
+ * second use in the month changes nothing ("WHERE": SQLite's upsert after INSERT ... SELECT needs one).
+ */
+export async function recordActiveMonth(db: Database, userId: number, month: string): Promise<void> {
+  await db.run(sql`INSERT INTO ${activeMonths} (month, user_id, site_domain, country)
+    SELECT ${month}, ${users.id}, ${users.siteDomain}, ${profiles.country} FROM ${users}
+    JOIN ${profiles} ON ${profiles.userId} = ${users.id} WHERE ${users.id} = ${userId}
+    ON CONFLICT DO NOTHING`);
 }
 
 /** A decision's facts the Transparency Database asks for: what, why, on which content, where and when. */

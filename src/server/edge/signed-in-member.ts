@@ -25,12 +25,7 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
       if (member.lastUsedAt === null || now - member.lastUsedAt >= SESSION_TOUCH_SECONDS)
         await Promise.all([
           touchSession(c.get("db"), claims.sessionId, now, SESSION_TOUCH_SECONDS),
-          recordActiveMonth(c.get("db"), {
-            month: new Date(now * 1000).toISOString().slice(0, 7),
-            userId: claims.userId,
-            siteDomain: member.siteDomain,
-            country: member.country,
-          }),
+          recordActiveMonth(c.get("db"), claims.userId, new Date(now * 1000).toISOString().slice(0, 7)),
         ]);
     } else {
       clearSessionCookie(c);

@@ -101,9 +101,7 @@ const routes = new Hono<ConsoleEnv>()
           </label>
           <button type="submit">Show</button>
         </form>
-        <h2>
-          DSA transparency report, {from} to {to}
-        </h2>
+        <h2>{`DSA transparency report, ${from} to ${to}`}</h2>
         <p>
           <a href={`/transparency/report.csv?${query.toString()}`} download>
             Download the report as CSV
