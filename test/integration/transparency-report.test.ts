@@ -451,3 +451,72 @@ describe("monthly active recipients", () => {
     expect(await rows()).toHaveLength(1);
   });
 });
+
+describe("out-of-court disputes recorded on the screen", () => {
+  it("records a dispute and its outcome for a moderator, counts them, and refuses what does not fit", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const today = new Date(now * 1000).toISOString().slice(0, 10);
+    const year = today.slice(0, 4);
+    const disputed = await decision({
+      user: memberA,
+      outcome: "reject_photo",
+      measure: "refuse_photo",
+      initiative: "own_initiative",
+      created: now - 3600,
+    });
+    const form = {
+      decision: String(disputed),
+      body: "Online Dispute Board Europe",
+      received: today,
+      reason: "The body wrote to us",
+    };
+    const finance = await operator("finance");
+    expect((await asOperator(finance, "/transparency/disputes", { form })).status).toBe(403);
+    for (const [change, status] of [
+      [{ decision: "999999" }, 404],
+      [{ decision: "abc" }, 400],
+      [{ received: "2099-01-01" }, 400],
+      [{ received: "2026-02-30" }, 400],
+      [{ body: "" }, 400],
+      [{ reason: "" }, 400],
+    ] as const) {
+      const refused = await asOperator(moderator, "/transparency/disputes", { form: { ...form, ...change } });
+      expect(refused.status, JSON.stringify(change)).toBe(status);
+    }
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM out_of_court_disputes WHERE decision_id = ?")
+        .bind(disputed)
+        .first("n"),
+    ).toBe(0);
+    expect((await asOperator(moderator, "/transparency/disputes", { form })).status).toBe(200);
+    const id = (await env.DB.prepare("SELECT id, site_domain FROM out_of_court_disputes WHERE decision_id = ?")
+      .bind(disputed)
+      .first<{ id: number; site_domain: string }>())!;
+    expect(id.site_domain).toBe(DOMAIN);
+    const page = await (await asOperator(moderator, `/transparency?site=${DOMAIN}&period=${year}`)).text();
+    expect(page).toContain(`action="/transparency/disputes/${id.id}/close"`);
+
+    // Closing is once, however many operators press it at the same moment.
+    const closing = {
+      outcome: "complainant",
+      closed: today,
+      implemented: "yes",
+      reason: "The body decided for the member",
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        asOperator(moderator, `/transparency/disputes/${id.id}/close`, { form: closing }),
+      ),
+    );
+    expect(answers.map((a) => a.status).toSorted()).toEqual([200, 409, 409, 409, 409, 409]);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'dispute.close' AND target_id = ?")
+        .bind(String(id.id))
+        .first("n"),
+    ).toBe(1);
+    const r = await report(`site=${DOMAIN}&period=${year}`);
+    expect(r.value(SECTIONS.complaints, "Disputes submitted to out-of-court settlement bodies (Art. 21)")).toBe("1");
+    expect(r.value(SECTIONS.complaints, "Out-of-court disputes closed", "In favour of the recipient")).toBe("1");
+    expect(r.value(SECTIONS.complaints, "Out-of-court decisions implemented")).toBe("1");
+  });
+});

@@ -3,7 +3,21 @@
  * notices, complaints, out-of-court disputes and monthly active recipients of a period [from, to)
  * in unix seconds and a site (null: every site). A decision's site is its notice's, else its member's.
  */
-import { and, count, eq, gte, inArray, isNotNull, lt, notInArray, or, sql, type Column, type SQL } from "drizzle-orm";
+import {
+  and,
+  count,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notInArray,
+  or,
+  sql,
+  type Column,
+  type SQL,
+} from "drizzle-orm";
 import type { Database } from "./database";
 import type { Period } from "./dashboard";
 import {
@@ -125,10 +139,51 @@ export function disputesIn(db: Database, site: string | null, period: Period) {
     .all();
 }
 
-/** Record an out-of-court dispute the company was told of. */
-export async function addDispute(db: Database, dispute: typeof outOfCourtDisputes.$inferInsert): Promise<number> {
-  const row = await db.insert(outOfCourtDisputes).values(dispute).returning({ id: outOfCourtDisputes.id }).get();
-  return row.id;
+/** The statement recording an out-of-court dispute the company was told of (for an audited batch). */
+export function addDisputeStatement(db: Database, dispute: typeof outOfCourtDisputes.$inferInsert) {
+  return db.insert(outOfCourtDisputes).values(dispute);
+}
+
+/** The statement closing a dispute with the body's outcome: holds only while it is still open. */
+export function closeDisputeStatement(
+  db: Database,
+  id: number,
+  closing: { outcome: string; closedAt: number; implemented: boolean },
+) {
+  return db
+    .update(outOfCourtDisputes)
+    .set(closing)
+    .where(and(eq(outOfCourtDisputes.id, id), isNull(outOfCourtDisputes.outcome)));
+}
+
+/** Disputes still open (no outcome yet), oldest first, of a site or every site. */
+export function openDisputes(db: Database, site: string | null) {
+  const t = outOfCourtDisputes;
+  return db
+    .select()
+    .from(t)
+    .where(and(isNull(t.outcome), site === null ? undefined : eq(t.siteDomain, site)))
+    .orderBy(t.receivedAt, t.id)
+    .all();
+}
+
+/** One dispute, or undefined. */
+export function disputeById(db: Database, id: number) {
+  return db.select().from(outOfCourtDisputes).where(eq(outOfCourtDisputes.id, id)).get();
+}
+
+/** The site a decision belongs to (its notice's, else its member's), or undefined when there is no such decision. */
+export function decisionSiteOf(db: Database, decisionId: number) {
+  return db
+    .select({ site: decisionSite })
+    .from(moderationDecisions)
+    .leftJoin(
+      reports,
+      eq(reports.id, sql`COALESCE(${moderationDecisions.reportId}, ${moderationDecisions.detachedReportId})`),
+    )
+    .leftJoin(users, eq(users.id, moderationDecisions.userId))
+    .where(eq(moderationDecisions.id, decisionId))
+    .get();
 }
 
 /** Members of the site active in each month (YYYY-MM) whose profile is in one of `countries`. */

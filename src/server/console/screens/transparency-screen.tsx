@@ -2,10 +2,12 @@
  * The DSA transparency report (any operator; docs/decisions/0063): a site's figures, or every
  * site's, for a calendar year, a half-year or any period up to a year, in the sections and items of
  * Implementing Regulation (EU) 2024/2835's template, downloadable as CSV; and how the statements of
- * reasons stand with the Commission's Transparency Database. Figures only: no member is named here.
+ * reasons stand with the Commission's Transparency Database; moderators record out-of-court disputes
+ * here (out-of-court-disputes.tsx). Figures only: no member is named here.
  */
 import { Hono, type Context } from "hono";
 import { listSites, loadSite } from "../../edge/site";
+import { openDisputes } from "../../db/transparency";
 import { submissionSummary } from "../../db/transparency-submissions";
 import { dayText } from "../../services/dashboard";
 import {
@@ -18,7 +20,8 @@ import {
 } from "../../services/transparency-report";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { renderConsole, when } from "../console-page";
-import { ConsoleRefusal } from "../console-refusal";
+import { ConsoleRefusal, hasRole } from "../console-refusal";
+import { DisputesPart, disputeRoutes } from "../out-of-court-disputes";
 
 /**
  * The site and period of the query string: `period` names a year ("2026") or half-year
@@ -61,10 +64,11 @@ const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
     const now = Math.floor(Date.now() / 1000);
     const { site, name, from, to, period } = selection(c, now);
-    const [rows, sites, queue] = await Promise.all([
+    const [rows, sites, queue, disputes] = await Promise.all([
       identityOf(c, site).then((identity) => transparencyReport(c.var.db, site, period, identity)),
       listSites(c.env.SETTINGS),
       submissionSummary(c.var.db),
+      openDisputes(c.var.db, site),
     ]);
     const query = new URLSearchParams({ ...(site ? { site } : {}), ...(name ? { period: name } : { from, to }) });
     const count = (state: string) => queue.states.find((s) => s.state === state)?.n ?? 0;
@@ -136,6 +140,7 @@ const routes = new Hono<ConsoleEnv>()
             ))}
           </tbody>
         </table>
+        <DisputesPart open={disputes} canRecord={hasRole(c.var.operator, "moderator")} today={dayText(now)} />
         <h2>Statements of reasons in the DSA Transparency Database</h2>
         <p>
           Accepted: <strong>{count("accepted")}</strong>. Waiting to be accepted: <strong>{count("waiting")}</strong>.
@@ -169,6 +174,7 @@ const routes = new Hono<ConsoleEnv>()
       </>,
     );
   })
+  .route("/disputes", disputeRoutes)
   .get("/report.csv", async (c) => {
     const { site, from, to, period } = selection(c, Math.floor(Date.now() / 1000));
     const body = reportCsv(await transparencyReport(c.var.db, site, period, await identityOf(c, site)));
