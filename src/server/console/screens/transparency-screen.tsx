@@ -17,6 +17,7 @@ import {
   reportPeriodOf,
   transparencyReport,
   type ReportIdentity,
+  type ReportRow,
 } from "../../services/transparency-report";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { renderConsole, when } from "../console-page";
@@ -53,6 +54,13 @@ async function identityOf(c: Context<ConsoleEnv>, site: string | null): Promise<
     if (company) companies.add(company.name);
   }
   return { provider: [...companies].join("; "), service: sites.map((s) => `${s.name} (${s.domain})`).join("; ") };
+}
+
+/** The report's rows by section, in the template's order. */
+function sectionsOf(rows: ReportRow[]): [string, ReportRow[]][] {
+  const sections = new Map<string, ReportRow[]>();
+  for (const row of rows) sections.set(row.section, [...(sections.get(row.section) ?? []), row]);
+  return [...sections];
 }
 
 function periodChoices(now: number): string[] {
@@ -112,34 +120,33 @@ const routes = new Hono<ConsoleEnv>()
           </a>{" "}
           (sections and items of the template of Implementing Regulation (EU) 2024/2835)
         </p>
-        <table>
-          <thead>
-            <tr>
-              <th>Section</th>
-              <th>Item</th>
-              <th>Breakdown</th>
-              <th>Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={`${row.section}/${row.item}/${row.breakdown}`}>
-                <td>{row.section}</td>
-                <td>{row.item}</td>
-                <td>{row.breakdown}</td>
-                <td>
-                  {row.value ?? ""}
-                  {row.note && (
-                    <>
-                      {" "}
-                      <small>({row.note})</small>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {sectionsOf(rows).map(([section, lines]) => (
+          <section key={section}>
+            <h3>{section}</h3>
+            <table>
+              <thead>
+                <tr>
+                  <th>Item</th>
+                  <th>Breakdown</th>
+                  <th>Value</th>
+                  <th>Note</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lines.map((row, i) => (
+                  <tr key={`${row.item}/${row.breakdown}`}>
+                    <td>{row.item === lines[i - 1]?.item ? "" : row.item}</td>
+                    <td>{row.breakdown}</td>
+                    <td>{row.value ?? ""}</td>
+                    <td>
+                      <small>{row.note === lines[i - 1]?.note ? "" : row.note}</small>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ))}
         <DisputesPart open={disputes} canRecord={hasRole(c.var.operator, "moderator")} today={dayText(now)} />
         <h2>Statements of reasons in the DSA Transparency Database</h2>
         <p>
