@@ -5,7 +5,7 @@
  */
 import { and, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "./database";
-import { restrictingDecisions } from "./transparency";
+import { noticeOfDecision, restrictingDecisions } from "./transparency";
 import { moderationDecisions, reports, transparencySubmissions as queue, users } from "./schema";
 
 /** A row a run holds: which decision, whose statement, and until when the run holds it. */
@@ -32,7 +32,7 @@ export async function enqueueStatements(
   const pending = db
     .select({ id: d.id })
     .from(d)
-    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(reports, noticeOfDecision)
     .leftJoin(users, eq(users.id, d.userId))
     .where(
       and(

@@ -37,6 +37,27 @@ const within = (column: Column, period: Period) => and(gte(column, period.from),
 const NOT_RESTRICTING = ["approve", "dismiss", "warn", "appeal_upheld", "appeal_reversed"];
 
 const decisionSite = sql<string | null>`COALESCE(${reports.siteDomain}, ${users.siteDomain})`;
+/** A decision's notice: the report it decided, or the one it was detached from. */
+export const noticeOfDecision = eq(
+  reports.id,
+  sql`COALESCE(${moderationDecisions.reportId}, ${moderationDecisions.detachedReportId})`,
+);
+
+/** What the report and the statement both read of a decision and its notice. */
+const decisionFacts = {
+  id: moderationDecisions.id,
+  createdAt: moderationDecisions.createdAt,
+  outcome: moderationDecisions.outcome,
+  ground: moderationDecisions.ground,
+  measure: moderationDecisions.measure,
+  initiative: moderationDecisions.initiative,
+  automated: moderationDecisions.automated,
+  detectionAutomated: moderationDecisions.detectionAutomated,
+  basis: moderationDecisions.basis,
+  reportId: sql<number | null>`COALESCE(${moderationDecisions.reportId}, ${moderationDecisions.detachedReportId})`,
+  noticeCategory: reports.category,
+  noticeSubject: reports.subject,
+};
 const onDecisionSite = (site: string | null): SQL | undefined =>
   site === null ? undefined : sql`COALESCE(${reports.siteDomain}, ${users.siteDomain}) = ${site}`;
 
@@ -55,23 +76,9 @@ export function restrictingDecisions() {
 export function restrictionsIn(db: Database, site: string | null, period: Period) {
   const d = moderationDecisions;
   return db
-    .select({
-      id: d.id,
-      createdAt: d.createdAt,
-      outcome: d.outcome,
-      ground: d.ground,
-      measure: d.measure,
-      initiative: d.initiative,
-      automated: d.automated,
-      detectionAutomated: d.detectionAutomated,
-      basis: d.basis,
-      reportId: sql<number | null>`COALESCE(${d.reportId}, ${d.detachedReportId})`,
-      noticeAt: reports.createdAt,
-      noticeCategory: reports.category,
-      noticeSubject: reports.subject,
-    })
+    .select({ ...decisionFacts, noticeAt: reports.createdAt })
     .from(d)
-    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(reports, noticeOfDecision)
     .leftJoin(users, eq(users.id, d.userId))
     .where(and(restrictingDecisions(), onDecisionSite(site), within(d.createdAt, period)))
     .all();
@@ -113,7 +120,7 @@ export function complaintsIn(db: Database, site: string | null, period: Period) 
     })
     .from(appeals)
     .innerJoin(d, eq(d.id, appeals.decisionId))
-    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(reports, noticeOfDecision)
     .leftJoin(users, eq(users.id, d.userId))
     .where(
       and(
@@ -177,10 +184,7 @@ export function decisionSiteOf(db: Database, decisionId: number) {
   return db
     .select({ site: decisionSite })
     .from(moderationDecisions)
-    .leftJoin(
-      reports,
-      eq(reports.id, sql`COALESCE(${moderationDecisions.reportId}, ${moderationDecisions.detachedReportId})`),
-    )
+    .leftJoin(reports, noticeOfDecision)
     .leftJoin(users, eq(users.id, moderationDecisions.userId))
     .where(eq(moderationDecisions.id, decisionId))
     .get();
@@ -218,32 +222,21 @@ export function decisionForStatement(db: Database, decisionId: number) {
   const d = moderationDecisions;
   return db
     .select({
-      id: d.id,
-      createdAt: d.createdAt,
-      outcome: d.outcome,
-      ground: d.ground,
-      measure: d.measure,
-      initiative: d.initiative,
-      automated: d.automated,
-      detectionAutomated: d.detectionAutomated,
+      ...decisionFacts,
       contentScope: d.contentScope,
       territorialScope: d.territorialScope,
       startsAt: d.startsAt,
       endsAt: d.endsAt,
-      basis: d.basis,
       legalGround: d.legalGround,
       termsClause: d.termsClause,
       factTemplate: d.factTemplate,
       language: d.language,
-      reportId: sql<number | null>`COALESCE(${d.reportId}, ${d.detachedReportId})`,
-      noticeCategory: reports.category,
-      noticeSubject: reports.subject,
       photoAt: photos.createdAt,
       memberSince: users.signupDate,
       site: decisionSite,
     })
     .from(d)
-    .leftJoin(reports, eq(reports.id, sql`COALESCE(${d.reportId}, ${d.detachedReportId})`))
+    .leftJoin(reports, noticeOfDecision)
     .leftJoin(photos, eq(photos.id, d.photoId))
     .leftJoin(users, eq(users.id, d.userId))
     .where(eq(d.id, decisionId))

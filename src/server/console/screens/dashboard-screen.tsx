@@ -8,7 +8,7 @@ import { listSites } from "../../edge/site";
 import { dashboard, dayText, MAX_DAYS, periodOf } from "../../services/dashboard";
 import { money } from "../action-form";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { renderConsole } from "../console-page";
+import { FiguresForm, renderConsole } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
 
 const DAY = 86_400;
@@ -47,24 +47,7 @@ const routes = new Hono<ConsoleEnv>().get("/", async (c) => {
     c,
     "Dashboard",
     <>
-      <form method="get" action="/dashboard">
-        <label className="inline">
-          Site{" "}
-          <select name="site" defaultValue={site ?? ""}>
-            <option value="">every site</option>
-            {sites.map((s) => (
-              <option key={s.domain} value={s.domain}>
-                {s.domain}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          From <input name="from" type="date" defaultValue={from} /> to{" "}
-          <input name="to" type="date" defaultValue={to} />
-        </label>
-        <button type="submit">Show</button>
-      </form>
+      <FiguresForm action="/dashboard" sites={sites} site={site} from={from} to={to} />
       <p>
         Oldest photo waiting for approval:{" "}
         <strong>

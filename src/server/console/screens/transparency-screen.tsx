@@ -20,7 +20,7 @@ import {
   type ReportRow,
 } from "../../services/transparency-report";
 import type { ConsoleEnv, ConsoleScreen } from "../console-context";
-import { renderConsole, when } from "../console-page";
+import { FiguresForm, renderConsole, when } from "../console-page";
 import { ConsoleRefusal, hasRole } from "../console-refusal";
 import { DisputesPart, disputeRoutes } from "../out-of-court-disputes";
 
@@ -84,18 +84,7 @@ const routes = new Hono<ConsoleEnv>()
       c,
       "Transparency report",
       <>
-        <form method="get" action="/transparency">
-          <label className="inline">
-            Site{" "}
-            <select name="site" defaultValue={site ?? ""}>
-              <option value="">every site</option>
-              {sites.map((s) => (
-                <option key={s.domain} value={s.domain}>
-                  {s.domain}
-                </option>
-              ))}
-            </select>
-          </label>
+        <FiguresForm action="/transparency" sites={sites} site={site} from={from} to={to}>
           <label className="inline">
             Period{" "}
             <select name="period" defaultValue={name}>
@@ -107,12 +96,7 @@ const routes = new Hono<ConsoleEnv>()
               ))}
             </select>
           </label>
-          <label className="inline">
-            From <input name="from" type="date" defaultValue={from} /> to{" "}
-            <input name="to" type="date" defaultValue={to} />
-          </label>
-          <button type="submit">Show</button>
-        </form>
+        </FiguresForm>
         <h2>{`DSA transparency report, ${from} to ${to}`}</h2>
         <p>
           <a href={`/transparency/report.csv?${query.toString()}`} download>
