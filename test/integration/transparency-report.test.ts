@@ -6,7 +6,9 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { databaseOf } from "../../src/server/db/database";
 import { clearSiteCache } from "../../src/server/edge/site";
+import { firstKeptMonth, runRetention } from "../../src/server/services/retention";
 import { REPORT_CSV_COLUMNS, SECTIONS } from "../../src/server/services/transparency-report";
 import { chatMember } from "../chat";
 import { asOperator, operator } from "../console";
@@ -518,5 +520,25 @@ describe("out-of-court disputes recorded on the screen", () => {
     expect(r.value(SECTIONS.complaints, "Disputes submitted to out-of-court settlement bodies (Art. 21)")).toBe("1");
     expect(r.value(SECTIONS.complaints, "Out-of-court disputes closed", "In favour of the recipient")).toBe("1");
     expect(r.value(SECTIONS.complaints, "Out-of-court decisions implemented")).toBe("1");
+  });
+});
+
+// Last of the file: the run at a later day deletes the fixture's old rows too.
+describe("how long active months are kept", () => {
+  it("keeps the current month and the 24 before it, and deletes older ones", async () => {
+    const now = at("2027-03-15T12:00:00Z");
+    expect(firstKeptMonth(now)).toBe("2025-03");
+    const row = (month: string) =>
+      env.DB.prepare("INSERT INTO active_months (month, user_id, site_domain, country) VALUES (?, 7777, ?, 'NL')").bind(
+        month,
+        DOMAIN,
+      );
+    await env.DB.batch([row("2025-02"), row("2025-03"), row("2027-03")]);
+    const result = await runRetention(databaseOf(env.DB), now, { outboxDays: 30 });
+    expect(result.deleted.active_months).toBeGreaterThanOrEqual(1);
+    const kept = await env.DB.prepare("SELECT month FROM active_months WHERE user_id = 7777 ORDER BY month").all<{
+      month: string;
+    }>();
+    expect(kept.results.map((r) => r.month)).toEqual(["2025-03", "2027-03"]);
   });
 });
