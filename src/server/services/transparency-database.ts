@@ -29,12 +29,12 @@ import type { CompanyInfo, SiteSettings } from "../../shared/settings";
 import { basisOf, decisionCategory, initiativeOf, measureOf } from "./transparency-report";
 import { dayText } from "./dashboard";
 
-/** How long a run holds the statements it claimed (its calls time out long before). */
-const CLAIM_SECONDS = 120;
 /** Statements one run sends at most, and decisions it queues at most. */
 const BATCH = 25;
 const QUEUE_BATCH = 200;
 const CALL_TIMEOUT_MS = 10_000;
+/** How long a run holds the statements it claimed: longer than its calls can take, one after the other. */
+const CLAIM_SECONDS = (BATCH * CALL_TIMEOUT_MS) / 1000 + 60;
 const FIRST_WAIT = 5 * 60;
 const LONGEST_WAIT = 24 * 3600;
 
