@@ -5,6 +5,7 @@
  * the job on its clock until accepted, the id kept, nothing for a company that does not submit, and
  * one statement per decision however many runs of the job meet.
  */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { clearSiteCache } from "../../src/server/edge/site";
@@ -13,6 +14,7 @@ import { companyKey, siteKey } from "../../src/shared/settings";
 import { operator } from "../console";
 import { COMPANY, site } from "../fixtures";
 import { TDB_TOKENS } from "../transparency-database-stand-in";
+import worker from "../../src/worker";
 
 const tdbUrl = inject("tdbUrl");
 const standIn = tdbUrl.replace(/\/api\/v1$/, "");
@@ -248,6 +250,48 @@ describe("statements of reasons sent to the Transparency Database", () => {
     await submitStatements(envWith(token), now + 4 * 3600 + retryWait(1));
     expect(await submission(lost)).toMatchObject({ state: "accepted", last_status: 422 });
     expect((await statements(token)).filter((s) => s.puid === `tdbco-decision-${lost}`)).toHaveLength(1);
+  });
+
+  it("maps a notice's chat restriction on one message, over the sites it names, and runs on the five-minute cron", async () => {
+    const token = TDB_TOKENS.submissions;
+    const created = Date.parse("2026-11-06T09:00:00Z") / 1000;
+    const report = (await env.DB.prepare(
+      "INSERT INTO reports (reporter_key, email, subject, description, site_domain, language, client_address, status, created_at, handled_at, category, basis) VALUES ('email:tdb@example.com', 'tdb@example.com', 'harassment', 'Rude messages, again and again.', ?, 'nl', '192.0.2.1', 'resolved', ?, ?, 'CYBER_VIOLENCE', 'terms') RETURNING id",
+    )
+      .bind(NL, created - 3600, created)
+      .first<{ id: number }>())!.id;
+    const id = await decision({
+      outcome: "restrict",
+      measure: "restrict_chat",
+      source: "report",
+      initiative: "notice",
+      ground: "harassment",
+      ends: created + 7 * 86_400,
+      created,
+    });
+    await env.DB.prepare(
+      "UPDATE moderation_decisions SET report_id = ?, content_scope = '{\"message_ids\":[41]}', territorial_scope = ? WHERE id = ?",
+    )
+      .bind(report, JSON.stringify([NL, CH]), id)
+      .run();
+    // The Worker's five-minute cron sends it.
+    const ctx = createExecutionContext();
+    await worker.scheduled!(
+      createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }),
+      envWith(token),
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(await submission(id)).toMatchObject({ state: "accepted" });
+    expect((await statements(token)).find((s) => s.puid === `tdbco-decision-${id}`)).toMatchObject({
+      decision_provision: "DECISION_PROVISION_PARTIAL_SUSPENSION",
+      end_date_service_restriction: "2026-11-13",
+      content_type: ["CONTENT_TYPE_TEXT"],
+      category: "STATEMENT_CATEGORY_CYBER_VIOLENCE",
+      source_type: "SOURCE_ARTICLE_16",
+      // The Swiss site is outside the database's territory; the Dutch site's countries are in it.
+      territorial_scope: ["BE", "NL"],
+    });
   });
 
   it("sends nothing while no address is configured, and nothing of a company that does not submit", async () => {
