@@ -451,6 +451,9 @@ describe("monthly active recipients", () => {
       .run();
     await m.browser.fetch("/api/settings.php");
     expect(await rows()).toHaveLength(1);
+    // The member's data export lists the months.
+    const archive = (await (await m.browser.fetch("/api/my-data.php")).json()) as { active_months: string[] };
+    expect(archive.active_months).toEqual([month]);
   });
 });
 
