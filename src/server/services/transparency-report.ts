@@ -77,6 +77,7 @@ export function namedPeriod(name: string): { from: string; to: string } | null {
 }
 
 const hours = (seconds: number | null) => (seconds === null ? null : Math.round((seconds / 3600) * 10) / 10);
+const days = (seconds: number | null) => (seconds === null ? null : Math.round((seconds / DAY) * 10) / 10);
 
 type Restriction = Awaited<ReturnType<typeof restrictionsIn>>[number];
 
@@ -281,9 +282,7 @@ function complaintRows(complaints: Complaint[], disputes: Dispute[], suspensions
     item("Out-of-court disputes closed", closed.length),
     item(
       "Median time to close an out-of-court dispute (days)",
-      ((m) => (m === null ? null : Math.round((m / DAY) * 10) / 10))(
-        median(closed.map((d) => d.closedAt! - d.receivedAt)),
-      ),
+      days(median(closed.map((d) => d.closedAt! - d.receivedAt))),
     ),
     item("Out-of-court decisions implemented", closed.filter((d) => d.implemented).length),
     item("Suspensions (Art. 23)", suspensions.length, "For the frequent provision of manifestly illegal content"),
