@@ -28,6 +28,7 @@ interface __BaseEnv_Env {
 	OPERATOR_HOST: string;
 	ACCESS_TEAM_DOMAIN: string;
 	ACCESS_AUD: string;
+	DSA_TDB_API_URL: string;
 	SESSION_SECRET: string;
 	MAIL_API_KEY: string;
 	MOLLIE_API_KEY: string;
@@ -37,6 +38,7 @@ interface __BaseEnv_Env {
 	MAIL_SES_SECRET_ACCESS_KEY: string;
 	MAIL_WEBHOOK_SECRET: string;
 	VAPID_PRIVATE_KEY: string;
+	DSA_TDB_TOKEN: string;
 	CONVERSATIONS: DurableObjectNamespace<import("./src/worker").ConversationRoom>;
 	MEMBERS: DurableObjectNamespace<import("./src/worker").MemberChannel>;
 }
@@ -72,6 +74,8 @@ declare namespace Cloudflare {
 		OPERATOR_HOST: string;
 		ACCESS_TEAM_DOMAIN: string;
 		ACCESS_AUD: string;
+		DSA_TDB_API_URL: string;
+	DSA_TDB_API_URL: string;
 		SESSION_SECRET: string;
 		MAIL_API_KEY: string;
 		MOLLIE_API_KEY: string;
@@ -81,6 +85,8 @@ declare namespace Cloudflare {
 		MAIL_SES_SECRET_ACCESS_KEY: string;
 		MAIL_WEBHOOK_SECRET: string;
 		VAPID_PRIVATE_KEY: string;
+		DSA_TDB_TOKEN: string;
+	DSA_TDB_TOKEN: string;
 		CONVERSATIONS: DurableObjectNamespace<import("./src/worker").ConversationRoom>;
 		MEMBERS: DurableObjectNamespace<import("./src/worker").MemberChannel>;
 	}
@@ -91,7 +97,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "DEV_COUNTRY" | "MAIL_PROVIDER" | "MAIL_API_URL" | "MAIL_FROM" | "MAIL_SES_REGION" | "MAIL_SES_ACCESS_KEY_ID" | "MAIL_SES_CONFIGURATION_SET" | "MAIL_SNS_TOPIC_ARNS" | "MAIL_SNS_CERT_ORIGIN" | "PAYMENT_PROVIDER" | "MOLLIE_API_URL" | "SMS_PROVIDER" | "SMS_API_URL" | "SMS_SERVICE_PLAN_ID" | "SMS_LIMIT_PER_COUNTRY_HOUR" | "PUSH_PROVIDER" | "OUTBOX_RETENTION_DAYS" | "SECOND_OPERATOR_DISCOUNT_ABOVE" | "OPERATOR_HOST" | "ACCESS_TEAM_DOMAIN" | "ACCESS_AUD" | "SESSION_SECRET" | "MAIL_API_KEY" | "MOLLIE_API_KEY" | "MOLLIE_WEBHOOK_SECRET" | "SMS_API_KEY" | "SMS_WEBHOOK_SECRET" | "MAIL_SES_SECRET_ACCESS_KEY" | "MAIL_WEBHOOK_SECRET" | "VAPID_PRIVATE_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "DEV_COUNTRY" | "MAIL_PROVIDER" | "MAIL_API_URL" | "MAIL_FROM" | "MAIL_SES_REGION" | "MAIL_SES_ACCESS_KEY_ID" | "MAIL_SES_CONFIGURATION_SET" | "MAIL_SNS_TOPIC_ARNS" | "MAIL_SNS_CERT_ORIGIN" | "PAYMENT_PROVIDER" | "MOLLIE_API_URL" | "SMS_PROVIDER" | "SMS_API_URL" | "SMS_SERVICE_PLAN_ID" | "SMS_LIMIT_PER_COUNTRY_HOUR" | "PUSH_PROVIDER" | "OUTBOX_RETENTION_DAYS" | "SECOND_OPERATOR_DISCOUNT_ABOVE" | "OPERATOR_HOST" | "ACCESS_TEAM_DOMAIN" | "ACCESS_AUD" | "DSA_TDB_API_URL" | "SESSION_SECRET" | "MAIL_API_KEY" | "MOLLIE_API_KEY" | "MOLLIE_WEBHOOK_SECRET" | "SMS_API_KEY" | "SMS_WEBHOOK_SECRET" | "MAIL_SES_SECRET_ACCESS_KEY" | "MAIL_WEBHOOK_SECRET" | "VAPID_PRIVATE_KEY" | "DSA_TDB_TOKEN">> {}
 }
 declare module "*.txt" {
 	const value: string;

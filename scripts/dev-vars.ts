@@ -13,7 +13,7 @@ const VAPID = `VAPID_PRIVATE_KEY="${DEVELOPMENT_VAPID.privateKey}"\n`;
 if (!existsSync(FILE)) {
   writeFileSync(
     FILE,
-    `SESSION_SECRET="${randomBytes(32).toString("base64url")}"\nMAIL_API_KEY=""\nMOLLIE_API_KEY=""\nMOLLIE_WEBHOOK_SECRET=""\nSMS_API_KEY=""\nSMS_WEBHOOK_SECRET=""\nMAIL_SES_SECRET_ACCESS_KEY=""\nMAIL_WEBHOOK_SECRET="whsec_${randomBytes(32).toString("base64")}"\n${VAPID}`,
+    `SESSION_SECRET="${randomBytes(32).toString("base64url")}"\nMAIL_API_KEY=""\nMOLLIE_API_KEY=""\nMOLLIE_WEBHOOK_SECRET=""\nSMS_API_KEY=""\nSMS_WEBHOOK_SECRET=""\nMAIL_SES_SECRET_ACCESS_KEY=""\nMAIL_WEBHOOK_SECRET="whsec_${randomBytes(32).toString("base64")}"\nDSA_TDB_TOKEN=""\n${VAPID}`,
   );
   console.info(`${FILE}: made with a new random SESSION_SECRET`);
 } else if (!/^VAPID_PRIVATE_KEY=/m.test(readFileSync(FILE, "utf8"))) {

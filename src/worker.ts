@@ -9,6 +9,7 @@ import { chatErasureIn } from "./server/services/chats";
 import { receiveMail } from "./server/services/notification-choices";
 import { runRefundClock } from "./server/services/refunds";
 import { settleUnanswered } from "./server/services/unanswered-orders";
+import { submitStatements } from "./server/services/transparency-database";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";
@@ -17,7 +18,10 @@ export { MemberChannel } from "./server/notices/member-channel";
 const DAILY = "17 3 * * *";
 /** The hourly cron of the clock's mails (unread-message reminders, weekly updates, activation reminders). */
 const HOURLY = "41 * * * *";
-/** Every five minutes: orders whose payment the provider made but never answered for (services/payments.ts). */
+/**
+ * Every five minutes: orders whose payment the provider made but never answered for (services/payments.ts),
+ * and statements of reasons due for the DSA Transparency Database (services/transparency-database.ts).
+ */
 const PAYMENTS = "*/5 * * * *";
 
 export default {
@@ -37,6 +41,11 @@ export default {
   async scheduled(controller, env, ctx) {
     if (controller.cron === PAYMENTS) {
       ctx.waitUntil(settleUnanswered(env, Math.floor(Date.now() / 1000)));
+      ctx.waitUntil(
+        submitStatements(env, Math.floor(Date.now() / 1000)).then((run) =>
+          console.info(JSON.stringify({ event: "transparency_statements", ...run })),
+        ),
+      );
       return;
     }
     if (controller.cron === HOURLY) {

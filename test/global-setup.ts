@@ -6,8 +6,9 @@ import { createPushStandIn } from "./push-stand-in";
 import { createResendStandIn } from "./resend-stand-in";
 import { createSesStandIn } from "./ses-stand-in";
 import { createSinchStandIn } from "./sinch-stand-in";
+import { createTransparencyDatabaseStandIn } from "./transparency-database-stand-in";
 
-/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, a push service and Cloudflare Access; and the places command's statements per country. */
+/** Services the workerd tests reach on loopback: stand-ins of Mollie's API, Sinch's SMS API, Resend, SES with its SNS topic, a push service, Cloudflare Access and the DSA Transparency Database; and the places command's statements per country. */
 export default async function setup(project: TestProject) {
   const mollie = createMollieStandIn();
   const sinch = createSinchStandIn();
@@ -16,6 +17,7 @@ export default async function setup(project: TestProject) {
   const ses = createSesStandIn();
   const access = createAccessStandIn();
   const places = createPlacesServer();
+  const tdb = createTransparencyDatabaseStandIn();
   project.provide("mollieUrl", `${await mollie.start()}/v2`);
   project.provide("smsUrl", await sinch.start());
   project.provide("pushUrl", await push.start());
@@ -23,6 +25,7 @@ export default async function setup(project: TestProject) {
   project.provide("sesUrl", await ses.start());
   project.provide("accessUrl", await access.start());
   project.provide("placesUrl", await places.start());
+  project.provide("tdbUrl", `${await tdb.start()}/api/v1`);
   return async () => {
     await mollie.stop();
     await sinch.stop();
@@ -31,6 +34,7 @@ export default async function setup(project: TestProject) {
     await ses.stop();
     await access.stop();
     await places.stop();
+    await tdb.stop();
   };
 }
 
@@ -43,5 +47,6 @@ declare module "vitest" {
     sesUrl: string;
     accessUrl: string;
     placesUrl: string;
+    tdbUrl: string;
   }
 }

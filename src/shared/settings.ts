@@ -266,6 +266,20 @@ export const CompanyInfoFields = v.strictObject({
       url: v.pipe(v.string(), v.url("dispute_body.url is the body's web address"), v.startsWith("https://")),
     }),
   ),
+  /**
+   * Whether the company's statements of reasons go to the Commission's DSA Transparency Database
+   * (Art. 24(5); docs/decisions/0063, docs/configuration.md). Off when left out: micro and small
+   * enterprises are exempt (Art. 19). The API token is the Worker secret `token_secret` names.
+   */
+  transparency_database: v.optional(
+    v.strictObject({
+      submit: v.boolean(),
+      token_secret: v.optional(
+        v.pipe(v.string(), v.regex(/^[A-Z][A-Z0-9_]*$/, "token_secret is the name of a Worker secret")),
+        "DSA_TDB_TOKEN",
+      ),
+    }),
+  ),
 });
 
 /**

@@ -9,7 +9,6 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseOf } from "../../src/server/db/database";
 import { ledgerSum } from "../../src/server/db/ledger";
-import { DSA_CSV_COLUMNS } from "../../src/server/services/dashboard";
 import { clearSiteCache } from "../../src/server/edge/site";
 import { siteKey } from "../../src/shared/settings";
 import { chatMember, creditsOf } from "../chat";
@@ -333,8 +332,8 @@ describe("site settings", () => {
   });
 });
 
-describe("the dashboard and the DSA figures", () => {
-  it("counts a site's day, and the CSV has the DSA columns and sections", async () => {
+describe("the dashboard", () => {
+  it("counts a site's day, and points to the transparency report", async () => {
     const domain = "console-figures.test";
     await putSites(site(domain));
     clearSiteCache();
@@ -377,72 +376,7 @@ describe("the dashboard and the DSA figures", () => {
       ),
     );
 
-    const csv = await asOperator(moderator, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`);
-    expect(csv.status).toBe(200);
-    expect(csv.headers.get("content-type")).toContain("text/csv");
-    const lines = (await csv.text()).trimEnd().split("\r\n");
-    expect(lines[0]).toBe(DSA_CSV_COLUMNS.join(","));
-    expect(lines[0]).toBe("site,period_start,period_end,section,item,value");
-    expect(lines).toContain(`${domain},${today},${today},notices_by_category,harassment,1`);
-    expect(lines).toContain(`${domain},${today},${today},decisions_by_kind,warn,1`);
-    expect(lines).toContain(`${domain},${today},${today},decisions_by_means,human,1`);
-    expect(lines).toContain(`${domain},${today},${today},decisions_by_means,automated,0`);
-    expect(
-      lines.some(
-        (line) =>
-          line.startsWith(`${domain},${today},${today},median_handling_hours,notice_to_decision,`) &&
-          !line.endsWith(","),
-      ),
-    ).toBe(true);
-    expect(lines).toContain(`${domain},${today},${today},appeals,received,0`);
-    const sections = new Set(lines.slice(1).map((line) => line.split(",")[3]));
-    expect([...sections].toSorted()).toEqual([
-      "appeals",
-      "decisions_by_kind",
-      "decisions_by_means",
-      "median_handling_hours",
-      "notices_by_category",
-    ]);
-    expect((await asOperator(moderator, "/dashboard/dsa.csv?from=2026-01-01&to=2025-01-01")).status).toBe(400);
-  });
-
-  it("counts appeals made and how they ended, and automated decisions apart from human ones", async () => {
-    const domain = "console-dsa.test";
-    await putSites(site(domain));
-    const m = await chatMember(`http://${domain}`);
-    const now = Math.floor(Date.now() / 1000);
-    const moderatorId = (await env.DB.prepare("SELECT id FROM operators WHERE email = ?")
-      .bind(moderator)
-      .first<{ id: number }>())!.id;
-    const decide = (automated: number) =>
-      env.DB.prepare(
-        "INSERT INTO moderation_decisions (user_id, profile_id, source, outcome, ground, restricts, automated, language, operator_id, created_at, appeal_until) VALUES (?, ?, 'photo', 'reject_photo', 'explicit_content', 1, ?, 'en', ?, ?, ?) RETURNING id",
-      )
-        .bind(m.userId, m.id, automated, moderatorId, now, now + 86_400)
-        .first<{ id: number }>();
-    const [first, second] = [await decide(1), await decide(0)];
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO appeals (decision_id, user_id, text, status, created_at, decided_by, decided_at) VALUES (?, ?, 'It is a holiday photo.', 'reversed', ?, ?, ?)",
-      ).bind(first!.id, m.userId, now, moderatorId, now),
-      env.DB.prepare(
-        "INSERT INTO appeals (decision_id, user_id, text, status, created_at) VALUES (?, ?, 'Please look again.', 'open', ?)",
-      ).bind(second!.id, m.userId, now),
-    ]);
-    const today = new Date(now * 1000).toISOString().slice(0, 10);
-    const lines = (
-      await (await asOperator(admin, `/dashboard/dsa.csv?site=${domain}&from=${today}&to=${today}`)).text()
-    )
-      .trimEnd()
-      .split("\r\n");
-    const value = (section: string, item: string) =>
-      lines.find((line) => line.startsWith(`${domain},${today},${today},${section},${item},`))?.split(",")[5];
-    expect(value("decisions_by_kind", "reject_photo")).toBe("2");
-    expect(value("decisions_by_means", "automated")).toBe("1");
-    expect(value("decisions_by_means", "human")).toBe("1");
-    expect(value("appeals", "received")).toBe("2");
-    expect(value("appeals", "still_open")).toBe("1");
-    expect(value("appeals", "decision_reversed")).toBe("1");
-    expect(value("appeals", "decision_upheld")).toBe("0");
+    // The DSA figures are the transparency report's screen now (test/integration/transparency-report.test.ts).
+    expect(page).toContain('href="/transparency?site=console-figures.test"');
   });
 });

@@ -8,6 +8,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import { deviceOf } from "../../shared/devices";
 import { insertSession } from "../db/sessions";
+import { recordActiveMonth } from "../db/transparency";
 import type { AppEnv } from "../request-context";
 import { randomToken } from "./tokens";
 
@@ -25,7 +26,10 @@ function key(secret: string): Uint8Array {
 
 type SessionClaims = { sessionId: string; userId: number };
 
-/** Start a session for a member: a row (with the device it was started on), then the signed cookie. */
+/**
+ * Start a session for a member: a row (with the device it was started on), then the signed cookie.
+ * Logging in counts the member as active in the month (Art. 24(2), docs/decisions/0063).
+ */
 export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {
   const sessionId = randomToken(24);
   const now = Math.floor(Date.now() / 1000);
@@ -38,6 +42,7 @@ export async function startSession(c: Context<AppEnv>, userId: number): Promise<
     expiresAt: now + SESSION_SECONDS,
     device,
   });
+  await recordActiveMonth(c.get("db"), userId, new Date(now * 1000).toISOString().slice(0, 7));
   const token = await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(String(userId))

@@ -126,6 +126,38 @@ export function Checks({ label, name, values }: { label?: string; name: string; 
   );
 }
 
+/** The figures screens' query form: a site or every site, what the screen adds, the days, and Show. */
+export function FiguresForm(props: {
+  action: string;
+  sites: readonly { domain: string }[];
+  site: string | null;
+  from: string;
+  to: string;
+  children?: ReactNode;
+}) {
+  return (
+    <form method="get" action={props.action}>
+      <label className="inline">
+        Site{" "}
+        <select name="site" defaultValue={props.site ?? ""}>
+          <option value="">every site</option>
+          {props.sites.map((s) => (
+            <option key={s.domain} value={s.domain}>
+              {s.domain}
+            </option>
+          ))}
+        </select>
+      </label>
+      {props.children}
+      <label className="inline">
+        From <input name="from" type="date" defaultValue={props.from} /> to{" "}
+        <input name="to" type="date" defaultValue={props.to} />
+      </label>
+      <button type="submit">Show</button>
+    </form>
+  );
+}
+
 /** A form's place for the refusal the server answers (filled in by the form script). */
 export function FormError() {
   return <p className="error" role="alert" data-form-error="" />;

@@ -10,6 +10,7 @@ import { discountsScreen } from "./screens/discounts-screen";
 import { membersScreen } from "./screens/members-screen";
 import { ordersScreen } from "./screens/orders-screen";
 import { sitesScreen } from "./screens/sites-screen";
+import { transparencyScreen } from "./screens/transparency-screen";
 import { operatorsScreen } from "./screens/operators-screen";
 import { photoQueueScreen } from "./screens/photo-queue-screen";
 import { reportQueueScreen } from "./screens/report-queue-screen";
@@ -18,6 +19,7 @@ import { verificationsScreen } from "./screens/verifications-screen";
 
 export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [
   dashboardScreen,
+  transparencyScreen,
   requestsScreen,
   photoQueueScreen,
   reportQueueScreen,

@@ -135,16 +135,6 @@ export function reportsDecided(db: Database, site: string | null, period: Period
     .all();
 }
 
-/** Reports filed in the period by what they are about (the DSA's notices by category). */
-export function reportsBySubject(db: Database, site: string | null, period: Period) {
-  return db
-    .select({ subject: reports.subject, n: count() })
-    .from(reports)
-    .where(and(onSite(reports.siteDomain, site), within(reports.createdAt, period)))
-    .groupBy(reports.subject)
-    .all();
-}
-
 /** When the photo waiting longest for approval was uploaded, or null when none waits. */
 export async function oldestWaitingPhoto(db: Database, site: string | null): Promise<number | null> {
   const row = await db
@@ -181,26 +171,4 @@ export function decisionsMade(db: Database, site: string | null, period: Period)
     .leftJoin(users, eq(users.id, decided.userId))
     .where(and(site === null ? undefined : sql`${siteOfDecision} = ${site}`, within(decided.createdAt, period)))
     .all();
-}
-
-/** Appeals made in the period (by their status now), and appeals decided in it (by how), of the site's members. */
-export async function appealsIn(db: Database, site: string | null, period: Period) {
-  const bySite = site === null ? undefined : eq(users.siteDomain, site);
-  const [made, decided] = await Promise.all([
-    db
-      .select({ status: appeals.status, n: count() })
-      .from(appeals)
-      .leftJoin(users, eq(users.id, appeals.userId))
-      .where(and(bySite, within(appeals.createdAt, period)))
-      .groupBy(appeals.status)
-      .all(),
-    db
-      .select({ status: appeals.status, n: count() })
-      .from(appeals)
-      .leftJoin(users, eq(users.id, appeals.userId))
-      .where(and(bySite, isNotNull(appeals.decidedAt), within(appeals.decidedAt, period)))
-      .groupBy(appeals.status)
-      .all(),
-  ]);
-  return { made, decided };
 }

@@ -7,6 +7,7 @@ import type { Database } from "./database";
 import { likesReceivedForExport } from "./likes";
 import { subscriptionsForExport } from "./push-subscriptions";
 import {
+  activeMonths,
   appeals,
   authTokens,
   blocks,
@@ -114,6 +115,7 @@ export async function memberArchive(db: Database, userId: number) {
     linkRows,
     mailStopRows,
     mailClockRow,
+    activeMonthRows,
   ] = await Promise.all([
     db.select(account).from(users).where(eq(users.id, userId)).get(),
     db
@@ -355,6 +357,12 @@ export async function memberArchive(db: Database, userId: number) {
       .from(mailClock)
       .where(eq(mailClock.userId, userId))
       .get(),
+    // The months the member used the site, counted for the DSA's monthly active recipients (docs/decisions/0063).
+    db
+      .select({ month: activeMonths.month })
+      .from(activeMonths)
+      .where(eq(activeMonths.userId, userId))
+      .orderBy(activeMonths.month),
   ]);
   return {
     account: accountRow ?? null,
@@ -384,5 +392,6 @@ export async function memberArchive(db: Database, userId: number) {
     mailed_links: linkRows,
     mail_stops: mailStopRows,
     mail_clock: mailClockRow ?? null,
+    active_months: activeMonthRows.map((row) => row.month),
   };
 }

@@ -10,6 +10,7 @@ import { and, asc, inArray, isNotNull, isNull, lt, ne, notExists, or, sql, type 
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./database";
 import {
+  activeMonths,
   authTokens,
   loginAttempts,
   outgoingMail,
@@ -31,10 +32,12 @@ export type RetainedKind =
   | "auth_tokens"
   | "sms_codes"
   | "login_attempts"
-  | "reports";
+  | "reports"
+  | "active_months";
 
 /** Cut-off moments (unix seconds): rows older than these go. */
-export type Cutoffs = { outbox: number; ended: number; reports: number; now: number };
+/** `months`: the first month (YYYY-MM) whose active members are kept. */
+export type Cutoffs = { outbox: number; ended: number; reports: number; now: number; months: string };
 
 /** Delete up to `batch` rows of `table` that `where` names, oldest key first; answers how many went. */
 async function deleteBatch(
@@ -111,6 +114,18 @@ export async function deleteExpiredBatch(
         and(ne(reports.status, "open"), lt(reports.handledAt, reportsBefore)),
         batch,
       );
+    // Who was active in a month is kept for the transparency reports of two years (docs/decisions/0063).
+    // (By member, each member's old months only: the table has no single key to batch on.)
+    case "active_months": {
+      const old = lt(activeMonths.month, cutoffs.months);
+      const members = db.select({ id: activeMonths.userId }).from(activeMonths).where(old).limit(batch);
+      return (
+        await db
+          .delete(activeMonths)
+          .where(and(old, inArray(activeMonths.userId, members)))
+          .run()
+      ).meta.changes;
+    }
     case "login_attempts":
       return deleteBatch(
         db,

@@ -1189,3 +1189,65 @@ export const operatorRequests = sqliteTable(
     index("operator_requests_status_idx").on(t.status, t.requestedAt),
   ],
 );
+
+/**
+ * A restricting decision's statement of reasons as submitted to the DSA Transparency Database
+ * (migration 0040, docs/decisions/0063): made by the submission job, retried until accepted, with
+ * the id the database answered. Held by one run of the job at a time (`claimedUntil`).
+ */
+export const transparencySubmissions = sqliteTable(
+  "transparency_submissions",
+  {
+    decisionId: integer("decision_id")
+      .primaryKey()
+      .references(() => moderationDecisions.id, { onDelete: "cascade" }),
+    companyId: text("company_id").notNull(),
+    /** The platform's unique id of the statement (`puid`). */
+    puid: text("puid").notNull(),
+    /** waiting | accepted | outside_union */
+    state: text("state").notNull().default("waiting"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    claimedUntil: integer("claimed_until"),
+    /** The HTTP status of the last attempt (0: no answer). */
+    lastStatus: integer("last_status"),
+    /** What the last refusal or failure said. */
+    lastError: text("last_error"),
+    /** The database's id of the statement, once accepted. */
+    uuid: text("uuid"),
+    submittedAt: integer("submitted_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("transparency_submissions_due_idx").on(t.state, t.nextAttemptAt)],
+);
+
+/** A dispute taken to a certified out-of-court body (DSA Art. 21), for the transparency report. */
+export const outOfCourtDisputes = sqliteTable(
+  "out_of_court_disputes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    decisionId: integer("decision_id").references(() => moderationDecisions.id, { onDelete: "set null" }),
+    siteDomain: text("site_domain").notNull(),
+    body: text("body").notNull(),
+    receivedAt: integer("received_at").notNull(),
+    /** complainant | provider | settled | withdrawn; NULL while open. */
+    outcome: text("outcome"),
+    closedAt: integer("closed_at"),
+    /** Whether the company carried out the body's decision. */
+    implemented: integer("implemented", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("out_of_court_disputes_received_idx").on(t.receivedAt)],
+);
+
+/** Who used the service in a calendar month (UTC, "YYYY-MM"), for Art. 24(2)'s monthly active recipients. */
+export const activeMonths = sqliteTable(
+  "active_months",
+  {
+    month: text("month").notNull(),
+    userId: integer("user_id").notNull(),
+    siteDomain: text("site_domain").notNull(),
+    /** The profile's country when the month's first use was recorded. */
+    country: text("country").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.userId] })],
+);

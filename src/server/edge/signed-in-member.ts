@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { clearSessionCookie, readSessionCookie } from "../auth/session-cookie";
 import { liveSessionMember, touchSession } from "../db/sessions";
+import { recordActiveMonth } from "../db/transparency";
 import type { AppEnv, Session } from "../request-context";
 import { AppError } from "../errors";
 
@@ -20,8 +21,12 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
       c.set("session", { id: claims.sessionId, userId: claims.userId, ...member });
       const now = Math.floor(Date.now() / 1000);
       // Awaited, not left to waitUntil: it happens once in ten minutes, and the list then never lags behind the answer.
+      // The same moment counts the member as active in the month (Art. 24(2), docs/decisions/0063).
       if (member.lastUsedAt === null || now - member.lastUsedAt >= SESSION_TOUCH_SECONDS)
-        await touchSession(c.get("db"), claims.sessionId, now, SESSION_TOUCH_SECONDS);
+        await Promise.all([
+          touchSession(c.get("db"), claims.sessionId, now, SESSION_TOUCH_SECONDS),
+          recordActiveMonth(c.get("db"), claims.userId, new Date(now * 1000).toISOString().slice(0, 7)),
+        ]);
     } else {
       clearSessionCookie(c);
     }

@@ -1,18 +1,15 @@
 /**
- * The console's dashboard (issue 24 point 6): a site's figures for each UTC day of a period, and the
- * DSA transparency figures (Regulation (EU) 2022/2065, Art. 15 and 24) for the period, as a table and
- * as CSV. Figures whose records do not exist in D1 are named as such rather than guessed.
+ * The console's dashboard (issue 24 point 6): a site's figures for each UTC day of a period. The DSA
+ * transparency report is services/transparency-report.ts (docs/decisions/0063).
  */
 import type { Database } from "../db/database";
 import {
   activationsByDay,
-  appealsIn,
   chargedSendsByDay,
   decisionsMade,
   firstPurchasesByDay,
   likesByDay,
   oldestWaitingPhoto,
-  reportsBySubject,
   reportsDecided,
   reportsOpenedByDay,
   revenueByDay,
@@ -146,83 +143,4 @@ function verificationsOn(rows: Awaited<ReturnType<typeof verificationFigures>>):
     // Medians of several sites do not add up; the median of their medians is the honest one-line summary.
     medianDecisionSeconds: median(decided.map((row) => row.median_decision_seconds!)),
   };
-}
-
-/** One figure of the DSA transparency report: its section, what it counts, and the count. */
-export type DsaFigure = { section: DsaSection; item: string; value: number | null };
-export type DsaSection =
-  | "notices_by_category"
-  | "decisions_by_kind"
-  | "median_handling_hours"
-  | "appeals"
-  | "decisions_by_means";
-
-/**
- * The DSA transparency figures of a period: notices (reports) by category, moderation decisions by
- * kind (docs/decisions/0035: photos, reports and appeals), the median time from a notice to its
- * decision, appeals (Art. 20 complaints) made and how they were decided, and decisions taken by
- * automated means or by people.
- */
-export async function dsaFigures(db: Database, site: string | null, period: Period): Promise<DsaFigure[]> {
-  const [bySubject, reportsHandled, decisions, appealRows] = await Promise.all([
-    reportsBySubject(db, site, period),
-    reportsDecided(db, site, period),
-    decisionsMade(db, site, period),
-    appealsIn(db, site, period),
-  ]);
-  const kinds = new Map<string, number>();
-  for (const row of decisions) kinds.set(row.outcome, (kinds.get(row.outcome) ?? 0) + 1);
-  const handling = median(reportsHandled.map((row) => row.handledAt - row.createdAt));
-  const automated = decisions.filter((row) => row.automated).length;
-  const made = (status?: string) =>
-    appealRows.made
-      .filter((row) => status === undefined || row.status === status)
-      .reduce((total, row) => total + row.n, 0);
-  const decided = (status: string) => appealRows.decided.find((row) => row.status === status)?.n ?? 0;
-  return [
-    ...bySubject
-      .toSorted((a, b) => a.subject.localeCompare(b.subject))
-      .map((row) => ({ section: "notices_by_category" as const, item: row.subject, value: row.n })),
-    { section: "notices_by_category", item: "total", value: bySubject.reduce((total, row) => total + row.n, 0) },
-    ...[...kinds]
-      .toSorted(([a], [b]) => a.localeCompare(b))
-      .map(([kind, n]) => ({ section: "decisions_by_kind" as const, item: kind, value: n })),
-    { section: "decisions_by_kind", item: "total", value: decisions.length },
-    {
-      section: "median_handling_hours",
-      item: "notice_to_decision",
-      value: handling === null ? null : Math.round((handling / 3600) * 10) / 10,
-    },
-    { section: "appeals", item: "received", value: made() },
-    { section: "appeals", item: "still_open", value: made("open") },
-    { section: "appeals", item: "decision_upheld", value: decided("upheld") },
-    { section: "appeals", item: "decision_reversed", value: decided("reversed") },
-    { section: "decisions_by_means", item: "automated", value: automated },
-    { section: "decisions_by_means", item: "human", value: decisions.length - automated },
-  ];
-}
-
-/** The columns of the DSA figures' CSV, in order. */
-export const DSA_CSV_COLUMNS = ["site", "period_start", "period_end", "section", "item", "value"] as const;
-
-const csvField = (value: string | number | null) => {
-  const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
-/** The DSA figures as CSV (RFC 4180: CRLF line ends, a header row). */
-export function dsaCsv(site: string | null, period: Period, figures: DsaFigure[]): string {
-  const rows = figures.map((figure) => [
-    site ?? "all",
-    dayText(period.from),
-    dayText(period.to - DAY),
-    figure.section,
-    figure.item,
-    figure.value,
-  ]);
-  return (
-    [DSA_CSV_COLUMNS as readonly (string | number | null)[], ...rows]
-      .map((row) => row.map(csvField).join(","))
-      .join("\r\n") + "\r\n"
-  );
 }

@@ -4,8 +4,9 @@
  * SMS and push copies after OUTBOX_RETENTION_DAYS (30 by default), ended sessions, used or expired
  * links and SMS codes a day after they ended, handled reports after REPORT_RETENTION_DAYS,
  * verification selfies (their R2 objects) SELFIE_RETENTION_DAYS after their decision (docs/decisions/0040),
- * and what a moderation decision kept to undo it (the removed text, the photos' statuses) once no
- * appeal can come and none is open (docs/decisions/0059).
+ * what a moderation decision kept to undo it (the removed text, the photos' statuses) once no
+ * appeal can come and none is open (docs/decisions/0059), and who was active in a month after
+ * ACTIVE_MONTHS_KEPT months (docs/decisions/0063).
  */
 import { REPORT_RETENTION_DAYS } from "../../shared/reports";
 import type { Database } from "../db/database";
@@ -28,6 +29,7 @@ const KINDS: readonly RetainedKind[] = [
   "sms_codes",
   "login_attempts",
   "reports",
+  "active_months",
 ];
 /** Kinds with objects in R2 as well as rows. */
 type StoredKind = "selfies" | "kept_content";
@@ -36,6 +38,17 @@ type StoredKind = "selfies" | "kept_content";
 export function outboxRetentionDays(env: { OUTBOX_RETENTION_DAYS?: string }): number {
   const days = Number(env.OUTBOX_RETENTION_DAYS);
   return Number.isInteger(days) && days >= 1 ? days : DEFAULT_OUTBOX_RETENTION_DAYS;
+}
+
+/** Months of active members kept besides the current one: the report of the last two calendar years reads them. */
+export const ACTIVE_MONTHS_KEPT = 24;
+
+/** The first month (YYYY-MM, UTC) whose active members the retention run keeps at `now`. */
+export function firstKeptMonth(now: number): string {
+  const date = new Date(now * 1000);
+  date.setUTCDate(1);
+  date.setUTCMonth(date.getUTCMonth() - ACTIVE_MONTHS_KEPT);
+  return date.toISOString().slice(0, 7);
 }
 
 /** `photos`: the bucket selfies are deleted from (they wait while it is not given). */
@@ -58,6 +71,7 @@ export async function runRetention(
     ended: now - ENDED_RETENTION_SECONDS,
     reports: now - REPORT_RETENTION_DAYS * DAY,
     now,
+    months: firstKeptMonth(now),
   };
   const deleted = Object.fromEntries([...KINDS, "selfies", "kept_content"].map((k) => [k, 0])) as Record<
     RetainedKind | StoredKind,
