@@ -20,7 +20,8 @@ export function ContestForm({ reportId, contestKey }: { reportId: number; contes
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.busy) return;
-    if (!form.check(text.trim().length < TEXT_MIN ? { text: t("reports.contest.hint", { count: TEXT_MIN }) } : {})) return;
+    if (!form.check(text.trim().length < TEXT_MIN ? { text: t("reports.contest.hint", { count: TEXT_MIN }) } : {}))
+      return;
     const body: ContestBody = { report_id: reportId, text: text.trim(), ...(contestKey ? { key: contestKey } : {}) };
     void form.run(async () => {
       await apiSend("POST", "/api/report_contest.php", body);
@@ -37,7 +38,14 @@ export function ContestForm({ reportId, contestKey }: { reportId: number; contes
         <label htmlFor={`${id}-text`} className="field__label">
           {t("reports.contest.label")}
         </label>
-        <textarea id={`${id}-text`} name="text" className="field__input" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
+        <textarea
+          id={`${id}-text`}
+          name="text"
+          className="field__input"
+          rows={5}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <FieldError text={form.errors.fields.text} />
       </div>
       <div className="report-form__actions">

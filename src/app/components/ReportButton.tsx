@@ -22,7 +22,14 @@ type Props = {
  * member and the item filled in). The dialog exists only while open, so a chat of many bubbles
  * carries one button each and no form.
  */
-export function ReportButton({ profile, messageId, photoId, photo = false, className = "button button--ghost", icon = false }: Props) {
+export function ReportButton({
+  profile,
+  messageId,
+  photoId,
+  photo = false,
+  className = "button button--ghost",
+  icon = false,
+}: Props) {
   const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
@@ -54,7 +61,9 @@ export function ReportButton({ profile, messageId, photoId, photo = false, class
             <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
               <path fill="currentColor" d="M5 3h2v1h12l-2.5 5L19 14H7v7H5V3zm2 3v6h8.8l-1.5-3 1.5-3H7z" />
             </svg>
-            <span className="visually-hidden">{messageId === undefined && photoId === undefined ? t("reports.report") : label}</span>
+            <span className="visually-hidden">
+              {messageId === undefined && photoId === undefined ? t("reports.report") : label}
+            </span>
           </>
         ) : messageId === undefined && photoId === undefined ? (
           t("reports.report")

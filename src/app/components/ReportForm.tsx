@@ -57,7 +57,14 @@ type Props = {
  * notifier's name and address (a member's account gives them) and the good-faith statement. A
  * question about billing, the account or personal data goes to customer service.
  */
-export function ReportForm({ about, messageId, photoId, askReference = false, initialReference = "", onCancel }: Props) {
+export function ReportForm({
+  about,
+  messageId,
+  photoId,
+  askReference = false,
+  initialReference = "",
+  onCancel,
+}: Props) {
   const t = useT();
   const { user } = useUser();
   const id = useId();
@@ -66,7 +73,13 @@ export function ReportForm({ about, messageId, photoId, askReference = false, in
   const [description, setDescription] = useState("");
   const [email, setEmail] = useState("");
   const [reference, setReference] = useState(initialReference);
-  const [notice, setNotice] = useState<NoticeDraft>({ category: "", law: "", goodFaith: false, name: "", anonymous: false });
+  const [notice, setNotice] = useState<NoticeDraft>({
+    category: "",
+    law: "",
+    goodFaith: false,
+    name: "",
+    anonymous: false,
+  });
   const [sent, setSent] = useState<ReportResponse["report"] | null>(null);
   const support = subject !== "" && isSupportSubject(subject);
   const illegal = subject !== "" && basisOf(subject) === "illegal";
@@ -126,7 +139,14 @@ export function ReportForm({ about, messageId, photoId, askReference = false, in
       <>
         <FormMessage
           tone="success"
-          text={t(sent.queue === "support" ? "reports.sent_support" : anonymous && !email.trim() ? "reports.sent_anonymous" : "reports.sent", { id: sent.id })}
+          text={t(
+            sent.queue === "support"
+              ? "reports.sent_support"
+              : anonymous && !email.trim()
+                ? "reports.sent_anonymous"
+                : "reports.sent",
+            { id: sent.id },
+          )}
         />
         {onCancel && (
           <button type="button" className="button button--ghost" onClick={onCancel}>
@@ -236,7 +256,9 @@ export function ReportForm({ about, messageId, photoId, askReference = false, in
           error={form.errors.fields.email}
         />
       )}
-      {user && !support && <p className="field__hint">{t("reports.as_member", { name: user.profile.name, email: user.email })}</p>}
+      {user && !support && (
+        <p className="field__hint">{t("reports.as_member", { name: user.profile.name, email: user.email })}</p>
+      )}
       <div className="report-form__actions">
         <button type="submit" className="button button--primary" disabled={form.busy}>
           {form.busy ? t("reports.sending") : t("reports.send")}

@@ -13,10 +13,8 @@ import { fileReport } from "../services/reports";
 import { clientAddress } from "./account";
 import { invalidBody } from "./body";
 
-export const reportRoutes = new Hono<AppEnv>().post(
-  "/api/report.php",
-  vValidator("json", ReportBody, invalidBody),
-  async (c) => {
+export const reportRoutes = new Hono<AppEnv>()
+  .post("/api/report.php", vValidator("json", ReportBody, invalidBody), async (c) => {
     const session = c.get("session");
     const { id, queue } = await fileReport(
       {
@@ -35,8 +33,7 @@ export const reportRoutes = new Hono<AppEnv>().post(
       c.req.valid("json"),
     );
     return c.json({ report: { id, status: "open", queue } } satisfies ReportResponse, 201);
-  },
-)
+  })
   .post("/api/report_contest.php", vValidator("json", ContestBody, invalidBody), async (c) => {
     const session = c.get("session");
     const { id } = await contestDismissal(

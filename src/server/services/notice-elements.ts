@@ -29,7 +29,10 @@ export type NoticeElements = {
 const refuse = (field: string, key: string) => fieldError({ status: 400, code: "invalid_parameter", field, key });
 
 /** The notice's elements from the body and the member's account (undefined for a visitor), or a 400 naming the field. */
-export function noticeElements(body: ReportBody, account: { username: string; email: string } | undefined): NoticeElements {
+export function noticeElements(
+  body: ReportBody,
+  account: { username: string; email: string } | undefined,
+): NoticeElements {
   const support = isSupportSubject(body.subject);
   const anonymous = body.anonymous === true;
   if (anonymous && (support || body.category !== ANONYMOUS_CATEGORY))
@@ -37,7 +40,8 @@ export function noticeElements(body: ReportBody, account: { username: string; em
   const name = anonymous ? null : (account?.username ?? body.name ?? "");
   const email = account && !anonymous ? account.email : (body.email ?? "");
   if (!anonymous && !email) throw refuse("email", "validation.required");
-  if (support) return { queue: "support", name: name || null, email, category: null, basis: null, law: null, goodFaith: false };
+  if (support)
+    return { queue: "support", name: name || null, email, category: null, basis: null, law: null, goodFaith: false };
 
   if (name !== null && name.length === 0) throw refuse("name", "reports.errors.name_required");
   if (!body.category) throw refuse("category", "reports.errors.category_required");

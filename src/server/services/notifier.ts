@@ -59,10 +59,12 @@ export async function tellNotifier(
     link: dismissed ? `${origin}/complaints?contest=${report.id}&key=${key}` : `${origin}/complaints`,
     values: {
       outcome: t(`moderation.report_outcomes.${outcome}`),
-      reasons: [rule, reasons.facts ? t("reports.outcome_mail.reasons", { note: reasons.facts }) : ""]
+      reasons_part: [rule, reasons.facts ? t("reports.outcome_mail.reasons", { reason: reasons.facts }) : ""]
         .filter(Boolean)
         .join(" "),
-      contest: dismissed ? t("reports.outcome_mail.contest", { date: dayOf(appealDeadline(decidedAt), language) }) : "",
+      contest_part: dismissed
+        ? t("reports.outcome_mail.contest", { date: dayOf(appealDeadline(decidedAt), language) })
+        : "",
     },
   }));
 }
@@ -112,7 +114,9 @@ export async function decideNotifierAppeal(
   const report = first.reportId === null ? undefined : await reportById(m.db, first.reportId);
   const status = input.reverse ? "reversed" : "upheld";
   const reopen =
-    input.reverse && report ? [reopenReportQuery(m.db, report.id), detachStaleDecisionQuery(m.db, { reportId: report.id })] : [];
+    input.reverse && report
+      ? [reopenReportQuery(m.db, report.id), detachStaleDecisionQuery(m.db, { reportId: report.id })]
+      : [];
   const batch = withAudit(
     m.db,
     m.actor,
@@ -133,7 +137,7 @@ export async function decideNotifierAppeal(
     const t = i18nFor(languageOf(report.language)).t;
     await mailNotifier(m.env, report, "contest_outcome", (origin) => ({
       link: `${origin}/complaints`,
-      values: { outcome: t(`reports.contest_outcomes.${status}`), note: input.note },
+      values: { outcome: t(`reports.contest_outcomes.${status}`), reason: input.note },
     }));
   }
   return true;
@@ -141,7 +145,10 @@ export async function decideNotifierAppeal(
 
 /** Support's answer to a question sent through /complaints, mailed in the asker's language. */
 export async function mailSupportAnswer(env: Env, report: Report, answer: string): Promise<void> {
-  await mailNotifier(env, report, "support_answer", (origin) => ({ link: `${origin}/pages/service`, values: { answer } }));
+  await mailNotifier(env, report, "support_answer", (origin) => ({
+    link: `${origin}/pages/service`,
+    values: { text: answer },
+  }));
 }
 
 /** One mail to the notifier of `report`, with the redress line every notifier's mail ends with. */
@@ -168,7 +175,7 @@ async function mailNotifier(
         { address: report.email, name: report.reporterName ?? report.email.split("@")[0]! },
         { name: site?.settings.name ?? report.siteDomain, company: site?.company ?? null },
         link,
-        { id: report.id, redress, ...values },
+        { id: report.id, redress_part: redress, ...values },
       ),
     );
   } catch (error) {
@@ -186,4 +193,9 @@ async function mailNotifier(
 
 const languageOf = (language: string): Language => (isLanguage(language) ? language : "en");
 const dayOf = (seconds: number, language: Language) =>
-  new Date(seconds * 1000).toLocaleDateString(language, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  new Date(seconds * 1000).toLocaleDateString(language, {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });

@@ -58,7 +58,12 @@ export async function fileReport(
     : notice.email
       ? `email:${notice.email.toLowerCase()}`
       : `anonymous:${ctx.clientAddress}`;
-  const duplicate = target.messageId !== null ? "reports.errors.message_reported" : target.photoId !== null ? "reports.errors.photo_reported" : "reports.errors.profile_reported";
+  const duplicate =
+    target.messageId !== null
+      ? "reports.errors.message_reported"
+      : target.photoId !== null
+        ? "reports.errors.photo_reported"
+        : "reports.errors.profile_reported";
   if (target.key && (await hasReported(ctx.db, reporterKey, target.key)))
     throw new AppError({ status: 409, code: "already_reported", key: duplicate });
 
@@ -75,7 +80,10 @@ export async function fileReport(
       profileId: target.profileId,
       messageId: target.messageId,
       photoId: target.photoId,
-      location: target.profileId === null ? (body.location ?? null) : reportLocation(ctx.origin, target as { profileId: number }),
+      location:
+        target.profileId === null
+          ? (body.location ?? null)
+          : reportLocation(ctx.origin, target as { profileId: number }),
       reporterName: notice.name,
       goodFaith: notice.goodFaith,
       category: notice.category,
@@ -101,9 +109,22 @@ export async function fileReport(
     });
   }
   console.info(
-    JSON.stringify({ event: "report_filed", report: id, subject: body.subject, target: target.key, queue: notice.queue }),
+    JSON.stringify({
+      event: "report_filed",
+      report: id,
+      subject: body.subject,
+      target: target.key,
+      queue: notice.queue,
+    }),
   );
-  if (notice.email) await confirmReport(ctx, { id, email: notice.email, name: notice.name, subject: body.subject, queue: notice.queue });
+  if (notice.email)
+    await confirmReport(ctx, {
+      id,
+      email: notice.email,
+      name: notice.name,
+      subject: body.subject,
+      queue: notice.queue,
+    });
   return { id, queue: notice.queue };
 }
 
@@ -125,9 +146,19 @@ async function reportTarget(ctx: ReportContext, reporter: Reporter, body: Report
         ? undefined
         : await messageSender(ctx.rooms, reporter.profileId, peerId, messageId);
     if (sender === undefined)
-      throw fieldError({ status: 404, code: "message_not_found", field: "message_id", key: "reports.errors.message_not_found" });
+      throw fieldError({
+        status: 404,
+        code: "message_not_found",
+        field: "message_id",
+        key: "reports.errors.message_not_found",
+      });
     if (sender !== peerId)
-      throw fieldError({ status: 400, code: "invalid_parameter", field: "profile_id", key: "reports.errors.message_of_other_member" });
+      throw fieldError({
+        status: 400,
+        code: "invalid_parameter",
+        field: "profile_id",
+        key: "reports.errors.message_of_other_member",
+      });
     profileId = sender;
   }
   if (photoId !== null && profileId === null)
@@ -136,10 +167,20 @@ async function reportTarget(ctx: ReportContext, reporter: Reporter, body: Report
     if (reporter?.profileId === profileId)
       throw fieldError({ status: 400, code: "own_profile", field: "profile_id", key: "reports.errors.own_profile" });
     if (!(await isReportableProfile(ctx.db, profileId)))
-      throw fieldError({ status: 404, code: "profile_not_found", field: "profile_id", key: "reports.errors.profile_not_found" });
+      throw fieldError({
+        status: 404,
+        code: "profile_not_found",
+        field: "profile_id",
+        key: "reports.errors.profile_not_found",
+      });
   }
   if (photoId !== null && !(await isReportablePhoto(ctx.db, photoId, profileId!)))
-    throw fieldError({ status: 404, code: "photo_not_found", field: "photo_id", key: "reports.errors.photo_not_found" });
+    throw fieldError({
+      status: 404,
+      code: "photo_not_found",
+      field: "photo_id",
+      key: "reports.errors.photo_not_found",
+    });
   const key =
     messageId !== null
       ? `message:${Math.min(reporter!.profileId, peerId!)}:${Math.max(reporter!.profileId, peerId!)}:${messageId}`

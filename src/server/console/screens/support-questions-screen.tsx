@@ -80,7 +80,10 @@ const routes = new Hono<ConsoleEnv>()
             </fieldset>
           </form>
         ) : (
-          <p className="notice" style={{ whiteSpace: "pre-wrap" }}>{`Answered ${when(question.handledAt)}: ${question.operatorNote ?? ""}`}</p>
+          <p
+            className="notice"
+            style={{ whiteSpace: "pre-wrap" }}
+          >{`Answered ${when(question.handledAt)}: ${question.operatorNote ?? ""}`}</p>
         )}
       </>,
     );
@@ -93,7 +96,13 @@ const routes = new Hono<ConsoleEnv>()
     const now = Math.floor(Date.now() / 1000);
     const answered = await runAudited(
       c,
-      { action: "support.answer", target: { kind: "report", id }, before: { status: "open" }, after: { status: "resolved" }, reason: answer },
+      {
+        action: "support.answer",
+        target: { kind: "report", id },
+        before: { status: "open" },
+        after: { status: "resolved" },
+        reason: answer,
+      },
       [answerSupportQuestionQuery(c.var.db, id, answer, now)],
       { onlyIfChanged: true, now },
     );
