@@ -90,6 +90,8 @@ async function reportAbout(
   const response = await reporter.browser.post("/api/report.php", {
     subject: "scam",
     description,
+    category: "scams_and_fraud",
+    good_faith: true,
     profile_id: reported.id,
   });
   expect(response.status).toBe(201);
@@ -322,6 +324,8 @@ describe("the report queue", { timeout: 30_000 }, () => {
     const filed = await reporter.browser.post("/api/report.php", {
       subject: "scam",
       description: "He asks me for money.",
+      category: "scams_and_fraud",
+      good_faith: true,
       profile_id: reported.id,
       message_id: messageId,
     });
