@@ -132,7 +132,7 @@ describe("the operators' console, with the members' open pages", () => {
     ]);
 
     // The reporter learns the outcome, the member gets the statement of reasons, both in Dutch.
-    const [outcome] = mailsTo(addressOf(bramId), "report_outcome");
+    const [outcome] = mailsTo(addressOf(bramId), "notice_outcome");
     expect(outcome!.text).toContain(nl.moderation.report_outcomes.restrict);
     const [statement] = mailsTo(addressOf(annaId), "statement");
     expect(statement!.subject).toContain(nl.moderation.mail.statement.subject.split(" {site}")[0]!);

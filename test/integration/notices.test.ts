@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { chatMember, type Member } from "../chat";
 import { putSites, site } from "../fixtures";
 import { Browser, json } from "../http";
+import { asOperator, operator } from "../console";
+import { notifierKey } from "../../src/server/services/notifier";
 
 const ORIGIN = "http://notices.test";
 let address = 0;
@@ -188,5 +190,57 @@ describe("the notifier contests a dismissal", () => {
     expect((await json(early)).message).toBe("There is no dismissed report to contest here.");
     const short = await reporter.browser.post("/api/report_contest.php", { report_id: report.id, text: "no" });
     expect(short.status).toBe(400);
+  });
+});
+
+describe("a dismissal contested by its notifier", { timeout: 60_000 }, () => {
+  it("is filed once by the mailed key, decided by another operator, and reversed opens the report again", async () => {
+    const reporter = await member("Objector");
+    const reported = await member("Dismissed");
+    const { report } = await json<{ report: { id: number } }>(
+      await reporter.browser.post("/api/report.php", { ...notice, profile_id: reported.id }),
+    );
+    const [first, second] = [await operator("moderator"), await operator("moderator")];
+    const dismissed = await asOperator(first, `/reports/${report.id}/decide`, {
+      form: { outcome: "dismiss", facts: "" },
+    });
+    expect(dismissed.status).toBe(200);
+
+    const key = await notifierKey(env.SESSION_SECRET, report.id);
+    const text = "His profile text threatens me, please look again.";
+    const attempts = await Promise.all(
+      Array.from({ length: 4 }, () => visitor().post("/api/report_contest.php", { report_id: report.id, key, text })),
+    );
+    expect(attempts.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const appeal = (await env.DB.prepare(
+      "SELECT a.id, a.by_notifier FROM appeals a JOIN moderation_decisions d ON d.id = a.decision_id WHERE d.report_id = ?",
+    )
+      .bind(report.id)
+      .first<{ id: number; by_notifier: number }>())!;
+    expect(appeal.by_notifier).toBe(1);
+
+    const same = await asOperator(first, `/appeals/${appeal.id}/decide`, {
+      form: { decision: "reverse", note: "Looked again." },
+    });
+    expect(same.status).toBe(403);
+    const reversed = await asOperator(second, `/appeals/${appeal.id}/decide`, {
+      form: { decision: "reverse", note: "The text is a threat after all." },
+    });
+    expect(reversed.status).toBe(200);
+    const reopened = await env.DB.prepare("SELECT status FROM reports WHERE id = ?")
+      .bind(report.id)
+      .first<{ status: string }>();
+    expect(reopened!.status).toBe("open");
+    const mails = await env.DB.prepare("SELECT kind, text FROM outgoing_mail WHERE to_address = ? AND kind <> 'activation' ORDER BY id")
+      .bind(await env.DB.prepare("SELECT email FROM reports WHERE id = ?").bind(report.id).first<string>("email"))
+      .all<{ kind: string; text: string }>();
+    expect(mails.results.map((m) => m.kind)).toEqual([
+      "report",
+      "notice_dismissed",
+      "contest_receipt",
+      "contest_outcome",
+    ]);
+    expect(mails.results.at(-1)!.text).toContain("The text is a threat after all.");
+    expect(mails.results.at(-1)!.text).toContain("or to a court");
   });
 });
