@@ -154,7 +154,7 @@ describe("a notice holds what Art. 16(2) lists", () => {
         reporter.browser.post("/api/report.php", { ...body, profile_id: reported.id, photo_id: photo }),
       ),
     );
-    expect(attempts.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(attempts.map((r) => r.status).toSorted()).toEqual([201, 409, 409, 409]);
     const stored = await env.DB.prepare("SELECT photo_id, location FROM reports WHERE photo_id = ?").bind(photo).all();
     expect(stored.results).toEqual([{ photo_id: photo, location: `${ORIGIN}/members/${reported.id}#photo-${photo}` }]);
   });
@@ -211,7 +211,7 @@ describe("a dismissal contested by its notifier", { timeout: 60_000 }, () => {
     const attempts = await Promise.all(
       Array.from({ length: 4 }, () => visitor().post("/api/report_contest.php", { report_id: report.id, key, text })),
     );
-    expect(attempts.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(attempts.map((r) => r.status).toSorted()).toEqual([201, 409, 409, 409]);
     const appeal = (await env.DB.prepare(
       "SELECT a.id, a.by_notifier FROM appeals a JOIN moderation_decisions d ON d.id = a.decision_id WHERE d.report_id = ?",
     )
@@ -231,7 +231,9 @@ describe("a dismissal contested by its notifier", { timeout: 60_000 }, () => {
       .bind(report.id)
       .first<{ status: string }>();
     expect(reopened!.status).toBe("open");
-    const mails = await env.DB.prepare("SELECT kind, text FROM outgoing_mail WHERE to_address = ? AND kind <> 'activation' ORDER BY id")
+    const mails = await env.DB.prepare(
+      "SELECT kind, text FROM outgoing_mail WHERE to_address = ? AND kind <> 'activation' ORDER BY id",
+    )
       .bind(await env.DB.prepare("SELECT email FROM reports WHERE id = ?").bind(report.id).first<string>("email"))
       .all<{ kind: string; text: string }>();
     expect(mails.results.map((m) => m.kind)).toEqual([
