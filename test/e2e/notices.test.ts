@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import nl from "../../locales/nl.json" with { type: "json" };
 import { enterSite, hydrated, phone, sharedBrowser } from "./browser";
-import { api, signUpByApi } from "./dutch-site";
+import { signUpByApi } from "./dutch-site";
 import { localD1 } from "./server";
 
 const baseUrl = inject("baseUrl");
