@@ -30,6 +30,8 @@ describe("an appeal from the member's phone to the reviewer's console and back",
     const report = await api<{ report: { id: number } }>(bram.page, "POST", "/api/report.php", {
       subject: "scam",
       description: "Haar profieltekst verwijst naar een andere site.",
+      category: "scams_and_fraud",
+      good_faith: true,
       profile_id: annaId,
     });
     expect(report.status).toBe(201);

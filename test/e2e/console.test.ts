@@ -115,6 +115,8 @@ describe("the operators' console, with the members' open pages", () => {
   it("an operator decides a report and both members are told; the member reads the statement and appeals", async () => {
     const report = await api<{ report: { id: number } }>(bram.page, "POST", "/api/report.php", {
       subject: "harassment",
+      category: "illegal_or_harmful_speech",
+      good_faith: true,
       description: "Ze stuurt me steeds berichten nadat ik nee zei.",
       profile_id: annaId,
     });
@@ -130,7 +132,7 @@ describe("the operators' console, with the members' open pages", () => {
     ]);
 
     // The reporter learns the outcome, the member gets the statement of reasons, both in Dutch.
-    const [outcome] = mailsTo(addressOf(bramId), "report_outcome");
+    const [outcome] = mailsTo(addressOf(bramId), "notice_outcome");
     expect(outcome!.text).toContain(nl.moderation.report_outcomes.restrict);
     const [statement] = mailsTo(addressOf(annaId), "statement");
     expect(statement!.subject).toContain(nl.moderation.mail.statement.subject.split(" {site}")[0]!);
@@ -161,6 +163,8 @@ describe("the operators' console, with the members' open pages", () => {
     );
     const report = await api<{ report: { id: number } }>(cas.page, "POST", "/api/report.php", {
       subject: "scam",
+      category: "scams_and_fraud",
+      good_faith: true,
       description: "Ze vroeg me om geld voor een treinkaartje.",
       profile_id: annaId,
     });

@@ -50,6 +50,8 @@ describe("a reported chat message removed by a moderator", () => {
     const messageId = history.body.messages.find((m) => m.body?.includes("NL00BANK"))!.id;
     const report = await api<{ report: { id: number } }>(anna.page, "POST", "/api/report.php", {
       subject: "scam",
+      category: "scams_and_fraud",
+      good_faith: true,
       description: "Hij vraagt om geld.",
       profile_id: bramId,
       message_id: messageId,

@@ -57,6 +57,8 @@ async function reportAbout(reporter: Member, reported: Member, messageId?: numbe
   const response = await reporter.browser.post("/api/report.php", {
     subject: "scam",
     description: "She asked me for money for her sick mother.",
+    category: "scams_and_fraud",
+    good_faith: true,
     profile_id: reported.id,
     ...(messageId ? { message_id: messageId } : {}),
   });

@@ -355,6 +355,8 @@ describe("the dashboard", () => {
         await m.browser.post("/api/report.php", {
           subject: "harassment",
           description: "rude messages again and again",
+          category: "illegal_or_harmful_speech",
+          good_faith: true,
           profile_id: reported.id,
         })
       ).status,

@@ -90,6 +90,8 @@ async function reportAbout(
   const response = await reporter.browser.post("/api/report.php", {
     subject: "scam",
     description,
+    category: "scams_and_fraud",
+    good_faith: true,
     profile_id: reported.id,
   });
   expect(response.status).toBe(201);
@@ -241,8 +243,11 @@ describe("the report queue", { timeout: 30_000 }, () => {
     ).toBe("rejected");
     expect(await accountStatus(reported.userId)).toBe("active");
     expect(await mailsTo(reported.userId, "statement")).toEqual([]);
-    const [told] = await mailsTo(reporter.userId, "report_outcome");
+    const [told] = await mailsTo(reporter.userId, "notice_dismissed");
     expect(told!.text).toContain(i18nFor("en").t("moderation.report_outcomes.dismiss"));
+    // The redress a notifier has: contest it here (the keyed link), the out-of-court body or a court.
+    expect(told!.text).toMatch(/\/complaints\?contest=\d+&key=[\w-]+/);
+    expect(told!.text).toContain("or to a court");
     expect(await auditOf("report", report)).toMatchObject([{ action: "report.dismiss" }]);
   });
 
@@ -265,7 +270,7 @@ describe("the report queue", { timeout: 30_000 }, () => {
     expect(row!.restricted_at).not.toBeNull();
     expect(row!.searchable).toBe(0);
     expect(await mailsTo(reported.userId, "statement")).toHaveLength(1);
-    expect((await mailsTo(reporter.userId, "report_outcome"))[0]!.text).toContain(
+    expect((await mailsTo(reporter.userId, "notice_outcome"))[0]!.text).toContain(
       i18nFor("en").t("moderation.report_outcomes.restrict"),
     );
     // The member reads the statement in the app, with their session.
@@ -322,6 +327,8 @@ describe("the report queue", { timeout: 30_000 }, () => {
     const filed = await reporter.browser.post("/api/report.php", {
       subject: "scam",
       description: "He asks me for money.",
+      category: "scams_and_fraud",
+      good_faith: true,
       profile_id: reported.id,
       message_id: messageId,
     });
@@ -386,7 +393,7 @@ describe("the report queue", { timeout: 30_000 }, () => {
     expect(await auditOf("report", report)).toMatchObject([{ action: "report.remove_content", actor: moderator }]);
     expect(JSON.parse((await auditOf("report", report))[0]!.after!)).toMatchObject({ removed_message: messageId });
     expect(await mailsTo(reported.userId, "statement")).toHaveLength(1);
-    expect((await mailsTo(reporter.userId, "report_outcome"))[0]!.text).toContain(
+    expect((await mailsTo(reporter.userId, "notice_outcome"))[0]!.text).toContain(
       i18nFor("en").t("moderation.report_outcomes.remove_content"),
     );
     expect(await decisionsOf(reported.userId)).toMatchObject([{ outcome: "remove_message", restricts: 1 }]);

@@ -28,6 +28,8 @@ const report = (who: Member | Browser, body: Record<string, unknown>) =>
   ("browser" in who ? who.browser : who).post("/api/report.php", {
     subject: "harassment",
     description: "Keeps sending me rude messages.",
+    category: "illegal_or_harmful_speech",
+    good_faith: true,
     ...body,
   });
 
@@ -192,7 +194,12 @@ describe("a visitor's complaint", () => {
 
     const res = await report(visitor, { ...complaint, email: "Visitor@Example.com" });
     expect(res.status).toBe(201);
-    expect(await mailsTo("Visitor@Example.com")).toHaveLength(1);
+    // A billing question is support's: its confirmation says so, and no notice is counted.
+    expect((await json<{ report: { queue: string } }>(res)).report.queue).toBe("support");
+    const confirmation = await env.DB.prepare("SELECT kind FROM outgoing_mail WHERE to_address = ?")
+      .bind("Visitor@Example.com")
+      .all<{ kind: string }>();
+    expect(confirmation.results.map((row) => row.kind)).toEqual(["support_question"]);
 
     const message = await report(visitor, { ...complaint, email: "visitor@example.com", message_id: 1 });
     expect(message.status).toBe(403);

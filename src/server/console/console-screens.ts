@@ -10,6 +10,7 @@ import { discountsScreen } from "./screens/discounts-screen";
 import { membersScreen } from "./screens/members-screen";
 import { ordersScreen } from "./screens/orders-screen";
 import { sitesScreen } from "./screens/sites-screen";
+import { supportQuestionsScreen } from "./screens/support-questions-screen";
 import { transparencyScreen } from "./screens/transparency-screen";
 import { operatorsScreen } from "./screens/operators-screen";
 import { photoQueueScreen } from "./screens/photo-queue-screen";
@@ -26,6 +27,7 @@ export const CONSOLE_SCREENS: readonly ConsoleScreen[] = [
   verificationsScreen,
   appealQueueScreen,
   membersScreen,
+  supportQuestionsScreen,
   ordersScreen,
   discountsScreen,
   sitesScreen,

@@ -105,7 +105,7 @@ export function openReports(db: Database, limit: number, offset = 0) {
     })
     .from(reports)
     .leftJoin(profiles, eq(profiles.id, reports.profileId))
-    .where(eq(reports.status, "open"))
+    .where(and(eq(reports.queue, "moderation"), eq(reports.status, "open")))
     .orderBy(asc(reports.createdAt), asc(reports.id))
     .limit(limit)
     .offset(offset);
@@ -115,7 +115,7 @@ export async function countOpenReports(db: Database): Promise<number> {
   const row = await db
     .select({ count: sql<number>`count(*)` })
     .from(reports)
-    .where(eq(reports.status, "open"))
+    .where(and(eq(reports.queue, "moderation"), eq(reports.status, "open")))
     .get();
   return row?.count ?? 0;
 }

@@ -5,7 +5,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { accountIsLive } from "./accounts";
 import type { Database } from "./database";
-import { profiles, reports, users } from "./schema";
+import { photos, profiles, reports, users } from "./schema";
 import { revokeMemberSessions } from "./sessions";
 
 export type ReportStatus = "open" | "resolved" | "rejected";
@@ -22,6 +22,14 @@ type NewReport = Pick<
   | "siteDomain"
   | "language"
   | "clientAddress"
+  | "reporterName"
+  | "goodFaith"
+  | "category"
+  | "basis"
+  | "law"
+  | "location"
+  | "photoId"
+  | "queue"
 >;
 
 const HOUR = 60 * 60;
@@ -33,6 +41,16 @@ export async function isReportableProfile(db: Database, profileId: number): Prom
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .where(and(eq(profiles.id, profileId), eq(profiles.status, "active"), accountIsLive()))
+    .get();
+  return row !== undefined;
+}
+
+/** Whether a photo can be reported as one of a profile's: it is that profile's and public. */
+export async function isReportablePhoto(db: Database, photoId: number, profileId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: photos.id })
+    .from(photos)
+    .where(and(eq(photos.id, photoId), eq(photos.profileId, profileId), eq(photos.status, "active")))
     .get();
   return row !== undefined;
 }
@@ -60,9 +78,12 @@ export async function insertReport(
 ): Promise<number | null> {
   const since = now - HOUR;
   const row = await db.get<{ id: number } | undefined>(sql`
-    INSERT INTO ${reports} (reporter_key, reporter_user_id, email, subject, description, target_key, profile_id, message_id, site_domain, language, client_address, status, created_at)
+    INSERT INTO ${reports} (reporter_key, reporter_user_id, email, subject, description, target_key, profile_id, message_id, site_domain, language, client_address, status, created_at,
+                            reporter_name, good_faith, category, basis, law, location, photo_id, queue)
     SELECT ${report.reporterKey}, ${report.reporterUserId ?? null}, ${report.email}, ${report.subject}, ${report.description}, ${report.targetKey ?? null},
-           ${report.profileId ?? null}, ${report.messageId ?? null}, ${report.siteDomain}, ${report.language}, ${report.clientAddress}, 'open', ${now}
+           ${report.profileId ?? null}, ${report.messageId ?? null}, ${report.siteDomain}, ${report.language}, ${report.clientAddress}, 'open', ${now},
+           ${report.reporterName ?? null}, ${report.goodFaith ? 1 : 0}, ${report.category ?? null}, ${report.basis ?? null}, ${report.law ?? null},
+           ${report.location ?? null}, ${report.photoId ?? null}, ${report.queue ?? "moderation"}
     WHERE (SELECT count(*) FROM ${reports} WHERE reporter_key = ${report.reporterKey} AND created_at > ${since}) < ${limits.perReporter}
       AND (SELECT count(*) FROM ${reports} WHERE client_address = ${report.clientAddress} AND created_at > ${since}) < ${limits.perAddress}
     ON CONFLICT (reporter_key, target_key) DO NOTHING

@@ -789,12 +789,14 @@ export const reports = sqliteTable(
     /** The exact location (URL) of what is reported. */
     location: text("location"),
     photoId: integer("photo_id"),
+    /** moderation (a notice about content) | support (a question about billing, the account, data), migration 0039. */
+    queue: text("queue").notNull().default("moderation"),
   },
   (t) => [
     uniqueIndex("reports_once_idx").on(t.reporterKey, t.targetKey),
     index("reports_reporter_idx").on(t.reporterKey, t.createdAt),
     index("reports_address_idx").on(t.clientAddress, t.createdAt),
-    index("reports_status_idx").on(t.status, t.createdAt),
+    index("reports_status_idx").on(t.queue, t.status, t.createdAt),
     index("reports_profile_idx").on(t.profileId),
   ],
 );
@@ -1149,6 +1151,8 @@ export const appeals = sqliteTable(
     decidedBy: integer("decided_by").references(() => operators.id),
     decidedAt: integer("decided_at"),
     note: text("note"),
+    /** Filed by the notifier against the dismissal of their notice, not by the member (migration 0039). */
+    byNotifier: integer("by_notifier", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("appeals_decision_idx").on(t.decisionId), index("appeals_status_idx").on(t.status, t.createdAt)],
 );

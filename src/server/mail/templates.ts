@@ -21,6 +21,12 @@ export type MailKind =
   | "mail_change"
   | "deletion"
   | "report"
+  | "support_question"
+  | "support_answer"
+  | "notice_outcome"
+  | "notice_dismissed"
+  | "contest_receipt"
+  | "contest_outcome"
   | "statement"
   | "report_outcome"
   | "appeal_outcome"
@@ -35,6 +41,12 @@ const TEXTS: Record<MailKind, string> = {
   mail_change: "mail.mail_change",
   deletion: "mail.deletion",
   report: "reports.mail",
+  support_question: "reports.support_mail",
+  support_answer: "reports.support_answer_mail",
+  notice_outcome: "reports.outcome_mail",
+  notice_dismissed: "reports.dismissed_mail",
+  contest_receipt: "reports.contest_mail.receipt",
+  contest_outcome: "reports.contest_mail.outcome",
   statement: "moderation.mail.statement",
   report_outcome: "moderation.mail.report_outcome",
   appeal_outcome: "moderation.mail.appeal_outcome",
@@ -55,6 +67,11 @@ const TOLD_WITHOUT_ASKING = new Set<MailKind>([
   "statement",
   "notice",
   "report_outcome",
+  "notice_outcome",
+  "notice_dismissed",
+  "contest_receipt",
+  "contest_outcome",
+  "support_answer",
   "appeal_outcome",
   "appeal_receipt",
 ]);

@@ -59,6 +59,7 @@ import { i18nFor } from "../translations";
 import { closeSessionSockets } from "./sessions";
 import { conversationRooms, memberChangedInChats } from "./chats";
 import { tellProfileChanged } from "../notices/tell";
+import { decideNotifierAppeal, tellNotifier } from "./notifier";
 
 /** An operator deciding: who they are for the audit log, and the Worker's bindings for the effects. */
 export type Moderator = { env: Env; db: Database; actor: Actor & { operatorId: number }; now: number };
@@ -307,7 +308,7 @@ export async function decideReport(
   )
     await tellProfileChanged(m.env, m.db, member.profileId);
   if (member && TOLD_OUTCOMES.includes(input.outcome)) await tellMember(m.env, decision, member);
-  await tellReporter(m.env, report, input.outcome);
+  await tellNotifier(m.env, report, input.outcome, { ground: input.ground, facts }, m.now);
   return decision;
 }
 
@@ -347,6 +348,12 @@ export async function decideAppeal(
       "same_operator",
       "You took the decision appealed: another operator decides the appeal.",
     );
+  // The notifier's objection to a dismissal (docs/decisions/0062): the report opens again, or the dismissal stands.
+  if (appeal.byNotifier) {
+    if (!(await decideNotifierAppeal(m, appeal, first, input)))
+      throw new ModerationRefusal(409, "already_decided", "This appeal was decided by someone else a moment ago.");
+    return (await decisionById(m.db, first.id))!;
+  }
   const member = first.profileId === null ? undefined : await memberForModeration(m.db, first.profileId);
   if (!member) throw new ModerationRefusal(404, "not_found", "The member is gone.");
 
@@ -543,39 +550,6 @@ async function mailMember(
         event: "moderation_mail_failed",
         kind,
         decision: decisionId,
-        message: error instanceof Error ? error.message : String(error),
-      }),
-    );
-  }
-}
-
-/** The reporter learns what became of their report (DSA Art. 16(5)), in the language they reported in. */
-async function tellReporter(
-  env: Env,
-  report: NonNullable<Awaited<ReturnType<typeof reportById>>>,
-  outcome: ReportOutcome,
-): Promise<void> {
-  try {
-    const site = await loadSite(env.SETTINGS, report.siteDomain);
-    const origin = `https://${site?.settings.domain ?? report.siteDomain}`;
-    const t = i18nFor(languageOf(report.language)).t;
-    const values = { id: report.id, outcome: t(`moderation.report_outcomes.${outcome}`) };
-    await mailerFor(env).send(
-      composeMail(
-        t,
-        "report_outcome",
-        { address: report.email, name: report.email.split("@")[0]! },
-        { name: site?.settings.name ?? report.siteDomain, company: site?.company ?? null },
-        `${origin}/complaints`,
-        values,
-      ),
-    );
-  } catch (error) {
-    console.warn(
-      JSON.stringify({
-        event: "moderation_mail_failed",
-        kind: "report_outcome",
-        report: report.id,
         message: error instanceof Error ? error.message : String(error),
       }),
     );

@@ -142,6 +142,7 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
         onSeen={chat.onSeen}
         onRetry={chat.retry}
         onDiscard={chat.discard}
+        peer={profile}
       />
       {data.blocked_reason === "verified_only" ? (
         <VerifiedOnlyNotice name={profile.name} />

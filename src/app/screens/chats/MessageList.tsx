@@ -2,6 +2,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "
 import { groupByDay, type MessageItem } from "../../chat/chat-view-rules";
 import { Link } from "../../components/Link";
 import { LockIcon } from "../../components/LockIcon";
+import { ReportButton } from "../../components/ReportButton";
 import { usePage, useT } from "../../page/page-context";
 import { useMinute } from "../../hooks/useMinute";
 import { dayLabel, messageTime } from "./chat-time";
@@ -20,6 +21,8 @@ type Props = {
   onSeen: (messageId: number, again: boolean) => void;
   onRetry: (clientId: string) => void;
   onDiscard: (clientId: string) => void;
+  /** The other member: each of their messages can be reported on its own. */
+  peer: { id: number; name: string };
 };
 
 /**
@@ -35,6 +38,7 @@ export const MessageList = memo(function MessageList({
   onSeen,
   onRetry,
   onDiscard,
+  peer,
 }: Props) {
   const t = useT();
   const { locale } = usePage();
@@ -135,6 +139,7 @@ export const MessageList = memo(function MessageList({
                   time={now ? messageTime(item.created_at, locale) : ""}
                   onRetry={onRetry}
                   onDiscard={onDiscard}
+                  peer={peer}
                 />
               ))}
             </ol>
@@ -152,15 +157,16 @@ type MessageProps = {
   time: string;
   onRetry: (clientId: string) => void;
   onDiscard: (clientId: string) => void;
+  peer: { id: number; name: string };
 };
 
 /** Rows are made anew on every change; one whose fields are all the same is not drawn again. */
 function sameMessage(a: MessageProps, b: MessageProps): boolean {
-  if (a.time !== b.time || a.onRetry !== b.onRetry || a.onDiscard !== b.onDiscard) return false;
+  if (a.time !== b.time || a.onRetry !== b.onRetry || a.onDiscard !== b.onDiscard || a.peer !== b.peer) return false;
   return (Object.keys(a.item) as (keyof MessageItem)[]).every((key) => a.item[key] === b.item[key]);
 }
 
-const Message = memo(function Message({ item, time, onRetry, onDiscard }: MessageProps) {
+const Message = memo(function Message({ item, time, onRetry, onDiscard, peer }: MessageProps) {
   const t = useT();
   const classes = [
     "message",
@@ -181,6 +187,9 @@ const Message = memo(function Message({ item, time, onRetry, onDiscard }: Messag
           </span>
         )}
       </p>
+      {!item.own && !item.removed && item.id !== null && item.kind !== "gift" && (
+        <ReportButton profile={peer} messageId={item.id} photo={item.kind === "image"} className="message__report" />
+      )}
       {item.status === "failed" && (
         <div className="message__error" role="alert">
           <p>{item.error}</p>

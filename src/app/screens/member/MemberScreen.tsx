@@ -111,6 +111,9 @@ export default function MemberScreen({ params }: ScreenProps) {
                 <LockIcon size={28} /> {t("login_needed.photos")}
               </button>
             ))}
+          {shown && !shown.locked && !data.viewer?.own && (
+            <ReportButton profile={profile} photoId={shown.id} className="member__photo-report" />
+          )}
           {/* The name on the photo, as a dating profile shows it: the first thing read, never scrolled to. */}
           <div className="member__nameplate">
             <h1>

@@ -87,7 +87,11 @@ const routes = new Hono<ConsoleEnv>()
           {first.facts && <p style={{ whiteSpace: "pre-wrap" }}>{`Facts: ${first.facts}`}</p>}
         </fieldset>
         <fieldset>
-          <legend>{`The member's appeal, filed ${when(appeal.createdAt)}`}</legend>
+          <legend>
+            {appeal.byNotifier
+              ? `The notifier contests the dismissal, filed ${when(appeal.createdAt)} (reversed: the report opens again for a new decision)`
+              : `The member's appeal, filed ${when(appeal.createdAt)}`}
+          </legend>
           <p style={{ whiteSpace: "pre-wrap" }}>{appeal.text}</p>
         </fieldset>
         <h2>The evidence the decision was made on</h2>
