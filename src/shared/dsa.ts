@@ -6,7 +6,7 @@
  * report subjects and measures fall into them.
  */
 import type { DecisionGround } from "./moderation";
-import type { ReportSubject } from "./reports";
+import { NOTICE_CATEGORIES, SUPPORT_SUBJECTS, type ReportSubject } from "./reports";
 
 /** The categories, by their Transparency Database key (without STATEMENT_CATEGORY_), with the template's name. */
 export const DSA_CATEGORIES = {
@@ -36,7 +36,8 @@ export const DSA_CATEGORY_KEYS = Object.keys(DSA_CATEGORIES) as DsaCategory[];
  */
 export function dsaCategoryOf(stored: string | null | undefined): DsaCategory | null {
   if (!stored) return null;
-  const key = stored.toUpperCase().replace(/^STATEMENT_CATEGORY_/, "");
+  const notice = NOTICE_CATEGORIES[stored as keyof typeof NOTICE_CATEGORIES];
+  const key = (notice?.category ?? stored).toUpperCase().replace(/^STATEMENT_CATEGORY_/, "");
   return key in DSA_CATEGORIES ? (key as DsaCategory) : null;
 }
 
@@ -65,10 +66,13 @@ export const SUBJECT_CATEGORIES: Readonly<Record<ReportSubject, DsaCategory>> = 
   payment: "CONSUMER_INFORMATION",
   privacy: "DATA_PROTECTION_AND_PRIVACY_VIOLATIONS",
   other: "NOT_SPECIFIED_NOTICE",
+  illegal_content: "NOT_SPECIFIED_NOTICE",
+  account: "CONSUMER_INFORMATION",
+  question: "NOT_SPECIFIED_NOTICE",
 };
 
 /** Report subjects that are questions for support (billing, the account), not notices about content (Art. 16). */
-export const NON_CONTENT_SUBJECTS: readonly string[] = ["payment", "billing", "account"];
+export const NON_CONTENT_SUBJECTS: readonly string[] = [...SUPPORT_SUBJECTS, "billing"];
 
 /** What a decision did (migration 0037's `measure`). */
 export const MEASURES = [

@@ -48,12 +48,13 @@ export const NOTICE_CATEGORIES = {
   violence: { category: "STATEMENT_CATEGORY_VIOLENCE" },
   self_harm: { category: "STATEMENT_CATEGORY_SELF_HARM" },
   risk_for_public_security: { category: "STATEMENT_CATEGORY_RISK_FOR_PUBLIC_SECURITY" },
-  unsafe_and_illegal_products: { category: "STATEMENT_CATEGORY_UNSAFE_AND_ILLEGAL_PRODUCTS" },
+  unsafe_and_illegal_products: { category: "STATEMENT_CATEGORY_UNSAFE_AND_PROHIBITED_PRODUCTS" },
   animal_welfare: { category: "STATEMENT_CATEGORY_ANIMAL_WELFARE" },
   negative_effects_on_civic_discourse_or_elections: {
     category: "STATEMENT_CATEGORY_NEGATIVE_EFFECTS_ON_CIVIC_DISCOURSE_OR_ELECTIONS",
   },
-  scope_of_platform_service: { category: "STATEMENT_CATEGORY_SCOPE_OF_PLATFORM_SERVICE" },
+  // The database's schema of July 2025 has no scope-of-service category: it is "other violation of the terms".
+  scope_of_platform_service: { category: "STATEMENT_CATEGORY_OTHER_VIOLATION_TC" },
 } as const satisfies Record<string, { category: string; keyword?: string }>;
 export type NoticeCategory = keyof typeof NOTICE_CATEGORIES;
 export const NOTICE_CATEGORY_IDS = Object.keys(NOTICE_CATEGORIES) as NoticeCategory[];
