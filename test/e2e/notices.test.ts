@@ -53,3 +53,40 @@ describe("a member reports one message from the chat", () => {
     await anna.page.screenshot({ path: `${SHOTS}/report-message-sent.png` });
   });
 });
+
+describe("a visitor reports one photo from a profile", () => {
+  it("opens the form from the photo, gives a name and address, and files a notice about that photo", async () => {
+    const [[profile]] = localD1(
+      statePath,
+      "SELECT id, name, main_photo_id AS photo FROM profiles WHERE country = 'NL' AND searchable = 1 AND main_photo_id IS NOT NULL ORDER BY id LIMIT 1",
+    ) as [[{ id: number; name: string; photo: number }]];
+    const visitor = await phone(browser(), { width: 390, height: 844 });
+    await visitor.page.goto(`${baseUrl}/members/${profile.id}`);
+    await enterSite(visitor.page, nl.entry_warning.enter);
+    await hydrated(visitor.page);
+    await visitor.page.getByRole("button", { name: nl.reports.report_photo }).click();
+    const dialog = visitor.page.getByRole("dialog", { name: nl.reports.report_photo });
+    await expect.poll(() => dialog.count()).toBe(1);
+    await expect
+      .poll(() => dialog.locator(".report-form__location").textContent())
+      .toContain(`/members/${profile.id}#photo-${profile.photo}`);
+    await dialog.locator('select[name="subject"]').selectOption("inappropriate_content");
+    await dialog.locator('textarea[name="description"]').fill("Deze foto is niet van deze persoon, ik ken haar.");
+    await dialog.locator('input[name="email"]').fill("melder@example.invalid");
+    // Without a name, the form says what is missing and sends nothing.
+    await dialog.locator('input[name="good_faith"]').check();
+    await dialog.getByRole("button", { name: nl.reports.send }).click();
+    await expect.poll(() => dialog.getByText(nl.reports.errors.name_required).count()).toBe(1);
+    await dialog.locator('input[name="name"]').fill("Mila de Vries");
+    await visitor.page.screenshot({ path: `${SHOTS}/report-photo-form.png` });
+    await dialog.getByRole("button", { name: nl.reports.send }).click();
+    await expect.poll(() => dialog.getByText(nl.reports.sent.split("{id}")[0]!.trim()).count()).toBe(1);
+    await visitor.page.screenshot({ path: `${SHOTS}/report-photo-sent.png` });
+    const [[stored]] = localD1(
+      statePath,
+      `SELECT photo_id, reporter_name, good_faith, location FROM reports WHERE email = 'melder@example.invalid'`,
+    ) as [[{ photo_id: number; reporter_name: string; good_faith: number; location: string }]];
+    expect(stored).toMatchObject({ photo_id: profile.photo, reporter_name: "Mila de Vries", good_faith: 1 });
+    expect(stored.location).toContain(`#photo-${profile.photo}`);
+  });
+});
