@@ -9,6 +9,7 @@ import { chatErasureIn } from "./server/services/chats";
 import { receiveMail } from "./server/services/notification-choices";
 import { runRefundClock } from "./server/services/refunds";
 import { settleUnanswered } from "./server/services/unanswered-orders";
+import { endSearchRestrictions } from "./server/services/measures";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";
@@ -31,12 +32,15 @@ export default {
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
    * past swipe-game days, and what is past its retention (copies of sent mail, SMS and pushes,
    * ended sessions, used links, reports handled two years ago: services/retention.ts).
-   * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts), and refund requests
+   * Every five minutes: unanswered orders settled, search restrictions that reached their end lifted.
+ * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts), and refund requests
    * the provider has not answered settled with it (src/server/services/refunds.ts).
    */
   async scheduled(controller, env, ctx) {
     if (controller.cron === PAYMENTS) {
       ctx.waitUntil(settleUnanswered(env, Math.floor(Date.now() / 1000)));
+      // Search restrictions whose time has come end here (chat restrictions and suspensions compare with now).
+      ctx.waitUntil(endSearchRestrictions(env, databaseOf(env.DB), Math.floor(Date.now() / 1000)));
       return;
     }
     if (controller.cron === HOURLY) {

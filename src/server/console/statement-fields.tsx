@@ -62,11 +62,19 @@ export function ItemPicker({
 }
 
 /** The rule, the facts chosen from its templates, the operator's own words, the law for illegal content. */
-export function StatementFields({ t, grounds }: { t: T; grounds?: Parameters<typeof GroundPicker>[0]["grounds"] }) {
+export function StatementFields({
+  t,
+  grounds,
+  required = false,
+}: {
+  t: T;
+  grounds?: Parameters<typeof GroundPicker>[0]["grounds"];
+  required?: boolean;
+}) {
   const shown = grounds ?? (Object.keys(FACT_TEMPLATES) as (keyof typeof FACT_TEMPLATES)[]);
   return (
     <>
-      <GroundPicker t={t} required={false} grounds={grounds} />
+      <GroundPicker t={t} required={required} grounds={grounds} />
       <label style={{ display: "block" }}>
         Facts (the member reads them in their language){" "}
         <select name="fact_template" defaultValue="">
@@ -87,10 +95,12 @@ export function StatementFields({ t, grounds }: { t: T; grounds?: Parameters<typ
         <br />
         <textarea name="facts" rows={3} cols={70} maxLength={2000} />
       </label>
-      <label style={{ display: "block" }}>
-        The law concerned (illegal content only){" "}
-        <input name="law" size={50} maxLength={300} placeholder="e.g. § 184 StGB (DE), Art. 8 Wetboek van Strafrecht" />
-      </label>
+      {shown.includes("illegal") && (
+        <label style={{ display: "block" }}>
+          The law concerned (illegal content only){" "}
+          <input name="law" size={50} maxLength={300} placeholder="e.g. § 201a StGB (DE), Art. 139h Sr (NL)" />
+        </label>
+      )}
     </>
   );
 }
