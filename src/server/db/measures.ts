@@ -4,7 +4,7 @@
  * from the decisions in force, so starting one, ending one by its time, lifting one early and a
  * reversed appeal are all the same recomputation, run in the decision's own batch.
  */
-import { and, eq, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Database } from "./database";
 import { refreshSearchableQuery } from "./profiles";
 import { appeals, moderationDecisions, photos, profiles, users } from "./schema";
@@ -102,4 +102,20 @@ export function removePhotoQueries(db: Database, profileId: number, photoId: num
 /** Remove the text about the member, and nothing else. */
 export function removeTextQuery(db: Database, profileId: number) {
   return db.update(profiles).set({ aboutMe: null }).where(eq(profiles.id, profileId));
+}
+
+/** The newest decision of this outcome about a user (the one a console action just wrote). */
+export function latestDecisionOf(db: Database, userId: number, outcome: string) {
+  return db
+    .select({ id: moderationDecisions.id })
+    .from(moderationDecisions)
+    .where(and(eq(moderationDecisions.userId, userId), eq(moderationDecisions.outcome, outcome)))
+    .orderBy(desc(moderationDecisions.id))
+    .get();
+}
+
+/** What a disabling changed, read right after its first statement (the account's status is kept in status_before_disabled by then). */
+export function keptStatusAfterDisablingSql(profileId: number): SQL {
+  return sql`(SELECT json_object('account', json_object('status', COALESCE(${users.statusBeforeDisabled}, ${users.status}), 'profileStatus', ${profiles.status}))
+    FROM ${profiles} INNER JOIN ${users} ON ${users.id} = ${profiles.userId} WHERE ${profiles.id} = ${profileId})`;
 }

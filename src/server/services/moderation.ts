@@ -630,7 +630,7 @@ type Member = NonNullable<Awaited<ReturnType<typeof memberForModeration>>>;
  * The statement of reasons by mail, in the member's language, with the link to their decision page;
  * a decision that restricts nothing (a warning) is told without a word on appealing it.
  */
-function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
+export function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
   return mailMember(env, member, decision.restricts ? "statement" : "notice", decision.id, {
     outcome: decision.outcome,
   });
