@@ -157,9 +157,14 @@ export function decisionsAbout(db: Database, userId: number) {
       createdAt: moderationDecisions.createdAt,
       operator: operators.email,
       source: moderationDecisions.source,
+      factTemplate: moderationDecisions.factTemplate,
+      endsAt: moderationDecisions.endsAt,
+      liftedAt: moderationDecisions.liftedAt,
+      appealStatus: appeals.status,
     })
     .from(moderationDecisions)
     .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
+    .leftJoin(appeals, eq(appeals.decisionId, moderationDecisions.id))
     .where(eq(moderationDecisions.userId, userId))
     .orderBy(desc(moderationDecisions.id))
     .limit(50);

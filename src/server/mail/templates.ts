@@ -26,6 +26,7 @@ export type MailKind =
   | "appeal_outcome"
   | "appeal_receipt"
   | "notice"
+  | "lifted"
   | NotificationMail;
 
 /** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
@@ -40,6 +41,7 @@ const TEXTS: Record<MailKind, string> = {
   appeal_outcome: "moderation.mail.appeal_outcome",
   appeal_receipt: "moderation.mail.appeal_receipt",
   notice: "moderation.mail.notice",
+  lifted: "moderation.mail.lifted",
   ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<
     NotificationMail,
     string
@@ -57,6 +59,7 @@ const TOLD_WITHOUT_ASKING = new Set<MailKind>([
   "report_outcome",
   "appeal_outcome",
   "appeal_receipt",
+  "lifted",
 ]);
 /**
  * Mails whose silence changes the account (the deletion goes ahead unless the member acts): in place

@@ -636,6 +636,13 @@ export function tellMember(env: Env, decision: Decision, member: Member): Promis
   });
 }
 
+/** A timed measure lifted early: the member is mailed, with the link to the decision page that shows when. */
+export async function tellLifted(env: Env, db: Database, decisionId: number): Promise<void> {
+  const decision = await decisionById(db, decisionId);
+  const member = decision?.profileId == null ? undefined : await memberForModeration(db, decision.profileId);
+  if (decision && member) await mailMember(env, member, "lifted", decision.id, { outcome: decision.outcome });
+}
+
 /** The receipt of an appeal (DSA Art. 20), mailed once it is filed, with the link to the decision page. */
 export async function tellAppealReceived(env: Env, db: Database, decision: Decision): Promise<void> {
   const member = decision.profileId === null ? undefined : await memberForModeration(db, decision.profileId);
@@ -645,7 +652,7 @@ export async function tellAppealReceived(env: Env, db: Database, decision: Decis
 async function mailMember(
   env: Env,
   member: Member,
-  kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt",
+  kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt" | "lifted",
   decisionId: number,
   values: { outcome: string; note?: string },
 ): Promise<void> {
