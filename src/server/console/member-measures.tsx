@@ -27,7 +27,11 @@ export const StatementForm = {
   facts: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(2000))),
   law: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300))),
 };
-const WithStatement = v.object({ reason: Reason, ...StatementForm });
+const WithStatement = v.object({
+  reason: Reason,
+  asked_by_member: v.optional(v.literal("yes")),
+  ...StatementForm,
+});
 const Restrict = v.object({
   measure: v.picklist(["restrict_chat", "restrict_search", "suspend"], "Choose the measure."),
   period: v.picklist(PERIODS, "Choose how long it lasts."),
@@ -47,8 +51,10 @@ function statementOf(input: v.InferOutput<v.ObjectSchema<typeof StatementForm, u
 export async function readStatementForm(
   c: Context<ConsoleEnv>,
   outcome: "disable" | "delete",
-): Promise<{ reason: string; statement: ConsoleStatement }> {
+): Promise<{ reason: string; statement: ConsoleStatement | undefined }> {
   const input = await readForm(c, WithStatement);
+  // A deletion the member asked for (by phone, in writing) restricts nothing: no statement, no decision.
+  if (outcome === "delete" && input.asked_by_member === "yes") return { reason: input.reason, statement: undefined };
   const statement = statementOf(input);
   const problem = statementProblem(outcome, statement);
   if (problem) throw new ConsoleRefusal(400, "statement_incomplete", problem);
@@ -87,6 +93,19 @@ export async function liftFromConsole(c: Context<ConsoleEnv>, userId: number) {
     throw error;
   }
   return actionDone(c, `/members/${userId}`);
+}
+
+/** The choice of a deletion: the member asked for it, or a measure with its statement. */
+export function DeletionFields({ t }: { t: T }) {
+  return (
+    <>
+      <label style={{ display: "block" }}>
+        <input type="checkbox" name="asked_by_member" value="yes" /> The member asked for it (no statement of reasons)
+      </label>
+      <p>Otherwise, as a measure:</p>
+      <StatementFields t={t} />
+    </>
+  );
 }
 
 /** The form of a measure for a period. */

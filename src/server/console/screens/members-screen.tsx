@@ -19,7 +19,7 @@ import { WaitingFor } from "./requests-screen";
 import { memberAccounts, supportContext } from "../support-context";
 import { REFUND_CONFIRM, refundFromConsole } from "./orders-screen";
 import { waitingAbout, type WaitingRequest } from "../../db/operator-requests";
-import { liftFromConsole, MemberDecisions, readStatementForm, RestrictForm, restrictMember } from "../member-measures";
+import { DeletionFields, liftFromConsole, MemberDecisions, readStatementForm, RestrictForm, restrictMember } from "../member-measures";
 import { StatementFields } from "../statement-fields";
 
 const WithReason = v.object({ reason: Reason });
@@ -241,7 +241,7 @@ function MemberPage({
             label="Ask to delete"
             confirm="Delete this account once a second operator confirms: pending deletion for 14 days, hidden, the way back mailed."
           >
-            <StatementFields t={t} />
+            <DeletionFields t={t} />
           </ActionForm>
         )}
       </div>
