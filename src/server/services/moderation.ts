@@ -60,6 +60,8 @@ import {
   type Statement,
 } from "../../shared/moderation";
 import { verificationDecisionOf } from "../db/verification";
+import { memberDate } from "../../shared/dates";
+import { statementLines } from "../../shared/statement-lines";
 import { keptPhotoSql, keptTextSql, liftDecisionQuery, refreshMeasuresQueries, removePhotoQueries, removeTextQuery } from "../db/measures";
 import { choiceProblem, elementColumns, measureQueries, measureTaken, type MeasureChoice } from "./measures";
 import { loadSite } from "../edge/site";
@@ -561,7 +563,15 @@ export async function statementOf(
   now: number,
   company: CompanyInfo | null = null,
 ): Promise<Statement> {
-  const appeal = await appealOf(db, decision.id);
+  return statementWith(decision, (await appealOf(db, decision.id)) ?? null, now, company);
+}
+
+function statementWith(
+  decision: Decision,
+  appeal: Awaited<ReturnType<typeof appealOf>> | null,
+  now: number,
+  company: CompanyInfo | null,
+): Statement {
   return {
     id: decision.id,
     outcome: decision.outcome as DecisionOutcome,
@@ -633,6 +643,7 @@ type Member = NonNullable<Awaited<ReturnType<typeof memberForModeration>>>;
 export function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
   return mailMember(env, member, decision.restricts ? "statement" : "notice", decision.id, {
     outcome: decision.outcome,
+    decision,
   });
 }
 
@@ -640,7 +651,7 @@ export function tellMember(env: Env, decision: Decision, member: Member): Promis
 export async function tellLifted(env: Env, db: Database, decisionId: number): Promise<void> {
   const decision = await decisionById(db, decisionId);
   const member = decision?.profileId == null ? undefined : await memberForModeration(db, decision.profileId);
-  if (decision && member) await mailMember(env, member, "lifted", decision.id, { outcome: decision.outcome });
+  if (decision && member) await mailMember(env, member, "lifted", decision.id, { outcome: decision.outcome, decision });
 }
 
 /** The receipt of an appeal (DSA Art. 20), mailed once it is filed, with the link to the decision page. */
@@ -654,7 +665,7 @@ async function mailMember(
   member: Member,
   kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt" | "lifted",
   decisionId: number,
-  values: { outcome: string; note?: string },
+  values: { outcome: string; note?: string; decision?: Decision },
 ): Promise<void> {
   try {
     const site = await loadSite(env.SETTINGS, member.siteDomain);
@@ -662,8 +673,16 @@ async function mailMember(
     const t = i18nFor(languageOf(member.language)).t;
     const link = `${origin}/decisions/${decisionId}?key=${await decisionKey(env.SESSION_SECRET, decisionId, member.userId)}`;
     const body = site?.company?.dispute_body;
+    const language = languageOf(member.language);
+    const date = (seconds: number) => memberDate(seconds, language, site?.settings.time_zone ?? "UTC");
+    // The whole statement of reasons in the mail too (DSA Art. 17(3)), as the page shows it.
+    const lines = values.decision
+      ? statementLines(t, statementWith(values.decision, null, values.decision.createdAt, site?.company ?? null), date, Math.floor(Date.now() / 1000), true)
+      : [];
     const text = {
       outcome: outcomeText(t, values.outcome),
+      ...(values.decision ? { date: date(values.decision.liftedAt ?? values.decision.createdAt) } : {}),
+      statement: lines.map((l) => `${l.label}: ${l.text}`).join("\n"),
       reason: values.note ?? "",
       redress_part: body
         ? t("moderation.page.other_remedies_body", { name: body.name, url: body.url })
