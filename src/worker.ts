@@ -33,7 +33,7 @@ export default {
    * past swipe-game days, and what is past its retention (copies of sent mail, SMS and pushes,
    * ended sessions, used links, reports handled two years ago: services/retention.ts).
    * Every five minutes: unanswered orders settled, search restrictions that reached their end lifted.
- * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts), and refund requests
+   * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts), and refund requests
    * the provider has not answered settled with it (src/server/services/refunds.ts).
    */
   async scheduled(controller, env, ctx) {

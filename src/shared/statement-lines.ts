@@ -52,8 +52,8 @@ function durationText(t: Translate, s: Statement, date: (seconds: number) => str
 function basisText(t: Translate, s: Statement): string | null {
   if (s.basis === "illegal") return t("moderation.statement.basis_illegal", { law: s.legal_ground ?? "" });
   if (!s.ground) return null;
-  const rule = t(`moderation.grounds.${s.ground}.rule`);
-  return s.terms_clause ? t("moderation.statement.basis_terms", { clause: s.terms_clause, rule }) : rule;
+  // The ground's rule names the section of the terms and conditions it rests on.
+  return t(`moderation.grounds.${s.ground}.rule`);
 }
 
 /** The lines of a statement; `redress`: with the appeal and the other remedies (the mail; the page has its own section). */
@@ -68,7 +68,11 @@ export function statementLines(
     { id: "measure", label: t("moderation.statement.measure"), text: t(`moderation.outcomes.${s.outcome}`) },
     { id: "scope", label: t("moderation.statement.scope"), text: scopeText(t, s) },
     s.sites.length > 0
-      ? { id: "sites", label: t("moderation.statement.sites"), text: t("moderation.statement.sites_text", { sites: s.sites.join(", ") }) }
+      ? {
+          id: "sites",
+          label: t("moderation.statement.sites"),
+          text: t("moderation.statement.sites_text", { sites: s.sites.join(", ") }),
+        }
       : null,
     line("duration", t("moderation.statement.duration"), durationText(t, s, date, now)),
     line("facts", t("moderation.page.facts"), s.fact_text),
@@ -93,7 +97,11 @@ export function statementLines(
     const others = s.out_of_court
       ? t("moderation.page.other_remedies_body", s.out_of_court)
       : t("moderation.page.other_remedies");
-    lines.push({ id: "redress", label: t("moderation.statement.redress"), text: s.restricts ? `${appeal} ${others}` : appeal });
+    lines.push({
+      id: "redress",
+      label: t("moderation.statement.redress"),
+      text: s.restricts ? `${appeal} ${others}` : appeal,
+    });
   }
   return lines.filter((l): l is StatementLine => l !== null);
 }

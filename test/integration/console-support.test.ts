@@ -135,8 +135,11 @@ describe("member support through the console", () => {
       expect.objectContaining({ action: "member.disable.asked", actor: support }),
     ]);
     expect(
-      (await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again", confirmed: "yes", ground: "scam", fact_template: "scam.money" } }))
-        .status,
+      (
+        await asOperator(support, `/members/${m.userId}/disable`, {
+          form: { reason: "again", confirmed: "yes", ground: "scam", fact_template: "scam.money" },
+        })
+      ).status,
     ).toBe(409);
     expect(await auditRows("member", m.userId)).toHaveLength(3);
   });

@@ -29,9 +29,16 @@ function key(secret: string): Uint8Array {
 type SessionClaims = { sessionId: string; userId: number };
 
 /** Start a session for a member: a row (with the device it was started on), then the signed cookie. */
-export async function startSession(c: Context<AppEnv>, userId: number, now = Math.floor(Date.now() / 1000)): Promise<void> {
+export async function startSession(
+  c: Context<AppEnv>,
+  userId: number,
+  now = Math.floor(Date.now() / 1000),
+): Promise<void> {
   // A suspended member signs in by no way at all (password, activation or reset link) until it ends (decision 0061).
-  const suspended = measureRefusal({ suspendedUntil: (await restrictionsOf(c.get("db"), userId))?.suspendedUntil }, now);
+  const suspended = measureRefusal(
+    { suspendedUntil: (await restrictionsOf(c.get("db"), userId))?.suspendedUntil },
+    now,
+  );
   if (suspended) throw new AppError(suspended);
   const sessionId = randomToken(24);
   const device = deviceOf(c.req.header("user-agent"));

@@ -161,7 +161,13 @@ export function MemberDecisions({ decisions, base, now }: { decisions: DecisionR
             <td>{d.ground ?? ""}</td>
             <td>{[d.factTemplate, d.facts].filter(Boolean).join(": ")}</td>
             <td>{d.operator ?? ""}</td>
-            <td>{d.endsAt ? when(d.endsAt) : TIMED_MEASURES.includes(MEASURE_OF[d.outcome as DecisionOutcome]) ? "until lifted" : ""}</td>
+            <td>
+              {d.endsAt
+                ? when(d.endsAt)
+                : TIMED_MEASURES.includes(MEASURE_OF[d.outcome as DecisionOutcome])
+                  ? "until lifted"
+                  : ""}
+            </td>
             <td>
               {d.liftedAt
                 ? `lifted ${when(d.liftedAt)}`

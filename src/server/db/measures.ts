@@ -91,7 +91,9 @@ export function removePhotoQueries(db: Database, profileId: number, photoId: num
     db
       .update(photos)
       .set({ status: "rejected" })
-      .where(and(eq(photos.id, photoId), eq(photos.profileId, profileId), sql`${photos.status} IN ('active', 'pending')`)),
+      .where(
+        and(eq(photos.id, photoId), eq(photos.profileId, profileId), sql`${photos.status} IN ('active', 'pending')`),
+      ),
     db
       .update(profiles)
       .set({ mainPhotoId: null })

@@ -111,7 +111,10 @@ export function composeMail(
   const details = typeof values.statement === "string" && values.statement ? values.statement : "";
   const detailsText = details ? `\n\n${details}` : "";
   const detailsHtml = details
-    ? `<p style="color:#23191b">${details.split("\n").map((l) => escapeHtml(l)).join("<br>")}</p>`
+    ? `<p style="color:#23191b">${details
+        .split("\n")
+        .map((l) => escapeHtml(l))
+        .join("<br>")}</p>`
     : "";
   const text = `${greeting}\n\n${body}${detailsText}\n${link}\n\n${why}${outText}\n\n${signature}\n${companyText}`;
   const companyHtml =

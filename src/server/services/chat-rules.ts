@@ -152,4 +152,3 @@ export function insufficientCredits(name: string): Refusal {
 }
 
 export const KIND_LEDGER_REASON: Record<MessageKind, string> = { text: "message", image: "photo", gift: "gift" };
-

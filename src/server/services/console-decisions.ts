@@ -5,12 +5,7 @@
  * of a statement of reasons, in the batch of the action itself, mailed to the member and appealable.
  */
 import { withAudit, type Statement as BatchStatement } from "../db/audit-log";
-import {
-  decisionById,
-  insertDecisionIfChangedQuery,
-  insertDecisionQuery,
-  memberForModeration,
-} from "../db/moderation";
+import { decisionById, insertDecisionIfChangedQuery, insertDecisionQuery, memberForModeration } from "../db/moderation";
 import { keptStatusAfterDisablingSql, latestDecisionOf } from "../db/measures";
 import { isFactTemplate, type DecisionGround, type DecisionOutcome, type MeasurePeriod } from "../../shared/moderation";
 import { choiceProblem, measureQueries, measureTaken, type MeasureChoice } from "./measures";
@@ -31,7 +26,8 @@ function consoleChoice(member: Member, statement: ConsoleStatement, period: Meas
   return {
     initiative: "own_initiative",
     ground: statement.ground,
-    factTemplate: statement.ground && isFactTemplate(statement.ground, statement.factTemplate) ? statement.factTemplate : null,
+    factTemplate:
+      statement.ground && isFactTemplate(statement.ground, statement.factTemplate) ? statement.factTemplate : null,
     law: statement.law,
     period,
     scope: { account: true },
@@ -40,10 +36,17 @@ function consoleChoice(member: Member, statement: ConsoleStatement, period: Meas
 }
 
 /** Why the statement is not complete enough for this outcome, or null (operators read English). */
-export function statementProblem(outcome: DecisionOutcome, statement: ConsoleStatement, period: MeasurePeriod | null = null) {
+export function statementProblem(
+  outcome: DecisionOutcome,
+  statement: ConsoleStatement,
+  period: MeasurePeriod | null = null,
+) {
   if (statement.ground && statement.factTemplate && !isFactTemplate(statement.ground, statement.factTemplate))
     return "The facts chosen are not of the rule chosen.";
-  const choice = { ...consoleChoice({ siteDomain: "" } as Member, statement, period), factTemplate: statement.factTemplate };
+  const choice = {
+    ...consoleChoice({ siteDomain: "" } as Member, statement, period),
+    factTemplate: statement.factTemplate,
+  };
   return choiceProblem(outcome, choice, statement.facts);
 }
 
@@ -62,11 +65,23 @@ export async function consoleDecision(
   const row = decisionRow(
     m,
     member,
-    { source: "console", photoId: null, reportId: null, appealId: null, outcome, ground: statement.ground, facts: statement.facts },
+    {
+      source: "console",
+      photoId: null,
+      reportId: null,
+      appealId: null,
+      outcome,
+      ground: statement.ground,
+      facts: statement.facts,
+    },
     consoleChoice(member, statement, null),
   );
   return {
-    insert: insertDecisionIfChangedQuery(m.db, row, outcome === "disable" ? keptStatusAfterDisablingSql(profileId) : undefined),
+    insert: insertDecisionIfChangedQuery(
+      m.db,
+      row,
+      outcome === "disable" ? keptStatusAfterDisablingSql(profileId) : undefined,
+    ),
     tell: () => tellLatest(m, member, outcome),
   };
 }
@@ -83,7 +98,12 @@ async function tellLatest(m: Moderator, member: Member, outcome: DecisionOutcome
  */
 export async function restrictFromConsole(
   m: Moderator,
-  input: { profileId: number; outcome: "restrict_chat" | "restrict_search" | "suspend"; period: MeasurePeriod; statement: ConsoleStatement },
+  input: {
+    profileId: number;
+    outcome: "restrict_chat" | "restrict_search" | "suspend";
+    period: MeasurePeriod;
+    statement: ConsoleStatement;
+  },
 ): Promise<void> {
   const member = await memberForModeration(m.db, input.profileId);
   if (!member) throw new ModerationRefusal(404, "not_found", "There is no such member.");
@@ -92,7 +112,15 @@ export async function restrictFromConsole(
   const row = decisionRow(
     m,
     member,
-    { source: "console", photoId: null, reportId: null, appealId: null, outcome: input.outcome, ground: input.statement.ground, facts: input.statement.facts },
+    {
+      source: "console",
+      photoId: null,
+      reportId: null,
+      appealId: null,
+      outcome: input.outcome,
+      ground: input.statement.ground,
+      facts: input.statement.facts,
+    },
     consoleChoice(member, input.statement, input.period),
   );
   const batch = withAudit(

@@ -62,7 +62,14 @@ import {
 import { verificationDecisionOf } from "../db/verification";
 import { memberDate } from "../../shared/dates";
 import { statementLines } from "../../shared/statement-lines";
-import { keptPhotoSql, keptTextSql, liftDecisionQuery, refreshMeasuresQueries, removePhotoQueries, removeTextQuery } from "../db/measures";
+import {
+  keptPhotoSql,
+  keptTextSql,
+  liftDecisionQuery,
+  refreshMeasuresQueries,
+  removePhotoQueries,
+  removeTextQuery,
+} from "../db/measures";
 import { choiceProblem, elementColumns, measureQueries, measureTaken, type MeasureChoice } from "./measures";
 import { loadSite } from "../edge/site";
 import { i18nFor } from "../translations";
@@ -156,7 +163,13 @@ export function decisionRow(
  */
 export async function decidePhoto(
   m: Moderator,
-  input: { photoId: number; approve: boolean; ground?: string | null; facts?: string | null; factTemplate?: string | null },
+  input: {
+    photoId: number;
+    approve: boolean;
+    ground?: string | null;
+    facts?: string | null;
+    factTemplate?: string | null;
+  },
 ): Promise<Decision> {
   const photo = await photoById(m.db, input.photoId);
   if (!photo) throw new ModerationRefusal(404, "not_found", "There is no such photo.");
@@ -185,12 +198,15 @@ export async function decidePhoto(
       settlePhotoQuery(m.db, photo.id, status),
       insertDecisionQuery(
         m.db,
-        decisionRow(m, member, {
-          source: "photo",
-          photoId: photo.id,
-          outcome,
-          ground: input.approve ? null : (input.ground as string),
-          facts: input.facts?.trim() || null,
+        decisionRow(
+          m,
+          member,
+          {
+            source: "photo",
+            photoId: photo.id,
+            outcome,
+            ground: input.approve ? null : (input.ground as string),
+            facts: input.facts?.trim() || null,
           },
           choice,
         ),
@@ -248,7 +264,11 @@ function reportDecisionOutcome(report: Report, input: ReportDecisionInput): Deci
     if (input.item === "message" && report.messageId !== null) return "remove_message";
     if (input.item === "text") return "remove_text";
     if (input.item?.startsWith("photo:")) return "remove_photo";
-    throw new ModerationRefusal(400, "item_required", "Choose the item to remove: the text, one photo or the reported message.");
+    throw new ModerationRefusal(
+      400,
+      "item_required",
+      "Choose the item to remove: the text, one photo or the reported message.",
+    );
   }
   if (input.outcome === "remove_content" && report.messageId !== null) return "remove_message";
   return input.outcome;
@@ -264,7 +284,13 @@ async function itemPhoto(m: Moderator, member: ModeratedMember, item: string | n
 }
 
 /** What the decision covers (content_scope). */
-async function reportScope(m: Moderator, report: Report, outcome: DecisionOutcome, photoId: number | null, member: ModeratedMember | undefined) {
+async function reportScope(
+  m: Moderator,
+  report: Report,
+  outcome: DecisionOutcome,
+  photoId: number | null,
+  member: ModeratedMember | undefined,
+) {
   if (outcome === "remove_message") return { message_ids: [report.messageId!] };
   if (outcome === "remove_photo") return { photo_ids: [photoId!] };
   if (outcome === "remove_text") return { text: true };
@@ -278,7 +304,12 @@ async function reportScope(m: Moderator, report: Report, outcome: DecisionOutcom
 }
 
 /** What the decision changes on the profile or account, after its insert in the batch. */
-function reportEffects(m: Moderator, outcome: DecisionOutcome, member: ModeratedMember, photoId: number | null): BatchStatement[] {
+function reportEffects(
+  m: Moderator,
+  outcome: DecisionOutcome,
+  member: ModeratedMember,
+  photoId: number | null,
+): BatchStatement[] {
   if (outcome === "remove_photo") return [...removePhotoQueries(m.db, member.profileId, photoId!)];
   if (outcome === "remove_text") return [removeTextQuery(m.db, member.profileId)];
   if (outcome === "remove_content") return [...removeProfileContentQueries(m.db, member.profileId)];
@@ -477,12 +508,15 @@ export async function decideAppeal(
       decideAppealQuery(m.db, appeal.id, m.actor.operatorId, status, input.note, m.now),
       insertDecisionQuery(
         m.db,
-        decisionRow(m, member, {
-          source: "appeal",
-          appealId: appeal.id,
-          outcome: input.reverse ? "appeal_reversed" : "appeal_upheld",
-          ground: first.ground,
-          facts: input.note,
+        decisionRow(
+          m,
+          member,
+          {
+            source: "appeal",
+            appealId: appeal.id,
+            outcome: input.reverse ? "appeal_reversed" : "appeal_upheld",
+            ground: first.ground,
+            facts: input.note,
           },
           // The answer to the member's complaint; it names the first decision's content.
           { initiative: "notice", ground: null, scope: scopeOf(first), sites: sitesOf(first) },
@@ -624,12 +658,7 @@ function statementElements(decision: Decision) {
     lifted_at: decision.liftedAt,
     basis: decision.basis as "illegal" | "terms" | null,
     legal_ground: decision.legalGround,
-    terms_clause: section
-      ? t("moderation.statement.terms_clause", {
-          terms: t("pages.terms.title"),
-          section: t(`legal_text.terms.${section}.heading`),
-        })
-      : null,
+    terms_clause: section ? `${t("pages.terms.title")}, ${t(`legal_text.terms.${section}.heading`)}` : null,
     fact_text: decision.factTemplate ? t(`moderation.fact_templates.${decision.factTemplate}`) : null,
   };
 }
@@ -677,7 +706,13 @@ async function mailMember(
     const date = (seconds: number) => memberDate(seconds, language, site?.settings.time_zone ?? "UTC");
     // The whole statement of reasons in the mail too (DSA Art. 17(3)), as the page shows it.
     const lines = values.decision
-      ? statementLines(t, statementWith(values.decision, null, values.decision.createdAt, site?.company ?? null), date, Math.floor(Date.now() / 1000), true)
+      ? statementLines(
+          t,
+          statementWith(values.decision, null, values.decision.createdAt, site?.company ?? null),
+          date,
+          Math.floor(Date.now() / 1000),
+          true,
+        )
       : [];
     const text = {
       outcome: outcomeText(t, values.outcome),
@@ -761,15 +796,20 @@ export async function verificationStatement(
   const member = await memberForModeration(m.db, profileId);
   if (!member) return null;
   const facts = i18nFor(languageOf(member.language)).t(`verification.reasons.${reason}`);
-  const row = decisionRow(m, member, {
-    source: "verification",
-    photoId: null,
-    reportId: null,
-    appealId: null,
-    outcome: "reject_verification",
-    ground: null,
-    facts,
-  }, { initiative: "own_initiative", ground: null, scope: {}, sites: [member.siteDomain] });
+  const row = decisionRow(
+    m,
+    member,
+    {
+      source: "verification",
+      photoId: null,
+      reportId: null,
+      appealId: null,
+      outcome: "reject_verification",
+      ground: null,
+      facts,
+    },
+    { initiative: "own_initiative", ground: null, scope: {}, sites: [member.siteDomain] },
+  );
   return {
     statement: insertDecisionQuery(m.db, row),
     tell: async () => {

@@ -19,7 +19,14 @@ import { WaitingFor } from "./requests-screen";
 import { memberAccounts, supportContext } from "../support-context";
 import { REFUND_CONFIRM, refundFromConsole } from "./orders-screen";
 import { waitingAbout, type WaitingRequest } from "../../db/operator-requests";
-import { DeletionFields, liftFromConsole, MemberDecisions, readStatementForm, RestrictForm, restrictMember } from "../member-measures";
+import {
+  DeletionFields,
+  liftFromConsole,
+  MemberDecisions,
+  readStatementForm,
+  RestrictForm,
+  restrictMember,
+} from "../member-measures";
 import { StatementFields } from "../statement-fields";
 
 const WithReason = v.object({ reason: Reason });

@@ -12,13 +12,7 @@ import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
 import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
-import {
-  MemberPanel,
-  memberPanelData,
-  messagesSeen,
-  moderatorOf,
-  SeenMessages,
-} from "../moderation-parts";
+import { MemberPanel, memberPanelData, messagesSeen, moderatorOf, SeenMessages } from "../moderation-parts";
 import { ItemPicker, PERIODS, PeriodPicker, StatementFields } from "../statement-fields";
 
 const Decide = v.object({
@@ -117,7 +111,11 @@ const routes = new Hono<ConsoleEnv>()
                   <input type="radio" name="outcome" value={outcome} required /> {label}
                 </label>
               ))}
-              <ItemPicker photos={panel?.photos ?? []} hasText={Boolean(panel?.member.aboutMe)} messageId={report.messageId} />
+              <ItemPicker
+                photos={panel?.photos ?? []}
+                hasText={Boolean(panel?.member.aboutMe)}
+                messageId={report.messageId}
+              />
               <PeriodPicker />
               <StatementFields t={t} />
               <button type="submit">Decide</button>
