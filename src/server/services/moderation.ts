@@ -679,7 +679,10 @@ export function tellMember(env: Env, decision: Decision, member: Member): Promis
 /** A timed measure lifted early: the member is mailed, with the link to the decision page that shows when. */
 export async function tellLifted(env: Env, db: Database, decisionId: number): Promise<void> {
   const decision = await decisionById(db, decisionId);
-  const member = decision?.profileId == null ? undefined : await memberForModeration(db, decision.profileId);
+  const member =
+    decision === undefined || decision.profileId === null
+      ? undefined
+      : await memberForModeration(db, decision.profileId);
   if (decision && member) await mailMember(env, member, "lifted", decision.id, { outcome: decision.outcome, decision });
 }
 

@@ -61,9 +61,9 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
 /** Every element of the statement (DSA Art. 17(3)), as the mail lists them; the moderator's own words marked as such. */
 function StatementList({ decision, date }: { decision: Statement; date: (seconds: number) => string }) {
   const t = useT();
-  const lines = statementLines(t, decision, date, Math.floor(Date.now() / 1000), false).filter(
-    (line) => line.id !== "measure",
-  );
+  // Whether a timed measure has ended: read once, when the page first draws.
+  const [now] = useState(() => Math.floor(Date.now() / 1000));
+  const lines = statementLines(t, decision, date, now, false).filter((line) => line.id !== "measure");
   return (
     <dl className="decision__statement">
       {lines.map((line) => (
