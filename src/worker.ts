@@ -10,6 +10,7 @@ import { receiveMail } from "./server/services/notification-choices";
 import { runRefundClock } from "./server/services/refunds";
 import { settleUnanswered } from "./server/services/unanswered-orders";
 import { submitStatements } from "./server/services/transparency-database";
+import { endSearchRestrictions } from "./server/services/measures";
 
 export { ConversationRoom } from "./server/chat/conversation-room";
 export { MemberChannel } from "./server/notices/member-channel";
@@ -35,6 +36,7 @@ export default {
    * Daily: erase the accounts whose 14-day deletion window has passed, chat photos never sent,
    * past swipe-game days, and what is past its retention (copies of sent mail, SMS and pushes,
    * ended sessions, used links, reports handled two years ago: services/retention.ts).
+   * Every five minutes: unanswered orders settled, search restrictions that reached their end lifted.
    * Hourly: the clock's mails that are due (src/server/notices/mail-notices.ts), and refund requests
    * the provider has not answered settled with it (src/server/services/refunds.ts).
    */
@@ -46,6 +48,8 @@ export default {
           console.info(JSON.stringify({ event: "transparency_statements", ...run })),
         ),
       );
+      // Search restrictions whose time has come end here (chat restrictions and suspensions compare with now).
+      ctx.waitUntil(endSearchRestrictions(env, databaseOf(env.DB), Math.floor(Date.now() / 1000)));
       return;
     }
     if (controller.cron === HOURLY) {

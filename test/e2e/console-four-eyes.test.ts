@@ -45,6 +45,9 @@ describe("a second operator in the console", () => {
     await first.goto(`${consoleOrigin}/members/${userId}`);
     const disable = first.locator(`form[action="/members/${userId}/disable"]`);
     await disable.locator("input[name=reason]").fill("fake profile, photos of someone else");
+    // The statement of reasons the member will read (docs/decisions/0061).
+    await disable.locator("select[name=ground]").selectOption("not_the_member");
+    await disable.locator("select[name=fact_template]").selectOption("not_the_member.other_person");
     // Without the tick the button does nothing (the browser asks for it; the server would refuse it).
     await disable.locator("button").click();
     expect(statusOf(userId)).toBe("active");

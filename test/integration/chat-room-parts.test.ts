@@ -201,6 +201,8 @@ describe("the decision of a send", () => {
   /** A free member with no credits writing to Bram, who can be written to. */
   const sender = (row: Partial<MemberFactsRow> = {}): MemberFactsRow => ({
     senderStatus: "active",
+    chatRestrictedUntil: null,
+    suspendedUntil: null,
     credits: 0,
     paid: false,
     recipientName: "Bram",

@@ -44,7 +44,14 @@ const requestsAbout = async (kind: string, id: string | number) =>
   ).results;
 const statusOf = async (m: Member) =>
   (await env.DB.prepare("SELECT status FROM users WHERE id = ?").bind(m.userId).first<{ status: string }>())!.status;
-const ticked = (reason: string) => ({ reason, confirmed: "yes" });
+/** A disabling carries its statement of reasons (docs/decisions/0061); a deletion here is the member's own wish. */
+const ticked = (reason: string) => ({
+  reason,
+  confirmed: "yes",
+  ground: "fake_profile",
+  fact_template: "fake_profile.false_details",
+  asked_by_member: "yes",
+});
 const codeOf = async (response: Response) => (await response.json<{ error: string }>()).error;
 
 describe("disabling an account without a report", () => {

@@ -115,7 +115,7 @@ describe("member support through the console", () => {
   it("disable from the console, once a second operator confirms: the member's pages are logged out, the audit rows name both", async () => {
     const m = await chatMember(ORIGIN);
     const asked = await asOperator(support, `/members/${m.userId}/disable`, {
-      form: { reason: "scam reports", confirmed: "yes" },
+      form: { reason: "scam reports", confirmed: "yes", ground: "scam", fact_template: "scam.money" },
     });
     expect(asked.status).toBe(200);
     const request = await env.DB.prepare(
@@ -134,8 +134,11 @@ describe("member support through the console", () => {
       expect.objectContaining({ action: "member.disable.asked", actor: support }),
     ]);
     expect(
-      (await asOperator(support, `/members/${m.userId}/disable`, { form: { reason: "again", confirmed: "yes" } }))
-        .status,
+      (
+        await asOperator(support, `/members/${m.userId}/disable`, {
+          form: { reason: "again", confirmed: "yes", ground: "scam", fact_template: "scam.money" },
+        })
+      ).status,
     ).toBe(409);
     expect(await auditRows("member", m.userId)).toHaveLength(3);
   });

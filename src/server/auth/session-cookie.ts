@@ -4,6 +4,9 @@
  * deletion revoke, so a stolen or old cookie stops working at once.
  */
 import type { Context } from "hono";
+import { restrictionsOf } from "../db/measures";
+import { AppError } from "../errors";
+import { measureRefusal } from "../measure-refusal";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import { deviceOf } from "../../shared/devices";
@@ -30,9 +33,18 @@ type SessionClaims = { sessionId: string; userId: number };
  * Start a session for a member: a row (with the device it was started on), then the signed cookie.
  * Logging in counts the member as active in the month (Art. 24(2), docs/decisions/0063).
  */
-export async function startSession(c: Context<AppEnv>, userId: number): Promise<void> {
+export async function startSession(
+  c: Context<AppEnv>,
+  userId: number,
+  now = Math.floor(Date.now() / 1000),
+): Promise<void> {
+  // A suspended member signs in by no way at all (password, activation or reset link) until it ends (decision 0061).
+  const suspended = measureRefusal(
+    { suspendedUntil: (await restrictionsOf(c.get("db"), userId))?.suspendedUntil },
+    now,
+  );
+  if (suspended) throw new AppError(suspended);
   const sessionId = randomToken(24);
-  const now = Math.floor(Date.now() / 1000);
   const device = deviceOf(c.req.header("user-agent"));
   await insertSession(c.get("db"), {
     id: sessionId,

@@ -23,6 +23,7 @@ import type { OperatorRole } from "../db/operators";
 import { AppError } from "../errors";
 import { addDiscountCodeStatement, type NewDiscountCode } from "../services/discounts";
 import * as support from "../services/member-support";
+import type { ConsoleStatement } from "../services/console-decisions";
 import { actorOf, runAudited } from "./audited-action";
 import type { ConsoleEnv } from "./console-context";
 import { when } from "./console-page";
@@ -47,7 +48,14 @@ export type RequestAction = keyof typeof REQUEST_ROLES;
 type NewCode = v.InferOutput<typeof NewDiscountCode>;
 
 /** What the action runs with when confirmed. */
-type Details = { userId?: number; profileId?: number | null; orderId?: number; code?: NewCode };
+type Details = {
+  userId?: number;
+  profileId?: number | null;
+  orderId?: number;
+  code?: NewCode;
+  /** The statement of reasons of a disabling or deletion (decision 0061). */
+  statement?: ConsoleStatement;
+};
 
 const nowOf = () => Math.floor(Date.now() / 1000);
 
@@ -233,14 +241,16 @@ async function runAction(c: Context<ConsoleEnv>, request: OperatorRequest, now: 
       const file = await support.memberFile(c.var.db, details.userId!);
       if (!file || file.account.profileId === null) return "There is no such member any more.";
       const member = { userId: file.account.userId, profileId: file.account.profileId, status: file.account.status };
-      return (await support.disableMember(ctx, member, reason)) ? null : "The account is disabled already.";
+      return (await support.disableMember(ctx, member, reason, details.statement))
+        ? null
+        : "The account is disabled already.";
     }
     case "member.delete": {
       const file = await support.memberFile(c.var.db, details.userId!);
       if (!file) return "There is no such member any more.";
       const member = { userId: file.account.userId, profileId: file.account.profileId, status: file.account.status };
       const accounts = await memberAccounts(c, file.account.siteDomain, now);
-      return (await support.deleteMember(ctx, accounts, member, reason))
+      return (await support.deleteMember(ctx, accounts, member, reason, details.statement))
         ? null
         : "The account is pending deletion already.";
     }

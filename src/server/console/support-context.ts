@@ -23,7 +23,13 @@ const nowOf = () => Math.floor(Date.now() / 1000);
 export function supportContext(c: Context<ConsoleEnv>, now = nowOf()): SupportContext {
   const db = c.var.db;
   const actor = actorOf(c.var.operator);
-  return { db, env: c.env, now, record: (entry, statements) => withAudit(db, actor, entry, statements, now, true) };
+  return {
+    db,
+    env: c.env,
+    now,
+    record: (entry, statements) => withAudit(db, actor, entry, statements, now, true),
+    moderator: { env: c.env, db, actor: { ...actor, operatorId: c.var.operator.id }, now },
+  };
 }
 
 /** A member site's settings and company; a site that is gone is a refusal, not a guess. */

@@ -38,6 +38,9 @@ export async function sendFactsRow(
   return db
     .select({
       senderStatus: users.status,
+      /** A moderator's chat restriction or suspension (migration 0038): no sends before it ends. */
+      chatRestrictedUntil: users.chatRestrictedUntil,
+      suspendedUntil: users.suspendedUntil,
       credits: users.credits,
       paid: users.paidUser,
       recipientName: rp.name,

@@ -3,7 +3,7 @@
  * the decisions themselves and what they change on an account. Each change is guarded by the state
  * the operator saw, so two operators deciding the same thing at once decide it once.
  */
-import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, Column, desc, eq, getTableColumns, inArray, is, isNull, ne, SQL, sql } from "drizzle-orm";
 import type { Database } from "./database";
 import { refreshSearchableQuery } from "./profiles";
 import { appeals, moderationDecisions, operators, photos, profiles, reports, users } from "./schema";
@@ -157,9 +157,14 @@ export function decisionsAbout(db: Database, userId: number) {
       createdAt: moderationDecisions.createdAt,
       operator: operators.email,
       source: moderationDecisions.source,
+      factTemplate: moderationDecisions.factTemplate,
+      endsAt: moderationDecisions.endsAt,
+      liftedAt: moderationDecisions.liftedAt,
+      appealStatus: appeals.status,
     })
     .from(moderationDecisions)
     .leftJoin(operators, eq(operators.id, moderationDecisions.operatorId))
+    .leftJoin(appeals, eq(appeals.decisionId, moderationDecisions.id))
     .where(eq(moderationDecisions.userId, userId))
     .orderBy(desc(moderationDecisions.id))
     .limit(50);
@@ -439,4 +444,24 @@ export function decideAppealQuery(
         sql`(SELECT operator_id FROM ${moderationDecisions} WHERE id = ${appeals.decisionId}) <> ${operatorId}`,
       ),
     );
+}
+
+/**
+ * Insert a decision only when the statement before it in the batch changed a row (the guarded
+ * action's audit row, decision 0034's pattern): an action that lost a race leaves no decision.
+ */
+export function insertDecisionIfChangedQuery(db: Database, decision: NewDecision, kept?: SQL) {
+  const columns = getTableColumns(moderationDecisions) as Record<string, Column>;
+  const entries = Object.entries(kept ? { ...decision, keptContent: kept } : decision).filter(
+    ([, value]) => value !== undefined,
+  );
+  const names = sql.join(
+    entries.map(([key]) => sql.identifier(columns[key]!.name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    entries.map(([key, value]) => (is(value, SQL) ? value : sql`${columns[key]!.mapToDriverValue(value)}`)),
+    sql`, `,
+  );
+  return db.run(sql`INSERT INTO ${moderationDecisions} (${names}) SELECT ${values} WHERE changes() > 0`);
 }

@@ -81,6 +81,12 @@ export const users = sqliteTable(
     lastActiveAt: integer("last_active_at").notNull().default(now),
     /** Set while a moderation decision restricts the member (hidden from search and lists, migration 0022). */
     restrictedAt: integer("restricted_at"),
+    /** When the search restriction ends (migration 0038); NULL while restricted = until lifted. */
+    restrictedUntil: integer("restricted_until"),
+    /** When a chat restriction ends (migration 0038): no sends before; UNTIL_LIFTED = until lifted. */
+    chatRestrictedUntil: integer("chat_restricted_until"),
+    /** When a suspension ends (migration 0038): no sign-in before; UNTIL_LIFTED = until lifted. */
+    suspendedUntil: integer("suspended_until"),
     /** The status the account had when it was disabled (migration 0036): enabling it gives that back. */
     statusBeforeDisabled: text("status_before_disabled"),
   },

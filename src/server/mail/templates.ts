@@ -32,6 +32,7 @@ export type MailKind =
   | "appeal_outcome"
   | "appeal_receipt"
   | "notice"
+  | "lifted"
   | NotificationMail;
 
 /** Where each kind keeps its subject, text and button in locales/ (a feature's mail lives in its own namespace). */
@@ -52,6 +53,7 @@ const TEXTS: Record<MailKind, string> = {
   appeal_outcome: "moderation.mail.appeal_outcome",
   appeal_receipt: "moderation.mail.appeal_receipt",
   notice: "moderation.mail.notice",
+  lifted: "moderation.mail.lifted",
   ...(Object.fromEntries(NOTIFICATION_MAILS.map((kind) => [kind, `notification_mail.${kind}`])) as Record<
     NotificationMail,
     string
@@ -74,6 +76,7 @@ const TOLD_WITHOUT_ASKING = new Set<MailKind>([
   "support_answer",
   "appeal_outcome",
   "appeal_receipt",
+  "lifted",
 ]);
 /**
  * Mails whose silence changes the account (the deletion goes ahead unless the member acts): in place
@@ -121,7 +124,16 @@ export function composeMail(
   const outText =
     footer && out ? `\n\n${out.unsubscribe}: ${footer.unsubscribe}\n${out.settings}: ${footer.settings}` : "";
   const companyText = company.length > 0 ? `\n--\n${company.join("\n")}\n` : "";
-  const text = `${greeting}\n\n${body}\n${link}\n\n${why}${outText}\n\n${signature}\n${companyText}`;
+  // A statement of reasons carries its elements, one a line, after the text (docs/decisions/0061).
+  const details = typeof values.statement === "string" && values.statement ? values.statement : "";
+  const detailsText = details ? `\n\n${details}` : "";
+  const detailsHtml = details
+    ? `<p style="color:#23191b">${details
+        .split("\n")
+        .map((l) => escapeHtml(l))
+        .join("<br>")}</p>`
+    : "";
+  const text = `${greeting}\n\n${body}${detailsText}\n${link}\n\n${why}${outText}\n\n${signature}\n${companyText}`;
   const companyHtml =
     company.length > 0
       ? `<p style="color:#6d5d60;font-size:12px">${company.map((line) => escapeHtml(line)).join("<br>")}</p>`
@@ -131,7 +143,7 @@ export function composeMail(
       ? `<p style="color:#6d5d60;font-size:13px"><a href="${escapeHtml(footer.unsubscribe)}" style="color:#6d5d60">${escapeHtml(out.unsubscribe)}</a> · <a href="${escapeHtml(footer.settings)}" style="color:#6d5d60">${escapeHtml(out.settings)}</a></p>`
       : "";
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#23191b">
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
+<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>${detailsHtml}
 <p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;border-radius:999px;background:#e8412c;color:#fff;text-decoration:none;font-weight:600">${escapeHtml(button)}</a></p>
 <p style="color:#6d5d60;font-size:13px">${escapeHtml(link)}</p><p style="color:#6d5d60">${escapeHtml(why)}</p>
 <p>${escapeHtml(signature).replace(/\n/g, "<br>")}</p>${outHtml}${companyHtml}</body></html>`;

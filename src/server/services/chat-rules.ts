@@ -9,6 +9,7 @@ import { siteGifts } from "../../shared/gifts";
 import type { SiteSettings } from "../../shared/settings";
 import { isLiveAccountStatus } from "../db/accounts";
 import type { Refusal } from "../errors";
+import { measureRefusal } from "../measure-refusal";
 
 /** What the rules need to know about the sender, the recipient and their conversation. */
 export type SendFacts = {
@@ -34,6 +35,9 @@ export type SendFacts = {
   freeUsedHere: number;
   /** Conversations in which the sender has used free messages. */
   freeConversationsUsed: number;
+  /** Until when a moderator restricted the sender's chat or suspended them (docs/decisions/0061). */
+  chatRestrictedUntil?: number | null;
+  suspendedUntil?: number | null;
 };
 
 export type SendRequest = { kind: "text"; body: string } | { kind: "image" } | { kind: "gift"; gift: string };
@@ -98,10 +102,13 @@ export function decideSend(
   site: SiteSettings,
   facts: SendFacts,
   request: SendRequest,
+  now = Math.floor(Date.now() / 1000),
 ): { price: Price } | { refusal: Refusal } {
   const name = facts.recipient?.name ?? "";
   if (!isLiveAccountStatus(facts.senderStatus))
     return { refusal: { status: 403, code: "authentication_required", key: "login_needed.chat" } };
+  const restricted = measureRefusal(facts, now);
+  if (restricted) return { refusal: restricted };
   const reason = blockedReason(facts);
   if (reason) {
     const { status, key } = REASON_TEXT[reason];

@@ -81,6 +81,8 @@ export function sendFacts(row: MemberFactsRow | undefined, here: ConversationFac
     blockedMe: row.blockedMe,
     freeUsedHere: here.freeUsedHere,
     freeConversationsUsed: row.freeConversationsUsed,
+    chatRestrictedUntil: row.chatRestrictedUntil,
+    suspendedUntil: row.suspendedUntil,
   };
 }
 

@@ -30,6 +30,8 @@ import { type PaymentContext } from "./payments";
 import { closeSessionSockets } from "./sessions";
 import { normaliseEmail } from "../../shared/account-fields";
 import { refundOrder } from "./refunds";
+import { consoleDecision, type ConsoleStatement } from "./console-decisions";
+import type { Moderator } from "./moderation";
 
 type Statement = BatchItem<"sqlite">;
 type Batch = [Statement, ...Statement[]];
@@ -57,6 +59,8 @@ export type SupportContext = {
   record: Recorder;
   /** Unix seconds. */
   now: number;
+  /** The operator as a moderator: a disabling or deletion writes its statement of reasons as theirs (decision 0061). */
+  moderator?: Moderator;
 };
 
 /**
@@ -152,7 +156,9 @@ export async function disableMember(
   ctx: SupportContext,
   member: Member & { profileId: number },
   reason: string,
+  statement?: ConsoleStatement,
 ): Promise<boolean> {
+  const decision = await statementFor(ctx, member.profileId, "disable", statement);
   const entry = {
     action: "member.disable",
     target: { kind: "member", id: member.userId },
@@ -160,10 +166,14 @@ export async function disableMember(
     after: { status: "disabled" },
     reason,
   };
-  const results = await ctx.db.batch(ctx.record(entry, [...disableAccountQueries(ctx.db, member.profileId, ctx.now)]));
+  const [first, ...rest] = disableAccountQueries(ctx.db, member.profileId, ctx.now);
+  // The decision's insert reads the account's status before the rest of the disabling changes the profile.
+  const batch: Batch = [first, ...(decision ? [decision.insert] : []), ...rest];
+  const results = await ctx.db.batch(ctx.record(entry, batch));
   if (!changed(results)) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
   await standingChanged(ctx, member.profileId, true);
+  await decision?.tell();
   return true;
 }
 
@@ -247,9 +257,11 @@ export async function deleteMember(
   accounts: AccountContext,
   member: Member,
   reason: string,
+  statement?: ConsoleStatement,
 ): Promise<boolean> {
   const account = await accountById(ctx.db, member.userId);
   if (!account || account.status === "pending_deletion") return false;
+  const decision = member.profileId === null ? null : await statementFor(ctx, member.profileId, "delete", statement);
   const deletion = await accountDeletion(accounts, account);
   const entry = {
     action: "member.delete",
@@ -258,9 +270,23 @@ export async function deleteMember(
     after: { status: "pending_deletion" },
     reason,
   };
-  if (!changed(await ctx.db.batch(ctx.record(entry, [...deletion.statements])))) return false;
+  const [first, ...rest] = deletion.statements;
+  const batch: Batch = [first!, ...(decision ? [decision.insert] : []), ...rest];
+  if (!changed(await ctx.db.batch(ctx.record(entry, batch)))) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
   await standingChanged(ctx, member.profileId, false);
   await deletion.send();
+  await decision?.tell();
   return true;
+}
+
+/** The statement of reasons of a disabling or deletion by an operator (every one has one, decision 0061). */
+async function statementFor(
+  ctx: SupportContext,
+  profileId: number,
+  outcome: "disable" | "delete",
+  statement: ConsoleStatement | undefined,
+) {
+  if (!ctx.moderator || !statement) return null;
+  return consoleDecision({ ...ctx.moderator, now: ctx.now }, profileId, outcome, statement);
 }

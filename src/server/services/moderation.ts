@@ -22,15 +22,14 @@ import {
   keepRemovedMessageQuery,
   keptAccountStatusSql,
   keptProfileContentSql,
-  liftRestrictionQueries,
   memberForModeration,
   photoById,
+  photosOfProfile,
   removeProfileContentQueries,
   reportById,
   reporterProfile,
   restorePhotoQuery,
   restoreProfileContentQueries,
-  restrictQueries,
   settlePhotoQuery,
   type Decision,
 } from "../db/moderation";
@@ -45,15 +44,33 @@ import type { CompanyInfo } from "../../shared/settings";
 import {
   appealDeadline,
   DECISION_GROUNDS,
+  FACT_TEMPLATES,
+  MEASURE_OF,
   RESTRICTING_OUTCOMES,
+  TIMED_MEASURES,
   TOLD_OUTCOMES,
   type AppealBody,
   type DecisionGround,
+  type ContentScope,
   type DecisionOutcome,
+  type Initiative,
+  type Measure,
+  type MeasurePeriod,
   type ReportOutcome,
   type Statement,
 } from "../../shared/moderation";
 import { verificationDecisionOf } from "../db/verification";
+import { memberDate } from "../../shared/dates";
+import { statementLines } from "../../shared/statement-lines";
+import {
+  keptPhotoSql,
+  keptTextSql,
+  liftDecisionQuery,
+  refreshMeasuresQueries,
+  removePhotoQueries,
+  removeTextQuery,
+} from "../db/measures";
+import { choiceProblem, elementColumns, measureQueries, measureTaken, type MeasureChoice } from "./measures";
 import { loadSite } from "../edge/site";
 import { i18nFor } from "../translations";
 import { closeSessionSockets } from "./sessions";
@@ -120,13 +137,15 @@ export function keptContentOf(decision: Decision): KeptContent | null {
   }
 }
 
-function decisionRow(
+export function decisionRow(
   m: Moderator,
   member: { userId: number | null; profileId: number | null; language: string },
   fields: Pick<NewDecision, "source" | "photoId" | "reportId" | "appealId" | "outcome" | "ground" | "facts">,
+  choice: MeasureChoice,
 ): NewDecision {
   const restricting = restricts(fields.outcome as DecisionOutcome);
   return {
+    ...elementColumns(fields.outcome as DecisionOutcome, choice, m.now),
     ...fields,
     userId: member.userId,
     profileId: member.profileId,
@@ -145,7 +164,13 @@ function decisionRow(
  */
 export async function decidePhoto(
   m: Moderator,
-  input: { photoId: number; approve: boolean; ground?: string | null; facts?: string | null },
+  input: {
+    photoId: number;
+    approve: boolean;
+    ground?: string | null;
+    facts?: string | null;
+    factTemplate?: string | null;
+  },
 ): Promise<Decision> {
   const photo = await photoById(m.db, input.photoId);
   if (!photo) throw new ModerationRefusal(404, "not_found", "There is no such photo.");
@@ -157,6 +182,9 @@ export async function decidePhoto(
     throw new ModerationRefusal(400, "ground_required", "Choose the rule the photo breaks.");
   const outcome: DecisionOutcome = input.approve ? "approve" : "reject_photo";
   const status = input.approve ? "active" : "rejected";
+  const choice = photoChoice(member, photo.id, input);
+  const problem = input.approve ? null : choiceProblem(outcome, choice, input.facts?.trim() || null);
+  if (problem) throw new ModerationRefusal(400, "statement_incomplete", problem);
   const batch = withAudit(
     m.db,
     m.actor,
@@ -171,13 +199,18 @@ export async function decidePhoto(
       settlePhotoQuery(m.db, photo.id, status),
       insertDecisionQuery(
         m.db,
-        decisionRow(m, member, {
-          source: "photo",
-          photoId: photo.id,
-          outcome,
-          ground: input.approve ? null : (input.ground as string),
-          facts: input.facts?.trim() || null,
-        }),
+        decisionRow(
+          m,
+          member,
+          {
+            source: "photo",
+            photoId: photo.id,
+            outcome,
+            ground: input.approve ? null : (input.ground as string),
+            facts: input.facts?.trim() || null,
+          },
+          choice,
+        ),
       ),
     ],
     m.now,
@@ -192,31 +225,133 @@ export async function decidePhoto(
   return decision;
 }
 
-/**
- * Decide an open report: dismiss it, warn the member, remove their profile's content, restrict them
- * (hidden from search and lists) or disable the account. Once per report.
- */
-export async function decideReport(
+/** The photo queue is the platform's own moderation; without chosen facts or words, the ground's first facts (the form's default). */
+function photoChoice(
+  member: { siteDomain: string },
+  photoId: number,
+  input: { approve: boolean; ground?: string | null; facts?: string | null; factTemplate?: string | null },
+): MeasureChoice {
+  const ground = !input.approve && isGround(input.ground) ? input.ground : null;
+  const fallback = ground && !input.facts?.trim() ? `${ground}.${FACT_TEMPLATES[ground][0]}` : null;
+  return {
+    initiative: "own_initiative",
+    ground,
+    factTemplate: input.factTemplate || fallback,
+    law: null,
+    scope: { photo_ids: [photoId] },
+    sites: [member.siteDomain],
+  };
+}
+
+/** What a moderator decides about a report: the outcome, the rule, the facts (chosen and own words), the law, the period, the item. */
+export type ReportDecisionInput = {
+  reportId: number;
+  outcome: ReportOutcome;
+  ground?: string | null;
+  facts?: string | null;
+  factTemplate?: string | null;
+  law?: string | null;
+  period?: MeasurePeriod | null;
+  /** For remove_item: "text", "message" or "photo:<id>". */
+  item?: string | null;
+};
+
+type Report = NonNullable<Awaited<ReturnType<typeof reportById>>>;
+type ModeratedMember = NonNullable<Awaited<ReturnType<typeof memberForModeration>>>;
+
+/** The decision's own outcome for the report's: which item is removed, and the legacy "remove the content" of a reported message. */
+function reportDecisionOutcome(report: Report, input: ReportDecisionInput): DecisionOutcome {
+  if (input.outcome === "remove_item") {
+    if (input.item === "message" && report.messageId !== null) return "remove_message";
+    if (input.item === "text") return "remove_text";
+    if (input.item?.startsWith("photo:")) return "remove_photo";
+    throw new ModerationRefusal(
+      400,
+      "item_required",
+      "Choose the item to remove: the text, one photo or the reported message.",
+    );
+  }
+  if (input.outcome === "remove_content" && report.messageId !== null) return "remove_message";
+  return input.outcome;
+}
+
+/** A photo named by a remove_item choice, when it is the member's and shown or waiting. */
+async function itemPhoto(m: Moderator, member: ModeratedMember, item: string | null | undefined): Promise<number> {
+  const id = Number(item?.slice("photo:".length));
+  const photo = Number.isInteger(id) ? await photoById(m.db, id) : undefined;
+  if (!photo || photo.profileId !== member.profileId || !["active", "pending"].includes(photo.status))
+    throw new ModerationRefusal(400, "item_required", "That photo is not one of the member's shown or waiting photos.");
+  return photo.id;
+}
+
+/** What the decision covers (content_scope). */
+async function reportScope(
   m: Moderator,
-  input: { reportId: number; outcome: ReportOutcome; ground?: string | null; facts?: string | null },
-): Promise<Decision | null> {
+  report: Report,
+  outcome: DecisionOutcome,
+  photoId: number | null,
+  member: ModeratedMember | undefined,
+) {
+  if (outcome === "remove_message") return { message_ids: [report.messageId!] };
+  if (outcome === "remove_photo") return { photo_ids: [photoId!] };
+  if (outcome === "remove_text") return { text: true };
+  if (outcome === "remove_content" && member) {
+    const shown = (await photosOfProfile(m.db, member.profileId)).filter((p) => p.status !== "rejected");
+    return { text: true, photo_ids: shown.map((p) => p.id) };
+  }
+  if (outcome === "warn" || outcome === "dismiss")
+    return report.messageId !== null ? { message_ids: [report.messageId] } : {};
+  return { account: true };
+}
+
+/** What the decision changes on the profile or account, after its insert in the batch. */
+function reportEffects(
+  m: Moderator,
+  outcome: DecisionOutcome,
+  member: ModeratedMember,
+  photoId: number | null,
+): BatchStatement[] {
+  if (outcome === "remove_photo") return [...removePhotoQueries(m.db, member.profileId, photoId!)];
+  if (outcome === "remove_text") return [removeTextQuery(m.db, member.profileId)];
+  if (outcome === "remove_content") return [...removeProfileContentQueries(m.db, member.profileId)];
+  if (outcome === "disable") return [...disableAccountQueries(m.db, member.profileId, m.now)];
+  return measureQueries(m.db, outcome, member.userId, m.now);
+}
+
+/** What a reversal gives back, read in the decision's insert before the effects. */
+function reportKept(outcome: DecisionOutcome, member: ModeratedMember, photoId: number | null) {
+  if (outcome === "remove_content") return keptProfileContentSql(member.profileId);
+  if (outcome === "remove_photo") return keptPhotoSql(member.profileId, photoId!);
+  if (outcome === "remove_text") return keptTextSql(member.profileId);
+  if (outcome === "disable") return keptAccountStatusSql(member.profileId);
+  return undefined;
+}
+
+/**
+ * Decide an open report: dismiss it, warn the member, remove one item (a photo, the text, the
+ * reported message) or all their profile's content, restrict their chat or search for a period,
+ * suspend or disable the account (docs/decisions/0061). Once per report.
+ */
+export async function decideReport(m: Moderator, input: ReportDecisionInput): Promise<Decision | null> {
   const report = await reportById(m.db, input.reportId);
   if (!report) throw new ModerationRefusal(404, "not_found", "There is no such report.");
   if (report.status !== "open") throw new ModerationRefusal(409, "already_decided", "This report is closed already.");
   const facts = input.facts?.trim() || null;
   if (input.outcome !== "dismiss" && !isGround(input.ground))
     throw new ModerationRefusal(400, "ground_required", "Choose the rule that was broken.");
-  if (input.outcome !== "dismiss" && !facts)
+  if (input.outcome !== "dismiss" && !facts && !input.factTemplate)
     throw new ModerationRefusal(
       400,
       "facts_required",
-      "Say what happened: the member reads it in the statement of reasons.",
+      "Choose the facts or say what happened: the member reads them in the statement of reasons.",
     );
   const member = report.profileId === null ? undefined : await memberForModeration(m.db, report.profileId);
   if (input.outcome !== "dismiss" && !member)
     throw new ModerationRefusal(400, "no_member", "This report names no member: it can only be dismissed.");
+  const outcome = reportDecisionOutcome(report, input);
+  const photoId = outcome === "remove_photo" ? await itemPhoto(m, member!, input.item) : null;
   // A reported message is removed from the conversation of its sender and the reporter, not the sender's profile.
-  const removesMessage = input.outcome === "remove_content" && report.messageId !== null;
+  const removesMessage = outcome === "remove_message";
   const reporter =
     removesMessage && report.reporterUserId !== null ? await reporterProfile(m.db, report.reporterUserId) : undefined;
   if (removesMessage && !reporter)
@@ -225,20 +360,20 @@ export async function decideReport(
       "no_conversation",
       "The reporter's profile is gone, so the conversation cannot be reached: restrict or disable the member instead.",
     );
+  const choice: MeasureChoice = {
+    initiative: "notice",
+    ground: isGround(input.ground) ? input.ground : null,
+    factTemplate: input.factTemplate || null,
+    law: input.law ?? null,
+    // The command line's "restrict" is until lifted, as it always was.
+    period: input.outcome === "restrict" ? (input.period ?? "lifted") : (input.period ?? null),
+    scope: await reportScope(m, report, outcome, photoId, member),
+    sites: [member?.siteDomain ?? report.siteDomain],
+  };
+  const problem = choiceProblem(outcome, choice, facts);
+  if (problem) throw new ModerationRefusal(400, "statement_incomplete", problem);
 
   const status = input.outcome === "dismiss" ? "rejected" : "resolved";
-  const effects: BatchStatement[] =
-    member === undefined
-      ? []
-      : input.outcome === "restrict"
-        ? [...restrictQueries(m.db, member.userId, m.now)]
-        : input.outcome === "remove_content"
-          ? removesMessage
-            ? []
-            : [...removeProfileContentQueries(m.db, member.profileId)]
-          : input.outcome === "disable"
-            ? [...disableAccountQueries(m.db, member.profileId, m.now)]
-            : [];
   const decisionOf = member ?? { userId: null, profileId: report.profileId, language: report.language };
   const batch = withAudit(
     m.db,
@@ -249,9 +384,11 @@ export async function decideReport(
       before: { status: "open", account: member?.accountStatus ?? null },
       after: {
         status,
-        outcome: input.outcome,
+        outcome,
         ground: input.ground ?? null,
+        ...(choice.period ? { period: choice.period } : {}),
         ...(removesMessage ? { removed_message: report.messageId } : {}),
+        ...(photoId !== null ? { removed_photo: photoId } : {}),
       },
       reason: facts,
     },
@@ -259,23 +396,15 @@ export async function decideReport(
       closeReportQuery(m.db, report.id, status, facts, m.now),
       insertDecisionQuery(
         m.db,
-        decisionRow(m, decisionOf, {
-          source: "report",
-          reportId: report.id,
-          outcome: removesMessage ? "remove_message" : input.outcome,
-          ground: isGround(input.ground) ? input.ground : null,
-          facts,
-        }),
-        // Read before the effects below in the same batch: what a reversal gives back.
-        member === undefined
-          ? undefined
-          : input.outcome === "remove_content" && !removesMessage
-            ? keptProfileContentSql(member.profileId)
-            : input.outcome === "disable"
-              ? keptAccountStatusSql(member.profileId)
-              : undefined,
+        decisionRow(
+          m,
+          decisionOf,
+          { source: "report", reportId: report.id, outcome, ground: choice.ground, facts },
+          choice,
+        ),
+        member === undefined ? undefined : reportKept(outcome, member, photoId),
       ),
-      ...effects,
+      ...(member === undefined || removesMessage ? [] : reportEffects(m, outcome, member, photoId)),
     ],
     m.now,
     true,
@@ -295,19 +424,15 @@ export async function decideReport(
     // Kept with the decision: a reversed appeal puts it back, the appeal's reviewer reads it.
     if (removed) await keepRemovedMessageQuery(m.db, decision.id, removed);
   }
-  if (member && input.outcome === "disable") {
+  if (member && outcome === "disable") {
     // At once, as a password change does: every session's sockets close, and the chats stop taking sends.
     await closeSessionSockets(m.env.MEMBERS, member.profileId, await sessionsRevokedSince(m.db, member.userId, m.now));
     await memberChangedInChats(m.db, conversationRooms(m.env.CONVERSATIONS), member.profileId);
   }
-  if (
-    member &&
-    (input.outcome === "restrict" ||
-      (input.outcome === "remove_content" && !removesMessage) ||
-      input.outcome === "disable")
-  )
+  if (member) await measureTaken(m.env, m.db, member, outcome, m.now);
+  if (member && ["remove_content", "remove_photo", "remove_text", "disable"].includes(outcome))
     await tellProfileChanged(m.env, m.db, member.profileId);
-  if (member && TOLD_OUTCOMES.includes(input.outcome)) await tellMember(m.env, decision, member);
+  if (member && TOLD_OUTCOMES.includes(outcome)) await tellMember(m.env, decision, member);
   await tellNotifier(m.env, report, input.outcome, { ground: input.ground, facts }, m.now);
   return decision;
 }
@@ -362,11 +487,11 @@ export async function decideAppeal(
     ? []
     : first.outcome === "reject_photo" && first.photoId !== null
       ? [restorePhotoQuery(m.db, first.photoId)]
-      : first.outcome === "restrict"
-        ? [...liftRestrictionQueries(m.db, member.userId)]
+      : TIMED_MEASURES.includes(MEASURE_OF[first.outcome as DecisionOutcome])
+        ? [liftDecisionQuery(m.db, first.id, m.now), ...refreshMeasuresQueries(m.db, member.userId, m.now)]
         : first.outcome === "disable"
           ? [...enableAccountQueries(m.db, member.userId, kept?.account)]
-          : first.outcome === "remove_content" && kept?.photos
+          : ["remove_content", "remove_photo", "remove_text"].includes(first.outcome) && kept?.photos
             ? [
                 ...restoreProfileContentQueries(m.db, member, {
                   aboutMe: kept.aboutMe ?? null,
@@ -390,13 +515,19 @@ export async function decideAppeal(
       decideAppealQuery(m.db, appeal.id, m.actor.operatorId, status, input.note, m.now),
       insertDecisionQuery(
         m.db,
-        decisionRow(m, member, {
-          source: "appeal",
-          appealId: appeal.id,
-          outcome: input.reverse ? "appeal_reversed" : "appeal_upheld",
-          ground: first.ground,
-          facts: input.note,
-        }),
+        decisionRow(
+          m,
+          member,
+          {
+            source: "appeal",
+            appealId: appeal.id,
+            outcome: input.reverse ? "appeal_reversed" : "appeal_upheld",
+            ground: first.ground,
+            facts: input.note,
+          },
+          // The answer to the member's complaint; it names the first decision's content.
+          { initiative: "notice", ground: null, scope: scopeOf(first), sites: sitesOf(first) },
+        ),
       ),
       ...undo,
     ],
@@ -407,6 +538,7 @@ export async function decideAppeal(
   const decision = (await decisionFor(m.db, { appealId: appeal.id }))!;
   // A removed chat message lives in its conversation's object: put back once the appeal is decided.
   if (input.reverse && first.outcome === "remove_message" && kept?.message) await restoreRemovedMessage(m, first, kept);
+  if (input.reverse) await measureTaken(m.env, m.db, member, first.outcome as DecisionOutcome, m.now);
   if (input.reverse) await tellProfileChanged(m.env, m.db, member.profileId);
   // The reasoned answer (DSA Art. 20(5)): the outcome, the reviewer's note, and the out-of-court body.
   await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}`, note: input.note });
@@ -472,7 +604,15 @@ export async function statementOf(
   now: number,
   company: CompanyInfo | null = null,
 ): Promise<Statement> {
-  const appeal = await appealOf(db, decision.id);
+  return statementWith(decision, (await appealOf(db, decision.id)) ?? null, now, company);
+}
+
+function statementWith(
+  decision: Decision,
+  appeal: Awaited<ReturnType<typeof appealOf>> | null,
+  now: number,
+  company: CompanyInfo | null,
+): Statement {
   return {
     id: decision.id,
     outcome: decision.outcome as DecisionOutcome,
@@ -492,6 +632,41 @@ export async function statementOf(
         }
       : null,
     out_of_court: company?.dispute_body ?? null,
+    ...statementElements(decision),
+  };
+}
+
+export const scopeOf = (decision: Decision): ContentScope => parsedOr(decision.contentScope, {});
+export const sitesOf = (decision: Decision): string[] => parsedOr(decision.territorialScope, []);
+
+function parsedOr<T>(text: string | null, fallback: T): T {
+  try {
+    return text ? (JSON.parse(text) as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The elements of DSA Art. 17(3) of a statement: the chosen facts and the terms' section drawn in the
+ * member's language (the language of the decision), so nothing of it is in the moderator's.
+ */
+function statementElements(decision: Decision) {
+  const t = i18nFor(languageOf(decision.language)).t;
+  const section = decision.termsClause;
+  return {
+    measure: (decision.measure ?? (decision.outcome === "restrict" ? "restrict_search" : null)) as Measure | null,
+    initiative: decision.initiative as Initiative,
+    detection_automated: decision.detectionAutomated,
+    scope: scopeOf(decision),
+    sites: sitesOf(decision),
+    starts_at: decision.startsAt,
+    ends_at: decision.endsAt,
+    lifted_at: decision.liftedAt,
+    basis: decision.basis as "illegal" | "terms" | null,
+    legal_ground: decision.legalGround,
+    terms_clause: section ? `${t("pages.terms.title")}, ${t(`legal_text.terms.${section}.heading`)}` : null,
+    fact_text: decision.factTemplate ? t(`moderation.fact_templates.${decision.factTemplate}`) : null,
   };
 }
 
@@ -501,10 +676,21 @@ type Member = NonNullable<Awaited<ReturnType<typeof memberForModeration>>>;
  * The statement of reasons by mail, in the member's language, with the link to their decision page;
  * a decision that restricts nothing (a warning) is told without a word on appealing it.
  */
-function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
+export function tellMember(env: Env, decision: Decision, member: Member): Promise<void> {
   return mailMember(env, member, decision.restricts ? "statement" : "notice", decision.id, {
     outcome: decision.outcome,
+    decision,
   });
+}
+
+/** A timed measure lifted early: the member is mailed, with the link to the decision page that shows when. */
+export async function tellLifted(env: Env, db: Database, decisionId: number): Promise<void> {
+  const decision = await decisionById(db, decisionId);
+  const member =
+    decision === undefined || decision.profileId === null
+      ? undefined
+      : await memberForModeration(db, decision.profileId);
+  if (decision && member) await mailMember(env, member, "lifted", decision.id, { outcome: decision.outcome, decision });
 }
 
 /** The receipt of an appeal (DSA Art. 20), mailed once it is filed, with the link to the decision page. */
@@ -516,9 +702,9 @@ export async function tellAppealReceived(env: Env, db: Database, decision: Decis
 async function mailMember(
   env: Env,
   member: Member,
-  kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt",
+  kind: "statement" | "notice" | "appeal_outcome" | "appeal_receipt" | "lifted",
   decisionId: number,
-  values: { outcome: string; note?: string },
+  values: { outcome: string; note?: string; decision?: Decision },
 ): Promise<void> {
   try {
     const site = await loadSite(env.SETTINGS, member.siteDomain);
@@ -526,8 +712,22 @@ async function mailMember(
     const t = i18nFor(languageOf(member.language)).t;
     const link = `${origin}/decisions/${decisionId}?key=${await decisionKey(env.SESSION_SECRET, decisionId, member.userId)}`;
     const body = site?.company?.dispute_body;
+    const language = languageOf(member.language);
+    const date = (seconds: number) => memberDate(seconds, language, site?.settings.time_zone ?? "UTC");
+    // The whole statement of reasons in the mail too (DSA Art. 17(3)), as the page shows it.
+    const lines = values.decision
+      ? statementLines(
+          t,
+          statementWith(values.decision, null, values.decision.createdAt, site?.company ?? null),
+          date,
+          Math.floor(Date.now() / 1000),
+          true,
+        )
+      : [];
     const text = {
       outcome: outcomeText(t, values.outcome),
+      ...(values.decision ? { date: date(values.decision.liftedAt ?? values.decision.createdAt) } : {}),
+      statement: lines.map((l) => `${l.label}: ${l.text}`).join("\n"),
       reason: values.note ?? "",
       redress_part: body
         ? t("moderation.page.other_remedies_body", { name: body.name, url: body.url })
@@ -573,15 +773,20 @@ export async function verificationStatement(
   const member = await memberForModeration(m.db, profileId);
   if (!member) return null;
   const facts = i18nFor(languageOf(member.language)).t(`verification.reasons.${reason}`);
-  const row = decisionRow(m, member, {
-    source: "verification",
-    photoId: null,
-    reportId: null,
-    appealId: null,
-    outcome: "reject_verification",
-    ground: null,
-    facts,
-  });
+  const row = decisionRow(
+    m,
+    member,
+    {
+      source: "verification",
+      photoId: null,
+      reportId: null,
+      appealId: null,
+      outcome: "reject_verification",
+      ground: null,
+      facts,
+    },
+    { initiative: "own_initiative", ground: null, scope: {}, sites: [member.siteDomain] },
+  );
   return {
     statement: insertDecisionQuery(m.db, row),
     tell: async () => {

@@ -2,6 +2,7 @@ import { memberDate } from "../../../shared/dates";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 import { APPEAL_TEXT, type Statement } from "../../../shared/moderation";
+import { statementLines } from "../../../shared/statement-lines";
 import { apiSend, ApiRequestError } from "../../page/api";
 import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
@@ -44,19 +45,7 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
             </Link>
           )}
           <p className="decision__date">{t("moderation.page.when", { date: date(data.decision.created_at) })}</p>
-          {data.decision.ground && (
-            <>
-              <h2>{t("moderation.page.ground")}</h2>
-              <p>{t(`moderation.grounds.${data.decision.ground}.rule`)}</p>
-            </>
-          )}
-          {data.decision.facts && (
-            <>
-              <h2>{t("moderation.page.facts")}</h2>
-              <p className="decision__facts">{data.decision.facts}</p>
-            </>
-          )}
-          <p>{t(data.decision.automated ? "moderation.page.automated_yes" : "moderation.page.automated_no")}</p>
+          <StatementList decision={data.decision} date={date} />
           <Appeal
             decision={data.decision}
             appealKey={key}
@@ -66,6 +55,24 @@ export default function DecisionScreen({ params, query }: ScreenProps) {
         </>
       )}
     </section>
+  );
+}
+
+/** Every element of the statement (DSA Art. 17(3)), as the mail lists them; the moderator's own words marked as such. */
+function StatementList({ decision, date }: { decision: Statement; date: (seconds: number) => string }) {
+  const t = useT();
+  // Whether a timed measure has ended: read once, when the page first draws.
+  const [now] = useState(() => Math.floor(Date.now() / 1000));
+  const lines = statementLines(t, decision, date, now, false).filter((line) => line.id !== "measure");
+  return (
+    <dl className="decision__statement">
+      {lines.map((line) => (
+        <div key={line.id} data-testid={`statement-${line.id}`}>
+          <dt>{line.label}</dt>
+          <dd className={line.id === "own_words" ? "decision__facts" : undefined}>{line.text}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

@@ -19,6 +19,15 @@ import { WaitingFor } from "./requests-screen";
 import { memberAccounts, supportContext } from "../support-context";
 import { REFUND_CONFIRM, refundFromConsole } from "./orders-screen";
 import { waitingAbout, type WaitingRequest } from "../../db/operator-requests";
+import {
+  DeletionFields,
+  liftFromConsole,
+  MemberDecisions,
+  readStatementForm,
+  RestrictForm,
+  restrictMember,
+} from "../member-measures";
+import { StatementFields } from "../statement-fields";
 
 const WithReason = v.object({ reason: Reason });
 const Correction = v.object({
@@ -141,7 +150,9 @@ function MemberPage({
   waiting,
   decisions,
   seesAudit,
+  t,
 }: {
+  t: ConsoleEnv["Variables"]["t"];
   file: support.MemberFile;
   now: number;
   waiting: WaitingRequest[];
@@ -214,10 +225,13 @@ function MemberPage({
             action={`${base}/disable`}
             label="Ask to disable"
             confirm="Disable this account once a second operator confirms: hidden everywhere, every session ended at once."
-          />
+          >
+            <StatementFields t={t} />
+          </ActionForm>
         )}
         {account.status === "disabled" && <ActionForm action={`${base}/enable`} label="Enable" />}
         <ActionForm action={`${base}/log-out`} label="Log out everywhere" />
+        {account.profileId !== null && <RestrictForm base={base} t={t} />}
         <ActionForm action={`${base}/credits`} label="Correct credits">
           <input
             name="delta"
@@ -233,7 +247,9 @@ function MemberPage({
             action={`${base}/delete`}
             label="Ask to delete"
             confirm="Delete this account once a second operator confirms: pending deletion for 14 days, hidden, the way back mailed."
-          />
+          >
+            <DeletionFields t={t} />
+          </ActionForm>
         )}
       </div>
 
@@ -324,10 +340,7 @@ function MemberPage({
       />
 
       <h2>Moderation decisions</h2>
-      <Rows
-        head={["#", "Decided", "Outcome", "Ground", "Facts", "By"]}
-        rows={decisions.map((d) => [d.id, when(d.createdAt), d.outcome, d.ground, d.facts, d.operator])}
-      />
+      <MemberDecisions decisions={decisions} base={base} now={now} />
 
       {seesAudit && (
         <p>
@@ -362,6 +375,7 @@ const routes = new Hono<ConsoleEnv>()
         )}
         decisions={decisions}
         seesAudit={hasRole(c.var.operator, "admin")}
+        t={c.var.t}
       />,
     );
   })
@@ -384,7 +398,7 @@ const routes = new Hono<ConsoleEnv>()
   )
   .post("/:id/disable", async (c) => {
     await requireConfirmation(c);
-    const { reason } = await readForm(c, WithReason);
+    const { reason, statement } = await readStatementForm(c, "disable");
     const file = await memberOf(c);
     const { userId, profileId, username } = file.account;
     if (file.account.status === "disabled" || profileId === null) throw unchanged("This account is disabled already.");
@@ -393,7 +407,7 @@ const routes = new Hono<ConsoleEnv>()
       action: "member.disable",
       target: { kind: "member", id: userId },
       summary: `Disable member #${userId} (${username}): hidden everywhere, every session ended at once`,
-      details: { userId, profileId },
+      details: { userId, profileId, statement },
       reason,
     });
     return actionDone(c, `/members/${userId}`);
@@ -421,7 +435,7 @@ const routes = new Hono<ConsoleEnv>()
   })
   .post("/:id/delete", async (c) => {
     await requireConfirmation(c);
-    const { reason } = await readForm(c, WithReason);
+    const { reason, statement } = await readStatementForm(c, "delete");
     const file = await memberOf(c);
     const { userId, username } = file.account;
     if (file.account.status === "pending_deletion") throw unchanged("This account is pending deletion already.");
@@ -429,10 +443,18 @@ const routes = new Hono<ConsoleEnv>()
       action: "member.delete",
       target: { kind: "member", id: userId },
       summary: `Delete member #${userId} (${username}): pending deletion for 14 days, hidden, the way back mailed`,
-      details: { userId, profileId: file.account.profileId },
+      details: { userId, profileId: file.account.profileId, statement },
       reason,
     });
     return actionDone(c, `/members/${userId}`);
+  })
+  .post("/:id/restrict", async (c) => {
+    const file = await memberOf(c);
+    return restrictMember(c, file.account.profileId, file.account.userId);
+  })
+  .post("/:id/decisions/:decision/lift", async (c) => {
+    const file = await memberOf(c);
+    return liftFromConsole(c, file.account.userId);
   })
   .post("/:id/orders/:order/refund", async (c) => {
     const file = await memberOf(c);

@@ -11,10 +11,12 @@ import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
 import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
-import { GroundPicker, MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
+import { MemberPanel, memberPanelData, moderatorOf, PhotoImage } from "../moderation-parts";
+import { StatementFields } from "../statement-fields";
 
 const Reject = v.object({
   ground: v.picklist(PHOTO_GROUNDS, "Choose the rule the photo breaks."),
+  fact_template: v.optional(v.pipe(v.string(), v.maxLength(60))),
   facts: v.pipe(v.string(), v.trim(), v.maxLength(1000)),
 });
 
@@ -85,12 +87,7 @@ const routes = new Hono<ConsoleEnv>()
             <form method="post" action={`/photos/${photo.id}/reject`}>
               <fieldset>
                 <legend>Reject</legend>
-                <GroundPicker grounds={PHOTO_GROUNDS} t={t} required />
-                <label>
-                  Facts, as the member will read them (optional)
-                  <br />
-                  <textarea name="facts" rows={3} cols={50} maxLength={1000} />
-                </label>
+                <StatementFields grounds={PHOTO_GROUNDS} t={t} required />
                 <button type="submit">Reject</button>
                 <FormError />
               </fieldset>
@@ -108,8 +105,14 @@ const routes = new Hono<ConsoleEnv>()
     return actionDone(c, "/photos");
   })
   .post("/:id/reject", async (c) => {
-    const { ground, facts } = await readForm(c, Reject);
-    await decidePhoto(moderatorOf(c), { photoId: idParam(c.req.param("id")), approve: false, ground, facts });
+    const { ground, facts, fact_template } = await readForm(c, Reject);
+    await decidePhoto(moderatorOf(c), {
+      photoId: idParam(c.req.param("id")),
+      approve: false,
+      ground,
+      facts,
+      factTemplate: fact_template || null,
+    });
     return actionDone(c, "/photos");
   });
 

@@ -12,29 +12,30 @@ import type { ConsoleEnv, ConsoleScreen } from "../console-context";
 import { actionDone, idParam, readForm, wantsJson } from "../console-forms";
 import { FormError, QueuePager, queuePage, QueueTable, renderConsole, when } from "../console-page";
 import { ConsoleRefusal } from "../console-refusal";
-import {
-  GroundPicker,
-  MemberPanel,
-  memberPanelData,
-  messagesSeen,
-  moderatorOf,
-  SeenMessages,
-} from "../moderation-parts";
+import { MemberPanel, memberPanelData, messagesSeen, moderatorOf, SeenMessages } from "../moderation-parts";
+import { ItemPicker, PERIODS, PeriodPicker, StatementFields } from "../statement-fields";
 
 const Decide = v.object({
   outcome: v.picklist(REPORT_OUTCOMES, "Choose a decision."),
   ground: v.optional(v.union([v.literal(""), v.picklist(DECISION_GROUNDS)])),
+  fact_template: v.optional(v.pipe(v.string(), v.maxLength(60))),
   facts: v.pipe(v.string(), v.trim(), v.maxLength(2000)),
+  law: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300))),
+  period: v.optional(v.union([v.literal(""), v.picklist(PERIODS)])),
+  item: v.optional(v.pipe(v.string(), v.maxLength(30))),
 });
 
-const OUTCOME_LABELS: Record<(typeof REPORT_OUTCOMES)[number], string> = {
+/** The graded measures, mildest first (docs/decisions/0061); "restrict" stays for the command line only. */
+const OUTCOME_LABELS: Partial<Record<(typeof REPORT_OUTCOMES)[number], string>> = {
   dismiss: "Dismiss (no rule broken)",
   warn: "Warn the member",
-  remove_content: "Remove the content (a reported message: that message; otherwise the profile's text and photos)",
-  restrict: "Restrict (hidden from search and lists)",
+  remove_item: "Remove one item (choose it below)",
+  remove_content: "Remove all content (the profile's text and every photo)",
+  restrict_chat: "Restrict chat for a period (cannot send messages)",
+  restrict_search: "Restrict search for a period (not in search, swipe or lists)",
+  suspend: "Suspend for a period (cannot sign in or use the app)",
   disable: "Disable the account (ends every session at once)",
 };
-
 const routes = new Hono<ConsoleEnv>()
   .get("/", async (c) => {
     const { page, size, offset } = queuePage(c);
@@ -105,17 +106,18 @@ const routes = new Hono<ConsoleEnv>()
           <form method="post" action={`/reports/${report.id}/decide`}>
             <fieldset>
               <legend>Decide</legend>
-              {REPORT_OUTCOMES.map((outcome) => (
-                <label key={outcome}>
-                  <input type="radio" name="outcome" value={outcome} required /> {OUTCOME_LABELS[outcome]}
+              {Object.entries(OUTCOME_LABELS).map(([outcome, label]) => (
+                <label key={outcome} style={{ display: "block" }}>
+                  <input type="radio" name="outcome" value={outcome} required /> {label}
                 </label>
               ))}
-              <GroundPicker t={t} required={false} />
-              <label>
-                Facts, as the member will read them in the statement of reasons (required unless dismissed)
-                <br />
-                <textarea name="facts" rows={4} cols={70} maxLength={2000} />
-              </label>
+              <ItemPicker
+                photos={panel?.photos ?? []}
+                hasText={Boolean(panel?.member.aboutMe)}
+                messageId={report.messageId}
+              />
+              <PeriodPicker />
+              <StatementFields t={t} />
               <button type="submit">Decide</button>
               <FormError />
             </fieldset>
@@ -147,6 +149,10 @@ const routes = new Hono<ConsoleEnv>()
       outcome: input.outcome,
       ground: input.ground || null,
       facts: input.facts,
+      factTemplate: input.fact_template || null,
+      law: input.law || null,
+      period: input.period || null,
+      item: input.item || null,
     });
     return actionDone(c, "/reports");
   });
