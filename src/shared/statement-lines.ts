@@ -64,14 +64,15 @@ export function statementLines(
   now: number,
   redress: boolean,
 ): StatementLine[] {
+  const sites = s.sites.filter((site) => site.trim() !== "");
   const lines: (StatementLine | null)[] = [
     { id: "measure", label: t("moderation.statement.measure"), text: t(`moderation.outcomes.${s.outcome}`) },
     { id: "scope", label: t("moderation.statement.scope"), text: scopeText(t, s) },
-    s.sites.length > 0
+    sites.length > 0
       ? {
           id: "sites",
           label: t("moderation.statement.sites"),
-          text: t("moderation.statement.sites_text", { sites: s.sites.join(", ") }),
+          text: t("moderation.statement.sites_text", { sites: sites.join(", ") }),
         }
       : null,
     line("duration", t("moderation.statement.duration"), durationText(t, s, date, now)),
@@ -89,9 +90,10 @@ export function statementLines(
     },
     line("basis", t("moderation.statement.basis"), basisText(t, s)),
   ];
-  if (redress) {
+  // A decision that restricts nothing (a warning) has nothing to appeal and no redress to name.
+  if (redress && s.restricts) {
     const appeal =
-      s.restricts && s.appeal_until !== null
+      s.appeal_until !== null
         ? t("moderation.statement.redress_appeal", { date: date(s.appeal_until) })
         : t("moderation.page.no_appeal");
     const others = s.out_of_court
@@ -100,7 +102,7 @@ export function statementLines(
     lines.push({
       id: "redress",
       label: t("moderation.statement.redress"),
-      text: s.restricts ? `${appeal} ${others}` : appeal,
+      text: `${appeal} ${others}`,
     });
   }
   return lines.filter((l): l is StatementLine => l !== null);

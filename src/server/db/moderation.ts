@@ -463,5 +463,8 @@ export function insertDecisionIfChangedQuery(db: Database, decision: NewDecision
     entries.map(([key, value]) => (is(value, SQL) ? value : sql`${columns[key]!.mapToDriverValue(value)}`)),
     sql`, `,
   );
-  return db.run(sql`INSERT INTO ${moderationDecisions} (${names}) SELECT ${values} WHERE changes() > 0`);
+  const raw = db.run(sql`INSERT INTO ${moderationDecisions} (${names}) SELECT ${values} WHERE changes() > 0`);
+  // drizzle's batch binds a raw query's parameters to its `stmt`, which a raw query does not have:
+  // give it the prepared statement, so the insert can stand in the action's own batch.
+  return Object.assign(raw, { stmt: db.$client.prepare(raw.getQuery().sql) });
 }
