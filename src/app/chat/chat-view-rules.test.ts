@@ -108,7 +108,15 @@ describe("messages on screen", () => {
 
 describe("sending", () => {
   it("costs nothing while free messages are left, else the message price", () => {
-    const costs = { message: 5, photo: 10, free_messages_left: 2, minimum_message_costs: null };
+    const costs = {
+      message: 5,
+      photo: 10,
+      free_messages_left: 2,
+      minimum_message_costs: null,
+      credit_value: null,
+      confirm_above: 5,
+      paid_here: false,
+    };
     expect(nextMessageCost(costs)).toBe(0);
     expect(nextMessageCost({ ...costs, free_messages_left: 0 })).toBe(5);
   });
@@ -129,6 +137,8 @@ describe("sending", () => {
     );
     expect(paid.credits).toBe(15);
     expect(paid.costs.free_messages_left).toBe(0);
+    expect(free.costs.paid_here).toBeFalsy();
+    expect(paid.costs.paid_here).toBe(true);
   });
 
   it("reconnects after 0.5 s, 1 s, 2 s … at most 10 s", () => {

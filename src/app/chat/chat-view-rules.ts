@@ -125,14 +125,23 @@ export function nextMessageCost(costs: ChatCosts): number {
   return costs.free_messages_left > 0 ? 0 : costs.message;
 }
 
-/** The conversation after an own message was stored: the new balance, and one free message fewer if it was free. */
+/**
+ * The conversation after an own message was stored (its ack over the socket): the new balance, one
+ * free message fewer if it was free (the footer's counter turns into the price at the last one),
+ * and a paid text marks the conversation as paid in (its first paid message asked already).
+ */
 export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credits: number): ChatResponse {
   const free = message.kind === "text" && message.credits === 0 && chat.costs.free_messages_left > 0;
+  const paidText = message.kind === "text" && message.credits > 0;
   return {
     ...chat,
     conversation: chat.conversation ?? { id: message.conversation_id },
     credits,
-    costs: free ? { ...chat.costs, free_messages_left: chat.costs.free_messages_left - 1 } : chat.costs,
+    costs: {
+      ...chat.costs,
+      free_messages_left: free ? chat.costs.free_messages_left - 1 : chat.costs.free_messages_left,
+      paid_here: chat.costs.paid_here || paidText,
+    },
   };
 }
 

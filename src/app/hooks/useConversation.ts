@@ -11,6 +11,7 @@ import {
   withRemoved,
 } from "../chat/chat-view-rules";
 import { useT } from "../page/page-context";
+import { beforeSendPhoto } from "../chat/before-send-photo";
 import { olderChatKey } from "../page/page-data";
 import { useChatSocket } from "./useChatSocket";
 import { useUpdateChats, withMessage, withUnread } from "./useChats";
@@ -163,8 +164,13 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
   };
 
   const sendPhoto = async (file: File) => {
-    setUploading(true);
     setNotice(null);
+    const check = await beforeSendPhoto(file);
+    if (!check.send) {
+      setNotice(check.notice);
+      return;
+    }
+    setUploading(true);
     const form = new FormData();
     form.append("photo", file);
     try {

@@ -1,0 +1,57 @@
+import { useEffect, useState } from "react";
+import { useT } from "../../page/page-context";
+import { ChatModal } from "./ChatModal";
+
+type Props = {
+  title: string;
+  /** What the send costs, said in a sentence (credits and money). */
+  text: string;
+  /** The balance after the send, in credits. */
+  balanceAfter: number;
+  /** The photo to preview: shown from the member's own device, nothing is uploaded until Send. */
+  photo?: File;
+  /** Offer "don't ask me again" (a paid send the member may stop being asked about). */
+  canStopAsking: boolean;
+  onSend: (stopAsking: boolean) => void;
+  onCancel: () => void;
+};
+
+/** Before a paid send: its price and the balance after it, Send or Cancel (docs/decisions/0064). */
+export function SendConfirm({ title, text, balanceAfter, photo, canStopAsking, onSend, onCancel }: Props) {
+  const t = useT();
+  const [stopAsking, setStopAsking] = useState(false);
+  const preview = usePhotoUrl(photo);
+  return (
+    <ChatModal title={title} onClose={onCancel} className="send-confirm">
+      {preview && <img className="send-confirm__photo" src={preview} alt={t("spend.preview_alt")} />}
+      <p className="send-confirm__price">{text}</p>
+      <p className="send-confirm__balance">{t("spend.balance_after", { count: balanceAfter })}</p>
+      {canStopAsking && (
+        <label className="send-confirm__stop">
+          <input type="checkbox" checked={stopAsking} onChange={(event) => setStopAsking(event.target.checked)} />
+          {t("spend.dont_ask")}
+        </label>
+      )}
+      <div className="modal__actions">
+        <button type="button" className="button button--primary" onClick={() => onSend(stopAsking)}>
+          {t("spend.send")}
+        </button>
+        <button type="button" className="button button--secondary" onClick={onCancel}>
+          {t("spend.cancel")}
+        </button>
+      </div>
+    </ChatModal>
+  );
+}
+
+/** An object URL of the picked photo while it is previewed, given back afterwards. */
+function usePhotoUrl(photo: File | undefined): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!photo) return;
+    const made = URL.createObjectURL(photo);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [photo]);
+  return url;
+}
