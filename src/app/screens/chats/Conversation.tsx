@@ -196,6 +196,7 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
           title={askTitle(t, paid.ask, profile.name, locale)}
           text={askText(t, paid.ask, profile.name, locale)}
           balanceAfter={paid.ask.quote.balance_after}
+          shortOf={paid.ask.quote.affordable ? null : t("errors.not_enough_credits", { name: profile.name })}
           photo={paid.ask.kind === "image" ? paid.ask.file : undefined}
           canStopAsking={paid.ask.kind !== "image" && paid.ask.quote.credits > 0}
           onSend={paid.confirm}
