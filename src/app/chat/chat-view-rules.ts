@@ -145,6 +145,21 @@ export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credit
   };
 }
 
+/**
+ * Fresh page data over what is on screen: free messages only ever run out within a page's life, so
+ * an answer read before the last acks cannot bring back a free message they used, nor forget a paid one.
+ */
+export function freshKeepingSpent(shown: ChatResponse, fresh: ChatResponse): ChatResponse {
+  return {
+    ...fresh,
+    costs: {
+      ...fresh.costs,
+      free_messages_left: Math.min(shown.costs.free_messages_left, fresh.costs.free_messages_left),
+      paid_here: shown.costs.paid_here || fresh.costs.paid_here,
+    },
+  };
+}
+
 /** A client's own id for a send: base64url of 16 random bytes, so a retried send is stored once. */
 export function newClientId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -4,6 +4,7 @@ import type { ChatMessage, ChatPhotoResponse, ChatResponse, Gift } from "../../s
 import { ApiRequestError, apiFetch, apiSendForm } from "../page/api";
 import {
   afterOwnMessage,
+  freshKeepingSpent,
   mergeMessages,
   messageItems,
   newClientId,
@@ -113,7 +114,7 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
         messages: mergeMessages(mergeMessages(current?.messages ?? [], before), caught),
         hasMore: current ? current.hasMore : latest.current.data.has_more,
       }));
-      await mutate(fresh, { revalidate: false });
+      await mutate((shown) => freshKeepingSpent(shown ?? latest.current.data, fresh), { revalidate: false });
     } catch {
       void mutate();
     }
