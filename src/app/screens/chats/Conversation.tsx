@@ -163,6 +163,8 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
             paid={chat.paid}
             refused={chat.refusedForCredits}
             minimum={costs.minimum_message_costs}
+            messageCredits={costs.message}
+            value={costs.credit_value}
             locale={locale}
           />
           <SendFooter
