@@ -5,7 +5,7 @@
  * answers of the chat calls (GET /api/chats.php, GET /api/chat.php, GET /api/gifts.php).
  */
 import type { MainImage } from "./api";
-import type { CreditValue } from "./send-costs";
+import type { CreditValue } from "./payments";
 
 const MESSAGE_KINDS = ["text", "image", "gift"] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

@@ -5,11 +5,8 @@
  * conversation's object charges by (services/chat-rules.ts); the page only reads them here.
  */
 import type { ChatCosts, MessageKind } from "./chat";
-import { formatMoney } from "./payments";
+import { formatMoney, type CreditValue } from "./payments";
 import type { Translate } from "./translator";
-
-/** What one credit is worth to this member, in minor units of `currency` (fractions kept, for display only). */
-export type CreditValue = { per_credit: number; currency: string };
 
 /** A photo or gift above this many credits asks before it is sent, unless the site sets its own threshold. */
 export const DEFAULT_CONFIRM_CREDITS_ABOVE = 5;
@@ -100,8 +97,10 @@ export function creditsWithMoney(
   form: "about" | "exact" = "about",
 ): string {
   if (!money) return t("spend.credits", { count: credits });
-  const values = { count: credits, money: formatMoney(money.amount, money.currency, locale) };
-  return form === "exact" ? t("spend.exact", values) : t("spend.about", values);
+  const written = formatMoney(money.amount, money.currency, locale);
+  return form === "exact"
+    ? t("spend.exact", { count: credits, money: written })
+    : t("spend.about", { count: credits, money: written });
 }
 
 /** A quote's price as the page writes it: "Free", or credits with their money. */

@@ -19,7 +19,8 @@ export function addPhotoCheck(check: PhotoCheck): () => void {
 
 /** Run the checks in the order they were added; the first that stops the send decides. */
 export async function beforeSendPhoto(file: File): Promise<PhotoCheckResult> {
-  for (const check of [...checks]) {
+  // A copy: a check may take itself off while the photo is checked.
+  for (const check of checks.slice()) {
     const result = await check(file);
     if (!result.send) return result;
   }

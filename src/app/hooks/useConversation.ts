@@ -114,7 +114,7 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
         messages: mergeMessages(mergeMessages(current?.messages ?? [], before), caught),
         hasMore: current ? current.hasMore : latest.current.data.has_more,
       }));
-      await mutate((shown) => freshKeepingSpent(shown ?? latest.current.data, fresh), { revalidate: false });
+      await mutate((onScreen) => freshKeepingSpent(onScreen ?? latest.current.data, fresh), { revalidate: false });
     } catch {
       void mutate();
     }

@@ -7,7 +7,7 @@ import { quoteSend, type SendQuote } from "../../shared/send-costs";
 export type SendAsk =
   | { kind: "text"; quote: SendQuote }
   | { kind: "gift"; quote: SendQuote; gift: Gift }
-  | { kind: "image"; quote: SendQuote; file: File };
+  | { kind: "image"; quote: SendQuote; file: File; url: string };
 
 type Senders = { sendText: () => void; sendGift: (gift: Gift) => void; sendPhoto: (file: File) => void };
 
@@ -48,12 +48,18 @@ export function usePaidSends(costs: ChatCosts, balance: number, senders: Senders
     if (q.confirm) setAsk({ kind: "gift", quote: q, gift });
     else senders.sendGift(gift);
   };
-  const requestPhoto = (file: File) => setAsk({ kind: "image", quote: quote("image"), file });
+  // The preview is drawn from the member's own device; its URL is given back once answered.
+  const requestPhoto = (file: File) =>
+    setAsk({ kind: "image", quote: quote("image"), file, url: URL.createObjectURL(file) });
+  const close = () => {
+    if (ask?.kind === "image") URL.revokeObjectURL(ask.url);
+    setAsk(null);
+  };
 
   const confirm = (stopAsking: boolean) => {
     if (!ask) return;
     if (stopAsking) turnConfirmOff();
-    setAsk(null);
+    close();
     if (ask.kind === "text") {
       setConfirmedHere(true);
       senders.sendText();
@@ -61,5 +67,5 @@ export function usePaidSends(costs: ChatCosts, balance: number, senders: Senders
     else senders.sendPhoto(ask.file);
   };
 
-  return { ask, nextText: quote("text"), requestText, requestGift, requestPhoto, confirm, cancel: () => setAsk(null) };
+  return { ask, nextText: quote("text"), requestText, requestGift, requestPhoto, confirm, cancel: close };
 }

@@ -5,7 +5,8 @@
  */
 import type { ChatCosts } from "../../shared/chat";
 import { pricingFor } from "../../shared/payments";
-import { creditValueOf, DEFAULT_CONFIRM_CREDITS_ABOVE, type CreditValue } from "../../shared/send-costs";
+import { creditValueOf, DEFAULT_CONFIRM_CREDITS_ABOVE } from "../../shared/send-costs";
+import type { CreditValue } from "../../shared/payments";
 import type { SiteSettings } from "../../shared/settings";
 import type { Database } from "../db/database";
 import { latestPaidOrder } from "../db/orders";

@@ -2,7 +2,8 @@ import type { MessageKind } from "../../shared/chat";
 import type { Database } from "../db/database";
 import { memberArchive } from "../db/member-archive";
 import { reportsFiledBy } from "../db/reports";
-import { moneyOfCredits, type CreditValue } from "../../shared/send-costs";
+import { moneyOfCredits } from "../../shared/send-costs";
+import type { CreditValue } from "../../shared/payments";
 import { KIND_LEDGER_REASON } from "./chat-rules";
 import { notificationsAnswer } from "./notification-choices";
 

@@ -199,7 +199,7 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
           text={askText(t, paid.ask, profile.name, locale)}
           balanceAfter={paid.ask.quote.balance_after}
           shortOf={paid.ask.quote.affordable ? null : t("errors.not_enough_credits", { name: profile.name })}
-          photo={paid.ask.kind === "image" ? paid.ask.file : undefined}
+          photoUrl={paid.ask.kind === "image" ? paid.ask.url : undefined}
           canStopAsking={paid.ask.kind !== "image" && paid.ask.quote.credits > 0}
           onSend={paid.confirm}
           onCancel={paid.cancel}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useT } from "../../page/page-context";
 import { Link } from "../../components/Link";
 import { ChatModal } from "./ChatModal";
@@ -11,8 +11,8 @@ type Props = {
   balanceAfter: number;
   /** Null when the balance pays for it; otherwise why it cannot be sent (the way to credits is offered instead). */
   shortOf: string | null;
-  /** The photo to preview: shown from the member's own device, nothing is uploaded until Send. */
-  photo?: File;
+  /** The photo to preview (an object URL of the picked file): nothing is uploaded until Send. */
+  photoUrl?: string;
   /** Offer "don't ask me again" (a paid send the member may stop being asked about). */
   canStopAsking: boolean;
   onSend: (stopAsking: boolean) => void;
@@ -20,13 +20,12 @@ type Props = {
 };
 
 /** Before a paid send: its price and the balance after it, Send or Cancel (docs/decisions/0064). */
-export function SendConfirm({ title, text, balanceAfter, shortOf, photo, canStopAsking, onSend, onCancel }: Props) {
+export function SendConfirm({ title, text, balanceAfter, shortOf, photoUrl, canStopAsking, onSend, onCancel }: Props) {
   const t = useT();
   const [stopAsking, setStopAsking] = useState(false);
-  const preview = usePhotoUrl(photo);
   return (
     <ChatModal title={title} onClose={onCancel} className="send-confirm">
-      {preview && <img className="send-confirm__photo" src={preview} alt={t("spend.preview_alt")} />}
+      {photoUrl && <img className="send-confirm__photo" src={photoUrl} alt={t("spend.preview_alt")} />}
       <p className="send-confirm__price">{text}</p>
       {shortOf ? (
         <p className="send-confirm__balance" role="alert">
@@ -57,16 +56,4 @@ export function SendConfirm({ title, text, balanceAfter, shortOf, photo, canStop
       </div>
     </ChatModal>
   );
-}
-
-/** An object URL of the picked photo while it is previewed, given back afterwards. */
-function usePhotoUrl(photo: File | undefined): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!photo) return;
-    const made = URL.createObjectURL(photo);
-    setUrl(made);
-    return () => URL.revokeObjectURL(made);
-  }, [photo]);
-  return url;
 }
