@@ -151,6 +151,17 @@ describe("honest credits in a chat at 390×844", () => {
     expect(await credits(page)).toBe(balance);
     expect(uploads.length).toBe(1);
 
+    // The premium alert above the composer can be put away, and stays away.
+    const upsell = page.locator(".chat-alerts .alert--info");
+    expect(await upsell.count()).toBe(1);
+    await upsell.getByRole("button", { name: nl.chat.close }).click();
+    expect(await upsell.count()).toBe(0);
+    await page.reload();
+    await hydrated(page);
+    await expect.poll(() => meta.textContent()).toContain(about(dutch.message_credits));
+    expect(await upsell.count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/upsell-put-away-390.png` });
+
     expect(errors).toEqual([]);
     await context.close();
   });
