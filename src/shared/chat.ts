@@ -121,7 +121,12 @@ export type ChatResponse = {
 
 export type Gift = { slug: string; name: string; image: string; credits: number };
 /** GET /api/gifts.php */
-export type GiftsResponse = { gifts: Gift[]; credit_value: CreditValue | null };
+export type GiftsResponse = {
+  gifts: Gift[];
+  credit_value: CreditValue | null;
+  /** A gift above this many credits asks before it is sent (as in the chat's costs). */
+  confirm_above: number;
+};
 
 /** POST /api/chat-photo.php (multipart field `photo`): a photo to send as an image message. */
 export type ChatPhotoResponse = { photo: { id: number; thumb: string; image: string; width: number; height: number } };

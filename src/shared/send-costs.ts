@@ -45,6 +45,19 @@ export type SendQuote = {
   confirm: boolean;
 };
 
+/** The costs a gift is quoted on outside a conversation (the profile's gift button): only the gift's own price counts. */
+export function giftCosts(value: CreditValue | null, confirmAbove: number): ChatCosts {
+  return {
+    message: 0,
+    photo: 0,
+    free_messages_left: 0,
+    minimum_message_costs: null,
+    credit_value: value,
+    confirm_above: confirmAbove,
+    paid_here: true,
+  };
+}
+
 /** What the page knows besides the costs: the balance, and what the member chose about asking. */
 export type QuoteContext = {
   balance: number;

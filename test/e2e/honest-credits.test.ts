@@ -162,6 +162,20 @@ describe("honest credits in a chat at 390×844", () => {
     expect(await upsell.count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/upsell-put-away-390.png` });
 
+    // From the profile, the same gift shows its money and asks first too.
+    await page.goto(`${baseUrl}/members/${demo.id}`);
+    await hydrated(page);
+    await page.getByRole("button", { name: nl.profile.gift, exact: true }).click();
+    await dialog.getByRole("button", { name: new RegExp(gift.name) }).click();
+    await expect
+      .poll(() => dialog.getByRole("heading").textContent())
+      .toBe(fill(nl.spend.confirm_title, { price: about(gift.credits) }));
+    await page.screenshot({ path: `${SHOTS}/profile-gift-asks-390.png` });
+    await dialog.getByRole("button", { name: nl.spend.send }).click();
+    await expect.poll(() => page.getByText(fill(nl.likes.gift_sent, { name: demo.name })).count()).toBe(1);
+    balance -= gift.credits;
+    expect(await credits(page)).toBe(balance);
+
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -11,7 +11,8 @@ export type SendAsk =
 
 type Senders = { sendText: () => void; sendGift: (gift: Gift) => void; sendPhoto: (file: File) => void };
 
-function confirmTurnedOff(): boolean {
+/** The member turned the confirmation of paid sends off in this browser. */
+export function confirmTurnedOff(): boolean {
   try {
     return localStorage.getItem(SEND_CONFIRM_OFF_KEY) !== null;
   } catch {
@@ -19,7 +20,7 @@ function confirmTurnedOff(): boolean {
   }
 }
 
-function turnConfirmOff(): void {
+export function turnConfirmOff(): void {
   try {
     localStorage.setItem(SEND_CONFIRM_OFF_KEY, String(Date.now()));
   } catch {

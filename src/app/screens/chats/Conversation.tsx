@@ -16,12 +16,13 @@ import { BackLink, ConversationHeader } from "./ConversationHeader";
 import { IceBreaker } from "./IceBreaker";
 import { MessageList } from "./MessageList";
 import { SendFooter } from "./SendFooter";
-import { SendConfirm } from "./SendConfirm";
 import { usePaidSends, type SendAsk } from "../../hooks/usePaidSends";
 import { nextMessageLine, quotePrice } from "../../../shared/send-costs";
 
 /** The gift picker arrives when a member opens it, not with every conversation. */
 const GiftPicker = lazy(() => import("./GiftPicker").then((module) => ({ default: module.GiftPicker })));
+/** So does the price's confirmation and the photo's preview, when a paid send asks. */
+const SendConfirm = lazy(() => import("./SendConfirm").then((module) => ({ default: module.SendConfirm })));
 
 const MIN_PANE_HEIGHT_PX = 352;
 const PANE_MARGIN_PX = 16;
@@ -194,16 +195,18 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
         </Suspense>
       )}
       {paid.ask && (
-        <SendConfirm
-          title={askTitle(t, paid.ask, profile.name, locale)}
-          text={askText(t, paid.ask, profile.name, locale)}
-          balanceAfter={paid.ask.quote.balance_after}
-          shortOf={paid.ask.quote.affordable ? null : t("errors.not_enough_credits", { name: profile.name })}
-          photoUrl={paid.ask.kind === "image" ? paid.ask.url : undefined}
-          canStopAsking={paid.ask.kind !== "image" && paid.ask.quote.credits > 0}
-          onSend={paid.confirm}
-          onCancel={paid.cancel}
-        />
+        <Suspense fallback={null}>
+          <SendConfirm
+            title={askTitle(t, paid.ask, profile.name, locale)}
+            text={askText(t, paid.ask, profile.name, locale)}
+            balanceAfter={paid.ask.quote.balance_after}
+            shortOf={paid.ask.quote.affordable ? null : t("errors.not_enough_credits", { name: profile.name })}
+            photoUrl={paid.ask.kind === "image" ? paid.ask.url : undefined}
+            canStopAsking={paid.ask.kind !== "image" && paid.ask.quote.credits > 0}
+            onSend={paid.confirm}
+            onCancel={paid.cancel}
+          />
+        </Suspense>
       )}
       {showIceBreaker && (
         <IceBreaker

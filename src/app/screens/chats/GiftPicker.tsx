@@ -14,7 +14,8 @@ export function GiftPicker({
   onClose,
 }: {
   name: string;
-  onPick: (gift: Gift) => void;
+  /** The gift picked, with the list it came from (what a credit is worth, when a gift asks first). */
+  onPick: (gift: Gift, list: GiftsResponse) => void;
   onClose: () => void;
 }) {
   const t = useT();
@@ -28,7 +29,7 @@ export function GiftPicker({
         <ul className="gift-grid">
           {data.gifts.map((gift) => (
             <li key={gift.slug}>
-              <button type="button" className="gift-tile" onClick={() => onPick(gift)}>
+              <button type="button" className="gift-tile" onClick={() => onPick(gift, data)}>
                 <img src={gift.image} alt="" width={56} height={56} />
                 <span className="gift-tile__name">{gift.name}</span>
                 <span className="gift-tile__price">
