@@ -51,6 +51,7 @@ describe("money beside credits", () => {
     expect(before.costs.paid_here).toBe(false);
     const gifts = await json<GiftsResponse>(await anna.browser.fetch("/api/gifts.php"));
     expect(gifts.credit_value).toEqual(before.costs.credit_value);
+    expect(gifts.confirm_above).toBe(12);
 
     // She buys the popular bundle, then the smallest: the last one's price per credit counts.
     const now = Math.floor(Date.now() / 1000);
