@@ -176,6 +176,18 @@ describe("honest credits in a chat at 390×844", () => {
     balance -= gift.credits;
     expect(await credits(page)).toBe(balance);
 
+    // What credits buy, on the credits page: each price with its money, from the cheapest bundle.
+    await page.goto(`${baseUrl}/credits`);
+    await hydrated(page);
+    const costs = page.locator(".credits__costs li").first();
+    await costs.scrollIntoViewIfNeeded();
+    expect(await costs.textContent()).toBe(
+      `${fill(nl.payments.cost_message_other, { count: dutch.message_credits })} · ${fill(nl.spend.from, {
+        money: formatMoney(Math.round(dutch.message_credits * perCredit), "EUR", "nl"),
+      })}`,
+    );
+    await page.screenshot({ path: `${SHOTS}/credits-costs-money-390.png` });
+
     expect(errors).toEqual([]);
     await context.close();
   });
