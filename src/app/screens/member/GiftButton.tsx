@@ -1,12 +1,14 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { Gift, GiftsResponse } from "../../../shared/chat";
 import { giftCosts, quotePrice, quoteSend, type SendQuote } from "../../../shared/send-costs";
 import { confirmTurnedOff, turnConfirmOff } from "../../hooks/usePaidSends";
-import { SendConfirm } from "../chats/SendConfirm";
 import { ApiRequestError, apiSend } from "../../page/api";
 import { useT, useWritingLocale } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import { GiftPicker } from "../chats/GiftPicker";
+
+/** The price's confirmation arrives when a gift asks for it, as in the chat. */
+const SendConfirm = lazy(() => import("../chats/SendConfirm").then((module) => ({ default: module.SendConfirm })));
 
 /**
  * The profile's gift button (SPEC §2): the chat's gift picker; the chosen gift is sent as a gift
@@ -58,19 +60,21 @@ export function GiftButton({ profileId, name }: { profileId: number; name: strin
       )}
       {open && <GiftPicker name={name} onPick={pick} onClose={() => setOpen(false)} />}
       {ask && (
-        <SendConfirm
-          title={t("spend.confirm_title", { price: quotePrice(t, ask.quote, locale) })}
-          text={t("spend.confirm_gift", { gift: ask.gift.name, name, price: quotePrice(t, ask.quote, locale) })}
-          balanceAfter={ask.quote.balance_after}
-          shortOf={null}
-          canStopAsking
-          onSend={(stopAsking) => {
-            if (stopAsking) turnConfirmOff();
-            setAsk(null);
-            void send(ask.gift);
-          }}
-          onCancel={() => setAsk(null)}
-        />
+        <Suspense fallback={null}>
+          <SendConfirm
+            title={t("spend.confirm_title", { price: quotePrice(t, ask.quote, locale) })}
+            text={t("spend.confirm_gift", { gift: ask.gift.name, name, price: quotePrice(t, ask.quote, locale) })}
+            balanceAfter={ask.quote.balance_after}
+            shortOf={null}
+            canStopAsking
+            onSend={(stopAsking) => {
+              if (stopAsking) turnConfirmOff();
+              setAsk(null);
+              void send(ask.gift);
+            }}
+            onCancel={() => setAsk(null)}
+          />
+        </Suspense>
       )}
     </>
   );
