@@ -16,6 +16,10 @@ export const DISABLED_NOTIFICATIONS_ALERT_KEY = "hide-disabled-notifications-ale
 export const PUSH_MEMBER_KEY = "push-subscription-member";
 /** localStorage: the last-opened chat profile and when. */
 export const LAST_CHAT_KEY = "last-chat";
+/** localStorage: when the premium alert above the chat composer was put away. */
+export const CHAT_PREMIUM_ALERT_KEY = "hide-chat-premium-alert";
+/** localStorage: the member asked not to confirm paid chat sends (docs/decisions/0064). */
+export const SEND_CONFIRM_OFF_KEY = "chat-send-confirm-off";
 /** sessionStorage: the last geocoded position of the location button. */
 export const GEOCODE_STORAGE_KEY = "geocode";
 /** sessionStorage: when a failed chunk load last reloaded the page. */

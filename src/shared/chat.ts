@@ -5,6 +5,7 @@
  * answers of the chat calls (GET /api/chats.php, GET /api/chat.php, GET /api/gifts.php).
  */
 import type { MainImage } from "./api";
+import type { CreditValue } from "./payments";
 
 const MESSAGE_KINDS = ["text", "image", "gift"] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
@@ -84,14 +85,21 @@ export type ChatItem = {
 /** GET /api/chats.php */
 export type ChatsResponse = { chats: ChatItem[]; total_unread: number };
 
-/** What sending costs this member in this conversation now, per kind, in credits. */
+/** What sending costs this member in this conversation now, per kind, in credits (src/shared/send-costs.ts reads it). */
 export type ChatCosts = {
+  /** A text message once the free ones are used (or for a premium member). */
   message: number;
   photo: number;
   /** Free text messages left in this conversation (free members within their allowance). */
   free_messages_left: number;
   /** The smallest price of a message in the member's country, for the premium alert (SPEC §3 minimum_message_costs). */
   minimum_message_costs: { costs: number; currency: string } | null;
+  /** What a credit is worth to this member (their last bundle, or the site's cheapest); null when the site sells none here. */
+  credit_value: CreditValue | null;
+  /** A photo or gift above this many credits asks before it is sent. */
+  confirm_above: number;
+  /** The member has paid for a message in this conversation already: the first paid one asked then. */
+  paid_here: boolean;
 };
 
 /** GET /api/chat.php?profile=ID (or ?conversation=ID) [&before=MESSAGE_ID] */
@@ -113,7 +121,12 @@ export type ChatResponse = {
 
 export type Gift = { slug: string; name: string; image: string; credits: number };
 /** GET /api/gifts.php */
-export type GiftsResponse = { gifts: Gift[] };
+export type GiftsResponse = {
+  gifts: Gift[];
+  credit_value: CreditValue | null;
+  /** A gift above this many credits asks before it is sent (as in the chat's costs). */
+  confirm_above: number;
+};
 
 /** POST /api/chat-photo.php (multipart field `photo`): a photo to send as an image message. */
 export type ChatPhotoResponse = { photo: { id: number; thumb: string; image: string; width: number; height: number } };

@@ -293,5 +293,8 @@ export function formatMoney(amount: number, currency: string, locale: string): s
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount / minorPerMajor(currency));
 }
 
+/** What one credit is worth to a member, in minor units of `currency` (fractions kept, for display only; src/shared/send-costs.ts). */
+export type CreditValue = { per_credit: number; currency: string };
+
 /** The price of one credit of a bundle, in minor units with fractions (for display only). */
 export const pricePerCredit = (bundle: Bundle) => bundle.amount / bundle.credits;

@@ -135,6 +135,8 @@ export const SiteSettings = v.pipe(
     /** Prices of single gifts in credits where they differ from gift_credits; 0 takes a gift off the site. */
     gifts: v.optional(v.record(v.picklist(GIFT_SLUGS), v.pipe(v.number(), v.integer(), v.minValue(0)))),
     signup_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    /** A chat photo or gift above this many credits asks the member before it is sent (DEFAULT_CONFIRM_CREDITS_ABOVE when absent). */
+    confirm_credits_above: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** Conversations a free member may start, and free messages in each. */
     free_conversations: v.pipe(v.number(), v.integer(), v.minValue(0)),
     free_messages: v.pipe(v.number(), v.integer(), v.minValue(0)),

@@ -59,6 +59,8 @@ describe("two members chatting on the Dutch site", () => {
     const annaInput = a.page.getByLabel(fill(nl.chat.message_to, { name: bram.profile.name }));
     await annaInput.fill("Hoi Bram!");
     await annaInput.press("Enter");
+    // Her first paid message asks once, with its price.
+    await a.page.getByRole("dialog").getByRole("button", { name: nl.spend.send }).click();
     await expect.poll(() => a.page.locator(".message--own").filter({ hasText: "Hoi Bram!" }).count()).toBe(1);
 
     // Bram, elsewhere on the site, has an unread message: the Messages badge and the title say so.
@@ -94,6 +96,7 @@ describe("two members chatting on the Dutch site", () => {
     const bramInput = b.page.getByLabel(fill(nl.chat.message_to, { name: anna.profile.name }));
     await bramInput.fill("Graag! Zaterdag?");
     await bramInput.press("Enter");
+    await b.page.getByRole("dialog").getByRole("button", { name: nl.spend.send }).click();
     await expect.poll(() => a.page.locator(".message--theirs").filter({ hasText: "Graag! Zaterdag?" }).count()).toBe(1);
     await expect.poll(() => a.page.getByText(nl.chat.status.seen).count()).toBeGreaterThan(0);
 
@@ -105,6 +108,8 @@ describe("two members chatting on the Dutch site", () => {
       .getByRole("dialog")
       .getByRole("button", { name: new RegExp(nl.gifts.rose) })
       .click();
+    // A gift above the site's threshold asks before it is sent.
+    if (rose.credits > 5) await a.page.getByRole("dialog").getByRole("button", { name: nl.spend.send }).click();
     await expect
       .poll(() => b.page.locator(".message--theirs.message--gift").filter({ hasText: nl.gifts.rose }).count())
       .toBe(1);

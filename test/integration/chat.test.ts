@@ -283,7 +283,11 @@ describe("the rules of sending", () => {
     const second = await premium(0, "Kim");
     const third = await premium(0, "Lars");
     const toFirst = await ChatSocket.open(sender, first.id);
-    expect((await chat(sender, `profile=${first.id}`)).costs).toMatchObject({ message: 0, free_messages_left: 3 });
+    // `message` is what a message costs once the free ones are used (docs/decisions/0064): the page says it beforehand.
+    expect((await chat(sender, `profile=${first.id}`)).costs).toMatchObject({
+      message: MESSAGE,
+      free_messages_left: 3,
+    });
     for (let i = 0; i < 3; i++) {
       const id = clientId();
       toFirst.sendText(id, `free ${i}`);

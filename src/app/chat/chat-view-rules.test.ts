@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatItem, ChatMessage, ChatResponse, ChatsResponse } from "../../shared/chat";
 import {
   afterOwnMessage,
+  freshKeepingSpent,
   dayKey,
   groupByDay,
   mergeMessages,
@@ -108,7 +109,15 @@ describe("messages on screen", () => {
 
 describe("sending", () => {
   it("costs nothing while free messages are left, else the message price", () => {
-    const costs = { message: 5, photo: 10, free_messages_left: 2, minimum_message_costs: null };
+    const costs = {
+      message: 5,
+      photo: 10,
+      free_messages_left: 2,
+      minimum_message_costs: null,
+      credit_value: null,
+      confirm_above: 5,
+      paid_here: false,
+    };
     expect(nextMessageCost(costs)).toBe(0);
     expect(nextMessageCost({ ...costs, free_messages_left: 0 })).toBe(5);
   });
@@ -129,6 +138,19 @@ describe("sending", () => {
     );
     expect(paid.credits).toBe(15);
     expect(paid.costs.free_messages_left).toBe(0);
+    expect(free.costs.paid_here).toBeFalsy();
+    expect(paid.costs.paid_here).toBe(true);
+  });
+
+  it("fresh data read before the last acks brings back no free message and forgets no paid one", () => {
+    const shown = { costs: { free_messages_left: 0, paid_here: true, message: 5 } } as unknown as ChatResponse;
+    const stale = {
+      costs: { free_messages_left: 2, paid_here: false, message: 5 },
+      credits: 7,
+    } as unknown as ChatResponse;
+    const merged = freshKeepingSpent(shown, stale);
+    expect(merged.costs).toMatchObject({ free_messages_left: 0, paid_here: true });
+    expect(merged.credits).toBe(7);
   });
 
   it("reconnects after 0.5 s, 1 s, 2 s … at most 10 s", () => {

@@ -125,14 +125,38 @@ export function nextMessageCost(costs: ChatCosts): number {
   return costs.free_messages_left > 0 ? 0 : costs.message;
 }
 
-/** The conversation after an own message was stored: the new balance, and one free message fewer if it was free. */
+/**
+ * The conversation after an own message was stored (its ack over the socket): the new balance, one
+ * free message fewer if it was free (the footer's counter turns into the price at the last one),
+ * and a paid text marks the conversation as paid in (its first paid message asked already).
+ */
 export function afterOwnMessage(chat: ChatResponse, message: ChatMessage, credits: number): ChatResponse {
   const free = message.kind === "text" && message.credits === 0 && chat.costs.free_messages_left > 0;
+  const paidText = message.kind === "text" && message.credits > 0;
   return {
     ...chat,
     conversation: chat.conversation ?? { id: message.conversation_id },
     credits,
-    costs: free ? { ...chat.costs, free_messages_left: chat.costs.free_messages_left - 1 } : chat.costs,
+    costs: {
+      ...chat.costs,
+      free_messages_left: free ? chat.costs.free_messages_left - 1 : chat.costs.free_messages_left,
+      paid_here: chat.costs.paid_here || paidText,
+    },
+  };
+}
+
+/**
+ * Fresh page data over what is on screen: free messages only ever run out within a page's life, so
+ * an answer read before the last acks cannot bring back a free message they used, nor forget a paid one.
+ */
+export function freshKeepingSpent(shown: ChatResponse, fresh: ChatResponse): ChatResponse {
+  return {
+    ...fresh,
+    costs: {
+      ...fresh.costs,
+      free_messages_left: Math.min(shown.costs.free_messages_left, fresh.costs.free_messages_left),
+      paid_here: shown.costs.paid_here || fresh.costs.paid_here,
+    },
   };
 }
 

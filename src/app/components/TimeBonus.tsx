@@ -13,6 +13,15 @@ function useInMembersArea(): boolean {
   return match?.route.membersArea === true;
 }
 
+/** An open conversation: no offer opens over it (docs/decisions/0064: no pressure at the moment of spending). */
+const CONVERSATION_ROUTES = new Set(["chats-id", "members-id-chat"]);
+
+/** The members area outside an open conversation: the calm moment an offer may wait for. */
+function useCalmInMembersArea(): boolean {
+  const { match } = useRouter();
+  return match?.route.membersArea === true && !CONVERSATION_ROUTES.has(match.route.name);
+}
+
 /** The welcome-bonus top banner: the time bonus with its countdown on one line, linking to /credits (SPEC §2, §4). */
 export function TimeBonusBanner() {
   const t = useT();
@@ -28,12 +37,12 @@ export function TimeBonusBanner() {
 }
 
 /**
- * The time-bonus modal: opens 40 s after entering the members area, the timer cancelled on leaving
- * it; only for a member with 0 credits while the bonus is visible and the modal was not closed before.
+ * The time-bonus modal: opens 40 s after entering the members area (never over an open
+ * conversation: it waits for a calm moment outside it), the timer cancelled on leaving it; only for a member with 0 credits while the bonus is visible and the modal was not closed before.
  */
 export function TimeBonusModal() {
   const t = useT();
-  const inArea = useInMembersArea();
+  const inArea = useCalmInMembersArea();
   const { user } = useUser();
   const { timeBonus, secondsLeft } = useActiveDiscount();
   const [hidden, hide] = useStoredTimestamp(HIDE_TIME_BONUS_MODAL);

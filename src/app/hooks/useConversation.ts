@@ -4,6 +4,7 @@ import type { ChatMessage, ChatPhotoResponse, ChatResponse, Gift } from "../../s
 import { ApiRequestError, apiFetch, apiSendForm } from "../page/api";
 import {
   afterOwnMessage,
+  freshKeepingSpent,
   mergeMessages,
   messageItems,
   newClientId,
@@ -11,6 +12,7 @@ import {
   withRemoved,
 } from "../chat/chat-view-rules";
 import { useT } from "../page/page-context";
+import { beforeSendPhoto } from "../chat/before-send-photo";
 import { olderChatKey } from "../page/page-data";
 import { useChatSocket } from "./useChatSocket";
 import { useUpdateChats, withMessage, withUnread } from "./useChats";
@@ -112,7 +114,7 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
         messages: mergeMessages(mergeMessages(current?.messages ?? [], before), caught),
         hasMore: current ? current.hasMore : latest.current.data.has_more,
       }));
-      await mutate(fresh, { revalidate: false });
+      await mutate((onScreen) => freshKeepingSpent(onScreen ?? latest.current.data, fresh), { revalidate: false });
     } catch {
       void mutate();
     }
@@ -163,8 +165,13 @@ export function useConversation(data: ChatResponse, dataKey: string, mutate: Key
   };
 
   const sendPhoto = async (file: File) => {
-    setUploading(true);
     setNotice(null);
+    const check = await beforeSendPhoto(file);
+    if (!check.send) {
+      setNotice(check.notice);
+      return;
+    }
+    setUploading(true);
     const form = new FormData();
     form.append("photo", file);
     try {

@@ -49,6 +49,7 @@ import { block, unblock } from "../services/blocking";
 import { blockedInChat, conversationRooms, exportChatMessages, memberChangedInChats } from "../services/chats";
 import { tellBadgesChanged } from "../notices/tell";
 import { exportMemberData } from "../services/my-data";
+import { creditValueFor } from "../services/chat-costs";
 import { updateOwnProfile } from "../services/own-profile";
 import { getProfile } from "../services/profiles";
 import { getUserView } from "../services/users";
@@ -265,8 +266,11 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .get("/api/my-data.php", async (c) => {
     const { userId } = requireMember(c);
-    const archive = await exportMemberData(c.get("db"), userId, (profileId) =>
-      exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId),
+    const archive = await exportMemberData(
+      c.get("db"),
+      userId,
+      (profileId) => exportChatMessages(c.get("db"), conversationRooms(c.env.CONVERSATIONS), profileId),
+      await creditValueFor(c.get("db"), c.get("site"), userId, c.get("country")),
     );
     return c.body(JSON.stringify(archive, null, 2), 200, {
       "content-type": "application/json; charset=utf-8",

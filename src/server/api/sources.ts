@@ -8,6 +8,8 @@ import { GeocodeQuery, ProfileQuery, RecordId, RegionsQuery, SearchQuery, Showca
 import { visitorSearchAllowed } from "../../shared/search-visibility";
 import * as v from "valibot";
 import type { GiftsResponse } from "../../shared/chat";
+import { creditValueFor } from "../services/chat-costs";
+import { DEFAULT_CONFIRM_CREDITS_ABOVE } from "../../shared/send-costs";
 import { giftImage, siteGifts } from "../../shared/gifts";
 import type { AppEnv } from "../request-context";
 import { peerIn } from "../db/conversations";
@@ -167,7 +169,11 @@ export const SOURCES: Record<string, Source> = {
   "/api/notifications.php": async (c) => notificationsAnswer(c.get("db"), requireMember(c).userId),
   "/api/gifts.php": async (c): Promise<GiftsResponse> => {
     const t = c.get("t");
+    const session = c.get("session");
+    const site = c.get("site");
     return {
+      credit_value: await creditValueFor(c.get("db"), site, session?.userId ?? null, c.get("country")),
+      confirm_above: site.confirm_credits_above ?? DEFAULT_CONFIRM_CREDITS_ABOVE,
       gifts: siteGifts(c.get("site")).map((gift) => ({
         ...gift,
         name: t(`gifts.${gift.slug}`),

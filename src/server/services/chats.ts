@@ -23,7 +23,8 @@ import { AppError } from "../errors";
 import { ageOn } from "../../shared/ages";
 import { messageView } from "./chat-message-views";
 import { roomName } from "../notices/object-names";
-import { blockedReason, freeMessagesLeft, textPrice, type SendFacts } from "./chat-rules";
+import { blockedReason, type SendFacts } from "./chat-rules";
+import { chatCosts, creditValueFor } from "./chat-costs";
 import { mainImage } from "../../shared/photos";
 
 /** What the send rules need from the conversation's own messages (kept by its object). */
@@ -171,10 +172,11 @@ export async function loadChat(
     const hidden = await hiddenBeforeOf(db, conversation.id, viewer.profileId);
     return rooms(viewer.profileId, peerId).history(viewer.profileId, peerId, before, hidden);
   };
-  const [ledger, gate, page] = await Promise.all([
+  const [ledger, gate, page, value] = await Promise.all([
     sendFactsRow(db, viewer.userId, viewer.profileId, peerId, conversation?.id ?? null),
     verificationGate(db, viewer.profileId, peerId),
     history(),
+    creditValueFor(db, site, viewer.userId, viewer.country),
   ]);
   const facts = sendFacts(ledger && { ...ledger, ...gate }, page.here);
   if (facts.blockedMe)
@@ -188,12 +190,13 @@ export async function loadChat(
     has_more: page.hasMore,
     peer_read_id: page.peerReadId,
     blocked_reason: blockedReason(facts),
-    costs: {
-      message: textPrice(site, facts).credits,
-      photo: site.photo_credits,
-      free_messages_left: freeMessagesLeft(site, facts),
-      minimum_message_costs: site.minimum_message_costs[country] ?? null,
-    },
+    costs: chatCosts(
+      site,
+      facts,
+      country,
+      value,
+      page.rows.some((m) => m.sender_id === viewer.profileId && m.kind === "text" && m.credits_charged > 0),
+    ),
     credits: facts.credits,
     paid_user: facts.senderPaid,
     message_length: site.message_length,

@@ -8,6 +8,8 @@ import {
   ENTRY_SKIP_KEY,
   GEOCODE_STORAGE_KEY,
   LAST_CHAT_KEY,
+  SEND_CONFIRM_OFF_KEY,
+  CHAT_PREMIUM_ALERT_KEY,
   PUSH_MEMBER_KEY,
   PHOTO_ALERT_KEY,
   PUSH_ALERT_KEY,
@@ -51,6 +53,8 @@ const STORED: { name: string; kind: StoredItem["kind"]; days?: number; purpose: 
   { name: HIDE_TIME_BONUS_MODAL, kind: "local", purpose: "dismissal" },
   { name: LAST_CHAT_KEY, kind: "local", purpose: "last_chat" },
   { name: PUSH_MEMBER_KEY, kind: "local", purpose: "push_member" },
+  { name: SEND_CONFIRM_OFF_KEY, kind: "local", purpose: "send_confirm" },
+  { name: CHAT_PREMIUM_ALERT_KEY, kind: "local", purpose: "dismissal" },
   { name: GEOCODE_STORAGE_KEY, kind: "session", purpose: "geocode" },
   { name: CHUNK_RELOAD_KEY, kind: "session", purpose: "chunk_reload" },
 ];

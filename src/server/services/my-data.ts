@@ -2,6 +2,8 @@ import type { MessageKind } from "../../shared/chat";
 import type { Database } from "../db/database";
 import { memberArchive } from "../db/member-archive";
 import { reportsFiledBy } from "../db/reports";
+import { moneyOfCredits } from "../../shared/send-costs";
+import type { CreditValue } from "../../shared/payments";
 import { KIND_LEDGER_REASON } from "./chat-rules";
 import { notificationsAnswer } from "./notification-choices";
 
@@ -23,6 +25,8 @@ export async function exportMemberData<M extends ExportedMessage>(
   db: Database,
   userId: number,
   chatMessages: (profileId: number) => Promise<M[]>,
+  /** What a credit is worth to the member, as the chat shows it: each charge's money beside its credits (docs/decisions/0064). */
+  creditValue: CreditValue,
 ): Promise<Record<string, unknown>> {
   const [archive, reports, notifications] = await Promise.all([
     memberArchive(db, userId),
@@ -48,6 +52,7 @@ export async function exportMemberData<M extends ExportedMessage>(
       message_id: m.message_id,
       reason: KIND_LEDGER_REASON[m.kind],
       credits: m.credits_charged,
+      money: moneyOfCredits(m.credits_charged, creditValue),
       created_at: m.created_at,
     }));
   const { interests, photos, likes, blocks, credits, ...rest } = held;
@@ -61,6 +66,7 @@ export async function exportMemberData<M extends ExportedMessage>(
     blocks,
     messages,
     credits,
+    credit_value: creditValue,
     chat_charges,
     ...rest,
     reports,

@@ -1,6 +1,10 @@
 import type { ChatResponse } from "../../../shared/chat";
+import { formatMoney } from "../../../shared/payments";
+import { moneyOfCredits } from "../../../shared/send-costs";
 import { Link } from "../../components/Link";
 import { useT } from "../../page/page-context";
+import { CHAT_PREMIUM_ALERT_KEY } from "../../../shared/browser-storage";
+import { useStoredTimestamp } from "../../hooks/useStoredTimestamp";
 
 type AlertProps = {
   name: string;
@@ -9,6 +13,9 @@ type AlertProps = {
   paid: boolean;
   refused: boolean;
   minimum: ChatResponse["costs"]["minimum_message_costs"];
+  /** A paid message's credits and what a credit is worth to the member. */
+  messageCredits: number;
+  value: ChatResponse["costs"]["credit_value"];
   locale: string;
 };
 
@@ -16,11 +23,20 @@ type AlertProps = {
  * One compact notice above the composer: the credit alert when the next message costs more than the
  * member has, otherwise the premium alert for free members (never both: the composer keeps its room).
  */
-export function ChatAlerts({ name, cost, credits, paid, refused, minimum, locale }: AlertProps) {
+export function ChatAlerts({ name, cost, credits, paid, refused, minimum, messageCredits, value, locale }: AlertProps) {
   const t = useT();
+  // The premium alert is small and can be put away for good (docs/decisions/0064); the credit alert cannot.
+  const [dismissed, dismiss] = useStoredTimestamp(CHAT_PREMIUM_ALERT_KEY);
   const low = refused || credits < cost;
-  if (!low && paid) return null;
-  const price = minimum ? formatPrice(minimum.costs, minimum.currency, locale) : null;
+  if (!low && (paid || dismissed !== null)) return null;
+  // The price a message costs this member, in money, as every other price of the chat says it
+  // (docs/decisions/0064); the country's minimum only where the site gives no worth of a credit.
+  const money = moneyOfCredits(messageCredits, value);
+  const price = money
+    ? formatMoney(money.amount, money.currency, locale)
+    : minimum
+      ? formatPrice(minimum.costs, minimum.currency, locale)
+      : null;
   return (
     <div className="chat-alerts">
       {low && (
@@ -40,6 +56,9 @@ export function ChatAlerts({ name, cost, credits, paid, refused, minimum, locale
           <Link href="/premium" className="button button--secondary button--small">
             {t("nav.get_premium")}
           </Link>
+          <button type="button" className="chat-alerts__dismiss" aria-label={t("chat.close")} onClick={dismiss}>
+            ×
+          </button>
         </div>
       )}
     </div>

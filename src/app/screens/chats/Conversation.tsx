@@ -16,9 +16,13 @@ import { BackLink, ConversationHeader } from "./ConversationHeader";
 import { IceBreaker } from "./IceBreaker";
 import { MessageList } from "./MessageList";
 import { SendFooter } from "./SendFooter";
+import { usePaidSends, type SendAsk } from "../../hooks/usePaidSends";
+import { nextMessageLine, quotePrice } from "../../../shared/send-costs";
 
 /** The gift picker arrives when a member opens it, not with every conversation. */
 const GiftPicker = lazy(() => import("./GiftPicker").then((module) => ({ default: module.GiftPicker })));
+/** So does the price's confirmation and the photo's preview, when a paid send asks. */
+const SendConfirm = lazy(() => import("./SendConfirm").then((module) => ({ default: module.SendConfirm })));
 
 const MIN_PANE_HEIGHT_PX = 352;
 const PANE_MARGIN_PX = 16;
@@ -115,12 +119,12 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
     void removeChat({ profile: { id: profile.id } });
   };
 
-  const costText =
-    costs.free_messages_left > 0
-      ? t("chat.free_left", { count: costs.free_messages_left })
-      : costs.message > 0
-        ? t("chat.message_cost", { count: costs.message })
-        : "";
+  const paid = usePaidSends(costs, chat.credits, {
+    sendText: chat.sendText,
+    sendGift: chat.sendGift,
+    sendPhoto: (file) => void chat.sendPhoto(file),
+  });
+  const costText = nextMessageLine(t, paid.nextText, costs.free_messages_left, locale);
   const showIceBreaker =
     hydrated && chat.canWrite && !iceBreakerClosed && items.length === 0 && !hasMore && draft === "";
   const status =
@@ -161,14 +165,16 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
             paid={chat.paid}
             refused={chat.refusedForCredits}
             minimum={costs.minimum_message_costs}
+            messageCredits={costs.message}
+            value={costs.credit_value}
             locale={locale}
           />
           <SendFooter
             name={profile.name}
             draft={draft}
             onDraft={chat.onDraft}
-            onSend={chat.sendText}
-            onPhoto={(file) => void chat.sendPhoto(file)}
+            onSend={paid.requestText}
+            onPhoto={paid.requestPhoto}
             onGifts={() => setGiftsOpen(true)}
             maxLength={data.message_length}
             uploading={chat.uploading}
@@ -183,9 +189,23 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
             name={profile.name}
             onPick={(gift) => {
               setGiftsOpen(false);
-              chat.sendGift(gift);
+              paid.requestGift(gift);
             }}
             onClose={() => setGiftsOpen(false)}
+          />
+        </Suspense>
+      )}
+      {paid.ask && (
+        <Suspense fallback={null}>
+          <SendConfirm
+            title={askTitle(t, paid.ask, profile.name, locale)}
+            text={askText(t, paid.ask, profile.name, locale)}
+            balanceAfter={paid.ask.quote.balance_after}
+            shortOf={paid.ask.quote.affordable ? null : t("errors.not_enough_credits", { name: profile.name })}
+            photoUrl={paid.ask.kind === "image" ? paid.ask.url : undefined}
+            canStopAsking={paid.ask.kind !== "image" && paid.ask.quote.credits > 0}
+            onSend={paid.confirm}
+            onCancel={paid.cancel}
           />
         </Suspense>
       )}
@@ -201,4 +221,19 @@ function ConversationView({ data, dataKey, mutate, backHref, pane }: ViewProps) 
       )}
     </>
   );
+}
+
+type T = ReturnType<typeof useT>;
+
+function askTitle(t: T, ask: SendAsk, name: string, locale: string): string {
+  return ask.kind === "image"
+    ? t("spend.preview_title", { name })
+    : t("spend.confirm_title", { price: quotePrice(t, ask.quote, locale) });
+}
+
+function askText(t: T, ask: SendAsk, name: string, locale: string): string {
+  const price = quotePrice(t, ask.quote, locale);
+  if (ask.kind === "image") return t("spend.preview_price", { price });
+  if (ask.kind === "gift") return t("spend.confirm_gift", { gift: ask.gift.name, name, price });
+  return t("spend.confirm_message", { name, price });
 }

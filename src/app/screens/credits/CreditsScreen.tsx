@@ -3,17 +3,16 @@ import { FormMessage } from "../../components/Form";
 import { Link } from "../../components/Link";
 import { LoginPrompt } from "../../components/LoginPrompt";
 import { Title } from "../../components/Title";
-import { useRouter, useSettings, useT } from "../../page/page-context";
+import { useRouter, useT } from "../../page/page-context";
 import { useUser } from "../../hooks/useUser";
 import type { ScreenProps } from "../../page/page-state";
 import { typedCode } from "../../page/page-data";
-import { OfferLine, useOffer, usePrices } from "./offer";
+import { OfferLine, useOffer, usePrices, WhatCreditsBuy } from "./offer";
 
 /** /credits: the bundles of the member's country, the balance, what credits buy and the discount field. */
 export default function CreditsScreen({ query }: ScreenProps) {
   const t = useT();
   const { user } = useUser();
-  const settings = useSettings();
   const { pricing, money } = useOffer();
   const { navigate } = useRouter();
   const typed = typedCode(query);
@@ -64,9 +63,7 @@ export default function CreditsScreen({ query }: ScreenProps) {
       <p className="credits__vat">{t("payments.prices_include_vat", { rate: pricing.vat_rate })}</p>
       <h2>{t("payments.what_credits_buy")}</h2>
       <ul className="credits__costs">
-        <li>{t("payments.cost_message", { count: settings.message_credits })}</li>
-        <li>{t("payments.cost_photo", { count: settings.photo_credits })}</li>
-        <li>{t("payments.cost_gift", { count: settings.gift_credits })}</li>
+        <WhatCreditsBuy />
       </ul>
       <form className="credits__discount" onSubmit={applyCode}>
         <label htmlFor="discount-code">{t("payments.discount_code")}</label>

@@ -1,7 +1,7 @@
 import { listedMethods, pricePerCredit } from "../../../shared/payments";
 import { Title } from "../../components/Title";
 import { useSettings, useT, useWritingLocale } from "../../page/page-context";
-import { useOffer } from "./offer";
+import { useOffer, WhatCreditsBuy } from "./offer";
 
 /**
  * /pricing: the public price list of the visitor's country (bundles, costs in credits, minimum
@@ -42,9 +42,7 @@ export default function PricingScreen() {
       <p>{t("payments.prices_include_vat", { rate: pricing.vat_rate })}</p>
       <h2>{t("payments.what_credits_buy")}</h2>
       <ul className="credits__costs">
-        <li>{t("payments.cost_message", { count: settings.message_credits })}</li>
-        <li>{t("payments.cost_photo", { count: settings.photo_credits })}</li>
-        <li>{t("payments.cost_gift", { count: settings.gift_credits })}</li>
+        <WhatCreditsBuy />
         {minimum && (
           <li>
             {t("payments.minimum_message_cost", {

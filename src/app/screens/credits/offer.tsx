@@ -6,6 +6,7 @@ import type { PricesResponse } from "../../../shared/payments-api";
 import type { ApiRequestError } from "../../page/api";
 import { usePage, useT, useWritingLocale } from "../../page/page-context";
 import { pricesKey } from "../../page/page-data";
+import { creditValueOf, moneyOfCredits } from "../../../shared/send-costs";
 
 /** The price list of the visitor's country (SPEC §1) and a formatter for its money in the page's language. */
 export function useOffer(): {
@@ -48,5 +49,36 @@ export function OfferLine({ discount }: { discount: DiscountView }) {
     <p className="credits__discount-applied" data-testid="offer-line">
       {t(key, values)}
     </p>
+  );
+}
+
+/**
+ * What credits buy, each price with its money beside it: from the cheapest bundle's price per credit,
+ * the least a member pays for it (docs/decisions/0064).
+ */
+export function WhatCreditsBuy() {
+  const t = useT();
+  const { settings } = usePage();
+  const { pricing, money } = useOffer();
+  const value = creditValueOf(null, pricing);
+  const from = (credits: number) => {
+    const worth = moneyOfCredits(credits, value);
+    return worth ? ` · ${t("spend.from", { money: money(worth.amount, worth.currency) })}` : "";
+  };
+  return (
+    <>
+      <li>
+        {t("payments.cost_message", { count: settings.message_credits })}
+        {from(settings.message_credits)}
+      </li>
+      <li>
+        {t("payments.cost_photo", { count: settings.photo_credits })}
+        {from(settings.photo_credits)}
+      </li>
+      <li>
+        {t("payments.cost_gift", { count: settings.gift_credits })}
+        {from(settings.gift_credits)}
+      </li>
+    </>
   );
 }
