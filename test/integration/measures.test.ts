@@ -6,12 +6,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { measureRefusal } from "../../src/server/measure-refusal";
+import { decisionKey } from "../../src/server/services/moderation";
 import { i18nFor } from "../../src/server/translations";
 import { FACT_TEMPLATES, MEASURE_PERIODS, UNTIL_LIFTED } from "../../src/shared/moderation";
 import { ChatSocket, chatMember, clientId, creditsOf, type Member } from "../chat";
 import { asOperator, operator } from "../console";
 import { putSites, site } from "../fixtures";
-import { json } from "../http";
+import { Browser, json } from "../http";
 
 const DOMAIN = "measures.test";
 const ORIGIN = `http://${DOMAIN}`;
@@ -174,6 +175,53 @@ describe("a statement of reasons in the member's language", () => {
       expect(text).toContain(t(`moderation.fact_templates.${template}`));
       expect(t(`moderation.fact_templates.${template}`)).not.toBe(en(`moderation.fact_templates.${template}`));
       expect(text).toContain("Three members reported the same messages.");
+    });
+  }
+});
+
+describe("a reversed appeal", () => {
+  for (const measure of ["restrict_chat", "suspend"] as const) {
+    it(`lifts a ${measure === "suspend" ? "suspension" : "chat restriction"} at once: the member writes and signs in again`, async () => {
+      const [reporter, reported] = [await chatMember(ORIGIN), await chatMember(ORIGIN, { credits: 100, paid: true })];
+      await decide(await reportAbout(reporter, reported), {
+        outcome: measure,
+        ground: "harassment",
+        facts: "Insulted a member.",
+        period: "lifted",
+      });
+      const decision = await latestDecision(reported.userId);
+      const key = await decisionKey(env.SESSION_SECRET, Number(decision.id), reported.userId);
+      const filed = await new Browser(ORIGIN).post("/api/appeal.php", {
+        decision_id: decision.id,
+        key,
+        text: "Those were not my messages, someone used my phone.",
+      });
+      expect(filed.status).toBe(201);
+      const appeal = (await env.DB.prepare("SELECT id FROM appeals WHERE decision_id = ?")
+        .bind(decision.id)
+        .first<{ id: number }>())!.id;
+      const decided = await asOperator(await operator("moderator"), `/appeals/${appeal}/decide`, {
+        form: { decision: "reverse", note: "The messages came from another device; we believe you." },
+      });
+      expect(decided.status, await decided.clone().text()).toBe(200);
+      const restrictions = await env.DB.prepare("SELECT chat_restricted_until, suspended_until FROM users WHERE id = ?")
+        .bind(reported.userId)
+        .first<{ chat_restricted_until: number | null; suspended_until: number | null }>();
+      const now = Math.floor(Date.now() / 1000);
+      expect(
+        measureRefusal(
+          { chatRestrictedUntil: restrictions!.chat_restricted_until, suspendedUntil: restrictions!.suspended_until },
+          now,
+        ),
+      ).toBeNull();
+      if (measure === "suspend") {
+        const login = await reported.browser.post("/api/user.php", {
+          email: reported.user.email,
+          password: "a good password",
+        });
+        expect(login.status).toBe(200);
+      }
+      expect(await sendOnce(reported, reporter, "Thank you for looking again")).toMatchObject({ type: "ack" });
     });
   }
 });
