@@ -224,4 +224,54 @@ describe("a reversed appeal", () => {
       expect(await sendOnce(reported, reporter, "Thank you for looking again")).toMatchObject({ type: "ack" });
     });
   }
+  it("calls back a deletion by an operator while it is pending: the member signs in again and is in search", async () => {
+    const member = await chatMember(ORIGIN);
+    const statement = {
+      ground: "fake_profile",
+      fact_template: "fake_profile.false_details",
+      facts: "Checked by hand.",
+    };
+    const asked = await asOperator(await operator("support", "moderator"), `/members/${member.userId}/delete`, {
+      form: { reason: "fake profile", confirmed: "yes", ...statement },
+    });
+    expect(asked.status, await asked.clone().text()).toBe(200);
+    const request = await env.DB.prepare(
+      "SELECT id FROM operator_requests WHERE target_kind = 'member' AND target_id = ? AND status = 'waiting'",
+    )
+      .bind(String(member.userId))
+      .first<{ id: number }>();
+    const confirmed = await asOperator(await operator("support", "moderator"), `/requests/${request!.id}/confirm`, {
+      form: { reason: "checked it", confirmed: "yes" },
+    });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    const statusOf = async () =>
+      (await env.DB.prepare(
+        "SELECT u.status, p.searchable FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?",
+      )
+        .bind(member.userId)
+        .first<{ status: string; searchable: number }>())!;
+    expect(await statusOf()).toMatchObject({ status: "pending_deletion", searchable: 0 });
+    // The member is sent the statement, not the link that undoes a deletion they asked for themselves.
+    expect(await mailsTo(member.userId, "statement")).toHaveLength(1);
+    expect(await mailsTo(member.userId, "deletion")).toHaveLength(0);
+    const decision = await latestDecision(member.userId);
+    expect(decision.outcome).toBe("delete");
+    const key = await decisionKey(env.SESSION_SECRET, Number(decision.id), member.userId);
+    const filed = await new Browser(ORIGIN).post("/api/appeal.php", {
+      decision_id: decision.id,
+      key,
+      text: "This is my real profile; I can show my passport.",
+    });
+    expect(filed.status).toBe(201);
+    const appeal = (await env.DB.prepare("SELECT id FROM appeals WHERE decision_id = ?")
+      .bind(decision.id)
+      .first<{ id: number }>())!.id;
+    const decided = await asOperator(await operator("moderator"), `/appeals/${appeal}/decide`, {
+      form: { decision: "reverse", note: "The passport matches the photos." },
+    });
+    expect(decided.status, await decided.clone().text()).toBe(200);
+    expect(await statusOf()).toMatchObject({ status: "active", searchable: 1 });
+    const login = await member.browser.post("/api/user.php", { email: member.user.email, password: "a good password" });
+    expect(login.status).toBe(200);
+  });
 });

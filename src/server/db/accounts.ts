@@ -243,6 +243,28 @@ export function reactivateByToken(db: Database, tokenHash: string, now: number) 
     .where(and(eq(users.status, "pending_deletion"), inArray(users.id, liveTokenMember(db, tokenHash, now))));
 }
 
+/**
+ * A deletion undone by a reversed appeal (docs/decisions/0061): the account is back with the status
+ * its deletion link kept (an unconfirmed one stays unconfirmed), the link itself spent. Only while
+ * the deletion is still pending: an erased account cannot come back.
+ */
+export function cancelDeletionQueries(db: Database, userId: number, now: number) {
+  const before = sql`(SELECT ${authTokens.data} FROM ${authTokens} WHERE ${authTokens.userId} = ${userId} AND ${authTokens.kind} = 'reactivation' ORDER BY ${authTokens.createdAt} DESC LIMIT 1)`;
+  return [
+    db
+      .update(users)
+      .set({
+        status: sql`CASE WHEN ${before} = 'not_confirmed' THEN 'not_confirmed' ELSE 'active' END`,
+        deletionRequestedAt: null,
+      })
+      .where(and(eq(users.id, userId), eq(users.status, "pending_deletion"))),
+    db
+      .update(authTokens)
+      .set({ usedAt: now })
+      .where(and(eq(authTokens.userId, userId), eq(authTokens.kind, "reactivation"), isNull(authTokens.usedAt))),
+  ] as const;
+}
+
 // Failed logins
 
 /** When a throttle key may try again (unix seconds), or null. */

@@ -275,8 +275,10 @@ export async function deleteMember(
   if (!changed(await ctx.db.batch(ctx.record(entry, batch)))) return false;
   await endOpenPages(ctx, member.userId, member.profileId, ctx.now);
   await standingChanged(ctx, member.profileId, false);
-  await deletion.send();
-  await decision?.tell();
+  // A deletion as a measure is not the member's to undo by the reactivation link: they are sent the
+  // statement of reasons, and its appeal is the way back (docs/decisions/0061).
+  if (decision) await decision.tell();
+  else await deletion.send();
   return true;
 }
 

@@ -34,6 +34,8 @@ import {
   type Decision,
 } from "../db/moderation";
 import type { RemovedContent } from "../db/conversation-store";
+import { cancelDeletionQueries } from "../db/accounts";
+import { refreshSearchable } from "../db/profiles";
 import { closeReportQuery, disableAccountQueries } from "../db/reports";
 import { sessionsRevokedSince } from "../db/sessions";
 import { AppError } from "../errors";
@@ -491,15 +493,17 @@ export async function decideAppeal(
         ? [liftDecisionQuery(m.db, first.id, m.now), ...refreshMeasuresQueries(m.db, member.userId, m.now)]
         : first.outcome === "disable"
           ? [...enableAccountQueries(m.db, member.userId, kept?.account)]
-          : ["remove_content", "remove_photo", "remove_text"].includes(first.outcome) && kept?.photos
-            ? [
-                ...restoreProfileContentQueries(m.db, member, {
-                  aboutMe: kept.aboutMe ?? null,
-                  mainPhotoId: kept.mainPhotoId ?? null,
-                  photos: kept.photos,
-                }),
-              ]
-            : [];
+          : first.outcome === "delete"
+            ? [...cancelDeletionQueries(m.db, member.userId, m.now)]
+            : ["remove_content", "remove_photo", "remove_text"].includes(first.outcome) && kept?.photos
+              ? [
+                  ...restoreProfileContentQueries(m.db, member, {
+                    aboutMe: kept.aboutMe ?? null,
+                    mainPhotoId: kept.mainPhotoId ?? null,
+                    photos: kept.photos,
+                  }),
+                ]
+              : [];
   const status = input.reverse ? "reversed" : "upheld";
   const batch = withAudit(
     m.db,
@@ -539,6 +543,8 @@ export async function decideAppeal(
   // A removed chat message lives in its conversation's object: put back once the appeal is decided.
   if (input.reverse && first.outcome === "remove_message" && kept?.message) await restoreRemovedMessage(m, first, kept);
   if (input.reverse) await measureTaken(m.env, m.db, member, first.outcome as DecisionOutcome, m.now);
+  // A deletion called back: the profile is back in search unless the member is invisible.
+  if (input.reverse && first.outcome === "delete") await refreshSearchable(m.db, member.userId);
   if (input.reverse) await tellProfileChanged(m.env, m.db, member.profileId);
   // The reasoned answer (DSA Art. 20(5)): the outcome, the reviewer's note, and the out-of-court body.
   await mailMember(m.env, member, "appeal_outcome", first.id, { outcome: `appeal_${status}`, note: input.note });
