@@ -122,7 +122,8 @@ describe("the operators' console, with the members' open pages", () => {
     });
     expect(report.status).toBe(201);
     await ops.goto(`${consoleOrigin}/reports/${report.body.report.id}`);
-    await ops.check("input[name=outcome][value=restrict]");
+    await ops.check("input[name=outcome][value=restrict_search]");
+    await ops.selectOption("select[name=period]", "week");
     await ops.selectOption("select[name=ground]", "harassment");
     await ops.fill("textarea[name=facts]", "Sent six messages after being asked to stop.");
     await ops.screenshot({ path: `${SHOTS}/console-report.png`, fullPage: true });
@@ -133,7 +134,7 @@ describe("the operators' console, with the members' open pages", () => {
 
     // The reporter learns the outcome, the member gets the statement of reasons, both in Dutch.
     const [outcome] = mailsTo(addressOf(bramId), "notice_outcome");
-    expect(outcome!.text).toContain(nl.moderation.report_outcomes.restrict);
+    expect(outcome!.text).toContain(nl.moderation.report_outcomes.restrict_search);
     const [statement] = mailsTo(addressOf(annaId), "statement");
     expect(statement!.subject).toContain(nl.moderation.mail.statement.subject.split(" {site}")[0]!);
     const link = /https?:\/\/[^\s]+\/decisions\/\d+\?key=[\w-]+/.exec(statement!.text)![0];
@@ -142,7 +143,7 @@ describe("the operators' console, with the members' open pages", () => {
     await hydrated(anna.page);
     await expect
       .poll(() => anna.page.getByTestId("decision-outcome").textContent())
-      .toBe(nl.moderation.outcomes.restrict);
+      .toBe(nl.moderation.outcomes.restrict_search);
     expect(await anna.page.getByText(nl.moderation.grounds.harassment.rule).count()).toBe(1);
     expect(await anna.page.getByText("Sent six messages after being asked to stop.").count()).toBe(1);
     expect(await anna.page.getByText(nl.moderation.page.automated_no).count()).toBe(1);

@@ -101,6 +101,7 @@ describe("a member reports another from a chat", () => {
     // Too short first: the form says so and sends nothing.
     await dialog.getByLabel(nl.reports.subject).selectOption("harassment");
     await dialog.getByLabel(nl.reports.description).fill("Gemeen");
+    await dialog.locator('input[name="good_faith"]').check();
     await dialog.getByRole("button", { name: nl.reports.send }).click();
     expect(await dialog.locator(".field__error").textContent()).toBe(
       fill(nl.reports.description_hint_other, { count: 10 }),
@@ -134,6 +135,7 @@ describe("a member reports another from a chat", () => {
     await a.page.locator(".conversation__header").getByRole("button", { name: nl.reports.report }).click();
     await dialog.getByLabel(nl.reports.subject).selectOption("fake_profile");
     await dialog.getByLabel(nl.reports.description).fill("Zijn foto's zijn ook niet van hem.");
+    await dialog.locator('input[name="good_faith"]').check();
     await dialog.getByRole("button", { name: nl.reports.send }).click();
     await expect.poll(() => dialog.getByRole("alert").first().textContent()).toBe(nl.reports.errors.profile_reported);
     const [[count]] = localD1(

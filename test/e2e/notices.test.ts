@@ -33,6 +33,8 @@ describe("a member reports one message from the chat", () => {
     const input = bram.page.locator("textarea").first();
     await input.fill("Stuur me 500 euro, dan kom ik langs");
     await input.press("Enter");
+    // The first paid message of a conversation asks once, with its price.
+    await bram.page.getByRole("dialog").getByRole("button", { name: nl.spend.send }).click();
     await expect.poll(() => bram.page.locator(".message--own").count()).toBe(1);
 
     await openChat(anna.page, bramId);
