@@ -219,10 +219,11 @@ describe("buying credits on the Dutch site", () => {
       await input.press("Enter");
       // The first paid message (after the three free ones) asks once.
       if (sent === 4) await page.getByRole("dialog").getByRole("button", { name: nl.spend.send }).click();
+      // Stored and acknowledged (not still sending): the acknowledgement says how many free messages are left.
       await expect
         .poll(() =>
           page
-            .locator(".message--own")
+            .locator(".message--own:not(.is-sending)")
             .filter({ hasText: `Bericht ${sent}` })
             .count(),
         )
