@@ -5,7 +5,7 @@
  * https://transparency.dsa.ec.europa.eu/page/api-documentation), and how this app's grounds,
  * report subjects and measures fall into them.
  */
-import type { DecisionGround } from "./moderation";
+import type { DecisionGround, Measure } from "./moderation";
 import { NOTICE_CATEGORIES, SUPPORT_SUBJECTS, type ReportSubject } from "./reports";
 
 /** The categories, by their Transparency Database key (without STATEMENT_CATEGORY_), with the template's name. */
@@ -73,22 +73,6 @@ export const SUBJECT_CATEGORIES: Readonly<Record<ReportSubject, DsaCategory>> = 
 
 /** Report subjects that are questions for support (billing, the account), not notices about content (Art. 16). */
 export const NON_CONTENT_SUBJECTS: readonly string[] = [...SUPPORT_SUBJECTS, "billing"];
-
-/** What a decision did (migration 0037's `measure`). */
-export const MEASURES = [
-  "remove_item",
-  "remove_all",
-  "warn",
-  "restrict_chat",
-  "restrict_search",
-  "suspend",
-  "disable",
-  "delete",
-  "refuse_photo",
-  "refuse_verification",
-  "none",
-] as const;
-export type Measure = (typeof MEASURES)[number];
 
 /** The measure of a decision stored before `measure` was filled, by its outcome. */
 export const OUTCOME_MEASURES: Readonly<Record<string, Measure>> = {

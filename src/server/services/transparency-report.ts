@@ -20,10 +20,9 @@ import {
   SUBJECT_CATEGORIES,
   dsaCategoryOf,
   type DsaCategory,
-  type Measure,
   type RestrictionType,
 } from "../../shared/dsa";
-import type { DecisionGround } from "../../shared/moderation";
+import type { DecisionGround, Measure } from "../../shared/moderation";
 import type { ReportSubject } from "../../shared/reports";
 import { dayText, median } from "./dashboard";
 
