@@ -50,6 +50,23 @@ export function statementProblem(
   return choiceProblem(outcome, choice, statement.facts);
 }
 
+/** A decision the console takes without a report, photo or appeal behind it: its row with the statement. */
+function consoleRow(
+  m: Moderator,
+  member: Member,
+  outcome: DecisionOutcome,
+  statement: ConsoleStatement,
+  period: Parameters<typeof consoleChoice>[2],
+) {
+  const fields = { source: "console", photoId: null, reportId: null, appealId: null } as const;
+  return decisionRow(
+    m,
+    member,
+    { ...fields, outcome, ground: statement.ground, facts: statement.facts },
+    consoleChoice(member, statement, period),
+  );
+}
+
 /**
  * The decision's insert for a disabling or deletion from the console (in the action's own batch,
  * after its guarded first statement), and the mail to send once the batch is done.
@@ -62,20 +79,7 @@ export async function consoleDecision(
 ): Promise<{ insert: BatchStatement; tell: () => Promise<void> } | null> {
   const member = await memberForModeration(m.db, profileId);
   if (!member) return null;
-  const row = decisionRow(
-    m,
-    member,
-    {
-      source: "console",
-      photoId: null,
-      reportId: null,
-      appealId: null,
-      outcome,
-      ground: statement.ground,
-      facts: statement.facts,
-    },
-    consoleChoice(member, statement, null),
-  );
+  const row = consoleRow(m, member, outcome, statement, null);
   return {
     insert: insertDecisionIfChangedQuery(
       m.db,
@@ -109,20 +113,7 @@ export async function restrictFromConsole(
   if (!member) throw new ModerationRefusal(404, "not_found", "There is no such member.");
   const problem = statementProblem(input.outcome, input.statement, input.period);
   if (problem) throw new ModerationRefusal(400, "statement_incomplete", problem);
-  const row = decisionRow(
-    m,
-    member,
-    {
-      source: "console",
-      photoId: null,
-      reportId: null,
-      appealId: null,
-      outcome: input.outcome,
-      ground: input.statement.ground,
-      facts: input.statement.facts,
-    },
-    consoleChoice(member, input.statement, input.period),
-  );
+  const row = consoleRow(m, member, input.outcome, input.statement, input.period);
   const batch = withAudit(
     m.db,
     m.actor,
